@@ -1,0 +1,23 @@
+"""The engine's errors, split by cause. All are :class:`ValueError`\\ s carrying a player's reason."""
+
+from __future__ import annotations
+
+
+class TavliError(ValueError):
+    """Base of every error the engine raises for bad input or a forbidden action."""
+
+
+class InvalidPositionError(TavliError):
+    """A position, or a position's written form, that cannot exist."""
+
+
+class InvalidPlayError(TavliError):
+    """A play written in a way that cannot be read (a syntax error)."""
+
+
+class IllegalPlayError(TavliError):
+    """A readable play that the rules do not allow in this position with these dice."""
+
+
+class InvalidDiceError(TavliError):
+    """Dice that no pair of six-sided dice can show."""

@@ -1,0 +1,102 @@
+"""Steps, plays and dice: what a turn is made of."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple, TypeAlias
+
+from engine.errors import InvalidDiceError
+from engine.position import BAR, OFF, Point, Position
+
+Dice: TypeAlias = tuple[int, int]
+
+
+class Step(NamedTuple):
+    """One checker moved by one die, in the mover's numbering (:data:`BAR` = 25, :data:`OFF` = 0).
+
+    ``die`` is the die used; it exceeds ``start - end`` only when a higher die bears a checker off.
+    """
+
+    start: Point
+    end: Point
+    die: int
+    hit: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """All the steps of one turn and the position they lead to (the mover still first).
+
+    The steps are in an order in which they can be played. The empty play is the pass of a roll
+    with no legal step.
+    """
+
+    steps: tuple[Step, ...]
+    position: Position
+
+    @property
+    def hits(self) -> bool:
+        """Whether the play hits at least one blot."""
+        return any(step.hit for step in self.steps)
+
+    @property
+    def dice_used(self) -> int:
+        """How many dice (steps) the play uses."""
+        return len(self.steps)
+
+    def notation(self) -> str:
+        """The play in standard notation, as GNU Backgammon writes it (``""`` for no play)."""
+        return format_steps(self.steps)
+
+    def __str__(self) -> str:
+        return self.notation()
+
+
+def check_dice(dice: tuple[int, ...] | list[int]) -> Dice:
+    """The dice as a pair, checked.
+
+    :raises InvalidDiceError: unless they are two whole numbers from 1 to 6.
+    """
+    if len(dice) != 2:
+        raise InvalidDiceError(f"a roll is two dice, not {len(dice)}")
+    for die in dice:
+        if isinstance(die, bool) or not isinstance(die, int) or not 1 <= die <= 6:
+            raise InvalidDiceError(f"a die shows 1 to 6, not {die!r}")
+    return dice[0], dice[1]
+
+
+def format_steps(steps: tuple[Step, ...]) -> str:
+    """Standard notation for ``steps``: ``24/18*/13 13/7(2) 6/off``, ``""`` for none.
+
+    A checker's consecutive steps join into one move that names the points between only where it
+    hit; identical moves are counted with ``(n)``; moves go from the highest starting point down.
+    """
+    moves: list[list[tuple[Point, bool]]] = []
+    for step in sorted(steps, key=lambda step: (-step.start, -step.end)):
+        for move in moves:
+            if move[-1][0] == step.start:
+                move.append((step.end, step.hit))
+                break
+        else:
+            moves.append([(step.start, False), (step.end, step.hit)])
+    written = [_format_move(move) for move in moves]
+    parts: list[str] = []
+    for text in written:
+        if text in parts or any(part.startswith(text + "(") for part in parts):
+            continue
+        count = written.count(text)
+        parts.append(f"{text}({count})" if count > 1 else text)
+    return " ".join(parts)
+
+
+def _format_move(move: list[tuple[Point, bool]]) -> str:
+    shown = [move[0]] + [(point, hit) for point, hit in move[1:-1] if hit] + [move[-1]]
+    return "/".join(_point_name(point) + ("*" if hit else "") for point, hit in shown)
+
+
+def _point_name(point: Point) -> str:
+    if point == BAR:
+        return "bar"
+    if point == OFF:
+        return "off"
+    return str(point)

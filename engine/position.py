@@ -1,0 +1,171 @@
+"""Positions: both sides' checkers, seen from the side on roll.
+
+Each side counts the points from its own view. A side's checkers are a tuple of 26 counts indexed
+by point: index 0 holds the checkers it has borne off, 1-24 the points, 25 the bar. The counts
+always add up to 15, so a step that bears a checker off simply moves it to index 0.
+
+A :class:`Position` is variant-neutral data. Which point of one side is which point of the other,
+and what makes a position possible, is the variant's business (see :mod:`engine.variant`).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from engine.errors import InvalidPositionError
+
+Point: TypeAlias = int
+"""A point number from the mover's view: 1-24, with :data:`OFF` and :data:`BAR` at either end."""
+
+Checkers: TypeAlias = tuple[int, ...]
+"""One side's checker counts, indexed by :data:`Point` (length 26)."""
+
+OFF: Point = 0
+BAR: Point = 25
+CHECKERS_PER_SIDE = 15
+POINTS = range(1, 25)
+HOME_BOARD = range(1, 7)
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """Both sides' checkers; ``player`` is the side on roll, ``opponent`` the other side.
+
+    The constructor only checks the shape (26 non-negative counts adding up to 15 a side);
+    whether the two sides can stand together is checked by a variant's ``validate``.
+
+    :raises InvalidPositionError: if either side's counts are malformed.
+    """
+
+    player: Checkers
+    opponent: Checkers
+
+    def __post_init__(self) -> None:
+        for name in ("player", "opponent"):
+            _check_counts(name, getattr(self, name))
+
+    @classmethod
+    def trusted(cls, player: Checkers, opponent: Checkers) -> Position:
+        """A position built without checks, for counts the engine itself derived from a valid one."""
+        position = object.__new__(cls)
+        object.__setattr__(position, "player", player)
+        object.__setattr__(position, "opponent", opponent)
+        return position
+
+    def swapped(self) -> Position:
+        """The same position seen from the other side: the opponent is now on roll."""
+        return Position.trusted(self.opponent, self.player)
+
+    def pip_count(self) -> tuple[int, int]:
+        """The pips (player, opponent) each side needs to bear off; the bar counts 25."""
+        return pips(self.player), pips(self.opponent)
+
+    def borne_off(self) -> tuple[int, int]:
+        """How many checkers (player, opponent) each side has borne off."""
+        return self.player[OFF], self.opponent[OFF]
+
+    def position_id(self) -> str:
+        """The GNU Backgammon Position ID: 14 characters, the opponent's checkers encoded first."""
+        return encode_position_id(self)
+
+    def __repr__(self) -> str:
+        return f"Position.from_id({encode_position_id(self)!r})"
+
+    @classmethod
+    def from_id(cls, position_id: str) -> Position:
+        """The position written as a GNU Backgammon Position ID.
+
+        :raises InvalidPositionError: if the ID is malformed.
+        """
+        return decode_position_id(position_id)
+
+    @classmethod
+    def from_points(cls, player: dict[Point, int], opponent: dict[Point, int]) -> Position:
+        """A position from ``{point: count}`` maps; checkers not placed are borne off.
+
+        :raises InvalidPositionError: if a side has more than 15 checkers or a bad point.
+        """
+        return cls(_side_from_points("player", player), _side_from_points("opponent", opponent))
+
+
+def pips(checkers: Checkers) -> int:
+    """One side's pip count."""
+    return sum(point * count for point, count in enumerate(checkers))
+
+
+def _side_from_points(name: str, points: dict[Point, int]) -> Checkers:
+    counts = [0] * 26
+    for point, count in points.items():
+        if not 1 <= point <= BAR:
+            raise InvalidPositionError(f"{name}: there is no point {point}")
+        counts[point] = count
+    on_board = sum(counts)
+    if on_board > CHECKERS_PER_SIDE:
+        raise InvalidPositionError(f"{name} has {on_board} checkers; a side has 15")
+    counts[OFF] = CHECKERS_PER_SIDE - on_board
+    return tuple(counts)
+
+
+def _check_counts(name: str, checkers: object) -> None:
+    if not isinstance(checkers, tuple) or len(checkers) != 26:
+        raise InvalidPositionError(f"{name}: expected a tuple of 26 counts (off, points 1-24, bar)")
+    if any(not isinstance(count, int) or count < 0 for count in checkers):
+        raise InvalidPositionError(f"{name}: checker counts must be whole numbers of at least 0")
+    total = sum(checkers)
+    if total != CHECKERS_PER_SIDE:
+        raise InvalidPositionError(f"{name} has {total} checkers; a side has 15")
+
+
+# GNU Backgammon's Position ID: for each side, opponent first, for each of its points 1-24 and then
+# the bar, as many 1-bits as checkers followed by a 0-bit; the bits packed least significant first
+# into 10 bytes and written in base64 without the padding.
+
+
+def encode_position_id(position: Position) -> str:
+    """The Position ID of ``position``."""
+    key = 0
+    bit = 0
+    for checkers in (position.opponent, position.player):
+        for point in range(1, 26):
+            count = checkers[point]
+            key |= ((1 << count) - 1) << bit
+            bit += count + 1
+    return base64.b64encode(key.to_bytes(10, "little"))[:14].decode("ascii")
+
+
+def decode_position_id(position_id: str) -> Position:
+    """The position a Position ID stands for.
+
+    :raises InvalidPositionError: if it is not a Position ID of a position with 15 a side.
+    """
+    if not isinstance(position_id, str) or len(position_id) != 14:
+        raise InvalidPositionError(f"{position_id!r} is not a Position ID: it must be 14 characters")
+    try:
+        raw = base64.b64decode(position_id + "==", validate=True)
+    except (binascii.Error, ValueError):
+        raise InvalidPositionError(
+            f"{position_id!r} is not a Position ID: only base64 letters may appear"
+        ) from None
+    key = int.from_bytes(raw, "little")
+    sides: list[list[int]] = [[0] * 26, [0] * 26]
+    side, point = 0, 1
+    for bit in range(80):
+        if key >> bit & 1:
+            sides[side][point] += 1
+        else:
+            point += 1
+            if point == 26:
+                side, point = side + 1, 1
+                if side == 2:
+                    break
+    for counts, name in zip(sides, ("opponent", "player")):
+        on_board = sum(counts)
+        if on_board > CHECKERS_PER_SIDE:
+            raise InvalidPositionError(
+                f"Position ID {position_id!r} gives the {name} {on_board} checkers; a side has 15"
+            )
+        counts[OFF] = CHECKERS_PER_SIDE - on_board
+    return Position(player=tuple(sides[1]), opponent=tuple(sides[0]))
