@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from engine.errors import InvalidPositionError
 from engine.play import Dice, Step
 from engine.position import BAR, OFF, Checkers, Point, Position
@@ -46,94 +44,213 @@ class Backgammon(Variant):
                 return GameResult.GAMMON
         return None
 
-    def _step_sequences(self, position: Position, dice: Dice) -> Iterable[Sequence]:
-        player = list(position.player)
-        opponent = list(position.opponent)
-        found: list[Sequence] = []
+    def _step_sequences(self, position: Position, dice: Dice) -> list[Sequence]:
         high, low = dice
+        player = position.player
+        if high != low and not player[BAR] and sum(player[7:25]) >= 2:
+            sequences = _two_dice_in_the_field(position, high, low)
+            if sequences:
+                return sequences
+        search = _Search(position, dice)
         if high == low:
-            _search_double(player, opponent, high, 4, BAR, (), found)
+            search.double(high, 4, BAR, (), 0)
+            return search.doubles
+        search.two(high, low)
+        search.two(low, high)
+        return [(steps, search.position_after(mover, hits)) for (mover, hits), steps in search.found.items()]
+
+
+# While a play is searched, its hits are a bitmask of the mover's points hit. A point is hit at most
+# once in a turn: the hit checker cannot come back before the turn ends. Nothing the mover does opens
+# or closes a point during its turn either (a hit blot leaves an open point open), so the opponent's
+# checkers are read once, at the start.
+
+_new_step = _new_position = tuple.__new__
+
+
+def _two_dice_in_the_field(position: Position, high: int, low: int) -> list[Sequence]:
+    """The plays of both dice of a non-double, when nothing is on the bar and nothing can bear off.
+
+    With two or more checkers outside the home board no step of the turn can bear off, so a step
+    is legal exactly when a checker stands on its start and the opponent does not hold its end.
+    A play is then a step of each die. Two different pairs of steps lead to the same position only
+    when both move one checker (or, the same thing, move one checker on to a point another then
+    leaves) by both dice from the same start: through the high die's point or the low die's. So
+    only those runs need telling apart, by their start and their hits.
+    Returns an empty list when no play uses both dice.
+    """
+    player = position.player
+    opponent = position.opponent
+    blot = [opponent[25 - point] == 1 for point in range(25)]
+    held = [point < 1 or opponent[25 - point] >= 2 for point in range(25)]
+    firsts = [
+        _new_step(Step, (start, start - high, high, blot[start - high]))
+        for start in range(24, high, -1)
+        if player[start] and not held[start - high]
+    ]
+    seconds = [
+        _new_step(Step, (start, start - low, low, blot[start - low]))
+        for start in range(24, low, -1)
+        if player[start] and not held[start - low]
+    ]
+    pairs: list[tuple[Step, Step]] = []
+    # A run by its start, the point between if it hit there, and whether it hit at the end.
+    runs: dict[tuple[Point, Point, bool], tuple[Step, Step]] = {}
+    for first in firsts:
+        start, end, _, hit = first
+        alone = player[start] == 1
+        for second in seconds:
+            start2, end2, _, hit2 = second
+            if start2 == end:
+                runs.setdefault((start, end if hit else 0, hit2), (first, second))
+            elif end2 == start:
+                runs.setdefault((start2, 0, hit), (second, first))
+            elif start2 == start and alone:
+                continue
+            elif hit and end2 == end:
+                pairs.append((first, _new_step(Step, (start2, end, low, False))))
+            else:
+                pairs.append((first, second))
+        if not player[end] and end > low and not held[end - low]:
+            second = _new_step(Step, (end, end - low, low, blot[end - low]))
+            runs.setdefault((start, end if hit else 0, second.hit), (first, second))
+    for first in seconds:
+        start, end, _, hit = first
+        if not player[end] and end > high and not held[end - high]:
+            second = _new_step(Step, (end, end - high, high, blot[end - high]))
+            runs.setdefault((start, end if hit else 0, second.hit), (first, second))
+    pairs.extend(runs.values())
+    sequences = []
+    for steps in pairs:
+        first, second = steps
+        counts = list(player)
+        counts[first.start] -= 1
+        counts[first.end] += 1
+        counts[second.start] -= 1
+        counts[second.end] += 1
+        if first.hit or second.hit:
+            hits = (1 << first.end if first.hit else 0) | (1 << second.end if second.hit else 0)
+            result = (tuple(counts), _after_hits(opponent, hits))
         else:
-            _search_two(player, opponent, (high, low), (), found)
-            _search_two(player, opponent, (low, high), (), found)
-        return found
+            result = (tuple(counts), opponent)
+        sequences.append((steps, _new_position(Position, result)))
+    return sequences
 
 
-def _steps_for(player: list[int], opponent: list[int], die: int, highest: Point) -> list[Step]:
-    """The single steps with ``die`` from points no higher than ``highest``."""
-    if player[BAR]:
-        end = BAR - die
-        blocking = opponent[die]  # the mover's point 25-d is the opponent's d-point
-        if blocking >= 2:
-            return []
-        return [Step(BAR, end, die, blocking == 1)]
-    steps = []
-    all_home: bool | None = None
-    for start in range(highest, 0, -1):
-        if not player[start]:
-            continue
-        end = start - die
-        if end > 0:
-            blocking = opponent[25 - end]
-            if blocking < 2:
-                steps.append(Step(start, end, die, blocking == 1))
-            continue
-        if all_home is None:
-            all_home = not any(player[7:26])
-        if not all_home:
-            break
-        if end == 0 or not any(player[start + 1 : 7]):
-            steps.append(Step(start, OFF, die, False))
-    return steps
+def _after_hits(opponent: Checkers, hits: int) -> Checkers:
+    counts = list(opponent)
+    while hits:
+        point = hits.bit_length() - 1
+        hits ^= 1 << point
+        counts[25 - point] -= 1
+        counts[BAR] += 1
+    return tuple(counts)
 
 
-def _apply(player: list[int], opponent: list[int], step: Step) -> None:
-    player[step.start] -= 1
-    player[step.end] += 1
-    if step.hit:
-        opponent[25 - step.end] -= 1
-        opponent[BAR] += 1
+class _Search:
+    """A depth-first search of every step sequence: for doubles, and for the bar and bearing off."""
 
+    __slots__ = ("position", "player", "blot", "targets", "may_bear_off", "found", "doubles")
 
-def _undo(player: list[int], opponent: list[int], step: Step) -> None:
-    player[step.start] += 1
-    player[step.end] -= 1
-    if step.hit:
-        opponent[25 - step.end] += 1
-        opponent[BAR] -= 1
+    def __init__(self, position: Position, dice: Dice) -> None:
+        opponent = position.opponent
+        self.position = position
+        self.player = list(position.player)
+        # The mover's point p is the opponent's 25 - p; index 0 (off) and 25 (bar) are never blots.
+        self.blot = [False] + [opponent[25 - point] == 1 for point in range(1, 25)] + [False]
+        # For each die, the (start, end) pairs that land on a point the opponent does not hold.
+        self.targets = {
+            die: [(start, start - die) for start in range(BAR, die, -1) if opponent[25 - start + die] < 2]
+            for die in dice
+        }
+        # A step brings at most one checker home, so with four or more outside none of a turn's
+        # (at most four) steps can bear off.
+        self.may_bear_off = sum(position.player[7:26]) < 4
+        self.found: dict[tuple[Checkers, int], tuple[Step, ...]] = {}
+        self.doubles: list[Sequence] = []
 
+    def position_after(self, mover: Checkers, hits: int) -> Position:
+        opponent = self.position.opponent
+        return _new_position(Position, (mover, _after_hits(opponent, hits) if hits else opponent))
 
-def _search_two(
-    player: list[int], opponent: list[int], dice: tuple[int, ...], steps: tuple[Step, ...], found: list[Sequence]
-) -> None:
-    if dice:
-        moves = _steps_for(player, opponent, dice[0], 24)
-        if moves:
-            for step in moves:
-                _apply(player, opponent, step)
-                _search_two(player, opponent, dice[1:], steps + (step,), found)
-                _undo(player, opponent, step)
+    def steps(self, die: int, highest: Point, hits: int) -> list[Step]:
+        """The single steps with ``die`` from points no higher than ``highest``."""
+        player = self.player
+        blot = self.blot
+        if player[BAR]:
+            entering = self.targets[die][:1]
+            return [
+                _new_step(Step, (BAR, end, die, blot[end] and not hits >> end & 1))
+                for start, end in entering
+                if start == BAR
+            ]
+        steps = [
+            _new_step(Step, (start, end, die, blot[end] and not hits >> end & 1))
+            for start, end in self.targets[die]
+            if start <= highest and player[start]
+        ]
+        if self.may_bear_off and not any(player[7:26]):
+            steps.extend(self._bear_offs(die, highest))
+        return steps
+
+    def _bear_offs(self, die: int, highest: Point) -> list[Step]:
+        player = self.player
+        if die <= highest and player[die]:
+            return [_new_step(Step, (die, OFF, die, False))]
+        for start in range(min(6, highest), 0, -1):
+            if player[start]:
+                # A higher die bears off only from the highest occupied point.
+                if start < die and not any(player[start + 1 : 7]):
+                    return [_new_step(Step, (start, OFF, die, False))]
+                return []
+        return []
+
+    def record(self, hits: int, steps: tuple[Step, ...]) -> None:
+        key = (tuple(self.player), hits)
+        known = self.found.get(key)
+        # Keep the longest way to each position (a checker may bear off with one die or with
+        # two); of two one-die ways, the higher die's.
+        if known is None or len(steps) > len(known) or (len(steps) == 1 and steps[0].die > known[0].die):
+            self.found[key] = steps
+
+    def two(self, first: int, second: int) -> None:
+        player = self.player
+        for step in self.steps(first, 24, 0):
+            start, end, _, hit = step
+            player[start] -= 1
+            player[end] += 1
+            hits = 1 << end if hit else 0
+            follow = self.steps(second, 24, hits)
+            if not follow:
+                self.record(hits, (step,))
+            for step2 in follow:
+                start2, end2, _, hit2 = step2
+                player[start2] -= 1
+                player[end2] += 1
+                self.record(hits | 1 << end2 if hit2 else hits, (step, step2))
+                player[start2] += 1
+                player[end2] -= 1
+            player[start] += 1
+            player[end] -= 1
+        if not self.found:
+            self.record(0, ())
+
+    def double(self, die: int, left: int, highest: Point, steps: tuple[Step, ...], hits: int) -> None:
+        # The steps of a double go from the highest starting point down. Any play can be reordered
+        # so, and then the play is fixed by the multiset of its starting points, which this order
+        # lists once each: every sequence found leads to a position of its own.
+        moves = self.steps(die, highest, hits)
+        player = self.player
+        if not moves:
+            self.doubles.append((steps, self.position_after(tuple(player), hits)))
             return
-    found.append((steps, Position.trusted(tuple(player), tuple(opponent))))
-
-
-def _search_double(
-    player: list[int],
-    opponent: list[int],
-    die: int,
-    left: int,
-    highest: Point,
-    steps: tuple[Step, ...],
-    found: list[Sequence],
-) -> None:
-    # The steps of a double go from the highest starting point down: any play can be reordered so,
-    # and the order spares trying every permutation of the same steps.
-    if left:
-        moves = _steps_for(player, opponent, die, highest)
-        if moves:
-            for step in moves:
-                _apply(player, opponent, step)
-                _search_double(player, opponent, die, left - 1, step.start, steps + (step,), found)
-                _undo(player, opponent, step)
-            return
-    found.append((steps, Position.trusted(tuple(player), tuple(opponent))))
+        for step in moves:
+            start, end, _, hit = step
+            player[start] -= 1
+            player[end] += 1
+            if left > 1:
+                self.double(die, left - 1, start, steps + (step,), hits | 1 << end if hit else hits)
+            else:
+                self.doubles.append((steps + (step,), self.position_after(tuple(player), hits | 1 << end if hit else hits)))
+            player[start] += 1
+            player[end] -= 1

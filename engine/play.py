@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple, TypeAlias
 
 from engine.errors import InvalidDiceError
@@ -23,16 +22,25 @@ class Step(NamedTuple):
     hit: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
+class _PlayFields(NamedTuple):
+    steps: tuple[Step, ...]
+    position: Position
+
+
+class Play(_PlayFields):
     """All the steps of one turn and the position they lead to (the mover still first).
 
+    An immutable pair ``(steps, position)``, a tuple for the same reason as :class:`Position`.
     The steps are in an order in which they can be played. The empty play is the pass of a roll
     with no legal step.
     """
 
-    steps: tuple[Step, ...]
-    position: Position
+    __slots__ = ()
+
+    @classmethod
+    def trusted(cls, steps: tuple[Step, ...], position: Position) -> Play:
+        """A play built without checks, for steps the engine itself found legal."""
+        return tuple.__new__(cls, (steps, position))
 
     @property
     def hits(self) -> bool:

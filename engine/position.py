@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-from dataclasses import dataclass
-from typing import TypeAlias
+from typing import NamedTuple, TypeAlias
 
 from engine.errors import InvalidPositionError
 
@@ -30,30 +29,33 @@ POINTS = range(1, 25)
 HOME_BOARD = range(1, 7)
 
 
-@dataclass(frozen=True, slots=True)
-class Position:
+class _PositionFields(NamedTuple):
+    player: Checkers
+    opponent: Checkers
+
+
+class Position(_PositionFields):
     """Both sides' checkers; ``player`` is the side on roll, ``opponent`` the other side.
 
-    The constructor only checks the shape (26 non-negative counts adding up to 15 a side);
+    An immutable pair ``(player, opponent)``: a tuple rather than a dataclass because the move
+    generator makes one for every legal play, and a tuple is the cheapest immutable object Python
+    builds. The constructor checks the shape (26 non-negative counts adding up to 15 a side);
     whether the two sides can stand together is checked by a variant's ``validate``.
 
     :raises InvalidPositionError: if either side's counts are malformed.
     """
 
-    player: Checkers
-    opponent: Checkers
+    __slots__ = ()
 
-    def __post_init__(self) -> None:
-        for name in ("player", "opponent"):
-            _check_counts(name, getattr(self, name))
+    def __new__(cls, player: Checkers, opponent: Checkers) -> Position:
+        _check_counts("player", player)
+        _check_counts("opponent", opponent)
+        return tuple.__new__(cls, (player, opponent))
 
     @classmethod
     def trusted(cls, player: Checkers, opponent: Checkers) -> Position:
         """A position built without checks, for counts the engine itself derived from a valid one."""
-        position = object.__new__(cls)
-        object.__setattr__(position, "player", player)
-        object.__setattr__(position, "opponent", opponent)
-        return position
+        return tuple.__new__(cls, (player, opponent))
 
     def swapped(self) -> Position:
         """The same position seen from the other side: the opponent is now on roll."""

@@ -32,34 +32,36 @@ class GameResult(enum.IntEnum):
 class LegalPlays:
     """The legal plays of one position and roll: iterate, ``len``, ``in`` (a play or a position)."""
 
-    __slots__ = ("position", "dice", "_by_position")
+    __slots__ = ("position", "dice", "_plays", "_by_position")
 
-    def __init__(self, position: Position, dice: Dice, plays: Iterable[Play]) -> None:
+    def __init__(self, position: Position, dice: Dice, plays: list[Play]) -> None:
+        """``plays`` must lead to distinct positions."""
         self.position = position
         self.dice = dice
-        self._by_position: dict[Position, Play] = {}
-        for play in plays:
-            self._by_position.setdefault(play.position, play)
+        self._plays = plays
+        self._by_position: dict[Position, Play] | None = None
 
     def __iter__(self) -> Iterator[Play]:
-        return iter(self._by_position.values())
+        return iter(self._plays)
 
     def __len__(self) -> int:
-        return len(self._by_position)
+        return len(self._plays)
 
     def __contains__(self, item: object) -> bool:
         if isinstance(item, Play):
-            return self._by_position.get(item.position) == item
-        return item in self._by_position
+            return self.leading_to(item.position) == item
+        return isinstance(item, Position) and self.leading_to(item) is not None
 
     def leading_to(self, position: Position) -> Play | None:
         """The legal play that leads to ``position``, if there is one."""
+        if self._by_position is None:
+            self._by_position = {play.position: play for play in self._plays}
         return self._by_position.get(position)
 
     @property
     def dice_used(self) -> int:
         """How many dice every legal play uses (0 when the roll cannot be played)."""
-        return next(iter(self)).dice_used
+        return self._plays[0].dice_used
 
     def __repr__(self) -> str:
         plays = ", ".join(play.notation() or "(no play)" for play in self)
@@ -94,12 +96,14 @@ class Variant(ABC):
         """
 
     @abstractmethod
-    def _step_sequences(self, position: Position, dice: Dice) -> Iterable[tuple[tuple[Step, ...], Position]]:
-        """Every sequence of steps the variant allows with ``dice``, before the maximum-use rule.
+    def _step_sequences(self, position: Position, dice: Dice) -> list[tuple[tuple[Step, ...], Position]]:
+        """The positions the variant's steps reach with ``dice``, before the maximum-use rule.
 
-        Each sequence that cannot be extended must be among them; shorter ones may be too (a
-        variant whose rules judge the finished play needs them). The order of a double's steps
-        may be fixed to spare permutations, as long as every reachable position is reached.
+        Each position comes once, with the longest sequence of steps that reaches it (of two
+        one-step ways, the higher die's). Every position that a sequence which cannot be extended
+        reaches must be there; others may be too (a variant whose rules judge the finished play
+        needs them). The order of a double's steps may be fixed to spare permutations, as long as
+        every reachable position is reached.
         """
 
     def legal_plays(self, position: Position, dice: Dice) -> LegalPlays:
@@ -117,28 +121,22 @@ class Variant(ABC):
         return _cached_legal_plays(self, position, dice)
 
     def _apply_maximum_use(
-        self, position: Position, dice: Dice, sequences: Iterable[tuple[tuple[Step, ...], Position]]
+        self, position: Position, dice: Dice, sequences: list[tuple[tuple[Step, ...], Position]]
     ) -> LegalPlays:
-        most = 0
-        best: dict[Position, tuple[Step, ...]] = {}
-        for steps, result in sequences:
-            if len(steps) > most:
-                most, best = len(steps), {result: steps}
-            elif len(steps) == most:
-                # A one-die play reached with either die is kept as the higher die's play.
-                known = best.get(result)
-                if known is None or (most == 1 and steps[0].die > known[0].die):
-                    best[result] = steps
+        most = max((len(steps) for steps, _ in sequences), default=0)
         if most == 0:
-            return LegalPlays(position, dice, [Play((), position)])
+            return LegalPlays(position, dice, [Play.trusted((), position)])
+        best = [sequence for sequence in sequences if len(sequence[0]) == most]
         if most == 1 and dice[0] != dice[1]:
             higher = max(dice)
-            with_higher = {result: steps for result, steps in best.items() if steps[0].die == higher}
-            best = with_higher or best
-        return LegalPlays(position, dice, (Play(steps, result) for result, steps in best.items()))
+            best = [sequence for sequence in best if sequence[0][0].die == higher] or best
+        return LegalPlays(position, dice, [_new_play(Play, sequence) for sequence in best])
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__}>"
+
+
+_new_play = tuple.__new__
 
 
 @lru_cache(maxsize=4096)
