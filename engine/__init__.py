@@ -8,14 +8,19 @@ from engine.errors import (
     InvalidPositionError,
     TavliError,
 )
+from engine.long_nardi import LongNardi
 from engine.play import Play, Step
 from engine.position import BAR, OFF, Position
 from engine.variant import GameResult, LegalPlays, Variant
 
 BACKGAMMON = Backgammon()
+LONG_NARDI = LongNardi()
+VARIANTS: dict[str, Variant] = {variant.name: variant for variant in (BACKGAMMON, LONG_NARDI)}
 
 __all__ = [
     "BACKGAMMON",
+    "LONG_NARDI",
+    "VARIANTS",
     "BAR",
     "OFF",
     "Backgammon",
@@ -25,6 +30,7 @@ __all__ = [
     "InvalidPlayError",
     "InvalidPositionError",
     "LegalPlays",
+    "LongNardi",
     "Play",
     "Position",
     "Step",

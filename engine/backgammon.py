@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from engine.errors import InvalidPositionError
-from engine.play import Dice, Step
+from engine.play import Dice, Play, Step
 from engine.position import BAR, OFF, Checkers, Point, Position
-from engine.variant import GameResult, Variant
+from engine.variant import GameResult, Variant, bear_off_start
 
 _START: Checkers = tuple(2 if p == 24 else 5 if p in (6, 13) else 3 if p == 8 else 0 for p in range(26))
 
-Sequence = tuple[tuple[Step, ...], Position]
 
 
 class Backgammon(Variant):
@@ -44,7 +43,7 @@ class Backgammon(Variant):
                 return GameResult.GAMMON
         return None
 
-    def _step_sequences(self, position: Position, dice: Dice) -> list[Sequence]:
+    def _step_sequences(self, position: Position, dice: Dice) -> list[Play]:
         high, low = dice
         player = position.player
         if high != low and not player[BAR] and sum(player[7:25]) >= 2:
@@ -57,7 +56,9 @@ class Backgammon(Variant):
             return search.doubles
         search.two(high, low)
         search.two(low, high)
-        return [(steps, search.position_after(mover, hits)) for (mover, hits), steps in search.found.items()]
+        return [
+            _new(Play, (steps, search.position_after(mover, hits))) for (mover, hits), steps in search.found.items()
+        ]
 
 
 # While a play is searched, its hits are a bitmask of the mover's points hit. A point is hit at most
@@ -65,10 +66,10 @@ class Backgammon(Variant):
 # or closes a point during its turn either (a hit blot leaves an open point open), so the opponent's
 # checkers are read once, at the start.
 
-_new_step = _new_position = tuple.__new__
+_new = tuple.__new__
 
 
-def _two_dice_in_the_field(position: Position, high: int, low: int) -> list[Sequence]:
+def _two_dice_in_the_field(position: Position, high: int, low: int) -> list[Play]:
     """The plays of both dice of a non-double, when nothing is on the bar and nothing can bear off.
 
     With two or more checkers outside the home board no step of the turn can bear off, so a step
@@ -84,12 +85,12 @@ def _two_dice_in_the_field(position: Position, high: int, low: int) -> list[Sequ
     blot = [opponent[25 - point] == 1 for point in range(25)]
     held = [point < 1 or opponent[25 - point] >= 2 for point in range(25)]
     firsts = [
-        _new_step(Step, (start, start - high, high, blot[start - high]))
+        _new(Step, (start, start - high, high, blot[start - high]))
         for start in range(24, high, -1)
         if player[start] and not held[start - high]
     ]
     seconds = [
-        _new_step(Step, (start, start - low, low, blot[start - low]))
+        _new(Step, (start, start - low, low, blot[start - low]))
         for start in range(24, low, -1)
         if player[start] and not held[start - low]
     ]
@@ -108,16 +109,16 @@ def _two_dice_in_the_field(position: Position, high: int, low: int) -> list[Sequ
             elif start2 == start and alone:
                 continue
             elif hit and end2 == end:
-                pairs.append((first, _new_step(Step, (start2, end, low, False))))
+                pairs.append((first, _new(Step, (start2, end, low, False))))
             else:
                 pairs.append((first, second))
         if not player[end] and end > low and not held[end - low]:
-            second = _new_step(Step, (end, end - low, low, blot[end - low]))
+            second = _new(Step, (end, end - low, low, blot[end - low]))
             runs.setdefault((start, end if hit else 0, second.hit), (first, second))
     for first in seconds:
         start, end, _, hit = first
         if not player[end] and end > high and not held[end - high]:
-            second = _new_step(Step, (end, end - high, high, blot[end - high]))
+            second = _new(Step, (end, end - high, high, blot[end - high]))
             runs.setdefault((start, end if hit else 0, second.hit), (first, second))
     pairs.extend(runs.values())
     sequences = []
@@ -133,7 +134,7 @@ def _two_dice_in_the_field(position: Position, high: int, low: int) -> list[Sequ
             result = (tuple(counts), _after_hits(opponent, hits))
         else:
             result = (tuple(counts), opponent)
-        sequences.append((steps, _new_position(Position, result)))
+        sequences.append(_new(Play, (steps, _new(Position, result))))
     return sequences
 
 
@@ -167,11 +168,11 @@ class _Search:
         # (at most four) steps can bear off.
         self.may_bear_off = sum(position.player[7:26]) < 4
         self.found: dict[tuple[Checkers, int], tuple[Step, ...]] = {}
-        self.doubles: list[Sequence] = []
+        self.doubles: list[Play] = []
 
     def position_after(self, mover: Checkers, hits: int) -> Position:
         opponent = self.position.opponent
-        return _new_position(Position, (mover, _after_hits(opponent, hits) if hits else opponent))
+        return _new(Position, (mover, _after_hits(opponent, hits) if hits else opponent))
 
     def steps(self, die: int, highest: Point, hits: int) -> list[Step]:
         """The single steps with ``die`` from points no higher than ``highest``."""
@@ -180,30 +181,20 @@ class _Search:
         if player[BAR]:
             entering = self.targets[die][:1]
             return [
-                _new_step(Step, (BAR, end, die, blot[end] and not hits >> end & 1))
+                _new(Step, (BAR, end, die, blot[end] and not hits >> end & 1))
                 for start, end in entering
                 if start == BAR
             ]
         steps = [
-            _new_step(Step, (start, end, die, blot[end] and not hits >> end & 1))
+            _new(Step, (start, end, die, blot[end] and not hits >> end & 1))
             for start, end in self.targets[die]
             if start <= highest and player[start]
         ]
         if self.may_bear_off and not any(player[7:26]):
-            steps.extend(self._bear_offs(die, highest))
+            start = bear_off_start(player, die, highest)
+            if start is not None:
+                steps.append(_new(Step, (start, OFF, die, False)))
         return steps
-
-    def _bear_offs(self, die: int, highest: Point) -> list[Step]:
-        player = self.player
-        if die <= highest and player[die]:
-            return [_new_step(Step, (die, OFF, die, False))]
-        for start in range(min(6, highest), 0, -1):
-            if player[start]:
-                # A higher die bears off only from the highest occupied point.
-                if start < die and not any(player[start + 1 : 7]):
-                    return [_new_step(Step, (start, OFF, die, False))]
-                return []
-        return []
 
     def record(self, hits: int, steps: tuple[Step, ...]) -> None:
         key = (tuple(self.player), hits)
@@ -242,7 +233,7 @@ class _Search:
         moves = self.steps(die, highest, hits)
         player = self.player
         if not moves:
-            self.doubles.append((steps, self.position_after(tuple(player), hits)))
+            self.doubles.append(_new(Play, (steps, self.position_after(tuple(player), hits))))
             return
         for step in moves:
             start, end, _, hit = step
@@ -251,6 +242,7 @@ class _Search:
             if left > 1:
                 self.double(die, left - 1, start, steps + (step,), hits | 1 << end if hit else hits)
             else:
-                self.doubles.append((steps + (step,), self.position_after(tuple(player), hits | 1 << end if hit else hits)))
+                result = self.position_after(tuple(player), hits | 1 << end if hit else hits)
+                self.doubles.append(_new(Play, (steps + (step,), result)))
             player[start] += 1
             player[end] -= 1

@@ -21,12 +21,21 @@ from engine.position import Point, Position
 VariantName = Literal["backgammon", "long-nardi"]
 
 
-class GameResult(enum.IntEnum):
-    """How a finished game was won; the value is the multiplier of the stake."""
+class GameResult(enum.Enum):
+    """How a finished game was won."""
 
-    SINGLE = 1
-    GAMMON = 2  # in long nardi: a mars
-    BACKGAMMON = 3
+    SINGLE = "single"
+    GAMMON = "gammon"
+    BACKGAMMON = "backgammon"
+    MARS = "mars"  # long nardi's gammon: the loser has borne off none
+
+    @property
+    def multiplier(self) -> int:
+        """What the win is worth, before the cube: 1, 2 or 3."""
+        return _MULTIPLIERS[self]
+
+
+_MULTIPLIERS = {GameResult.SINGLE: 1, GameResult.GAMMON: 2, GameResult.BACKGAMMON: 3, GameResult.MARS: 2}
 
 
 class LegalPlays:
@@ -96,14 +105,14 @@ class Variant(ABC):
         """
 
     @abstractmethod
-    def _step_sequences(self, position: Position, dice: Dice) -> list[tuple[tuple[Step, ...], Position]]:
-        """The positions the variant's steps reach with ``dice``, before the maximum-use rule.
+    def _step_sequences(self, position: Position, dice: Dice) -> list[Play]:
+        """The plays the variant's steps allow with ``dice``, before the maximum-use rule.
 
-        Each position comes once, with the longest sequence of steps that reaches it (of two
-        one-step ways, the higher die's). Every position that a sequence which cannot be extended
-        reaches must be there; others may be too (a variant whose rules judge the finished play
-        needs them). The order of a double's steps may be fixed to spare permutations, as long as
-        every reachable position is reached.
+        Each resulting position comes once, with the longest sequence of steps that reaches it (of
+        two one-step ways, the higher die's). Every position that a sequence which cannot be
+        extended reaches must be there; others may be too (a variant whose rules judge the
+        finished play needs them). The order of a double's steps may be fixed to spare
+        permutations, as long as every reachable position is reached.
         """
 
     def legal_plays(self, position: Position, dice: Dice) -> LegalPlays:
@@ -120,23 +129,20 @@ class Variant(ABC):
         """:meth:`legal_plays` without the checks, the higher die first: for the engine's own use."""
         return _cached_legal_plays(self, position, dice)
 
-    def _apply_maximum_use(
-        self, position: Position, dice: Dice, sequences: list[tuple[tuple[Step, ...], Position]]
-    ) -> LegalPlays:
-        most = max((len(steps) for steps, _ in sequences), default=0)
+    def _apply_maximum_use(self, position: Position, dice: Dice, plays: list[Play]) -> LegalPlays:
+        lengths = [len(play[0]) for play in plays]
+        most = max(lengths, default=0)
         if most == 0:
             return LegalPlays(position, dice, [Play.trusted((), position)])
-        best = [sequence for sequence in sequences if len(sequence[0]) == most]
+        if min(lengths) < most:
+            plays = [play for play in plays if len(play[0]) == most]
         if most == 1 and dice[0] != dice[1]:
             higher = max(dice)
-            best = [sequence for sequence in best if sequence[0][0].die == higher] or best
-        return LegalPlays(position, dice, [_new_play(Play, sequence) for sequence in best])
+            plays = [play for play in plays if play[0][0].die == higher] or plays
+        return LegalPlays(position, dice, plays)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__}>"
-
-
-_new_play = tuple.__new__
 
 
 @lru_cache(maxsize=4096)
@@ -144,10 +150,18 @@ def _cached_legal_plays(variant: Variant, position: Position, dice: Dice) -> Leg
     return variant._apply_maximum_use(position, dice, variant._step_sequences(position, dice))
 
 
-def check_side(name: str, checkers: tuple[int, ...], *, bar_allowed: bool) -> None:
-    """Shared validity checks for one side's checkers.
+def bear_off_start(player: list[int], die: int, highest: Point) -> Point | None:
+    """The point from which ``die`` bears a checker off, if any, for a side with all its checkers
+    home; only points up to ``highest`` are considered.
 
-    :raises InvalidPositionError: for a checker on the bar where the variant has none.
+    A die bears off from its own point; a higher die bears off from the highest occupied point,
+    and only when no checker stands higher.
     """
-    if not bar_allowed and checkers[25]:
-        raise InvalidPositionError(f"{name} has a checker on the bar, and this variant has no bar")
+    if die <= highest and player[die]:
+        return die
+    for start in range(min(6, highest), 0, -1):
+        if player[start]:
+            if start < die and not any(player[start + 1 : 7]):
+                return start
+            return None
+    return None
