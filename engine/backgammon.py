@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.errors import InvalidPositionError
 from engine.play import Dice, Play, Step
 from engine.position import BAR, OFF, Checkers, Point, Position
-from engine.variant import GameResult, Variant, bear_off_start
+from engine.variant import GameResult, Variant, bear_off_refusal, bear_off_start
 
 _START: Checkers = tuple(2 if p == 24 else 5 if p in (6, 13) else 3 if p == 8 else 0 for p in range(26))
 
@@ -42,6 +42,22 @@ class Backgammon(Variant):
                     return GameResult.BACKGAMMON
                 return GameResult.GAMMON
         return None
+
+    def step(self, position: Position, start: Point, die: int, *, taken: tuple[Step, ...], dice: Dice) -> Step | str:
+        player, opponent = position
+        if start != BAR and player[BAR]:
+            checkers = "checker" if player[BAR] == 1 else "checkers"
+            return f"you must enter your {checkers} from the bar first"
+        if not player[start]:
+            return "you have no checker on the bar" if start == BAR else f"you have no checker on your {start}-point"
+        end = start - die
+        if end <= 0:
+            return bear_off_refusal(player, start, die, outside="outside your home board or on the bar")
+        holding = opponent[25 - end]
+        if holding >= 2:
+            where = "from the bar" if start == BAR else f"from your {start}-point"
+            return f"the {die} cannot be played {where}: your {end}-point is blocked"
+        return Step(start, end, die, holding == 1)
 
     def _step_sequences(self, position: Position, dice: Dice) -> list[Play]:
         high, low = dice

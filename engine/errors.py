@@ -16,7 +16,17 @@ class InvalidPlayError(TavliError):
 
 
 class IllegalPlayError(TavliError):
-    """A readable play that the rules do not allow in this position with these dice."""
+    """A readable play that the rules do not allow in this position with these dice.
+
+    ``reason`` says why in a player's words ("you must play the higher die: 24/18 does").
+    """
+
+    def __init__(self, text: str, position_id: str, dice: tuple[int, int], reason: str) -> None:
+        self.text = text
+        self.position_id = position_id
+        self.dice = dice
+        self.reason = reason
+        super().__init__(f"illegal play {text!r} with {dice[0]}-{dice[1]} in {position_id}: {reason}")
 
 
 class InvalidDiceError(TavliError):

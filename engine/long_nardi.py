@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.errors import InvalidPositionError
 from engine.play import Dice, Play, Step
 from engine.position import BAR, OFF, Checkers, Point, Position
-from engine.variant import GameResult, Variant, bear_off_start
+from engine.variant import GameResult, Variant, bear_off_refusal, bear_off_start
 
 HEAD: Point = 24
 _START: Checkers = tuple(15 if point == HEAD else 0 for point in range(26))
@@ -66,6 +66,29 @@ class LongNardi(Variant):
                     return _ALONG_OPPONENTS_PATH[index - 5 : index + 1]
         return None
 
+    def step(self, position: Position, start: Point, die: int, *, taken: tuple[Step, ...], dice: Dice) -> Step | str:
+        player, opponent = position
+        if not (1 <= start <= 24 and player[start]):
+            return f"you have no checker on your {start}-point"
+        if start == HEAD:
+            left_head = sum(1 for step in taken if step.start == HEAD)
+            first_turn = player[HEAD] + left_head == 15
+            if left_head >= _head_leavers(first_turn, dice):
+                if left_head == 1:
+                    return "only one checker may leave the head this turn"
+                return "only two checkers may leave the head, even on a first turn"
+        end = start - die
+        if end <= 0:
+            return bear_off_refusal(player, start, die, outside="outside your home board")
+        if opponent[self.opponent_point(end)]:
+            return f"the {die} is blocked by the opponent's checker on your {end}-point"
+        return Step(start, end, die, False)
+
+    def refusal_of_play(self, position: Position) -> str | None:
+        if self.six_in_a_row(position) is None:
+            return None
+        return "that play would build six points in a row with no opposing checker past them"
+
     def _step_sequences(self, position: Position, dice: Dice) -> list[Play]:
         search = _Search(position, dice)
         high, low = dice
@@ -81,6 +104,11 @@ class LongNardi(Variant):
         return [play for play in candidates if self.six_in_a_row(play.position) is None]
 
 
+def _head_leavers(first_turn: bool, dice: Dice) -> int:
+    """How many checkers may leave the head this turn."""
+    return 2 if first_turn and dice[0] == dice[1] and dice[0] in _FIRST_TURN_DOUBLES else 1
+
+
 class _Search:
     """Every sequence of steps, each prefix included, under the blocking and head rules."""
 
@@ -92,8 +120,7 @@ class _Search:
         self.player = list(player)
         # A point is open to the mover when no opponent checker stands on it; OFF is handled apart.
         self.open = [False] + [not opponent[p + 12 if p <= 12 else p - 12] for p in range(1, 25)]
-        first_turn = player[HEAD] == 15
-        self.head_leavers = 2 if first_turn and dice[0] == dice[1] and dice[0] in _FIRST_TURN_DOUBLES else 1
+        self.head_leavers = _head_leavers(player[HEAD] == 15, dice)
         self.may_bear_off = sum(player[7:25]) < 4
         self.found: dict[Position, tuple[Step, ...]] = {}
         self.doubles: list[Play] = [_new(Play, ((), position))]

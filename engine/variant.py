@@ -15,8 +15,9 @@ from functools import lru_cache
 from typing import ClassVar, Literal
 
 from engine.errors import InvalidPositionError
+from engine.notation import read_play
 from engine.play import Dice, Play, Step, check_dice
-from engine.position import Point, Position
+from engine.position import BAR, OFF, Checkers, Point, Position
 
 VariantName = Literal["backgammon", "long-nardi"]
 
@@ -115,6 +116,40 @@ class Variant(ABC):
         permutations, as long as every reachable position is reached.
         """
 
+    @abstractmethod
+    def step(self, position: Position, start: Point, die: int, *, taken: tuple[Step, ...], dice: Dice) -> Step | str:
+        """The step of ``die`` from ``start`` if the rules allow it now, else why not, in words.
+
+        ``position`` is the board after ``taken``, the steps already played this turn with ``dice``.
+        This is the checked path that explains refusals; :meth:`legal_plays` does not use it.
+        """
+
+    def refusal_of_play(self, position: Position) -> str | None:
+        """Why a play that led to ``position`` is not allowed, for rules that judge the whole play."""
+        return None
+
+    def position_after(self, position: Position, steps: tuple[Step, ...]) -> Position:
+        """The position after ``steps`` (the mover still first); hit checkers go to the bar."""
+        player = list(position.player)
+        opponent = list(position.opponent)
+        for step in steps:
+            player[step.start] -= 1
+            player[step.end] += 1
+            if step.hit:
+                opponent[self.opponent_point(step.end)] -= 1
+                opponent[BAR] += 1
+        return Position.trusted(tuple(player), tuple(opponent))
+
+    def parse_play(self, position: Position, dice: Dice, text: str) -> Play:
+        """The legal play that ``text`` writes in standard notation, in any equivalent form.
+
+        :raises InvalidPlayError: if ``text`` cannot be read as a play.
+        :raises IllegalPlayError: if it is not legal here; its ``reason`` says why in words.
+        :raises InvalidDiceError: for dice that cannot be rolled.
+        :raises InvalidPositionError: for a position this variant cannot have.
+        """
+        return read_play(self, position, dice, text)
+
     def legal_plays(self, position: Position, dice: Dice) -> LegalPlays:
         """The legal plays of the side on roll, each resulting position once.
 
@@ -148,6 +183,24 @@ class Variant(ABC):
 @lru_cache(maxsize=4096)
 def _cached_legal_plays(variant: Variant, position: Position, dice: Dice) -> LegalPlays:
     return variant._apply_maximum_use(position, dice, variant._step_sequences(position, dice))
+
+
+def bear_off_refusal(player: Checkers, start: Point, die: int, *, outside: str) -> Step | str:
+    """The step bearing a checker off from ``start`` with ``die``, or why it may not.
+
+    ``outside`` names where checkers may stand that forbid bearing off ("outside your home board"
+    or "outside your home board or on the bar").
+    """
+    if any(player[7:26]):
+        return f"you cannot bear off while you have checkers {outside}"
+    if start - die < 0:
+        higher = next((point for point in range(6, start, -1) if player[point]), None)
+        if higher is not None:
+            return (
+                f"the {die} bears off from your {start}-point only when no checker stands higher:"
+                f" you have one on your {higher}-point"
+            )
+    return Step(start, OFF, die, False)
 
 
 def bear_off_start(player: list[int], die: int, highest: Point) -> Point | None:
