@@ -66,6 +66,8 @@ class Backgammon(Variant):
             sequences = _two_dice_in_the_field(position, high, low)
             if sequences:
                 return sequences
+        if high == low and not player[BAR] and sum(player[7:25]) >= 4:
+            return _double_in_the_field(position, high)
         search = _Search(position, dice)
         if high == low:
             search.double(high, 4, BAR, (), 0)
@@ -154,6 +156,49 @@ def _two_dice_in_the_field(position: Position, high: int, low: int) -> list[Play
     return sequences
 
 
+def _double_in_the_field(position: Position, die: int) -> list[Play]:
+    """The plays of a double when nothing is on the bar and nothing can bear off.
+
+    With four or more checkers outside the home board none of the four steps can bear off, so a
+    step is legal exactly when a checker stands on its start and the opponent does not hold its
+    end: the starts worth trying are fixed for the turn. The steps go from the highest start down,
+    so each multiset of starts, and with it each resulting position, is found once (see
+    :meth:`_Search.double`).
+    """
+    player = list(position.player)
+    opponent = position.opponent
+    blot = [opponent[25 - point] == 1 for point in range(25)]
+    starts = [start for start in range(24, die, -1) if opponent[25 - start + die] < 2]
+    plays: list[Play] = []
+
+    def extend(first: int, left: int, steps: tuple[Step, ...], hits: int) -> None:
+        moved = False
+        for index in range(first, len(starts)):
+            start = starts[index]
+            if not player[start]:
+                continue
+            moved = True
+            end = start - die
+            hit = blot[end] and not hits >> end & 1
+            step = _new(Step, (start, end, die, hit))
+            after = hits | 1 << end if hit else hits
+            player[start] -= 1
+            player[end] += 1
+            if left > 1:
+                extend(index, left - 1, steps + (step,), after)
+            else:
+                result = (tuple(player), _after_hits(opponent, after) if after else opponent)
+                plays.append(_new(Play, (steps + (step,), _new(Position, result))))
+            player[start] += 1
+            player[end] -= 1
+        if not moved:
+            result = (tuple(player), _after_hits(opponent, hits) if hits else opponent)
+            plays.append(_new(Play, (steps, _new(Position, result))))
+
+    extend(0, 4, (), 0)
+    return plays
+
+
 def _after_hits(opponent: Checkers, hits: int) -> Checkers:
     counts = list(opponent)
     while hits:
@@ -175,9 +220,12 @@ class _Search:
         self.player = list(position.player)
         # The mover's point p is the opponent's 25 - p; index 0 (off) and 25 (bar) are never blots.
         self.blot = [False] + [opponent[25 - point] == 1 for point in range(1, 25)] + [False]
-        # For each die, the (start, end) pairs that land on a point the opponent does not hold.
+        # For each die, the (start, end) pairs that land on a point the opponent does not hold,
+        # from no higher than the mover's highest checker: no checker ever stands above it.
+        player = position.player
+        top = next(point for point in range(BAR, -1, -1) if player[point])
         self.targets = {
-            die: [(start, start - die) for start in range(BAR, die, -1) if opponent[25 - start + die] < 2]
+            die: [(start, start - die) for start in range(top, die, -1) if opponent[25 - start + die] < 2]
             for die in dice
         }
         # A step brings at most one checker home, so with four or more outside none of a turn's
@@ -195,10 +243,9 @@ class _Search:
         player = self.player
         blot = self.blot
         if player[BAR]:
-            entering = self.targets[die][:1]
             return [
                 _new(Step, (BAR, end, die, blot[end] and not hits >> end & 1))
-                for start, end in entering
+                for start, end in self.targets[die][:1]
                 if start == BAR
             ]
         steps = [

@@ -31,3 +31,7 @@ class IllegalPlayError(TavliError):
 
 class InvalidDiceError(TavliError):
     """Dice that no pair of six-sided dice can show."""
+
+
+class InvalidMatchIdError(InvalidPositionError):
+    """A GNU Backgammon Match ID or an XGID, or the match state it stands for, that cannot exist."""

@@ -157,12 +157,14 @@ class Variant(ABC):
         :raises InvalidPositionError: for a position this variant cannot have.
         """
         first, second = check_dice(dice)
-        self.validate(position)
-        return self._legal_plays(position, (max(first, second), min(first, second)))
+        return _checked_legal_plays(self, position, (max(first, second), min(first, second)))
 
-    def _legal_plays(self, position: Position, dice: Dice) -> LegalPlays:
-        """:meth:`legal_plays` without the checks, the higher die first: for the engine's own use."""
-        return _cached_legal_plays(self, position, dice)
+    def generate_plays(self, position: Position, dice: Dice) -> LegalPlays:
+        """:meth:`legal_plays` without checks or cache, for search loops that own a valid position.
+
+        ``dice`` must be two dice from 1 to 6, the higher first.
+        """
+        return self._apply_maximum_use(position, dice, self._step_sequences(position, dice))
 
     def _apply_maximum_use(self, position: Position, dice: Dice, plays: list[Play]) -> LegalPlays:
         lengths = [len(play[0]) for play in plays]
@@ -180,9 +182,11 @@ class Variant(ABC):
         return f"<{type(self).__name__}>"
 
 
+# A GUI lists the plays and then validates the one its user picks: the second query is a cache hit.
 @lru_cache(maxsize=4096)
-def _cached_legal_plays(variant: Variant, position: Position, dice: Dice) -> LegalPlays:
-    return variant._apply_maximum_use(position, dice, variant._step_sequences(position, dice))
+def _checked_legal_plays(variant: Variant, position: Position, dice: Dice) -> LegalPlays:
+    variant.validate(position)
+    return variant.generate_plays(position, dice)
 
 
 def bear_off_refusal(player: Checkers, start: Point, die: int, *, outside: str) -> Step | str:
