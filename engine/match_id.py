@@ -77,13 +77,15 @@ class MatchState:
 
     ``player_on_roll`` owns the dice; ``player_to_act`` is the one whose decision it is now, the
     same player except while a double or a resignation awaits the other's answer. ``dice`` is
-    ``(0, 0)`` before the roll; GNU Backgammon itself stores the higher die first. ``score`` is
+    ``(0, 0)`` before the roll, in either order (the ID is written with the higher die first, as
+    GNU Backgammon writes it, and read in the order written). ``score`` is
     ``(player 0, player 1)``. ``cube_owner`` is ``None`` while the cube is centred.
     ``jacoby`` says the Jacoby rule is in force (money play only, as GNU Backgammon writes it).
 
     :raises InvalidMatchIdError: if the fields cannot be written as a Match ID or contradict
         each other (a die without the other, a Crawford game in money play, a game being
-        played in a match already won).
+        played in a match already won, a double offered in the Crawford game or by the player
+        who does not own the cube).
     """
 
     player_on_roll: Seat
@@ -149,6 +151,11 @@ def _problem(state: MatchState) -> str | None:
         return f"resignation_offered must be a Resignation, not {state.resignation_offered!r}"
     if state.crawford and state.money:
         return "money play has no Crawford game"
+    if state.double_offered:
+        if state.crawford:
+            return "nobody doubles in the Crawford game"
+        if state.cube_owner not in (None, state.player_on_roll):
+            return f"player {state.player_on_roll} cannot double: player {state.cube_owner} owns the cube"
     if state.game_state is GameState.PLAYING and not state.money:
         if max(state.score) >= state.match_length:
             return (
@@ -169,8 +176,9 @@ _CENTRED = 3
 
 
 def encode_match_id(state: MatchState) -> str:
-    """The Match ID of ``state``, as GNU Backgammon writes it."""
+    """The Match ID of ``state``, as GNU Backgammon writes it: the higher die first."""
     owner = _CENTRED if state.cube_owner is None else state.cube_owner
+    high, low = max(state.dice), min(state.dice)
     fields = (
         (state.cube_value.bit_length() - 1, _CUBE_LOG),
         (owner, _CUBE_OWNER),
@@ -180,8 +188,8 @@ def encode_match_id(state: MatchState) -> str:
         (state.player_to_act, _TO_ACT),
         (int(state.double_offered), _DOUBLED),
         (int(state.resignation_offered), _RESIGNED),
-        (state.dice[0], _DIE),
-        (state.dice[1], _DIE),
+        (high, _DIE),
+        (low, _DIE),
         (state.match_length, _POINTS),
         (state.score[0], _POINTS),
         (state.score[1], _POINTS),
@@ -214,12 +222,15 @@ def decode_match_id(text: str) -> MatchState:
 
     :raises InvalidMatchIdError: if ``text`` is not 12 base64 characters, or holds a value no
         match can have: cube owner 2, a game state above 4, a die above 6 or without the other,
-        a Crawford game in money play, a game being played at a score that has won the match.
+        a Crawford game in money play, a game being played at a score that has won the match,
+        a double offered in the Crawford game or against the cube's owner.
     """
     if not isinstance(text, str) or len(text) != MATCH_ID_LENGTH:
         raise InvalidMatchIdError(f"{text!r} is not a Match ID: it must be 12 characters")
     try:
         raw = base64.b64decode(text, validate=True)
+        if len(raw) != 9:  # "=" padding shortens it
+            raise ValueError(text)
     except (binascii.Error, ValueError):
         raise InvalidMatchIdError(
             f"{text!r} is not a Match ID: only base64 letters (A-Z a-z 0-9 + /) may appear"

@@ -67,12 +67,12 @@ def parse_moves(text: str) -> list[WrittenMove]:
             point = _point_number(point_match["point"], part)
             if index == 0 and point_match["hit"]:
                 raise InvalidPlayError(f"cannot read {part!r}: a hit is marked where the checker lands")
+            if point == BAR and index:
+                raise InvalidPlayError(f"cannot read {part!r}: a checker cannot move to the bar")
             if index and point >= points[-1]:
                 raise InvalidPlayError(f"cannot read {part!r}: checkers move from higher points to lower")
             if point == OFF and index < len(pieces) - 1:
                 raise InvalidPlayError(f"cannot read {part!r}: a checker borne off moves no further")
-            if point == BAR and index:
-                raise InvalidPlayError(f"cannot read {part!r}: a checker cannot move to the bar")
             points.append(point)
             if index:
                 hits.append(bool(point_match["hit"]))
@@ -109,10 +109,9 @@ def read_play(variant: Variant, position: Position, dice: Dice, text: str) -> Pl
     target = _player_after(position.player, moves)
     matching = [play for play in legal if play.position.player == target]
     if len(matching) > 1:
-        # Only the hits tell them apart: a hit where a checker lands is made whether marked or
-        # not; a hit on the way is made only when marked.
-        marked = {point for move in moves for point, hit in zip(move.points[1:], move.hits) if hit}
-        marked |= {move.end for move in moves}
+        # Only the hits tell them apart: a checker hits on every point it is written to land on,
+        # marked or not; on a point it passes unnamed, it hits only when no other route exists.
+        marked = {point for move in moves for point in move.points[1:]}
         matching = [play for play in matching if _hit_points(play) <= marked] or matching
         matching.sort(key=lambda play: -len(_hit_points(play) & marked))
         if len(matching) > 1 and _hit_points(matching[0]) & marked == _hit_points(matching[1]) & marked:

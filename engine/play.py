@@ -87,19 +87,19 @@ def format_steps(steps: tuple[Step, ...]) -> str:
                 break
         else:
             moves.append([(step.start, False), (step.end, step.hit)])
-    written = [_format_move(move) for move in moves]
-    parts: list[str] = []
-    for text in written:
-        if text in parts or any(part.startswith(text + "(") for part in parts):
-            continue
-        count = written.count(text)
+    # Moves along the same points are counted together, a hit marked once: 13/7*(4).
+    counts: dict[tuple[Point, ...], int] = {}
+    hits: dict[tuple[Point, ...], set[Point]] = {}
+    for move in moves:
+        shown = [move[0]] + [(point, hit) for point, hit in move[1:-1] if hit] + [move[-1]]
+        path = tuple(point for point, _ in shown)
+        counts[path] = counts.get(path, 0) + 1
+        hits.setdefault(path, set()).update(point for point, hit in shown if hit)
+    parts = []
+    for path, count in counts.items():
+        text = "/".join(_point_name(point) + ("*" if point in hits[path] else "") for point in path)
         parts.append(f"{text}({count})" if count > 1 else text)
     return " ".join(parts)
-
-
-def _format_move(move: list[tuple[Point, bool]]) -> str:
-    shown = [move[0]] + [(point, hit) for point, hit in move[1:-1] if hit] + [move[-1]]
-    return "/".join(_point_name(point) + ("*" if hit else "") for point, hit in shown)
 
 
 def _point_name(point: Point) -> str:

@@ -55,7 +55,8 @@ class Xgid:
     ``max_cube`` is the largest cube value allowed.
 
     :raises InvalidMatchIdError: if the fields cannot be written as an XGID or contradict each
-        other (dice rolled while a double awaits its answer, a score that has won the match).
+        other (dice rolled while a double awaits its answer, a double in the Crawford game or
+        against the cube's owner, a score that has won the match).
     :raises InvalidPositionError: if both players have checkers on the same point.
     """
 
@@ -91,8 +92,8 @@ class Xgid:
     def match_state(self) -> MatchState:
         """The same state as GNU Backgammon's Match ID fields (a game being played).
 
-        GNU Backgammon, reading an XGID, stores the higher die first and cannot hold a double
-        awaiting its answer (it steps back to the doubler's turn); this keeps both as written.
+        GNU Backgammon, reading an XGID with ``D``, cannot hold a double awaiting its answer
+        and steps back to the doubler's turn; this keeps the double.
         """
         return MatchState(
             player_on_roll=self.player_on_roll,
@@ -134,8 +135,13 @@ def _problem(xgid: Xgid) -> str | None:
         return f"dice are two numbers from 1 to 6, or (0, 0) before the roll, not {xgid.dice!r}"
     if (xgid.dice[0] == 0) != (xgid.dice[1] == 0):
         return f"one die cannot be rolled without the other: {xgid.dice!r}"
-    if xgid.double_offered and xgid.dice != (0, 0):
-        return "a double is offered before the roll: the dice must be (0, 0)"
+    if xgid.double_offered:
+        if xgid.dice != (0, 0):
+            return "a double is offered before the roll: the dice must be (0, 0)"
+        if xgid.crawford:
+            return "nobody doubles in the Crawford game"
+        if xgid.cube_owner not in (None, xgid.player_on_roll):
+            return f"player {xgid.player_on_roll} cannot double: player {xgid.cube_owner} owns the cube"
     if xgid.match_length:
         if xgid.jacoby or xgid.beavers:
             return "the Jacoby rule and beavers apply to money play only"
@@ -209,7 +215,8 @@ def parse_xgid(text: str) -> Xgid:
     :raises InvalidMatchIdError: if ``text`` is not ten colon-separated XGID fields with
         possible values: a cube or max cube beyond 2**15, a cube owner or turn other than
         1, -1 (or 0 for a centred cube), dice other than ``00``, ``D`` or two dice 1-6, a rules
-        flag XG does not write, a score that has already won the match.
+        flag XG does not write, a score that has already won the match, a double offered in
+        the Crawford game or against the cube's owner.
     :raises InvalidPositionError: if the board is not 26 characters of ``-``, ``a``-``o`` and
         ``A``-``O`` with at most 15 checkers a side, the bottom player's letters on the top
         player's bar or the other way round.

@@ -1,0 +1,100 @@
+"""The rule set of a game or match: the variant, the match length and every named option."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from engine.errors import TavliError
+from engine.variant import Variant, VariantName
+
+Opening = Literal["PLAY_OPENING_DICE", "WINNER_ROLLS_AGAIN"]
+MatchOpenings = Literal["EVERY_GAME", "WINNER_OPENS"]
+
+
+class InvalidRuleSetError(TavliError):
+    """A rule set whose options contradict each other or the variant."""
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """Everything that decides how a game or match is played (RULES.md names each option).
+
+    ``match_length`` 0 is money play (games scored one after another, totals kept). ``cube`` and
+    ``opening`` default to the variant's own: the cube and ``PLAY_OPENING_DICE`` in backgammon,
+    no cube and ``WINNER_ROLLS_AGAIN`` in long nardi. ``cube_limit`` 0 means no limit.
+
+    :raises InvalidRuleSetError: for options that make no sense together ("a cube in long nardi",
+        "beavers in a match").
+    """
+
+    variant: VariantName = "backgammon"
+    match_length: int = 0
+    cube: bool | None = None
+    cube_limit: int = 64
+    crawford: bool = True
+    jacoby: bool = False
+    beavers: bool = False
+    automatic_doubles: bool = False
+    automatic_doubles_limit: int = 1
+    opening: Opening | None = None
+    match_openings: MatchOpenings = "EVERY_GAME"
+    auto_play_forced: bool = False
+    _variant: Variant = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        from engine import VARIANTS
+
+        if self.variant not in VARIANTS:
+            raise InvalidRuleSetError(f"unknown variant {self.variant!r}: choose {' or '.join(sorted(VARIANTS))}")
+        object.__setattr__(self, "_variant", VARIANTS[self.variant])
+        nardi = self.variant == "long-nardi"
+        if self.cube is None:
+            object.__setattr__(self, "cube", not nardi)
+        if self.opening is None:
+            object.__setattr__(self, "opening", "WINNER_ROLLS_AGAIN" if nardi else "PLAY_OPENING_DICE")
+        self._check()
+
+    def _check(self) -> None:
+        problems = []
+        if not isinstance(self.match_length, int) or self.match_length < 0:
+            problems.append("the match length is a whole number of points, or 0 for money play")
+        if self.cube_limit < 0 or (self.cube_limit and self.cube_limit & (self.cube_limit - 1)):
+            problems.append("the cube limit is a power of two (64 by default), or 0 for no limit")
+        if self.automatic_doubles_limit < 1:
+            problems.append("the automatic doubles limit is at least 1")
+        if self.opening not in ("PLAY_OPENING_DICE", "WINNER_ROLLS_AGAIN"):
+            problems.append(f"unknown opening {self.opening!r}")
+        if self.match_openings not in ("EVERY_GAME", "WINNER_OPENS"):
+            problems.append(f"unknown match openings {self.match_openings!r}")
+        if self.variant == "long-nardi":
+            if self.cube:
+                problems.append("long nardi is played without a cube")
+            if self.opening == "PLAY_OPENING_DICE":
+                problems.append("in long nardi the opening throw is not played: the winner rolls again")
+            if self.automatic_doubles or self.beavers or self.jacoby:
+                problems.append("automatic doubles, beavers and Jacoby need a cube, and long nardi has none")
+        if self.match_length:
+            for name in ("beavers", "jacoby", "automatic_doubles"):
+                if getattr(self, name):
+                    problems.append(f"{name.replace('_', ' ')} apply to money play, not to a match")
+        elif self.match_openings == "WINNER_OPENS":
+            problems.append("the winner opens later games of a match; money games all start with the opening throw")
+        if (self.beavers or self.jacoby or self.automatic_doubles) and not self.cube:
+            problems.append("beavers, Jacoby and automatic doubles need the cube")
+        if problems:
+            raise InvalidRuleSetError("; ".join(problems))
+
+    @property
+    def rules(self) -> Variant:
+        """The variant's rules for moving checkers."""
+        return self._variant
+
+    @property
+    def is_match(self) -> bool:
+        return self.match_length > 0
+
+    @property
+    def uses_cube(self) -> bool:
+        """Whether a cube is in play at all: never in a 1-point match."""
+        return bool(self.cube) and self.match_length != 1
