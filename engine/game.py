@@ -1,0 +1,522 @@
+"""The whole game as a state machine: phases, the cube, resignations, scoring, matches.
+
+A :class:`MatchState` is immutable. :func:`apply` checks an event against the rules and returns
+the state after it, or raises :class:`ActionError` with a stable ``code`` and the reason in
+words, and then nothing has changed. A money session is a match of length 0 that never ends.
+
+The position of the game in play is always seen from the side whose turn it is (``turn``).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from engine.errors import IllegalPlayError, InvalidPlayError, TavliError
+from engine.events import (
+    Beavered,
+    DiceCommitted,
+    Doubled,
+    Dropped,
+    Event,
+    OpeningThrown,
+    Played,
+    ResignationAccepted,
+    ResignationOffered,
+    ResignationRejected,
+    ResignLevel,
+    Rolled,
+    SeedRevealed,
+    Side,
+    Took,
+)
+from engine.play import Dice, Play, check_dice
+from engine.position import BAR, OFF, Checkers, Position
+from engine.rules import RuleSet
+from engine.variant import GameResult
+
+ErrorCode = Literal[
+    "NOT_YOUR_TURN",
+    "WRONG_PHASE",
+    "DOUBLE_PENDING",
+    "RESIGNATION_PENDING",
+    "CUBE_UNAVAILABLE",
+    "BEAVER_UNAVAILABLE",
+    "RESIGNATION_UNAVAILABLE",
+    "ILLEGAL_PLAY",
+    "INVALID_PLAY",
+    "INVALID_DICE",
+    "MATCH_OVER",
+]
+
+
+class ActionError(TavliError):
+    """An action the rules do not allow now. ``code`` is stable; ``reason`` is for the player."""
+
+    def __init__(self, code: ErrorCode, reason: str) -> None:
+        self.code = code
+        self.reason = reason
+        super().__init__(reason)
+
+
+class Phase(enum.Enum):
+    OPENING = "opening"  # the throw for who starts is due; either side may throw
+    ROLLING = "rolling"  # the side on turn rolls, or doubles first
+    DOUBLED = "doubled"  # a double waits for the other side's answer
+    PLAYING = "playing"  # the dice are rolled; the side on turn plays
+    RESIGNING = "resigning"  # an offer to resign waits for the other side's answer
+    MATCH_OVER = "match-over"
+
+
+class Action(enum.Enum):
+    ROLL = "roll"
+    PLAY = "play"
+    DOUBLE = "double"
+    TAKE = "take"
+    DROP = "drop"
+    BEAVER = "beaver"
+    RESIGN = "resign"
+    ACCEPT = "accept"
+    REJECT = "reject"
+
+
+_RESULT_OF_LEVEL = {
+    "single": GameResult.SINGLE,
+    "gammon": GameResult.GAMMON,
+    "backgammon": GameResult.BACKGAMMON,
+    "mars": GameResult.MARS,
+}
+
+
+_RESIGN_LEVELS = {"backgammon": ("single", "gammon", "backgammon"), "long-nardi": ("single", "mars")}
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    """A game's outcome: who won, how, and the points it scored."""
+
+    number: int
+    winner: Side
+    result: GameResult
+    points: int
+    cube_value: int
+    ended_by: Literal["play", "drop", "resignation"]
+
+
+@dataclass(frozen=True, slots=True)
+class LastPlay:
+    """The last play made in the game, as a table shows the opponent's last play."""
+
+    side: Side
+    dice: Dice
+    play: Play
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """The game in play."""
+
+    number: int
+    position: Position  # seen from ``turn``
+    turn: Side
+    phase: Phase
+    dice: Dice | None = None
+    cube_value: int = 1
+    cube_owner: Side | None = None  # None: centred
+    crawford: bool = False  # this is the Crawford game: no doubling
+    automatic_doubles: int = 0
+    resignation: tuple[Side, GameResult] | None = None
+    resumes: Phase | None = None  # the phase play resumes in if the resignation is rejected
+    resign_barred: frozenset[Side] = frozenset()  # rejected offers, until the next play
+    last_play: LastPlay | None = None
+
+    def checkers(self, side: Side) -> Checkers:
+        """``side``'s checkers, from its own view."""
+        return self.position.player if side == self.turn else self.position.opponent
+
+    def position_of(self, side: Side) -> Position:
+        """The position from ``side``'s view."""
+        return self.position if side == self.turn else self.position.swapped()
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """A match (or money session, ``match_length`` 0) and the game in play."""
+
+    rules: RuleSet
+    game: GameState
+    score: tuple[int, int] = (0, 0)
+    finished: tuple[FinishedGame, ...] = ()
+    crawford_played: bool = False  # the Crawford game has been reached (it happens once)
+    winner: Side | None = None
+    throws: int = 0  # how many throws have been made: the index of the next
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+
+def new_match(rules: RuleSet) -> MatchState:
+    """The state before the first throw of a match or money session."""
+    start = rules.rules.start_position()
+    game = GameState(number=1, position=start, turn=0, phase=Phase.OPENING)
+    return MatchState(rules=rules, game=game)
+
+
+def other(side: Side) -> Side:
+    return 1 if side == 0 else 0
+
+
+# --- applying events ------------------------------------------------------------------------
+
+
+def apply(state: MatchState, event: Event) -> MatchState:
+    """The state after ``event``.
+
+    :raises ActionError: if the rules do not allow it now; ``state`` is unchanged.
+    """
+    if isinstance(event, (DiceCommitted, SeedRevealed)):
+        return state
+    if state.over:
+        raise ActionError("MATCH_OVER", "the match is over")
+    handler = _HANDLERS.get(type(event))
+    if handler is None:
+        raise ActionError("WRONG_PHASE", f"{type(event).__name__} is not an action of a game")
+    return handler(state, event)
+
+
+def _opening(state: MatchState, event: OpeningThrown) -> MatchState:
+    game = state.game
+    _expect_phase(game, Phase.OPENING, "the opening throw has been made")
+    throws = event.throws
+    if not throws or any(first == second for first, second in throws[-1:]):
+        raise ActionError("INVALID_DICE", "the opening throw ends with two different dice")
+    if any(first != second for first, second in throws[:-1]):
+        raise ActionError("INVALID_DICE", "an opening throw is thrown again only after a tie")
+    for throw in throws:
+        check_dice(throw)
+    rules = state.rules
+    cube_value = game.cube_value
+    automatic = game.automatic_doubles
+    for _ in throws[:-1]:
+        if rules.automatic_doubles and automatic < rules.automatic_doubles_limit and _below_limit(rules, cube_value * 2):
+            cube_value *= 2
+            automatic += 1
+    first, second = throws[-1]
+    starter: Side = 0 if first > second else 1
+    position = game.position if starter == game.turn else game.position.swapped()
+    throws_made = state.throws + len(throws)
+    if rules.opening == "PLAY_OPENING_DICE":
+        dice = (first, second) if starter == 0 else (second, first)
+        game = replace(game, position=position, turn=starter, phase=Phase.PLAYING, dice=dice)
+    else:
+        game = replace(game, position=position, turn=starter, phase=Phase.ROLLING)
+    game = replace(game, cube_value=cube_value, automatic_doubles=automatic)
+    return replace(state, game=game, throws=throws_made)
+
+
+def _rolled(state: MatchState, event: Rolled) -> MatchState:
+    game = state.game
+    _expect_turn(game, event.side)
+    if game.phase is Phase.PLAYING:
+        raise ActionError("WRONG_PHASE", "you have already rolled: play your roll")
+    _expect_phase(game, Phase.ROLLING, "you cannot roll now")
+    try:
+        dice = check_dice(event.dice)
+    except TavliError as error:
+        raise ActionError("INVALID_DICE", str(error)) from None
+    game = replace(game, phase=Phase.PLAYING, dice=dice)
+    return replace(state, game=game, throws=state.throws + 1)
+
+
+def _played(state: MatchState, event: Played) -> MatchState:
+    game = state.game
+    _expect_turn(game, event.side)
+    if game.phase is Phase.ROLLING:
+        raise ActionError("WRONG_PHASE", "roll the dice first")
+    _expect_phase(game, Phase.PLAYING, "you cannot play now")
+    assert game.dice is not None
+    try:
+        play = state.rules.rules.parse_play(game.position, game.dice, event.play)
+    except IllegalPlayError as error:
+        raise ActionError("ILLEGAL_PLAY", error.reason) from None
+    except InvalidPlayError as error:
+        raise ActionError("INVALID_PLAY", str(error)) from None
+    last = LastPlay(event.side, game.dice, play)
+    result = state.rules.rules.result(play.position)
+    if result is not None:
+        game = replace(game, position=play.position, last_play=last)
+        return _end_game(replace(state, game=game), event.side, result, "play")
+    game = replace(
+        game,
+        position=play.position.swapped(),
+        turn=other(event.side),
+        phase=Phase.ROLLING,
+        dice=None,
+        resign_barred=frozenset(),
+        last_play=last,
+    )
+    return replace(state, game=game)
+
+
+def _doubled(state: MatchState, event: Doubled) -> MatchState:
+    game = state.game
+    _expect_turn(game, event.side)
+    refusal = cube_refusal(state, event.side)
+    if refusal is not None:
+        raise ActionError("CUBE_UNAVAILABLE", refusal)
+    return replace(state, game=replace(game, phase=Phase.DOUBLED))
+
+
+def _answer(state: MatchState, side: Side) -> GameState:
+    game = state.game
+    if game.phase is not Phase.DOUBLED:
+        raise ActionError("WRONG_PHASE", "there is no double to answer")
+    if side == game.turn:
+        raise ActionError("DOUBLE_PENDING", "a double is waiting for your opponent's answer")
+    return game
+
+
+def _took(state: MatchState, event: Took) -> MatchState:
+    game = _answer(state, event.side)
+    game = replace(game, phase=Phase.ROLLING, cube_value=game.cube_value * 2, cube_owner=event.side)
+    return replace(state, game=game)
+
+
+def _dropped(state: MatchState, event: Dropped) -> MatchState:
+    game = _answer(state, event.side)
+    return _end_game(state, game.turn, GameResult.SINGLE, "drop")
+
+
+def _beavered(state: MatchState, event: Beavered) -> MatchState:
+    game = _answer(state, event.side)
+    rules = state.rules
+    if not rules.beavers or rules.is_match:
+        raise ActionError("BEAVER_UNAVAILABLE", "beavers are not played in this game")
+    if not _below_limit(rules, game.cube_value * 4):
+        raise ActionError("BEAVER_UNAVAILABLE", f"a beaver would take the cube past its limit of {rules.cube_limit}")
+    game = replace(game, phase=Phase.ROLLING, cube_value=game.cube_value * 4, cube_owner=event.side)
+    return replace(state, game=game)
+
+
+def _resignation_offered(state: MatchState, event: ResignationOffered) -> MatchState:
+    game = state.game
+    refusal = resign_refusal(state, event.side)
+    if refusal is not None:
+        code: ErrorCode = "DOUBLE_PENDING" if game.phase is Phase.DOUBLED else "RESIGNATION_UNAVAILABLE"
+        raise ActionError(code, refusal)
+    levels = _RESIGN_LEVELS[state.rules.variant]
+    if event.level not in levels:
+        raise ActionError(
+            "RESIGNATION_UNAVAILABLE", f"a resignation is for a {', '.join(levels)}, not {event.level!r}"
+        )
+    wanted = _RESULT_OF_LEVEL[event.level]
+    offered = min(wanted, most_that_can_be_lost(state, event.side), key=lambda result: result.multiplier)
+    game = replace(game, phase=Phase.RESIGNING, resignation=(event.side, offered), resumes=game.phase)
+    return replace(state, game=game)
+
+
+def _resignation_answer(state: MatchState, side: Side) -> tuple[GameState, Side, GameResult]:
+    game = state.game
+    if game.phase is not Phase.RESIGNING or game.resignation is None:
+        raise ActionError("WRONG_PHASE", "there is no resignation to answer")
+    resigner, offered = game.resignation
+    if side == resigner:
+        raise ActionError("RESIGNATION_PENDING", "your resignation is waiting for your opponent's answer")
+    return game, resigner, offered
+
+
+def _resignation_accepted(state: MatchState, event: ResignationAccepted) -> MatchState:
+    _, resigner, offered = _resignation_answer(state, event.side)
+    return _end_game(state, other(resigner), offered, "resignation")
+
+
+def _resignation_rejected(state: MatchState, event: ResignationRejected) -> MatchState:
+    game, resigner, _ = _resignation_answer(state, event.side)
+    assert game.resumes is not None
+    game = replace(
+        game, phase=game.resumes, resignation=None, resumes=None, resign_barred=game.resign_barred | {resigner}
+    )
+    return replace(state, game=game)
+
+
+_HANDLERS = {
+    OpeningThrown: _opening,
+    Rolled: _rolled,
+    Played: _played,
+    Doubled: _doubled,
+    Took: _took,
+    Dropped: _dropped,
+    Beavered: _beavered,
+    ResignationOffered: _resignation_offered,
+    ResignationAccepted: _resignation_accepted,
+    ResignationRejected: _resignation_rejected,
+}
+
+
+def _expect_turn(game: GameState, side: Side) -> None:
+    if game.phase is Phase.DOUBLED:
+        if side == game.turn:
+            raise ActionError("DOUBLE_PENDING", "a double is waiting for your opponent's answer")
+        raise ActionError("DOUBLE_PENDING", "a double is waiting for your answer")
+    if game.phase is Phase.RESIGNING:
+        assert game.resignation is not None
+        if side == game.resignation[0]:
+            raise ActionError("RESIGNATION_PENDING", "your resignation is waiting for your opponent's answer")
+        raise ActionError("RESIGNATION_PENDING", "a resignation is waiting for your answer")
+    if game.phase is Phase.OPENING:
+        raise ActionError("WRONG_PHASE", "the game starts with the throw for who goes first")
+    if side != game.turn:
+        raise ActionError("NOT_YOUR_TURN", "it is not your turn")
+
+
+def _expect_phase(game: GameState, phase: Phase, reason: str) -> None:
+    if game.phase is not phase:
+        raise ActionError("WRONG_PHASE", reason)
+
+
+def _below_limit(rules: RuleSet, value: int) -> bool:
+    return not rules.cube_limit or value <= rules.cube_limit
+
+
+# --- the cube and resignations ---------------------------------------------------------------
+
+
+def cube_refusal(state: MatchState, side: Side) -> str | None:
+    """Why ``side`` may not double now, or ``None`` if it may."""
+    rules = state.rules
+    game = state.game
+    if not rules.cube:
+        return "you cannot double: this game is played without the cube"
+    if rules.match_length == 1:
+        return "you cannot double: a 1-point match has no cube"
+    if game.crawford:
+        return "you cannot double: the Crawford game"
+    if game.phase is not Phase.ROLLING or side != game.turn:
+        return "you can double only on your turn, before you roll"
+    if game.cube_owner is not None and game.cube_owner != side:
+        return "you cannot double: your opponent owns the cube"
+    if not _below_limit(rules, game.cube_value * 2):
+        return f"you cannot double: the cube is already at its limit of {rules.cube_limit}"
+    if rules.is_match and state.score[side] + game.cube_value >= rules.match_length:
+        return "you cannot double: the cube's value already gives you the match"
+    return None
+
+
+def resign_refusal(state: MatchState, side: Side) -> str | None:
+    """Why ``side`` may not offer to resign now, or ``None`` if it may."""
+    game = state.game
+    if game.phase is Phase.DOUBLED:
+        if side == game.turn:
+            return "you cannot resign while your double waits for an answer"
+        return "a double is waiting for your answer"
+    if game.phase is Phase.RESIGNING:
+        return "a resignation is already waiting for an answer"
+    if game.phase is Phase.OPENING:
+        return "the game has not started: it starts with the throw for who goes first"
+    if side in game.resign_barred:
+        return "your last offer was rejected: you may offer again after a roll has been played"
+    return None
+
+
+def most_that_can_be_lost(state: MatchState, side: Side) -> GameResult:
+    """The most ``side`` can still lose this game by (RULES.md, Resigning)."""
+    game = state.game
+    mine = game.checkers(side)
+    if state.rules.variant == "long-nardi":
+        return GameResult.SINGLE if mine[OFF] else GameResult.MARS
+    if mine[OFF] or (state.rules.jacoby and game.cube_owner is None):
+        return GameResult.SINGLE
+    theirs = game.checkers(other(side))
+    in_their_home = any(mine[19:26])
+    contact = _highest(mine) + _highest(theirs) > 25
+    return GameResult.BACKGAMMON if in_their_home or contact else GameResult.GAMMON
+
+
+def _highest(checkers: Checkers) -> int:
+    return next((point for point in range(BAR, 0, -1) if checkers[point]), 0)
+
+
+# --- ending games and matches ------------------------------------------------------------------
+
+
+def _end_game(state: MatchState, winner: Side, result: GameResult, ended_by: str) -> MatchState:
+    rules = state.rules
+    game = state.game
+    multiplier = result.multiplier
+    if ended_by == "play" and rules.jacoby and game.cube_owner is None:
+        multiplier = 1  # Jacoby: no gammons until the cube has been turned
+    if ended_by == "drop":
+        multiplier = 1
+    points = multiplier * game.cube_value
+    finished = FinishedGame(game.number, winner, result, points, game.cube_value, ended_by)  # type: ignore[arg-type]
+    score = list(state.score)
+    score[winner] += points
+    state = replace(state, score=(score[0], score[1]), finished=state.finished + (finished,))
+    if rules.is_match and score[winner] >= rules.match_length:
+        over = replace(game, phase=Phase.MATCH_OVER, dice=None, resignation=None, resumes=None)
+        return replace(state, game=over, winner=winner)
+    return _next_game(state, winner)
+
+
+def _next_game(state: MatchState, previous_winner: Side) -> MatchState:
+    rules = state.rules
+    crawford = False
+    crawford_played = state.crawford_played
+    if rules.is_match and rules.crawford and not crawford_played:
+        if max(state.score) == rules.match_length - 1:
+            crawford = crawford_played = True
+    start = rules.rules.start_position()
+    number = state.game.number + 1
+    if rules.is_match and rules.match_openings == "WINNER_OPENS":
+        game = GameState(number=number, position=start, turn=previous_winner, phase=Phase.ROLLING, crawford=crawford)
+    else:
+        game = GameState(number=number, position=start, turn=0, phase=Phase.OPENING, crawford=crawford)
+    return replace(state, game=game, crawford_played=crawford_played)
+
+
+# --- what may be done now ------------------------------------------------------------------------
+
+
+def legal_actions(state: MatchState, side: Side) -> list[Action]:
+    """The actions ``side`` may take now (for :data:`Action.PLAY`, see the game's legal plays)."""
+    game = state.game
+    if state.over:
+        return []
+    actions: list[Action] = []
+    phase = game.phase
+    if phase is Phase.OPENING:
+        return [Action.ROLL]
+    if phase is Phase.DOUBLED:
+        if side != game.turn:
+            actions = [Action.TAKE, Action.DROP]
+            if state.rules.beavers and not state.rules.is_match and _below_limit(state.rules, game.cube_value * 4):
+                actions.append(Action.BEAVER)
+        return actions
+    if phase is Phase.RESIGNING:
+        assert game.resignation is not None
+        return [Action.ACCEPT, Action.REJECT] if side != game.resignation[0] else []
+    if side == game.turn:
+        if phase is Phase.ROLLING:
+            actions.append(Action.ROLL)
+            if cube_refusal(state, side) is None:
+                actions.append(Action.DOUBLE)
+        else:
+            actions.append(Action.PLAY)
+    if resign_refusal(state, side) is None:
+        actions.append(Action.RESIGN)
+    return actions
+
+
+def legal_plays(state: MatchState) -> list[Play]:
+    """The legal plays of the side on turn once it has rolled; empty in other phases."""
+    game = state.game
+    if game.phase is not Phase.PLAYING or game.dice is None:
+        return []
+    return list(state.rules.rules.legal_plays(game.position, game.dice))
+
+
+def resign_level(result: GameResult) -> ResignLevel:
+    """The event's word for a result."""
+    return result.value  # type: ignore[return-value]

@@ -1,0 +1,179 @@
+"""A match being played: the state machine, its event log and its dice.
+
+:class:`Match` turns a side's actions into events (rolling the dice from its source, playing
+forced rolls when the rule set says so, committing to and revealing verifiable seeds), applies
+them with :func:`engine.game.apply` and appends them to its log. ``Match.replay`` rebuilds a match
+from its log alone: the log is the match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from engine.dice import DiceSource, SeededDice, SystemDice
+from engine.events import (
+    Beavered,
+    DiceCommitted,
+    Doubled,
+    Dropped,
+    Event,
+    OpeningThrown,
+    Played,
+    ResignationAccepted,
+    ResignationOffered,
+    ResignationRejected,
+    ResignLevel,
+    Rolled,
+    SeedRevealed,
+    Side,
+    Took,
+)
+from engine.game import (
+    Action,
+    ActionError,
+    MatchState,
+    Phase,
+    apply,
+    legal_actions,
+    legal_plays,
+    new_match,
+)
+from engine.play import Dice, Play
+from engine.rules import RuleSet
+
+
+class Match:
+    """A match or money session in play, with its log of events.
+
+    ``dice`` is where throws come from (the operating system's randomness by default). With
+    ``verifiable=True`` each game's throws come instead from a fresh secret seed whose SHA-256 is
+    logged before the game (:class:`~engine.events.DiceCommitted`) and the seed itself after it
+    (:class:`~engine.events.SeedRevealed`); see :mod:`engine.dice` for the derivation.
+    """
+
+    def __init__(self, rules: RuleSet, *, dice: DiceSource | None = None, verifiable: bool = False) -> None:
+        self.rules = rules
+        self.state: MatchState = new_match(rules)
+        self.events: list[Event] = []
+        self._dice: DiceSource = dice or SystemDice()
+        self._verifiable = verifiable
+        self._game_seed: SeededDice | None = None
+        self._game_first_throw = 0
+        if verifiable:
+            self._commit_dice()
+
+    @classmethod
+    def replay(cls, rules: RuleSet, events: Iterable[Event], *, dice: DiceSource | None = None) -> Match:
+        """The match a log describes, ready to go on with ``dice``.
+
+        :raises ActionError: if an event in the log breaks the rules.
+        """
+        match = cls(rules, dice=dice)
+        for event in events:
+            match.state = apply(match.state, event)
+            match.events.append(event)
+        return match
+
+    # --- actions -------------------------------------------------------------------------
+
+    def roll(self, side: Side) -> list[Event]:
+        """Throw for who starts (either side, at the start of a game) or roll the dice.
+
+        :raises ActionError: if ``side`` may not roll now.
+        """
+        if self.state.game.phase is Phase.OPENING and not self.state.over:
+            throws: list[Dice] = []
+            while not throws or throws[-1][0] == throws[-1][1]:
+                throws.append(self._throw(len(throws)))
+            return self._record(OpeningThrown(tuple(throws), side))
+        return self._record(Rolled(side, self._throw(0)))
+
+    def play(self, side: Side, play: str | Play) -> list[Event]:
+        """Play the dice, the play given in standard notation or as a :class:`Play`.
+
+        :raises ActionError: if it is not ``side``'s play to make, or the play is illegal.
+        """
+        text = play if isinstance(play, str) else play.notation()
+        return self._record(Played(side, text))
+
+    def double(self, side: Side) -> list[Event]:
+        return self._record(Doubled(side))
+
+    def take(self, side: Side) -> list[Event]:
+        return self._record(Took(side))
+
+    def drop(self, side: Side) -> list[Event]:
+        return self._record(Dropped(side))
+
+    def beaver(self, side: Side) -> list[Event]:
+        return self._record(Beavered(side))
+
+    def resign(self, side: Side, level: ResignLevel) -> list[Event]:
+        """Offer to resign a single game, a gammon or a backgammon (a mars in long nardi);
+        the offer is capped to what can still be lost."""
+        return self._record(ResignationOffered(side, level))
+
+    def accept(self, side: Side) -> list[Event]:
+        return self._record(ResignationAccepted(side))
+
+    def reject(self, side: Side) -> list[Event]:
+        return self._record(ResignationRejected(side))
+
+    # --- reading the state ---------------------------------------------------------------
+
+    def legal_actions(self, side: Side) -> list[Action]:
+        return legal_actions(self.state, side)
+
+    def legal_plays(self) -> list[Play]:
+        return legal_plays(self.state)
+
+    @property
+    def version(self) -> int:
+        """How many events the log holds: changes with every action."""
+        return len(self.events)
+
+    # --- the machinery ---------------------------------------------------------------------
+
+    def _record(self, event: Event) -> list[Event]:
+        """Apply ``event`` and what follows from it without a decision; return all appended."""
+        before = len(self.events)
+        games_finished = len(self.state.finished)
+        self.state = apply(self.state, event)
+        self.events.append(event)
+        if len(self.state.finished) > games_finished:
+            self._reveal_dice()
+            if not self.state.over:
+                self._commit_dice()
+        self._play_forced()
+        return self.events[before:]
+
+    def _play_forced(self) -> None:
+        state = self.state
+        if not self.rules.auto_play_forced or state.game.phase is not Phase.PLAYING:
+            return
+        plays = legal_plays(state)
+        if len(plays) == 1:
+            self._record(Played(state.game.turn, plays[0].notation(), forced=True))
+
+    def _throw(self, offset: int) -> Dice:
+        index = self.state.throws + offset
+        if self._game_seed is not None:
+            return self._game_seed.roll(index - self._game_first_throw)
+        return self._dice.roll(index)
+
+    def _commit_dice(self) -> None:
+        if not self._verifiable:
+            return
+        self._game_seed = SeededDice.fresh()
+        self._game_first_throw = self.state.throws
+        self.events.append(DiceCommitted(self.state.game.number, self._game_seed.commitment, self.state.throws))
+
+    def _reveal_dice(self) -> None:
+        if self._game_seed is None:
+            return
+        number = self.state.finished[-1].number
+        self.events.append(SeedRevealed(number, self._game_seed.seed.hex()))
+        self._game_seed = None
+
+
+__all__ = ["ActionError", "Match"]
