@@ -1,0 +1,76 @@
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class Variant(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    VARIANT_UNSPECIFIED: _ClassVar[Variant]
+    VARIANT_BACKGAMMON: _ClassVar[Variant]
+    VARIANT_LONG_NARDI: _ClassVar[Variant]
+
+class GameResult(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    GAME_RESULT_UNSPECIFIED: _ClassVar[GameResult]
+    GAME_RESULT_SINGLE: _ClassVar[GameResult]
+    GAME_RESULT_GAMMON: _ClassVar[GameResult]
+    GAME_RESULT_BACKGAMMON: _ClassVar[GameResult]
+    GAME_RESULT_MARS: _ClassVar[GameResult]
+VARIANT_UNSPECIFIED: Variant
+VARIANT_BACKGAMMON: Variant
+VARIANT_LONG_NARDI: Variant
+GAME_RESULT_UNSPECIFIED: GameResult
+GAME_RESULT_SINGLE: GameResult
+GAME_RESULT_GAMMON: GameResult
+GAME_RESULT_BACKGAMMON: GameResult
+GAME_RESULT_MARS: GameResult
+
+class Position(_message.Message):
+    __slots__ = ("position_id", "xgid", "board")
+    POSITION_ID_FIELD_NUMBER: _ClassVar[int]
+    XGID_FIELD_NUMBER: _ClassVar[int]
+    BOARD_FIELD_NUMBER: _ClassVar[int]
+    position_id: str
+    xgid: str
+    board: Board
+    def __init__(self, position_id: _Optional[str] = ..., xgid: _Optional[str] = ..., board: _Optional[_Union[Board, _Mapping]] = ...) -> None: ...
+
+class Board(_message.Message):
+    __slots__ = ("player_points", "player_bar", "opponent_points", "opponent_bar")
+    PLAYER_POINTS_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_BAR_FIELD_NUMBER: _ClassVar[int]
+    OPPONENT_POINTS_FIELD_NUMBER: _ClassVar[int]
+    OPPONENT_BAR_FIELD_NUMBER: _ClassVar[int]
+    player_points: _containers.RepeatedScalarFieldContainer[int]
+    player_bar: int
+    opponent_points: _containers.RepeatedScalarFieldContainer[int]
+    opponent_bar: int
+    def __init__(self, player_points: _Optional[_Iterable[int]] = ..., player_bar: _Optional[int] = ..., opponent_points: _Optional[_Iterable[int]] = ..., opponent_bar: _Optional[int] = ...) -> None: ...
+
+class Step(_message.Message):
+    __slots__ = ("from_point", "to_point", "die", "hit")
+    FROM_POINT_FIELD_NUMBER: _ClassVar[int]
+    TO_POINT_FIELD_NUMBER: _ClassVar[int]
+    DIE_FIELD_NUMBER: _ClassVar[int]
+    HIT_FIELD_NUMBER: _ClassVar[int]
+    from_point: int
+    to_point: int
+    die: int
+    hit: bool
+    def __init__(self, from_point: _Optional[int] = ..., to_point: _Optional[int] = ..., die: _Optional[int] = ..., hit: _Optional[bool] = ...) -> None: ...
+
+class Play(_message.Message):
+    __slots__ = ("notation", "steps", "position_id", "hits")
+    NOTATION_FIELD_NUMBER: _ClassVar[int]
+    STEPS_FIELD_NUMBER: _ClassVar[int]
+    POSITION_ID_FIELD_NUMBER: _ClassVar[int]
+    HITS_FIELD_NUMBER: _ClassVar[int]
+    notation: str
+    steps: _containers.RepeatedCompositeFieldContainer[Step]
+    position_id: str
+    hits: bool
+    def __init__(self, notation: _Optional[str] = ..., steps: _Optional[_Iterable[_Union[Step, _Mapping]]] = ..., position_id: _Optional[str] = ..., hits: _Optional[bool] = ...) -> None: ...

@@ -1,0 +1,550 @@
+import datetime
+
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
+from tavli.v1 import board_pb2 as _board_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class Seat(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SEAT_UNSPECIFIED: _ClassVar[Seat]
+    SEAT_0: _ClassVar[Seat]
+    SEAT_1: _ClassVar[Seat]
+
+class CubeMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    CUBE_MODE_UNSPECIFIED: _ClassVar[CubeMode]
+    CUBE_MODE_CUBE: _ClassVar[CubeMode]
+    CUBE_MODE_NO_CUBE: _ClassVar[CubeMode]
+
+class Opening(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    OPENING_UNSPECIFIED: _ClassVar[Opening]
+    OPENING_PLAY_OPENING_DICE: _ClassVar[Opening]
+    OPENING_WINNER_ROLLS_AGAIN: _ClassVar[Opening]
+
+class MatchOpenings(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    MATCH_OPENINGS_UNSPECIFIED: _ClassVar[MatchOpenings]
+    MATCH_OPENINGS_EVERY_GAME: _ClassVar[MatchOpenings]
+    MATCH_OPENINGS_WINNER_OPENS: _ClassVar[MatchOpenings]
+
+class DiceMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    DICE_MODE_UNSPECIFIED: _ClassVar[DiceMode]
+    DICE_MODE_SEEDED: _ClassVar[DiceMode]
+    DICE_MODE_VERIFIABLE: _ClassVar[DiceMode]
+
+class Phase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    PHASE_UNSPECIFIED: _ClassVar[Phase]
+    PHASE_OPENING: _ClassVar[Phase]
+    PHASE_ROLLING: _ClassVar[Phase]
+    PHASE_DOUBLED: _ClassVar[Phase]
+    PHASE_PLAYING: _ClassVar[Phase]
+    PHASE_RESIGNING: _ClassVar[Phase]
+    PHASE_MATCH_OVER: _ClassVar[Phase]
+
+class Action(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ACTION_UNSPECIFIED: _ClassVar[Action]
+    ACTION_ROLL: _ClassVar[Action]
+    ACTION_PLAY: _ClassVar[Action]
+    ACTION_DOUBLE: _ClassVar[Action]
+    ACTION_TAKE: _ClassVar[Action]
+    ACTION_DROP: _ClassVar[Action]
+    ACTION_BEAVER: _ClassVar[Action]
+    ACTION_RESIGN: _ClassVar[Action]
+    ACTION_ACCEPT: _ClassVar[Action]
+    ACTION_REJECT: _ClassVar[Action]
+
+class EventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    EVENT_KIND_UNSPECIFIED: _ClassVar[EventKind]
+    EVENT_KIND_OPENING_THROW: _ClassVar[EventKind]
+    EVENT_KIND_ROLL: _ClassVar[EventKind]
+    EVENT_KIND_PLAY: _ClassVar[EventKind]
+    EVENT_KIND_DOUBLE: _ClassVar[EventKind]
+    EVENT_KIND_TAKE: _ClassVar[EventKind]
+    EVENT_KIND_DROP: _ClassVar[EventKind]
+    EVENT_KIND_BEAVER: _ClassVar[EventKind]
+    EVENT_KIND_RESIGN: _ClassVar[EventKind]
+    EVENT_KIND_ACCEPT: _ClassVar[EventKind]
+    EVENT_KIND_REJECT: _ClassVar[EventKind]
+    EVENT_KIND_DICE_COMMITTED: _ClassVar[EventKind]
+    EVENT_KIND_SEED_REVEALED: _ClassVar[EventKind]
+SEAT_UNSPECIFIED: Seat
+SEAT_0: Seat
+SEAT_1: Seat
+CUBE_MODE_UNSPECIFIED: CubeMode
+CUBE_MODE_CUBE: CubeMode
+CUBE_MODE_NO_CUBE: CubeMode
+OPENING_UNSPECIFIED: Opening
+OPENING_PLAY_OPENING_DICE: Opening
+OPENING_WINNER_ROLLS_AGAIN: Opening
+MATCH_OPENINGS_UNSPECIFIED: MatchOpenings
+MATCH_OPENINGS_EVERY_GAME: MatchOpenings
+MATCH_OPENINGS_WINNER_OPENS: MatchOpenings
+DICE_MODE_UNSPECIFIED: DiceMode
+DICE_MODE_SEEDED: DiceMode
+DICE_MODE_VERIFIABLE: DiceMode
+PHASE_UNSPECIFIED: Phase
+PHASE_OPENING: Phase
+PHASE_ROLLING: Phase
+PHASE_DOUBLED: Phase
+PHASE_PLAYING: Phase
+PHASE_RESIGNING: Phase
+PHASE_MATCH_OVER: Phase
+ACTION_UNSPECIFIED: Action
+ACTION_ROLL: Action
+ACTION_PLAY: Action
+ACTION_DOUBLE: Action
+ACTION_TAKE: Action
+ACTION_DROP: Action
+ACTION_BEAVER: Action
+ACTION_RESIGN: Action
+ACTION_ACCEPT: Action
+ACTION_REJECT: Action
+EVENT_KIND_UNSPECIFIED: EventKind
+EVENT_KIND_OPENING_THROW: EventKind
+EVENT_KIND_ROLL: EventKind
+EVENT_KIND_PLAY: EventKind
+EVENT_KIND_DOUBLE: EventKind
+EVENT_KIND_TAKE: EventKind
+EVENT_KIND_DROP: EventKind
+EVENT_KIND_BEAVER: EventKind
+EVENT_KIND_RESIGN: EventKind
+EVENT_KIND_ACCEPT: EventKind
+EVENT_KIND_REJECT: EventKind
+EVENT_KIND_DICE_COMMITTED: EventKind
+EVENT_KIND_SEED_REVEALED: EventKind
+
+class RuleSet(_message.Message):
+    __slots__ = ("variant", "match_length", "cube", "cube_limit", "crawford", "jacoby", "beavers", "automatic_doubles", "automatic_doubles_limit", "opening", "match_openings", "auto_play_forced")
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
+    MATCH_LENGTH_FIELD_NUMBER: _ClassVar[int]
+    CUBE_FIELD_NUMBER: _ClassVar[int]
+    CUBE_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    CRAWFORD_FIELD_NUMBER: _ClassVar[int]
+    JACOBY_FIELD_NUMBER: _ClassVar[int]
+    BEAVERS_FIELD_NUMBER: _ClassVar[int]
+    AUTOMATIC_DOUBLES_FIELD_NUMBER: _ClassVar[int]
+    AUTOMATIC_DOUBLES_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    OPENING_FIELD_NUMBER: _ClassVar[int]
+    MATCH_OPENINGS_FIELD_NUMBER: _ClassVar[int]
+    AUTO_PLAY_FORCED_FIELD_NUMBER: _ClassVar[int]
+    variant: _board_pb2.Variant
+    match_length: int
+    cube: CubeMode
+    cube_limit: int
+    crawford: bool
+    jacoby: bool
+    beavers: bool
+    automatic_doubles: bool
+    automatic_doubles_limit: int
+    opening: Opening
+    match_openings: MatchOpenings
+    auto_play_forced: bool
+    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., match_length: _Optional[int] = ..., cube: _Optional[_Union[CubeMode, str]] = ..., cube_limit: _Optional[int] = ..., crawford: _Optional[bool] = ..., jacoby: _Optional[bool] = ..., beavers: _Optional[bool] = ..., automatic_doubles: _Optional[bool] = ..., automatic_doubles_limit: _Optional[int] = ..., opening: _Optional[_Union[Opening, str]] = ..., match_openings: _Optional[_Union[MatchOpenings, str]] = ..., auto_play_forced: _Optional[bool] = ...) -> None: ...
+
+class Game(_message.Message):
+    __slots__ = ("name", "rule_set", "etag", "event_count", "score", "game_number", "phase", "turn", "position_id", "board", "dice", "cube_value", "cube_owner", "crawford", "resignation", "last_play", "finished_games", "winner", "dice_commitment", "create_time", "update_time")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    RULE_SET_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
+    EVENT_COUNT_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    GAME_NUMBER_FIELD_NUMBER: _ClassVar[int]
+    PHASE_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    POSITION_ID_FIELD_NUMBER: _ClassVar[int]
+    BOARD_FIELD_NUMBER: _ClassVar[int]
+    DICE_FIELD_NUMBER: _ClassVar[int]
+    CUBE_VALUE_FIELD_NUMBER: _ClassVar[int]
+    CUBE_OWNER_FIELD_NUMBER: _ClassVar[int]
+    CRAWFORD_FIELD_NUMBER: _ClassVar[int]
+    RESIGNATION_FIELD_NUMBER: _ClassVar[int]
+    LAST_PLAY_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_GAMES_FIELD_NUMBER: _ClassVar[int]
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    DICE_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    UPDATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    rule_set: RuleSet
+    etag: str
+    event_count: int
+    score: _containers.RepeatedScalarFieldContainer[int]
+    game_number: int
+    phase: Phase
+    turn: Seat
+    position_id: str
+    board: _board_pb2.Board
+    dice: _containers.RepeatedScalarFieldContainer[int]
+    cube_value: int
+    cube_owner: Seat
+    crawford: bool
+    resignation: Resignation
+    last_play: LastPlay
+    finished_games: _containers.RepeatedCompositeFieldContainer[FinishedGame]
+    winner: Seat
+    dice_commitment: str
+    create_time: _timestamp_pb2.Timestamp
+    update_time: _timestamp_pb2.Timestamp
+    def __init__(self, name: _Optional[str] = ..., rule_set: _Optional[_Union[RuleSet, _Mapping]] = ..., etag: _Optional[str] = ..., event_count: _Optional[int] = ..., score: _Optional[_Iterable[int]] = ..., game_number: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[_Union[Seat, str]] = ..., position_id: _Optional[str] = ..., board: _Optional[_Union[_board_pb2.Board, _Mapping]] = ..., dice: _Optional[_Iterable[int]] = ..., cube_value: _Optional[int] = ..., cube_owner: _Optional[_Union[Seat, str]] = ..., crawford: _Optional[bool] = ..., resignation: _Optional[_Union[Resignation, _Mapping]] = ..., last_play: _Optional[_Union[LastPlay, _Mapping]] = ..., finished_games: _Optional[_Iterable[_Union[FinishedGame, _Mapping]]] = ..., winner: _Optional[_Union[Seat, str]] = ..., dice_commitment: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class Resignation(_message.Message):
+    __slots__ = ("seat", "result", "points")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    seat: Seat
+    result: _board_pb2.GameResult
+    points: int
+    def __init__(self, seat: _Optional[_Union[Seat, str]] = ..., result: _Optional[_Union[_board_pb2.GameResult, str]] = ..., points: _Optional[int] = ...) -> None: ...
+
+class LastPlay(_message.Message):
+    __slots__ = ("seat", "dice", "notation")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    DICE_FIELD_NUMBER: _ClassVar[int]
+    NOTATION_FIELD_NUMBER: _ClassVar[int]
+    seat: Seat
+    dice: _containers.RepeatedScalarFieldContainer[int]
+    notation: str
+    def __init__(self, seat: _Optional[_Union[Seat, str]] = ..., dice: _Optional[_Iterable[int]] = ..., notation: _Optional[str] = ...) -> None: ...
+
+class FinishedGame(_message.Message):
+    __slots__ = ("game_number", "winner", "result", "points", "cube_value", "ended_by")
+    GAME_NUMBER_FIELD_NUMBER: _ClassVar[int]
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    CUBE_VALUE_FIELD_NUMBER: _ClassVar[int]
+    ENDED_BY_FIELD_NUMBER: _ClassVar[int]
+    game_number: int
+    winner: Seat
+    result: _board_pb2.GameResult
+    points: int
+    cube_value: int
+    ended_by: str
+    def __init__(self, game_number: _Optional[int] = ..., winner: _Optional[_Union[Seat, str]] = ..., result: _Optional[_Union[_board_pb2.GameResult, str]] = ..., points: _Optional[int] = ..., cube_value: _Optional[int] = ..., ended_by: _Optional[str] = ...) -> None: ...
+
+class OpeningThrow(_message.Message):
+    __slots__ = ("seat_0_die", "seat_1_die")
+    SEAT_0_DIE_FIELD_NUMBER: _ClassVar[int]
+    SEAT_1_DIE_FIELD_NUMBER: _ClassVar[int]
+    seat_0_die: int
+    seat_1_die: int
+    def __init__(self, seat_0_die: _Optional[int] = ..., seat_1_die: _Optional[int] = ...) -> None: ...
+
+class GameEvent(_message.Message):
+    __slots__ = ("sequence", "kind", "seat", "dice", "notation", "forced", "resignation_result", "opening_throws", "game_number", "dice_commitment", "dice_seed")
+    SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    DICE_FIELD_NUMBER: _ClassVar[int]
+    NOTATION_FIELD_NUMBER: _ClassVar[int]
+    FORCED_FIELD_NUMBER: _ClassVar[int]
+    RESIGNATION_RESULT_FIELD_NUMBER: _ClassVar[int]
+    OPENING_THROWS_FIELD_NUMBER: _ClassVar[int]
+    GAME_NUMBER_FIELD_NUMBER: _ClassVar[int]
+    DICE_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
+    DICE_SEED_FIELD_NUMBER: _ClassVar[int]
+    sequence: int
+    kind: EventKind
+    seat: Seat
+    dice: _containers.RepeatedScalarFieldContainer[int]
+    notation: str
+    forced: bool
+    resignation_result: _board_pb2.GameResult
+    opening_throws: _containers.RepeatedCompositeFieldContainer[OpeningThrow]
+    game_number: int
+    dice_commitment: str
+    dice_seed: str
+    def __init__(self, sequence: _Optional[int] = ..., kind: _Optional[_Union[EventKind, str]] = ..., seat: _Optional[_Union[Seat, str]] = ..., dice: _Optional[_Iterable[int]] = ..., notation: _Optional[str] = ..., forced: _Optional[bool] = ..., resignation_result: _Optional[_Union[_board_pb2.GameResult, str]] = ..., opening_throws: _Optional[_Iterable[_Union[OpeningThrow, _Mapping]]] = ..., game_number: _Optional[int] = ..., dice_commitment: _Optional[str] = ..., dice_seed: _Optional[str] = ...) -> None: ...
+
+class CreateGameRequest(_message.Message):
+    __slots__ = ("rule_set", "dice_mode", "dice_seed", "request_id")
+    RULE_SET_FIELD_NUMBER: _ClassVar[int]
+    DICE_MODE_FIELD_NUMBER: _ClassVar[int]
+    DICE_SEED_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    rule_set: RuleSet
+    dice_mode: DiceMode
+    dice_seed: str
+    request_id: str
+    def __init__(self, rule_set: _Optional[_Union[RuleSet, _Mapping]] = ..., dice_mode: _Optional[_Union[DiceMode, str]] = ..., dice_seed: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
+
+class CreateGameResponse(_message.Message):
+    __slots__ = ("game", "seat_0_token", "seat_1_token")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    SEAT_0_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    SEAT_1_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    seat_0_token: str
+    seat_1_token: str
+    def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ..., seat_0_token: _Optional[str] = ..., seat_1_token: _Optional[str] = ...) -> None: ...
+
+class GetGameRequest(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class GetGameResponse(_message.Message):
+    __slots__ = ("game",)
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ...) -> None: ...
+
+class ListGamesRequest(_message.Message):
+    __slots__ = ("page_size", "page_token")
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    page_size: int
+    page_token: str
+    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class ListGamesResponse(_message.Message):
+    __slots__ = ("games", "next_page_token")
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    games: _containers.RepeatedCompositeFieldContainer[Game]
+    next_page_token: str
+    def __init__(self, games: _Optional[_Iterable[_Union[Game, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class RollDiceRequest(_message.Message):
+    __slots__ = ("name", "seat_token", "etag", "request_id")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    seat_token: str
+    etag: str
+    request_id: str
+    def __init__(self, name: _Optional[str] = ..., seat_token: _Optional[str] = ..., etag: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
+
+class RollDiceResponse(_message.Message):
+    __slots__ = ("game",)
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ...) -> None: ...
+
+class PlayMoveRequest(_message.Message):
+    __slots__ = ("name", "seat_token", "etag", "request_id", "notation")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    NOTATION_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    seat_token: str
+    etag: str
+    request_id: str
+    notation: str
+    def __init__(self, name: _Optional[str] = ..., seat_token: _Optional[str] = ..., etag: _Optional[str] = ..., request_id: _Optional[str] = ..., notation: _Optional[str] = ...) -> None: ...
+
+class PlayMoveResponse(_message.Message):
+    __slots__ = ("game",)
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ...) -> None: ...
+
+class OfferDoubleRequest(_message.Message):
+    __slots__ = ("name", "seat_token", "etag", "request_id")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    seat_token: str
+    etag: str
+    request_id: str
+    def __init__(self, name: _Optional[str] = ..., seat_token: _Optional[str] = ..., etag: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
+
+class OfferDoubleResponse(_message.Message):
+    __slots__ = ("game",)
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ...) -> None: ...
+
+class TakeDoubleRequest(_message.Message):
+    __slots__ = ("name", "seat_token", "etag", "request_id")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    seat_token: str
+    etag: str
+    request_id: str
+    def __init__(self, name: _Optional[str] = ..., seat_token: _Optional[str] = ..., etag: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
+
+class TakeDoubleResponse(_message.Message):
+    __slots__ = ("game",)
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ...) -> None: ...
+
+class DropDoubleRequest(_message.Message):
+    __slots__ = ("name", "seat_token", "etag", "request_id")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    seat_token: str
+    etag: str
+    request_id: str
+    def __init__(self, name: _Optional[str] = ..., seat_token: _Optional[str] = ..., etag: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
+
+class DropDoubleResponse(_message.Message):
+    __slots__ = ("game",)
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ...) -> None: ...
+
+class BeaverDoubleRequest(_message.Message):
+    __slots__ = ("name", "seat_token", "etag", "request_id")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    seat_token: str
+    etag: str
+    request_id: str
+    def __init__(self, name: _Optional[str] = ..., seat_token: _Optional[str] = ..., etag: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
+
+class BeaverDoubleResponse(_message.Message):
+    __slots__ = ("game",)
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ...) -> None: ...
+
+class OfferResignationRequest(_message.Message):
+    __slots__ = ("name", "seat_token", "etag", "request_id", "result")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    seat_token: str
+    etag: str
+    request_id: str
+    result: _board_pb2.GameResult
+    def __init__(self, name: _Optional[str] = ..., seat_token: _Optional[str] = ..., etag: _Optional[str] = ..., request_id: _Optional[str] = ..., result: _Optional[_Union[_board_pb2.GameResult, str]] = ...) -> None: ...
+
+class OfferResignationResponse(_message.Message):
+    __slots__ = ("game",)
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ...) -> None: ...
+
+class AcceptResignationRequest(_message.Message):
+    __slots__ = ("name", "seat_token", "etag", "request_id")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    seat_token: str
+    etag: str
+    request_id: str
+    def __init__(self, name: _Optional[str] = ..., seat_token: _Optional[str] = ..., etag: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
+
+class AcceptResignationResponse(_message.Message):
+    __slots__ = ("game",)
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ...) -> None: ...
+
+class RejectResignationRequest(_message.Message):
+    __slots__ = ("name", "seat_token", "etag", "request_id")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    seat_token: str
+    etag: str
+    request_id: str
+    def __init__(self, name: _Optional[str] = ..., seat_token: _Optional[str] = ..., etag: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
+
+class RejectResignationResponse(_message.Message):
+    __slots__ = ("game",)
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ...) -> None: ...
+
+class ListLegalActionsRequest(_message.Message):
+    __slots__ = ("name", "seat")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    seat: Seat
+    def __init__(self, name: _Optional[str] = ..., seat: _Optional[_Union[Seat, str]] = ...) -> None: ...
+
+class ListLegalActionsResponse(_message.Message):
+    __slots__ = ("actions", "plays", "etag")
+    ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    PLAYS_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
+    actions: _containers.RepeatedScalarFieldContainer[Action]
+    plays: _containers.RepeatedCompositeFieldContainer[_board_pb2.Play]
+    etag: str
+    def __init__(self, actions: _Optional[_Iterable[_Union[Action, str]]] = ..., plays: _Optional[_Iterable[_Union[_board_pb2.Play, _Mapping]]] = ..., etag: _Optional[str] = ...) -> None: ...
+
+class ListGameEventsRequest(_message.Message):
+    __slots__ = ("name", "page_size", "page_token")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    page_size: int
+    page_token: str
+    def __init__(self, name: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class ListGameEventsResponse(_message.Message):
+    __slots__ = ("events", "next_page_token")
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    next_page_token: str
+    def __init__(self, events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class ExportMatchRequest(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class ExportMatchResponse(_message.Message):
+    __slots__ = ("mat",)
+    MAT_FIELD_NUMBER: _ClassVar[int]
+    mat: str
+    def __init__(self, mat: _Optional[str] = ...) -> None: ...
+
+class WatchGameRequest(_message.Message):
+    __slots__ = ("name", "from_sequence")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    FROM_SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    from_sequence: int
+    def __init__(self, name: _Optional[str] = ..., from_sequence: _Optional[int] = ...) -> None: ...
+
+class WatchGameResponse(_message.Message):
+    __slots__ = ("event", "game")
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    event: GameEvent
+    game: Game
+    def __init__(self, event: _Optional[_Union[GameEvent, _Mapping]] = ..., game: _Optional[_Union[Game, _Mapping]] = ...) -> None: ...

@@ -1,0 +1,132 @@
+from tavli.v1 import board_pb2 as _board_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class ListLegalPlaysRequest(_message.Message):
+    __slots__ = ("variant", "position", "dice")
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    DICE_FIELD_NUMBER: _ClassVar[int]
+    variant: _board_pb2.Variant
+    position: _board_pb2.Position
+    dice: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., position: _Optional[_Union[_board_pb2.Position, _Mapping]] = ..., dice: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class ListLegalPlaysResponse(_message.Message):
+    __slots__ = ("plays", "dice_used")
+    PLAYS_FIELD_NUMBER: _ClassVar[int]
+    DICE_USED_FIELD_NUMBER: _ClassVar[int]
+    plays: _containers.RepeatedCompositeFieldContainer[_board_pb2.Play]
+    dice_used: int
+    def __init__(self, plays: _Optional[_Iterable[_Union[_board_pb2.Play, _Mapping]]] = ..., dice_used: _Optional[int] = ...) -> None: ...
+
+class ValidatePlayRequest(_message.Message):
+    __slots__ = ("variant", "position", "dice", "notation", "steps")
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    DICE_FIELD_NUMBER: _ClassVar[int]
+    NOTATION_FIELD_NUMBER: _ClassVar[int]
+    STEPS_FIELD_NUMBER: _ClassVar[int]
+    variant: _board_pb2.Variant
+    position: _board_pb2.Position
+    dice: _containers.RepeatedScalarFieldContainer[int]
+    notation: str
+    steps: PlaySteps
+    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., position: _Optional[_Union[_board_pb2.Position, _Mapping]] = ..., dice: _Optional[_Iterable[int]] = ..., notation: _Optional[str] = ..., steps: _Optional[_Union[PlaySteps, _Mapping]] = ...) -> None: ...
+
+class PlaySteps(_message.Message):
+    __slots__ = ("steps",)
+    STEPS_FIELD_NUMBER: _ClassVar[int]
+    steps: _containers.RepeatedCompositeFieldContainer[_board_pb2.Step]
+    def __init__(self, steps: _Optional[_Iterable[_Union[_board_pb2.Step, _Mapping]]] = ...) -> None: ...
+
+class ValidatePlayResponse(_message.Message):
+    __slots__ = ("legal", "play", "reason", "error")
+    LEGAL_FIELD_NUMBER: _ClassVar[int]
+    PLAY_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    legal: bool
+    play: _board_pb2.Play
+    reason: str
+    error: str
+    def __init__(self, legal: _Optional[bool] = ..., play: _Optional[_Union[_board_pb2.Play, _Mapping]] = ..., reason: _Optional[str] = ..., error: _Optional[str] = ...) -> None: ...
+
+class BatchValidatePlaysRequest(_message.Message):
+    __slots__ = ("requests",)
+    REQUESTS_FIELD_NUMBER: _ClassVar[int]
+    requests: _containers.RepeatedCompositeFieldContainer[ValidatePlayRequest]
+    def __init__(self, requests: _Optional[_Iterable[_Union[ValidatePlayRequest, _Mapping]]] = ...) -> None: ...
+
+class BatchValidatePlaysResponse(_message.Message):
+    __slots__ = ("responses",)
+    RESPONSES_FIELD_NUMBER: _ClassVar[int]
+    responses: _containers.RepeatedCompositeFieldContainer[ValidatePlayResponse]
+    def __init__(self, responses: _Optional[_Iterable[_Union[ValidatePlayResponse, _Mapping]]] = ...) -> None: ...
+
+class ApplyPlayRequest(_message.Message):
+    __slots__ = ("variant", "position", "dice", "notation")
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    DICE_FIELD_NUMBER: _ClassVar[int]
+    NOTATION_FIELD_NUMBER: _ClassVar[int]
+    variant: _board_pb2.Variant
+    position: _board_pb2.Position
+    dice: _containers.RepeatedScalarFieldContainer[int]
+    notation: str
+    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., position: _Optional[_Union[_board_pb2.Position, _Mapping]] = ..., dice: _Optional[_Iterable[int]] = ..., notation: _Optional[str] = ...) -> None: ...
+
+class ApplyPlayResponse(_message.Message):
+    __slots__ = ("play", "next_position_id", "result")
+    PLAY_FIELD_NUMBER: _ClassVar[int]
+    NEXT_POSITION_ID_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    play: _board_pb2.Play
+    next_position_id: str
+    result: _board_pb2.GameResult
+    def __init__(self, play: _Optional[_Union[_board_pb2.Play, _Mapping]] = ..., next_position_id: _Optional[str] = ..., result: _Optional[_Union[_board_pb2.GameResult, str]] = ...) -> None: ...
+
+class ScorePositionRequest(_message.Message):
+    __slots__ = ("variant", "position")
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    variant: _board_pb2.Variant
+    position: _board_pb2.Position
+    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., position: _Optional[_Union[_board_pb2.Position, _Mapping]] = ...) -> None: ...
+
+class ScorePositionResponse(_message.Message):
+    __slots__ = ("result", "player_won", "points", "player_pips", "opponent_pips")
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_WON_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_PIPS_FIELD_NUMBER: _ClassVar[int]
+    OPPONENT_PIPS_FIELD_NUMBER: _ClassVar[int]
+    result: _board_pb2.GameResult
+    player_won: bool
+    points: int
+    player_pips: int
+    opponent_pips: int
+    def __init__(self, result: _Optional[_Union[_board_pb2.GameResult, str]] = ..., player_won: _Optional[bool] = ..., points: _Optional[int] = ..., player_pips: _Optional[int] = ..., opponent_pips: _Optional[int] = ...) -> None: ...
+
+class ConvertPositionRequest(_message.Message):
+    __slots__ = ("variant", "position")
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    variant: _board_pb2.Variant
+    position: _board_pb2.Position
+    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., position: _Optional[_Union[_board_pb2.Position, _Mapping]] = ...) -> None: ...
+
+class ConvertPositionResponse(_message.Message):
+    __slots__ = ("position_id", "xgid", "board")
+    POSITION_ID_FIELD_NUMBER: _ClassVar[int]
+    XGID_FIELD_NUMBER: _ClassVar[int]
+    BOARD_FIELD_NUMBER: _ClassVar[int]
+    position_id: str
+    xgid: str
+    board: _board_pb2.Board
+    def __init__(self, position_id: _Optional[str] = ..., xgid: _Optional[str] = ..., board: _Optional[_Union[_board_pb2.Board, _Mapping]] = ...) -> None: ...
