@@ -1,11 +1,13 @@
 """Where dice come from: the operating system, a seed, or a seed committed to in advance.
 
-Every source answers ``roll(index)`` for the ``index``-th throw of a match (0, 1, 2, ...); a throw
-is two dice (the opening throw uses the first for player 0 and the second for player 1).
+Every source answers ``roll(index)`` for the ``index``-th throw (0, 1, 2, ...); a throw is two
+dice (an opening throw uses the first for player 0 and the second for player 1). A seeded match
+numbers its throws through the whole match; a verifiable one numbers each game's throws from 0,
+since each game has a seed of its own.
 
 The verifiable source lets two bots that do not trust the server check every roll afterwards.
 Before a game the server publishes ``commitment``, the SHA-256 of the game's seed; when the game
-ends it reveals the seed. Each throw is derived from the seed and the throw's index:
+ends it reveals the seed. Each throw is derived from the seed and the throw's index in the game:
 
 1. ``digest = SHA-256(seed + b":" + str(index).encode("ascii"))``, the seed as bytes;
 2. read ``digest`` byte by byte, skipping bytes of 252 or more (so that every die value is

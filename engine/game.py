@@ -300,11 +300,14 @@ def _beavered(state: MatchState, event: Beavered) -> MatchState:
     return replace(state, game=game)
 
 
-def _resignation_offered(state: MatchState, event: ResignationOffered) -> MatchState:
-    game = state.game
+def resignation_offered(state: MatchState, event: ResignationOffered) -> ResignLevel:
+    """What an offer to resign offers once capped to what can still be lost.
+
+    :raises ActionError: if the side may not offer now, or asks for a level the variant lacks.
+    """
     refusal = resign_refusal(state, event.side)
     if refusal is not None:
-        code: ErrorCode = "DOUBLE_PENDING" if game.phase is Phase.DOUBLED else "RESIGNATION_UNAVAILABLE"
+        code: ErrorCode = "DOUBLE_PENDING" if state.game.phase is Phase.DOUBLED else "RESIGNATION_UNAVAILABLE"
         raise ActionError(code, refusal)
     levels = _RESIGN_LEVELS[state.rules.variant]
     if event.level not in levels:
@@ -313,6 +316,12 @@ def _resignation_offered(state: MatchState, event: ResignationOffered) -> MatchS
         )
     wanted = _RESULT_OF_LEVEL[event.level]
     offered = min(wanted, most_that_can_be_lost(state, event.side), key=lambda result: result.multiplier)
+    return resign_level(offered)
+
+
+def _resignation_offered(state: MatchState, event: ResignationOffered) -> MatchState:
+    offered = _RESULT_OF_LEVEL[resignation_offered(state, event)]
+    game = state.game
     game = replace(game, phase=Phase.RESIGNING, resignation=(event.side, offered), resumes=game.phase)
     return replace(state, game=game)
 
@@ -464,7 +473,7 @@ def _next_game(state: MatchState, previous_winner: Side) -> MatchState:
     rules = state.rules
     crawford = False
     crawford_played = state.crawford_played
-    if rules.is_match and rules.crawford and not crawford_played:
+    if rules.is_match and rules.crawford and rules.uses_cube and not crawford_played:
         if max(state.score) == rules.match_length - 1:
             crawford = crawford_played = True
     start = rules.rules.start_position()

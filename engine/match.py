@@ -37,6 +37,7 @@ from engine.game import (
     legal_actions,
     legal_plays,
     new_match,
+    resignation_offered,
 )
 from engine.play import Dice, Play
 from engine.rules import RuleSet
@@ -63,16 +64,47 @@ class Match:
             self._commit_dice()
 
     @classmethod
-    def replay(cls, rules: RuleSet, events: Iterable[Event], *, dice: DiceSource | None = None) -> Match:
+    def replay(
+        cls,
+        rules: RuleSet,
+        events: Iterable[Event],
+        *,
+        dice: DiceSource | None = None,
+        verifiable: bool = False,
+        seed_in_play: bytes | None = None,
+    ) -> Match:
         """The match a log describes, ready to go on with ``dice``.
 
+        A verifiable match goes on with ``seed_in_play``, the secret seed committed to for the
+        game in play (see :attr:`seed_in_play`).
+
         :raises ActionError: if an event in the log breaks the rules.
+        :raises ValueError: if ``seed_in_play`` is not the seed the log committed to.
         """
         match = cls(rules, dice=dice)
         for event in events:
             match.state = apply(match.state, event)
             match.events.append(event)
+        match._verifiable = verifiable
+        commitment = open_commitment(match.events)
+        if commitment is not None:
+            seed = SeededDice(seed_in_play or b"")
+            if seed.commitment != commitment.commitment:
+                raise ValueError("the seed in play does not match the game's dice commitment")
+            match._game_seed = seed
+            match._game_first_throw = commitment.first_throw
         return match
+
+    @property
+    def seed_in_play(self) -> bytes | None:
+        """The secret seed of the game in play, with verifiable dice (keep it to resume)."""
+        return None if self._game_seed is None else self._game_seed.seed
+
+    @property
+    def dice_commitment(self) -> str:
+        """The SHA-256 of the seed of the game in play, with verifiable dice; else ``""``."""
+        commitment = open_commitment(self.events)
+        return "" if commitment is None else commitment.commitment
 
     # --- actions -------------------------------------------------------------------------
 
@@ -110,8 +142,10 @@ class Match:
 
     def resign(self, side: Side, level: ResignLevel) -> list[Event]:
         """Offer to resign a single game, a gammon or a backgammon (a mars in long nardi);
-        the offer is capped to what can still be lost."""
-        return self._record(ResignationOffered(side, level))
+        the offer is capped to what can still be lost, and logged as capped."""
+        asked = ResignationOffered(side, level)
+        capped = resignation_offered(self.state, asked)
+        return self._record(ResignationOffered(side, capped))
 
     def accept(self, side: Side) -> list[Event]:
         return self._record(ResignationAccepted(side))
@@ -176,4 +210,14 @@ class Match:
         self._game_seed = None
 
 
-__all__ = ["ActionError", "Match"]
+def open_commitment(events: list[Event]) -> DiceCommitted | None:
+    """The dice commitment of the game in play after ``events``, if its seed is not yet revealed."""
+    for event in reversed(events):
+        if isinstance(event, SeedRevealed):
+            return None
+        if isinstance(event, DiceCommitted):
+            return event
+    return None
+
+
+__all__ = ["ActionError", "Match", "open_commitment"]

@@ -52,7 +52,7 @@ MAX_POINTS = (1 << 15) - 1
 """The largest match length or score 15 bits hold."""
 
 
-class GameState(enum.IntEnum):
+class GameStatus(enum.IntEnum):
     """Where the current game stands; the values are the Match ID's."""
 
     NO_GAME = 0
@@ -72,7 +72,7 @@ class Resignation(enum.IntEnum):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class MatchState:
+class MatchInfo:
     """Every field of a Match ID.
 
     ``player_on_roll`` owns the dice; ``player_to_act`` is the one whose decision it is now, the
@@ -97,7 +97,7 @@ class MatchState:
     dice: tuple[int, int] = (0, 0)
     crawford: bool = False
     jacoby: bool = False
-    game_state: GameState = GameState.PLAYING
+    game_state: GameStatus = GameStatus.PLAYING
     double_offered: bool = False
     resignation_offered: Resignation = Resignation.NONE
 
@@ -116,7 +116,7 @@ class MatchState:
         return encode_match_id(self)
 
     @classmethod
-    def from_match_id(cls, text: str) -> MatchState:
+    def from_match_id(cls, text: str) -> MatchInfo:
         """The state a Match ID stands for.
 
         :raises InvalidMatchIdError: if ``text`` is not a Match ID of a possible state.
@@ -124,10 +124,10 @@ class MatchState:
         return decode_match_id(text)
 
     def __repr__(self) -> str:
-        return f"MatchState.from_match_id({encode_match_id(self)!r})"
+        return f"MatchInfo.from_match_id({encode_match_id(self)!r})"
 
 
-def _problem(state: MatchState) -> str | None:
+def _problem(state: MatchInfo) -> str | None:
     """What makes ``state`` impossible to write or to happen, or ``None``."""
     for name in ("player_on_roll", "player_to_act"):
         if getattr(state, name) not in (0, 1):
@@ -145,8 +145,8 @@ def _problem(state: MatchState) -> str | None:
         return f"dice are two numbers from 1 to 6, or (0, 0) before the roll, not {state.dice!r}"
     if (state.dice[0] == 0) != (state.dice[1] == 0):
         return f"one die cannot be rolled without the other: {state.dice!r}"
-    if not isinstance(state.game_state, GameState):
-        return f"game_state must be a GameState, not {state.game_state!r}"
+    if not isinstance(state.game_state, GameStatus):
+        return f"game_state must be a GameStatus, not {state.game_state!r}"
     if not isinstance(state.resignation_offered, Resignation):
         return f"resignation_offered must be a Resignation, not {state.resignation_offered!r}"
     if state.crawford and state.money:
@@ -156,12 +156,12 @@ def _problem(state: MatchState) -> str | None:
             return "nobody doubles in the Crawford game"
         if state.cube_owner not in (None, state.player_on_roll):
             return f"player {state.player_on_roll} cannot double: player {state.cube_owner} owns the cube"
-    if state.game_state is GameState.PLAYING and not state.money:
-        if max(state.score) >= state.match_length:
-            return (
-                f"no game is played at {state.score[0]}-{state.score[1]} in a match to "
-                f"{state.match_length}: the match is over"
-            )
+    playing = state.game_state is GameStatus.PLAYING
+    if playing and not state.money and max(state.score) >= state.match_length:
+        return (
+            f"no game is played at {state.score[0]}-{state.score[1]} in a match to "
+            f"{state.match_length}: the match is over"
+        )
     return None
 
 
@@ -175,7 +175,7 @@ _DOUBLED, _RESIGNED, _DIE, _POINTS, _NO_JACOBY = 1, 2, 3, 15, 1
 _CENTRED = 3
 
 
-def encode_match_id(state: MatchState) -> str:
+def encode_match_id(state: MatchInfo) -> str:
     """The Match ID of ``state``, as GNU Backgammon writes it: the higher die first."""
     owner = _CENTRED if state.cube_owner is None else state.cube_owner
     high, low = max(state.dice), min(state.dice)
@@ -215,7 +215,7 @@ class _KeyReader:
         return value
 
 
-def decode_match_id(text: str) -> MatchState:
+def decode_match_id(text: str) -> MatchInfo:
     """The match state a Match ID stands for.
 
     The five unused high bits are ignored, as GNU Backgammon ignores them.
@@ -250,10 +250,10 @@ def decode_match_id(text: str) -> MatchState:
     jacoby = not bits.take(_NO_JACOBY)
     if owner == 2:
         raise InvalidMatchIdError(f"Match ID {text!r}: cube owner 2 means nothing (0, 1 or 3)")
-    if game_state > max(GameState):
+    if game_state > max(GameStatus):
         raise InvalidMatchIdError(f"Match ID {text!r}: there is no game state {game_state}")
     try:
-        return MatchState(
+        return MatchInfo(
             player_on_roll=on_roll,
             player_to_act=to_act,
             match_length=match_length,
@@ -263,7 +263,7 @@ def decode_match_id(text: str) -> MatchState:
             dice=dice,
             crawford=crawford,
             jacoby=jacoby,
-            game_state=GameState(game_state),
+            game_state=GameStatus(game_state),
             double_offered=doubled,
             resignation_offered=resignation,
         )

@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 
 from engine.errors import InvalidMatchIdError, InvalidPositionError
-from engine.match_id import MAX_CUBE_VALUE, MatchState, Seat
+from engine.match_id import MAX_CUBE_VALUE, MatchInfo, Seat
 from engine.position import BAR, CHECKERS_PER_SIDE, OFF, POINTS, Checkers, Position
 
 PREFIX = "XGID="
@@ -80,22 +80,20 @@ class Xgid:
         bottom, top = _bottom_and_top(self)
         for point in POINTS:
             if bottom[point] and top[25 - point]:
-                raise InvalidPositionError(
-                    f"both players have checkers on the bottom player's {point}-point"
-                )
+                raise InvalidPositionError(f"both players have checkers on the bottom player's {point}-point")
 
     @property
     def player_to_act(self) -> Seat:
         """Whose decision it is: the player on roll, or the other one while a double awaits."""
         return _other(self.player_on_roll) if self.double_offered else self.player_on_roll
 
-    def match_state(self) -> MatchState:
+    def match_info(self) -> MatchInfo:
         """The same state as GNU Backgammon's Match ID fields (a game being played).
 
         GNU Backgammon, reading an XGID with ``D``, cannot hold a double awaiting its answer
         and steps back to the doubler's turn; this keeps the double.
         """
-        return MatchState(
+        return MatchInfo(
             player_on_roll=self.player_on_roll,
             player_to_act=self.player_to_act,
             match_length=self.match_length,
@@ -223,8 +221,7 @@ def parse_xgid(text: str) -> Xgid:
     """
     if not isinstance(text, str):
         raise InvalidMatchIdError(f"{text!r} is not an XGID: it must be a string")
-    body = text[len(PREFIX) :] if text.startswith(PREFIX) else text
-    fields = body.split(":")
+    fields = text.removeprefix(PREFIX).split(":")
     if len(fields) != _FIELDS:
         raise InvalidMatchIdError(
             f"{text!r} is not an XGID: it has {len(fields)} colon-separated fields, not {_FIELDS}"
@@ -236,9 +233,7 @@ def parse_xgid(text: str) -> Xgid:
     match_length = _number(text, "match length", length)
     rules_flags = _number(text, "Crawford/Jacoby", rules, {0, 1} if match_length else {0, 1, 2, 3})
     if dice != "D" and not _DICE.fullmatch(dice):
-        raise InvalidMatchIdError(
-            f"XGID {text!r}: the dice are 00, D or two dice from 1 to 6, not {dice!r}"
-        )
+        raise InvalidMatchIdError(f"XGID {text!r}: the dice are 00, D or two dice from 1 to 6, not {dice!r}")
     player, opponent = (bottom, top) if on_roll == _BOTTOM else (top, bottom)
     try:
         return Xgid(
@@ -274,9 +269,7 @@ def _number(text: str, name: str, field: str, allowed: range | set[int] | None =
 def _read_board(text: str, board: str) -> tuple[Checkers, Checkers]:
     """The bottom and the top player's checkers, each from its own view."""
     if len(board) != 26:
-        raise InvalidPositionError(
-            f"XGID {text!r}: the board must be 26 characters, not {len(board)}"
-        )
+        raise InvalidPositionError(f"XGID {text!r}: the board must be 26 characters, not {len(board)}")
     bottom = [0] * 26
     top = [0] * 26
     for index, char in enumerate(board):
@@ -287,9 +280,7 @@ def _read_board(text: str, board: str) -> tuple[Checkers, Checkers]:
         elif "a" <= char <= "o" and index != _BOTTOM_BAR:
             top[25 - index] = ord(char) - ord("a") + 1  # index 0 is the top bar: 25 - 0 = BAR
         else:
-            raise InvalidPositionError(
-                f"XGID {text!r}: {char!r} cannot stand at board character {index}"
-            )
+            raise InvalidPositionError(f"XGID {text!r}: {char!r} cannot stand at board character {index}")
     for counts, name in ((bottom, "bottom"), (top, "top")):
         on_board = sum(counts)
         if on_board > CHECKERS_PER_SIDE:
