@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from clients import plays_command
+from clients import plays_command, serve_command
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -14,6 +14,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tavli", description="A rules server for backgammon and long nardi.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     plays_command.add_parser(commands)
+    serve_command.add_parser(commands)
     arguments = parser.parse_args(argv)
     try:
         return int(arguments.run(arguments))

@@ -1,0 +1,109 @@
+"""Building and running the server: services, health, reflection, interceptors, shutdown."""
+
+from __future__ import annotations
+
+import signal
+import threading
+from concurrent import futures
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+import structlog
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from server.errors import ErrorInterceptor
+from server.games_servicer import GamesServicer
+from server.logs import RpcLogInterceptor
+from server.rules_servicer import RulesServicer
+from server.store import MemoryStore, SqliteStore, Store
+from server.tables import Tables
+from tavli.v1 import games_service_pb2, games_service_pb2_grpc, rules_service_pb2, rules_service_pb2_grpc
+
+log = structlog.get_logger("tavli.server")
+
+SERVICE_NAMES = (
+    rules_service_pb2.DESCRIPTOR.services_by_name["RulesService"].full_name,
+    games_service_pb2.DESCRIPTOR.services_by_name["GamesService"].full_name,
+)
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """How to run the server. ``db`` None keeps games in memory (tests); a path uses SQLite."""
+
+    host: str = "127.0.0.1"
+    port: int = 50051
+    db: Path | None = Path("tavli.sqlite3")
+    tls_cert: Path | None = None
+    tls_key: Path | None = None
+    max_message_bytes: int = 4 * 1024 * 1024
+    games_in_memory: int = 10_000
+    threads: int = 32
+    grace_seconds: float = 5.0
+
+
+@dataclass
+class Running:
+    """A started server and what it needs to stop cleanly."""
+
+    server: grpc.Server
+    port: int
+    health: health.HealthServicer
+    store: Store
+    tables: Tables
+
+    def stop(self, grace: float | None = None) -> None:
+        """Mark every service NOT_SERVING, let calls in flight finish, then close the store."""
+        self.health.enter_graceful_shutdown()
+        self.server.stop(grace).wait()
+        self.store.close()
+
+
+def create_server(config: ServerConfig) -> Running:
+    """Build and start a server on ``config.host:config.port`` (port 0 picks a free one)."""
+    store: Store = MemoryStore() if config.db is None else SqliteStore(config.db)
+    tables = Tables(store, capacity=config.games_in_memory)
+    options = [
+        ("grpc.max_receive_message_length", config.max_message_bytes),
+        ("grpc.max_send_message_length", config.max_message_bytes),
+    ]
+    server = grpc.server(
+        futures.ThreadPoolExecutor(max_workers=config.threads),
+        interceptors=[RpcLogInterceptor(), ErrorInterceptor()],
+        options=options,
+    )
+    rules_service_pb2_grpc.add_RulesServiceServicer_to_server(RulesServicer(), server)
+    games_service_pb2_grpc.add_GamesServiceServicer_to_server(GamesServicer(tables), server)
+    health_servicer = health.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    for name in (*SERVICE_NAMES, ""):
+        health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    reflection.enable_server_reflection((*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+    address = f"{config.host}:{config.port}"
+    if config.tls_cert and config.tls_key:
+        credentials = grpc.ssl_server_credentials([(config.tls_key.read_bytes(), config.tls_cert.read_bytes())])
+        port = server.add_secure_port(address, credentials)
+    else:
+        port = server.add_insecure_port(address)
+    server.start()
+    return Running(server, port, health_servicer, store, tables)
+
+
+def serve(config: ServerConfig) -> None:
+    """Run until SIGTERM or SIGINT, then shut down gracefully."""
+    running = create_server(config)
+    log.info("serving", host=config.host, port=running.port, db=str(config.db) if config.db else "memory",
+             tls=bool(config.tls_cert))
+    stopping = threading.Event()
+
+    def stop(signum: int, frame: object) -> None:
+        stopping.set()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    stopping.wait()
+    log.info("stopping", grace_seconds=config.grace_seconds)
+    running.stop(config.grace_seconds)
+    log.info("stopped")

@@ -1,0 +1,335 @@
+"""Between the API's messages and the engine's objects, both ways, in one place."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from google.protobuf.timestamp_pb2 import Timestamp
+
+from engine import BAR, OFF, VARIANTS, GameResult, InvalidDiceError, Play, Position, Step, Variant
+from engine.events import (
+    Beavered,
+    DiceCommitted,
+    Doubled,
+    Dropped,
+    Event,
+    OpeningThrown,
+    Played,
+    ResignationAccepted,
+    ResignationOffered,
+    ResignationRejected,
+    Rolled,
+    SeedRevealed,
+    Side,
+    Took,
+)
+from engine.game import Action, MatchState, Phase
+from engine.play import Dice, check_dice
+from engine.rules import RuleSet
+from server.errors import BadRequest
+from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
+
+_VARIANT_NAMES = {
+    board_pb2.VARIANT_BACKGAMMON: "backgammon",
+    board_pb2.VARIANT_LONG_NARDI: "long-nardi",
+}
+_VARIANT_ENUMS = {name: number for number, name in _VARIANT_NAMES.items()}
+_RESULTS = {
+    GameResult.SINGLE: board_pb2.GAME_RESULT_SINGLE,
+    GameResult.GAMMON: board_pb2.GAME_RESULT_GAMMON,
+    GameResult.BACKGAMMON: board_pb2.GAME_RESULT_BACKGAMMON,
+    GameResult.MARS: board_pb2.GAME_RESULT_MARS,
+}
+_RESULT_LEVELS = {
+    board_pb2.GAME_RESULT_SINGLE: "single",
+    board_pb2.GAME_RESULT_GAMMON: "gammon",
+    board_pb2.GAME_RESULT_BACKGAMMON: "backgammon",
+    board_pb2.GAME_RESULT_MARS: "mars",
+}
+_PHASES = {
+    Phase.OPENING: games_pb2.PHASE_OPENING,
+    Phase.ROLLING: games_pb2.PHASE_ROLLING,
+    Phase.DOUBLED: games_pb2.PHASE_DOUBLED,
+    Phase.PLAYING: games_pb2.PHASE_PLAYING,
+    Phase.RESIGNING: games_pb2.PHASE_RESIGNING,
+    Phase.MATCH_OVER: games_pb2.PHASE_MATCH_OVER,
+}
+_ACTIONS = {action: getattr(games_pb2, f"ACTION_{action.name}") for action in Action}
+_EVENT_KINDS = {
+    OpeningThrown: games_pb2.EVENT_KIND_OPENING_THROW,
+    Rolled: games_pb2.EVENT_KIND_ROLL,
+    Played: games_pb2.EVENT_KIND_PLAY,
+    Doubled: games_pb2.EVENT_KIND_DOUBLE,
+    Took: games_pb2.EVENT_KIND_TAKE,
+    Dropped: games_pb2.EVENT_KIND_DROP,
+    Beavered: games_pb2.EVENT_KIND_BEAVER,
+    ResignationOffered: games_pb2.EVENT_KIND_RESIGN,
+    ResignationAccepted: games_pb2.EVENT_KIND_ACCEPT,
+    ResignationRejected: games_pb2.EVENT_KIND_REJECT,
+    DiceCommitted: games_pb2.EVENT_KIND_DICE_COMMITTED,
+    SeedRevealed: games_pb2.EVENT_KIND_SEED_REVEALED,
+}
+
+
+# --- requests to the engine ----------------------------------------------------------------
+
+
+def variant_of(variant: int) -> Variant:
+    """:raises BadRequest: for VARIANT_UNSPECIFIED or an unknown number."""
+    name = _VARIANT_NAMES.get(variant)
+    if name is None:
+        raise BadRequest("choose a variant: VARIANT_BACKGAMMON or VARIANT_LONG_NARDI")
+    return VARIANTS[name]
+
+
+def position_of(variant: Variant, message: board_pb2.Position) -> Position:
+    """The position a request gives, checked against the variant.
+
+    :raises BadRequest: when no form is set.
+    :raises InvalidPositionError: for a malformed or impossible position.
+    """
+    form = message.WhichOneof("form")
+    if form == "position_id":
+        position = Position.from_id(message.position_id)
+    elif form == "xgid":
+        from engine.xgid import parse_xgid
+
+        position = parse_xgid(message.xgid).position
+    elif form == "board":
+        position = _position_of_board(message.board)
+    else:
+        raise BadRequest("give the position as a position_id, an xgid or a board")
+    variant.validate(position)
+    return position
+
+
+def _position_of_board(board: board_pb2.Board) -> Position:
+    sides = []
+    for name, points, bar in (
+        ("player", board.player_points, board.player_bar),
+        ("opponent", board.opponent_points, board.opponent_bar),
+    ):
+        if len(points) != 24:
+            raise BadRequest(f"{name}_points must hold 24 counts (points 1-24), not {len(points)}")
+        counts = {point: count for point, count in enumerate(points, start=1) if count}
+        if bar:
+            counts[BAR] = bar
+        sides.append(counts)
+    return Position.from_points(sides[0], sides[1])
+
+
+def dice_of(dice: Sequence[int]) -> Dice:
+    """:raises InvalidDiceError: unless two dice of 1-6."""
+    if len(dice) != 2:
+        raise InvalidDiceError(f"give the two dice rolled, not {len(dice)}")
+    return check_dice(tuple(dice))
+
+
+def rules_of(message: games_pb2.RuleSet) -> RuleSet:
+    """:raises BadRequest, InvalidRuleSetError: for a missing variant or options that clash."""
+    name = _VARIANT_NAMES.get(message.variant)
+    if name is None:
+        raise BadRequest("the rule set needs a variant: VARIANT_BACKGAMMON or VARIANT_LONG_NARDI")
+    cube = {games_pb2.CUBE_MODE_CUBE: True, games_pb2.CUBE_MODE_NO_CUBE: False}.get(message.cube)
+    opening = {
+        games_pb2.OPENING_PLAY_OPENING_DICE: "PLAY_OPENING_DICE",
+        games_pb2.OPENING_WINNER_ROLLS_AGAIN: "WINNER_ROLLS_AGAIN",
+    }.get(message.opening)
+    match_openings = (
+        "WINNER_OPENS" if message.match_openings == games_pb2.MATCH_OPENINGS_WINNER_OPENS else "EVERY_GAME"
+    )
+    return RuleSet(
+        variant=name,  # type: ignore[arg-type]
+        match_length=message.match_length,
+        cube=cube,
+        cube_limit=message.cube_limit if message.HasField("cube_limit") else 64,
+        crawford=message.crawford if message.HasField("crawford") else True,
+        jacoby=message.jacoby,
+        beavers=message.beavers,
+        automatic_doubles=message.automatic_doubles,
+        automatic_doubles_limit=(
+            message.automatic_doubles_limit if message.HasField("automatic_doubles_limit") else 1
+        ),
+        opening=opening,  # type: ignore[arg-type]
+        match_openings=match_openings,  # type: ignore[arg-type]
+        auto_play_forced=message.auto_play_forced,
+    )
+
+
+def resign_level_of(result: int) -> str:
+    """:raises BadRequest: for GAME_RESULT_UNSPECIFIED."""
+    level = _RESULT_LEVELS.get(result)
+    if level is None:
+        raise BadRequest("say what to resign: GAME_RESULT_SINGLE, _GAMMON, _BACKGAMMON or _MARS")
+    return level
+
+
+def seat_of(seat: int) -> Side:
+    """:raises BadRequest: for SEAT_UNSPECIFIED."""
+    if seat == games_pb2.SEAT_0:
+        return 0
+    if seat == games_pb2.SEAT_1:
+        return 1
+    raise BadRequest("name a seat: SEAT_0 or SEAT_1")
+
+
+# --- the engine to responses -----------------------------------------------------------------
+
+
+def seat_message(side: Side | None) -> int:
+    if side is None:
+        return games_pb2.SEAT_UNSPECIFIED
+    return games_pb2.SEAT_0 if side == 0 else games_pb2.SEAT_1
+
+
+def result_message(result: GameResult | None) -> int:
+    return board_pb2.GAME_RESULT_UNSPECIFIED if result is None else _RESULTS[result]
+
+
+def board_message(position: Position) -> board_pb2.Board:
+    player, opponent = position
+    return board_pb2.Board(
+        player_points=player[1:25],
+        player_bar=player[BAR],
+        opponent_points=opponent[1:25],
+        opponent_bar=opponent[BAR],
+    )
+
+
+def step_message(step: Step) -> board_pb2.Step:
+    return board_pb2.Step(from_point=step.start, to_point=step.end, die=step.die, hit=step.hit)
+
+
+def play_message(play: Play) -> board_pb2.Play:
+    return board_pb2.Play(
+        notation=play.notation(),
+        steps=[step_message(step) for step in play.steps],
+        position_id=play.position.position_id(),
+        hits=play.hits,
+    )
+
+
+def steps_notation(steps: Sequence[board_pb2.Step]) -> str:
+    """A play given as steps, written so that the engine's reader takes it."""
+    return " ".join(f"{_point_name(step.from_point)}/{_point_name(step.to_point)}" for step in steps)
+
+
+def _point_name(point: int) -> str:
+    return "bar" if point == BAR else "off" if point == OFF else str(point)
+
+
+def rules_message(rules: RuleSet) -> games_pb2.RuleSet:
+    return games_pb2.RuleSet(
+        variant=_VARIANT_ENUMS[rules.variant],
+        match_length=rules.match_length,
+        cube=games_pb2.CUBE_MODE_CUBE if rules.cube else games_pb2.CUBE_MODE_NO_CUBE,
+        cube_limit=rules.cube_limit,
+        crawford=rules.crawford,
+        jacoby=rules.jacoby,
+        beavers=rules.beavers,
+        automatic_doubles=rules.automatic_doubles,
+        automatic_doubles_limit=rules.automatic_doubles_limit,
+        opening=getattr(games_pb2, f"OPENING_{rules.opening}"),
+        match_openings=getattr(games_pb2, f"MATCH_OPENINGS_{rules.match_openings}"),
+        auto_play_forced=rules.auto_play_forced,
+    )
+
+
+def actions_message(actions: Sequence[Action]) -> list[int]:
+    return [_ACTIONS[action] for action in actions]
+
+
+def game_message(
+    name: str,
+    rules: RuleSet,
+    state: MatchState,
+    *,
+    event_count: int,
+    dice_commitment: str,
+    created: float,
+    updated: float,
+) -> games_pb2.Game:
+    """The Game resource for a match state."""
+    game = state.game
+    message = games_pb2.Game(
+        name=name,
+        rule_set=rules_message(rules),
+        etag=str(event_count),
+        event_count=event_count,
+        score=list(state.score),
+        game_number=game.number,
+        phase=_PHASES[game.phase],
+        turn=seat_message(game.turn),
+        position_id=game.position.position_id(),
+        board=board_message(game.position),
+        dice=list(game.dice or ()),
+        cube_value=game.cube_value,
+        cube_owner=seat_message(game.cube_owner),
+        crawford=game.crawford,
+        winner=seat_message(state.winner),
+        dice_commitment=dice_commitment,
+        create_time=_timestamp(created),
+        update_time=_timestamp(updated),
+    )
+    if game.resignation is not None:
+        seat, result = game.resignation
+        message.resignation.CopyFrom(
+            games_pb2.Resignation(
+                seat=seat_message(seat), result=_RESULTS[result], points=result.multiplier * game.cube_value
+            )
+        )
+    if game.last_play is not None:
+        last = game.last_play
+        message.last_play.CopyFrom(
+            games_pb2.LastPlay(seat=seat_message(last.side), dice=list(last.dice), notation=last.play.notation())
+        )
+    for finished in state.finished:
+        message.finished_games.append(
+            games_pb2.FinishedGame(
+                game_number=finished.number,
+                winner=seat_message(finished.winner),
+                result=_RESULTS[finished.result],
+                points=finished.points,
+                cube_value=finished.cube_value,
+                ended_by=finished.ended_by,
+            )
+        )
+    return message
+
+
+def event_message(sequence: int, event: Event) -> games_pb2.GameEvent:
+    message = games_pb2.GameEvent(sequence=sequence, kind=_EVENT_KINDS[type(event)])
+    side = getattr(event, "side", None)
+    message.seat = seat_message(side)
+    if isinstance(event, OpeningThrown):
+        message.opening_throws.extend(
+            games_pb2.OpeningThrow(seat_0_die=first, seat_1_die=second) for first, second in event.throws
+        )
+    elif isinstance(event, Rolled):
+        message.dice.extend(event.dice)
+    elif isinstance(event, Played):
+        message.notation = event.play
+        message.forced = event.forced
+    elif isinstance(event, ResignationOffered):
+        message.resignation_result = _RESULTS[_LEVEL_RESULTS[event.level]]
+    elif isinstance(event, DiceCommitted):
+        message.game_number = event.game
+        message.dice_commitment = event.commitment
+    elif isinstance(event, SeedRevealed):
+        message.game_number = event.game
+        message.dice_seed = event.seed
+    return message
+
+
+_LEVEL_RESULTS = {
+    "single": GameResult.SINGLE,
+    "gammon": GameResult.GAMMON,
+    "backgammon": GameResult.BACKGAMMON,
+    "mars": GameResult.MARS,
+}
+
+
+def _timestamp(seconds: float) -> Timestamp:
+    stamp = Timestamp()
+    stamp.FromNanoseconds(int(seconds * 1e9))
+    return stamp

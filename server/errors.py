@@ -1,0 +1,142 @@
+"""Every error a client can get, mapped in one place to a gRPC status with a google.rpc.ErrorInfo.
+
+Handlers raise; the :class:`ErrorInterceptor` turns what they raise into the status. The same
+error always gets the same (code, reason) pair, in domain ``tavli``; the status message is the
+reason in words. Bad input never becomes INTERNAL: only a bug does, and then no traceback leaves
+the server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import grpc
+import structlog
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+from engine import IllegalPlayError, InvalidDiceError, InvalidPlayError, InvalidPositionError, TavliError
+from engine.game import ActionError
+from engine.rules import InvalidRuleSetError
+
+DOMAIN = "tavli"
+log = structlog.get_logger("tavli.server")
+
+
+class ServiceError(Exception):
+    """An error of the service itself (not of the rules): unknown game, wrong token, stale etag."""
+
+    code = grpc.StatusCode.INVALID_ARGUMENT
+    reason = "INVALID_ARGUMENT"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class BadRequest(ServiceError):
+    """A request missing a field or holding a value no client should send."""
+
+
+class GameNotFound(ServiceError):
+    code = grpc.StatusCode.NOT_FOUND
+    reason = "GAME_NOT_FOUND"
+
+
+class WrongSeatToken(ServiceError):
+    code = grpc.StatusCode.PERMISSION_DENIED
+    reason = "WRONG_SEAT_TOKEN"
+
+
+class StaleEtag(ServiceError):
+    code = grpc.StatusCode.ABORTED
+    reason = "STALE_ETAG"
+
+
+# Engine errors for malformed input; ActionError and IllegalPlayError are the rules' refusals.
+_INVALID_INPUT: list[tuple[type[TavliError], str]] = [
+    (InvalidPositionError, "INVALID_POSITION"),
+    (InvalidDiceError, "INVALID_DICE"),
+    (InvalidPlayError, "INVALID_PLAY"),
+    (InvalidRuleSetError, "INVALID_RULE_SET"),
+]
+_ACTION_INPUT_CODES = {"INVALID_PLAY": "INVALID_PLAY", "INVALID_DICE": "INVALID_DICE"}
+
+
+def status_of(error: Exception) -> tuple[grpc.StatusCode, str, str]:
+    """The (status code, ErrorInfo reason, message) for an exception a handler raised."""
+    if isinstance(error, ServiceError):
+        return error.code, error.reason, error.message
+    if isinstance(error, ActionError):
+        if error.code in _ACTION_INPUT_CODES:
+            return grpc.StatusCode.INVALID_ARGUMENT, error.code, error.reason
+        return grpc.StatusCode.FAILED_PRECONDITION, error.code, error.reason
+    if isinstance(error, IllegalPlayError):
+        return grpc.StatusCode.FAILED_PRECONDITION, "ILLEGAL_PLAY", error.reason
+    for error_type, reason in _INVALID_INPUT:
+        if isinstance(error, error_type):
+            return grpc.StatusCode.INVALID_ARGUMENT, reason, str(error)
+    if isinstance(error, TavliError):
+        return grpc.StatusCode.INVALID_ARGUMENT, "INVALID_ARGUMENT", str(error)
+    return grpc.StatusCode.INTERNAL, "INTERNAL", "internal error; the server's log has the details"
+
+
+def rich_status(code: grpc.StatusCode, reason: str, message: str) -> grpc.Status:
+    """A status carrying a google.rpc.Status with one ErrorInfo."""
+    info = error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN)
+    detail = any_pb2.Any()
+    detail.Pack(info)
+    status = status_pb2.Status(code=getattr(code_pb2, code.name), message=message, details=[detail])
+    return rpc_status.to_status(status)
+
+
+class ErrorInterceptor(grpc.ServerInterceptor):
+    """Turns what a handler raises into the right status, for unary and streaming responses."""
+
+    def intercept_service(self, continuation: Callable[[Any], Any], details: Any) -> Any:
+        handler = continuation(details)
+        if handler is None:
+            return None
+        if handler.unary_unary:
+            return handler._replace(unary_unary=_guard_unary(handler.unary_unary))
+        if handler.unary_stream:
+            return handler._replace(unary_stream=_guard_stream(handler.unary_stream))
+        return handler
+
+
+def _abort(context: grpc.ServicerContext, error: Exception) -> None:
+    code, reason, message = status_of(error)
+    if code is grpc.StatusCode.INTERNAL:
+        log.exception("handler failed", error_type=type(error).__name__)
+    context.abort_with_status(rich_status(code, reason, message))
+
+
+def _guard_unary(behaviour: Callable[[Any, grpc.ServicerContext], Any]) -> Callable[..., Any]:
+    def guarded(request: Any, context: grpc.ServicerContext) -> Any:
+        try:
+            return behaviour(request, context)
+        except Exception as error:  # noqa: BLE001 - every error becomes a status here, and only here
+            if _already_aborted(error, context):
+                raise
+            _abort(context, error)
+
+    return guarded
+
+
+def _guard_stream(behaviour: Callable[[Any, grpc.ServicerContext], Iterator[Any]]) -> Callable[..., Any]:
+    def guarded(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+        try:
+            yield from behaviour(request, context)
+        except Exception as error:  # noqa: BLE001 - as above
+            if _already_aborted(error, context):
+                raise
+            _abort(context, error)
+
+    return guarded
+
+
+def _already_aborted(error: Exception, context: grpc.ServicerContext) -> bool:
+    # context.abort raises a bare Exception after setting the status: let it through.
+    return type(error) is Exception and context.code() is not None

@@ -1,0 +1,95 @@
+"""Logging: structlog configured once, and one line per RPC.
+
+JSON lines when standard error is not a terminal, the readable console form when it is. The
+standard library's logs (grpc's among them) go through the same processors. Seat tokens are
+never logged: the RPC line names the method, the status code, the duration and the game.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import grpc
+import structlog
+
+log = structlog.get_logger("tavli.rpc")
+
+
+def configure(*, json_lines: bool | None = None, level: int = logging.INFO) -> None:
+    """Configure structlog and the standard library's logging; call once, from the entry point."""
+    if json_lines is None:
+        json_lines = not sys.stderr.isatty()
+    shared: list[Any] = [
+        structlog.contextvars.merge_contextvars,
+        structlog.stdlib.add_log_level,
+        structlog.stdlib.add_logger_name,
+        structlog.processors.TimeStamper(fmt="iso", utc=True),
+    ]
+    renderer: Any = structlog.processors.JSONRenderer() if json_lines else structlog.dev.ConsoleRenderer()
+    structlog.configure(
+        processors=[*shared, structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
+        logger_factory=structlog.stdlib.LoggerFactory(),
+        wrapper_class=structlog.stdlib.BoundLogger,
+        cache_logger_on_first_use=True,
+    )
+    formatter = structlog.stdlib.ProcessorFormatter(
+        foreign_pre_chain=shared,
+        processors=[
+            structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+            structlog.processors.format_exc_info if json_lines else structlog.processors.StackInfoRenderer(),
+            renderer,
+        ],
+    )
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(formatter)
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level)
+
+
+class RpcLogInterceptor(grpc.ServerInterceptor):
+    """One log line per RPC: method, code, duration_ms, game. Outermost, so it sees final codes."""
+
+    def intercept_service(self, continuation: Callable[[Any], Any], details: Any) -> Any:
+        handler = continuation(details)
+        if handler is None:
+            return None
+        method = details.method
+        if handler.unary_unary:
+            return handler._replace(unary_unary=_logged_unary(method, handler.unary_unary))
+        if handler.unary_stream:
+            return handler._replace(unary_stream=_logged_stream(method, handler.unary_stream))
+        return handler
+
+
+def _logged_unary(method: str, behaviour: Callable[..., Any]) -> Callable[..., Any]:
+    def logged(request: Any, context: grpc.ServicerContext) -> Any:
+        started = time.perf_counter()
+        with structlog.contextvars.bound_contextvars(method=method, game=getattr(request, "name", "") or None):
+            try:
+                return behaviour(request, context)
+            finally:
+                _line(context, started)
+
+    return logged
+
+
+def _logged_stream(method: str, behaviour: Callable[..., Iterator[Any]]) -> Callable[..., Any]:
+    def logged(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+        started = time.perf_counter()
+        with structlog.contextvars.bound_contextvars(method=method, game=getattr(request, "name", "") or None):
+            try:
+                yield from behaviour(request, context)
+            finally:
+                _line(context, started)
+
+    return logged
+
+
+def _line(context: grpc.ServicerContext, started: float) -> None:
+    code = context.code() or grpc.StatusCode.OK
+    log.info("rpc", code=code.name, duration_ms=round((time.perf_counter() - started) * 1000, 3))

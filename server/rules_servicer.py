@@ -1,0 +1,80 @@
+"""RulesService: stateless rule queries, each one conversion in, one engine call, one conversion out."""
+
+from __future__ import annotations
+
+import grpc
+
+from engine import OFF, IllegalPlayError, Play, TavliError
+from engine.xgid import Xgid, format_xgid
+from server import convert
+from server.errors import ServiceError
+from tavli.v1 import rules_service_pb2 as pb
+from tavli.v1 import rules_service_pb2_grpc
+
+
+class RulesServicer(rules_service_pb2_grpc.RulesServiceServicer):
+    def ListLegalPlays(self, request: pb.ListLegalPlaysRequest, context: grpc.ServicerContext) -> pb.ListLegalPlaysResponse:
+        variant = convert.variant_of(request.variant)
+        legal = variant.legal_plays(convert.position_of(variant, request.position), convert.dice_of(request.dice))
+        return pb.ListLegalPlaysResponse(plays=[convert.play_message(play) for play in legal], dice_used=legal.dice_used)
+
+    def ValidatePlay(self, request: pb.ValidatePlayRequest, context: grpc.ServicerContext) -> pb.ValidatePlayResponse:
+        return _validate(request)
+
+    def BatchValidatePlays(
+        self, request: pb.BatchValidatePlaysRequest, context: grpc.ServicerContext
+    ) -> pb.BatchValidatePlaysResponse:
+        return pb.BatchValidatePlaysResponse(responses=[_validate_or_say_why(item) for item in request.requests])
+
+    def ApplyPlay(self, request: pb.ApplyPlayRequest, context: grpc.ServicerContext) -> pb.ApplyPlayResponse:
+        variant = convert.variant_of(request.variant)
+        position = convert.position_of(variant, request.position)
+        play = variant.parse_play(position, convert.dice_of(request.dice), request.notation)
+        return pb.ApplyPlayResponse(
+            play=convert.play_message(play),
+            next_position_id=play.position.swapped().position_id(),
+            result=convert.result_message(variant.result(play.position)),
+        )
+
+    def ScorePosition(self, request: pb.ScorePositionRequest, context: grpc.ServicerContext) -> pb.ScorePositionResponse:
+        variant = convert.variant_of(request.variant)
+        position = convert.position_of(variant, request.position)
+        result = variant.result(position)
+        player_pips, opponent_pips = position.pip_count()
+        return pb.ScorePositionResponse(
+            result=convert.result_message(result),
+            player_won=result is not None and position.player[OFF] == 15,
+            points=0 if result is None else result.multiplier,
+            player_pips=player_pips,
+            opponent_pips=opponent_pips,
+        )
+
+    def ConvertPosition(
+        self, request: pb.ConvertPositionRequest, context: grpc.ServicerContext
+    ) -> pb.ConvertPositionResponse:
+        variant = convert.variant_of(request.variant)
+        position = convert.position_of(variant, request.position)
+        return pb.ConvertPositionResponse(
+            position_id=position.position_id(),
+            xgid=format_xgid(Xgid(position=position, player_on_roll=1)),
+            board=convert.board_message(position),
+        )
+
+
+def _validate(request: pb.ValidatePlayRequest) -> pb.ValidatePlayResponse:
+    variant = convert.variant_of(request.variant)
+    position = convert.position_of(variant, request.position)
+    dice = convert.dice_of(request.dice)
+    text = convert.steps_notation(request.steps.steps) if request.WhichOneof("play") == "steps" else request.notation
+    try:
+        play: Play = variant.parse_play(position, dice, text)
+    except IllegalPlayError as error:
+        return pb.ValidatePlayResponse(legal=False, reason=error.reason)
+    return pb.ValidatePlayResponse(legal=True, play=convert.play_message(play))
+
+
+def _validate_or_say_why(request: pb.ValidatePlayRequest) -> pb.ValidatePlayResponse:
+    try:
+        return _validate(request)
+    except (TavliError, ServiceError) as error:
+        return pb.ValidatePlayResponse(legal=False, error=str(error))
