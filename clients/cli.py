@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
 
-from clients import plays_command, serve_command
+# Each subcommand is a module clients/<name>_command.py with add_parser(commands).
+COMMANDS = ("plays", "serve")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``tavli`` command; returns the process exit status."""
     parser = argparse.ArgumentParser(prog="tavli", description="A rules server for backgammon and long nardi.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    plays_command.add_parser(commands)
-    serve_command.add_parser(commands)
+    for name in COMMANDS:
+        importlib.import_module(f"clients.{name}_command").add_parser(commands)
     arguments = parser.parse_args(argv)
     try:
         return int(arguments.run(arguments))
