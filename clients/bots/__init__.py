@@ -1,0 +1,1 @@
+"""Bots for both variants behind one small interface (:class:`clients.bots.base.Bot`)."""
