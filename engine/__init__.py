@@ -19,10 +19,10 @@ VARIANTS: dict[str, Variant] = {variant.name: variant for variant in (BACKGAMMON
 
 __all__ = [
     "BACKGAMMON",
-    "LONG_NARDI",
-    "VARIANTS",
     "BAR",
+    "LONG_NARDI",
     "OFF",
+    "VARIANTS",
     "Backgammon",
     "GameResult",
     "IllegalPlayError",

@@ -212,7 +212,7 @@ def _after_hits(opponent: Checkers, hits: int) -> Checkers:
 class _Search:
     """A depth-first search of every step sequence: for doubles, and for the bar and bearing off."""
 
-    __slots__ = ("position", "player", "blot", "targets", "may_bear_off", "found", "doubles")
+    __slots__ = ("blot", "doubles", "found", "may_bear_off", "player", "position", "targets")
 
     def __init__(self, position: Position, dice: Dice) -> None:
         opponent = position.opponent

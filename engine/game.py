@@ -10,8 +10,9 @@ The position of the game in play is always seen from the side whose turn it is (
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Any, Literal
 
 from engine.errors import IllegalPlayError, InvalidPlayError, TavliError
 from engine.events import (
@@ -350,7 +351,7 @@ def _resignation_rejected(state: MatchState, event: ResignationRejected) -> Matc
     return replace(state, game=game)
 
 
-_HANDLERS = {
+_HANDLERS: dict[type[Event], Callable[[MatchState, Any], MatchState]] = {
     OpeningThrown: _opening,
     Rolled: _rolled,
     Played: _played,
@@ -528,4 +529,4 @@ def legal_plays(state: MatchState) -> list[Play]:
 
 def resign_level(result: GameResult) -> ResignLevel:
     """The event's word for a result."""
-    return result.value  # type: ignore[return-value]
+    return result.value

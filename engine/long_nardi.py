@@ -112,7 +112,7 @@ def _head_leavers(first_turn: bool, dice: Dice) -> int:
 class _Search:
     """Every sequence of steps, each prefix included, under the blocking and head rules."""
 
-    __slots__ = ("position", "player", "open", "head_leavers", "may_bear_off", "found", "doubles")
+    __slots__ = ("doubles", "found", "head_leavers", "may_bear_off", "open", "player", "position")
 
     def __init__(self, position: Position, dice: Dice) -> None:
         player, opponent = position

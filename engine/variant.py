@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import enum
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import ClassVar, Literal
 
-from engine.errors import InvalidPositionError
 from engine.notation import read_play
 from engine.play import Dice, Play, Step, check_dice
 from engine.position import BAR, OFF, Checkers, Point, Position
@@ -42,7 +41,7 @@ _MULTIPLIERS = {GameResult.SINGLE: 1, GameResult.GAMMON: 2, GameResult.BACKGAMMO
 class LegalPlays:
     """The legal plays of one position and roll: iterate, ``len``, ``in`` (a play or a position)."""
 
-    __slots__ = ("position", "dice", "_plays", "_by_position")
+    __slots__ = ("_by_position", "_plays", "dice", "position")
 
     def __init__(self, position: Position, dice: Dice, plays: list[Play]) -> None:
         """``plays`` must lead to distinct positions."""
