@@ -77,34 +77,39 @@ def format_steps(steps: tuple[Step, ...]) -> str:
     """Standard notation for ``steps``: ``24/18*/13 13/7(2) 6/off``, ``""`` for none.
 
     A checker's consecutive steps join into one move that names the points between only where it
-    hit; identical moves are counted with ``(n)``; moves go from the highest starting point down.
+    hit; moves along the same points are counted with ``(n)``, a hit marked once (``13/7*(4)``);
+    moves go from the highest starting point down.
     """
-    moves: list[list[tuple[Point, bool]]] = []
-    for step in sorted(steps, key=lambda step: (-step.start, -step.end)):
-        for move in moves:
-            if move[-1][0] == step.start:
-                move.append((step.end, step.hit))
+    # A move: its points as [start, hit points between..., end], and the points it hit.
+    moves: list[tuple[list[Point], set[Point]]] = []
+    for start, end, _, hit in sorted(steps, key=_highest_first):
+        for points, hit_points in moves:
+            if points[-1] == start:
+                if start not in hit_points:
+                    points.pop()
+                points.append(end)
                 break
         else:
-            moves.append([(step.start, False), (step.end, step.hit)])
-    # Moves along the same points are counted together, a hit marked once: 13/7*(4).
+            points, hit_points = [start, end], set()
+            moves.append((points, hit_points))
+        if hit:
+            hit_points.add(end)
     counts: dict[tuple[Point, ...], int] = {}
     hits: dict[tuple[Point, ...], set[Point]] = {}
-    for move in moves:
-        shown = [move[0]] + [(point, hit) for point, hit in move[1:-1] if hit] + [move[-1]]
-        path = tuple(point for point, _ in shown)
+    for points, hit_points in moves:
+        path = tuple(points)
         counts[path] = counts.get(path, 0) + 1
-        hits.setdefault(path, set()).update(point for point, hit in shown if hit)
+        hits.setdefault(path, set()).update(hit_points)
     parts = []
     for path, count in counts.items():
-        text = "/".join(_point_name(point) + ("*" if point in hits[path] else "") for point in path)
+        marked = hits[path]
+        text = "/".join(_NAMES[point] + "*" if point in marked else _NAMES[point] for point in path)
         parts.append(f"{text}({count})" if count > 1 else text)
     return " ".join(parts)
 
 
-def _point_name(point: Point) -> str:
-    if point == BAR:
-        return "bar"
-    if point == OFF:
-        return "off"
-    return str(point)
+def _highest_first(step: Step) -> tuple[int, int]:
+    return -step.start, -step.end
+
+
+_NAMES = ["off", *map(str, range(1, 25)), "bar"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+from functools import lru_cache
 from typing import NamedTuple, TypeAlias
 
 from engine.errors import InvalidPositionError
@@ -128,14 +129,19 @@ def _check_counts(name: str, checkers: object) -> None:
 
 def encode_position_id(position: Position) -> str:
     """The Position ID of ``position``."""
-    key = 0
-    bit = 0
-    for checkers in (position.opponent, position.player):
-        for point in range(1, 26):
-            count = checkers[point]
-            key |= ((1 << count) - 1) << bit
-            bit += count + 1
+    # The bits least significant first, as text; reversed, they read as one binary number.
+    bits = _side_bits(position.opponent) + _side_bits(position.player)
+    key = int(bits[::-1], 2)
     return base64.b64encode(key.to_bytes(10, "little"))[:14].decode("ascii")
+
+
+@lru_cache(maxsize=8192)
+def _side_bits(checkers: Checkers) -> str:
+    # Plays of one roll share the opponent's side, and often most of the player's.
+    return "".join(_ONES[count] for count in checkers[1:26])
+
+
+_ONES = ["1" * count + "0" for count in range(16)]
 
 
 def decode_position_id(position_id: str) -> Position:
