@@ -146,8 +146,8 @@ class TavliClient:
         created = _call(self.games.CreateGame, request, timeout=self.timeout)
         name = created.game.name
         return (
-            Seat(self, name, 0, created.seat_0_token, created.game),
-            Seat(self, name, 1, created.seat_1_token, created.game),
+            Seat(self, name, 0, created.seat0_token, created.game),
+            Seat(self, name, 1, created.seat1_token, created.game),
         )
 
     def game(self, name: str) -> games_pb2.Game:

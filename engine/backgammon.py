@@ -168,32 +168,40 @@ def _double_in_the_field(position: Position, die: int) -> list[Play]:
     player = list(position.player)
     opponent = position.opponent
     blot = [opponent[25 - point] == 1 for point in range(25)]
-    starts = [start for start in range(24, die, -1) if opponent[25 - start + die] < 2]
+    # The starts worth trying: the opponent does not hold their end, and a checker stands there
+    # now or can arrive there this turn (moving on from a point up to three dice higher).
+    reachable = {point - moves * die for point in range(1, 25) if player[point] for moves in range(4)}
+    starts = [start for start in range(24, die, -1) if start in reachable and opponent[25 - start + die] < 2]
+    # Each start's step, made once: hitting when a blot stands at its end, and quiet for a
+    # checker landing where a blot was already hit this turn.
+    hitting = {start: _new(Step, (start, start - die, die, blot[start - die])) for start in starts}
+    quiet = {start: _new(Step, (start, start - die, die, False)) for start in starts}
+    count = len(starts)
     plays: list[Play] = []
 
+    def record(steps: tuple[Step, ...], hits: int) -> None:
+        result = (tuple(player), _after_hits(opponent, hits) if hits else opponent)
+        plays.append(_new(Play, (steps, _new(Position, result))))
+
     def extend(first: int, left: int, steps: tuple[Step, ...], hits: int) -> None:
-        moved = False
-        for index in range(first, len(starts)):
+        found = len(plays)
+        for index in range(first, count):
             start = starts[index]
             if not player[start]:
                 continue
-            moved = True
             end = start - die
-            hit = blot[end] and not hits >> end & 1
-            step = _new(Step, (start, end, die, hit))
-            after = hits | 1 << end if hit else hits
+            step = quiet[start] if hits >> end & 1 else hitting[start]
+            after = hits | 1 << end if step.hit else hits
             player[start] -= 1
             player[end] += 1
             if left > 1:
                 extend(index, left - 1, steps + (step,), after)
             else:
-                result = (tuple(player), _after_hits(opponent, after) if after else opponent)
-                plays.append(_new(Play, (steps + (step,), _new(Position, result))))
+                record(steps + (step,), after)
             player[start] += 1
             player[end] -= 1
-        if not moved:
-            result = (tuple(player), _after_hits(opponent, hits) if hits else opponent)
-            plays.append(_new(Play, (steps, _new(Position, result))))
+        if len(plays) == found:
+            record(steps, hits)
 
     extend(0, 4, (), 0)
     return plays

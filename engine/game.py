@@ -519,6 +519,21 @@ def legal_actions(state: MatchState, side: Side) -> list[Action]:
     return actions
 
 
+def seats_to_act(state: MatchState) -> list[Side]:
+    """The sides expected to act now (either may also offer to resign at most moments)."""
+    game = state.game
+    if state.over:
+        return []
+    if game.phase is Phase.OPENING:
+        return [0, 1]
+    if game.phase is Phase.DOUBLED:
+        return [other(game.turn)]
+    if game.phase is Phase.RESIGNING:
+        assert game.resignation is not None
+        return [other(game.resignation[0])]
+    return [game.turn]
+
+
 def legal_plays(state: MatchState) -> list[Play]:
     """The legal plays of the side on turn once it has rolled; empty in other phases."""
     game = state.game

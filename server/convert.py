@@ -23,7 +23,7 @@ from engine.events import (
     Side,
     Took,
 )
-from engine.game import Action, MatchState, Phase
+from engine.game import Action, MatchState, Phase, seats_to_act
 from engine.play import Dice, check_dice
 from engine.rules import RuleSet
 from server.errors import BadRequest
@@ -53,6 +53,11 @@ _PHASES = {
     Phase.PLAYING: games_pb2.PHASE_PLAYING,
     Phase.RESIGNING: games_pb2.PHASE_RESIGNING,
     Phase.MATCH_OVER: games_pb2.PHASE_MATCH_OVER,
+}
+_GAME_ENDS = {
+    "play": games_pb2.GAME_END_PLAY,
+    "drop": games_pb2.GAME_END_DROP,
+    "resignation": games_pb2.GAME_END_RESIGNATION,
 }
 _ACTIONS = {action: getattr(games_pb2, f"ACTION_{action.name}") for action in Action}
 _EVENT_KINDS = {
@@ -270,6 +275,7 @@ def game_message(
         dice_commitment=dice_commitment,
         create_time=_timestamp(created),
         update_time=_timestamp(updated),
+        to_act=[seat_message(side) for side in seats_to_act(state)],
     )
     if game.resignation is not None:
         seat, result = game.resignation
@@ -291,7 +297,7 @@ def game_message(
                 result=_RESULTS[finished.result],
                 points=finished.points,
                 cube_value=finished.cube_value,
-                ended_by=finished.ended_by,
+                ended_by=_GAME_ENDS[finished.ended_by],
             )
         )
     return message
@@ -303,7 +309,7 @@ def event_message(sequence: int, event: Event) -> games_pb2.GameEvent:
     message.seat = seat_message(side)
     if isinstance(event, OpeningThrown):
         message.opening_throws.extend(
-            games_pb2.OpeningThrow(seat_0_die=first, seat_1_die=second) for first, second in event.throws
+            games_pb2.OpeningThrow(seat0_die=first, seat1_die=second) for first, second in event.throws
         )
     elif isinstance(event, Rolled):
         message.dice.extend(event.dice)

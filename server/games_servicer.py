@@ -40,7 +40,7 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
             raise BadRequest(f"unknown dice_mode {request.dice_mode}")
 
         def answer(table: Table, tokens: tuple[str, str]) -> bytes:
-            response = pb.CreateGameResponse(game=game_of(table), seat_0_token=tokens[0], seat_1_token=tokens[1])
+            response = pb.CreateGameResponse(game=game_of(table), seat0_token=tokens[0], seat1_token=tokens[1])
             return response.SerializeToString()
 
         created = self.tables.create(
@@ -56,6 +56,8 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
     def ListGames(self, request: pb.ListGamesRequest, context: grpc.ServicerContext) -> pb.ListGamesResponse:
         page_size = _page_size(request.page_size, default=50, most=1000)
         after = _cursor(request.page_token)
+        if request.page_token and not (_is_number(after.get("created")) and isinstance(after.get("name"), str)):
+            raise BadRequest("page_token is not one this server gave")
         tables = self.tables.list(page_size + 1, (after["created"], after["name"]) if after else None)
         page = tables[:page_size]
         games = []
@@ -121,7 +123,9 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
         self, request: pb.ListGameEventsRequest, context: grpc.ServicerContext
     ) -> pb.ListGameEventsResponse:
         page_size = _page_size(request.page_size, default=500, most=5000)
-        start = int(_cursor(request.page_token).get("sequence", 0)) if request.page_token else 0
+        start = _cursor(request.page_token).get("sequence") if request.page_token else 0
+        if type(start) is not int or start < 0:
+            raise BadRequest("page_token is not one this server gave")
         table = self.tables.get(request.name)
         with table.lock:
             events = table.match.events[start : start + page_size]
@@ -186,6 +190,10 @@ def _page_size(requested: int, *, default: int, most: int) -> int:
 
 def _token(cursor: dict[str, Any]) -> str:
     return base64.urlsafe_b64encode(json.dumps(cursor).encode()).decode()
+
+
+def _is_number(value: object) -> bool:
+    return type(value) in (int, float)
 
 
 def _cursor(token: str) -> dict[str, Any]:

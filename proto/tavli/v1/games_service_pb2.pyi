@@ -64,6 +64,13 @@ class Action(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ACTION_ACCEPT: _ClassVar[Action]
     ACTION_REJECT: _ClassVar[Action]
 
+class GameEnd(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    GAME_END_UNSPECIFIED: _ClassVar[GameEnd]
+    GAME_END_PLAY: _ClassVar[GameEnd]
+    GAME_END_DROP: _ClassVar[GameEnd]
+    GAME_END_RESIGNATION: _ClassVar[GameEnd]
+
 class EventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     EVENT_KIND_UNSPECIFIED: _ClassVar[EventKind]
@@ -111,6 +118,10 @@ ACTION_BEAVER: Action
 ACTION_RESIGN: Action
 ACTION_ACCEPT: Action
 ACTION_REJECT: Action
+GAME_END_UNSPECIFIED: GameEnd
+GAME_END_PLAY: GameEnd
+GAME_END_DROP: GameEnd
+GAME_END_RESIGNATION: GameEnd
 EVENT_KIND_UNSPECIFIED: EventKind
 EVENT_KIND_OPENING_THROW: EventKind
 EVENT_KIND_ROLL: EventKind
@@ -154,7 +165,7 @@ class RuleSet(_message.Message):
     def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., match_length: _Optional[int] = ..., cube: _Optional[_Union[CubeMode, str]] = ..., cube_limit: _Optional[int] = ..., crawford: _Optional[bool] = ..., jacoby: _Optional[bool] = ..., beavers: _Optional[bool] = ..., automatic_doubles: _Optional[bool] = ..., automatic_doubles_limit: _Optional[int] = ..., opening: _Optional[_Union[Opening, str]] = ..., match_openings: _Optional[_Union[MatchOpenings, str]] = ..., auto_play_forced: _Optional[bool] = ...) -> None: ...
 
 class Game(_message.Message):
-    __slots__ = ("name", "rule_set", "etag", "event_count", "score", "game_number", "phase", "turn", "position_id", "board", "dice", "cube_value", "cube_owner", "crawford", "resignation", "last_play", "finished_games", "winner", "dice_commitment", "create_time", "update_time")
+    __slots__ = ("name", "rule_set", "etag", "event_count", "score", "game_number", "phase", "turn", "position_id", "board", "dice", "cube_value", "cube_owner", "crawford", "resignation", "last_play", "finished_games", "winner", "dice_commitment", "create_time", "update_time", "to_act")
     NAME_FIELD_NUMBER: _ClassVar[int]
     RULE_SET_FIELD_NUMBER: _ClassVar[int]
     ETAG_FIELD_NUMBER: _ClassVar[int]
@@ -176,6 +187,7 @@ class Game(_message.Message):
     DICE_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
     CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
     UPDATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
     name: str
     rule_set: RuleSet
     etag: str
@@ -197,7 +209,8 @@ class Game(_message.Message):
     dice_commitment: str
     create_time: _timestamp_pb2.Timestamp
     update_time: _timestamp_pb2.Timestamp
-    def __init__(self, name: _Optional[str] = ..., rule_set: _Optional[_Union[RuleSet, _Mapping]] = ..., etag: _Optional[str] = ..., event_count: _Optional[int] = ..., score: _Optional[_Iterable[int]] = ..., game_number: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[_Union[Seat, str]] = ..., position_id: _Optional[str] = ..., board: _Optional[_Union[_board_pb2.Board, _Mapping]] = ..., dice: _Optional[_Iterable[int]] = ..., cube_value: _Optional[int] = ..., cube_owner: _Optional[_Union[Seat, str]] = ..., crawford: _Optional[bool] = ..., resignation: _Optional[_Union[Resignation, _Mapping]] = ..., last_play: _Optional[_Union[LastPlay, _Mapping]] = ..., finished_games: _Optional[_Iterable[_Union[FinishedGame, _Mapping]]] = ..., winner: _Optional[_Union[Seat, str]] = ..., dice_commitment: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    to_act: _containers.RepeatedScalarFieldContainer[Seat]
+    def __init__(self, name: _Optional[str] = ..., rule_set: _Optional[_Union[RuleSet, _Mapping]] = ..., etag: _Optional[str] = ..., event_count: _Optional[int] = ..., score: _Optional[_Iterable[int]] = ..., game_number: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[_Union[Seat, str]] = ..., position_id: _Optional[str] = ..., board: _Optional[_Union[_board_pb2.Board, _Mapping]] = ..., dice: _Optional[_Iterable[int]] = ..., cube_value: _Optional[int] = ..., cube_owner: _Optional[_Union[Seat, str]] = ..., crawford: _Optional[bool] = ..., resignation: _Optional[_Union[Resignation, _Mapping]] = ..., last_play: _Optional[_Union[LastPlay, _Mapping]] = ..., finished_games: _Optional[_Iterable[_Union[FinishedGame, _Mapping]]] = ..., winner: _Optional[_Union[Seat, str]] = ..., dice_commitment: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., to_act: _Optional[_Iterable[_Union[Seat, str]]] = ...) -> None: ...
 
 class Resignation(_message.Message):
     __slots__ = ("seat", "result", "points")
@@ -232,16 +245,16 @@ class FinishedGame(_message.Message):
     result: _board_pb2.GameResult
     points: int
     cube_value: int
-    ended_by: str
-    def __init__(self, game_number: _Optional[int] = ..., winner: _Optional[_Union[Seat, str]] = ..., result: _Optional[_Union[_board_pb2.GameResult, str]] = ..., points: _Optional[int] = ..., cube_value: _Optional[int] = ..., ended_by: _Optional[str] = ...) -> None: ...
+    ended_by: GameEnd
+    def __init__(self, game_number: _Optional[int] = ..., winner: _Optional[_Union[Seat, str]] = ..., result: _Optional[_Union[_board_pb2.GameResult, str]] = ..., points: _Optional[int] = ..., cube_value: _Optional[int] = ..., ended_by: _Optional[_Union[GameEnd, str]] = ...) -> None: ...
 
 class OpeningThrow(_message.Message):
-    __slots__ = ("seat_0_die", "seat_1_die")
-    SEAT_0_DIE_FIELD_NUMBER: _ClassVar[int]
-    SEAT_1_DIE_FIELD_NUMBER: _ClassVar[int]
-    seat_0_die: int
-    seat_1_die: int
-    def __init__(self, seat_0_die: _Optional[int] = ..., seat_1_die: _Optional[int] = ...) -> None: ...
+    __slots__ = ("seat0_die", "seat1_die")
+    SEAT0_DIE_FIELD_NUMBER: _ClassVar[int]
+    SEAT1_DIE_FIELD_NUMBER: _ClassVar[int]
+    seat0_die: int
+    seat1_die: int
+    def __init__(self, seat0_die: _Optional[int] = ..., seat1_die: _Optional[int] = ...) -> None: ...
 
 class GameEvent(_message.Message):
     __slots__ = ("sequence", "kind", "seat", "dice", "notation", "forced", "resignation_result", "opening_throws", "game_number", "dice_commitment", "dice_seed")
@@ -282,14 +295,14 @@ class CreateGameRequest(_message.Message):
     def __init__(self, rule_set: _Optional[_Union[RuleSet, _Mapping]] = ..., dice_mode: _Optional[_Union[DiceMode, str]] = ..., dice_seed: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class CreateGameResponse(_message.Message):
-    __slots__ = ("game", "seat_0_token", "seat_1_token")
+    __slots__ = ("game", "seat0_token", "seat1_token")
     GAME_FIELD_NUMBER: _ClassVar[int]
-    SEAT_0_TOKEN_FIELD_NUMBER: _ClassVar[int]
-    SEAT_1_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    SEAT0_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    SEAT1_TOKEN_FIELD_NUMBER: _ClassVar[int]
     game: Game
-    seat_0_token: str
-    seat_1_token: str
-    def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ..., seat_0_token: _Optional[str] = ..., seat_1_token: _Optional[str] = ...) -> None: ...
+    seat0_token: str
+    seat1_token: str
+    def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ..., seat0_token: _Optional[str] = ..., seat1_token: _Optional[str] = ...) -> None: ...
 
 class GetGameRequest(_message.Message):
     __slots__ = ("name",)

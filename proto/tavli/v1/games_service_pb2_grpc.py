@@ -35,6 +35,10 @@ class GamesServiceStub:
     same game returns the first answer again without acting twice. Reading and watching need no
     token. The server rolls every die; a client never chooses its dice.
 
+    Errors are standard gRPC rich errors: the status carries a google.rpc.Status (in the
+    grpc-status-details-bin trailer) whose details hold one google.rpc.ErrorInfo with a stable
+    reason and the domain "tavli".
+
     An action the rules forbid now fails with FAILED_PRECONDITION; its google.rpc.ErrorInfo reason
     is one of NOT_YOUR_TURN, WRONG_PHASE, DOUBLE_PENDING, RESIGNATION_PENDING, CUBE_UNAVAILABLE,
     BEAVER_UNAVAILABLE, RESIGNATION_UNAVAILABLE, ILLEGAL_PLAY or MATCH_OVER (domain "tavli"), and
@@ -141,6 +145,10 @@ class GamesServiceServicer:
     STALE_ETAG) and changes nothing. A request_id makes a retried action safe: the same id for the
     same game returns the first answer again without acting twice. Reading and watching need no
     token. The server rolls every die; a client never chooses its dice.
+
+    Errors are standard gRPC rich errors: the status carries a google.rpc.Status (in the
+    grpc-status-details-bin trailer) whose details hold one google.rpc.ErrorInfo with a stable
+    reason and the domain "tavli".
 
     An action the rules forbid now fails with FAILED_PRECONDITION; its google.rpc.ErrorInfo reason
     is one of NOT_YOUR_TURN, WRONG_PHASE, DOUBLE_PENDING, RESIGNATION_PENDING, CUBE_UNAVAILABLE,
@@ -369,6 +377,10 @@ class GamesService:
     STALE_ETAG) and changes nothing. A request_id makes a retried action safe: the same id for the
     same game returns the first answer again without acting twice. Reading and watching need no
     token. The server rolls every die; a client never chooses its dice.
+
+    Errors are standard gRPC rich errors: the status carries a google.rpc.Status (in the
+    grpc-status-details-bin trailer) whose details hold one google.rpc.ErrorInfo with a stable
+    reason and the domain "tavli".
 
     An action the rules forbid now fails with FAILED_PRECONDITION; its google.rpc.ErrorInfo reason
     is one of NOT_YOUR_TURN, WRONG_PHASE, DOUBLE_PENDING, RESIGNATION_PENDING, CUBE_UNAVAILABLE,
