@@ -68,6 +68,8 @@ class Backgammon(Variant):
                 return sequences
         if high == low and not player[BAR] and sum(player[7:25]) >= 4:
             return _double_in_the_field(position, high)
+        if high != low and player[BAR]:
+            return _two_dice_from_the_bar(position, high, low)
         search = _Search(position, dice)
         if high == low:
             search.double(high, 4, BAR, (), 0)
@@ -154,6 +156,49 @@ def _two_dice_in_the_field(position: Position, high: int, low: int) -> list[Play
             result = (tuple(counts), opponent)
         sequences.append(_new(Play, (steps, _new(Position, result))))
     return sequences
+
+
+def _two_dice_from_the_bar(position: Position, high: int, low: int) -> list[Play]:
+    """The plays of a non-double for a side with checkers on the bar.
+
+    The first step enters (the die of n lands on the mover's point 25 - n). With two or more on
+    the bar the second step enters too, or is lost. With one, the second die moves any checker;
+    none can bear off, since the checker just entered is outside the home board.
+    """
+    player, opponent = position
+    found: dict[tuple[Checkers, int], tuple[Step, ...]] = {}
+    for first, second in ((high, low), (low, high)):
+        if opponent[first] >= 2:
+            continue
+        entered = 25 - first
+        step = _new(Step, (BAR, entered, first, opponent[first] == 1))
+        board = list(player)
+        board[BAR] -= 1
+        board[entered] += 1
+        hits = 1 << entered if step.hit else 0
+        if board[BAR]:
+            follows = [_new(Step, (BAR, 25 - second, second, opponent[second] == 1))] if opponent[second] < 2 else []
+        else:
+            follows = [
+                _new(Step, (start, start - second, second, opponent[25 - start + second] == 1 and start - second != entered))
+                for start in range(24, second, -1)
+                if board[start] and opponent[25 - start + second] < 2
+            ]
+        if not follows:
+            found.setdefault((tuple(board), hits), (step,))
+        for follow in follows:
+            board[follow.start] -= 1
+            board[follow.end] += 1
+            key = (tuple(board), hits | 1 << follow.end if follow.hit else hits)
+            found.setdefault(key, (step, follow))
+            board[follow.start] += 1
+            board[follow.end] -= 1
+    if not found:
+        return [_new(Play, ((), position))]
+    return [
+        _new(Play, (steps, _new(Position, (mover, _after_hits(opponent, hits) if hits else opponent))))
+        for (mover, hits), steps in found.items()
+    ]
 
 
 def _double_in_the_field(position: Position, die: int) -> list[Play]:
