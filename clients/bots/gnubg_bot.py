@@ -1,0 +1,100 @@
+"""``gnubg``: backgammon played by GNU Backgammon's neural net (the optional gnubg-nn package).
+
+The legal plays come from the engine, as for every bot; the net only scores where each leads.
+For each play the resulting position is evaluated at 0-ply from the opponent's side (it rolls
+next) and the play leaving the opponent the least cubeless equity is chosen. The cube uses the
+net's probabilities with the usual money thresholds and the match-score rules the heuristic bot
+follows. (gnubg-nn's ``evaluate_cube_decision`` is not used: it refuses money play and, at a match
+score, returned the same answer for the opening position and for a hopeless race.)
+
+Install with ``pip install 'tavli[gnubg]'``. Importing this module works without it; creating the
+bot raises :class:`GnubgUnavailableError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Any
+
+from clients.bots.base import Bot, CubeAnswer, ResignLevel, Situation
+from clients.bots.heuristic import double_decision, drop_loses_match, take_decision
+from engine import Play, Position, Variant
+from engine.play import Dice
+from engine.position import OFF
+
+Probabilities = tuple[float, float, float, float, float]
+
+
+class GnubgUnavailableError(RuntimeError):
+    """The gnubg bot was asked for where the gnubg-nn package is not installed."""
+
+
+def _load_gnubg() -> ModuleType:
+    try:
+        import gnubg_nn
+    except ImportError as error:
+        raise GnubgUnavailableError(
+            "the gnubg bot needs the gnubg-nn package: pip install 'tavli[gnubg]' (or gnubg-nn)"
+        ) from error
+    module: ModuleType = gnubg_nn
+    return module
+
+
+def equity(probabilities: Probabilities) -> float:
+    """Cubeless money equity of the side the probabilities are for (gnubg's own formula:
+    its gammon figures include backgammons)."""
+    win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = probabilities
+    return 2.0 * win - 1.0 + win_gammon + win_backgammon - lose_gammon - lose_backgammon
+
+
+class GnubgBot(Bot):
+    name = "gnubg"
+
+    def __init__(self, *, seed: int | None = None) -> None:
+        """:raises GnubgUnavailableError: where gnubg-nn is not installed."""
+        self._nn: Any = _load_gnubg()
+        self.seed = seed  # the net is deterministic; kept for a uniform registry
+
+    def probabilities(self, position: Position) -> Probabilities:
+        """The net's 0-ply (win, win gammon, win backgammon, lose gammon, lose backgammon) of
+        ``position.player``, on roll."""
+        board = [list(position.opponent[1:26]), list(position.player[1:26])]
+        win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = self._nn.probabilities(board, 0)
+        return win, win_gammon, win_backgammon, lose_gammon, lose_backgammon
+
+    def choose_play(self, variant: Variant, position: Position, dice: Dice, plays: Sequence[Play]) -> Play:
+        if variant.name != "backgammon":
+            raise ValueError(f"the gnubg bot plays backgammon only, not {variant.name}")
+        if len(plays) == 1:
+            return plays[0]
+        return max(plays, key=self._equity_after)
+
+    def _equity_after(self, play: Play) -> float:
+        if play.position.player[OFF] == 15:
+            return 10.0  # the play wins the game: nothing is better
+        return -equity(self.probabilities(play.position.swapped()))
+
+    def offer_double(self, situation: Situation) -> bool:
+        if situation.variant.name != "backgammon":
+            return False
+        chances = self.probabilities(situation.position)
+        # Too good: playing on wins more than the opponent's drop would give.
+        too_good = situation.match_length == 0 and equity(chances) > 1.0
+        return double_decision(situation, chances[0], too_good=too_good)
+
+    def answer_double(self, situation: Situation) -> CubeAnswer:
+        doubler = self.probabilities(situation.position.swapped())
+        if situation.match_length == 0 and not drop_loses_match(situation):
+            # Money: taking doubles the stake, so take while the game is worth more than -1/2 of it
+            # (a little less, for owning the cube afterwards).
+            mine = -equity(doubler)
+            if mine < -0.55:
+                return "drop"
+            return "beaver" if situation.beavers_allowed and mine > 0.1 else "take"
+        return take_decision(situation, 1.0 - doubler[0])
+
+    def accept_resignation(self, situation: Situation, offered: ResignLevel) -> bool:
+        mine = -equity(self.probabilities(situation.position.swapped()))
+        worth = {"single": 1.0, "gammon": 2.0, "backgammon": 3.0, "mars": 2.0}[offered]
+        return worth >= mine

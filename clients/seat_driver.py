@@ -1,0 +1,265 @@
+"""Seating a bot at a server game: one seat driven by a :class:`~clients.bots.base.Bot`.
+
+    driver = SeatDriver(seat, bot)
+    game = driver.act(game)     # the game after this seat's action, or None when it waits
+
+A :class:`SeatDriver` is given the latest state of the game known (from its own last action, the
+other seat's, or a WatchGame stream), does what its seat has to do in it, and returns the state
+after. The server stays the authority: the plays offered to the bot are the server's legal plays,
+the cube is offered to the bot only when the server lists the double, and every action carries the
+etag of the state it was decided on, so a decision on a stale state is refused and made again on
+the fresh one.
+
+:func:`play_match` seats two bots at a new game and plays it out; the arena, the terminal game
+and the gnubg bridge build on these two.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from tavli.v1 import board_pb2
+from tavli.v1 import games_service_pb2 as games_pb2
+
+from clients.bots.base import Bot, CubeAnswer, ResignLevel, Situation
+from clients.client import Seat, TavliClient, TavliServerError, VariantName
+from engine import VARIANTS, Play, Position, Step, Variant
+
+_VARIANT_NAMES: dict[int, VariantName] = {
+    board_pb2.VARIANT_BACKGAMMON: "backgammon",
+    board_pb2.VARIANT_LONG_NARDI: "long-nardi",
+}
+_LEVELS: dict[int, ResignLevel] = {
+    board_pb2.GAME_RESULT_SINGLE: "single",
+    board_pb2.GAME_RESULT_GAMMON: "gammon",
+    board_pb2.GAME_RESULT_BACKGAMMON: "backgammon",
+    board_pb2.GAME_RESULT_MARS: "mars",
+}
+_RETRIES = 3  # fresh reads after a stale etag before giving up
+
+
+class _StaleState(Exception):
+    """The server's state moved on from the one being decided on."""
+
+
+class BotError(RuntimeError):
+    """A bot answered with something that is not one of its choices (a play not offered)."""
+
+
+class SeatDriver:
+    """Plays one seat of a server game with a bot.
+
+    ``throws_opening``: whether this seat makes the throw for who starts (either seat may; in a
+    game between two drivers, let one of them). ``engine_plays``: list the legal plays with the
+    engine (the one the server runs) instead of asking the server, sparing a round trip a turn;
+    the server still refuses a play it finds illegal.
+    """
+
+    def __init__(self, seat: Seat, bot: Bot, *, throws_opening: bool = True, engine_plays: bool = False) -> None:
+        self.seat = seat
+        self.bot = bot
+        self.throws_opening = throws_opening
+        self.engine_plays = engine_plays
+
+    def act(self, game: games_pb2.Game) -> games_pb2.Game | None:
+        """Make this seat's move in ``game`` (the latest state known); return the game after it,
+        or ``None`` when this seat has nothing to do (the other seat's turn, or the match is over).
+
+        :raises TavliServerError: for an error other than a stale state.
+        :raises BotError: if the bot chose a play it was not offered.
+        """
+        for _ in range(_RETRIES):
+            try:
+                return self._act(game)
+            except _StaleState:
+                game = self.seat.game()
+            except TavliServerError as error:
+                if error.reason != "STALE_ETAG":
+                    raise
+                game = self.seat.game()
+        return self._act(game)
+
+    def situation(self, game: games_pb2.Game, *, beavers_allowed: bool = False) -> Situation:
+        """What the bot knows of ``game`` besides the board, from its own side."""
+        me = self.seat.seat
+        position = Position.from_id(game.position_id)
+        if game.turn != me:
+            position = position.swapped()
+        score = list(game.score) or [0, 0]
+        owner: Literal["bot", "opponent", "centre"] = (
+            "centre" if game.cube_owner == games_pb2.SEAT_UNSPECIFIED else "bot" if game.cube_owner == me else "opponent"
+        )
+        return Situation(
+            variant=variant_of(game),
+            position=position,
+            cube_value=game.cube_value or 1,
+            cube_owner=owner,
+            score=(score[self.seat.index], score[1 - self.seat.index]),
+            match_length=game.rule_set.match_length,
+            crawford=game.crawford,
+            beavers_allowed=beavers_allowed,
+        )
+
+    # --- one decision ------------------------------------------------------------------------
+
+    def _act(self, game: games_pb2.Game) -> games_pb2.Game | None:
+        me = self.seat.seat
+        phase = game.phase
+        if phase == games_pb2.PHASE_OPENING:
+            return self._on(game, self.seat.roll) if self.throws_opening else None
+        if phase == games_pb2.PHASE_DOUBLED:
+            return None if game.turn == me else self._answer_double(game)
+        if phase == games_pb2.PHASE_RESIGNING:
+            if game.resignation.seat == me:
+                return None
+            offered = _LEVELS[game.resignation.result]
+            accept = self.bot.accept_resignation(self.situation(game), offered)
+            return self._on(game, self.seat.accept if accept else self.seat.reject)
+        if game.turn != me:
+            return None
+        if phase == games_pb2.PHASE_ROLLING:
+            return self._before_rolling(game)
+        if phase == games_pb2.PHASE_PLAYING:
+            return self._play(game)
+        return None  # PHASE_MATCH_OVER
+
+    def _before_rolling(self, game: games_pb2.Game) -> games_pb2.Game:
+        situation = self.situation(game)
+        level = self.bot.resign(situation)
+        actions: list[int] | None = None
+        if level is not None:
+            actions = self._actions(game)
+            if games_pb2.ACTION_RESIGN in actions:
+                return self.seat.resign(level)
+        if _cube_may_be_turned(game, self.seat.seat):
+            actions = actions if actions is not None else self._actions(game)
+            if games_pb2.ACTION_DOUBLE in actions and self.bot.offer_double(situation):
+                return self.seat.double()
+        return self._on(game, self.seat.roll)
+
+    def _answer_double(self, game: games_pb2.Game) -> games_pb2.Game:
+        actions = self._actions(game)
+        beaver = games_pb2.ACTION_BEAVER in actions
+        answer: CubeAnswer = self.bot.answer_double(self.situation(game, beavers_allowed=beaver))
+        if answer == "beaver" and not beaver:
+            answer = "take"
+        respond: dict[str, Callable[[], games_pb2.Game]] = {
+            "take": self.seat.take,
+            "drop": self.seat.drop,
+            "beaver": self.seat.beaver,
+        }
+        return respond[answer]()
+
+    def _play(self, game: games_pb2.Game) -> games_pb2.Game:
+        variant = variant_of(game)
+        position = Position.from_id(game.position_id)
+        dice = (int(game.dice[0]), int(game.dice[1]))
+        if self.engine_plays:
+            plays: list[Play] = list(variant.legal_plays(position, dice))
+            chosen = self.bot.choose_play(variant, position, dice, plays)
+            if chosen not in plays:
+                raise BotError(f"{self.bot.name} chose {chosen.notation()!r}, which is not one of the legal plays")
+            return self._on(game, lambda: self.seat.play(chosen.notation()))
+        legal = self.seat.legal_actions()
+        if legal.etag != game.etag or games_pb2.ACTION_PLAY not in legal.actions:
+            raise _StaleState
+        plays = [play_of(message, variant, position) for message in legal.plays]
+        chosen = self.bot.choose_play(variant, position, dice, plays)
+        for play, message in zip(plays, legal.plays):
+            if play is chosen or play.position == chosen.position:
+                return self.seat.play(message.notation)
+        raise BotError(f"{self.bot.name} chose {chosen.notation()!r}, which is not one of the legal plays")
+
+    def _actions(self, game: games_pb2.Game) -> list[int]:
+        legal = self.seat.legal_actions()
+        if legal.etag != game.etag:
+            raise _StaleState
+        return list(legal.actions)
+
+    def _on(self, game: games_pb2.Game, action: Callable[[], games_pb2.Game]) -> games_pb2.Game:
+        """Make ``action`` on the state ``game`` (its etag), which this seat may not have seen itself."""
+        # The client's Seat keeps the etag of the last state *it* read; the other seat's action
+        # (or a watch stream) may have brought a newer one, which is the one decided on here.
+        self.seat.last_seen = game
+        self.seat._etag = game.etag  # the client has no public way to adopt a newer state yet
+        return action()
+
+
+def _cube_may_be_turned(game: games_pb2.Game, me: int) -> bool:
+    """Whether the double can be among this seat's actions, from what the game shows: only then is
+    the server asked (sparing a round trip a turn when the cube cannot move)."""
+    rules = game.rule_set
+    if rules.cube != games_pb2.CUBE_MODE_CUBE or game.crawford or rules.match_length == 1:
+        return False
+    if game.cube_owner not in (games_pb2.SEAT_UNSPECIFIED, me):
+        return False
+    limit = rules.cube_limit if rules.HasField("cube_limit") else 64
+    return limit == 0 or game.cube_value * 2 <= limit
+
+
+def variant_of(game: games_pb2.Game) -> Variant:
+    """The engine's variant a game is played by."""
+    return VARIANTS[_VARIANT_NAMES[game.rule_set.variant]]
+
+
+def play_of(message: board_pb2.Play, variant: Variant, position: Position) -> Play:
+    """The engine's play for a legal play the server listed from ``position``."""
+    steps = tuple(Step(step.from_point, step.to_point, step.die, step.hit) for step in message.steps)
+    # Moving the checkers is far cheaper than decoding (and checking) the play's Position ID.
+    return Play.trusted(steps, variant.position_after(position, steps))
+
+
+# --- two bots, one game --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayedMatch:
+    """A game or match two bots played to its end: its resource name and final state."""
+
+    name: str
+    game: games_pb2.Game
+
+    @property
+    def finished_games(self) -> list[games_pb2.FinishedGame]:
+        return list(self.game.finished_games)
+
+
+def play_match(
+    client: TavliClient,
+    bots: tuple[Bot, Bot],
+    *,
+    variant: VariantName = "backgammon",
+    match_length: int = 0,
+    games: int = 1,
+    dice_seed: str = "",
+    max_actions: int = 100_000,
+    engine_plays: bool = False,
+    **options: Any,
+) -> PlayedMatch:
+    """Create a game with ``bots[0]`` at seat 0 and ``bots[1]`` at seat 1 and play it out: to the
+    end of the match, or in money play (``match_length`` 0) until ``games`` games are finished.
+    ``options`` are rule-set options, as :meth:`TavliClient.create_game` takes them;
+    ``engine_plays`` as :class:`SeatDriver` takes it.
+
+    :raises TavliServerError: if the server refuses an action.
+    :raises RuntimeError: if neither seat can act, or after ``max_actions`` actions.
+    """
+    seats = client.create_game(variant=variant, match_length=match_length, dice_seed=dice_seed, **options)
+    drivers = (
+        SeatDriver(seats[0], bots[0], engine_plays=engine_plays),
+        SeatDriver(seats[1], bots[1], throws_opening=False, engine_plays=engine_plays),
+    )
+    game = seats[0].last_seen
+    for _ in range(max_actions):
+        if game.phase == games_pb2.PHASE_MATCH_OVER or (match_length == 0 and len(game.finished_games) >= games):
+            return PlayedMatch(game.name, game)
+        for driver in drivers:
+            after = driver.act(game)
+            if after is not None:
+                game = after
+                break
+        else:
+            raise RuntimeError(f"{game.name}: neither seat can act in phase {games_pb2.Phase.Name(game.phase)}")
+    raise RuntimeError(f"{game.name}: not over after {max_actions} actions")
