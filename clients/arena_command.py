@@ -297,35 +297,10 @@ def _server(address: str | None) -> Iterator[str]:
     if address:
         yield address
         return
-    from server.app import ServerConfig, create_server
+    from server.app import embedded_server
 
-    with _quiet_rpc_log():
-        running = create_server(ServerConfig(host="127.0.0.1", port=0, db=None))
-        try:
-            yield f"127.0.0.1:{running.port}"
-        finally:
-            running.stop(0)
-
-
-@contextlib.contextmanager
-def _quiet_rpc_log() -> Iterator[None]:
-    """Keep the embedded server's line per RPC (thousands a second) out of the arena's output,
-    leaving warnings and errors; the logging set up before is restored after."""
-    import logging
-
-    import structlog
-
-    if structlog.is_configured():
-        yield  # the entry point chose where logs go: leave it be
-        return
-    structlog.configure(
-        wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING),
-        logger_factory=structlog.PrintLoggerFactory(sys.stderr),
-    )
-    try:
-        yield
-    finally:
-        structlog.reset_defaults()
+    with embedded_server() as embedded:
+        yield embedded
 
 
 class _ProgressBar:

@@ -189,6 +189,12 @@ class Seat:
         """The etag of the state this seat last saw: its next action applies only to that state."""
         return self._etag or self.last_seen.etag
 
+    def observe(self, game: games_pb2.Game) -> None:
+        """Adopt a state of the game read elsewhere (a watch, the other seat's answer): this
+        seat's next action then applies to that state."""
+        self.last_seen = game
+        self._etag = game.etag
+
     def game(self) -> games_pb2.Game:
         """The game now (and remember its etag for the next action)."""
         self.last_seen = self.client.game(self.name)

@@ -180,10 +180,9 @@ class SeatDriver:
 
     def _on(self, game: games_pb2.Game, action: Callable[[], games_pb2.Game]) -> games_pb2.Game:
         """Make ``action`` on the state ``game`` (its etag), which this seat may not have seen itself."""
-        # The client's Seat keeps the etag of the last state *it* read; the other seat's action
-        # (or a watch stream) may have brought a newer one, which is the one decided on here.
-        self.seat.last_seen = game
-        self.seat._etag = game.etag  # the client has no public way to adopt a newer state yet
+        # The other seat's action (or a watch stream) may have brought a newer state than the
+        # seat last read: this decision was made on that one.
+        self.seat.observe(game)
         return action()
 
 

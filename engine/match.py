@@ -103,8 +103,7 @@ class Match:
     @property
     def dice_commitment(self) -> str:
         """The SHA-256 of the seed of the game in play, with verifiable dice; else ``""``."""
-        commitment = open_commitment(self.events)
-        return "" if commitment is None else commitment.commitment
+        return "" if self._game_seed is None else self._game_seed.commitment
 
     # --- actions -------------------------------------------------------------------------
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import threading
+from collections.abc import Iterator
 from concurrent import futures
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +44,7 @@ class ServerConfig:
     games_in_memory: int = 10_000
     threads: int = 32
     grace_seconds: float = 5.0
+    log_rpcs: bool = True  # one log line per RPC; off for servers embedded in a client program
 
 
 @dataclass
@@ -62,7 +65,10 @@ class Running:
 
 
 def create_server(config: ServerConfig) -> Running:
-    """Build and start a server on ``config.host:config.port`` (port 0 picks a free one)."""
+    """Build and start a server on ``config.host:config.port`` (port 0 picks a free one).
+
+    Keep the returned :class:`Running`: the server stops when it is garbage-collected.
+    """
     store: Store = MemoryStore() if config.db is None else SqliteStore(config.db)
     tables = Tables(store, capacity=config.games_in_memory)
     options = [
@@ -71,7 +77,7 @@ def create_server(config: ServerConfig) -> Running:
     ]
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=config.threads),
-        interceptors=[RpcLogInterceptor(), ErrorInterceptor()],
+        interceptors=[RpcLogInterceptor(), ErrorInterceptor()] if config.log_rpcs else [ErrorInterceptor()],
         options=options,
     )
     rules_service_pb2_grpc.add_RulesServiceServicer_to_server(RulesServicer(), server)
@@ -89,6 +95,17 @@ def create_server(config: ServerConfig) -> Running:
         port = server.add_insecure_port(address)
     server.start()
     return Running(server, port, health_servicer, store, tables)
+
+
+@contextlib.contextmanager
+def embedded_server() -> Iterator[str]:
+    """The address of an in-memory server on a free loopback port, for a client program's own
+    use while the ``with`` block runs; it logs no line per RPC."""
+    running = create_server(ServerConfig(host="127.0.0.1", port=0, db=None, log_rpcs=False))
+    try:
+        yield f"127.0.0.1:{running.port}"
+    finally:
+        running.stop(0)
 
 
 def serve(config: ServerConfig) -> None:

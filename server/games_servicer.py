@@ -11,7 +11,6 @@ import grpc
 
 from engine.events import Side
 from engine.game import legal_actions, legal_plays
-from engine.events import DiceCommitted
 from engine.match import Match, open_commitment
 from server import convert
 from server.errors import BadRequest
@@ -150,7 +149,7 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
                 table.rules,
                 state,
                 event_count=sequence + 1,
-                dice_commitment=_commitment(open_commitment(table.match.events[: sequence + 1])),
+                dice_commitment=_commitment_after(table, sequence),
                 created=table.record.created,
                 updated=table.record.updated,
             )
@@ -178,8 +177,12 @@ def game_of(table: Table) -> pb.Game:
     )
 
 
-def _commitment(event: DiceCommitted | None) -> str:
-    return "" if event is None else event.commitment
+def _commitment_after(table: Table, sequence: int) -> str:
+    """The dice commitment in force just after event ``sequence``."""
+    if table.record.dice_mode != "verifiable":
+        return ""
+    commitment = open_commitment(table.match.events[: sequence + 1])
+    return "" if commitment is None else commitment.commitment
 
 
 def _page_size(requested: int, *, default: int, most: int) -> int:
