@@ -83,8 +83,16 @@ def status_of(error: Exception) -> tuple[grpc.StatusCode, str, str]:
     return grpc.StatusCode.INTERNAL, "INTERNAL", "internal error; the server's log has the details"
 
 
+# Messages quote the input; a long input quoted whole would make the status trailers larger than
+# a client accepts (16 KiB by default), and the client would see RESOURCE_EXHAUSTED instead.
+MAX_MESSAGE_CHARS = 1000
+
+
 def rich_status(code: grpc.StatusCode, reason: str, message: str) -> grpc.Status:
-    """A status carrying a google.rpc.Status with one ErrorInfo."""
+    """A status carrying a google.rpc.Status with one ErrorInfo (the message cut to
+    :data:`MAX_MESSAGE_CHARS`)."""
+    if len(message) > MAX_MESSAGE_CHARS:
+        message = message[: MAX_MESSAGE_CHARS - 1] + "…"
     info = error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN)
     detail = any_pb2.Any()
     detail.Pack(info)

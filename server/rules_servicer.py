@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import grpc
 
-from engine import OFF, IllegalPlayError, Play, TavliError
+from engine import OFF, IllegalPlayError, InvalidPositionError, Play, Position, TavliError
 from engine.xgid import Xgid, format_xgid
 from server import convert
 from server.errors import ServiceError
@@ -56,9 +56,18 @@ class RulesServicer(rules_service_pb2_grpc.RulesServiceServicer):
         position = convert.position_of(variant, request.position)
         return pb.ConvertPositionResponse(
             position_id=position.position_id(),
-            xgid=format_xgid(Xgid(position=position, player_on_roll=1)),
+            xgid=_xgid_or_empty(position),
             board=convert.board_message(position),
         )
+
+
+def _xgid_or_empty(position: Position) -> str:
+    # An XGID has one square a point, laid out as in backgammon: a long nardi position whose sides
+    # stand on squares that coincide in that layout has no XGID, and is still a valid position.
+    try:
+        return format_xgid(Xgid(position=position, player_on_roll=1))
+    except InvalidPositionError:
+        return ""
 
 
 def _validate(request: pb.ValidatePlayRequest) -> pb.ValidatePlayResponse:

@@ -148,6 +148,8 @@ class Tables:
             first = table.match.version
             action(table.match, seat)
             events = table.match.events[first:]
+            # The answer shows this action's time, as GetGame will once it is stored.
+            table.record = replace(table.record, updated=self.clock())
             response = answer(table)
             try:
                 self._write(table, first, events, request_id, response)
@@ -163,7 +165,7 @@ class Tables:
             name=table.name,
             first_sequence=first,
             events=[event.to_dict() for event in events],
-            updated=self.clock(),
+            updated=table.record.updated,
             dice_seed=seed.hex() if seed is not None else table.record.dice_seed,
             request_id=request_id,
             response=response,

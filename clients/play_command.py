@@ -1,0 +1,593 @@
+"""``tavli play``: a person plays a built-in bot in the terminal, through the server.
+
+The person sits at seat 1 and is ``X`` at the bottom of the board (GNU Backgammon's player 1);
+the bot sits at seat 0 as ``O`` and is driven by a :class:`~clients.seat_driver.SeatDriver`. Every
+action goes to the server, which keeps the rules: an illegal play is refused with the server's
+reason and the person tries again. What happened since the person last decided (the bot's rolls
+and plays, forced plays, cube actions, resignations) is told from the game's event log.
+
+Without ``--server`` an in-memory server is started on 127.0.0.1 (a free port) for the session.
+Input and output are streams, so a session can be scripted; the end of the input quits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import re
+import sys
+from collections.abc import Callable, Generator
+from dataclasses import dataclass
+from typing import IO, Any, Literal, cast
+
+import grpc
+from tavli.v1 import board_pb2
+from tavli.v1 import games_service_pb2 as games_pb2
+
+from clients import bots
+from clients.board_view import Table, draw
+from clients.client import Seat, TavliClient, TavliServerError, VariantName
+from clients.seat_driver import SeatDriver, variant_of
+from engine import Position
+from engine.errors import InvalidMatchIdError
+from engine.match_id import GameStatus, MatchInfo, Resignation
+
+_RESULT_WORDS = {
+    board_pb2.GAME_RESULT_SINGLE: "a single game",
+    board_pb2.GAME_RESULT_GAMMON: "a gammon",
+    board_pb2.GAME_RESULT_BACKGAMMON: "a backgammon",
+    board_pb2.GAME_RESULT_MARS: "a mars",
+}
+_RESIGN_LEVELS = {
+    "backgammon": ("single", "gammon", "backgammon"),
+    "long-nardi": ("single", "mars"),
+}
+_BOT_ACTIONS_IN_A_ROW = 1000  # a bot acting more often than this without the person is stuck
+_ENDED_BY = {games_pb2.GAME_END_DROP: ", by a dropped double", games_pb2.GAME_END_RESIGNATION: ", by resignation"}
+
+
+class _Quit(Exception):
+    """The person typed quit, or the input ended."""
+
+
+@dataclass(frozen=True)
+class PlayOptions:
+    """The game to set up: the variant, the match length (0: money play) and the rule options."""
+
+    variant: VariantName = "backgammon"
+    match_length: int = 0
+    cube: bool = True
+    beavers: bool = False
+    auto_forced: bool = True
+    dice_seed: str = ""
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "play",
+        help="play backgammon or long nardi against a bot in the terminal",
+        description=(
+            "Play against a built-in bot in the terminal. You are X at the bottom of the board, the"
+            " points numbered from your side; type plays like '13/7 8/7', 'bar/22' or '6/off'."
+            " Without --server, a server is started for the session and stopped after it."
+        ),
+    )
+    parser.add_argument("--variant", choices=("backgammon", "long-nardi"), default="backgammon")
+    parser.add_argument("--match", type=int, default=0, metavar="N", help="play a match to N points (default: money play)")
+    parser.add_argument(
+        "--cube", action=argparse.BooleanOptionalAction, default=None,
+        help="play with the doubling cube (backgammon only; default on in backgammon)",
+    )
+    parser.add_argument("--beavers", action="store_true", help="money play: allow beavers")
+    parser.add_argument(
+        "--auto-forced", action=argparse.BooleanOptionalAction, default=True,
+        help="let the server play your forced rolls (default on)",
+    )
+    parser.add_argument("--bot", choices=bots.NAMES, default="heuristic", help="the bot to play (default heuristic)")
+    parser.add_argument("--server", metavar="HOST:PORT", help="play on this server instead of a private one")
+    parser.add_argument("--seed", type=int, help="seed the dice and the bot, to replay a session")
+    parser.set_defaults(run=run)
+
+
+def run(arguments: argparse.Namespace) -> int:
+    variant: VariantName = arguments.variant
+    if arguments.match < 0:
+        return _fail("--match takes a number of points of at least 1 (0 for money play)")
+    if variant == "long-nardi" and arguments.cube:
+        return _fail("long nardi is played without the cube")
+    if arguments.bot in bots.BACKGAMMON_ONLY and variant != "backgammon":
+        return _fail(f"the {arguments.bot} bot plays backgammon only")
+    try:
+        bot = bots.create(arguments.bot, seed=arguments.seed)
+    except Exception as error:  # noqa: BLE001 - a bot that cannot start (gnubg missing) is the person's news
+        return _fail(str(error))
+    options = PlayOptions(
+        variant=variant,
+        match_length=arguments.match,
+        cube=variant == "backgammon" and arguments.cube is not False,
+        beavers=arguments.beavers,
+        auto_forced=arguments.auto_forced,
+        dice_seed="" if arguments.seed is None else f"tavli-play-{arguments.seed}",
+    )
+    try:
+        if arguments.server:
+            with TavliClient.connect(arguments.server) as client:
+                return PlaySession(client, bot, options).run()
+        from server.app import embedded_server
+
+        with embedded_server() as address, TavliClient.connect(address) as client:
+            return PlaySession(client, bot, options).run()
+    except TavliServerError as error:  # a rule set the server refuses, or the server gone
+        if error.code == grpc.StatusCode.UNAVAILABLE:
+            return _fail(f"cannot reach the server: {error.message}")
+        return _fail(f"the server refused: {error.message}")
+
+
+class PlaySession:
+    """One person against one bot, from the creation of the game to its end or the person's quit.
+
+    ``input`` is read a line at a time (its end quits); everything shown goes to ``output``. When
+    ``input`` is not a terminal, each answer is echoed after its prompt, so a scripted session
+    reads like a typed one.
+    """
+
+    def __init__(
+        self,
+        client: TavliClient,
+        bot: bots.Bot,
+        options: PlayOptions = PlayOptions(),
+        *,
+        input: IO[str] | None = None,
+        output: IO[str] | None = None,
+    ) -> None:
+        self.client = client
+        self.bot = bot
+        self.options = options
+        self.input = input if input is not None else sys.stdin
+        self.output = output if output is not None else sys.stdout
+        self.echo = not _is_terminal(self.input)
+        self.bot_name = f"{bot.name} bot"
+        self._seen = 0  # events told so far
+        self._games_told = 0
+        self._dice: tuple[int, int] | None = None  # the dice of the play the log tells next
+        self.human: Seat
+        self.driver: SeatDriver
+        self.game: games_pb2.Game
+        self._events: Generator[games_pb2.WatchGameResponse, None, None]
+
+    # --- the session -------------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Play until the match is over or the person quits; returns the exit status (0)."""
+        options = self.options
+        rules: dict[str, Any] = {"auto_play_forced": options.auto_forced}
+        if options.variant == "backgammon":
+            rules["cube"] = options.cube
+            rules["beavers"] = options.beavers
+        bot_seat, self.human = self.client.create_game(
+            variant=options.variant, match_length=options.match_length, dice_seed=options.dice_seed, **rules
+        )
+        self.driver = SeatDriver(bot_seat, self.bot, throws_opening=False, engine_plays=True)
+        self.game = self.human.last_seen
+        # One stream for the session: its events are read as the game's event count says they
+        # exist, so reading never waits.
+        self._events = cast(Generator[games_pb2.WatchGameResponse, None, None], self.client.watch(self.game.name))
+        self._say(self._introduction())
+        try:
+            self.game = self.human.roll()  # the throw for who starts game 1
+            while True:
+                self._let_bot_act()
+                self._tell_events()
+                self._tell_finished_games()
+                if self.game.phase == games_pb2.PHASE_MATCH_OVER:
+                    self._say(self._match_result())
+                    return 0
+                self._human_acts()
+        except _Quit:
+            self._say(f"\nYou leave the table. {self._score_line()}")
+            return 0
+        finally:
+            self._events.close()
+
+    def _let_bot_act(self) -> None:
+        for _ in range(_BOT_ACTIONS_IN_A_ROW):
+            after = self.driver.act(self.game)
+            if after is None:
+                return
+            self.game = after
+        raise RuntimeError(f"{self.game.name}: the bot keeps acting without the person")
+
+    # --- the person's decisions ----------------------------------------------------------------
+
+    def _human_acts(self) -> None:
+        game = self.game
+        legal = self.human.legal_actions()
+        actions = set(legal.actions)
+        me = self.human.seat
+        phase = game.phase
+        if phase == games_pb2.PHASE_OPENING:
+            self._ask_to_start_next_game()
+        elif phase == games_pb2.PHASE_ROLLING and game.turn == me:
+            if games_pb2.ACTION_DOUBLE in actions:
+                self._say(self._board())
+                self._decide("Roll or double? (Enter rolls) > ", actions, self._roll_or_double)
+            else:
+                self._decide("Your turn: press Enter to roll > ", actions, self._roll_or_double)
+        elif phase == games_pb2.PHASE_PLAYING and game.turn == me:
+            self._say(self._board())
+            dice = _dice_words(game.dice)
+            if [play.notation for play in legal.plays] == [""]:
+                prompt = f"You cannot move with {dice}: press Enter to pass > "
+            else:
+                prompt = f"Your play with {dice} > "
+            self._decide(prompt, actions, lambda text: self._play(text, legal.plays))
+        elif phase == games_pb2.PHASE_DOUBLED and games_pb2.ACTION_TAKE in actions:
+            self._say(self._board())
+            choices = "Take, drop or beaver" if games_pb2.ACTION_BEAVER in actions else "Take or drop"
+            prompt = f"The {self.bot_name} doubles to {game.cube_value * 2}. {choices}? > "
+            self._decide(prompt, actions, self._answer_double)
+        elif phase == games_pb2.PHASE_RESIGNING and games_pb2.ACTION_ACCEPT in actions:
+            offer = game.resignation
+            self._say(self._board())
+            prompt = (
+                f"The {self.bot_name} offers to resign {_RESULT_WORDS[offer.result]}"
+                f" ({_points(offer.points)}). Accept or reject? > "
+            )
+            self._decide(prompt, actions, self._answer_resignation)
+        else:
+            raise RuntimeError(f"{game.name}: neither side can act in {games_pb2.Phase.Name(phase)}")
+
+    def _decide(self, prompt: str, actions: set[int], answer: Callable[[str], games_pb2.Game | None]) -> None:
+        """Ask until an answer acts: the commands any prompt takes are handled here, the rest by
+        ``answer``, which returns the game after the action or ``None`` to ask again."""
+        while True:
+            text = self._read(prompt)
+            word, _, rest = text.partition(" ")
+            word = word.lower()
+            if word in ("quit", "exit", "q"):
+                raise _Quit
+            if word in ("help", "?"):
+                self._say(self._help())
+                continue
+            if word == "board":
+                self._say(self._board())
+                continue
+            if word == "score":
+                self._say(self._score_line())
+                continue
+            try:
+                if word == "resign":
+                    after = self._resign(rest.strip().lower(), actions)
+                else:
+                    after = answer(text)
+            except TavliServerError as error:
+                self._say(f"Not allowed: {error.message}")
+                continue
+            if after is not None:
+                self.game = after
+                return
+
+    def _roll_or_double(self, text: str) -> games_pb2.Game | None:
+        word = text.lower()
+        if word in ("", "roll", "r"):
+            return self.human.roll()
+        if word in ("double", "d"):
+            return self.human.double()
+        self._say("Press Enter (or type roll) to roll" + (", or type double" if self._may_double() else "") + ".")
+        return None
+
+    def _play(self, text: str, plays: Any) -> games_pb2.Game | None:
+        if text.lower() == "hint":
+            self._say(self._hint())
+            return None
+        if text == "" and any(play.notation for play in plays):
+            self._say("Type your play, like 13/7 8/7 (or 'hint' for a suggestion, 'help' for the commands).")
+            return None
+        return self.human.play(text)
+
+    def _answer_double(self, text: str) -> games_pb2.Game | None:
+        word = text.lower()
+        if word in ("take", "t"):
+            return self.human.take()
+        if word in ("drop", "d", "pass"):
+            return self.human.drop()
+        if word in ("beaver", "b"):
+            return self.human.beaver()
+        self._say("Answer take or drop (or beaver, when the prompt offers it).")
+        return None
+
+    def _answer_resignation(self, text: str) -> games_pb2.Game | None:
+        word = text.lower()
+        if word in ("accept", "a", "yes", "y"):
+            return self.human.accept()
+        if word in ("reject", "r", "no", "n"):
+            return self.human.reject()
+        self._say("Answer accept or reject.")
+        return None
+
+    def _resign(self, level: str, actions: set[int]) -> games_pb2.Game | None:
+        levels = _RESIGN_LEVELS[self.options.variant]
+        level = level or "single"
+        if level not in levels:
+            self._say(f"Resign what? Type resign followed by one of: {', '.join(levels)}.")
+            return None
+        if games_pb2.ACTION_RESIGN not in actions:
+            self._say("You cannot offer to resign now.")
+            return None
+        return self.human.resign(level)  # type: ignore[arg-type]
+
+    def _ask_to_start_next_game(self) -> None:
+        number = self.game.game_number
+        if self.options.match_length:
+            prompt = f"Press Enter to start game {number} > "
+        else:
+            prompt = "Play another game? [Y/n] > "
+
+        def start(text: str) -> games_pb2.Game | None:
+            if text.lower() in ("n", "no"):
+                raise _Quit
+            return self.human.roll()
+
+        self._decide(prompt, set(), start)
+
+    # --- telling what happened -----------------------------------------------------------------
+
+    def _tell_events(self) -> None:
+        """Tell the events since the last told: the bot's rolls and plays, forced plays, the cube."""
+        count = self.game.event_count - self._seen
+        if count <= 0:
+            return
+        events = [response.event for response in itertools.islice(self._events, count)]
+        self._seen += len(events)
+        lines = [line for line in map(self._event_line, events) if line]
+        if lines:
+            self._say("\n".join(lines))
+
+    def _event_line(self, event: games_pb2.GameEvent) -> str:
+        who = self._who(event.seat)
+        kind = event.kind
+        if kind == games_pb2.EVENT_KIND_OPENING_THROW:
+            return self._opening_line(event)
+        if kind == games_pb2.EVENT_KIND_ROLL:
+            self._dice = (event.dice[0], event.dice[1])
+            return ""  # told with the play, or shown on the board
+        if kind == games_pb2.EVENT_KIND_PLAY:
+            dice = _dice_words(self._dice) if self._dice else ""
+            self._dice = None
+            mine = event.seat == self.human.seat
+            if not event.notation:
+                return f"{who} {'roll' if mine else 'rolls'} {dice} and cannot move."
+            if mine and not event.forced:
+                return f"You play {event.notation}."
+            forced = " (forced)" if event.forced else ""
+            seen_from_you = ""
+            if not mine and self.options.variant == "long-nardi":
+                seen_from_you = f" (on your numbering: {self._on_my_numbering(event.notation)})"
+            return f"{who} {'play' if mine else 'plays'} {dice}: {event.notation}{forced}{seen_from_you}."
+        mine = event.seat == self.human.seat
+        if kind == games_pb2.EVENT_KIND_DOUBLE and not mine:
+            return ""  # the prompt to answer it says so
+        simple = {
+            games_pb2.EVENT_KIND_DOUBLE: "double",
+            games_pb2.EVENT_KIND_TAKE: "take" if mine else "takes",
+            games_pb2.EVENT_KIND_DROP: "drop" if mine else "drops",
+            games_pb2.EVENT_KIND_BEAVER: "beaver" if mine else "beavers",
+            games_pb2.EVENT_KIND_ACCEPT: "accept the resignation" if mine else "accepts the resignation",
+            games_pb2.EVENT_KIND_REJECT: "reject the resignation: play on" if mine else "rejects the resignation: play on",
+        }
+        if kind in simple:
+            return f"{who} {simple[kind]}."
+        if kind == games_pb2.EVENT_KIND_RESIGN:
+            return f"{who} {'offer' if mine else 'offers'} to resign {_RESULT_WORDS[event.resignation_result]}."
+        return ""  # the dice commitment and reveal: nothing for the person to do
+
+    def _on_my_numbering(self, notation: str) -> str:
+        """The bot's play with its points renamed as the person numbers them (long nardi, where
+        the two numberings are a half-turn apart and the person's is the one on the board)."""
+        variant = variant_of(self.game)
+        return re.sub(
+            r"(?<![(\d])\d+(?!\))", lambda number: str(variant.opponent_point(int(number.group()))), notation
+        )
+
+    def _opening_line(self, event: games_pb2.GameEvent) -> str:
+        lines = []
+        me_first = self.human.index == 0
+        for number, throw in enumerate(event.opening_throws):
+            mine, bots_die = (throw.seat0_die, throw.seat1_die) if me_first else (throw.seat1_die, throw.seat0_die)
+            text = f"Throw for who starts: you {mine}, the {self.bot_name} {bots_die}"
+            if mine == bots_die:
+                lines.append(f"{text}: a tie, thrown again.")
+                continue
+            starter = "you start" if mine > bots_die else f"the {self.bot_name} starts"
+            if self.game.rule_set.opening == games_pb2.OPENING_PLAY_OPENING_DICE:
+                self._dice = (max(mine, bots_die), min(mine, bots_die))
+                lines.append(f"{text}: {starter}, playing {self._dice[0]}-{self._dice[1]}.")
+            else:
+                lines.append(f"{text}: {starter} and {'roll' if mine > bots_die else 'rolls'} both dice.")
+        return "\n".join(lines)
+
+    def _tell_finished_games(self) -> None:
+        finished = self.game.finished_games
+        for game in finished[self._games_told :]:
+            winner = "You win" if game.winner == self.human.seat else f"The {self.bot_name} wins"
+            self._say(
+                f"\n*** {winner} game {game.game_number}: {_RESULT_WORDS[game.result]}"
+                f"{_ENDED_BY.get(game.ended_by, '')}, {_points(game.points)}"
+                f"{f' (cube {game.cube_value})' if game.cube_value > 1 else ''}. ***\n{self._score_line()}"
+            )
+        self._games_told = len(finished)
+
+    def _score_line(self) -> str:
+        mine, bots = self._score()
+        if self.options.match_length:
+            return f"Score: you {mine}, the {self.bot_name} {bots} (match to {self.options.match_length})."
+        played = len(self.game.finished_games)
+        net = mine - bots
+        return (
+            f"Running total after {played} game{'s' if played != 1 else ''}: you {mine}, the {self.bot_name}"
+            f" {bots} (you are {'+' if net > 0 else ''}{net})."
+        )
+
+    def _match_result(self) -> str:
+        mine, bots = self._score()
+        if self.game.winner == self.human.seat:
+            return f"You win the match {mine}-{bots}. Well played!"
+        return f"The {self.bot_name} wins the match {bots}-{mine}."
+
+    def _score(self) -> tuple[int, int]:
+        score = list(self.game.score) or [0, 0]
+        return score[self.human.index], score[1 - self.human.index]
+
+    # --- the board ---------------------------------------------------------------------------------
+
+    def _board(self) -> str:
+        return "\n" + draw(self.table())
+
+    def table(self) -> Table:
+        """What the board shows now, from the person's side."""
+        game = self.game
+        me, bot = self.human.seat, self.driver.seat.seat
+        position = Position.from_id(game.position_id)
+        if game.turn == bot:
+            position = position.swapped()
+        cube = game.rule_set.cube == games_pb2.CUBE_MODE_CUBE
+        side: dict[int, Literal["X", "O"]] = {me: "X", bot: "O"}
+        return Table(
+            variant=variant_of(game),
+            position=position,
+            x_name="you",
+            o_name=self.bot_name,
+            on_roll=side.get(game.turn),
+            dice=(game.dice[0], game.dice[1]) if game.phase == games_pb2.PHASE_PLAYING and game.dice else None,
+            cube_value=game.cube_value if cube else 0,
+            cube_owner=side.get(game.cube_owner),
+            score=self._score(),
+            match_length=game.rule_set.match_length,
+            crawford=game.crawford,
+            position_id=game.position_id,
+            match_id=self._match_id(),
+        )
+
+    def _match_id(self) -> str:
+        """GNU Backgammon's Match ID of the state, in backgammon ("" where it has none)."""
+        game = self.game
+        if game.rule_set.variant != board_pb2.VARIANT_BACKGAMMON or game.turn == games_pb2.SEAT_UNSPECIFIED:
+            return ""
+        on_roll = 0 if game.turn == games_pb2.SEAT_0 else 1
+        to_act = on_roll
+        resignation = Resignation.NONE
+        if game.phase == games_pb2.PHASE_DOUBLED:
+            to_act = 1 - on_roll
+        elif game.phase == games_pb2.PHASE_RESIGNING:
+            to_act = 1 if game.resignation.seat == games_pb2.SEAT_0 else 0
+            resignation = Resignation(min(int(game.resignation.result), 3))
+        score = list(game.score) or [0, 0]
+        owner = {games_pb2.SEAT_0: 0, games_pb2.SEAT_1: 1}.get(game.cube_owner)
+        try:
+            return MatchInfo(
+                player_on_roll=on_roll,  # type: ignore[arg-type]
+                player_to_act=to_act,  # type: ignore[arg-type]
+                match_length=game.rule_set.match_length,
+                score=(score[0], score[1]),
+                cube_value=game.cube_value or 1,
+                cube_owner=owner,  # type: ignore[arg-type]
+                dice=(game.dice[0], game.dice[1]) if game.phase == games_pb2.PHASE_PLAYING and game.dice else (0, 0),
+                crawford=game.crawford,
+                jacoby=game.rule_set.jacoby and not game.rule_set.match_length,
+                game_state=GameStatus.PLAYING,
+                double_offered=game.phase == games_pb2.PHASE_DOUBLED,
+                resignation_offered=resignation,
+            ).match_id()
+        except InvalidMatchIdError:
+            return ""
+
+    # --- words -----------------------------------------------------------------------------------
+
+    def _introduction(self) -> str:
+        options = self.options
+        game = "long nardi" if options.variant == "long-nardi" else "backgammon"
+        length = f"a {options.match_length}-point match" if options.match_length else "money play, game after game"
+        cube = "with the cube" if options.cube and options.variant == "backgammon" else "without the cube"
+        return (
+            f"tavli: you play {game} against the {self.bot_name}: {length}, {cube}.\n"
+            f"Game {self.game.name}.\n" + self._help()
+        )
+
+    def _help(self) -> str:
+        levels = "|".join(_RESIGN_LEVELS[self.options.variant])
+        examples = "24/18 13/8, 24/13, 13/7(2) or 6/off" if self.options.variant == "long-nardi" else (
+            "13/7 8/7, bar/22, 24/18*/13, 6/2(2) or 6/off"
+        )
+        cube = (
+            "  At 'roll or double?' press Enter to roll or type double; answer a double with take or drop.\n"
+            if self._may_double()
+            else ""
+        )
+        forced = "  Forced plays are made for you (--no-auto-forced turns that off).\n" if self.options.auto_forced else ""
+        return (
+            "You are X, at the bottom; the bot is O. Points are numbered from your side: you move from\n"
+            "your 24-point down to your 1-point, then bear off.\n"
+            f"  Type a play like {examples}.\n"
+            f"{cube}{forced}"
+            f"  Commands: hint (a suggestion), board (draw it again), score, resign [{levels}], help, quit."
+        )
+
+    def _hint(self) -> str:
+        game = self.game
+        variant = variant_of(game)
+        position = Position.from_id(game.position_id)
+        dice = (int(game.dice[0]), int(game.dice[1]))
+        plays = list(variant.legal_plays(position, dice))
+        adviser = bots.create("heuristic", seed=0)
+        best = adviser.choose_play(variant, position, dice, plays)
+        others = len(plays) - 1
+        return (
+            f"The heuristic bot would play {best.notation() or '(no move)'}"
+            f" ({others} other legal play{'s' if others != 1 else ''})."
+        )
+
+    def _who(self, seat: int) -> str:
+        return "You" if seat == self.human.seat else f"The {self.bot_name}"
+
+    def _may_double(self) -> bool:
+        return self.options.cube and self.options.variant == "backgammon"
+
+    # --- the streams -----------------------------------------------------------------------------
+
+    def _read(self, prompt: str) -> str:
+        self.output.write(prompt)
+        self.output.flush()
+        line = self.input.readline()
+        if not line:
+            if self.echo:
+                self.output.write("\n")
+            raise _Quit
+        text = line.strip()
+        if self.echo:
+            self.output.write(text + "\n")
+        return text
+
+    def _say(self, text: str) -> None:
+        self.output.write(text + "\n")
+        self.output.flush()
+
+
+def _dice_words(dice: Any) -> str:
+    """A roll as players say it, the higher die first: 6-5."""
+    return "-".join(str(die) for die in sorted(dice, reverse=True))
+
+
+def _points(points: int) -> str:
+    return f"{points} point{'s' if points != 1 else ''}"
+
+
+def _is_terminal(stream: IO[str]) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _fail(message: str) -> int:
+    print(f"tavli play: {message}", file=sys.stderr)
+    return 2

@@ -1,0 +1,338 @@
+"""``tavli play``: a person against a bot in the terminal, driven here by a scripted person."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import re
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tavli.v1 import games_service_pb2 as games_pb2
+
+from clients import bots, cli
+from clients.board_view import Table, draw
+from clients.bots.base import ResignLevel, Situation
+from clients.bots.random_bot import RandomBot
+from clients.client import TavliClient
+from clients.play_command import PlayOptions, PlaySession
+from engine import BACKGAMMON, LONG_NARDI, Position
+from engine.match_id import MatchInfo
+from server.app import ServerConfig, create_server
+
+START_BOARD = """\
+ Backgammon      Position ID: 4HPwATDgc/ABMA
+                 Match ID   : cIkOAAAAAAAE
+ +13-14-15-16-17-18------19-20-21-22-23-24-+     O: heuristic bot
+ | X           O    |   | O              X |     0 points
+ | X           O    |   | O              X |
+ | X           O    |   | O                |
+ | X                |   | O                |
+ | X                |   | O                |
+v|                  |BAR|                  |     (Cube: 1)
+ | O                |   | X                |
+ | O                |   | X                |
+ | O           X    |   | X                |
+ | O           X    |   | X              O |     Rolled 53
+ | O           X    |   | X              O |     0 points
+ +12-11-10--9--8--7-------6--5--4--3--2--1-+     X: you
+ Pip counts: O 167, X 167
+"""
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TavliClient]:
+    running = create_server(ServerConfig(host="127.0.0.1", port=0, db=None, log_rpcs=False))
+    with TavliClient.connect(f"127.0.0.1:{running.port}") as tavli:
+        yield tavli
+    running.stop(0)
+
+
+@dataclass(frozen=True)
+class TypedPlay:
+    dice: str
+    text: str
+
+
+class ScriptedPerson(io.TextIOBase):
+    """The person at the keyboard: reads the last prompt shown and answers it. A play is the first
+    legal play the server lists. ``illegal_first``: the first play typed moves one checker by one
+    die (illegal while both dice can be played). ``plays_to_make``: the input ends after so many
+    plays were accepted."""
+
+    def __init__(
+        self,
+        client: TavliClient,
+        output: io.StringIO,
+        *,
+        illegal_first: bool = False,
+        plays_to_make: int | None = None,
+        roll_answers: tuple[str, ...] = (),
+        most: int = 5000,
+    ) -> None:
+        self.roll_answers = list(roll_answers)
+        self.client = client
+        self.output = output
+        self.illegal_first = illegal_first
+        self.plays_to_make = plays_to_make
+        self.plays_made = 0
+        self.refusals: list[tuple[TypedPlay, str]] = []
+        self.answers = 0
+        self.most = most
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        self.answers += 1
+        if self.answers > self.most or self.plays_made == self.plays_to_make:
+            return ""  # the end of the input: the session must quit by itself
+        prompt = self.output.getvalue().rsplit("\n", 1)[-1]
+        if prompt.startswith("Your play with"):
+            return self.play(prompt.split()[3]) + "\n"
+        if prompt.startswith("Roll or double?") and self.roll_answers:
+            return self.roll_answers.pop(0) + "\n"
+        for start, answer in {
+            "Take or drop": "take",
+            "Take, drop or beaver": "take",
+            "offers to resign": "accept",
+            "Play another game?": "n",
+        }.items():
+            if start in prompt:
+                return answer + "\n"
+        return "\n"  # roll, pass, start the next game
+
+    def play(self, dice: str) -> str:
+        game = self.client.game(self.game_name())
+        if self.illegal_first and not self.refusals:
+            one_die = f"24/{24 - game.dice[0]}"
+            verdict = self.client.validate_play("backgammon", game.position_id, tuple(game.dice), one_die)
+            assert not verdict.legal
+            self.refusals.append((TypedPlay(dice, one_die), verdict.reason))
+            return one_die
+        self.plays_made += 1
+        legal = self.client.games.ListLegalActions(
+            games_pb2.ListLegalActionsRequest(name=game.name, seat=games_pb2.SEAT_1)
+        )
+        return legal.plays[0].notation
+
+    def game_name(self) -> str:
+        match = re.search(r"^Game (games/\S+)\.$", self.output.getvalue(), re.MULTILINE)
+        assert match, "the session names its game"
+        return match.group(1)
+
+
+def _session(client: TavliClient, options: PlayOptions, *, bot: str = "random") -> tuple[PlaySession, io.StringIO]:
+    output = io.StringIO()
+    person = ScriptedPerson(client, output)
+    session = PlaySession(client, bots.create(bot, seed=5), options, input=person, output=output)
+    return session, output
+
+
+def test_a_one_point_backgammon_match_is_played_to_the_end(client: TavliClient) -> None:
+    session, output = _session(client, PlayOptions(match_length=1, dice_seed="play-1"))
+    assert session.run() == 0
+    text = output.getvalue()
+    assert "Type a play like 13/7 8/7" in text
+    assert re.search(r"The random bot plays \d-\d: \S+", text), "the bot's plays are shown with their dice"
+    assert re.search(r"^\*\*\* (You win|The random bot wins) game 1: ", text, re.MULTILINE)
+    assert re.search(r"(You win|The random bot wins) the match [1-3]-0", text)
+    assert "Roll or double?" not in text, "a 1-point match has no cube"
+    assert session.game.phase == games_pb2.PHASE_MATCH_OVER
+
+
+def test_a_long_nardi_game_is_played_to_the_end(client: TavliClient) -> None:
+    session, output = _session(client, PlayOptions(variant="long-nardi", match_length=1, dice_seed="nardi-1"))
+    assert session.run() == 0
+    text = output.getvalue()
+    assert "Long nardi: both sides move the same way round" in text
+    assert "O starts on X's 12" in text
+    assert re.search(r"(You win|The random bot wins) game 1: (a single game|a mars)", text)
+    assert session.game.phase == games_pb2.PHASE_MATCH_OVER
+
+
+def test_money_play_keeps_a_running_total_and_asks_for_another_game(client: TavliClient) -> None:
+    session, output = _session(client, PlayOptions(cube=False, dice_seed="money-1"), bot="heuristic")
+    assert session.run() == 0
+    text = output.getvalue()
+    assert re.search(r"Running total after 1 game: you \d+, the heuristic bot \d+ \(you are [+-]?\d+\)", text)
+    assert "Play another game? [Y/n] > n" in text
+    assert re.search(r"You leave the table\. Running total after 1 game: .*\Z", text.rstrip())
+
+
+def test_an_illegal_play_is_refused_with_the_servers_reason_and_a_legal_one_accepted(client: TavliClient) -> None:
+    output = io.StringIO()
+    person = ScriptedPerson(client, output, illegal_first=True, plays_to_make=1)
+    session = PlaySession(client, bots.create("random", seed=5), PlayOptions(dice_seed="illegal-1"),
+                          input=person, output=output)
+    assert session.run() == 0
+    text = output.getvalue()
+    assert person.refusals, "the person typed an illegal play"
+    play, reason = person.refusals[0]
+    assert reason and f"Your play with {play.dice} > {play.text}\nNot allowed: {reason}\n" in text
+    after_refusal = text.split(f"Not allowed: {reason}", 1)[1]
+    assert re.search(r"^Your play with \d-\d > \S", after_refusal, re.MULTILINE), "asked again"
+    assert re.search(r"^You play \S", after_refusal, re.MULTILINE), "the legal play is accepted"
+
+
+class DoublingBot(RandomBot):
+    def offer_double(self, situation: Situation) -> bool:
+        return True
+
+
+class ResigningBot(RandomBot):
+    def resign(self, situation: Situation) -> ResignLevel | None:
+        return "single"
+
+
+def test_the_person_answers_the_bots_double(client: TavliClient) -> None:
+    output = io.StringIO()
+    person = ScriptedPerson(client, output, plays_to_make=2)
+    session = PlaySession(client, DoublingBot(seed=3), PlayOptions(dice_seed="doubling-1"), input=person, output=output)
+    assert session.run() == 0
+    text = output.getvalue()
+    assert "The random bot doubles to 2. Take or drop? > take\nYou take.\n" in text
+    assert "X: you (Cube: 2)" in text, "the board shows the cube on the taker's side"
+
+
+def test_the_person_doubles_and_the_bot_answers(client: TavliClient) -> None:
+    output = io.StringIO()
+    person = ScriptedPerson(client, output, plays_to_make=2, roll_answers=("double",))
+    session = PlaySession(client, bots.create("heuristic", seed=3), PlayOptions(dice_seed="doubling-2"),
+                          input=person, output=output)
+    assert session.run() == 0
+    text = output.getvalue()
+    assert "Roll or double? (Enter rolls) > double\nYou double.\nThe heuristic bot " in text
+    assert re.search(r"^The heuristic bot (takes|drops)\.$", text, re.MULTILINE)
+
+
+def test_the_person_accepts_the_bots_resignation(client: TavliClient) -> None:
+    output = io.StringIO()
+    person = ScriptedPerson(client, output)
+    session = PlaySession(client, ResigningBot(seed=3), PlayOptions(cube=False, dice_seed="resign-1"),
+                          input=person, output=output)
+    assert session.run() == 0
+    text = output.getvalue()
+    assert "The random bot offers to resign a single game (1 point). Accept or reject? > accept\n" in text
+    assert "*** You win game 1: a single game, by resignation, 1 point. ***" in text
+    assert "Running total after 1 game: you 1, the random bot 0 (you are +1)." in text
+
+
+def test_the_person_resigns_and_the_bot_answers(client: TavliClient) -> None:
+    output = io.StringIO()
+    session = PlaySession(client, bots.create("heuristic", seed=3), PlayOptions(match_length=3, dice_seed="resign-2"),
+                          input=io.StringIO("resign gammon\n\n"), output=output)
+    assert session.run() == 0
+    text = output.getvalue()
+    assert re.search(r"> resign gammon\nYou offer to resign a (single game|gammon)\.\nThe heuristic bot (accepts|rejects)", text)
+
+
+def test_the_start_position_is_drawn_as_gnubg_draws_it() -> None:
+    table = Table(
+        variant=BACKGAMMON,
+        position=BACKGAMMON.start_position(),
+        x_name="you",
+        o_name="heuristic bot",
+        on_roll="X",
+        dice=(5, 3),
+        match_id=MatchInfo(player_on_roll=1, player_to_act=1, dice=(5, 3)).match_id(),
+    )
+    assert draw(table) == START_BOARD
+
+
+def test_long_nardi_is_drawn_on_the_same_frame_with_both_heads_in_place() -> None:
+    board = draw(Table(variant=LONG_NARDI, position=LONG_NARDI.start_position(), cube_value=0))
+    lines = board.splitlines()
+    assert lines[1] == " +13-14-15-16-17-18------19-20-21-22-23-24-+     O: O"
+    assert lines[6] == " |                  |   |                F |", "X's head: 15 on its 24-point"
+    assert lines[8] == " | F                |   |                  |", "O's head: 15 on X's 12-point"
+    assert "A = 10, B = 11, ... F = 15" in board
+
+
+@pytest.mark.skipif(importlib.util.find_spec("gnubg") is None, reason="the gnubg package is not installed")
+@pytest.mark.parametrize(
+    ("position_id", "state"),
+    [
+        ("4HPwATDgc/ABMA", {}),  # the start, money play
+        # both sides on the bar, checkers borne off, stacks of 7 and 8; O owns the cube at 4
+        ("7R8AAAj2BwSAAQ", {"cube_value": 4, "cube_owner": 0}),
+        # a stack of 11 (B), X owns the cube at 2 in a 5-point match, 1-1 ("1 point")
+        ("7R8AgEOw/wMAYA", {"match_length": 5, "score": (1, 1), "cube_value": 2, "cube_owner": 1}),
+        ("4HPwATDgc/ABMA", {"match_length": 7, "score": (3, 0)}),  # a match with the cube centred
+    ],
+)
+def test_the_board_matches_gnubgs_own_show_board(position_id: str, state: dict[str, Any], tmp_path: Path) -> None:
+    match_info = MatchInfo(player_on_roll=1, player_to_act=1, dice=(6, 5), jacoby=not state, **state)
+    gnubg_id = f"{position_id}:{match_info.match_id()}"
+    script = tmp_path / "show_board.py"
+    script.write_text(
+        textwrap.dedent(
+            f"""
+            import gnubg
+            for command in ("set sound enable off", "set player 0 human", "set player 1 human",
+                            "set gnubgid {gnubg_id}", "show board"):
+                gnubg.command(command)
+            """
+        )
+    )
+    shown = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path, check=True,
+        stdin=subprocess.DEVNULL,
+    ).stdout
+    gnubg_board = [line.rstrip() for line in shown.split("\n\n")[-2].splitlines()]
+    owner = {0: "O", 1: "X"}.get(state.get("cube_owner", -1))
+    ours = draw(
+        Table(
+            variant=BACKGAMMON,
+            position=Position.from_id(position_id),
+            x_name="root",
+            o_name="gnubg",
+            on_roll="X",
+            dice=(6, 5),
+            cube_value=state.get("cube_value", 1),
+            cube_owner=owner,  # type: ignore[arg-type]
+            score=(state.get("score", (0, 0))[1], state.get("score", (0, 0))[0]),
+            match_length=state.get("match_length", 0),
+            title="GNU Backgammon",
+            match_id=match_info.match_id(),
+        )
+    ).splitlines()
+    assert gnubg_board[0].startswith(" GNU Backgammon  Position ID:")
+    assert ours[:15] == gnubg_board
+
+
+def test_board_redraws_and_quit_leaves_the_table(client: TavliClient) -> None:
+    output = io.StringIO()
+    session = PlaySession(client, bots.create("random", seed=1), PlayOptions(dice_seed="quit-1"),
+                          input=io.StringIO("board\nhelp\nquit\n"), output=output)
+    assert session.run() == 0
+    text = output.getvalue()
+    assert text.count("+13-14-15-16-17-18------19-20-21-22-23-24-+") >= 2
+    assert text.count("Commands: hint") == 2  # at the start and after 'help'
+    assert "> quit\n" in text
+    assert text.rstrip().endswith("You leave the table. Running total after 0 games: you 0, the random bot 0 (you are 0).")
+
+
+def test_the_end_of_the_input_quits_cleanly(client: TavliClient) -> None:
+    output = io.StringIO()
+    session = PlaySession(client, bots.create("random", seed=1), PlayOptions(match_length=3, dice_seed="eof-1"),
+                          input=io.StringIO(""), output=output)
+    assert session.run() == 0
+    assert output.getvalue().rstrip().endswith("You leave the table. Score: you 0, the random bot 0 (match to 3).")
+
+
+def test_tavli_play_starts_its_own_server_when_none_is_given(monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert cli.main(["play", "--variant", "long-nardi", "--match", "3", "--bot", "random", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "tavli: you play long nardi against the random bot: a 3-point match, without the cube." in out
+    assert "You leave the table." in out
+
+
+def test_tavli_play_refuses_the_cube_in_long_nardi(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["play", "--variant", "long-nardi", "--cube"]) == 2
+    assert "long nardi is played without the cube" in capsys.readouterr().err
