@@ -789,6 +789,11 @@ class _GameReader:
             )
         loser = other(item.side)
         self._unplayed = None
+        if self.state.game.phase is Phase.OPENING:
+            # Resigned before the first roll: the throw for who starts is only in an Opening line
+            # (a file without one does not say who started, and it makes no difference here).
+            throws = self._opening or ((2, 1),)
+            self._apply(item, OpeningThrown(throws, item.side), "throws for who starts")
         self._apply(item, ResignationOffered(loser, level), f"player {loser} resigns")
         self._apply(item, ResignationAccepted(item.side), "accepts the resignation")
         self._check_result(item)

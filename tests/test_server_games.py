@@ -674,14 +674,8 @@ def test_export_match_gives_a_mat_file_that_reads_back_as_the_same_match(clients
 
 
 @pytest.mark.parametrize("variant", ["backgammon", "long-nardi"])
-def test_export_match_of_games_resigned_reads_back(clients, variant, request) -> None:
+def test_export_match_of_games_resigned_reads_back(clients, variant) -> None:
     # Each game is resigned at once: in long nardi right after the throw for who starts.
-    if variant == "long-nardi":
-        reason = (
-            "engine/matfile: a long nardi game resigned before its first roll is written as its "
-            "Opening line and 'Wins', and import_mat refuses it ('the game has not started')"
-        )
-        request.applymarker(pytest.mark.xfail(strict=True, reason=reason))
     seats = seats_of(clients, variant=variant, match_length=3, dice_seed="resigned")
     game = seats[0].game()
     while game.phase != games_pb2.PHASE_MATCH_OVER:
