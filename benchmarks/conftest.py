@@ -1,7 +1,7 @@
 """Benchmarks report speed as ratios to a baseline timed in the same run, never as absolute times.
 
 Each benchmark records its median under a name; at the end of the session every ratio listed in
-``RATIOS`` whose two sides ran is printed.
+``RATIOS`` whose two sides ran is printed, then any notes the benchmarks left (sanity checks).
 """
 
 from __future__ import annotations
@@ -12,12 +12,24 @@ from typing import Any
 import pytest
 
 MEDIANS: dict[str, float] = {}
+NOTES: list[str] = []
 
-# (what, measured, baseline): "measured runs at N x the baseline's speed".
+# (what, measured, baseline): "measured runs at N x the baseline's speed". Both sides of a ratio do
+# the same work (the same positions, or the same number of games).
 RATIOS = [
     ("backgammon enumeration vs gnubg-nn", "engine-backgammon", "gnubg-backgammon"),
     ("backgammon repeated query (cached) vs gnubg-nn", "engine-backgammon-cached", "gnubg-backgammon"),
     ("long nardi enumeration vs backgammon enumeration", "engine-long-nardi", "engine-backgammon"),
+    ("applying a known play (position_after) vs enumerating the position", "engine-position-after", "engine-backgammon"),
+    ("applying a known play (position_after) vs gnubg-nn enumerating the position", "engine-position-after", "gnubg-backgammon"),
+    ("parsing and checking a play (parse_play, cached) vs enumerating the position", "engine-parse-play", "engine-backgammon"),
+    ("parsing and checking a play (parse_play, cached) vs gnubg-nn enumerating", "engine-parse-play", "gnubg-backgammon"),
+    ("whole random backgammon games vs OpenSpiel's", "engine-game-backgammon", "openspiel-game-backgammon"),
+    ("whole random backgammon games vs gnubg-nn's", "engine-game-backgammon", "gnubg-game-backgammon"),
+    ("whole random long nardi games vs backgammon games", "engine-game-long-nardi", "engine-game-backgammon"),
+    ("OpenSpiel's positions (no doubles): enumeration vs OpenSpiel legal_actions()", "engine-openspiel-positions", "openspiel-openspiel-positions"),
+    ("OpenSpiel's positions (no doubles): enumeration vs gnubg-nn", "engine-openspiel-positions", "gnubg-openspiel-positions"),
+    ("OpenSpiel's positions (with doubles): enumeration vs gnubg-nn", "engine-openspiel-all", "gnubg-openspiel-all"),
 ]
 
 
@@ -27,10 +39,17 @@ def timed(benchmark: Any) -> Callable[..., Any]:
 
     def run(name: str, function: Callable[[], Any], *, rounds: int = 5) -> Any:
         result = benchmark.pedantic(function, rounds=rounds, iterations=1, warmup_rounds=1)
-        MEDIANS[name] = benchmark.stats.stats.median
+        if benchmark.stats is not None:  # None under --benchmark-disable, a quick run of each once
+            MEDIANS[name] = benchmark.stats.stats.median
         return result
 
     return run
+
+
+@pytest.fixture
+def note() -> Callable[[str], None]:
+    """``note(text)``: a line printed after the ratios (a sanity check's outcome, not a timing)."""
+    return NOTES.append
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
@@ -42,4 +61,8 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     if lines:
         terminalreporter.section("speed ratios (same run)")
         for line in lines:
+            terminalreporter.write_line(line)
+    if NOTES:
+        terminalreporter.section("checks (same run)")
+        for line in NOTES:
             terminalreporter.write_line(line)
