@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,12 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--tls-key", type=Path, help="PEM private key of --tls-cert")
     parser.add_argument("--games-in-memory", type=int, default=10_000, help="games kept in memory at most")
     parser.add_argument("--max-message-bytes", type=int, default=4 * 1024 * 1024)
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="serve with this many processes on one port (needs a fixed --port and a --db file)",
+    )
     parser.add_argument("--log-json", action="store_true", help="log JSON lines even on a terminal")
     parser.set_defaults(run=run)
 
@@ -29,7 +36,13 @@ def run(arguments: argparse.Namespace) -> int:
     from server.app import ServerConfig, serve
 
     if bool(arguments.tls_cert) != bool(arguments.tls_key):
-        print("tavli serve: give both --tls-cert and --tls-key, or neither")
+        print("tavli serve: give both --tls-cert and --tls-key, or neither", file=sys.stderr)
+        return 2
+    if arguments.workers < 1:
+        print("tavli serve: --workers is at least 1", file=sys.stderr)
+        return 2
+    if arguments.workers > 1 and (arguments.port == 0 or arguments.db == ":memory:"):
+        print("tavli serve: --workers needs a fixed --port and a --db file the workers share", file=sys.stderr)
         return 2
     logs.configure(json_lines=True if arguments.log_json else None)
     serve(
@@ -41,6 +54,7 @@ def run(arguments: argparse.Namespace) -> int:
             tls_key=arguments.tls_key,
             games_in_memory=arguments.games_in_memory,
             max_message_bytes=arguments.max_message_bytes,
+            workers=arguments.workers,
         )
     )
     return 0

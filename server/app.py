@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
+import os
 import signal
 import threading
 from collections.abc import Iterator
 from concurrent import futures
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import grpc
@@ -15,6 +17,7 @@ import structlog
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from server import logs
 from server.errors import ErrorInterceptor
 from server.games_servicer import GamesServicer
 from server.logs import RpcLogInterceptor
@@ -45,6 +48,8 @@ class ServerConfig:
     threads: int = 32
     grace_seconds: float = 5.0
     log_rpcs: bool = True  # one log line per RPC; off for servers embedded in a client program
+    workers: int = 1  # processes serving the same port (serve() only); they share games through db
+    shared_store: bool = False  # another process may act on the same db: check freshness on reads
 
 
 @dataclass
@@ -70,10 +75,11 @@ def create_server(config: ServerConfig) -> Running:
     Keep the returned :class:`Running`: the server stops when it is garbage-collected.
     """
     store: Store = MemoryStore() if config.db is None else SqliteStore(config.db)
-    tables = Tables(store, capacity=config.games_in_memory)
+    tables = Tables(store, capacity=config.games_in_memory, shared=config.shared_store)
     options = [
         ("grpc.max_receive_message_length", config.max_message_bytes),
         ("grpc.max_send_message_length", config.max_message_bytes),
+        ("grpc.so_reuseport", 1 if config.shared_store else 0),
     ]
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=config.threads),
@@ -109,10 +115,58 @@ def embedded_server() -> Iterator[str]:
 
 
 def serve(config: ServerConfig) -> None:
-    """Run until SIGTERM or SIGINT, then shut down gracefully."""
+    """Run until SIGTERM or SIGINT, then shut down gracefully; with ``config.workers`` > 1, as
+    that many processes sharing the port (the kernel spreads connections over them), whose
+    stateless calls use every core and whose games stay correct through the shared store."""
+    if config.workers > 1:
+        _serve_workers(config)
+        return
     running = create_server(config)
-    log.info("serving", host=config.host, port=running.port, db=str(config.db) if config.db else "memory",
-             tls=bool(config.tls_cert))
+    log.info(
+        "serving",
+        host=config.host,
+        port=running.port,
+        db=str(config.db) if config.db else "memory",
+        tls=bool(config.tls_cert),
+        pid=os.getpid(),
+    )
+    _wait_for_a_stop_signal()
+    log.info("stopping", grace_seconds=config.grace_seconds)
+    running.stop(config.grace_seconds)
+    log.info("stopped")
+
+
+def _serve_workers(config: ServerConfig) -> None:
+    if config.port == 0:
+        raise ValueError("--workers needs a fixed --port for the workers to share")
+    if config.db is None:
+        raise ValueError("--workers needs --db: the workers share their games through it")
+    worker_config = replace(config, workers=1, shared_store=True)
+    context = multiprocessing.get_context("spawn")
+    workers = [
+        context.Process(target=_worker, args=(worker_config, logs.json_lines_chosen()), name=f"tavli-worker-{number}")
+        for number in range(config.workers)
+    ]
+    for worker in workers:
+        worker.start()
+    log.info("workers started", workers=config.workers, port=config.port)
+    _wait_for_a_stop_signal()
+    for worker in workers:
+        if worker.pid is not None:
+            os.kill(worker.pid, signal.SIGTERM)
+    for worker in workers:
+        worker.join(config.grace_seconds + 5)
+        if worker.is_alive():
+            worker.kill()
+    log.info("stopped")
+
+
+def _worker(config: ServerConfig, json_lines: bool) -> None:
+    logs.configure(json_lines=json_lines, worker=os.getpid())
+    serve(config)
+
+
+def _wait_for_a_stop_signal() -> None:
     stopping = threading.Event()
 
     def stop(signum: int, frame: object) -> None:
@@ -121,6 +175,3 @@ def serve(config: ServerConfig) -> None:
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     stopping.wait()
-    log.info("stopping", grace_seconds=config.grace_seconds)
-    running.stop(config.grace_seconds)
-    log.info("stopped")

@@ -17,18 +17,26 @@ import grpc
 import structlog
 
 log = structlog.get_logger("tavli.rpc")
+_json_lines = True
 
 
-def configure(*, json_lines: bool | None = None, level: int = logging.INFO) -> None:
-    """Configure structlog and the standard library's logging; call once, from the entry point."""
+def configure(*, json_lines: bool | None = None, level: int = logging.INFO, worker: int | None = None) -> None:
+    """Configure structlog and the standard library's logging; call once, from the entry point.
+
+    ``worker`` (a worker process's id) is added to every line.
+    """
+    global _json_lines
     if json_lines is None:
         json_lines = not sys.stderr.isatty()
+    _json_lines = json_lines
     shared: list[Any] = [
         structlog.contextvars.merge_contextvars,
         structlog.stdlib.add_log_level,
         structlog.stdlib.add_logger_name,
         structlog.processors.TimeStamper(fmt="iso", utc=True),
     ]
+    if worker is not None:
+        shared.append(_add_worker(worker))
     renderer: Any = structlog.processors.JSONRenderer() if json_lines else structlog.dev.ConsoleRenderer()
     structlog.configure(
         processors=[*shared, structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
@@ -49,6 +57,19 @@ def configure(*, json_lines: bool | None = None, level: int = logging.INFO) -> N
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
+
+
+def _add_worker(worker: int) -> Callable[[Any, str, dict[str, Any]], dict[str, Any]]:
+    def add_worker(logger: Any, method: str, event: dict[str, Any]) -> dict[str, Any]:
+        event["worker"] = worker
+        return event
+
+    return add_worker
+
+
+def json_lines_chosen() -> bool:
+    """Whether :func:`configure` chose JSON lines (for worker processes to log alike)."""
+    return _json_lines
 
 
 class RpcLogInterceptor(grpc.ServerInterceptor):

@@ -67,9 +67,19 @@ Snapshot = Callable[[Table], bytes]
 class Tables:
     """Every game the server keeps, behind one lock per game."""
 
-    def __init__(self, store: Store, *, capacity: int = 10_000, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        capacity: int = 10_000,
+        shared: bool = False,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        """``shared``: other processes act on the same store, so every read of a game first
+        checks that no other process has extended its log (and reloads it if one has)."""
         self.store = store
         self.capacity = capacity
+        self.shared = shared
         self.clock = clock
         self._tables: OrderedDict[str, Table] = OrderedDict()
         self._lock = threading.Lock()
@@ -121,7 +131,8 @@ class Tables:
             table = self._tables.get(name)
             if table is not None:
                 self._tables.move_to_end(name)
-                return table
+        if table is not None and not (self.shared and self.store.event_count(name) != table.match.version):
+            return table
         return self._load(name)
 
     def list(self, page_size: int, after: tuple[float, str] | None) -> list[Table]:
@@ -191,8 +202,11 @@ class Tables:
                 events = table.match.events[sequence:]
                 if not events:
                     table.lock.wait(poll)
-                    table = self._tables.get(name) or table
-                    continue
+            if not events:
+                # The game may have been reloaded meanwhile (evicted, or moved on in another
+                # process): follow the table now in use.
+                table = self.get(name)
+                continue
             for event in events:
                 state = apply(state, event)
                 if sequence >= from_sequence:
@@ -218,7 +232,7 @@ class Tables:
         table = Table(record, rules, match, threading.Condition())
         with self._lock:
             existing = self._tables.get(name)
-            if existing is not None:
+            if existing is not None and existing.match.version >= table.match.version:
                 return existing
         self._remember(table)
         return table

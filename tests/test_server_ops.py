@@ -220,7 +220,7 @@ def test_a_tls_server_answers_a_secure_channel_and_refuses_a_plain_one(certifica
 def test_tavli_serve_needs_both_the_certificate_and_the_key(certificate, capsys) -> None:
     cert, _ = certificate
     assert tavli_main(["serve", "--tls-cert", str(cert)]) == 2
-    assert "--tls-key" in capsys.readouterr().out
+    assert "--tls-key" in capsys.readouterr().err
 
 
 # --- the message size limit -----------------------------------------------------------------------

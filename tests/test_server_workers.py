@@ -1,0 +1,53 @@
+"""`tavli serve --workers N`: processes sharing one port keep every game correct through the store."""
+
+from __future__ import annotations
+
+import json
+import random
+import signal
+from pathlib import Path
+
+import grpc
+
+from clients.client import Seat, TavliClient
+from tests.server_play import Policy, play_to_end, tavli_serve
+
+
+def _channels(address: str, count: int) -> list[TavliClient]:
+    # A channel of its own each (no shared subchannel), so the kernel spreads them over the workers.
+    return [
+        TavliClient(grpc.insecure_channel(address, options=[("grpc.use_local_subchannel_pool", 1)]), timeout=20)
+        for _ in range(count)
+    ]
+
+
+def test_workers_share_games_through_the_store(tmp_path: Path) -> None:
+    log = tmp_path / "serve.log"
+    served = tavli_serve("--workers", "2", "--db", str(tmp_path / "games.sqlite3"), "--log-json", stderr=log)
+    clients = _channels(served.address, 6)
+    try:
+        names = []
+        for number in range(3):
+            creator = clients[number]
+            seat_0, seat_1 = creator.create_game(variant="backgammon", match_length=3, dice_seed=f"workers-{number}")
+            # Each seat acts through a channel of its own, likely served by the other worker.
+            seats = (
+                Seat(clients[(number + 1) % 6], seat_0.name, 0, seat_0.token, seat_0.last_seen),
+                Seat(clients[(number + 2) % 6], seat_1.name, 1, seat_1.token, seat_1.last_seen),
+            )
+            final = play_to_end(seats, Policy(random.Random(number)))
+            assert final.winner
+            names.append(final.name)
+        for name in names:
+            seen = {(game.etag, tuple(game.score), game.phase) for game in (client.game(name) for client in clients)}
+            assert len(seen) == 1
+    finally:
+        for client in clients:
+            client.close()
+        served.process.send_signal(signal.SIGTERM)
+        assert served.process.wait(timeout=30) == 0
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert len({line["pid"] for line in lines if line.get("event") == "serving"}) == 2
+    # The games' calls were served by both workers.
+    served_by = {line["worker"] for line in lines if line.get("event") == "rpc" and "GamesService" in line["method"]}
+    assert len(served_by) == 2
