@@ -104,8 +104,11 @@ def read_play(variant: Variant, position: Position, dice: Dice, text: str) -> Pl
     :raises IllegalPlayError: if it is one, but not legal here; its ``reason`` says why.
     """
     dice = check_dice(dice)
-    moves = parse_moves(text)
     legal = variant.legal_plays(position, dice)
+    written = legal.written_as(text)
+    if written is not None:
+        return written
+    moves = parse_moves(text)
     target = _player_after(position.player, moves)
     matching = [play for play in legal if play.position.player == target]
     if len(matching) > 1:

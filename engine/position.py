@@ -144,6 +144,7 @@ def _side_bits(checkers: Checkers) -> str:
 _ONES = ["1" * count + "0" for count in range(16)]
 
 
+@lru_cache(maxsize=8192)  # a GUI or a batch sends the same positions again and again
 def decode_position_id(position_id: str) -> Position:
     """The position a Position ID stands for.
 

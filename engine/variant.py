@@ -41,7 +41,7 @@ _MULTIPLIERS = {GameResult.SINGLE: 1, GameResult.GAMMON: 2, GameResult.BACKGAMMO
 class LegalPlays:
     """The legal plays of one position and roll: iterate, ``len``, ``in`` (a play or a position)."""
 
-    __slots__ = ("_by_position", "_plays", "dice", "position")
+    __slots__ = ("_by_notation", "_by_position", "_plays", "dice", "position")
 
     def __init__(self, position: Position, dice: Dice, plays: list[Play]) -> None:
         """``plays`` must lead to distinct positions."""
@@ -49,6 +49,7 @@ class LegalPlays:
         self.dice = dice
         self._plays = plays
         self._by_position: dict[Position, Play] | None = None
+        self._by_notation: dict[str, Play] | None = None
 
     def __iter__(self) -> Iterator[Play]:
         return iter(self._plays)
@@ -66,6 +67,13 @@ class LegalPlays:
         if self._by_position is None:
             self._by_position = {play.position: play for play in self._plays}
         return self._by_position.get(position)
+
+    def written_as(self, text: str) -> Play | None:
+        """The legal play whose own notation is exactly ``text``, if there is one: a fast path
+        for reading plays as the engine writes them."""
+        if self._by_notation is None:
+            self._by_notation = {play.notation(): play for play in self._plays}
+        return self._by_notation.get(text)
 
     @property
     def dice_used(self) -> int:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import grpc
 
-from engine import OFF, IllegalPlayError, InvalidPositionError, Play, Position, TavliError
+from engine import OFF, IllegalPlayError, InvalidPositionError, Play, Position, TavliError, Variant
+from engine.play import Dice
 from engine.xgid import Xgid, format_xgid
 from server import convert
 from server.errors import ServiceError
@@ -15,8 +18,8 @@ from tavli.v1 import rules_service_pb2_grpc
 class RulesServicer(rules_service_pb2_grpc.RulesServiceServicer):
     def ListLegalPlays(self, request: pb.ListLegalPlaysRequest, context: grpc.ServicerContext) -> pb.ListLegalPlaysResponse:
         variant = convert.variant_of(request.variant)
-        legal = variant.legal_plays(convert.position_of(variant, request.position), convert.dice_of(request.dice))
-        return pb.ListLegalPlaysResponse(plays=[convert.play_message(play) for play in legal], dice_used=legal.dice_used)
+        position = convert.position_of(variant, request.position)
+        return _legal_plays_response(variant, position, convert.dice_of(request.dice))
 
     def ValidatePlay(self, request: pb.ValidatePlayRequest, context: grpc.ServicerContext) -> pb.ValidatePlayResponse:
         return _validate(request)
@@ -68,6 +71,13 @@ def _xgid_or_empty(position: Position) -> str:
         return format_xgid(Xgid(position=position, player_on_roll=1))
     except InvalidPositionError:
         return ""
+
+
+@lru_cache(maxsize=4096)
+def _legal_plays_response(variant: Variant, position: Position, dice: Dice) -> pb.ListLegalPlaysResponse:
+    # Built once per position and roll, as the engine's legal plays are; gRPC only reads it.
+    legal = variant.legal_plays(position, dice)
+    return pb.ListLegalPlaysResponse(plays=[convert.play_message(play) for play in legal], dice_used=legal.dice_used)
 
 
 def _validate(request: pb.ValidatePlayRequest) -> pb.ValidatePlayResponse:
