@@ -114,24 +114,41 @@ def _two_dice_in_the_field(position: Position, high: int, low: int) -> list[Play
         for start in range(24, low, -1)
         if player[start] and not held[start - low]
     ]
-    pairs: list[tuple[Step, Step]] = []
+    plays: list[Play] = []
     # A run by its start, the point between if it hit there, and whether it hit at the end.
     runs: dict[tuple[Point, Point, bool], tuple[Step, Step]] = {}
+    board = list(player)
     for first in firsts:
         start, end, _, hit = first
         alone = player[start] == 1
+        board[start] -= 1
+        board[end] += 1
+        # With the first step made, each second step changes two counts of ``board`` and back.
         for second in seconds:
             start2, end2, _, hit2 = second
             if start2 == end:
                 runs.setdefault((start, end if hit else 0, hit2), (first, second))
-            elif end2 == start:
-                runs.setdefault((start2, 0, hit), (second, first))
-            elif start2 == start and alone:
                 continue
-            elif hit and end2 == end:
-                pairs.append((first, _new(Step, (start2, end, low, False))))
+            if end2 == start:
+                runs.setdefault((start2, 0, hit), (second, first))
+                continue
+            if start2 == start and alone:
+                continue
+            if hit and end2 == end:
+                second = _new(Step, (start2, end, low, False))
+                hit2 = False
+            board[start2] -= 1
+            board[end2] += 1
+            if hit or hit2:
+                hits = (1 << end if hit else 0) | (1 << end2 if hit2 else 0)
+                result = (tuple(board), _after_hits(opponent, hits))
             else:
-                pairs.append((first, second))
+                result = (tuple(board), opponent)
+            plays.append(_new(Play, ((first, second), _new(Position, result))))
+            board[start2] += 1
+            board[end2] -= 1
+        board[start] += 1
+        board[end] -= 1
         if not player[end] and end > low and not held[end - low]:
             second = _new(Step, (end, end - low, low, blot[end - low]))
             runs.setdefault((start, end if hit else 0, second.hit), (first, second))
@@ -140,22 +157,19 @@ def _two_dice_in_the_field(position: Position, high: int, low: int) -> list[Play
         if not player[end] and end > high and not held[end - high]:
             second = _new(Step, (end, end - high, high, blot[end - high]))
             runs.setdefault((start, end if hit else 0, second.hit), (first, second))
-    pairs.extend(runs.values())
-    sequences = []
-    for steps in pairs:
+    for steps in runs.values():
         first, second = steps
-        counts = list(player)
-        counts[first.start] -= 1
-        counts[first.end] += 1
-        counts[second.start] -= 1
-        counts[second.end] += 1
+        board[first.start] -= 1
+        board[second.end] += 1  # the point between loses and regains its checker
         if first.hit or second.hit:
             hits = (1 << first.end if first.hit else 0) | (1 << second.end if second.hit else 0)
-            result = (tuple(counts), _after_hits(opponent, hits))
+            result = (tuple(board), _after_hits(opponent, hits))
         else:
-            result = (tuple(counts), opponent)
-        sequences.append(_new(Play, (steps, _new(Position, result))))
-    return sequences
+            result = (tuple(board), opponent)
+        plays.append(_new(Play, (steps, _new(Position, result))))
+        board[first.start] += 1
+        board[second.end] -= 1
+    return plays
 
 
 def _two_dice_from_the_bar(position: Position, high: int, low: int) -> list[Play]:
