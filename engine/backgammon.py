@@ -237,9 +237,17 @@ def _double_in_the_field(position: Position, die: int) -> list[Play]:
     quiet = {start: _new(Step, (start, start - die, die, False)) for start in starts}
     count = len(starts)
     plays: list[Play] = []
+    # The opponent's checkers after each set of hits, worked out once: many plays share one.
+    opponent_after = {0: opponent}
+
+    def opponent_hit(hits: int) -> Checkers:
+        after = opponent_after.get(hits)
+        if after is None:
+            after = opponent_after[hits] = _after_hits(opponent, hits)
+        return after
 
     def record(steps: tuple[Step, ...], hits: int) -> None:
-        result = (tuple(player), _after_hits(opponent, hits) if hits else opponent)
+        result = (tuple(player), opponent_hit(hits))
         plays.append(_new(Play, (steps, _new(Position, result))))
 
     def extend(first: int, left: int, steps: tuple[Step, ...], hits: int) -> None:
@@ -256,7 +264,9 @@ def _double_in_the_field(position: Position, die: int) -> list[Play]:
             if left > 1:
                 extend(index, left - 1, steps + (step,), after)
             else:
-                record(steps + (step,), after)
+                # The last step, inline: this loop makes every play of a full double.
+                result = (tuple(player), opponent_after.get(after) or opponent_hit(after))
+                plays.append(_new(Play, (steps + (step,), _new(Position, result))))
             player[start] += 1
             player[end] -= 1
         if len(plays) == found:
