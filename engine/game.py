@@ -82,14 +82,6 @@ class Action(enum.Enum):
     REJECT = "reject"
 
 
-_RESULT_OF_LEVEL = {
-    "single": GameResult.SINGLE,
-    "gammon": GameResult.GAMMON,
-    "backgammon": GameResult.BACKGAMMON,
-    "mars": GameResult.MARS,
-}
-
-
 _RESIGN_LEVELS = {"backgammon": ("single", "gammon", "backgammon"), "long-nardi": ("single", "mars")}
 
 
@@ -315,13 +307,13 @@ def resignation_offered(state: MatchState, event: ResignationOffered) -> ResignL
         raise ActionError(
             "RESIGNATION_UNAVAILABLE", f"a resignation is for a {', '.join(levels)}, not {event.level!r}"
         )
-    wanted = _RESULT_OF_LEVEL[event.level]
+    wanted = GameResult(event.level)
     offered = min(wanted, most_that_can_be_lost(state, event.side), key=lambda result: result.multiplier)
-    return resign_level(offered)
+    return offered.value
 
 
 def _resignation_offered(state: MatchState, event: ResignationOffered) -> MatchState:
-    offered = _RESULT_OF_LEVEL[resignation_offered(state, event)]
+    offered = GameResult(resignation_offered(state, event))
     game = state.game
     game = replace(game, phase=Phase.RESIGNING, resignation=(event.side, offered), resumes=game.phase)
     return replace(state, game=game)
@@ -540,8 +532,3 @@ def legal_plays(state: MatchState) -> list[Play]:
     if game.phase is not Phase.PLAYING or game.dice is None:
         return []
     return list(state.rules.rules.legal_plays(game.position, game.dice))
-
-
-def resign_level(result: GameResult) -> ResignLevel:
-    """The event's word for a result."""
-    return result.value

@@ -317,7 +317,7 @@ def event_message(sequence: int, event: Event) -> games_pb2.GameEvent:
         message.notation = event.play
         message.forced = event.forced
     elif isinstance(event, ResignationOffered):
-        message.resignation_result = _RESULTS[_LEVEL_RESULTS[event.level]]
+        message.resignation_result = _RESULTS[GameResult(event.level)]
     elif isinstance(event, DiceCommitted):
         message.game_number = event.game
         message.dice_commitment = event.commitment
@@ -325,14 +325,6 @@ def event_message(sequence: int, event: Event) -> games_pb2.GameEvent:
         message.game_number = event.game
         message.dice_seed = event.seed
     return message
-
-
-_LEVEL_RESULTS = {
-    "single": GameResult.SINGLE,
-    "gammon": GameResult.GAMMON,
-    "backgammon": GameResult.BACKGAMMON,
-    "mars": GameResult.MARS,
-}
 
 
 def _timestamp(seconds: float) -> Timestamp:
