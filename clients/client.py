@@ -27,13 +27,21 @@ from tavli.v1 import board_pb2, games_service_pb2 as games_pb2, games_service_pb
 from tavli.v1 import rules_service_pb2 as rules_pb2, rules_service_pb2_grpc
 
 VariantName = Literal["backgammon", "long-nardi"]
-_VARIANTS = {"backgammon": board_pb2.VARIANT_BACKGAMMON, "long-nardi": board_pb2.VARIANT_LONG_NARDI}
-_RESULTS = {
+ResignLevel = Literal["single", "gammon", "backgammon", "mars"]
+
+# The API's enum numbers for the names a Python program uses, and back.
+VARIANT_ENUMS: dict[VariantName, int] = {
+    "backgammon": board_pb2.VARIANT_BACKGAMMON,
+    "long-nardi": board_pb2.VARIANT_LONG_NARDI,
+}
+VARIANT_NAMES: dict[int, VariantName] = {number: name for name, number in VARIANT_ENUMS.items()}
+RESULT_ENUMS: dict[ResignLevel, int] = {
     "single": board_pb2.GAME_RESULT_SINGLE,
     "gammon": board_pb2.GAME_RESULT_GAMMON,
     "backgammon": board_pb2.GAME_RESULT_BACKGAMMON,
     "mars": board_pb2.GAME_RESULT_MARS,
 }
+RESULT_LEVELS: dict[int, ResignLevel] = {number: level for level, number in RESULT_ENUMS.items()}
 
 
 class TavliServerError(Exception):
@@ -96,7 +104,7 @@ class TavliClient:
 
     def legal_plays(self, variant: VariantName, position_id: str, dice: tuple[int, int]) -> list[board_pb2.Play]:
         request = rules_pb2.ListLegalPlaysRequest(
-            variant=_VARIANTS[variant], position=board_pb2.Position(position_id=position_id), dice=list(dice)
+            variant=VARIANT_ENUMS[variant], position=board_pb2.Position(position_id=position_id), dice=list(dice)
         )
         return list(_call(self.rules.ListLegalPlays, request, timeout=self.timeout).plays)
 
@@ -104,7 +112,7 @@ class TavliClient:
         self, variant: VariantName, position_id: str, dice: tuple[int, int], notation: str
     ) -> rules_pb2.ValidatePlayResponse:
         request = rules_pb2.ValidatePlayRequest(
-            variant=_VARIANTS[variant],
+            variant=VARIANT_ENUMS[variant],
             position=board_pb2.Position(position_id=position_id),
             dice=list(dice),
             notation=notation,
@@ -124,7 +132,7 @@ class TavliClient:
     ) -> tuple[Seat, Seat]:
         """Create a game; returns its two seats. ``options`` are RuleSet fields (``cube=...``
         takes True/False, ``opening``/``match_openings`` take the engine's names)."""
-        rule_set = games_pb2.RuleSet(variant=_VARIANTS[variant], match_length=match_length)
+        rule_set = games_pb2.RuleSet(variant=VARIANT_ENUMS[variant], match_length=match_length)
         for name, value in options.items():
             if name == "cube":
                 value = games_pb2.CUBE_MODE_CUBE if value else games_pb2.CUBE_MODE_NO_CUBE
@@ -226,9 +234,9 @@ class Seat:
     def beaver(self) -> games_pb2.Game:
         return self._act(self.client.games.BeaverDouble, games_pb2.BeaverDoubleRequest)
 
-    def resign(self, level: Literal["single", "gammon", "backgammon", "mars"]) -> games_pb2.Game:
+    def resign(self, level: ResignLevel) -> games_pb2.Game:
         return self._act(
-            self.client.games.OfferResignation, games_pb2.OfferResignationRequest, result=_RESULTS[level]
+            self.client.games.OfferResignation, games_pb2.OfferResignationRequest, result=RESULT_ENUMS[level]
         )
 
     def accept(self) -> games_pb2.Game:

@@ -33,7 +33,7 @@ from typing import Literal, Self
 
 import grpc
 
-from clients.client import Seat, TavliServerError
+from clients.client import RESULT_LEVELS, Seat, TavliServerError
 from engine import BAR, OFF, Position
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
 
@@ -52,11 +52,6 @@ _COLOUR_AND_DIRECTION = (1, -1, 0, 25)
 _MOST_LINE_BYTES = 255
 # gnubg's resignation extension counts what is resigned: 1 single, 2 gammon, 3 backgammon.
 _RESIGN_VALUES: dict[ResignLevel, int] = {"single": 1, "gammon": 2, "backgammon": 3}
-_RESIGN_LEVELS: dict[int, ResignLevel] = {
-    board_pb2.GAME_RESULT_SINGLE: "single",
-    board_pb2.GAME_RESULT_GAMMON: "gammon",
-    board_pb2.GAME_RESULT_BACKGAMMON: "backgammon",
-}
 _ANSWERS: dict[Question, set[str] | None] = {
     "play": None,  # a play in gnubg's notation, checked by the server
     "double": {"double", "roll"},
@@ -403,7 +398,7 @@ class GnubgSeat:
     def _act(self, game: games_pb2.Game, actions: set[int], plays: Sequence[board_pb2.Play]) -> None:
         seat = self.seat
         if games_pb2.ACTION_ACCEPT in actions:
-            offered = _RESIGN_LEVELS[game.resignation.result]
+            offered = RESULT_LEVELS[game.resignation.result]
             answer = self._decide(replace(self.board(game), resignation=offered))
             if answer == "accept":
                 seat.accept()

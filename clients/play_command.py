@@ -30,6 +30,7 @@ from clients.client import Seat, TavliClient, TavliServerError, VariantName
 from clients.seat_driver import SeatDriver, variant_of
 from engine import Position
 from engine.errors import InvalidMatchIdError
+from engine.game import RESIGN_LEVELS
 from engine.match_id import GameStatus, MatchInfo, Resignation
 
 _RESULT_WORDS = {
@@ -37,10 +38,6 @@ _RESULT_WORDS = {
     board_pb2.GAME_RESULT_GAMMON: "a gammon",
     board_pb2.GAME_RESULT_BACKGAMMON: "a backgammon",
     board_pb2.GAME_RESULT_MARS: "a mars",
-}
-_RESIGN_LEVELS = {
-    "backgammon": ("single", "gammon", "backgammon"),
-    "long-nardi": ("single", "mars"),
 }
 _BOT_ACTIONS_IN_A_ROW = 1000  # a bot acting more often than this without the person is stuck
 _ENDED_BY = {games_pb2.GAME_END_DROP: ", by a dropped double", games_pb2.GAME_END_RESIGNATION: ", by resignation"}
@@ -306,7 +303,7 @@ class PlaySession:
         return None
 
     def _resign(self, level: str, actions: set[int]) -> games_pb2.Game | None:
-        levels = _RESIGN_LEVELS[self.options.variant]
+        levels = RESIGN_LEVELS[self.options.variant]
         level = level or "single"
         if level not in levels:
             self._say(f"Resign what? Type resign followed by one of: {', '.join(levels)}.")
@@ -514,7 +511,7 @@ class PlaySession:
         )
 
     def _help(self) -> str:
-        levels = "|".join(_RESIGN_LEVELS[self.options.variant])
+        levels = "|".join(RESIGN_LEVELS[self.options.variant])
         examples = "24/18 13/8, 24/13, 13/7(2) or 6/off" if self.options.variant == "long-nardi" else (
             "13/7 8/7, bar/22, 24/18*/13, 6/2(2) or 6/off"
         )

@@ -23,20 +23,10 @@ from typing import Any, Literal
 from tavli.v1 import board_pb2
 from tavli.v1 import games_service_pb2 as games_pb2
 
-from clients.bots.base import Bot, CubeAnswer, ResignLevel, Situation
-from clients.client import Seat, TavliClient, TavliServerError, VariantName
+from clients.bots.base import Bot, CubeAnswer, Situation
+from clients.client import RESULT_LEVELS, VARIANT_NAMES, Seat, TavliClient, TavliServerError, VariantName
 from engine import VARIANTS, Play, Position, Step, Variant
 
-_VARIANT_NAMES: dict[int, VariantName] = {
-    board_pb2.VARIANT_BACKGAMMON: "backgammon",
-    board_pb2.VARIANT_LONG_NARDI: "long-nardi",
-}
-_LEVELS: dict[int, ResignLevel] = {
-    board_pb2.GAME_RESULT_SINGLE: "single",
-    board_pb2.GAME_RESULT_GAMMON: "gammon",
-    board_pb2.GAME_RESULT_BACKGAMMON: "backgammon",
-    board_pb2.GAME_RESULT_MARS: "mars",
-}
 _RETRIES = 3  # fresh reads after a stale etag before giving up
 
 
@@ -114,7 +104,7 @@ class SeatDriver:
         if phase == games_pb2.PHASE_RESIGNING:
             if game.resignation.seat == me:
                 return None
-            offered = _LEVELS[game.resignation.result]
+            offered = RESULT_LEVELS[game.resignation.result]
             accept = self.bot.accept_resignation(self.situation(game), offered)
             return self._on(game, self.seat.accept if accept else self.seat.reject)
         if game.turn != me:
@@ -200,7 +190,7 @@ def _cube_may_be_turned(game: games_pb2.Game, me: int) -> bool:
 
 def variant_of(game: games_pb2.Game) -> Variant:
     """The engine's variant a game is played by."""
-    return VARIANTS[_VARIANT_NAMES[game.rule_set.variant]]
+    return VARIANTS[VARIANT_NAMES[game.rule_set.variant]]
 
 
 def play_of(message: board_pb2.Play, variant: Variant, position: Position) -> Play:

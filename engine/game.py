@@ -82,7 +82,7 @@ class Action(enum.Enum):
     REJECT = "reject"
 
 
-_RESIGN_LEVELS = {"backgammon": ("single", "gammon", "backgammon"), "long-nardi": ("single", "mars")}
+RESIGN_LEVELS: dict[str, tuple[ResignLevel, ...]] = {"backgammon": ("single", "gammon", "backgammon"), "long-nardi": ("single", "mars")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,7 +302,7 @@ def resignation_offered(state: MatchState, event: ResignationOffered) -> ResignL
     if refusal is not None:
         code: ErrorCode = "DOUBLE_PENDING" if state.game.phase is Phase.DOUBLED else "RESIGNATION_UNAVAILABLE"
         raise ActionError(code, refusal)
-    levels = _RESIGN_LEVELS[state.rules.variant]
+    levels = RESIGN_LEVELS[state.rules.variant]
     if event.level not in levels:
         raise ActionError(
             "RESIGNATION_UNAVAILABLE", f"a resignation is for a {', '.join(levels)}, not {event.level!r}"
