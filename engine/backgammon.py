@@ -290,6 +290,7 @@ class _Search:
     """A depth-first search of every step sequence: for doubles, and for the bar and bearing off."""
 
     __slots__ = ("blot", "doubles", "found", "may_bear_off", "player", "position", "targets")
+    targets: dict[int, list[tuple[Point, Point, Step, Step]]]
 
     def __init__(self, position: Position, dice: Dice) -> None:
         opponent = position.opponent
@@ -301,8 +302,20 @@ class _Search:
         # from no higher than the mover's highest checker: no checker ever stands above it.
         player = position.player
         top = next(point for point in range(BAR, -1, -1) if player[point])
+        # Each with its step made once: hitting where a blot stands, and quiet for landing where
+        # a blot was already hit this turn.
+        blot = self.blot
         self.targets = {
-            die: [(start, start - die) for start in range(top, die, -1) if opponent[25 - start + die] < 2]
+            die: [
+                (
+                    start,
+                    start - die,
+                    _new(Step, (start, start - die, die, blot[start - die])),
+                    _new(Step, (start, start - die, die, False)),
+                )
+                for start in range(top, die, -1)
+                if opponent[25 - start + die] < 2
+            ]
             for die in dice
         }
         # A step brings at most one checker home, so with four or more outside none of a turn's
@@ -318,16 +331,15 @@ class _Search:
     def steps(self, die: int, highest: Point, hits: int) -> list[Step]:
         """The single steps with ``die`` from points no higher than ``highest``."""
         player = self.player
-        blot = self.blot
         if player[BAR]:
             return [
-                _new(Step, (BAR, end, die, blot[end] and not hits >> end & 1))
-                for start, end in self.targets[die][:1]
+                quiet if hits >> end & 1 else hitting
+                for start, end, hitting, quiet in self.targets[die][:1]
                 if start == BAR
             ]
         steps = [
-            _new(Step, (start, end, die, blot[end] and not hits >> end & 1))
-            for start, end in self.targets[die]
+            quiet if hits >> end & 1 else hitting
+            for start, end, hitting, quiet in self.targets[die]
             if start <= highest and player[start]
         ]
         if self.may_bear_off and not any(player[7:26]):

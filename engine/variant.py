@@ -174,12 +174,14 @@ class Variant(ABC):
         return self._apply_maximum_use(position, dice, self._step_sequences(position, dice))
 
     def _apply_maximum_use(self, position: Position, dice: Dice, plays: list[Play]) -> LegalPlays:
-        lengths = [len(play[0]) for play in plays]
-        most = max(lengths, default=0)
+        if not plays:
+            return LegalPlays(position, dice, [Play.trusted((), position)])
+        most = len(plays[0][0])
+        if any(len(steps) != most for steps, _ in plays):  # usually every play uses as many dice
+            most = max(len(steps) for steps, _ in plays)
+            plays = [play for play in plays if len(play[0]) == most]
         if most == 0:
             return LegalPlays(position, dice, [Play.trusted((), position)])
-        if min(lengths) < most:
-            plays = [play for play in plays if len(play[0]) == most]
         if most == 1 and dice[0] != dice[1]:
             higher = max(dice)
             plays = [play for play in plays if play[0][0].die == higher] or plays
