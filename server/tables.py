@@ -157,15 +157,16 @@ class Tables:
             if etag and etag != table.etag:
                 raise StaleEtag(f"the game has moved on since etag {etag}; it is now at {table.etag}")
             first = table.match.version
-            action(table.match, seat)
-            events = table.match.events[first:]
-            # The answer shows this action's time, as GetGame will once it is stored.
-            table.record = replace(table.record, updated=self.clock())
-            response = answer(table)
             try:
-                self._write(table, first, events, request_id, response)
+                action(table.match, seat)
+                # The answer shows this action's time, as GetGame will once it is stored.
+                table.record = replace(table.record, updated=self.clock())
+                response = answer(table)
+                self._write(table, first, table.match.events[first:], request_id, response)
             except BaseException:
-                self._forget(name)
+                if table.match.version != first:
+                    # Memory went ahead of the store: the game is read again from the store.
+                    self._forget(name)
                 raise
             table.lock.notify_all()
             return response
