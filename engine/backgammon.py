@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.errors import InvalidPositionError
 from engine.play import Dice, Play, Step
 from engine.position import BAR, OFF, Checkers, Point, Position
-from engine.variant import GameResult, Variant, bear_off_refusal, bear_off_start
+from engine.variant import GameResult, LegalPlays, Variant, bear_off_refusal, bear_off_start
 
 _START: Checkers = tuple(2 if p == 24 else 5 if p in (6, 13) else 3 if p == 8 else 0 for p in range(26))
 
@@ -59,13 +59,19 @@ class Backgammon(Variant):
             return f"the {die} cannot be played {where}: your {end}-point is blocked"
         return Step(start, end, die, holding == 1)
 
-    def _step_sequences(self, position: Position, dice: Dice) -> list[Play]:
+    def generate_plays(self, position: Position, dice: Dice) -> LegalPlays:
         high, low = dice
         player = position.player
         if high != low and not player[BAR] and sum(player[7:25]) >= 2:
-            sequences = _two_dice_in_the_field(position, high, low)
-            if sequences:
-                return sequences
+            # The commonest case, and every play found uses both dice: no filter to apply.
+            plays = _two_dice_in_the_field(position, high, low)
+            if plays:
+                return LegalPlays(position, dice, plays)
+        return super().generate_plays(position, dice)
+
+    def _step_sequences(self, position: Position, dice: Dice) -> list[Play]:
+        high, low = dice
+        player = position.player
         if high == low and not player[BAR] and sum(player[7:25]) >= 4:
             return _double_in_the_field(position, high)
         if high != low and player[BAR]:
@@ -115,6 +121,12 @@ def _two_dice_in_the_field(position: Position, high: int, low: int) -> list[Play
         if player[start] and not held[start - low]
     ]
     plays: list[Play] = []
+    opponent_after: dict[int, Checkers] = {}
+
+    def opponent_hit(hits: int) -> Checkers:
+        after = opponent_after[hits] = _after_hits(opponent, hits)
+        return after
+
     # A run by its start, the point between if it hit there, and whether it hit at the end.
     runs: dict[tuple[Point, Point, bool], tuple[Step, Step]] = {}
     board = list(player)
@@ -141,7 +153,7 @@ def _two_dice_in_the_field(position: Position, high: int, low: int) -> list[Play
             board[end2] += 1
             if hit or hit2:
                 hits = (1 << end if hit else 0) | (1 << end2 if hit2 else 0)
-                result = (tuple(board), _after_hits(opponent, hits))
+                result = (tuple(board), opponent_after.get(hits) or opponent_hit(hits))
             else:
                 result = (tuple(board), opponent)
             plays.append(_new(Play, ((first, second), _new(Position, result))))
@@ -163,7 +175,7 @@ def _two_dice_in_the_field(position: Position, high: int, low: int) -> list[Play
         board[second.end] += 1  # the point between loses and regains its checker
         if first.hit or second.hit:
             hits = (1 << first.end if first.hit else 0) | (1 << second.end if second.hit else 0)
-            result = (tuple(board), _after_hits(opponent, hits))
+            result = (tuple(board), opponent_after.get(hits) or opponent_hit(hits))
         else:
             result = (tuple(board), opponent)
         plays.append(_new(Play, (steps, _new(Position, result))))
