@@ -14,12 +14,12 @@ from engine.game import legal_actions, legal_plays
 from engine.match import Match, open_commitment
 from server import convert
 from server.errors import BadRequest
-from server.tables import Table, Tables
+from server.tables import DiceMode, Table, Tables
 from tavli.v1 import games_service_pb2 as pb
 from tavli.v1 import games_service_pb2_grpc
 
 Response = TypeVar("Response")
-_DICE_MODES = {
+_DICE_MODES: dict[int, DiceMode] = {
     pb.DICE_MODE_UNSPECIFIED: "system",
     pb.DICE_MODE_SEEDED: "seeded",
     pb.DICE_MODE_VERIFIABLE: "verifiable",

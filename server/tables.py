@@ -18,7 +18,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import Any, Literal
 
 from engine.dice import SeededDice
 from engine.events import Event, Side, event_from_dict
@@ -28,7 +28,7 @@ from engine.rules import RuleSet
 from server.errors import BadRequest, GameNotFound, StaleEtag, WrongSeatToken
 from server.store import Append, GameRecord, Store, StoreConflict
 
-DiceMode = str  # "system", "seeded" or "verifiable"
+DiceMode = Literal["system", "seeded", "verifiable"]
 
 
 @dataclass
