@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
+from tests.conftest import SHARED_VECTORS as VECTORS
+
 from .long_nardi_reference import decode, encode, legal_results
 
-# shared/ is a sibling of the repository root: /work/main -> /work/shared.
-VECTORS = Path(__file__).resolve().parents[2].parent / "shared" / "vectors"
 VECTOR_FILES = ("long-nardi.jsonl", "long-nardi-six-in-a-row.jsonl")
 
 
