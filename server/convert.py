@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
@@ -201,17 +202,16 @@ def board_message(position: Position) -> board_pb2.Board:
     )
 
 
+@lru_cache(maxsize=8192)  # a few thousand distinct steps exist; copying one beats building it
 def step_message(step: Step) -> board_pb2.Step:
+    """The message of a step; shared, so callers copy it (as adding it to a repeated field does)."""
     return board_pb2.Step(from_point=step.start, to_point=step.end, die=step.die, hit=step.hit)
 
 
 def play_message(play: Play) -> board_pb2.Play:
-    return board_pb2.Play(
-        notation=play.notation(),
-        steps=[step_message(step) for step in play.steps],
-        position_id=play.position.position_id(),
-        hits=play.hits,
-    )
+    message = board_pb2.Play(notation=play.notation(), position_id=play.position.position_id(), hits=play.hits)
+    message.steps.extend([step_message(step) for step in play.steps])
+    return message
 
 
 def steps_notation(steps: Sequence[board_pb2.Step]) -> str:
