@@ -80,6 +80,11 @@ def format_steps(steps: tuple[Step, ...]) -> str:
     hit; moves along the same points are counted with ``(n)``, a hit marked once (``13/7*(4)``);
     moves go from the highest starting point down.
     """
+    if len(steps) == 2:
+        first, second = sorted(steps, key=_highest_first)
+        if first.end != second.start and (first.start, first.end) != (second.start, second.end):
+            # Two checkers' moves, the commonest play of all: nothing to join or count.
+            return f"{_step_text(first)} {_step_text(second)}"
     # A move: its points as [start, hit points between..., end], and the points it hit.
     moves: list[tuple[list[Point], set[Point]]] = []
     for start, end, _, hit in sorted(steps, key=_highest_first):
@@ -106,6 +111,10 @@ def format_steps(steps: tuple[Step, ...]) -> str:
         text = "/".join(_NAMES[point] + "*" if point in marked else _NAMES[point] for point in path)
         parts.append(f"{text}({count})" if count > 1 else text)
     return " ".join(parts)
+
+
+def _step_text(step: Step) -> str:
+    return f"{_NAMES[step.start]}/{_NAMES[step.end]}*" if step.hit else f"{_NAMES[step.start]}/{_NAMES[step.end]}"
 
 
 def _highest_first(step: Step) -> tuple[int, int]:
