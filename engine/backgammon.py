@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from engine.errors import InvalidPositionError
 from engine.play import Dice, Play, Step
 from engine.position import BAR, OFF, Checkers, Point, Position
-from engine.variant import GameResult, LegalPlays, Variant, bear_off_refusal, bear_off_start
+from engine.variant import GameResult, LegalPlays, Variant, bear_off_refusal, bear_off_start, is_better_way
 
 _START: Checkers = tuple(2 if p == 24 else 5 if p in (6, 13) else 3 if p == 8 else 0 for p in range(26))
 
@@ -21,16 +20,6 @@ class Backgammon(Variant):
 
     def opponent_point(self, point: Point) -> Point:
         return 25 - point
-
-    def validate(self, position: Position) -> None:
-        for point in range(1, 25):
-            if position.player[point] and position.opponent[25 - point]:
-                raise InvalidPositionError(
-                    f"both sides have checkers on the player's {point}-point"
-                    f" (the opponent's {25 - point}-point)"
-                )
-        if position.player[OFF] == 15 and position.opponent[OFF] == 15:
-            raise InvalidPositionError("both sides have borne off all their checkers")
 
     def result(self, position: Position) -> GameResult | None:
         for winner, loser in ((position.player, position.opponent), (position.opponent, position.player)):
@@ -362,10 +351,7 @@ class _Search:
 
     def record(self, hits: int, steps: tuple[Step, ...]) -> None:
         key = (tuple(self.player), hits)
-        known = self.found.get(key)
-        # Keep the longest way to each position (a checker may bear off with one die or with
-        # two); of two one-die ways, the higher die's.
-        if known is None or len(steps) > len(known) or (len(steps) == 1 and steps[0].die > known[0].die):
+        if is_better_way(steps, self.found.get(key)):
             self.found[key] = steps
 
     def two(self, first: int, second: int) -> None:

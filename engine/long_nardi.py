@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.errors import InvalidPositionError
 from engine.play import Dice, Play, Step
 from engine.position import BAR, OFF, Checkers, Point, Position
-from engine.variant import GameResult, Variant, bear_off_refusal, bear_off_start
+from engine.variant import GameResult, Variant, bear_off_refusal, bear_off_start, is_better_way
 
 HEAD: Point = 24
 _START: Checkers = tuple(15 if point == HEAD else 0 for point in range(26))
@@ -33,14 +33,7 @@ class LongNardi(Variant):
         for name, checkers in (("the player", position.player), ("the opponent", position.opponent)):
             if checkers[BAR]:
                 raise InvalidPositionError(f"{name} has a checker on the bar; long nardi has no bar")
-        for point in range(1, 25):
-            if position.player[point] and position.opponent[self.opponent_point(point)]:
-                raise InvalidPositionError(
-                    f"both sides have checkers on the player's {point}-point"
-                    f" (the opponent's {self.opponent_point(point)}-point)"
-                )
-        if position.player[OFF] == 15 and position.opponent[OFF] == 15:
-            raise InvalidPositionError("both sides have borne off all their checkers")
+        super().validate(position)
 
     def result(self, position: Position) -> GameResult | None:
         for winner, loser in ((position.player, position.opponent), (position.opponent, position.player)):
@@ -146,9 +139,7 @@ class _Search:
 
     def record(self, steps: tuple[Step, ...]) -> None:
         result = self.current()
-        known = self.found.get(result)
-        # Keep the longest way to each position; of two one-die ways, the higher die's.
-        if known is None or len(steps) > len(known) or (len(steps) == 1 and steps[0].die > known[0].die):
+        if is_better_way(steps, self.found.get(result)):
             self.found[result] = steps
 
     def two(self, first: int, second: int) -> None:

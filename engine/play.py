@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import NamedTuple, TypeAlias
 
 from engine.errors import InvalidDiceError
-from engine.position import BAR, OFF, Point, Position
+from engine.position import Point, Position
 
 Dice: TypeAlias = tuple[int, int]
 

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import ClassVar, Literal
 
+from engine.errors import InvalidPositionError
 from engine.notation import read_play
 from engine.play import Dice, Play, Step, check_dice
 from engine.position import BAR, OFF, Checkers, Point, Position
@@ -98,12 +99,21 @@ class Variant(ABC):
     def opponent_point(self, point: Point) -> Point:
         """The opponent's number for the mover's ``point`` (1-24)."""
 
-    @abstractmethod
     def validate(self, position: Position) -> None:
-        """Check that ``position`` can occur in this variant.
+        """Check that ``position`` can occur in this variant: no point holds both sides' checkers,
+        and not both sides have borne off all theirs. Variants add their own checks.
 
         :raises InvalidPositionError: with what makes it impossible.
         """
+        player, opponent = position
+        for point in range(1, 25):
+            if player[point] and opponent[self.opponent_point(point)]:
+                raise InvalidPositionError(
+                    f"both sides have checkers on the player's {point}-point"
+                    f" (the opponent's {self.opponent_point(point)}-point)"
+                )
+        if player[OFF] == 15 and opponent[OFF] == 15:
+            raise InvalidPositionError("both sides have borne off all their checkers")
 
     @abstractmethod
     def result(self, position: Position) -> GameResult | None:
@@ -196,6 +206,13 @@ class Variant(ABC):
 def _checked_legal_plays(variant: Variant, position: Position, dice: Dice) -> LegalPlays:
     variant.validate(position)
     return variant.generate_plays(position, dice)
+
+
+def is_better_way(steps: tuple[Step, ...], known: tuple[Step, ...] | None) -> bool:
+    """Whether ``steps`` should replace ``known`` as the way to the position both reach: the
+    longer way wins (a checker may bear off with one die or with two), and of two one-die ways
+    the higher die's (see ``Variant._step_sequences``)."""
+    return known is None or len(steps) > len(known) or (len(steps) == 1 and steps[0].die > known[0].die)
 
 
 def bear_off_refusal(player: Checkers, start: Point, die: int, *, outside: str) -> Step | str:
