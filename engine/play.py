@@ -81,8 +81,10 @@ def format_steps(steps: tuple[Step, ...]) -> str:
     moves go from the highest starting point down.
     """
     if len(steps) == 2:
-        first, second = sorted(steps, key=_highest_first)
-        if first.end != second.start and (first.start, first.end) != (second.start, second.end):
+        first, second = steps
+        if first.start < second.start or (first.start == second.start and first.end < second.end):
+            first, second = second, first
+        if first.end != second.start and (first.start != second.start or first.end != second.end):
             # Two checkers' moves, the commonest play of all: nothing to join or count.
             return f"{_step_text(first)} {_step_text(second)}"
     # A move: its points as [start, hit points between..., end], and the points it hit.

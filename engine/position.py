@@ -129,19 +129,18 @@ def _check_counts(name: str, checkers: object) -> None:
 
 def encode_position_id(position: Position) -> str:
     """The Position ID of ``position``."""
-    # The bits least significant first, as text; reversed, they read as one binary number.
-    bits = _side_bits(position.opponent) + _side_bits(position.player)
-    key = int(bits[::-1], 2)
-    return base64.b64encode(key.to_bytes(10, "little"))[:14].decode("ascii")
+    key = int(_side_bits(position.player) + _side_bits(position.opponent), 2)
+    return binascii.b2a_base64(key.to_bytes(10, "little"), newline=False)[:14].decode("ascii")
 
 
 @lru_cache(maxsize=8192)
 def _side_bits(checkers: Checkers) -> str:
+    # A side's bits, most significant first: the opponent's come first in the ID, so last here.
     # Plays of one roll share the opponent's side, and often most of the player's.
-    return "".join(_ONES[count] for count in checkers[1:26])
+    return "".join([_ZERO_THEN_ONES[count] for count in checkers[25:0:-1]])
 
 
-_ONES = ["1" * count + "0" for count in range(16)]
+_ZERO_THEN_ONES = ["0" + "1" * count for count in range(16)]
 
 
 @lru_cache(maxsize=8192)  # a GUI or a batch sends the same positions again and again
@@ -158,23 +157,16 @@ def decode_position_id(position_id: str) -> Position:
         raise InvalidPositionError(
             f"{position_id!r} is not a Position ID: only base64 letters may appear"
         ) from None
-    key = int.from_bytes(raw, "little")
-    sides: list[list[int]] = [[0] * 26, [0] * 26]
-    side, point = 0, 1
-    for bit in range(80):
-        if key >> bit & 1:
-            sides[side][point] += 1
-        else:
-            point += 1
-            if point == 26:
-                side, point = side + 1, 1
-                if side == 2:
-                    break
-    for counts, name in zip(sides, ("opponent", "player")):
-        on_board = sum(counts)
+    # Bit i of the key is character i of ``bits``: runs of 1s split by 0s, one run a point.
+    bits = format(int.from_bytes(raw, "little"), "080b")[::-1]
+    runs = [len(ones) for ones in bits.split("0", 50)[:50]]
+    runs += [0] * (50 - len(runs))  # fewer than 50 zeros: too many checkers, found below
+    sides: list[Checkers] = []
+    for runs_of_side, name in ((runs[:25], "opponent"), (runs[25:], "player")):
+        on_board = sum(runs_of_side)
         if on_board > CHECKERS_PER_SIDE:
             raise InvalidPositionError(
                 f"Position ID {position_id!r} gives the {name} {on_board} checkers; a side has 15"
             )
-        counts[OFF] = CHECKERS_PER_SIDE - on_board
-    return Position(player=tuple(sides[1]), opponent=tuple(sides[0]))
+        sides.append((CHECKERS_PER_SIDE - on_board, *runs_of_side))
+    return Position.trusted(player=sides[1], opponent=sides[0])

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
@@ -25,10 +26,13 @@ from engine.events import (
     Took,
 )
 from engine.game import Action, MatchState, Phase, seats_to_act
-from engine.play import Dice, check_dice
+from engine.play import Dice, check_dice, format_steps
 from engine.rules import RuleSet
 from server.errors import BadRequest
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
+
+if TYPE_CHECKING:
+    from google.protobuf.internal.containers import RepeatedCompositeFieldContainer
 
 _VARIANT_NAMES = {
     board_pb2.VARIANT_BACKGAMMON: "backgammon",
@@ -202,16 +206,26 @@ def board_message(position: Position) -> board_pb2.Board:
     )
 
 
-@lru_cache(maxsize=8192)  # a few thousand distinct steps exist; copying one beats building it
-def step_message(step: Step) -> board_pb2.Step:
-    """The message of a step; shared, so callers copy it (as adding it to a repeated field does)."""
-    return board_pb2.Step(from_point=step.start, to_point=step.end, die=step.die, hit=step.hit)
-
-
 def play_message(play: Play) -> board_pb2.Play:
-    message = board_pb2.Play(notation=play.notation(), position_id=play.position.position_id(), hits=play.hits)
-    message.steps.extend([step_message(step) for step in play.steps])
+    message = board_pb2.Play(position_id=play.position.position_id())
+    message.MergeFrom(_steps_message(play.steps))
     return message
+
+
+def add_play_messages(field: RepeatedCompositeFieldContainer[board_pb2.Play], plays: Iterable[Play]) -> None:
+    """Append the messages of ``plays`` to a repeated Play field (cheaper than building and copying them)."""
+    for play in plays:
+        field.add(position_id=play.position.position_id()).MergeFrom(_steps_message(play.steps))
+
+
+@lru_cache(maxsize=16384)  # plays of the same roll share their steps across many positions
+def _steps_message(steps: tuple[Step, ...]) -> board_pb2.Play:
+    """The fields of a play's message that depend on its steps alone; shared, so callers merge it."""
+    return board_pb2.Play(
+        notation=format_steps(steps),
+        steps=[board_pb2.Step(from_point=step.start, to_point=step.end, die=step.die, hit=step.hit) for step in steps],
+        hits=any(step.hit for step in steps),
+    )
 
 
 def steps_notation(steps: Sequence[board_pb2.Step]) -> str:

@@ -112,11 +112,9 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
             state = table.match.state
             actions = legal_actions(state, seat)
             plays = legal_plays(state) if seat == state.game.turn else []
-            return pb.ListLegalActionsResponse(
-                actions=convert.actions_message(actions),
-                plays=[convert.play_message(play) for play in plays],
-                etag=table.etag,
-            )
+            response = pb.ListLegalActionsResponse(actions=convert.actions_message(actions), etag=table.etag)
+            convert.add_play_messages(response.plays, plays)
+            return response
 
     def ListGameEvents(
         self, request: pb.ListGameEventsRequest, context: grpc.ServicerContext

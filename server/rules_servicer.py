@@ -77,7 +77,9 @@ def _xgid_or_empty(position: Position) -> str:
 def _legal_plays_response(variant: Variant, position: Position, dice: Dice) -> pb.ListLegalPlaysResponse:
     # Built once per position and roll, as the engine's legal plays are; gRPC only reads it.
     legal = variant.legal_plays(position, dice)
-    return pb.ListLegalPlaysResponse(plays=[convert.play_message(play) for play in legal], dice_used=legal.dice_used)
+    response = pb.ListLegalPlaysResponse(dice_used=legal.dice_used)
+    convert.add_play_messages(response.plays, legal)
+    return response
 
 
 def _validate(request: pb.ValidatePlayRequest) -> pb.ValidatePlayResponse:

@@ -8,14 +8,16 @@ n - 12. Some positions keep a side in its home board, so that bearing off comes 
 
 from __future__ import annotations
 
+import base64
 from collections import Counter
 from collections.abc import Callable
 
 import gnubg_nn
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import BACKGAMMON, BAR, LONG_NARDI, OFF, Position, Variant
+from engine import BACKGAMMON, BAR, LONG_NARDI, OFF, InvalidPositionError, Position, Variant
 
 CHECKERS = 15
 
@@ -67,6 +69,37 @@ def test_a_position_id_is_14_characters_and_reads_back_as_the_same_position(posi
     position_id = position.position_id()
     assert len(position_id) == 14
     assert Position.from_id(position_id) == position
+
+
+# Any 80 bits: random bytes are mostly too many checkers; with about a third of the bits set,
+# about half are positions.
+position_keys = st.one_of(
+    st.binary(min_size=10, max_size=10).map(lambda key: int.from_bytes(key, "little")),
+    st.lists(st.sampled_from([0, 0, 1]), min_size=80, max_size=80).map(
+        lambda bits: sum(bit << index for index, bit in enumerate(bits))
+    ),
+)
+
+
+def _position_id(key: int) -> str:
+    return base64.b64encode(key.to_bytes(10, "little"))[:14].decode("ascii")
+
+
+@settings(max_examples=500, deadline=None)
+@given(position_keys)
+def test_any_position_id_reads_as_gnu_backgammon_reads_it_or_is_refused(key: int) -> None:
+    # Bits after the 50th 0-bit (the last point's end) say nothing: they are read as unset.
+    # (gnubg-nn's reader would write past its board on them, so it is given the key without them.)
+    bits = f"{key:080b}"[::-1]
+    fiftieth_zero = [index for index, bit in enumerate(bits) if bit == "0"][49:50]
+    meaningful = key & ((1 << fiftieth_zero[0]) - 1) if fiftieth_zero else key
+    opponent, player = gnubg_nn.board_from_position_id(_position_id(meaningful))
+    if sum(opponent) > CHECKERS or sum(player) > CHECKERS:
+        with pytest.raises(InvalidPositionError, match="a side has 15"):
+            Position.from_id(_position_id(key))
+    else:
+        expected = Position((CHECKERS - sum(player), *player), (CHECKERS - sum(opponent), *opponent))
+        assert Position.from_id(_position_id(key)) == expected
 
 
 @settings(max_examples=300, deadline=None)
