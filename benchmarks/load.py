@@ -14,7 +14,11 @@ For each concurrency, in turn, for a fixed time (``--seconds``; whole games get 
 and at most ``--most`` requests per client process:
 
 - ``health``: grpc.health.v1 Health/Check on "", the empty round trip: the ceiling;
-- ``list``: RulesService/ListLegalPlays over the backgammon perft corpus;
+- ``list``: RulesService/ListLegalPlays, every request a position and roll new to the server
+  (round after round over the corpus's 2,000 positions, each with a roll drawn as dice fall among
+  those it has not had yet): what a bot or an arena asks, nothing answered from a cache;
+- ``list-again``: RulesService/ListLegalPlays over the same 200 positions and rolls again and
+  again: what a GUI asks when it shows the plays of a position it has listed before;
 - ``validate``: RulesService/ValidatePlay of each corpus position's first legal play;
 - ``batch``: RulesService/BatchValidatePlays, ``--batch`` of those a call (throughput in plays);
 - ``games``: whole 1-point backgammon games without the cube, two seats per game through
@@ -45,13 +49,16 @@ from typing import Any
 
 from benchmarks import hot_path
 
-KINDS = ("health", "list", "validate", "batch", "games")
+KINDS = ("health", "list", "list-again", "validate", "batch", "games")
 LOOPBACK = "127.0.0.1"
 MOST_ACTIONS_A_GAME = 5_000  # random play ends a 1-point game in ~300 actions
 RPC_TIMEOUT = 30.0
 REPO = Path(__file__).resolve().parents[1]
 
 Corpus = list[tuple[str, tuple[int, int], str]]  # position ID, dice, the first legal play's notation
+Queries = list[tuple[str, tuple[int, int]]]  # position ID, dice
+OUTCOMES = [(max(first, second), min(first, second)) for first in range(1, 7) for second in range(1, 7)]
+ASKED_AGAIN = 200  # the corpus rows list-again cycles through
 
 
 @dataclass
@@ -62,6 +69,7 @@ class Outcome:
     finished: float = 0.0
     units: int = 0  # requests, plays validated, or games finished
     requests: int = 0
+    highest: int = -1  # the highest request number used
     latencies: list[float] = field(default_factory=list)  # seconds, one per RPC
     errors: list[str] = field(default_factory=list)
 
@@ -125,53 +133,58 @@ def cpu_seconds(pid: int) -> float:
 
 
 def client_process(
-    kind: str, port: int, calls: int, start_at: float, seconds: float, most: int, batch: int, corpus: Corpus,
-    offset: int, results: Any,
+    kind: str, port: int, loops: range, concurrency: int, first: int, start_at: float, seconds: float, most: int,
+    batch: int, corpus: Corpus, fresh: Queries, results: Any,
 ) -> None:
-    """One client process: ``calls`` concurrent loops on one channel, from ``start_at`` (wall clock)
-    for ``seconds`` or ``most`` units in all, whichever comes first; puts an :class:`Outcome`."""
+    """One client process: a concurrent loop for each of ``loops`` (numbered among all processes'
+    ``concurrency`` loops) on one channel, from ``start_at`` (wall clock) for ``seconds`` or ``most``
+    units in all, whichever comes first; puts an :class:`Outcome`. Loop ``n``'s k-th request is
+    number ``first + n + k * concurrency``: no two requests of a measurement share a number."""
     try:
-        outcome = asyncio.run(_client(kind, port, calls, start_at, seconds, most, batch, corpus, offset))
+        outcome = asyncio.run(
+            _client(kind, port, loops, concurrency, first, start_at, seconds, most, batch, corpus, fresh)
+        )
     except Exception as error:  # noqa: BLE001  (report it rather than leave the parent waiting)
         outcome = Outcome(errors=[f"{type(error).__name__}: {error}"])
     results.put(outcome)
 
 
 async def _client(
-    kind: str, port: int, calls: int, start_at: float, seconds: float, most: int, batch: int, corpus: Corpus,
-    offset: int,
+    kind: str, port: int, loops: range, concurrency: int, first: int, start_at: float, seconds: float, most: int,
+    batch: int, corpus: Corpus, fresh: Queries,
 ) -> Outcome:
     import grpc
 
     outcome = Outcome()
     async with grpc.aio.insecure_channel(f"{LOOPBACK}:{port}") as channel:
-        call = _calls(kind, channel, batch, corpus, outcome)
+        call = _calls(kind, channel, batch, corpus, fresh, outcome)
         for index in range(3):  # warm the connection and the stubs before the clock starts
-            await call(offset + index, random.Random(index), warm=True)
+            await call(index, random.Random(index), warm=True)
         await asyncio.sleep(max(0.0, start_at - time.time()))
         outcome.started = time.time()
         stop = outcome.started + seconds
         budget = [most]
 
         async def loop(number: int) -> None:
-            rng = random.Random(offset * 1000 + number)
-            index = offset + number * 997
+            rng = random.Random(number)
+            index = first + number
             while time.time() < stop and budget[0] > 0:
                 budget[0] -= 1
                 try:
+                    outcome.highest = max(outcome.highest, index)
                     outcome.units += await call(index, rng, stop=stop)
                 except grpc.aio.AioRpcError as error:
                     outcome.errors.append(f"{error.code().name}: {error.details()}")
                     if len(outcome.errors) > 20:
                         return
-                index += 1
+                index += concurrency
 
-        await asyncio.gather(*(loop(number) for number in range(calls)))
+        await asyncio.gather(*(loop(number) for number in loops))
         outcome.finished = time.time()
     return outcome
 
 
-def _calls(kind: str, channel: Any, batch: int, corpus: Corpus, outcome: Outcome) -> Any:
+def _calls(kind: str, channel: Any, batch: int, corpus: Corpus, fresh: Queries, outcome: Outcome) -> Any:
     """The coroutine that makes one unit of ``kind``'s work and returns how many units it did."""
     from grpc_health.v1 import health_pb2, health_pb2_grpc
     from tavli.v1 import board_pb2, games_service_pb2_grpc, rules_service_pb2, rules_service_pb2_grpc
@@ -199,8 +212,11 @@ def _calls(kind: str, channel: Any, batch: int, corpus: Corpus, outcome: Outcome
         if kind == "health":
             await timed(health.Check, health_pb2.HealthCheckRequest(), warm)
             return 1
-        if kind == "list":
-            position_id, dice, _ = corpus[index % len(corpus)]
+        if kind in ("list", "list-again"):
+            if kind == "list" and not warm:  # the position and roll numbered ``index``: new to the server
+                position_id, dice = fresh[index % len(fresh)]
+            else:
+                position_id, dice, _ = corpus[index % ASKED_AGAIN]
             request = rules_service_pb2.ListLegalPlaysRequest(
                 variant=backgammon, position=board_pb2.Position(position_id=position_id), dice=dice
             )
@@ -271,6 +287,7 @@ class Level:
     requests: int
     latencies: list[float]
     server_cpu: float
+    highest: int  # the highest request number used
     errors: list[str]
 
     @property
@@ -287,18 +304,20 @@ class Level:
 
 
 def measure(kind: str, concurrency: int, *, port: int, server_pid: int, processes: int, seconds: float, most: int,
-            batch: int, corpus: Corpus, profile: Path | None = None) -> Level:
+            batch: int, corpus: Corpus, fresh: Queries, first: int = 0, profile: Path | None = None) -> Level:
+    """One kind at one concurrency; its requests are numbered from ``first`` on (see :func:`client_process`)."""
     context = multiprocessing.get_context("spawn")  # no grpc state inherited through fork
     results = context.Queue()
     count = min(processes, concurrency)
-    shares = [concurrency // count + (1 if index < concurrency % count else 0) for index in range(count)]
+    loops = [range(index, concurrency, count) for index in range(count)]
     start_at = time.time() + 3.0  # spawned interpreters need a moment to import grpc and connect
     workers = [
         context.Process(
             target=client_process,
-            args=(kind, port, share, start_at, seconds, max(1, most // count), batch, corpus, index * 211, results),
+            args=(kind, port, share, concurrency, first, start_at, seconds, max(1, most // count), batch, corpus,
+                  fresh if kind == "list" else [], results),
         )
-        for index, share in enumerate(shares)
+        for share in loops
     ]
     for worker in workers:
         worker.start()
@@ -323,6 +342,7 @@ def measure(kind: str, concurrency: int, *, port: int, server_pid: int, processe
         requests=sum(o.requests for o in outcomes),
         latencies=[latency for o in outcomes for latency in o.latencies],
         server_cpu=cpu_after - cpu_before,
+        highest=max([first - 1, *(o.highest for o in outcomes)]),
         errors=[error for o in outcomes for error in o.errors],
     )
 
@@ -338,22 +358,36 @@ def load_corpus() -> Corpus:
     return rows
 
 
+def fresh_queries(corpus: Corpus) -> Queries:
+    """Positions and rolls, no two alike: round after round over the corpus's positions, each with
+    a roll drawn as dice fall (a double 1 time in 6) among the rolls it has not had yet."""
+    rng = random.Random(7)
+    had: list[set[tuple[int, int]]] = [set() for _ in corpus]
+    queries = []
+    for _ in range(len(set(OUTCOMES))):
+        for (position_id, _, _), rolls in zip(corpus, had):
+            roll = rng.choice([outcome for outcome in OUTCOMES if outcome not in rolls])
+            rolls.add(roll)
+            queries.append((position_id, roll))
+    return queries
+
+
 # --- the report ----------------------------------------------------------------------------------
 
 
 def report(levels: list[Level], batch: int) -> None:
-    print(f"\n{'kind':<9} {'conc':>4} {'procs':>5} {'secs':>5} {'requests':>8} {'req/s':>8} {'units/s':>9}"
+    print(f"\n{'kind':<10} {'conc':>4} {'procs':>5} {'secs':>5} {'requests':>8} {'req/s':>8} {'units/s':>9}"
           f" {'p50 ms':>7} {'p99 ms':>7} {'server CPU ms/req':>17} {'req/s vs health':>15} {'errors':>6}")
     ceiling = {level.concurrency: level.rps for level in levels if level.kind == "health"}
     for level in levels:
         versus = level.rps / ceiling[level.concurrency] if level.concurrency in ceiling else float("nan")
         cpu = level.server_cpu / level.requests * 1000 if level.requests else float("nan")
         print(
-            f"{level.kind:<9} {level.concurrency:>4} {level.processes:>5} {level.seconds:>5.1f} {level.requests:>8}"
+            f"{level.kind:<10} {level.concurrency:>4} {level.processes:>5} {level.seconds:>5.1f} {level.requests:>8}"
             f" {level.rps:>8.0f} {level.units_per_second:>9.1f} {level.percentile(0.5) * 1000:>7.2f}"
             f" {level.percentile(0.99) * 1000:>7.2f} {cpu:>17.3f} {versus:>14.3f}x {len(level.errors):>6}"
         )
-    print("\nunits: health, list, validate = requests; batch = plays validated; games = games finished")
+    print("\nunits: health, list, list-again, validate = requests; batch = plays validated; games = games finished")
     print("\nratios (same run)")
     by = {(level.kind, level.concurrency): level for level in levels}
     for (kind, concurrency), level in sorted(by.items(), key=lambda item: (KINDS.index(item[0][0]), item[0][1])):
@@ -366,7 +400,7 @@ def report(levels: list[Level], batch: int) -> None:
                 f"; server CPU a request {(level.server_cpu / level.requests) / (health.server_cpu / health.requests):.1f}x"
                 " the health check's"
             )
-        if kind == "list" and concurrency == 16:
+        if kind.startswith("list") and concurrency == 16:
             line += "   [target >= 0.80x]"
         print(line)
     for (kind, concurrency), level in by.items():
@@ -407,11 +441,13 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="tavli-load-"))
 
     corpus = load_corpus()
+    fresh = fresh_queries(corpus)
     port = free_port()
     server = start_server(port)
     print(f"server: tavli serve subprocess, pid {server.pid}, {LOOPBACK}:{port}, --db :memory:, 32 threads;"
           f" clients: up to {arguments.processes} processes (grpc.aio, one channel each); nproc {os.cpu_count()}")
     levels = []
+    asked: dict[str, int] = {}  # requests made so far, by kind: a kind's next measurement goes on from there
     try:
         wait_until_serving(port, server)
         for concurrency in arguments.concurrency:
@@ -422,8 +458,10 @@ def main() -> None:
                     profile = profiles[kind] = folder / f"server-{kind}-{concurrency}.txt"
                 level = measure(
                     kind, concurrency, port=port, server_pid=server.pid, processes=arguments.processes,
-                    seconds=seconds, most=arguments.most, batch=arguments.batch, corpus=corpus, profile=profile,
+                    seconds=seconds, most=arguments.most, batch=arguments.batch, corpus=corpus, fresh=fresh,
+                    first=asked.get(kind, 0), profile=profile,
                 )
+                asked[kind] = level.highest + 1
                 levels.append(level)
                 print(f"  {kind} at concurrency {concurrency}: {level.rps:.0f} requests/s", flush=True)
     finally:

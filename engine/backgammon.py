@@ -56,15 +56,20 @@ class Backgammon(Variant):
             plays = _two_dice_in_the_field(position, high, low)
             if plays:
                 return LegalPlays(position, dice, plays)
+        elif high == low and not player[BAR] and sum(player[7:25]) >= 4:
+            plays, all_four = _double_in_the_field(position, high)
+            if all_four:  # the usual case: no filter to apply
+                return LegalPlays(position, dice, plays)
+            return self._apply_maximum_use(position, dice, plays)
         return super().generate_plays(position, dice)
 
     def _step_sequences(self, position: Position, dice: Dice) -> list[Play]:
         high, low = dice
         player = position.player
-        if high == low and not player[BAR] and sum(player[7:25]) >= 4:
-            return _double_in_the_field(position, high)
         if high != low and player[BAR]:
             return _two_dice_from_the_bar(position, high, low)
+        if high == low and player[BAR] and position.opponent[high] >= 2:
+            return [_new(Play, ((), position))]  # no checker can enter: the whole roll is lost
         search = _Search(position, dice)
         if high == low:
             search.double(high, 4, BAR, (), 0)
@@ -216,8 +221,9 @@ def _two_dice_from_the_bar(position: Position, high: int, low: int) -> list[Play
     ]
 
 
-def _double_in_the_field(position: Position, die: int) -> list[Play]:
-    """The plays of a double when nothing is on the bar and nothing can bear off.
+def _double_in_the_field(position: Position, die: int) -> tuple[list[Play], bool]:
+    """The plays of a double when nothing is on the bar and nothing can bear off, and whether
+    every one of them uses all four dice (else the maximum-use rule still has to pick).
 
     With four or more checkers outside the home board none of the four steps can bear off, so a
     step is legal exactly when a checker stands on its start and the opponent does not hold its
@@ -247,9 +253,13 @@ def _double_in_the_field(position: Position, die: int) -> list[Play]:
             after = opponent_after[hits] = _after_hits(opponent, hits)
         return after
 
+    shorter: list[Play] = []  # plays that end early, blocked
+
     def record(steps: tuple[Step, ...], hits: int) -> None:
         result = (tuple(player), opponent_hit(hits))
-        plays.append(_new(Play, (steps, _new(Position, result))))
+        play = _new(Play, (steps, _new(Position, result)))
+        plays.append(play)
+        shorter.append(play)
 
     def extend(first: int, left: int, steps: tuple[Step, ...], hits: int) -> None:
         found = len(plays)
@@ -274,7 +284,7 @@ def _double_in_the_field(position: Position, die: int) -> list[Play]:
             record(steps, hits)
 
     extend(0, 4, (), 0)
-    return plays
+    return plays, not shorter
 
 
 def _after_hits(opponent: Checkers, hits: int) -> Checkers:
