@@ -327,7 +327,7 @@ class _Search:
                 for start in range(top, die, -1)
                 if opponent[25 - start + die] < 2
             ]
-            for die in dice
+            for die in dict.fromkeys(dice)  # a double's die once
         }
         # A step brings at most one checker home, so with four or more outside none of a turn's
         # (at most four) steps can bear off.
