@@ -2,6 +2,7 @@
 
 from engine.backgammon import Backgammon
 from engine.errors import (
+    GameOverError,
     IllegalPlayError,
     InvalidDiceError,
     InvalidPlayError,
@@ -24,6 +25,7 @@ __all__ = [
     "OFF",
     "VARIANTS",
     "Backgammon",
+    "GameOverError",
     "GameResult",
     "IllegalPlayError",
     "InvalidDiceError",

@@ -29,6 +29,10 @@ class IllegalPlayError(TavliError):
         super().__init__(f"illegal play {text!r} with {dice[0]}-{dice[1]} in {position_id}: {reason}")
 
 
+class GameOverError(TavliError):
+    """A play asked for in a position whose game is over: a side has borne off all its checkers."""
+
+
 class InvalidDiceError(TavliError):
     """Dice that no pair of six-sided dice can show."""
 

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import ClassVar, Literal
 
-from engine.errors import InvalidPositionError
+from engine.errors import GameOverError, InvalidPositionError
 from engine.notation import read_play
 from engine.play import Dice, Play, Step, check_dice
 from engine.position import BAR, OFF, Checkers, Point, Position
@@ -172,6 +172,7 @@ class Variant(ABC):
 
         :raises InvalidDiceError: for dice that cannot be rolled.
         :raises InvalidPositionError: for a position this variant cannot have.
+        :raises GameOverError: if a side has already borne off all its checkers.
         """
         first, second = check_dice(dice)
         return _checked_legal_plays(self, position, (max(first, second), min(first, second)))
@@ -205,6 +206,9 @@ class Variant(ABC):
 @lru_cache(maxsize=4096)
 def _checked_legal_plays(variant: Variant, position: Position, dice: Dice) -> LegalPlays:
     variant.validate(position)
+    if variant.result(position) is not None:
+        who = "you have" if position.player[OFF] == 15 else "your opponent has"
+        raise GameOverError(f"the game is over: {who} borne off all 15 checkers")
     return variant.generate_plays(position, dice)
 
 

@@ -17,7 +17,7 @@ from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
-from engine import IllegalPlayError, InvalidDiceError, InvalidPlayError, InvalidPositionError, TavliError
+from engine import GameOverError, IllegalPlayError, InvalidDiceError, InvalidPlayError, InvalidPositionError, TavliError
 from engine.game import ActionError
 from engine.rules import InvalidRuleSetError
 
@@ -75,6 +75,8 @@ def status_of(error: Exception) -> tuple[grpc.StatusCode, str, str]:
         return grpc.StatusCode.FAILED_PRECONDITION, error.code, error.reason
     if isinstance(error, IllegalPlayError):
         return grpc.StatusCode.FAILED_PRECONDITION, "ILLEGAL_PLAY", error.reason
+    if isinstance(error, GameOverError):
+        return grpc.StatusCode.FAILED_PRECONDITION, "GAME_OVER", str(error)
     for error_type, reason in _INVALID_INPUT:
         if isinstance(error, error_type):
             return grpc.StatusCode.INVALID_ARGUMENT, reason, str(error)

@@ -309,6 +309,35 @@ def test_apply_play_refuses_an_illegal_play_with_failed_precondition(rules) -> N
     assert "your 19-point is blocked" in message
 
 
+@pytest.mark.parametrize(
+    ("variant", "player", "opponent", "who"),
+    [
+        (BG, {}, {6: 2}, "you have"),  # the side on roll bore off its last checker: nothing to play
+        (BG, {6: 2}, {}, "your opponent has"),
+        (LN, {3: 1}, {}, "your opponent has"),
+    ],
+)
+def test_plays_in_a_finished_game_are_refused_with_game_over(rules, variant, player, opponent, who) -> None:
+    position = by_board(player, opponent)
+    calls = [
+        (rules.ListLegalPlays, rules_pb2.ListLegalPlaysRequest(variant=variant, position=position, dice=[3, 1])),
+        (rules.ValidatePlay, rules_pb2.ValidatePlayRequest(variant=variant, position=position, dice=[3, 1])),
+        (rules.ApplyPlay, rules_pb2.ApplyPlayRequest(variant=variant, position=position, dice=[3, 1])),
+    ]
+    for call, request in calls:
+        code, reason, domain, message = refused(call, request)
+        assert (code, reason, domain) == (grpc.StatusCode.FAILED_PRECONDITION, "GAME_OVER", "tavli")
+        assert message == f"the game is over: {who} borne off all 15 checkers"
+    answers = rules.BatchValidatePlays(
+        rules_pb2.BatchValidatePlaysRequest(requests=[calls[1][1]]), timeout=RPC_TIMEOUT
+    ).responses
+    assert [(answer.legal, answer.error) for answer in answers] == [
+        (False, f"the game is over: {who} borne off all 15 checkers")
+    ]
+    scored = rules.ScorePosition(rules_pb2.ScorePositionRequest(variant=variant, position=position), timeout=RPC_TIMEOUT)
+    assert scored.points > 0
+
+
 # --- ScorePosition and ConvertPosition ------------------------------------------------------------
 
 

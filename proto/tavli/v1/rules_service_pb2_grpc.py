@@ -31,6 +31,9 @@ class RulesServiceStub:
     Malformed input (an unreadable position, dice outside 1-6, a position the variant cannot have)
     fails with INVALID_ARGUMENT and a google.rpc.ErrorInfo whose reason is one of
     INVALID_POSITION, INVALID_DICE, INVALID_PLAY (unreadable notation) or INVALID_ARGUMENT.
+    Asking for plays (ListLegalPlays, ValidatePlay, ApplyPlay) in a position whose game is over,
+    a side having borne off all its checkers, fails with FAILED_PRECONDITION, reason GAME_OVER;
+    ScorePosition and ConvertPosition take any position.
     """
 
     def __init__(self, channel):
@@ -77,6 +80,9 @@ class RulesServiceServicer:
     Malformed input (an unreadable position, dice outside 1-6, a position the variant cannot have)
     fails with INVALID_ARGUMENT and a google.rpc.ErrorInfo whose reason is one of
     INVALID_POSITION, INVALID_DICE, INVALID_PLAY (unreadable notation) or INVALID_ARGUMENT.
+    Asking for plays (ListLegalPlays, ValidatePlay, ApplyPlay) in a position whose game is over,
+    a side having borne off all its checkers, fails with FAILED_PRECONDITION, reason GAME_OVER;
+    ScorePosition and ConvertPosition take any position.
     """
 
     def ListLegalPlays(self, request, context):
@@ -173,6 +179,9 @@ class RulesService:
     Malformed input (an unreadable position, dice outside 1-6, a position the variant cannot have)
     fails with INVALID_ARGUMENT and a google.rpc.ErrorInfo whose reason is one of
     INVALID_POSITION, INVALID_DICE, INVALID_PLAY (unreadable notation) or INVALID_ARGUMENT.
+    Asking for plays (ListLegalPlays, ValidatePlay, ApplyPlay) in a position whose game is over,
+    a side having borne off all its checkers, fails with FAILED_PRECONDITION, reason GAME_OVER;
+    ScorePosition and ConvertPosition take any position.
     """
 
     @staticmethod
