@@ -1,0 +1,124 @@
+"""What a compiled build of the unchanged engine would give: mypyc against pure Python.
+
+    .venv/bin/python -m benchmarks.compiled [--repeats 9]
+
+Copies ``engine/`` to a temporary folder and compiles its move generators there with mypyc (the
+compiler that comes with mypy; it needs a C compiler), changing nothing in the source. Then, in
+one fresh process for each build, times the uncached ``generate_plays`` over both perft corpora
+and gnubg-nn's ``moves`` over the backgammon one, alternately, keeping the fastest of
+``--repeats``; each process first checks its build against the corpora's play counts. The two
+builds' processes take turns, ``--rounds`` each, and the fastest timing of each is kept. Prints
+each build's speed as a fraction of gnubg-nn's (measured in the same processes), and the compiled
+build's speed against the pure one's. Nothing is installed and the temporary folder is removed at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+COMPILED = ["engine/backgammon.py", "engine/long_nardi.py", "engine/variant.py"]  # the generators and their base
+
+
+def measure(repeats: int) -> dict[str, float]:
+    """In this process: check the engine it imports against the perft counts, then time it."""
+    import gnubg_nn
+
+    import engine.backgammon
+    from engine import BACKGAMMON, LONG_NARDI, Position, Variant
+    from tests.test_perft import read_perft
+
+    corpora = {}
+    for variant, name in ((BACKGAMMON, "perft-backgammon.txt"), (LONG_NARDI, "perft-long-nardi.txt")):
+        rows = [(Position.from_id(pid), (max(dice), min(dice)), count) for pid, dice, count in read_perft(name)]
+        wrong = [row for row in rows if len(variant.generate_plays(row[0], row[1])) != row[2]]
+        if wrong:
+            raise SystemExit(f"{variant.name}: {len(wrong)} positions disagree with {name}")
+        corpora[variant] = [(position, dice) for position, dice, _ in rows]
+    boards = [([list(p.opponent[1:26]), list(p.player[1:26])], dice) for p, dice in corpora[BACKGAMMON]]
+
+    def enumerate_all(variant: Variant) -> None:
+        for position, dice in corpora[variant]:
+            variant.generate_plays(position, dice)
+
+    def enumerate_gnubg() -> None:
+        for board, dice in boards:
+            gnubg_nn.moves(board, dice[0], dice[1])
+
+    runs = {
+        "backgammon": lambda: enumerate_all(BACKGAMMON),
+        "long-nardi": lambda: enumerate_all(LONG_NARDI),
+        "gnubg-nn": enumerate_gnubg,
+    }
+    timings = {label: float("inf") for label in runs}
+    for _ in range(repeats):
+        for label, run in runs.items():
+            started = time.perf_counter()
+            run()
+            timings[label] = min(timings[label], time.perf_counter() - started)
+    timings["compiled"] = float(not str(engine.backgammon.__file__).endswith(".py"))
+    return timings
+
+
+def child(root: Path, repeats: int) -> dict[str, float]:
+    command = [sys.executable, "-m", "benchmarks.compiled", "--child", "--repeats", str(repeats)]
+    environment = {**os.environ, "PYTHONPATH": f"{root}:{REPO}"}  # ``root``'s engine first
+    done = subprocess.run(command, cwd=root, env=environment, capture_output=True, text=True, timeout=900)
+    if done.returncode:
+        raise SystemExit(f"the measuring process failed:\n{done.stderr}")
+    result: dict[str, float] = json.loads(done.stdout.splitlines()[-1])
+    return result
+
+
+def build(folder: Path) -> None:
+    shutil.copytree(REPO / "engine", folder / "engine")
+    mypyc = Path(sys.executable).with_name("mypyc")
+    done = subprocess.run(
+        [str(mypyc), *COMPILED], cwd=folder, capture_output=True, text=True, timeout=600
+    )
+    if done.returncode:
+        raise SystemExit(f"mypyc failed (it needs mypy from the 'bench' extra and a C compiler):\n{done.stdout}{done.stderr}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeats", type=int, default=9, help="timings of each run; the fastest is kept (default 9)")
+    parser.add_argument("--rounds", type=int, default=3, help="processes of each build, in turn (default 3)")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    arguments = parser.parse_args()
+    if arguments.child:
+        print(json.dumps(measure(arguments.repeats)))
+        return
+    with tempfile.TemporaryDirectory(prefix="tavli-mypyc-") as temporary:
+        folder = Path(temporary)
+        started = time.monotonic()
+        build(folder)
+        print(f"mypyc compiled {', '.join(COMPILED)} in {time.monotonic() - started:.0f} s")
+        pure: dict[str, float] = {}
+        compiled: dict[str, float] = {}
+        for _ in range(arguments.rounds):  # the builds' processes in turn, so that load hits both alike
+            for timings, root in ((pure, REPO), (compiled, folder)):
+                for label, seconds in child(root, arguments.repeats).items():
+                    timings[label] = min(timings.get(label, seconds), seconds)
+    if not compiled["compiled"] or pure["compiled"]:
+        raise SystemExit("the builds were not the ones meant: check PYTHONPATH")
+    print(f"\n{'build':<9} {'backgammon vs gnubg-nn (same process)':>37} {'backgammon ms':>14} {'long nardi ms':>14}")
+    for name, timings in (("pure", pure), ("compiled", compiled)):
+        print(
+            f"{name:<9} {timings['gnubg-nn'] / timings['backgammon']:>36.3f}x"
+            f" {timings['backgammon'] * 1000:>14.1f} {timings['long-nardi'] * 1000:>14.1f}"
+        )
+    for variant in ("backgammon", "long-nardi"):
+        print(f"compiled vs pure, {variant} enumeration: {pure[variant] / compiled[variant]:.2f}x the speed")
+
+
+if __name__ == "__main__":
+    main()
