@@ -56,11 +56,16 @@ class Backgammon(Variant):
             plays = _two_dice_in_the_field(position, high, low)
             if plays:
                 return LegalPlays(position, dice, plays)
-        elif high == low and not player[BAR] and sum(player[7:25]) >= 4:
-            plays, all_four = _double_in_the_field(position, high)
-            if all_four:  # the usual case: no filter to apply
-                return LegalPlays(position, dice, plays)
-            return self._apply_maximum_use(position, dice, plays)
+        elif high == low:
+            entering, entered = _enter_double(position, high)
+            if entered.player[BAR] or len(entering) == 4:  # the roll is spent entering, or lost
+                return LegalPlays(position, dice, [Play.trusted(entering, entered)])
+            # With as many checkers outside the home board as steps left, no step can bear off.
+            if sum(entered.player[7:25]) >= 4 - len(entering):
+                plays, all_four = _double_in_the_field(entered, high, entering)
+                if all_four:  # the usual case: no filter to apply
+                    return LegalPlays(position, dice, plays)
+                return self._apply_maximum_use(position, dice, plays)
         return super().generate_plays(position, dice)
 
     def _step_sequences(self, position: Position, dice: Dice) -> list[Play]:
@@ -68,8 +73,6 @@ class Backgammon(Variant):
         player = position.player
         if high != low and player[BAR]:
             return _two_dice_from_the_bar(position, high, low)
-        if high == low and player[BAR] and position.opponent[high] >= 2:
-            return [_new(Play, ((), position))]  # no checker can enter: the whole roll is lost
         search = _Search(position, dice)
         if high == low:
             search.double(high, 4, BAR, (), 0)
@@ -221,9 +224,30 @@ def _two_dice_from_the_bar(position: Position, high: int, low: int) -> list[Play
     ]
 
 
-def _double_in_the_field(position: Position, die: int) -> tuple[list[Play], bool]:
+def _enter_double(position: Position, die: int) -> tuple[tuple[Step, ...], Position]:
+    """The steps of a double that enter checkers from the bar, and the position after them: each
+    checker on the bar enters, up to four, if the point is open. Entering comes first and cannot be
+    done another way, so every legal play of the roll begins with these steps."""
+    player, opponent = position
+    if not player[BAR] or opponent[die] >= 2:
+        return (), position
+    entering = min(player[BAR], 4)
+    point = 25 - die
+    first = _new(Step, (BAR, point, die, opponent[die] == 1))  # the others land where it hit
+    steps = (first,) + (_new(Step, (BAR, point, die, False)),) * (entering - 1)
+    board = list(player)
+    board[BAR] -= entering
+    board[point] += entering
+    after = _after_hits(opponent, 1 << point) if opponent[die] == 1 else opponent
+    return steps, _new(Position, (tuple(board), after))
+
+
+def _double_in_the_field(
+    position: Position, die: int, entered: tuple[Step, ...] = ()
+) -> tuple[list[Play], bool]:
     """The plays of a double when nothing is on the bar and nothing can bear off, and whether
     every one of them uses all four dice (else the maximum-use rule still has to pick).
+    ``entered``: the steps that already brought checkers in from the bar to reach ``position``.
 
     With four or more checkers outside the home board none of the four steps can bear off, so a
     step is legal exactly when a checker stands on its start and the opponent does not hold its
@@ -283,7 +307,7 @@ def _double_in_the_field(position: Position, die: int) -> tuple[list[Play], bool
         if len(plays) == found:
             record(steps, hits)
 
-    extend(0, 4, (), 0)
+    extend(0, 4 - len(entered), entered, 0)
     return plays, not shorter
 
 
