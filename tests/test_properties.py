@@ -102,11 +102,39 @@ def test_any_position_id_reads_as_gnu_backgammon_reads_it_or_is_refused(key: int
         assert Position.from_id(_position_id(key)) == expected
 
 
+@st.composite
+def _with_checkers_on_the_bar(draw: st.DrawFn) -> Position:
+    """A backgammon position after one to four of the player's checkers were hit (taken from any
+    point, or from those borne off)."""
+    position = draw(backgammon_positions)
+    player = list(position.player)
+    for _ in range(draw(st.integers(1, 4))):
+        hit = draw(st.sampled_from([point for point in range(BAR) if player[point]]))
+        player[hit] -= 1
+        player[BAR] += 1
+    return Position(tuple(player), position.opponent)
+
+
+doubles = st.integers(1, 6).map(lambda die: (die, die))
+
+
 @settings(max_examples=300, deadline=None)
 @given(backgammon_positions, dice)
 def test_the_legal_plays_lead_to_the_positions_gnu_backgammon_finds(
     position: Position, roll: tuple[int, int]
 ) -> None:
+    _agrees_with_gnu_backgammon(position, roll)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_with_checkers_on_the_bar(), st.one_of(doubles, dice))
+def test_entering_from_the_bar_leads_to_the_positions_gnu_backgammon_finds(
+    position: Position, roll: tuple[int, int]
+) -> None:
+    _agrees_with_gnu_backgammon(position, roll)
+
+
+def _agrees_with_gnu_backgammon(position: Position, roll: tuple[int, int]) -> None:
     board = gnubg_nn.board_from_position_id(position.position_id())
     expected = set()
     for key in gnubg_nn.moves(board, *roll):
