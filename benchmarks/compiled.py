@@ -25,7 +25,8 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-COMPILED = ["engine/backgammon.py", "engine/long_nardi.py", "engine/variant.py"]  # the generators and their base
+# The move generators and their base class.
+COMPILED = ["engine/backgammon.py", "engine/long_nardi.py", "engine/variant.py"]
 
 
 def measure(repeats: int) -> dict[str, float]:
@@ -38,7 +39,7 @@ def measure(repeats: int) -> dict[str, float]:
 
     corpora = {}
     for variant, name in ((BACKGAMMON, "perft-backgammon.txt"), (LONG_NARDI, "perft-long-nardi.txt")):
-        rows = [(Position.from_id(pid), (max(dice), min(dice)), count) for pid, dice, count in read_perft(name)]
+        rows = [(Position.from_id(pid), (max(dice), min(dice)), n) for pid, dice, n in read_perft(name)]
         wrong = [row for row in rows if len(variant.generate_plays(row[0], row[1])) != row[2]]
         if wrong:
             raise SystemExit(f"{variant.name}: {len(wrong)} positions disagree with {name}")
@@ -85,12 +86,18 @@ def build(folder: Path) -> None:
         [str(mypyc), *COMPILED], cwd=folder, capture_output=True, text=True, timeout=600
     )
     if done.returncode:
-        raise SystemExit(f"mypyc failed (it needs mypy from the 'bench' extra and a C compiler):\n{done.stdout}{done.stderr}")
+        raise SystemExit(
+            "mypyc failed (it needs mypy, from the 'bench' extra, and a C compiler):\n"
+            + done.stdout
+            + done.stderr
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeats", type=int, default=9, help="timings of each run; the fastest is kept (default 9)")
+    parser.add_argument(
+        "--repeats", type=int, default=9, help="timings of each run; the fastest is kept (default 9)"
+    )
     parser.add_argument("--rounds", type=int, default=3, help="processes of each build, in turn (default 3)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     arguments = parser.parse_args()
@@ -110,7 +117,9 @@ def main() -> None:
                     timings[label] = min(timings.get(label, seconds), seconds)
     if not compiled["compiled"] or pure["compiled"]:
         raise SystemExit("the builds were not the ones meant: check PYTHONPATH")
-    print(f"\n{'build':<9} {'backgammon vs gnubg-nn (same process)':>37} {'backgammon ms':>14} {'long nardi ms':>14}")
+    header = f"{'build':<9} {'backgammon vs gnubg-nn (same process)':>37} {'backgammon ms':>14}"
+    header += f" {'long nardi ms':>14}"
+    print(f"\n{header}")
     for name, timings in (("pure", pure), ("compiled", compiled)):
         print(
             f"{name:<9} {timings['gnubg-nn'] / timings['backgammon']:>36.3f}x"

@@ -213,7 +213,7 @@ def play_message(play: Play) -> board_pb2.Play:
 
 
 def add_play_messages(field: RepeatedCompositeFieldContainer[board_pb2.Play], plays: Iterable[Play]) -> None:
-    """Append the messages of ``plays`` to a repeated Play field (cheaper than building and copying them)."""
+    """Append the messages of ``plays`` to a repeated Play field: cheaper than building and copying them."""
     for play in plays:
         field.add(position_id=play.position.position_id()).MergeFrom(_steps_message(play.steps))
 
@@ -223,9 +223,13 @@ def _steps_message(steps: tuple[Step, ...]) -> board_pb2.Play:
     """The fields of a play's message that depend on its steps alone; shared, so callers merge it."""
     return board_pb2.Play(
         notation=format_steps(steps),
-        steps=[board_pb2.Step(from_point=step.start, to_point=step.end, die=step.die, hit=step.hit) for step in steps],
+        steps=[_step_message(step) for step in steps],
         hits=any(step.hit for step in steps),
     )
+
+
+def _step_message(step: Step) -> board_pb2.Step:
+    return board_pb2.Step(from_point=step.start, to_point=step.end, die=step.die, hit=step.hit)
 
 
 def steps_notation(steps: Sequence[board_pb2.Step]) -> str:

@@ -17,7 +17,14 @@ from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
-from engine import GameOverError, IllegalPlayError, InvalidDiceError, InvalidPlayError, InvalidPositionError, TavliError
+from engine import (
+    GameOverError,
+    IllegalPlayError,
+    InvalidDiceError,
+    InvalidPlayError,
+    InvalidPositionError,
+    TavliError,
+)
 from engine.game import ActionError
 from engine.rules import InvalidRuleSetError
 
