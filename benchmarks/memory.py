@@ -10,8 +10,8 @@ rolls and plays in each, and leaves them idle. It reports the resident set's gro
 /proc/self/status, after a full collection), and the marginal bytes a game between one N and the
 next (fixed costs drop out). For ``--tracemalloc-games`` N (1000 by default: tracemalloc makes it
 ~7x slower), another fresh process counts with tracemalloc what is still allocated over N, how
-much of it is the engine's legal-play cache (bounded at 4096 rolls, so not a cost per game) and
-which lines allocated the rest.
+much of it is the bounded caches (legal plays, 4096 rolls; play messages, 16384 steps; Position
+ID halves, 8192 sides: none a cost per game) and which lines allocated the rest.
 
 Bounded in time: each N gets what is left of ``--budget`` seconds. When the rate measured at a
 smaller N says a larger one would not fit, the larger one is skipped and its bytes per game are
@@ -80,12 +80,19 @@ def make_games(count: int, turns: int) -> tuple[Any, float]:
     return servicer, time.perf_counter() - started
 
 
+def clear_bounded_caches() -> None:
+    from engine.position import _side_bits
+    from engine.variant import _checked_legal_plays
+    from server.convert import _steps_message
+
+    for cache in (_checked_legal_plays, _steps_message, _side_bits):
+        cache.cache_clear()
+
+
 def child(count: int, turns: int, mode: str) -> dict[str, Any]:
     """Measure in this (fresh) process; returns what the parent prints."""
-    from engine.variant import _checked_legal_plays
-
     make_games(10, turns)  # import everything, warm the protobuf classes
-    _checked_legal_plays.cache_clear()
+    clear_bounded_caches()
     gc.collect()
     if mode == "tracemalloc":
         tracemalloc.start(1)
@@ -94,9 +101,9 @@ def child(count: int, turns: int, mode: str) -> dict[str, Any]:
         gc.collect()
         after = tracemalloc.take_snapshot()
         total = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
-        # The engine's legal-play cache is bounded (4096 rolls) whatever the number of games: its
-        # share is what clearing it gives back.
-        _checked_legal_plays.cache_clear()
+        # The bounded caches hold as much whatever the number of games: their share is what
+        # clearing them gives back.
+        clear_bounded_caches()
         gc.collect()
         kept = tracemalloc.take_snapshot()
         without_cache = sum(stat.size_diff for stat in kept.compare_to(before, "filename"))
@@ -177,8 +184,8 @@ def main() -> None:
               flush=True)
     for result in measured["tracemalloc"]:
         count = result["count"]
-        print(f"\nof which the engine's bounded legal-play cache (4096 rolls, not per game): "
-              f"{result['cache_bytes'] / count:.0f} bytes a game at {count} games; without it "
+        print(f"\nof which the bounded caches (legal plays, play messages, ID halves; not per game): "
+              f"{result['cache_bytes'] / count:.0f} bytes a game at {count} games; without them "
               f"{(result['bytes'] - result['cache_bytes']) / count:.0f} bytes a game "
               f"({(result['bytes'] - result['cache_bytes']) / count / TARGET_BYTES:.2f}x 20 KB)")
         print("where the rest was allocated (tracemalloc, bytes a game):")
