@@ -87,9 +87,11 @@ def format_steps(steps: tuple[Step, ...]) -> str:
         if first.end != second.start and (first.start != second.start or first.end != second.end):
             # Two checkers' moves, the commonest play of all: nothing to join or count.
             return f"{_step_text(first)} {_step_text(second)}"
-    # A move: its points as [start, hit points between..., end], and the points it hit.
-    moves: list[tuple[list[Point], set[Point]]] = []
-    for start, end, _, hit in sorted(steps, key=_highest_first):
+    # A move: its points as [start, hit points between..., end], and the points it hit. Sorted
+    # as tuples, the steps go from the highest start down (ties, steps along the same points,
+    # come out the same whatever their order).
+    moves: list[tuple[list[Point], list[Point]]] = []
+    for start, end, _, hit in sorted(steps, reverse=True):
         for points, hit_points in moves:
             if points[-1] == start:
                 if start not in hit_points:
@@ -97,30 +99,26 @@ def format_steps(steps: tuple[Step, ...]) -> str:
                 points.append(end)
                 break
         else:
-            points, hit_points = [start, end], set()
+            points, hit_points = [start, end], []
             moves.append((points, hit_points))
         if hit:
-            hit_points.add(end)
+            hit_points.append(end)
     counts: dict[tuple[Point, ...], int] = {}
-    hits: dict[tuple[Point, ...], set[Point]] = {}
+    marked: dict[tuple[Point, ...], list[Point]] = {}
     for points, hit_points in moves:
         path = tuple(points)
         counts[path] = counts.get(path, 0) + 1
-        hits.setdefault(path, set()).update(hit_points)
+        marked.setdefault(path, []).extend(hit_points)
     parts = []
     for path, count in counts.items():
-        marked = hits[path]
-        text = "/".join(_NAMES[point] + "*" if point in marked else _NAMES[point] for point in path)
+        hit_points = marked[path]
+        text = "/".join([_NAMES[point] + "*" if point in hit_points else _NAMES[point] for point in path])
         parts.append(f"{text}({count})" if count > 1 else text)
     return " ".join(parts)
 
 
 def _step_text(step: Step) -> str:
     return f"{_NAMES[step.start]}/{_NAMES[step.end]}*" if step.hit else f"{_NAMES[step.start]}/{_NAMES[step.end]}"
-
-
-def _highest_first(step: Step) -> tuple[int, int]:
-    return -step.start, -step.end
 
 
 _NAMES = ["off", *map(str, range(1, 25)), "bar"]
