@@ -1,17 +1,19 @@
 """Load on a tavli server over loopback: requests per second and latency, as ratios to the
 transport's own ceiling measured in the same run.
 
-    .venv/bin/python -m benchmarks.load [--seconds 3] [--concurrency 1 16 64] [--processes 4] [--profile list ...]
+    .venv/bin/python -m benchmarks.load [--seconds 3] [--concurrency 1 16 64] [--processes 4] [--workers 1]
+                                        [--kinds ...] [--profile list ...]
 
 Starts ``tavli serve --host 127.0.0.1 --port P --db :memory:`` as a subprocess (its logs go to
-/dev/null, still formatted as in production) and stops it at the end. The server runs in its own
+/dev/null, still formatted as in production) and stops it at the end; with ``--workers N``,
+``tavli serve --workers N`` on an SQLite file in a temporary folder, removed at the end. The server runs in its own
 process because the clients are Python too: a server sharing their process would share their GIL,
 and every client call would slow the server down. The clients are ``--processes`` processes
 (fewer when the concurrency is lower), each with its own channel and ``concurrency / processes``
 grpc.aio calls in flight at once.
 
-For each concurrency, in turn, for a fixed time (``--seconds``; whole games get twice as long)
-and at most ``--most`` requests per client process:
+For each concurrency, each kind in turn, the whole sequence ``--rounds`` times, for a fixed time
+(``--seconds``; whole games get twice as long) and at most ``--most`` requests per client process:
 
 - ``health``: grpc.health.v1 Health/Check on "", the empty round trip: the ceiling;
 - ``list``: RulesService/ListLegalPlays, every request a position and roll new to the server
@@ -24,9 +26,11 @@ and at most ``--most`` requests per client process:
 - ``games``: whole 1-point backgammon games without the cube, two seats per game through
   GamesService (CreateGame, then RollDice, ListLegalActions and PlayMove a turn, random plays).
 
-Prints a table (the absolute numbers hold for this run and this machine only), then the ratios:
-each kind's requests per second against the health check's at the same concurrency, batch
-validation's plays per second against unary validation's, and the server's CPU time a request.
+Prints a table of every round (the absolute numbers hold for this run and this machine only),
+then the ratios from each kind's best round: load from elsewhere on a shared machine only ever
+lowers a round's throughput. The ratios: each kind's requests per second against the health
+check's at the same concurrency, batch validation's plays per second against unary validation's,
+and the server's CPU time a request.
 """
 
 from __future__ import annotations
@@ -83,11 +87,14 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start_server(port: int) -> subprocess.Popen[bytes]:
+def start_server(port: int, workers: int, folder: Path) -> subprocess.Popen[bytes]:
+    """``tavli serve`` on ``port``: one process with its games in memory, or ``workers`` processes
+    sharing the port and an SQLite file in ``folder`` (as they must share their games)."""
     tavli = Path(sys.executable).with_name("tavli")
     command = [str(tavli)] if tavli.exists() else [sys.executable, "-m", "clients.cli"]
+    store = ["--db", ":memory:"] if workers == 1 else ["--db", str(folder / "games.db"), "--workers", str(workers)]
     return subprocess.Popen(
-        [*command, "serve", "--host", LOOPBACK, "--port", str(port), "--db", ":memory:",
+        [*command, "serve", "--host", LOOPBACK, "--port", str(port), *store,
          "--games-in-memory", "1000000", "--log-json"],
         cwd=REPO,
         stdin=subprocess.DEVNULL,
@@ -124,9 +131,16 @@ def stop_server(server: subprocess.Popen[bytes]) -> None:
 
 
 def cpu_seconds(pid: int) -> float:
-    """User plus system CPU time of process ``pid`` so far (Linux /proc)."""
+    """User plus system CPU time so far of process ``pid`` and the processes under it, its workers
+    among them (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    children = [
+        int(child)
+        for task in Path(f"/proc/{pid}/task").iterdir()
+        for child in (task / "children").read_text().split()
+    ]
+    return own + sum(cpu_seconds(child) for child in children)
 
 
 # --- the clients ---------------------------------------------------------------------------------
@@ -378,7 +392,14 @@ def fresh_queries(corpus: Corpus) -> Queries:
 def report(levels: list[Level], batch: int) -> None:
     print(f"\n{'kind':<10} {'conc':>4} {'procs':>5} {'secs':>5} {'requests':>8} {'req/s':>8} {'units/s':>9}"
           f" {'p50 ms':>7} {'p99 ms':>7} {'server CPU ms/req':>17} {'req/s vs health':>15} {'errors':>6}")
-    ceiling = {level.concurrency: level.rps for level in levels if level.kind == "health"}
+    # Each kind's best round at each concurrency: load from elsewhere on the machine only ever
+    # lowers a round's throughput.
+    by: dict[tuple[str, int], Level] = {}
+    for level in levels:
+        best = by.get((level.kind, level.concurrency))
+        if best is None or level.rps > best.rps:
+            by[(level.kind, level.concurrency)] = level
+    ceiling = {concurrency: level.rps for (kind, concurrency), level in by.items() if kind == "health"}
     for level in levels:
         versus = level.rps / ceiling[level.concurrency] if level.concurrency in ceiling else float("nan")
         cpu = level.server_cpu / level.requests * 1000 if level.requests else float("nan")
@@ -388,8 +409,7 @@ def report(levels: list[Level], batch: int) -> None:
             f" {level.percentile(0.99) * 1000:>7.2f} {cpu:>17.3f} {versus:>14.3f}x {len(level.errors):>6}"
         )
     print("\nunits: health, list, list-again, validate = requests; batch = plays validated; games = games finished")
-    print("\nratios (same run)")
-    by = {(level.kind, level.concurrency): level for level in levels}
+    print("\nratios (same run; each kind's best round)")
     for (kind, concurrency), level in sorted(by.items(), key=lambda item: (KINDS.index(item[0][0]), item[0][1])):
         health = by.get(("health", concurrency))
         if kind == "health" or health is None:
@@ -435,7 +455,13 @@ def main() -> None:
     parser.add_argument("--kinds", nargs="+", choices=KINDS, default=list(KINDS))
     parser.add_argument("--profile", nargs="+", choices=KINDS, default=[],
                         help="sample the server with py-spy while these kinds run, at the concurrency nearest 16")
+    parser.add_argument("--rounds", type=int, default=2,
+                        help="times each kind is measured at each concurrency, in turn; the best counts (default 2)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="server processes sharing the port (tavli serve --workers; default 1)")
     arguments = parser.parse_args()
+    if arguments.profile and arguments.workers > 1:
+        parser.error("--profile samples one server process: use it with --workers 1")
     profiled = min(arguments.concurrency, key=lambda concurrency: abs(concurrency - 16))
     profiles: dict[str, Path] = {}
     folder = Path(tempfile.mkdtemp(prefix="tavli-load-"))
@@ -443,15 +469,16 @@ def main() -> None:
     corpus = load_corpus()
     fresh = fresh_queries(corpus)
     port = free_port()
-    server = start_server(port)
-    print(f"server: tavli serve subprocess, pid {server.pid}, {LOOPBACK}:{port}, --db :memory:, 32 threads;"
+    server = start_server(port, arguments.workers, folder)
+    served_by = "--db :memory:" if arguments.workers == 1 else f"--workers {arguments.workers}, --db FILE"
+    print(f"server: tavli serve subprocess, pid {server.pid}, {LOOPBACK}:{port}, {served_by}, 32 threads;"
           f" clients: up to {arguments.processes} processes (grpc.aio, one channel each); nproc {os.cpu_count()}")
     levels = []
     asked: dict[str, int] = {}  # requests made so far, by kind: a kind's next measurement goes on from there
     try:
         wait_until_serving(port, server)
         for concurrency in arguments.concurrency:
-            for kind in arguments.kinds:
+            for kind in arguments.kinds * arguments.rounds:
                 seconds = arguments.seconds * (2 if kind == "games" else 1)
                 profile = None
                 if kind in arguments.profile and concurrency == profiled:
@@ -466,6 +493,8 @@ def main() -> None:
                 print(f"  {kind} at concurrency {concurrency}: {level.rps:.0f} requests/s", flush=True)
     finally:
         stop_server(server)
+        for path in folder.glob("games.db*"):  # --workers' store, with its WAL files
+            path.unlink()
     report(levels, arguments.batch)
     for kind, profile in profiles.items():
         print(f"\nserver profile while {kind} ran at concurrency {profiled} (py-spy raw samples: {profile})")
