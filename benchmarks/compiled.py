@@ -1,15 +1,15 @@
 """What a compiled build of the unchanged engine would give: mypyc against pure Python.
 
-    .venv/bin/python -m benchmarks.compiled [--repeats 9]
+    .venv/bin/python -m benchmarks.compiled [--repeats 9] [--rounds 3]
 
 Copies ``engine/`` to a temporary folder and compiles its move generators there with mypyc (the
-compiler that comes with mypy; it needs a C compiler), changing nothing in the source. Then, in
-one fresh process for each build, times the uncached ``generate_plays`` over both perft corpora
-and gnubg-nn's ``moves`` over the backgammon one, alternately, keeping the fastest of
-``--repeats``; each process first checks its build against the corpora's play counts. The two
-builds' processes take turns, ``--rounds`` each, and the fastest timing of each is kept. Prints
-each build's speed as a fraction of gnubg-nn's (measured in the same processes), and the compiled
-build's speed against the pure one's. Nothing is installed and the temporary folder is removed at the end.
+compiler that comes with mypy; it needs a C compiler), changing nothing in the source. Then fresh
+processes, each importing one build, check it against the corpora's play counts and time the
+uncached ``generate_plays`` over both perft corpora and gnubg-nn's ``moves`` over the backgammon
+one, alternately, keeping the fastest of ``--repeats``. The two builds' processes take turns,
+``--rounds`` each, and the fastest timing of each is kept. Prints each build's speed as a fraction
+of gnubg-nn's (measured in the same processes), and the compiled build's speed against the pure
+one's. Nothing is installed, and the temporary folder is removed at the end.
 """
 
 from __future__ import annotations

@@ -16,9 +16,9 @@ For each concurrency, each kind in turn, the whole sequence ``--rounds`` times, 
 (``--seconds``; whole games get twice as long) and at most ``--most`` requests per client process:
 
 - ``health``: grpc.health.v1 Health/Check on "", the empty round trip: the ceiling;
-- ``list``: RulesService/ListLegalPlays, every request a position and roll new to the server
-  (round after round over the corpus's 2,000 positions, each with a roll drawn as dice fall among
-  those it has not had yet): what a bot or an arena asks, nothing answered from a cache;
+- ``list``: RulesService/ListLegalPlays, every request a position and roll the run has not asked
+  before (positions as seeded games of random plays reach them, dice as they fall, none of the
+  corpus's pairs): what a bot or an arena asks, its answer in none of the server's caches;
 - ``list-again``: RulesService/ListLegalPlays over the same 200 positions and rolls again and
   again: what a GUI asks when it shows the plays of a position it has listed before;
 - ``validate``: RulesService/ValidatePlay of each corpus position's first legal play;
@@ -61,7 +61,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 Corpus = list[tuple[str, tuple[int, int], str]]  # position ID, dice, the first legal play's notation
 Queries = list[tuple[str, tuple[int, int]]]  # position ID, dice
-OUTCOMES = [(max(first, second), min(first, second)) for first in range(1, 7) for second in range(1, 7)]
+FRESH = 40_000  # new positions and rolls for the list kind: more than a run asks at 3 s a round
 ASKED_AGAIN = 200  # the corpus rows list-again cycles through
 
 
@@ -228,7 +228,9 @@ def _calls(kind: str, channel: Any, batch: int, corpus: Corpus, fresh: Queries, 
             return 1
         if kind in ("list", "list-again"):
             if kind == "list" and not warm:  # the position and roll numbered ``index``: new to the server
-                position_id, dice = fresh[index % len(fresh)]
+                if index >= len(fresh):
+                    raise RuntimeError(f"the run asked for more than {len(fresh)} new positions: fewer --seconds")
+                position_id, dice = fresh[index]
             else:
                 position_id, dice, _ = corpus[index % ASKED_AGAIN]
             request = rules_service_pb2.ListLegalPlaysRequest(
@@ -328,10 +330,10 @@ def measure(kind: str, concurrency: int, *, port: int, server_pid: int, processe
     workers = [
         context.Process(
             target=client_process,
-            args=(kind, port, share, concurrency, first, start_at, seconds, max(1, most // count), batch, corpus,
+            args=(kind, port, numbers, concurrency, first, start_at, seconds, max(1, most // count), batch, corpus,
                   fresh if kind == "list" else [], results),
         )
-        for share in loops
+        for numbers in loops
     ]
     for worker in workers:
         worker.start()
@@ -373,16 +375,20 @@ def load_corpus() -> Corpus:
 
 
 def fresh_queries(corpus: Corpus) -> Queries:
-    """Positions and rolls, no two alike: round after round over the corpus's positions, each with
-    a roll drawn as dice fall (a double 1 time in 6) among the rolls it has not had yet."""
-    rng = random.Random(7)
-    had: list[set[tuple[int, int]]] = [set() for _ in corpus]
+    """``FRESH`` positions and rolls as seeded games of random plays reach them, dice as they fall:
+    each pair once, and none of the corpus's pairs (which the other kinds ask)."""
+    from engine import BACKGAMMON
+    from tests.games import positions_from_games
+
+    asked = {(position_id, (max(dice), min(dice))) for position_id, dice, _ in corpus}
     queries = []
-    for _ in range(len(set(OUTCOMES))):
-        for (position_id, _, _), rolls in zip(corpus, had):
-            roll = rng.choice([outcome for outcome in OUTCOMES if outcome not in rolls])
-            rolls.add(roll)
-            queries.append((position_id, roll))
+    for position, dice in positions_from_games(BACKGAMMON, seed=20261130, count=100 * FRESH):
+        query = (position.position_id(), (max(dice), min(dice)))
+        if query not in asked:
+            asked.add(query)
+            queries.append(query)
+            if len(queries) == FRESH:
+                break
     return queries
 
 

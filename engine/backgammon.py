@@ -249,9 +249,9 @@ def _double_in_the_field(
     every one of them uses all four dice (else the maximum-use rule still has to pick).
     ``entered``: the steps that already brought checkers in from the bar to reach ``position``.
 
-    With four or more checkers outside the home board none of the four steps can bear off, so a
-    step is legal exactly when a checker stands on its start and the opponent does not hold its
-    end: the starts worth trying are fixed for the turn. The steps go from the highest start down,
+    With at least as many checkers outside the home board as steps left, none of the steps can
+    bear off, so a step is legal exactly when a checker stands on its start and the opponent does
+    not hold its end: the starts worth trying are fixed for the turn. The steps go from the highest start down,
     so each multiset of starts, and with it each resulting position, is found once (see
     :meth:`_Search.double`).
     """
@@ -277,13 +277,13 @@ def _double_in_the_field(
             after = opponent_after[hits] = _after_hits(opponent, hits)
         return after
 
-    shorter: list[Play] = []  # plays that end early, blocked
+    all_four = True  # until a play ends early, blocked
 
     def record(steps: tuple[Step, ...], hits: int) -> None:
+        nonlocal all_four
+        all_four = False
         result = (tuple(player), opponent_hit(hits))
-        play = _new(Play, (steps, _new(Position, result)))
-        plays.append(play)
-        shorter.append(play)
+        plays.append(_new(Play, (steps, _new(Position, result))))
 
     def extend(first: int, left: int, steps: tuple[Step, ...], hits: int) -> None:
         found = len(plays)
@@ -308,7 +308,7 @@ def _double_in_the_field(
             record(steps, hits)
 
     extend(0, 4 - len(entered), entered, 0)
-    return plays, not shorter
+    return plays, all_four
 
 
 def _after_hits(opponent: Checkers, hits: int) -> Checkers:

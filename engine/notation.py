@@ -102,6 +102,7 @@ def read_play(variant: Variant, position: Position, dice: Dice, text: str) -> Pl
 
     :raises InvalidPlayError: if ``text`` is not a play in standard notation.
     :raises IllegalPlayError: if it is one, but not legal here; its ``reason`` says why.
+    :raises GameOverError: if a side has already borne off all its checkers.
     """
     dice = check_dice(dice)
     legal = variant.legal_plays(position, dice)

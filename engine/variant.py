@@ -164,6 +164,7 @@ class Variant(ABC):
         :raises IllegalPlayError: if it is not legal here; its ``reason`` says why in words.
         :raises InvalidDiceError: for dice that cannot be rolled.
         :raises InvalidPositionError: for a position this variant cannot have.
+        :raises GameOverError: if a side has already borne off all its checkers.
         """
         return read_play(self, position, dice, text)
 

@@ -62,7 +62,8 @@ class StaleEtag(ServiceError):
     reason = "STALE_ETAG"
 
 
-# Engine errors for malformed input; ActionError and IllegalPlayError are the rules' refusals.
+# Engine errors for malformed input; ActionError, IllegalPlayError and GameOverError are the rules'
+# refusals.
 _INVALID_INPUT: list[tuple[type[TavliError], str]] = [
     (InvalidPositionError, "INVALID_POSITION"),
     (InvalidDiceError, "INVALID_DICE"),
