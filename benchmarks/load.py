@@ -1,14 +1,14 @@
 """Load on a tavli server over loopback: requests per second and latency, as ratios to the
 transport's own ceiling measured in the same run.
 
-    .venv/bin/python -m benchmarks.load [--seconds 3] [--concurrency 1 16 64] [--processes 4] [--workers 1]
-                                        [--kinds ...] [--profile list ...]
+    .venv/bin/python -m benchmarks.load [--seconds 3] [--concurrency 1 16 64] [--processes 4]
+                                        [--rounds 2] [--workers 1] [--kinds ...] [--profile list ...]
 
 Starts ``tavli serve --host 127.0.0.1 --port P --db :memory:`` as a subprocess (its logs go to
 /dev/null, still formatted as in production) and stops it at the end; with ``--workers N``,
-``tavli serve --workers N`` on an SQLite file in a temporary folder, removed at the end. The server runs in its own
-process because the clients are Python too: a server sharing their process would share their GIL,
-and every client call would slow the server down. The clients are ``--processes`` processes
+``tavli serve --workers N`` on an SQLite file in a temporary folder, removed at the end. The
+server runs in its own process because the clients are Python too: a server sharing their
+process would share their GIL, and every client call would slow the server down. The clients are ``--processes`` processes
 (fewer when the concurrency is lower), each with its own channel and ``concurrency / processes``
 grpc.aio calls in flight at once.
 
