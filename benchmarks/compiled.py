@@ -31,40 +31,17 @@ COMPILED = ["engine/backgammon.py", "engine/long_nardi.py", "engine/variant.py"]
 
 def measure(repeats: int) -> dict[str, float]:
     """In this process: check the engine it imports against the perft counts, then time it."""
-    import gnubg_nn
-
     import engine.backgammon
-    from engine import BACKGAMMON, LONG_NARDI, Position, Variant
-    from tests.test_perft import read_perft
+    from benchmarks.growth import corpus, engine_run, fastest, gnubg_run
+    from engine import BACKGAMMON, LONG_NARDI
 
-    corpora = {}
-    for variant, name in ((BACKGAMMON, "perft-backgammon.txt"), (LONG_NARDI, "perft-long-nardi.txt")):
-        rows = [(Position.from_id(pid), (max(dice), min(dice)), n) for pid, dice, n in read_perft(name)]
-        wrong = [row for row in rows if len(variant.generate_plays(row[0], row[1])) != row[2]]
+    backgammon, long_nardi = corpus("perft-backgammon.txt"), corpus("perft-long-nardi.txt")
+    for variant, rows in ((BACKGAMMON, backgammon), (LONG_NARDI, long_nardi)):
+        wrong = sum(len(variant.generate_plays(position, dice)) != count for position, dice, count in rows)
         if wrong:
-            raise SystemExit(f"{variant.name}: {len(wrong)} positions disagree with {name}")
-        corpora[variant] = [(position, dice) for position, dice, _ in rows]
-    boards = [([list(p.opponent[1:26]), list(p.player[1:26])], dice) for p, dice in corpora[BACKGAMMON]]
-
-    def enumerate_all(variant: Variant) -> None:
-        for position, dice in corpora[variant]:
-            variant.generate_plays(position, dice)
-
-    def enumerate_gnubg() -> None:
-        for board, dice in boards:
-            gnubg_nn.moves(board, dice[0], dice[1])
-
-    runs = {
-        "backgammon": lambda: enumerate_all(BACKGAMMON),
-        "long-nardi": lambda: enumerate_all(LONG_NARDI),
-        "gnubg-nn": enumerate_gnubg,
-    }
-    timings = {label: float("inf") for label in runs}
-    for _ in range(repeats):
-        for label, run in runs.items():
-            started = time.perf_counter()
-            run()
-            timings[label] = min(timings[label], time.perf_counter() - started)
+            raise SystemExit(f"{variant.name}: {wrong} positions disagree with the perft counts")
+    runs = [engine_run(BACKGAMMON, backgammon), engine_run(LONG_NARDI, long_nardi), gnubg_run(backgammon)]
+    timings = dict(zip(("backgammon", "long-nardi", "gnubg-nn"), fastest(runs, repeats)))
     timings["compiled"] = float(not str(engine.backgammon.__file__).endswith(".py"))
     return timings
 
