@@ -10,8 +10,8 @@ rolls and plays in each, and leaves them idle. It reports the resident set's gro
 /proc/self/status, after a full collection), and the marginal bytes a game between one N and the
 next (fixed costs drop out). For ``--tracemalloc-games`` N (1000 by default: tracemalloc makes it
 ~7x slower), another fresh process counts with tracemalloc what is still allocated over N, how
-much of it is the bounded caches (legal plays, 4096 rolls; play messages, 16384 steps; Position
-ID halves, 8192 sides: none a cost per game) and which lines allocated the rest.
+much of it is the bounded caches (legal plays, 4096 rolls; play messages' fields, 65536 steps;
+Position ID halves, 8192 sides: none a cost per game) and which lines allocated the rest.
 
 Bounded in time: each N gets what is left of ``--budget`` seconds. When the rate measured at a
 smaller N says a larger one would not fit, the larger one is skipped and its bytes per game are
@@ -83,9 +83,9 @@ def make_games(count: int, turns: int) -> tuple[Any, float]:
 def clear_bounded_caches() -> None:
     from engine.position import _side_bits
     from engine.variant import _checked_legal_plays
-    from server.convert import _steps_message
+    from server.convert import _steps_fields
 
-    for cache in (_checked_legal_plays, _steps_message, _side_bits):
+    for cache in (_checked_legal_plays, _steps_fields, _side_bits):
         cache.cache_clear()
 
 
