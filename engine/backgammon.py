@@ -251,22 +251,28 @@ def _double_in_the_field(
 
     With at least as many checkers outside the home board as steps left, none of the steps can
     bear off, so a step is legal exactly when a checker stands on its start and the opponent does
-    not hold its end: the starts worth trying are fixed for the turn. The steps go from the highest start down,
-    so each multiset of starts, and with it each resulting position, is found once (see
+    not hold its end: the starts worth trying are fixed for the turn. The steps go from the highest
+    start down, so each multiset of starts, and with it each resulting position, is found once (see
     :meth:`_Search.double`).
     """
     player = list(position.player)
     opponent = position.opponent
-    blot = [opponent[25 - point] == 1 for point in range(25)]
     # The starts worth trying: the opponent does not hold their end, and a checker stands there
-    # now or can arrive there this turn (moving on from a point up to three dice higher).
+    # now or can arrive there this turn (moving on from a point up to three dice higher). Each
+    # with its end and its step, made once: hitting when a blot stands at the end, and the same
+    # step quiet, for a checker landing where a blot was already hit this turn.
     reachable = {point - moves * die for point in range(1, 25) if player[point] for moves in range(4)}
-    starts = [start for start in range(24, die, -1) if start in reachable and opponent[25 - start + die] < 2]
-    # Each start's step, made once: hitting when a blot stands at its end, and quiet for a
-    # checker landing where a blot was already hit this turn.
-    hitting = {start: _new(Step, (start, start - die, die, blot[start - die])) for start in starts}
-    quiet = {start: _new(Step, (start, start - die, die, False)) for start in starts}
-    count = len(starts)
+    moves = [
+        (
+            start,
+            start - die,
+            _new(Step, (start, start - die, die, opponent[25 - start + die] == 1)),
+            _new(Step, (start, start - die, die, False)),
+        )
+        for start in range(24, die, -1)
+        if start in reachable and opponent[25 - start + die] < 2
+    ]
+    count = len(moves)
     plays: list[Play] = []
     # The opponent's checkers after each set of hits, worked out once: many plays share one.
     opponent_after = {0: opponent}
@@ -288,12 +294,15 @@ def _double_in_the_field(
     def extend(first: int, left: int, steps: tuple[Step, ...], hits: int) -> None:
         found = len(plays)
         for index in range(first, count):
-            start = starts[index]
+            start, end, step, quiet = moves[index]
             if not player[start]:
                 continue
-            end = start - die
-            step = quiet[start] if hits >> end & 1 else hitting[start]
-            after = hits | 1 << end if step.hit else hits
+            after = hits
+            if step.hit:
+                if hits >> end & 1:
+                    step = quiet
+                else:
+                    after = hits | 1 << end
             player[start] -= 1
             player[end] += 1
             if left > 1:
