@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import gnubg_nn
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from engine import BACKGAMMON, BAR, LONG_NARDI, OFF, InvalidPositionError, Position, Variant
@@ -41,6 +41,9 @@ def _positions(draw: st.DrawFn, *, opponent_point: Callable[[int], int], has_bar
         if counts[OFF] == CHECKERS and on_board:  # a side with all its checkers off has already won
             counts[OFF] -= 1
             counts[draw(st.sampled_from(on_board))] += 1
+        # With no point left open to it, the side has borne off all 15: a finished game, whose
+        # position asks for no play.
+        assume(counts[OFF] < CHECKERS)
         taken |= {to_player(point) for point in range(1, 25) if counts[point]}
         sides.append(counts)
     return Position(tuple(sides[0]), tuple(sides[1]))
