@@ -9,7 +9,8 @@ timed alternately, ``--repeats`` times each, and the fastest of each is kept, so
 load on a shared machine hits neither more than the other. Prints, per bucket: the positions, the
 mean plays per position, the time per position and per play (microseconds, for the shape of the
 curve within this run only), the per-play cost relative to the 2-5 bucket, and the engine's speed
-as a fraction of gnubg-nn's.
+as a fraction of gnubg-nn's. Then the backgammon corpus again, split by kind of turn as the
+generator tells them apart, with each kind's share of the engine's time.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import argparse
 import time
 from collections.abc import Callable
 
-from engine import BACKGAMMON, LONG_NARDI, Position, Variant
+from engine import BACKGAMMON, BAR, LONG_NARDI, Position, Variant
 from tests.test_perft import read_perft
 
 BUCKETS = [(1, 1, "1"), (2, 5, "2-5"), (6, 20, "6-20"), (21, 60, "21-60"), (61, 10**6, "61+")]
@@ -97,6 +98,40 @@ def report(title: str, variant: Variant, rows: Rows, repeats: int, *, with_gnubg
         print(line)
 
 
+KINDS = ["field", "field double", "bar", "bar double", "home", "home double"]
+
+
+def kind_of(position: Position, dice: tuple[int, int]) -> str:
+    """The kind of turn, as the generator tells them apart: checkers to enter from the bar, enough
+    checkers outside the home board that no step can bear off (the field), or fewer (home: bearing
+    off, or about to); doubles apart."""
+    player = position.player
+    double = dice[0] == dice[1]
+    if player[BAR]:
+        kind = "bar"
+    elif sum(player[7:25]) >= (4 if double else 2):
+        kind = "field"
+    else:
+        kind = "home"
+    return f"{kind} double" if double else kind
+
+
+def report_kinds(rows: Rows, repeats: int) -> None:
+    print("\nbackgammon by kind of turn, engine generate_plays vs gnubg-nn moves")
+    print(f"{'kind':>12} {'positions':>9} {'mean plays':>10} {'us/play':>8} {'gnubg us/play':>13}"
+          f" {'engine speed vs gnubg':>21} {'share of engine time':>20}")
+    measured = []
+    for kind in KINDS:
+        selected = [row for row in rows if kind_of(row[0], row[1]) == kind]
+        plays = sum(count for _, _, count in selected)
+        runs = [engine_run(BACKGAMMON, selected), gnubg_run(selected)]
+        measured.append((kind, len(selected), plays, fastest(runs, repeats)))
+    total = sum(times[0] for _, _, _, times in measured)
+    for kind, positions, plays, (engine, gnubg) in measured:
+        print(f"{kind:>12} {positions:>9} {plays / positions:>10.1f} {engine / plays * 1e6:>8.2f}"
+              f" {gnubg / plays * 1e6:>13.2f} {gnubg / engine:>20.3f}x {engine / total:>19.0%}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=7, help="timings of each side per bucket (default 7)")
@@ -108,6 +143,7 @@ def main() -> None:
         arguments.repeats,
         with_gnubg=True,
     )
+    report_kinds(corpus("perft-backgammon.txt"), arguments.repeats)
     report(
         "long nardi (tests/data/perft-long-nardi.txt), engine generate_plays",
         LONG_NARDI,
