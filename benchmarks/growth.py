@@ -136,14 +136,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=7, help="timings of each side per bucket (default 7)")
     arguments = parser.parse_args()
+    backgammon = corpus("perft-backgammon.txt")
     report(
         "backgammon (tests/data/perft-backgammon.txt), engine generate_plays vs gnubg-nn moves",
         BACKGAMMON,
-        corpus("perft-backgammon.txt"),
+        backgammon,
         arguments.repeats,
         with_gnubg=True,
     )
-    report_kinds(corpus("perft-backgammon.txt"), arguments.repeats)
+    report_kinds(backgammon, arguments.repeats)
     report(
         "long nardi (tests/data/perft-long-nardi.txt), engine generate_plays",
         LONG_NARDI,
