@@ -22,6 +22,7 @@ does), and the report says so.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import gc
 import json
 import random
@@ -46,21 +47,36 @@ def rss_bytes() -> int:
 
 def make_games(count: int, turns: int) -> tuple[Any, float]:
     """``count`` games, each played ``turns`` rolls and plays in; returns the servicer and the seconds it took."""
+    return asyncio.run(_make_games(count, turns))
+
+
+class _Context:
+    """What the servicer asks of a call's context: who the client is."""
+
+    def peer(self) -> str:
+        return "ipv4:127.0.0.1:1"
+
+
+async def _make_games(count: int, turns: int) -> tuple[Any, float]:
     from tavli.v1 import games_service_pb2 as pb
 
-    from server.games_servicer import GamesServicer
+    from server.games_servicer import GamesServicer, summary_of
+    from server.keys import ServerKey
+    from server.quotas import QuotaLimits, Quotas
     from server.store import MemoryStore
     from server.tables import Tables
 
-    servicer = GamesServicer(Tables(MemoryStore(), capacity=count + 1))
+    tables = Tables(MemoryStore(), ServerKey.fresh(), summarize=summary_of, capacity=count + 1, allow_seeded_dice=True)
+    servicer = GamesServicer(tables, Quotas(QuotaLimits(live_games_per_client=count + 10)))
+    context: Any = _Context()
     rng = random.Random(7)
     rule_set = pb.RuleSet(variant=1, match_length=0)
     started = time.perf_counter()
     for number in range(count):
-        created = servicer.CreateGame(
+        created = await servicer.CreateGame(
             pb.CreateGameRequest(rule_set=rule_set, dice_mode=pb.DICE_MODE_SEEDED, dice_seed=f"memory-{number}",
                                  request_id=str(uuid.uuid4())),
-            None,
+            context,
         )
         tokens = {pb.SEAT_0: created.seat0_token, pb.SEAT_1: created.seat1_token}
         game = created.game
@@ -69,11 +85,12 @@ def make_games(count: int, turns: int) -> tuple[Any, float]:
             seat = pb.SEAT_0 if game.phase == pb.PHASE_OPENING else game.turn
             common = {"name": game.name, "seat_token": tokens[seat], "request_id": str(uuid.uuid4())}
             if game.phase in (pb.PHASE_OPENING, pb.PHASE_ROLLING):
-                game = servicer.RollDice(pb.RollDiceRequest(etag=game.etag, **common), None).game
+                game = (await servicer.RollDice(pb.RollDiceRequest(etag=game.etag, **common), context)).game
             elif game.phase == pb.PHASE_PLAYING:
-                listed = servicer.ListLegalActions(pb.ListLegalActionsRequest(name=game.name, seat=seat), None)
+                listed = await servicer.ListLegalActions(pb.ListLegalActionsRequest(name=game.name, seat=seat), context)
                 notation = rng.choice(listed.plays).notation
-                game = servicer.PlayMove(pb.PlayMoveRequest(etag=listed.etag, notation=notation, **common), None).game
+                request = pb.PlayMoveRequest(etag=listed.etag, notation=notation, **common)
+                game = (await servicer.PlayMove(request, context)).game
                 plays += 1
             else:
                 raise RuntimeError(f"unexpected phase {game.phase}")

@@ -14,6 +14,7 @@ refused, not misapplied) and a fresh request_id (so the library's own retries ar
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -71,6 +72,24 @@ def _call(method: Any, request: Any, **kwargs: Any) -> Any:
         return method(request, **kwargs)
     except grpc.RpcError as error:
         raise TavliServerError.from_rpc_error(error) from None
+
+
+# A request with a request_id is safe to send again: the server answers a repeat with its first
+# answer. Sent again while the server is unreachable (restarting, or a full disk), a few times
+# over about ten seconds.
+_RETRIED = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
+_RETRY_PAUSES = (0.1, 0.2, 0.5, 1.0, 2.0, 3.0, 3.0)
+
+
+def _call_again_while_unavailable(method: Any, request: Any, **kwargs: Any) -> Any:
+    for pause in _RETRY_PAUSES:
+        try:
+            return method(request, **kwargs)
+        except grpc.RpcError as error:
+            if error.code() not in _RETRIED:  # type: ignore[attr-defined]
+                raise TavliServerError.from_rpc_error(error) from None
+        time.sleep(pause)
+    return _call(method, request, **kwargs)
 
 
 @dataclass
@@ -151,7 +170,7 @@ class TavliClient:
         request = games_pb2.CreateGameRequest(
             rule_set=rule_set, dice_mode=mode, dice_seed=dice_seed, request_id=str(uuid.uuid4())
         )
-        created = _call(self.games.CreateGame, request, timeout=self.timeout)
+        created = _call_again_while_unavailable(self.games.CreateGame, request, timeout=self.timeout)
         name = created.game.name
         return (
             Seat(self, name, 0, created.seat0_token, created.game),
@@ -253,6 +272,6 @@ class Seat:
             request_id=str(uuid.uuid4()),
             **fields,
         )
-        self.last_seen = _call(method, request, timeout=self.client.timeout).game
+        self.last_seen = _call_again_while_unavailable(method, request, timeout=self.client.timeout).game
         self._etag = self.last_seen.etag
         return self.last_seen

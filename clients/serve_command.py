@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn
+
+from server.startup import StartupError, check_database, check_port, check_port_free, check_tls_files
+
+if TYPE_CHECKING:
+    from server.app import ServerConfig
+
+PROGRAM = "tavli serve"
 
 
 def add_parser(commands: Any) -> None:
@@ -14,8 +22,9 @@ def add_parser(commands: Any) -> None:
         help="run the tavli gRPC server",
         description="Run the tavli gRPC server. Games are kept in SQLite (a file, nothing to install).",
     )
+    _errors_in_one_line(parser)
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=50051, help="port to listen on (default 50051; 0 picks one)")
+    parser.add_argument("--port", type=_port_number, default=50051, help="port to listen on (default 50051; 0 picks one)")
     parser.add_argument("--db", default="tavli.sqlite3", help="SQLite file for games, or ':memory:' to keep none")
     parser.add_argument("--tls-cert", type=Path, help="PEM certificate chain, to serve TLS (with --tls-key)")
     parser.add_argument("--tls-key", type=Path, help="PEM private key of --tls-cert")
@@ -27,6 +36,42 @@ def add_parser(commands: Any) -> None:
         default=1,
         help="serve with this many processes on one port (needs a fixed --port and a --db file)",
     )
+    parser.add_argument(
+        "--allow-seeded-dice",
+        action="store_true",
+        help="let CreateGame take DICE_MODE_SEEDED (whoever knows the seed knows every die: for test rigs"
+        " and arenas only)",
+    )
+    parser.add_argument(
+        "--request-retention-hours",
+        type=float,
+        default=24.0,
+        help="how long a request_id is remembered for retries (default 24)",
+    )
+    parser.add_argument(
+        "--idle-connection-seconds",
+        type=float,
+        default=600.0,
+        help="close a connection with no call open for this long (default 600)",
+    )
+    parser.add_argument(
+        "--keepalive-seconds",
+        type=float,
+        default=60.0,
+        help="ping a quiet connection this often, and drop it if it does not answer (default 60)",
+    )
+    quotas = parser.add_argument_group("limits on each client (a client is its IP address)")
+    quotas.add_argument("--calls-per-second", type=float, default=2_000.0, help="calls a second (default 2000)")
+    quotas.add_argument("--call-burst", type=int, default=4_000, help="calls at once after a quiet spell (default 4000)")
+    quotas.add_argument("--concurrent-calls", type=int, default=256, help="calls open at once (default 256)")
+    quotas.add_argument("--streams-per-client", type=int, default=2_000, help="open watches (default 2000)")
+    quotas.add_argument("--streams-per-game", type=int, default=1_100, help="open watches of one game (default 1100)")
+    quotas.add_argument(
+        "--live-games-per-client", type=int, default=10_000, help="games created and not over (default 10000)"
+    )
+    quotas.add_argument(
+        "--batch-items", type=int, default=1_000, help="plays a BatchValidatePlays may hold (default 1000)"
+    )
     parser.add_argument("--log-json", action="store_true", help="log JSON lines even on a terminal")
     parser.set_defaults(run=run)
 
@@ -34,6 +79,8 @@ def add_parser(commands: Any) -> None:
 def run(arguments: argparse.Namespace) -> int:
     from server import logs
     from server.app import ServerConfig, serve
+    from server.limits import BATCH_ITEMS, FIELD_LIMITS, RequestLimits
+    from server.quotas import QuotaLimits
 
     if bool(arguments.tls_cert) != bool(arguments.tls_key):
         print("tavli serve: give both --tls-cert and --tls-key, or neither", file=sys.stderr)
@@ -45,8 +92,8 @@ def run(arguments: argparse.Namespace) -> int:
         print("tavli serve: --workers needs a fixed --port and a --db file the workers share", file=sys.stderr)
         return 2
     logs.configure(json_lines=True if arguments.log_json else None)
-    serve(
-        ServerConfig(
+    try:
+        config = ServerConfig(
             host=arguments.host,
             port=arguments.port,
             db=None if arguments.db == ":memory:" else Path(arguments.db),
@@ -55,6 +102,74 @@ def run(arguments: argparse.Namespace) -> int:
             games_in_memory=arguments.games_in_memory,
             max_message_bytes=arguments.max_message_bytes,
             workers=arguments.workers,
+            allow_seeded_dice=arguments.allow_seeded_dice,
+            request_retention_seconds=arguments.request_retention_hours * 3600,
+            idle_connection_seconds=arguments.idle_connection_seconds,
+            keepalive_seconds=arguments.keepalive_seconds,
+            quotas=QuotaLimits(
+                calls_per_second=arguments.calls_per_second,
+                call_burst=arguments.call_burst,
+                concurrent_calls=arguments.concurrent_calls,
+                streams_per_client=arguments.streams_per_client,
+                streams_per_game=arguments.streams_per_game,
+                live_games_per_client=arguments.live_games_per_client,
+            ),
+            limits=RequestLimits(fields={**FIELD_LIMITS, BATCH_ITEMS: arguments.batch_items}),
         )
-    )
-    return 0
+    except ValueError as error:  # a limit out of its range
+        return _cannot_start(str(error))
+    try:
+        _check_can_start(config)
+        return serve(config)
+    except StartupError as error:
+        return _cannot_start(str(error))
+    except (sqlite3.DatabaseError, OSError) as error:  # should the server have let one through
+        return _cannot_start(_in_words(error))
+
+
+def _check_can_start(config: ServerConfig) -> None:
+    """Find what would stop the server before starting it: with ``--workers`` the workers could
+    not say it themselves, and a server told a port out of range would listen elsewhere.
+
+    :raises StartupError: saying what is wrong.
+    """
+    check_port_free(config.host, config.port)
+    if config.db is not None:
+        check_database(config.db)
+    if config.tls_cert and config.tls_key:
+        check_tls_files(config.tls_cert, config.tls_key)
+
+
+def _cannot_start(why: str) -> int:
+    """Say in one line why the server did not start; returns the exit status."""
+    print(f"{PROGRAM}: {' '.join(why.split())}", file=sys.stderr)
+    return 2
+
+
+def _in_words(error: BaseException) -> str:
+    if isinstance(error, OSError) and error.strerror:
+        return f"{error.strerror}: {error.filename}" if error.filename else error.strerror
+    return str(error) or type(error).__name__
+
+
+def _port_number(text: str) -> int:
+    """``--port``'s type: a TCP port number, 0 to 65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    try:
+        check_port(port)
+    except StartupError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return port
+
+
+def _errors_in_one_line(parser: argparse.ArgumentParser) -> None:
+    """Make ``parser`` report a wrong argument in one line, as every start-up failure is, rather
+    than after its usage."""
+
+    def error(message: str) -> NoReturn:
+        parser.exit(2, f"{PROGRAM}: {message}; {PROGRAM} --help lists the options\n")
+
+    parser.error = error  # type: ignore[method-assign]

@@ -34,7 +34,7 @@ from engine.events import (
 )
 from engine.play import Dice, Play, check_dice
 from engine.position import BAR, OFF, Checkers, Position
-from engine.rules import RuleSet
+from engine.rules import CUBE_CEILING, RuleSet
 from engine.variant import GameResult
 
 ErrorCode = Literal[
@@ -288,7 +288,9 @@ def _beavered(state: MatchState, event: Beavered) -> MatchState:
     if not rules.beavers or rules.is_match:
         raise ActionError("BEAVER_UNAVAILABLE", "beavers are not played in this game")
     if not _below_limit(rules, game.cube_value * 4):
-        raise ActionError("BEAVER_UNAVAILABLE", f"a beaver would take the cube past its limit of {rules.cube_limit}")
+        raise ActionError(
+            "BEAVER_UNAVAILABLE", f"a beaver would take the cube past {_highest_cube_in_words(rules)}"
+        )
     game = replace(game, phase=Phase.ROLLING, cube_value=game.cube_value * 4, cube_owner=event.side)
     return replace(state, game=game)
 
@@ -379,7 +381,13 @@ def _expect_phase(game: GameState, phase: Phase, reason: str) -> None:
 
 
 def _below_limit(rules: RuleSet, value: int) -> bool:
-    return not rules.cube_limit or value <= rules.cube_limit
+    return value <= rules.highest_cube
+
+
+def _highest_cube_in_words(rules: RuleSet) -> str:
+    if rules.cube_limit:
+        return f"its limit of {rules.cube_limit}"
+    return f"{CUBE_CEILING:,}, the highest value a cube can take even without a limit"
 
 
 # --- the cube and resignations ---------------------------------------------------------------
@@ -400,7 +408,7 @@ def cube_refusal(state: MatchState, side: Side) -> str | None:
     if game.cube_owner is not None and game.cube_owner != side:
         return "you cannot double: your opponent owns the cube"
     if not _below_limit(rules, game.cube_value * 2):
-        return f"you cannot double: the cube is already at its limit of {rules.cube_limit}"
+        return f"you cannot double: the cube is already at {_highest_cube_in_words(rules)}"
     if rules.is_match and state.score[side] + game.cube_value >= rules.match_length:
         return "you cannot double: the cube's value already gives you the match"
     return None

@@ -8,7 +8,7 @@ from its log alone: the log is the match.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from engine.dice import DiceSource, SeededDice, SystemDice
 from engine.events import (
@@ -49,15 +49,25 @@ class Match:
     ``dice`` is where throws come from (the operating system's randomness by default). With
     ``verifiable=True`` each game's throws come instead from a fresh secret seed whose SHA-256 is
     logged before the game (:class:`~engine.events.DiceCommitted`) and the seed itself after it
-    (:class:`~engine.events.SeedRevealed`); see :mod:`engine.dice` for the derivation.
+    (:class:`~engine.events.SeedRevealed`); see :mod:`engine.dice` for the derivation. ``seeds``
+    gives the secret seed of game number n (a server derives them from a key of its own, so that
+    it need not store them); by default each is 32 fresh random bytes.
     """
 
-    def __init__(self, rules: RuleSet, *, dice: DiceSource | None = None, verifiable: bool = False) -> None:
+    def __init__(
+        self,
+        rules: RuleSet,
+        *,
+        dice: DiceSource | None = None,
+        verifiable: bool = False,
+        seeds: Callable[[int], bytes] | None = None,
+    ) -> None:
         self.rules = rules
         self.state: MatchState = new_match(rules)
         self.events: list[Event] = []
         self._dice: DiceSource = dice or SystemDice()
         self._verifiable = verifiable
+        self._seeds = seeds
         self._game_seed: SeededDice | None = None
         self._game_first_throw = 0
         if verifiable:
@@ -71,29 +81,39 @@ class Match:
         *,
         dice: DiceSource | None = None,
         verifiable: bool = False,
+        seeds: Callable[[int], bytes] | None = None,
         seed_in_play: bytes | None = None,
     ) -> Match:
         """The match a log describes, ready to go on with ``dice``.
 
-        A verifiable match goes on with ``seed_in_play``, the secret seed committed to for the
-        game in play (see :attr:`seed_in_play`).
+        A verifiable match goes on with the secret seed committed to for the game in play: the
+        one ``seeds`` gives for its number, or ``seed_in_play`` (see :attr:`seed_in_play`).
 
         :raises ActionError: if an event in the log breaks the rules.
-        :raises ValueError: if ``seed_in_play`` is not the seed the log committed to.
+        :raises ValueError: if that seed is not the seed the log committed to.
         """
-        match = cls(rules, dice=dice)
+        match = cls(rules, dice=dice, seeds=seeds)
         for event in events:
             match.state = apply(match.state, event)
             match.events.append(event)
         match._verifiable = verifiable
         commitment = open_commitment(match.events)
         if commitment is not None:
+            if seed_in_play is None and seeds is not None:
+                seed_in_play = seeds(commitment.game)
             seed = SeededDice(seed_in_play or b"")
             if seed.commitment != commitment.commitment:
                 raise ValueError("the seed in play does not match the game's dice commitment")
             match._game_seed = seed
             match._game_first_throw = commitment.first_throw
         return match
+
+    def fork(self) -> Match:
+        """A copy to decide an action on: acting on it leaves this match as it is."""
+        copy = Match.__new__(Match)
+        copy.__dict__.update(self.__dict__)
+        copy.events = list(self.events)
+        return copy
 
     @property
     def seed_in_play(self) -> bytes | None:
@@ -197,7 +217,8 @@ class Match:
     def _commit_dice(self) -> None:
         if not self._verifiable:
             return
-        self._game_seed = SeededDice.fresh()
+        number = self.state.game.number
+        self._game_seed = SeededDice.fresh() if self._seeds is None else SeededDice(self._seeds(number))
         self._game_first_throw = self.state.throws
         self.events.append(DiceCommitted(self.state.game.number, self._game_seed.commitment, self.state.throws))
 

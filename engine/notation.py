@@ -19,7 +19,13 @@ from engine.position import BAR, OFF, Point, Position
 if TYPE_CHECKING:
     from engine.variant import LegalPlays, Variant
 
+MAX_NOTATION_LENGTH = 128
+"""The longest text read as a play. The longest play written sensibly (four checkers from the bar,
+each hitting, parts separated by commas) is about 30 characters; longer text is refused before
+any work is done on it."""
+
 _MOVE = re.compile(r"^(?P<path>[^()]+?)(?:\((?P<count>\d+)\))?$")
+_REPEATS = {"1": 1, "2": 2, "3": 3, "4": 4}
 _POINT = re.compile(r"^(?P<point>bar|b|off|o|\d{1,2})(?P<hit>\*?)$", re.IGNORECASE)
 _NO_PLAY = {"", "pass", "no play", "none", "-"}
 
@@ -46,8 +52,10 @@ def parse_moves(text: str) -> list[WrittenMove]:
     Points are numbers from the mover's side, ``bar`` (or 25) and ``off`` (or 0); parts are
     separated by spaces or commas, in any order.
 
-    :raises InvalidPlayError: for text that is not a play in standard notation.
+    :raises InvalidPlayError: for text that is not a play in standard notation, or longer than
+        :data:`MAX_NOTATION_LENGTH`.
     """
+    _check_length(text)
     if text.strip().lower() in _NO_PLAY:
         return []
     moves: list[WrittenMove] = []
@@ -76,13 +84,24 @@ def parse_moves(text: str) -> list[WrittenMove]:
             points.append(point)
             if index:
                 hits.append(bool(point_match["hit"]))
-        count = int(match["count"] or 1)
-        if not 1 <= count <= 4:
-            raise InvalidPlayError(f"cannot read {part!r}: a move repeats one to four times")
+        written_count = match["count"] or "1"
+        count = _REPEATS.get(written_count.lstrip("0"))
+        if count is None:
+            raise InvalidPlayError(
+                f"cannot read {part!r}: a move repeats one to four times, not {written_count}"
+            )
         moves.extend([WrittenMove(tuple(points), tuple(hits))] * count)
     if len(moves) > 4 and sum(len(move.points) - 1 for move in moves) > 4:
         raise InvalidPlayError(f"cannot read {text!r}: a play has at most four steps")
     return moves
+
+
+def _check_length(text: str) -> None:
+    if len(text) > MAX_NOTATION_LENGTH:
+        raise InvalidPlayError(
+            f"cannot read a play of {len(text):,} characters: "
+            f"a play is written in at most {MAX_NOTATION_LENGTH}"
+        )
 
 
 def _point_number(name: str, part: str) -> Point:
@@ -100,10 +119,12 @@ def _point_number(name: str, part: str) -> Point:
 def read_play(variant: Variant, position: Position, dice: Dice, text: str) -> Play:
     """The legal play that ``text`` writes, in any equivalent way of writing it.
 
-    :raises InvalidPlayError: if ``text`` is not a play in standard notation.
+    :raises InvalidPlayError: if ``text`` is not a play in standard notation, or longer than
+        :data:`MAX_NOTATION_LENGTH`.
     :raises IllegalPlayError: if it is one, but not legal here; its ``reason`` says why.
     :raises GameOverError: if a side has already borne off all its checkers.
     """
+    _check_length(text)
     dice = check_dice(dice)
     legal = variant.legal_plays(position, dice)
     written = legal.written_as(text)

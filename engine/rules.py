@@ -11,6 +11,14 @@ from engine.variant import Variant, VariantName
 Opening = Literal["PLAY_OPENING_DICE", "WINNER_ROLLS_AGAIN"]
 MatchOpenings = Literal["EVERY_GAME", "WINNER_OPENS"]
 
+CUBE_CEILING = 1 << 24
+"""The highest value the cube ever takes, even with ``cube_limit`` 0 ("no limit").
+
+The API carries cube values, and the points a game scores (up to three times the cube), in
+32-bit unsigned fields; 2**24 leaves room for a backgammon at the highest cube. Nobody doubles or
+beavers past it.
+"""
+
 
 class InvalidRuleSetError(TavliError):
     """A rule set whose options contradict each other or the variant."""
@@ -22,7 +30,9 @@ class RuleSet:
 
     ``match_length`` 0 is money play (games scored one after another, totals kept). ``cube`` and
     ``opening`` default to the variant's own: the cube and ``PLAY_OPENING_DICE`` in backgammon,
-    no cube and ``WINNER_ROLLS_AGAIN`` in long nardi. ``cube_limit`` 0 means no limit.
+    no cube and ``WINNER_ROLLS_AGAIN`` in long nardi. ``cube_limit`` 0 means no limit but
+    :data:`CUBE_CEILING`; a limit above the ceiling is capped to it (so ``cube_limit`` reads
+    2**24 afterwards), the cube being unable to go higher anyway.
 
     :raises InvalidRuleSetError: for options that make no sense together ("a cube in long nardi",
         "beavers in a match").
@@ -54,6 +64,8 @@ class RuleSet:
         if self.opening is None:
             object.__setattr__(self, "opening", "WINNER_ROLLS_AGAIN" if nardi else "PLAY_OPENING_DICE")
         self._check()
+        if self.cube_limit > CUBE_CEILING:
+            object.__setattr__(self, "cube_limit", CUBE_CEILING)
 
     def _check(self) -> None:
         problems = []
@@ -89,6 +101,11 @@ class RuleSet:
     def rules(self) -> Variant:
         """The variant's rules for moving checkers."""
         return self._variant
+
+    @property
+    def highest_cube(self) -> int:
+        """The highest value the cube may take: ``cube_limit``, or :data:`CUBE_CEILING` without one."""
+        return self.cube_limit or CUBE_CEILING
 
     @property
     def is_match(self) -> bool:

@@ -30,12 +30,16 @@ import re
 from dataclasses import dataclass
 
 from engine.errors import InvalidMatchIdError, InvalidPositionError
-from engine.match_id import MAX_CUBE_VALUE, MatchInfo, Seat
+from engine.match_id import MAX_CUBE_VALUE, MAX_POINTS, MatchInfo, Seat
 from engine.position import BAR, CHECKERS_PER_SIDE, OFF, POINTS, Checkers, Position
 
 PREFIX = "XGID="
 DEFAULT_MAX_CUBE = 1 << 10
-_MAX_CUBE_LOG = MAX_CUBE_VALUE.bit_length() - 1
+MAX_XGID_LENGTH = 128
+"""The longest text read as an XGID: a real one is at most about 70 characters. Longer text is
+refused before it is read, so that no field can hold a number too long to convert."""
+_CUBE_LOGS = range(MAX_CUBE_VALUE.bit_length())  # 0 (a 1-cube) to 15 (2**15)
+_POINTS = range(MAX_POINTS + 1)  # a score or match length, as a Match ID holds it
 _FIELDS = 10
 _NUMBER = re.compile(r"-?[0-9]+")
 _DICE = re.compile(r"00|[1-6][1-6]")
@@ -125,10 +129,10 @@ def _problem(xgid: Xgid) -> str | None:
         value = getattr(xgid, name)
         if not _is_count(value) or not 1 <= value <= MAX_CUBE_VALUE or value & (value - 1):
             return f"{name} must be a power of two from 1 to {MAX_CUBE_VALUE}, not {value!r}"
-    if not _is_count(xgid.match_length):
-        return f"a match length is a whole number, 0 for money play, not {xgid.match_length!r}"
-    if len(xgid.score) != 2 or not all(_is_count(points) for points in xgid.score):
-        return f"a score is two whole numbers of at least 0, not {xgid.score!r}"
+    if not _is_count(xgid.match_length) or xgid.match_length > MAX_POINTS:
+        return f"a match length is 0 (money play) to {MAX_POINTS}, not {xgid.match_length!r}"
+    if len(xgid.score) != 2 or not all(_is_count(points) and points <= MAX_POINTS for points in xgid.score):
+        return f"a score is two whole numbers from 0 to {MAX_POINTS}, not {xgid.score!r}"
     if len(xgid.dice) != 2 or not all(_is_count(die) and die <= 6 for die in xgid.dice):
         return f"dice are two numbers from 1 to 6, or (0, 0) before the roll, not {xgid.dice!r}"
     if (xgid.dice[0] == 0) != (xgid.dice[1] == 0):
@@ -210,17 +214,22 @@ def _letter(count: int, *, lower: bool) -> str:
 def parse_xgid(text: str) -> Xgid:
     """The XGID ``text``, with or without its ``XGID=`` prefix.
 
-    :raises InvalidMatchIdError: if ``text`` is not ten colon-separated XGID fields with
-        possible values: a cube or max cube beyond 2**15, a cube owner or turn other than
-        1, -1 (or 0 for a centred cube), dice other than ``00``, ``D`` or two dice 1-6, a rules
-        flag XG does not write, a score that has already won the match, a double offered in
-        the Crawford game or against the cube's owner.
+    :raises InvalidMatchIdError: if ``text`` is longer than :data:`MAX_XGID_LENGTH` or is not
+        ten colon-separated XGID fields with possible values: a cube or max cube beyond 2**15, a
+        cube owner or turn other than 1, -1 (or 0 for a centred cube), dice other than ``00``,
+        ``D`` or two dice 1-6, a rules flag XG does not write, a score or match length beyond
+        32767 (what a Match ID holds), a score that has already won the match, a double offered
+        in the Crawford game or against the cube's owner.
     :raises InvalidPositionError: if the board is not 26 characters of ``-``, ``a``-``o`` and
         ``A``-``O`` with at most 15 checkers a side, the bottom player's letters on the top
         player's bar or the other way round.
     """
     if not isinstance(text, str):
         raise InvalidMatchIdError(f"{text!r} is not an XGID: it must be a string")
+    if len(text) > MAX_XGID_LENGTH:
+        raise InvalidMatchIdError(
+            f"not an XGID: {len(text):,} characters, and an XGID has at most {MAX_XGID_LENGTH}"
+        )
     fields = text.removeprefix(PREFIX).split(":")
     if len(fields) != _FIELDS:
         raise InvalidMatchIdError(
@@ -230,10 +239,14 @@ def parse_xgid(text: str) -> Xgid:
     on_roll: Seat = _BOTTOM if _number(text, "turn", turn, {1, -1}) == 1 else _TOP
     bottom, top = _read_board(text, board)
     owner_field = _number(text, "cube owner", owner, {1, 0, -1})
-    match_length = _number(text, "match length", length)
+    match_length = _number(text, "match length", length, _POINTS)
     rules_flags = _number(text, "Crawford/Jacoby", rules, {0, 1} if match_length else {0, 1, 2, 3})
     if dice != "D" and not _DICE.fullmatch(dice):
         raise InvalidMatchIdError(f"XGID {text!r}: the dice are 00, D or two dice from 1 to 6, not {dice!r}")
+    cube_log = _number(text, "cube", cube, _CUBE_LOGS)
+    max_cube_log = _number(text, "max cube", max_cube, _CUBE_LOGS)
+    top_points = _number(text, "top score", top_score, _POINTS)
+    bottom_points = _number(text, "bottom score", bottom_score, _POINTS)
     player, opponent = (bottom, top) if on_roll == _BOTTOM else (top, bottom)
     try:
         return Xgid(
@@ -241,14 +254,14 @@ def parse_xgid(text: str) -> Xgid:
             player_on_roll=on_roll,
             dice=(0, 0) if dice == "D" else (int(dice[0]), int(dice[1])),
             double_offered=dice == "D",
-            cube_value=1 << _number(text, "cube", cube, range(_MAX_CUBE_LOG + 1)),
+            cube_value=1 << cube_log,
             cube_owner={0: None, 1: _BOTTOM, -1: _TOP}[owner_field],
-            score=(_number(text, "top score", top_score), _number(text, "bottom score", bottom_score)),
+            score=(top_points, bottom_points),
             match_length=match_length,
             crawford=bool(match_length and rules_flags),
             jacoby=bool(not match_length and rules_flags & 1),
             beavers=bool(not match_length and rules_flags & 2),
-            max_cube=1 << _number(text, "max cube", max_cube, range(_MAX_CUBE_LOG + 1)),
+            max_cube=1 << max_cube_log,
         )
     except InvalidMatchIdError as error:
         raise InvalidMatchIdError(f"XGID {text!r}: {error}") from None
@@ -256,13 +269,18 @@ def parse_xgid(text: str) -> Xgid:
         raise InvalidPositionError(f"XGID {text!r}: {error}") from None
 
 
-def _number(text: str, name: str, field: str, allowed: range | set[int] | None = None) -> int:
-    """A whole-number field; without ``allowed``, any number of at least 0."""
+def _number(text: str, name: str, field: str, allowed: range | set[int]) -> int:
+    """A whole-number field holding one of ``allowed``.
+
+    ``text`` is at most :data:`MAX_XGID_LENGTH` characters, so ``int`` never meets a number too
+    long to convert.
+    """
     if not _NUMBER.fullmatch(field):
         raise InvalidMatchIdError(f"XGID {text!r}: the {name} field must be a number, not {field!r}")
     value = int(field)
-    if value < 0 if allowed is None else value not in allowed:
-        raise InvalidMatchIdError(f"XGID {text!r}: there is no {name} {value}")
+    if value not in allowed:
+        most = f": at most {allowed[-1]}" if isinstance(allowed, range) and value > allowed[-1] else ""
+        raise InvalidMatchIdError(f"XGID {text!r}: there is no {name} {value}{most}")
     return value
 
 

@@ -1,27 +1,38 @@
-"""Building and running the server: services, health, reflection, interceptors, shutdown."""
+"""Building and running the server: services, health, reflection, interceptors, shutdown.
+
+The server runs on ``grpc.aio``: a call is a coroutine on one event loop, so an open watch costs
+its buffers, not a thread. Rule queries run on the loop itself (they are short and bound by the
+CPU); the store is called from worker threads, so that a commit waiting for the disk holds up no
+one else.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-import multiprocessing
 import os
 import signal
 import threading
 from collections.abc import Iterator
-from concurrent import futures
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import grpc
+import grpc.aio
 import structlog
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from server import logs
+from server.admission import AdmissionInterceptor
 from server.errors import ErrorInterceptor
-from server.games_servicer import GamesServicer
+from server.games_servicer import GamesServicer, summary_of
+from server.keys import ServerKey
+from server.limits import RequestLimits
 from server.logs import RpcLogInterceptor
+from server.quotas import QuotaLimits, Quotas
 from server.rules_servicer import RulesServicer
+from server.startup import StartupError, check_port
 from server.store import MemoryStore, SqliteStore, Store
 from server.tables import Tables
 from tavli.v1 import games_service_pb2, games_service_pb2_grpc, rules_service_pb2, rules_service_pb2_grpc
@@ -45,133 +56,192 @@ class ServerConfig:
     tls_key: Path | None = None
     max_message_bytes: int = 4 * 1024 * 1024
     games_in_memory: int = 10_000
-    threads: int = 32
     grace_seconds: float = 5.0
     log_rpcs: bool = True  # one log line per RPC; off for servers embedded in a client program
     workers: int = 1  # processes serving the same port (serve() only); they share games through db
     shared_store: bool = False  # another process may act on the same db: check freshness on reads
+    allow_seeded_dice: bool = False  # games whose creator chose the seed: for test rigs and arenas
+    request_retention_seconds: float = 24 * 3600.0  # how long a request_id's answer is kept
+    limits: RequestLimits = field(default_factory=RequestLimits)
+    quotas: QuotaLimits = field(default_factory=QuotaLimits)
+    idle_connection_seconds: float = 600.0  # a connection with no call open this long is closed
+    keepalive_seconds: float = 60.0  # the server pings a quiet connection this often
 
 
 @dataclass
 class Running:
-    """A started server and what it needs to stop cleanly."""
+    """A started server and what it needs to stop cleanly.
 
-    server: grpc.Server
+    Made by :func:`create_server`, it runs on an event loop of its own in a background thread,
+    so that synchronous programs (tests, the terminal game) can start and stop it.
+    """
+
     port: int
-    health: health.HealthServicer
+    server: grpc.aio.Server
+    health: health.aio.HealthServicer
     store: Store
     tables: Tables
+    loop: asyncio.AbstractEventLoop
+    thread: threading.Thread | None = None
+
+    async def shutdown(self, grace: float | None) -> None:
+        """Mark every service NOT_SERVING, end open watches at once (UNAVAILABLE), let other
+        calls in flight finish within ``grace`` seconds, then close the store."""
+        await self.health.enter_graceful_shutdown()
+        self.tables.close_watches()
+        await self.server.stop(grace)
+        await self.tables.drain()
+        await asyncio.to_thread(self.store.close)
 
     def stop(self, grace: float | None = None) -> None:
-        """Mark every service NOT_SERVING, let calls in flight finish, then close the store."""
-        self.health.enter_graceful_shutdown()
-        self.server.stop(grace).wait()
-        self.store.close()
+        """:meth:`shutdown` from another thread than the server's, then end its loop."""
+        asyncio.run_coroutine_threadsafe(self.shutdown(grace), self.loop).result()
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        if self.thread is not None:
+            self.thread.join()
 
 
-def create_server(config: ServerConfig) -> Running:
-    """Build and start a server on ``config.host:config.port`` (port 0 picks a free one).
+async def start_server(config: ServerConfig) -> Running:
+    """Build and start a server on ``config.host:config.port`` (port 0 picks a free one), on the
+    running event loop.
 
-    Keep the returned :class:`Running`: the server stops when it is garbage-collected.
+    :raises StartupError: if it cannot listen there, or its store cannot be opened.
     """
-    store: Store = MemoryStore() if config.db is None else SqliteStore(config.db)
-    tables = Tables(store, capacity=config.games_in_memory, shared=config.shared_store)
-    options = [
+    check_port(config.port)
+    store: Store
+    if config.db is None:
+        store, key = MemoryStore(), ServerKey.fresh()
+    else:
+        store, key = await asyncio.to_thread(SqliteStore, config.db), ServerKey.beside(config.db)
+    quotas = Quotas(config.quotas)
+    tables = Tables(
+        store,
+        key,
+        summarize=summary_of,
+        capacity=config.games_in_memory,
+        shared=config.shared_store,
+        allow_seeded_dice=config.allow_seeded_dice,
+        request_retention=config.request_retention_seconds,
+        on_over=quotas.release_game,
+    )
+    interceptors: list[grpc.aio.ServerInterceptor] = [
+        ErrorInterceptor(),
+        AdmissionInterceptor(config.limits, quotas, SERVICE_NAMES),
+    ]
+    if config.log_rpcs:
+        interceptors.insert(0, RpcLogInterceptor())
+    server = grpc.aio.server(interceptors=interceptors, options=_channel_options(config))
+    rules_service_pb2_grpc.add_RulesServiceServicer_to_server(RulesServicer(), server)
+    games_service_pb2_grpc.add_GamesServiceServicer_to_server(GamesServicer(tables, quotas), server)
+    health_servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    for name in (*SERVICE_NAMES, ""):
+        await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    reflection.enable_server_reflection((*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+    address = f"{config.host}:{config.port}"
+    try:
+        if config.tls_cert and config.tls_key:
+            credentials = grpc.ssl_server_credentials([(config.tls_key.read_bytes(), config.tls_cert.read_bytes())])
+            port = server.add_secure_port(address, credentials)
+        else:
+            port = server.add_insecure_port(address)
+    except (RuntimeError, OSError) as error:
+        store.close()
+        raise StartupError(f"cannot listen on {address}: {error}") from None
+    if port == 0:
+        store.close()
+        raise StartupError(f"cannot listen on {address}: the port is in use or the address is not this machine's")
+    await server.start()
+    return Running(port, server, health_servicer, store, tables, asyncio.get_running_loop())
+
+
+def _channel_options(config: ServerConfig) -> list[tuple[str, int]]:
+    return [
         ("grpc.max_receive_message_length", config.max_message_bytes),
         ("grpc.max_send_message_length", config.max_message_bytes),
         ("grpc.so_reuseport", 1 if config.shared_store else 0),
+        ("grpc.max_connection_idle_ms", int(config.idle_connection_seconds * 1000)),
+        ("grpc.keepalive_time_ms", int(config.keepalive_seconds * 1000)),
+        ("grpc.keepalive_timeout_ms", 20_000),
+        # Clients may ping a connection with calls open as often as every 10 s, not more.
+        ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
+        ("grpc.http2.max_ping_strikes", 3),
     ]
-    server = grpc.server(
-        futures.ThreadPoolExecutor(max_workers=config.threads),
-        interceptors=[RpcLogInterceptor(), ErrorInterceptor()] if config.log_rpcs else [ErrorInterceptor()],
-        options=options,
-    )
-    rules_service_pb2_grpc.add_RulesServiceServicer_to_server(RulesServicer(), server)
-    games_service_pb2_grpc.add_GamesServiceServicer_to_server(GamesServicer(tables), server)
-    health_servicer = health.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    for name in (*SERVICE_NAMES, ""):
-        health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    reflection.enable_server_reflection((*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
-    address = f"{config.host}:{config.port}"
-    if config.tls_cert and config.tls_key:
-        credentials = grpc.ssl_server_credentials([(config.tls_key.read_bytes(), config.tls_cert.read_bytes())])
-        port = server.add_secure_port(address, credentials)
-    else:
-        port = server.add_insecure_port(address)
-    server.start()
-    return Running(server, port, health_servicer, store, tables)
+
+
+def create_server(config: ServerConfig) -> Running:
+    """Start a server on an event loop of its own, in a background thread; stop it with
+    :meth:`Running.stop`.
+
+    :raises StartupError: as :func:`start_server`.
+    """
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, name="tavli-server", daemon=True)
+    thread.start()
+    try:
+        running = asyncio.run_coroutine_threadsafe(start_server(config), loop).result()
+    except BaseException:
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join()
+        raise
+    running.thread = thread
+    return running
 
 
 @contextlib.contextmanager
 def embedded_server() -> Iterator[str]:
     """The address of an in-memory server on a free loopback port, for a client program's own
-    use while the ``with`` block runs; it logs no line per RPC."""
-    running = create_server(ServerConfig(host="127.0.0.1", port=0, db=None, log_rpcs=False))
+    use while the ``with`` block runs; it logs no line per RPC. Seeded dice are allowed: the
+    program that chooses the seed is the only one at the table's server."""
+    running = create_server(
+        ServerConfig(host="127.0.0.1", port=0, db=None, log_rpcs=False, allow_seeded_dice=True)
+    )
     try:
         yield f"127.0.0.1:{running.port}"
     finally:
         running.stop(0)
 
 
-def serve(config: ServerConfig) -> None:
+def serve(config: ServerConfig) -> int:
     """Run until SIGTERM or SIGINT, then shut down gracefully; with ``config.workers`` > 1, as
-    that many processes sharing the port (the kernel spreads connections over them), whose
-    stateless calls use every core and whose games stay correct through the shared store."""
+    that many supervised processes sharing the port (the kernel spreads connections over them),
+    whose stateless calls use every core and whose games stay correct through the shared store.
+    Returns the exit status.
+
+    :raises StartupError: if the server cannot start.
+    """
     if config.workers > 1:
-        _serve_workers(config)
-        return
-    running = create_server(config)
+        from server.workers import supervise
+
+        return supervise(config, _worker)
+    asyncio.run(_serve(config))
+    return 0
+
+
+async def _serve(config: ServerConfig) -> None:
+    running = await start_server(config)
     log.info(
         "serving",
         host=config.host,
         port=running.port,
         db=str(config.db) if config.db else "memory",
         tls=bool(config.tls_cert),
+        seeded_dice=config.allow_seeded_dice,
         pid=os.getpid(),
     )
-    _wait_for_a_stop_signal()
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stopping.set)
+    await stopping.wait()
     log.info("stopping", grace_seconds=config.grace_seconds)
-    running.stop(config.grace_seconds)
-    log.info("stopped")
-
-
-def _serve_workers(config: ServerConfig) -> None:
-    if config.port == 0:
-        raise ValueError("--workers needs a fixed --port for the workers to share")
-    if config.db is None:
-        raise ValueError("--workers needs --db: the workers share their games through it")
-    worker_config = replace(config, workers=1, shared_store=True)
-    context = multiprocessing.get_context("spawn")
-    workers = [
-        context.Process(target=_worker, args=(worker_config, logs.json_lines_chosen()), name=f"tavli-worker-{number}")
-        for number in range(config.workers)
-    ]
-    for worker in workers:
-        worker.start()
-    log.info("workers started", workers=config.workers, port=config.port)
-    _wait_for_a_stop_signal()
-    for worker in workers:
-        if worker.pid is not None:
-            os.kill(worker.pid, signal.SIGTERM)
-    for worker in workers:
-        worker.join(config.grace_seconds + 5)
-        if worker.is_alive():
-            worker.kill()
+    await running.shutdown(config.grace_seconds)
     log.info("stopped")
 
 
 def _worker(config: ServerConfig, json_lines: bool) -> None:
+    from server.workers import exit_with_parent
+
+    exit_with_parent()
     logs.configure(json_lines=json_lines, worker=os.getpid())
-    serve(config)
-
-
-def _wait_for_a_stop_signal() -> None:
-    stopping = threading.Event()
-
-    def stop(signum: int, frame: object) -> None:
-        stopping.set()
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    stopping.wait()
+    asyncio.run(_serve(config))

@@ -64,6 +64,11 @@ _GAME_ENDS = {
     "drop": games_pb2.GAME_END_DROP,
     "resignation": games_pb2.GAME_END_RESIGNATION,
 }
+_DICE_MODES = {
+    "system": games_pb2.DICE_MODE_UNSPECIFIED,
+    "seeded": games_pb2.DICE_MODE_SEEDED,
+    "verifiable": games_pb2.DICE_MODE_VERIFIABLE,
+}
 _ACTIONS = {action: getattr(games_pb2, f"ACTION_{action.name}") for action in Action}
 _EVENT_KINDS = {
     OpeningThrown: games_pb2.EVENT_KIND_OPENING_THROW,
@@ -272,6 +277,7 @@ def game_message(
     *,
     event_count: int,
     dice_commitment: str,
+    dice_mode: str,
     created: float,
     updated: float,
 ) -> games_pb2.Game:
@@ -294,6 +300,7 @@ def game_message(
         crawford=game.crawford,
         winner=seat_message(state.winner),
         dice_commitment=dice_commitment,
+        dice_mode=_DICE_MODES[dice_mode],
         create_time=_timestamp(created),
         update_time=_timestamp(updated),
         to_act=[seat_message(side) for side in seats_to_act(state)],

@@ -8,10 +8,12 @@ the server.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import Any
+import inspect
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, NoReturn
 
 import grpc
+import grpc.aio
 import structlog
 from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
@@ -62,6 +64,64 @@ class StaleEtag(ServiceError):
     reason = "STALE_ETAG"
 
 
+class RequestIdReused(ServiceError):
+    """A request_id already used for another request (another method, seat or body)."""
+
+    reason = "REQUEST_ID_REUSED"
+
+
+class FieldTooLong(ServiceError):
+    """A text field longer than the server accepts."""
+
+    reason = "FIELD_TOO_LONG"
+
+
+class TooManyItems(ServiceError):
+    """A repeated field with more items than the server accepts."""
+
+    reason = "TOO_MANY_ITEMS"
+
+
+class UnknownEnumValue(ServiceError):
+    """An enum field holding a number the API does not define."""
+
+    reason = "UNKNOWN_ENUM_VALUE"
+
+
+class SeededDiceDisabled(ServiceError):
+    code = grpc.StatusCode.FAILED_PRECONDITION
+    reason = "SEEDED_DICE_DISABLED"
+
+
+class LimitReached(ServiceError):
+    """A client went past one of the server's limits; ``reason`` names which."""
+
+    code = grpc.StatusCode.RESOURCE_EXHAUSTED
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+class StoreUnavailable(ServiceError):
+    """The store cannot take a write now (a full disk, a read-only file); nothing was done."""
+
+    code = grpc.StatusCode.UNAVAILABLE
+    reason = "STORE_UNAVAILABLE"
+
+
+class GameDataLost(ServiceError):
+    """A stored game whose log no longer replays: that game alone cannot be served."""
+
+    code = grpc.StatusCode.DATA_LOSS
+    reason = "GAME_DATA_LOST"
+
+
+class ShuttingDown(ServiceError):
+    code = grpc.StatusCode.UNAVAILABLE
+    reason = "SHUTTING_DOWN"
+
+
 # Engine errors for malformed input; ActionError, IllegalPlayError and GameOverError are the rules'
 # refusals.
 _INVALID_INPUT: list[tuple[type[TavliError], str]] = [
@@ -110,11 +170,11 @@ def rich_status(code: grpc.StatusCode, reason: str, message: str) -> grpc.Status
     return rpc_status.to_status(status)
 
 
-class ErrorInterceptor(grpc.ServerInterceptor):
+class ErrorInterceptor(grpc.aio.ServerInterceptor):
     """Turns what a handler raises into the right status, for unary and streaming responses."""
 
-    def intercept_service(self, continuation: Callable[[Any], Any], details: Any) -> Any:
-        handler = continuation(details)
+    async def intercept_service(self, continuation: Callable[[Any], Awaitable[Any]], details: Any) -> Any:
+        handler = await continuation(details)
         if handler is None:
             return None
         if handler.unary_unary:
@@ -124,37 +184,48 @@ class ErrorInterceptor(grpc.ServerInterceptor):
         return handler
 
 
-def _abort(context: grpc.ServicerContext, error: Exception) -> None:
+async def abort(context: grpc.aio.ServicerContext, error: Exception) -> NoReturn:
+    """End the call with the status ``error`` maps to (a bug's with its traceback logged)."""
     code, reason, message = status_of(error)
     if code is grpc.StatusCode.INTERNAL:
-        log.exception("handler failed", error_type=type(error).__name__)
-    context.abort_with_status(rich_status(code, reason, message))
+        log.error("handler failed", error_type=type(error).__name__, exc_info=error)
+    await context.abort_with_status(rich_status(code, reason, message))
+    raise AssertionError("abort_with_status returned")  # it always raises
 
 
-def _guard_unary(behaviour: Callable[[Any, grpc.ServicerContext], Any]) -> Callable[..., Any]:
-    def guarded(request: Any, context: grpc.ServicerContext) -> Any:
+def _guard_unary(behaviour: Callable[[Any, grpc.aio.ServicerContext], Awaitable[Any]]) -> Callable[..., Any]:
+    async def guarded(request: Any, context: grpc.aio.ServicerContext) -> Any:
         try:
-            return behaviour(request, context)
+            return await behaviour(request, context)
+        except grpc.aio.AbortError:
+            raise
         except Exception as error:  # noqa: BLE001 - every error becomes a status here, and only here
-            if _already_aborted(error, context):
-                raise
-            _abort(context, error)
+            await abort(context, error)
 
     return guarded
 
 
-def _guard_stream(behaviour: Callable[[Any, grpc.ServicerContext], Iterator[Any]]) -> Callable[..., Any]:
-    def guarded(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+async def responses_of(
+    behaviour: Callable[[Any, grpc.aio.ServicerContext], Any], request: Any, context: grpc.aio.ServicerContext
+) -> AsyncIterator[Any]:
+    """The responses of a streaming handler, whether it yields them or writes them to the
+    context itself (as grpc's own health service does), for an interceptor to pass on."""
+    call = behaviour(request, context)
+    if inspect.isasyncgen(call):
+        async for response in call:
+            yield response
+    else:
+        await call
+
+
+def _guard_stream(behaviour: Callable[[Any, grpc.aio.ServicerContext], AsyncIterator[Any]]) -> Callable[..., Any]:
+    async def guarded(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
         try:
-            yield from behaviour(request, context)
+            async for response in responses_of(behaviour, request, context):
+                yield response
+        except grpc.aio.AbortError:
+            raise
         except Exception as error:  # noqa: BLE001 - as above
-            if _already_aborted(error, context):
-                raise
-            _abort(context, error)
+            await abort(context, error)
 
     return guarded
-
-
-def _already_aborted(error: Exception, context: grpc.ServicerContext) -> bool:
-    # context.abort raises a bare Exception after setting the status: let it through.
-    return type(error) is Exception and context.code() is not None

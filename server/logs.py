@@ -7,14 +7,18 @@ never logged: the RPC line names the method, the status code, the duration and t
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import grpc
+import grpc.aio
 import structlog
+
+from server.errors import responses_of
 
 log = structlog.get_logger("tavli.rpc")
 _json_lines = True
@@ -72,11 +76,11 @@ def json_lines_chosen() -> bool:
     return _json_lines
 
 
-class RpcLogInterceptor(grpc.ServerInterceptor):
+class RpcLogInterceptor(grpc.aio.ServerInterceptor):
     """One log line per RPC: method, code, duration_ms, game. Outermost, so it sees final codes."""
 
-    def intercept_service(self, continuation: Callable[[Any], Any], details: Any) -> Any:
-        handler = continuation(details)
+    async def intercept_service(self, continuation: Callable[[Any], Awaitable[Any]], details: Any) -> Any:
+        handler = await continuation(details)
         if handler is None:
             return None
         method = details.method
@@ -87,30 +91,60 @@ class RpcLogInterceptor(grpc.ServerInterceptor):
         return handler
 
 
-def _logged_unary(method: str, behaviour: Callable[..., Any]) -> Callable[..., Any]:
-    def logged(request: Any, context: grpc.ServicerContext) -> Any:
+def _logged_unary(method: str, behaviour: Callable[..., Awaitable[Any]]) -> Callable[..., Any]:
+    async def logged(request: Any, context: grpc.aio.ServicerContext) -> Any:
         started = time.perf_counter()
-        with structlog.contextvars.bound_contextvars(method=method, game=getattr(request, "name", "") or None):
+        with structlog.contextvars.bound_contextvars(method=method, game=_game_of(request)):
+            code = "UNKNOWN"
             try:
-                return behaviour(request, context)
+                response = await behaviour(request, context)
+                code = _code(context)
+                return response
+            except asyncio.CancelledError:
+                code = "CANCELLED"
+                raise
+            except BaseException:
+                code = _code(context)
+                raise
             finally:
-                _line(context, started)
+                _line(code, started)
 
     return logged
 
 
-def _logged_stream(method: str, behaviour: Callable[..., Iterator[Any]]) -> Callable[..., Any]:
-    def logged(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+def _logged_stream(method: str, behaviour: Callable[..., AsyncIterator[Any]]) -> Callable[..., Any]:
+    async def logged(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
         started = time.perf_counter()
-        with structlog.contextvars.bound_contextvars(method=method, game=getattr(request, "name", "") or None):
+        with structlog.contextvars.bound_contextvars(method=method, game=_game_of(request)):
+            code = "UNKNOWN"
             try:
-                yield from behaviour(request, context)
+                async for response in responses_of(behaviour, request, context):
+                    yield response
+                code = _code(context)
+            except (asyncio.CancelledError, GeneratorExit):
+                code = "CANCELLED"
+                raise
+            except BaseException:
+                code = _code(context)
+                raise
             finally:
-                _line(context, started)
+                _line(code, started)
 
     return logged
 
 
-def _line(context: grpc.ServicerContext, started: float) -> None:
-    code = context.code() or grpc.StatusCode.OK
-    log.info("rpc", code=code.name, duration_ms=round((time.perf_counter() - started) * 1000, 3))
+def _game_of(request: Any) -> str | None:
+    name = getattr(request, "name", "")
+    # A name is logged only if it could be one (a client may send anything in the field).
+    return name if isinstance(name, str) and 0 < len(name) <= 64 else None
+
+
+def _code(context: grpc.aio.ServicerContext) -> str:
+    code = context.code()
+    if code is None:
+        return "OK"
+    return code.name if isinstance(code, grpc.StatusCode) else str(code)
+
+
+def _line(code: str, started: float) -> None:
+    log.info("rpc", code=code, duration_ms=round((time.perf_counter() - started) * 1000, 3))

@@ -1,10 +1,14 @@
-"""RulesService: stateless rule queries, each one conversion in, one engine call, one conversion out."""
+"""RulesService: stateless rule queries, each one conversion in, one engine call, one conversion out.
+
+The calls are short and bound by the CPU: they run on the event loop itself, with no thread.
+"""
 
 from __future__ import annotations
 
 from functools import lru_cache
 
 import grpc
+import grpc.aio
 
 from engine import OFF, IllegalPlayError, InvalidPositionError, Play, Position, TavliError, Variant
 from engine.play import Dice
@@ -16,20 +20,26 @@ from tavli.v1 import rules_service_pb2_grpc
 
 
 class RulesServicer(rules_service_pb2_grpc.RulesServiceServicer):
-    def ListLegalPlays(self, request: pb.ListLegalPlaysRequest, context: grpc.ServicerContext) -> pb.ListLegalPlaysResponse:
+    async def ListLegalPlays(
+        self, request: pb.ListLegalPlaysRequest, context: grpc.aio.ServicerContext
+    ) -> pb.ListLegalPlaysResponse:
         variant = convert.variant_of(request.variant)
         position = convert.position_of(variant, request.position)
         return _legal_plays_response(variant, position, convert.dice_of(request.dice))
 
-    def ValidatePlay(self, request: pb.ValidatePlayRequest, context: grpc.ServicerContext) -> pb.ValidatePlayResponse:
+    async def ValidatePlay(
+        self, request: pb.ValidatePlayRequest, context: grpc.aio.ServicerContext
+    ) -> pb.ValidatePlayResponse:
         return _validate(request)
 
-    def BatchValidatePlays(
-        self, request: pb.BatchValidatePlaysRequest, context: grpc.ServicerContext
+    async def BatchValidatePlays(
+        self, request: pb.BatchValidatePlaysRequest, context: grpc.aio.ServicerContext
     ) -> pb.BatchValidatePlaysResponse:
         return pb.BatchValidatePlaysResponse(responses=[_validate_or_say_why(item) for item in request.requests])
 
-    def ApplyPlay(self, request: pb.ApplyPlayRequest, context: grpc.ServicerContext) -> pb.ApplyPlayResponse:
+    async def ApplyPlay(
+        self, request: pb.ApplyPlayRequest, context: grpc.aio.ServicerContext
+    ) -> pb.ApplyPlayResponse:
         variant = convert.variant_of(request.variant)
         position = convert.position_of(variant, request.position)
         play = variant.parse_play(position, convert.dice_of(request.dice), request.notation)
@@ -39,7 +49,9 @@ class RulesServicer(rules_service_pb2_grpc.RulesServiceServicer):
             result=convert.result_message(variant.result(play.position)),
         )
 
-    def ScorePosition(self, request: pb.ScorePositionRequest, context: grpc.ServicerContext) -> pb.ScorePositionResponse:
+    async def ScorePosition(
+        self, request: pb.ScorePositionRequest, context: grpc.aio.ServicerContext
+    ) -> pb.ScorePositionResponse:
         variant = convert.variant_of(request.variant)
         position = convert.position_of(variant, request.position)
         result = variant.result(position)
@@ -52,8 +64,8 @@ class RulesServicer(rules_service_pb2_grpc.RulesServiceServicer):
             opponent_pips=opponent_pips,
         )
 
-    def ConvertPosition(
-        self, request: pb.ConvertPositionRequest, context: grpc.ServicerContext
+    async def ConvertPosition(
+        self, request: pb.ConvertPositionRequest, context: grpc.aio.ServicerContext
     ) -> pb.ConvertPositionResponse:
         variant = convert.variant_of(request.variant)
         position = convert.position_of(variant, request.position)

@@ -1,10 +1,15 @@
 """Where games live between actions: SQLite by default, memory for tests.
 
-A game is a record (rules, seat token hashes, dice) and its append-only event log. Every action
-is one transaction that appends its events, and the answer it gave when it came with a
-request_id; so a server killed at any moment restarts with every acknowledged action, and a
-retried request finds its first answer. Appends name the log length they expect, so two writers
-cannot both extend the same log (the loser's transaction fails with :class:`StoreConflict`).
+A game is a record (rules, dice, times), its append-only event log and a summary of its state
+(for listing games without replaying them). Every action is one transaction that appends its
+events, rewrites the summary and, when it came with a request_id, records what the request was
+and where it left the game; so a server killed at any moment restarts with every acknowledged
+action, and a retried request is answered again. Appends name the log length they expect, so
+two writers cannot both extend the same log: the loser's transaction fails with
+:class:`StoreConflict` and leaves no trace.
+
+No secret is stored: seat tokens and the seeds of verifiable dice are derived from the server's
+key (:mod:`server.secrets`), which lives beside the database, not in it.
 """
 
 from __future__ import annotations
@@ -16,9 +21,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
+from server.errors import StoreUnavailable
+from server.startup import StartupError
+
 
 class StoreConflict(Exception):
     """The log grew since it was read: another writer acted first."""
+
+
+class RequestIdTaken(Exception):
+    """Another request with the same request_id was stored first."""
 
 
 @dataclass(frozen=True)
@@ -27,11 +39,30 @@ class GameRecord:
 
     name: str
     rules: dict[str, Any]
-    token_hashes: tuple[str, str]
     dice_mode: str  # "system", "seeded" or "verifiable"
-    dice_seed: str = ""  # seeded: the seed; verifiable: the secret seed of the game in play (hex)
+    dice_seed: str = ""  # seeded games only: the seed their creator chose
     created: float = 0.0
     updated: float = 0.0
+    # Games created before seat tokens were derived from the server's key keep the SHA-256 of
+    # their tokens here; newer games have none.
+    token_hashes: tuple[str, str] = ("", "")
+    # Verifiable games created before their seeds were derived kept the seed in play here.
+    legacy_seed: str = ""
+
+
+@dataclass(frozen=True)
+class RequestRecord:
+    """A request made with a request_id: what it was, and the version of the game it left."""
+
+    scope: str  # "" for CreateGame, else the game's name
+    request_id: str
+    method: str
+    seat: int  # -1 for CreateGame
+    body_hash: str
+    game: str
+    version: int
+    updated: float
+    stored_at: float
 
 
 @dataclass(frozen=True)
@@ -42,25 +73,40 @@ class Append:
     first_sequence: int
     events: list[dict[str, Any]]
     updated: float
-    dice_seed: str
-    request_id: str = ""
-    response: bytes = b""
+    summary: bytes
+    request: RequestRecord | None = None
 
 
 class Store(Protocol):
-    def create(self, record: GameRecord, events: list[dict[str, Any]], request_id: str, response: bytes) -> None:
-        """Store a new game with its first events; the response is kept for ``request_id``."""
+    def create(
+        self, record: GameRecord, events: list[dict[str, Any]], summary: bytes, request: RequestRecord | None
+    ) -> None:
+        """Store a new game with its first events.
+
+        :raises RequestIdTaken: if ``request``'s id was stored first by another create.
+        :raises StoreUnavailable: if the write cannot be made now.
+        """
         ...
 
-    def append(self, append: Append) -> None: ...
+    def append(self, append: Append) -> None:
+        """:raises StoreConflict, StoreUnavailable: as their names say; nothing is written then."""
+        ...
 
     def load(self, name: str) -> tuple[GameRecord, list[dict[str, Any]]] | None: ...
 
     def event_count(self, name: str) -> int: ...
 
-    def list(self, page_size: int, after: tuple[float, str] | None) -> list[GameRecord]: ...
+    def list(self, page_size: int, after: tuple[float, str] | None) -> list[tuple[GameRecord, bytes]]:
+        """A page of games with their summaries, newest first, after the cursor ``(created, name)``."""
+        ...
 
-    def response(self, name: str, request_id: str) -> bytes | None: ...
+    def request(self, scope: str, request_id: str, not_before: float) -> RequestRecord | None:
+        """The request stored with this id at ``not_before`` or later, if any."""
+        ...
+
+    def forget_requests(self, before: float) -> None:
+        """Forget requests stored before ``before``."""
+        ...
 
     def close(self) -> None: ...
 
@@ -71,26 +117,35 @@ class MemoryStore:
 
     records: dict[str, GameRecord] = field(default_factory=dict)
     events: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
-    responses: dict[tuple[str, str], bytes] = field(default_factory=dict)
+    summaries: dict[str, bytes] = field(default_factory=dict)
+    requests: dict[tuple[str, str], RequestRecord] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def create(self, record: GameRecord, events: list[dict[str, Any]], request_id: str, response: bytes) -> None:
+    def create(
+        self, record: GameRecord, events: list[dict[str, Any]], summary: bytes, request: RequestRecord | None
+    ) -> None:
         with self.lock:
+            if request is not None:
+                if (request.scope, request.request_id) in self.requests:
+                    raise RequestIdTaken(request.request_id)
+                self.requests[(request.scope, request.request_id)] = request
             self.records[record.name] = record
             self.events[record.name] = list(events)
-            if request_id:
-                self.responses[("", request_id)] = response
+            self.summaries[record.name] = summary
 
     def append(self, append: Append) -> None:
         with self.lock:
             log = self.events[append.name]
             if len(log) != append.first_sequence:
                 raise StoreConflict(append.name)
+            key = None if append.request is None else (append.request.scope, append.request.request_id)
+            if key is not None and key in self.requests:
+                raise StoreConflict(append.name)
             log.extend(append.events)
-            record = self.records[append.name]
-            self.records[append.name] = replace(record, updated=append.updated, dice_seed=append.dice_seed)
-            if append.request_id:
-                self.responses[(append.name, append.request_id)] = append.response
+            self.records[append.name] = replace(self.records[append.name], updated=append.updated)
+            self.summaries[append.name] = append.summary
+            if key is not None and append.request is not None:
+                self.requests[key] = append.request
 
     def load(self, name: str) -> tuple[GameRecord, list[dict[str, Any]]] | None:
         with self.lock:
@@ -101,70 +156,128 @@ class MemoryStore:
         with self.lock:
             return len(self.events.get(name, ()))
 
-    def list(self, page_size: int, after: tuple[float, str] | None) -> list[GameRecord]:
+    def list(self, page_size: int, after: tuple[float, str] | None) -> list[tuple[GameRecord, bytes]]:
         with self.lock:
             records = sorted(self.records.values(), key=lambda record: (-record.created, record.name))
-        if after is not None:
-            records = [record for record in records if (-record.created, record.name) > (-after[0], after[1])]
-        return records[:page_size]
+            if after is not None:
+                records = [record for record in records if (-record.created, record.name) > (-after[0], after[1])]
+            return [(record, self.summaries[record.name]) for record in records[:page_size]]
 
-    def response(self, name: str, request_id: str) -> bytes | None:
+    def request(self, scope: str, request_id: str, not_before: float) -> RequestRecord | None:
         with self.lock:
-            return self.responses.get((name, request_id))
+            record = self.requests.get((scope, request_id))
+        return record if record is not None and record.stored_at >= not_before else None
+
+    def forget_requests(self, before: float) -> None:
+        with self.lock:
+            for key in [key for key, record in self.requests.items() if record.stored_at < before]:
+                del self.requests[key]
 
     def close(self) -> None:
         pass
 
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    name TEXT PRIMARY KEY,
-    rules TEXT NOT NULL,
-    token_hash_0 TEXT NOT NULL,
-    token_hash_1 TEXT NOT NULL,
-    dice_mode TEXT NOT NULL,
-    dice_seed TEXT NOT NULL,
-    created REAL NOT NULL,
-    updated REAL NOT NULL,
-    event_count INTEGER NOT NULL DEFAULT 0
-);
-CREATE INDEX IF NOT EXISTS games_by_creation ON games (created DESC, name);
-CREATE TABLE IF NOT EXISTS events (
-    game TEXT NOT NULL REFERENCES games (name),
-    sequence INTEGER NOT NULL,
-    event TEXT NOT NULL,
-    PRIMARY KEY (game, sequence)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS requests (
-    game TEXT NOT NULL,
-    request_id TEXT NOT NULL,
-    response BLOB NOT NULL,
-    PRIMARY KEY (game, request_id)
-) WITHOUT ROWID;
-"""
+# Each migration takes the schema from the version before it (PRAGMA user_version) to its own;
+# a database is migrated once, inside one transaction, whichever process opens it first.
+_MIGRATIONS = (
+    # 1: games, their events, and the answers of requests (databases made before versioning).
+    """
+    CREATE TABLE IF NOT EXISTS games (
+        name TEXT PRIMARY KEY,
+        rules TEXT NOT NULL,
+        token_hash_0 TEXT NOT NULL,
+        token_hash_1 TEXT NOT NULL,
+        dice_mode TEXT NOT NULL,
+        dice_seed TEXT NOT NULL,
+        created REAL NOT NULL,
+        updated REAL NOT NULL,
+        event_count INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX IF NOT EXISTS games_by_creation ON games (created DESC, name);
+    CREATE TABLE IF NOT EXISTS events (
+        game TEXT NOT NULL REFERENCES games (name),
+        sequence INTEGER NOT NULL,
+        event TEXT NOT NULL,
+        PRIMARY KEY (game, sequence)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS requests (
+        game TEXT NOT NULL,
+        request_id TEXT NOT NULL,
+        response BLOB NOT NULL,
+        PRIMARY KEY (game, request_id)
+    ) WITHOUT ROWID;
+    """,
+    # 2: a summary per game; requests recorded by what they were, not by their answers (those
+    # held seat tokens), with the time they were stored so that they expire.
+    """
+    ALTER TABLE games ADD COLUMN summary BLOB NOT NULL DEFAULT x'';
+    DROP TABLE requests;
+    CREATE TABLE request_ids (
+        scope TEXT NOT NULL,
+        request_id TEXT NOT NULL,
+        method TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        body_hash TEXT NOT NULL,
+        game TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        updated REAL NOT NULL,
+        stored_at REAL NOT NULL,
+        PRIMARY KEY (scope, request_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX request_ids_by_age ON request_ids (stored_at);
+    """,
+)
+
+_GAME_COLUMNS = "name, rules, token_hash_0, token_hash_1, dice_mode, dice_seed, created, updated"
+_REQUEST_COLUMNS = "scope, request_id, method, seat, body_hash, game, version, updated, stored_at"
 
 
 class SqliteStore:
     """Games in one SQLite file, in WAL mode, each action one transaction.
 
     ``synchronous=FULL`` makes every commit durable before the action is acknowledged, against a
-    killed process and a lost machine alike.
+    killed process and a lost machine alike. A write the disk refuses (full, read-only, failing)
+    raises :class:`StoreUnavailable` with the cause, and changes nothing.
     """
 
     def __init__(self, path: str | Path) -> None:
+        """:raises StartupError: if the file cannot be opened as a sound tavli database."""
         self.path = str(path)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(_SCHEMA)
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            check = self._db.execute("PRAGMA quick_check").fetchone()
+            if check is None or check[0] != "ok":
+                raise StartupError(f"the database {self.path} is damaged: {check[0] if check else 'no answer'}")
+            self._migrate()
+        except sqlite3.DatabaseError as error:
+            raise StartupError(f"cannot open the database {self.path}: {error}") from None
 
-    def create(self, record: GameRecord, events: list[dict[str, Any]], request_id: str, response: bytes) -> None:
-        with self._lock, self._transaction():
+    def _migrate(self) -> None:
+        with self._transaction():
+            version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
+            if version > len(_MIGRATIONS):
+                raise StartupError(
+                    f"the database {self.path} is of schema version {version}, newer than this server's"
+                    f" {len(_MIGRATIONS)}"
+                )
+            for number, migration in enumerate(_MIGRATIONS[version:], start=version + 1):
+                for statement in migration.split(";"):
+                    if statement.strip():
+                        self._db.execute(statement)
+                self._db.execute(f"PRAGMA user_version = {number}")
+
+    def create(
+        self, record: GameRecord, events: list[dict[str, Any]], summary: bytes, request: RequestRecord | None
+    ) -> None:
+        with self._using(), self._transaction():
+            if request is not None and self._request_row(request.scope, request.request_id) is not None:
+                raise RequestIdTaken(request.request_id)
             self._db.execute(
-                "INSERT INTO games (name, rules, token_hash_0, token_hash_1, dice_mode, dice_seed, created, updated,"
-                " event_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO games ({_GAME_COLUMNS}, event_count, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     record.name,
                     json.dumps(record.rules),
@@ -174,87 +287,120 @@ class SqliteStore:
                     record.created,
                     record.updated,
                     len(events),
+                    summary,
                 ),
             )
-            self._db.executemany(
-                "INSERT INTO events (game, sequence, event) VALUES (?, ?, ?)",
-                [(record.name, sequence, json.dumps(event)) for sequence, event in enumerate(events)],
-            )
-            if request_id:
-                self._db.execute(
-                    "INSERT INTO requests (game, request_id, response) VALUES ('', ?, ?)", (request_id, response)
-                )
+            self._insert_events(record.name, 0, events)
+            if request is not None:
+                self._insert_request(request)
 
     def append(self, append: Append) -> None:
-        with self._lock, self._transaction():
+        with self._using(), self._transaction():
             updated = self._db.execute(
-                "UPDATE games SET event_count = event_count + ?, updated = ?, dice_seed = ?"
+                "UPDATE games SET event_count = event_count + ?, updated = ?, summary = ?"
                 " WHERE name = ? AND event_count = ?",
-                (len(append.events), append.updated, append.dice_seed, append.name, append.first_sequence),
+                (len(append.events), append.updated, append.summary, append.name, append.first_sequence),
             )
             if updated.rowcount != 1:
                 raise StoreConflict(append.name)
-            self._db.executemany(
-                "INSERT INTO events (game, sequence, event) VALUES (?, ?, ?)",
-                [
-                    (append.name, append.first_sequence + offset, json.dumps(event))
-                    for offset, event in enumerate(append.events)
-                ],
-            )
-            if append.request_id:
-                self._db.execute(
-                    "INSERT INTO requests (game, request_id, response) VALUES (?, ?, ?)",
-                    (append.name, append.request_id, append.response),
-                )
+            if append.request is not None:
+                if self._request_row(append.request.scope, append.request.request_id) is not None:
+                    raise StoreConflict(append.name)
+                self._insert_request(append.request)
+            self._insert_events(append.name, append.first_sequence, append.events)
 
     def load(self, name: str) -> tuple[GameRecord, list[dict[str, Any]]] | None:
-        with self._lock:
-            row = self._db.execute(
-                "SELECT name, rules, token_hash_0, token_hash_1, dice_mode, dice_seed, created, updated"
-                " FROM games WHERE name = ?",
-                (name,),
-            ).fetchone()
+        with self._using():
+            row = self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE name = ?", (name,)).fetchone()
             if row is None:
                 return None
             events = [
                 json.loads(event)
-                for (event,) in self._db.execute(
-                    "SELECT event FROM events WHERE game = ? ORDER BY sequence", (name,)
-                )
+                for (event,) in self._db.execute("SELECT event FROM events WHERE game = ? ORDER BY sequence", (name,))
             ]
         return _record(row), events
 
     def event_count(self, name: str) -> int:
-        with self._lock:
+        with self._using():
             row = self._db.execute("SELECT event_count FROM games WHERE name = ?", (name,)).fetchone()
         return 0 if row is None else int(row[0])
 
-    def list(self, page_size: int, after: tuple[float, str] | None) -> list[GameRecord]:
-        query = (
-            "SELECT name, rules, token_hash_0, token_hash_1, dice_mode, dice_seed, created, updated FROM games"
-        )
+    def list(self, page_size: int, after: tuple[float, str] | None) -> list[tuple[GameRecord, bytes]]:
+        query = f"SELECT {_GAME_COLUMNS}, summary FROM games"
         parameters: tuple[Any, ...] = ()
         if after is not None:
             query += " WHERE created < ? OR (created = ? AND name > ?)"
             parameters = (after[0], after[0], after[1])
         query += " ORDER BY created DESC, name LIMIT ?"
-        with self._lock:
+        with self._using():
             rows = self._db.execute(query, (*parameters, page_size)).fetchall()
-        return [_record(row) for row in rows]
+        return [(_record(row[:-1]), bytes(row[-1])) for row in rows]
 
-    def response(self, name: str, request_id: str) -> bytes | None:
-        with self._lock:
-            row = self._db.execute(
-                "SELECT response FROM requests WHERE game = ? AND request_id = ?", (name, request_id)
-            ).fetchone()
-        return None if row is None else bytes(row[0])
+    def request(self, scope: str, request_id: str, not_before: float) -> RequestRecord | None:
+        with self._using():
+            record = self._request_row(scope, request_id)
+        return record if record is not None and record.stored_at >= not_before else None
+
+    def forget_requests(self, before: float) -> None:
+        with self._using(), self._transaction():
+            self._db.execute("DELETE FROM request_ids WHERE stored_at < ?", (before,))
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
 
+    # --- the machinery -------------------------------------------------------------------------
+
+    def _insert_events(self, name: str, first: int, events: list[dict[str, Any]]) -> None:
+        self._db.executemany(
+            "INSERT INTO events (game, sequence, event) VALUES (?, ?, ?)",
+            [(name, first + offset, json.dumps(event)) for offset, event in enumerate(events)],
+        )
+
+    def _insert_request(self, request: RequestRecord) -> None:
+        self._db.execute(
+            f"INSERT INTO request_ids ({_REQUEST_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                request.scope,
+                request.request_id,
+                request.method,
+                request.seat,
+                request.body_hash,
+                request.game,
+                request.version,
+                request.updated,
+                request.stored_at,
+            ),
+        )
+
+    def _request_row(self, scope: str, request_id: str) -> RequestRecord | None:
+        row = self._db.execute(
+            f"SELECT {_REQUEST_COLUMNS} FROM request_ids WHERE scope = ? AND request_id = ?", (scope, request_id)
+        ).fetchone()
+        return None if row is None else RequestRecord(*row)
+
+    def _using(self) -> _Using:
+        return _Using(self._lock)
+
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)
+
+
+class _Using:
+    """The store's lock, held for a read or a write; what the disk refuses becomes StoreUnavailable."""
+
+    def __init__(self, lock: threading.Lock) -> None:
+        self.lock = lock
+
+    def __enter__(self) -> None:
+        self.lock.acquire()
+
+    def __exit__(self, error_type: object, error: object, traceback: object) -> None:
+        self.lock.release()
+        if isinstance(error, sqlite3.OperationalError | sqlite3.DatabaseError) and not isinstance(
+            error, sqlite3.IntegrityError
+        ):
+            raise StoreUnavailable(f"the game store cannot be used now ({error}); nothing was done") from None
 
 
 class _Transaction:
@@ -265,9 +411,33 @@ class _Transaction:
         self.db.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, error_type: object, error: object, traceback: object) -> None:
-        self.db.execute("COMMIT" if error_type is None else "ROLLBACK")
+        if error_type is None:
+            try:
+                self.db.execute("COMMIT")
+                return
+            except sqlite3.Error:
+                self._roll_back()
+                raise
+        self._roll_back()
+
+    def _roll_back(self) -> None:
+        if self.db.in_transaction:
+            try:
+                self.db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # SQLite has rolled back already when a statement failed that way
 
 
 def _record(row: tuple[Any, ...]) -> GameRecord:
     name, rules, hash_0, hash_1, dice_mode, dice_seed, created, updated = row
-    return GameRecord(name, json.loads(rules), (hash_0, hash_1), dice_mode, dice_seed, created, updated)
+    legacy_seed = dice_seed if dice_mode == "verifiable" else ""
+    return GameRecord(
+        name,
+        json.loads(rules),
+        dice_mode,
+        dice_seed if dice_mode == "seeded" else "",
+        created,
+        updated,
+        (hash_0, hash_1),
+        legacy_seed,
+    )

@@ -1,256 +1,498 @@
-"""The games being played: each at a table, with its match, its seats and its watchers.
+"""The games being played, each at a table: the game layer between the service and the store.
 
-:class:`Tables` is the service's domain layer. It creates games, finds them (loading them from
-the store when they are not in memory, and keeping at most ``capacity`` in memory), checks the
-seat token, the etag and the request_id of every action, applies it to the engine's match, writes
-its events in one transaction and wakes the watchers. An action is acknowledged only after its
-transaction commits; if the write fails, the table is reloaded from the store, so memory never
-runs ahead of what is stored.
+An action is decided on a copy of the game as last stored (:meth:`Match.fork`); it becomes the
+game's state, visible to readers, watchers and the actions waiting behind it, only once its
+write has committed. A write that loses a race (another process extended the log first) leaves
+no trace: the table is read again from the store and the action decided again on what is
+there, as if it had come second. Nothing here builds a protobuf message: :class:`Tables`
+returns :class:`GameView` values, and the service turns them into messages.
+
+Seat tokens and the seeds of verifiable dice are derived from the server's key, never stored.
+A request_id is bound to the request it came with (its method, seat and body): a retry gets the
+first answer again (rebuilt from the stored log), anything else with the same id is refused.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import secrets
-import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
+
+import structlog
 
 from engine.dice import SeededDice
 from engine.events import Event, Side, event_from_dict
 from engine.game import MatchState, apply, new_match
 from engine.match import Match
 from engine.rules import RuleSet
-from server.errors import BadRequest, GameNotFound, StaleEtag, WrongSeatToken
-from server.store import Append, GameRecord, Store, StoreConflict
+from server.errors import (
+    BadRequest,
+    GameDataLost,
+    GameNotFound,
+    RequestIdReused,
+    SeededDiceDisabled,
+    ShuttingDown,
+    StaleEtag,
+    StoreUnavailable,
+    WrongSeatToken,
+)
+from server.keys import ServerKey
+from server.store import Append, GameRecord, RequestIdTaken, RequestRecord, Store, StoreConflict
 
 DiceMode = Literal["system", "seeded", "verifiable"]
+Action = Callable[[Match, Side], object]
+log = structlog.get_logger("tavli.server")
+
+# Lost races an action is decided again after before it gives up with ABORTED.
+_ATTEMPTS = 5
+# How often stored request_ids past their retention are forgotten.
+_FORGET_EVERY_SECONDS = 60.0
 
 
-@dataclass
-class Table:
-    """One game or match in memory."""
+@dataclass(frozen=True)
+class GameView:
+    """A game as stored at one version: what every reader is shown.
 
-    record: GameRecord
+    ``match`` is never acted on once it is part of a view (actions work on a fork of it).
+    """
+
+    name: str
     rules: RuleSet
+    dice_mode: DiceMode
     match: Match
-    lock: threading.Condition
+    created: float
+    updated: float
 
     @property
-    def name(self) -> str:
-        return self.record.name
+    def state(self) -> MatchState:
+        return self.match.state
+
+    @property
+    def events(self) -> list[Event]:
+        return self.match.events
+
+    @property
+    def version(self) -> int:
+        return self.match.version
 
     @property
     def etag(self) -> str:
         return str(self.match.version)
 
-    def seat_of(self, token: str) -> Side:
-        """The seat ``token`` belongs to.
 
-        :raises WrongSeatToken: if it belongs to neither.
-        """
-        digest = _hash_token(token)
-        for seat in (0, 1):
-            if hmac.compare_digest(digest, self.record.token_hashes[seat]):
-                return seat  # type: ignore[return-value]
-        raise WrongSeatToken("that token holds no seat at this game")
+@dataclass(frozen=True)
+class Request:
+    """A request made with a request_id: which method, and a hash of its body."""
+
+    request_id: str
+    method: str
+    body_hash: str
 
 
-Action = Callable[[Match, Side], object]
-Snapshot = Callable[[Table], bytes]
+@dataclass(frozen=True)
+class Created:
+    """A new game and its seats' tokens."""
+
+    game: GameView
+    tokens: tuple[str, str]
+
+
+@dataclass(frozen=True)
+class Summary:
+    """A listed game: its record and the summary stored with its last action."""
+
+    record: GameRecord
+    summary: bytes
+
+
+class Table:
+    """One game in memory: its last stored version, the lock its actions take, and a signal
+    that wakes its watchers when a new version is stored."""
+
+    def __init__(self, view: GameView, record: GameRecord) -> None:
+        self.view = view
+        self.record = record
+        self.lock = asyncio.Lock()
+        self.checked = time.monotonic()  # when the store was last asked whether it moved on
+        self._changed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def publish(self, view: GameView) -> None:
+        """Show ``view``, a stored version of the game, to everyone from now on."""
+        if view.version <= self.view.version and self.view is not view:
+            return
+        self.view = view
+        self.wake()
+
+    def wake(self) -> None:
+        changed, self._changed = self._changed, asyncio.get_running_loop().create_future()
+        changed.set_result(None)
+
+    async def wait(self, timeout: float) -> None:
+        """Until a new version is published or ``timeout`` seconds pass."""
+        try:
+            await asyncio.wait_for(asyncio.shield(self._changed), timeout)
+        except TimeoutError:
+            pass
 
 
 class Tables:
-    """Every game the server keeps, behind one lock per game."""
+    """Every game the server keeps, the most recently used of them in memory.
+
+    Every method runs on the server's event loop; the store is called from worker threads.
+    """
 
     def __init__(
         self,
         store: Store,
+        key: ServerKey,
         *,
+        summarize: Callable[[GameView], bytes],
         capacity: int = 10_000,
         shared: bool = False,
+        allow_seeded_dice: bool = False,
+        request_retention: float = 24 * 3600.0,
+        on_over: Callable[[str], None] = lambda name: None,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        """``shared``: other processes act on the same store, so every read of a game first
-        checks that no other process has extended its log (and reloads it if one has)."""
+        """``summarize`` writes the stored summary of a game (what a listing shows); ``on_over``
+        hears the name of each game whose match an action of this process ended.
+        ``shared``: other processes act on the same store, so every read first checks that no
+        other process has extended the game's log (and reads it again if one has)."""
         self.store = store
+        self.key = key
+        self.summarize = summarize
         self.capacity = capacity
         self.shared = shared
+        self.allow_seeded_dice = allow_seeded_dice
+        self.request_retention = request_retention
+        self.on_over = on_over
         self.clock = clock
         self._tables: OrderedDict[str, Table] = OrderedDict()
-        self._lock = threading.Lock()
+        self._closing = False
+        self._commits: set[asyncio.Future[bool]] = set()
+        self._requests_forgotten = clock()
 
     # --- creating and finding ------------------------------------------------------------
 
-    def create(
-        self, rules: RuleSet, *, dice_mode: DiceMode, dice_seed: str, request_id: str, answer: Callable[[Table, tuple[str, str]], bytes]
-    ) -> bytes:
-        """Create a game; returns ``answer(table, tokens)``, the serialized response, which a
-        retry with the same ``request_id`` gets again.
+    async def create(
+        self,
+        rules: RuleSet,
+        *,
+        dice_mode: DiceMode,
+        dice_seed: str,
+        request: Request | None,
+        admit: Callable[[str], None] = lambda name: None,
+    ) -> Created:
+        """Create a game, or answer again the create first made with ``request``'s id.
 
+        ``admit(name)`` is called before a new game is stored, and may refuse it by raising.
+
+        :raises SeededDiceDisabled: for seeded dice on a server that does not allow them.
         :raises BadRequest: for a seeded game without a seed.
+        :raises RequestIdReused: if the id came first with another request.
         """
-        if request_id:
-            earlier = self.store.response("", request_id)
+        if dice_mode == "seeded":
+            if not self.allow_seeded_dice:
+                raise SeededDiceDisabled(
+                    "seeded dice are off on this server: whoever knows the seed knows every die"
+                    " (a test rig or arena starts the server with --allow-seeded-dice)"
+                )
+            if not dice_seed:
+                raise BadRequest("seeded dice need a dice_seed")
+        if request is not None:
+            earlier = await self._earlier("", request, -1)
             if earlier is not None:
-                return earlier
-        if dice_mode == "seeded" and not dice_seed:
-            raise BadRequest("seeded dice need a dice_seed")
-        tokens = (secrets.token_urlsafe(24), secrets.token_urlsafe(24))
+                return await self._created_again(earlier)
+        name = f"games/{secrets.token_hex(8)}"
         now = self.clock()
-        verifiable = dice_mode == "verifiable"
-        match = Match(rules, dice=SeededDice(dice_seed) if dice_mode == "seeded" else None, verifiable=verifiable)
-        seed = match.seed_in_play
-        record = GameRecord(
-            name=f"games/{secrets.token_hex(8)}",
-            rules=rules_to_dict(rules),
-            token_hashes=(_hash_token(tokens[0]), _hash_token(tokens[1])),
-            dice_mode=dice_mode,
-            # Seeded: the seed; verifiable: the secret seed of the game in play, kept to resume.
-            dice_seed=dice_seed if dice_mode == "seeded" else seed.hex() if seed is not None else "",
-            created=now,
-            updated=now,
+        record = GameRecord(name, rules_to_dict(rules), dice_mode, dice_seed if dice_mode == "seeded" else "", now, now)
+        match = Match(
+            rules,
+            dice=SeededDice(dice_seed) if dice_mode == "seeded" else None,
+            verifiable=dice_mode == "verifiable",
+            seeds=self._seeds(name),
         )
-        table = Table(record, rules, match, threading.Condition())
-        response = answer(table, tokens)
-        # A verifiable game's first event, the commitment to its seed, is stored with the game.
-        self.store.create(record, [event.to_dict() for event in match.events], request_id, response)
-        self._remember(table)
-        return response
+        view = GameView(name, rules, dice_mode, match, now, now)
+        stored = None if request is None else self._request_record("", request, -1, view)
+        admit(name)
+        try:
+            # A verifiable game's first event, the commitment to its seed, is stored with the game.
+            await asyncio.to_thread(
+                self.store.create, record, [event.to_dict() for event in match.events], self.summarize(view), stored
+            )
+        except RequestIdTaken:
+            assert request is not None
+            self.on_over(name)  # never made: it counts as a live game nowhere
+            earlier = await self._earlier("", request, -1)
+            if earlier is None:
+                raise StaleEtag("another create with this request_id came first; send it again") from None
+            return await self._created_again(earlier)
+        except BaseException:
+            self.on_over(name)
+            raise
+        self._remember(Table(view, record))
+        return Created(view, self._tokens(name))
 
-    def get(self, name: str) -> Table:
-        """The table of game ``name``.
+    async def get(self, name: str) -> GameView:
+        """The game ``name`` as last stored.
 
         :raises GameNotFound: if there is no such game.
+        :raises GameDataLost: if its stored log no longer replays.
         """
-        with self._lock:
-            table = self._tables.get(name)
-            if table is not None:
-                self._tables.move_to_end(name)
-        if table is not None and not (self.shared and self.store.event_count(name) != table.match.version):
-            return table
-        return self._load(name)
+        return (await self._table(name)).view
 
-    def list(self, page_size: int, after: tuple[float, str] | None) -> list[Table]:
-        """A page of games, newest first, after the cursor ``(created, name)``."""
-        return [self.get(record.name) for record in self.store.list(page_size, after)]
+    async def list(self, page_size: int, after: tuple[float, str] | None) -> list[Summary]:
+        """A page of games, newest first, after the cursor ``(created, name)``, read from the
+        summaries stored with each game's last action (no game is replayed for a listing)."""
+        rows = await asyncio.to_thread(self.store.list, page_size, after)
+        return [Summary(record, summary or await self._summary_of(record)) for record, summary in rows]
 
     # --- acting ----------------------------------------------------------------------------
 
-    def act(self, name: str, token: str, etag: str, request_id: str, action: Action, answer: Snapshot) -> bytes:
-        """Make ``action`` for the seat ``token`` holds; returns ``answer(table)``, serialized.
+    async def act(self, name: str, token: str, etag: str, request: Request | None, action: Action) -> GameView:
+        """Make ``action`` for the seat ``token`` holds; returns the game as stored after it.
 
-        :raises GameNotFound, WrongSeatToken, StaleEtag: as their names say.
+        :raises GameNotFound, WrongSeatToken, StaleEtag, RequestIdReused: as their names say.
         :raises ActionError: if the rules forbid the action now; nothing changes then.
+        :raises StoreUnavailable: if the store cannot take the write; nothing changes then.
         """
-        table = self.get(name)
-        with table.lock:
-            seat = table.seat_of(token)
-            if request_id:
-                earlier = self.store.response(name, request_id)
-                if earlier is not None:
-                    return earlier
-            if etag and etag != table.etag:
-                raise StaleEtag(f"the game has moved on since etag {etag}; it is now at {table.etag}")
-            first = table.match.version
-            try:
-                action(table.match, seat)
-                # The answer shows this action's time, as GetGame will once it is stored.
-                table.record = replace(table.record, updated=self.clock())
-                response = answer(table)
-                self._write(table, first, table.match.events[first:], request_id, response)
-            except BaseException:
-                if table.match.version != first:
-                    # Memory went ahead of the store: the game is read again from the store.
-                    self._forget(name)
-                raise
-            table.lock.notify_all()
-            return response
+        table = await self._table(name)
+        seat = self._seat_of(table.record, token)
+        async with table.lock:
+            for _ in range(_ATTEMPTS):
+                if request is not None:
+                    earlier = await self._earlier(name, request, seat)
+                    if earlier is not None:
+                        return await self._view_at(table, earlier.version, earlier.updated)
+                view = table.view
+                if etag and etag != view.etag:
+                    raise StaleEtag(f"the game has moved on since etag {etag}; it is now at {view.etag}")
+                decided = view.match.fork()
+                action(decided, seat)
+                after = replace(view, match=decided, updated=self.clock())
+                stored = None if request is None else self._request_record(name, request, seat, after)
+                append = Append(
+                    name=name,
+                    first_sequence=view.version,
+                    events=[event.to_dict() for event in decided.events[view.version :]],
+                    updated=after.updated,
+                    summary=self.summarize(after),
+                    request=stored,
+                )
+                # Shielded: a caller that goes away mid-write does not leave memory behind the store.
+                commit = asyncio.ensure_future(self._commit(table, append, after))
+                self._commits.add(commit)
+                commit.add_done_callback(self._commits.discard)
+                if await asyncio.shield(commit):
+                    await self._forget_old_requests()
+                    return after
+                await self._reload(table)
+        raise StaleEtag("other actions on this game kept coming first; read it again")
 
-    def _write(self, table: Table, first: int, events: list[Event], request_id: str, response: bytes) -> None:
-        seed = table.match.seed_in_play
-        append = Append(
-            name=table.name,
-            first_sequence=first,
-            events=[event.to_dict() for event in events],
-            updated=table.record.updated,
-            dice_seed=seed.hex() if seed is not None else table.record.dice_seed,
-            request_id=request_id,
-            response=response,
-        )
+    async def _commit(self, table: Table, append: Append, after: GameView) -> bool:
+        """Write ``append``; publish ``after`` once it is stored. False if the write lost a race."""
         try:
-            self.store.append(append)
+            await asyncio.to_thread(self.store.append, append)
         except StoreConflict:
-            raise StaleEtag("another action on this game came first; read it again") from None
-        table.record = replace(table.record, updated=append.updated, dice_seed=append.dice_seed)
+            return False
+        table.publish(after)
+        if after.state.over:
+            self.on_over(after.name)
+        return True
 
     # --- watching ----------------------------------------------------------------------------
 
-    def watch(
-        self, name: str, from_sequence: int, active: Callable[[], bool], *, poll: float = 0.5
-    ) -> Iterator[tuple[int, Event, MatchState, Table]]:
-        """Every event from ``from_sequence`` on, with the match state just after it, then the
-        live ones as they come, until ``active()`` turns false."""
-        table = self.get(name)
-        state = new_match(table.rules)
+    async def watch(
+        self, name: str, from_sequence: int, *, poll: float = 0.5
+    ) -> AsyncIterator[tuple[int, Event, MatchState, GameView]]:
+        """Every stored event from ``from_sequence`` on, with the match state just after it, then
+        the live ones as they are stored; ends after the event that ends the match.
+
+        :raises ShuttingDown: when the server stops while the watch is open.
+        """
+        table = await self._table(name)
+        state = new_match(table.view.rules)
         sequence = 0
-        while active():
-            with table.lock:
-                events = table.match.events[sequence:]
-                if not events:
-                    table.lock.wait(poll)
+        while not self._closing:
+            view = table.view
+            events = view.events[sequence:]
             if not events:
-                # The game may have been reloaded meanwhile (evicted, or moved on in another
-                # process): follow the table now in use.
-                table = self.get(name)
+                if view.state.over:
+                    return
+                await table.wait(poll)
+                if self._tables.get(name) is not table:
+                    table = await self._table(name)  # let go of meanwhile: follow the one in use
+                elif self.shared:
+                    await self._refresh(table, unless_within=poll / 2)  # another process may act
                 continue
             for event in events:
                 state = apply(state, event)
                 if sequence >= from_sequence:
-                    yield sequence, event, state, table
+                    yield sequence, event, state, view
                 sequence += 1
+        raise ShuttingDown("the server is shutting down; watch again from the next event number")
+
+    async def drain(self) -> None:
+        """Wait for the writes under way (of callers that went away) to finish."""
+        if self._commits:
+            await asyncio.wait(list(self._commits))
+
+    def close_watches(self) -> None:
+        """End every open watch (the server is stopping)."""
+        self._closing = True
+        for table in self._tables.values():
+            table.wake()
 
     # --- memory ------------------------------------------------------------------------------
 
-    def _load(self, name: str) -> Table:
-        loaded = self.store.load(name)
+    async def _table(self, name: str) -> Table:
+        table = self._tables.get(name)
+        if table is None:
+            return await self._load(name)
+        self._tables.move_to_end(name)
+        if self.shared:
+            await self._refresh(table)
+        return table
+
+    async def _refresh(self, table: Table, *, unless_within: float = 0.0) -> None:
+        """Read the game again if another process has extended its log (checked at most once
+        in ``unless_within`` seconds: the many watchers of one game share one check)."""
+        now = time.monotonic()
+        if now - table.checked < unless_within:
+            return
+        table.checked = now
+        if await asyncio.to_thread(self.store.event_count, table.view.name) != table.view.version:
+            await self._reload(table)
+
+    async def _load(self, name: str) -> Table:
+        loaded = await asyncio.to_thread(self.store.load, name)
         if loaded is None:
             raise GameNotFound(f"there is no game {name!r}")
-        record, stored_events = loaded
-        rules = rules_from_dict(record.rules)
-        verifiable = record.dice_mode == "verifiable"
-        match = Match.replay(
-            rules,
-            [event_from_dict(event) for event in stored_events],
-            dice=_dice_for(record),
-            verifiable=verifiable,
-            seed_in_play=bytes.fromhex(record.dice_seed) if verifiable and record.dice_seed else None,
-        )
-        table = Table(record, rules, match, threading.Condition())
-        with self._lock:
-            existing = self._tables.get(name)
-            if existing is not None and existing.match.version >= table.match.version:
-                return existing
+        record, events = loaded
+        view = self._replay(record, events)
+        existing = self._tables.get(name)  # loaded meanwhile by another call
+        if existing is not None:
+            existing.publish(view)
+            return existing
+        table = Table(view, record)
         self._remember(table)
         return table
 
-    def _remember(self, table: Table) -> None:
-        with self._lock:
-            self._tables[table.name] = table
-            while len(self._tables) > self.capacity:
-                self._tables.popitem(last=False)
+    async def _reload(self, table: Table) -> None:
+        loaded = await asyncio.to_thread(self.store.load, table.view.name)
+        if loaded is not None:
+            table.publish(self._replay(*loaded))
 
-    def _forget(self, name: str) -> None:
-        with self._lock:
-            self._tables.pop(name, None)
+    def _replay(self, record: GameRecord, stored_events: list[dict[str, Any]], upto: int | None = None) -> GameView:
+        try:
+            rules = rules_from_dict(record.rules)
+            match = Match.replay(
+                rules,
+                [event_from_dict(event) for event in stored_events[:upto]],
+                dice=SeededDice(record.dice_seed) if record.dice_mode == "seeded" else None,
+                verifiable=record.dice_mode == "verifiable",
+                seeds=None if record.legacy_seed else self._seeds(record.name),
+                seed_in_play=bytes.fromhex(record.legacy_seed) if record.legacy_seed else None,
+            )
+        except Exception as error:  # noqa: BLE001 - whatever a damaged log raises, the game is lost
+            log.error("stored game does not replay", game=record.name, error=f"{type(error).__name__}: {error}")
+            raise GameDataLost(
+                f"game {record.name} cannot be served: its stored log does not replay; other games are not affected"
+            ) from None
+        return GameView(record.name, rules, record.dice_mode, match, record.created, record.updated)  # type: ignore[arg-type]
+
+    def _remember(self, table: Table) -> None:
+        self._tables[table.view.name] = table
+        while len(self._tables) > self.capacity:
+            self._tables.popitem(last=False)
 
     def in_memory(self) -> int:
-        with self._lock:
-            return len(self._tables)
+        return len(self._tables)
+
+    # --- seats, secrets and request ids ------------------------------------------------------
+
+    def _tokens(self, name: str) -> tuple[str, str]:
+        return self.key.seat_token(name, 0), self.key.seat_token(name, 1)
+
+    def _seeds(self, name: str) -> Callable[[int], bytes]:
+        return lambda number: self.key.dice_seed(name, number)
+
+    def _seat_of(self, record: GameRecord, token: str) -> Side:
+        for seat in (0, 1):
+            legacy = record.token_hashes[seat]
+            if legacy:
+                digest = hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+                if hmac.compare_digest(digest, legacy):
+                    return seat  # type: ignore[return-value]
+            elif self.key.holds_seat(token, record.name, seat):
+                return seat  # type: ignore[return-value]
+        raise WrongSeatToken("that token holds no seat at this game")
+
+    async def _earlier(self, scope: str, request: Request, seat: int) -> RequestRecord | None:
+        """The request stored with ``request``'s id, if it is the same request.
+
+        :raises RequestIdReused: if the id was stored with another method, seat or body.
+        """
+        not_before = self.clock() - self.request_retention
+        earlier = await asyncio.to_thread(self.store.request, scope, request.request_id, not_before)
+        if earlier is None:
+            return None
+        if (earlier.method, earlier.seat, earlier.body_hash) != (request.method, seat, request.body_hash):
+            raise RequestIdReused(
+                f"request_id {request.request_id!r} was already used for another request"
+                f" ({earlier.method}{'' if earlier.seat < 0 else f' by seat {earlier.seat}'}); use a new id for a new request"
+            )
+        return earlier
+
+    def _request_record(self, scope: str, request: Request, seat: int, after: GameView) -> RequestRecord:
+        return RequestRecord(
+            scope=scope,
+            request_id=request.request_id,
+            method=request.method,
+            seat=seat,
+            body_hash=request.body_hash,
+            game=after.name,
+            version=after.version,
+            updated=after.updated,
+            stored_at=self.clock(),
+        )
+
+    async def _created_again(self, earlier: RequestRecord) -> Created:
+        table = await self._table(earlier.game)
+        return Created(await self._view_at(table, earlier.version, earlier.updated), self._tokens(earlier.game))
+
+    async def _view_at(self, table: Table, version: int, updated: float) -> GameView:
+        """The game as it was at ``version`` (a request's first answer)."""
+        view = table.view
+        if view.version == version:
+            return view
+        loaded = await asyncio.to_thread(self.store.load, view.name)
+        if loaded is None:
+            raise GameNotFound(f"there is no game {view.name!r}")
+        return replace(self._replay(loaded[0], loaded[1], upto=version), updated=updated)
+
+    async def _summary_of(self, record: GameRecord) -> bytes:
+        # Games stored before summaries were: replayed once, for their listing.
+        try:
+            return self.summarize((await self._table(record.name)).view)
+        except GameDataLost:
+            return b""
+
+    async def _forget_old_requests(self) -> None:
+        now = self.clock()
+        if now - self._requests_forgotten < _FORGET_EVERY_SECONDS:
+            return
+        self._requests_forgotten = now
+        try:
+            await asyncio.to_thread(self.store.forget_requests, now - self.request_retention)
+        except StoreUnavailable:
+            pass  # tried again later; an expired id is refused by its age meanwhile
 
 
 def rules_to_dict(rules: RuleSet) -> dict[str, Any]:
@@ -259,12 +501,3 @@ def rules_to_dict(rules: RuleSet) -> dict[str, Any]:
 
 def rules_from_dict(data: dict[str, Any]) -> RuleSet:
     return RuleSet(**data)
-
-
-def _dice_for(record: GameRecord) -> SeededDice | None:
-    # Seeded games derive every throw from the seed and the throw's index, so they resume exactly.
-    return SeededDice(record.dice_seed) if record.dice_mode == "seeded" else None
-
-
-def _hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()

@@ -36,7 +36,9 @@ MOST_ACTIONS = 5_000
 
 @contextlib.contextmanager
 def running_server(**options: object) -> Iterator[Running]:
-    """A server on 127.0.0.1 and a free port, games in memory unless ``db`` is given; stopped after."""
+    """A server on 127.0.0.1 and a free port, games in memory unless ``db`` is given, seeded dice
+    allowed unless ``allow_seeded_dice=False`` is given (the tests replay seeded games); stopped after."""
+    options.setdefault("allow_seeded_dice", True)
     config = ServerConfig(host="127.0.0.1", port=0, db=None, **options)  # type: ignore[arg-type]
     running = create_server(config)
     try:
@@ -177,9 +179,12 @@ class ServeProcess:
         return f"127.0.0.1:{self.port}"
 
 
-def tavli_serve(*arguments: str, port: int | None = None, stderr: Path | None = None) -> ServeProcess:
+def tavli_serve(
+    *arguments: str, port: int | None = None, stderr: Path | None = None, seeded_dice: bool = True
+) -> ServeProcess:
     """Start ``tavli serve`` on ``port`` (a free one by default), its standard error written to
-    the file ``stderr`` (or dropped), and wait until it answers."""
+    the file ``stderr`` (or dropped), and wait until it answers. ``seeded_dice``: start it with
+    ``--allow-seeded-dice``, as a test rig does."""
     port = port or free_port()
     command = [
         sys.executable,
@@ -190,6 +195,7 @@ def tavli_serve(*arguments: str, port: int | None = None, stderr: Path | None = 
         "127.0.0.1",
         "--port",
         str(port),
+        *(["--allow-seeded-dice"] if seeded_dice else []),
         *arguments,
     ]
     environment = {**os.environ, "PYTHONUNBUFFERED": "1"}

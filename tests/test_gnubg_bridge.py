@@ -121,7 +121,7 @@ def play_match(
     gnubg: GnubgProcess, *, match_length: int, dice_seed: str
 ) -> tuple[games_pb2.Game, GnubgSeat, float]:
     """gnubg (seat 0, through the bridge) against the heuristic bot (seat 1) on a loopback server."""
-    running = create_server(ServerConfig(host="127.0.0.1", port=0, db=None))
+    running = create_server(ServerConfig(host="127.0.0.1", port=0, db=None, allow_seeded_dice=True))
     started = time.monotonic()
     try:
         with (
@@ -172,7 +172,7 @@ def test_gnubg_plays_a_3_point_match_with_the_cube_to_its_end(gnubg: GnubgProces
 
 
 def test_gnubg_answers_an_offer_to_resign_at_the_table(gnubg: GnubgProcess) -> None:
-    running = create_server(ServerConfig(host="127.0.0.1", port=0, db=None))
+    running = create_server(ServerConfig(host="127.0.0.1", port=0, db=None, allow_seeded_dice=True))
     try:
         with (
             TavliClient.connect(f"127.0.0.1:{running.port}", timeout=10.0) as client,

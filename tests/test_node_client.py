@@ -34,7 +34,7 @@ def node_executable() -> str:
 
 @pytest.fixture
 def server() -> Iterator[Running]:
-    running = create_server(ServerConfig(host="127.0.0.1", port=0, db=None))
+    running = create_server(ServerConfig(host="127.0.0.1", port=0, db=None, allow_seeded_dice=True))
     try:
         yield running
     finally:

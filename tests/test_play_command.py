@@ -48,7 +48,7 @@ v|                  |BAR|                  |     (Cube: 1)
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TavliClient]:
-    running = create_server(ServerConfig(host="127.0.0.1", port=0, db=None, log_rpcs=False))
+    running = create_server(ServerConfig(host="127.0.0.1", port=0, db=None, log_rpcs=False, allow_seeded_dice=True))
     with TavliClient.connect(f"127.0.0.1:{running.port}") as tavli:
         yield tavli
     running.stop(0)

@@ -21,6 +21,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from clients.cli import main as tavli_main
 from server.app import ServerConfig, create_server
+from server.limits import FIELD_LIMITS, RequestLimits
 from tavli.v1 import board_pb2, rules_service_pb2_grpc
 from tavli.v1 import games_service_pb2 as games_pb2
 from tavli.v1 import rules_service_pb2 as rules_pb2
@@ -28,6 +29,7 @@ from tests.server_play import RPC_TIMEOUT, connected, running_server, stop_proce
 
 SERVICES = ("tavli.v1.RulesService", "tavli.v1.GamesService")
 BG_START = "4HPwATDgc/ABMA"
+BATCH = "tavli.v1.BatchValidatePlaysRequest.requests"
 
 
 # --- health ---------------------------------------------------------------------------------------
@@ -229,7 +231,9 @@ def test_tavli_serve_needs_both_the_certificate_and_the_key(certificate, capsys)
 @pytest.fixture(scope="module")
 def small_server() -> Iterator[rules_service_pb2_grpc.RulesServiceStub]:
     with (
-        running_server(max_message_bytes=64 * 1024) as server,
+        # Batches up to 2,000 items: the message size is the limit these tests are about.
+        running_server(max_message_bytes=64 * 1024, limits=RequestLimits(fields={**FIELD_LIMITS, BATCH: 2_000}))
+        as server,
         grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel,
     ):
         yield rules_service_pb2_grpc.RulesServiceStub(channel)
@@ -259,7 +263,7 @@ def test_a_request_over_the_limit_is_resource_exhausted(small_server) -> None:
 
 
 def test_an_answer_over_the_limit_is_resource_exhausted_not_internal(small_server) -> None:
-    request = batch_of(1_800)  # within the limit, but its answer is not
+    request = batch_of(1_800)  # within the limits, but its answer is not
     assert request.ByteSize() < 64 * 1024
     with pytest.raises(grpc.RpcError) as failure:
         small_server.BatchValidatePlays(request, timeout=RPC_TIMEOUT)

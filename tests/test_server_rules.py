@@ -432,7 +432,7 @@ SIXTEEN = by_board({6: 6, 8: 3, 13: 5, 24: 2}, START_POINTS)
 SHARED_POINT = by_board({6: 2, 13: 13}, {19: 2, 13: 13})  # the player's 6-point is the opponent's 19
 MALFORMED: list[tuple[str, dict[str, object], str]] = [
     ("no variant", {"variant": board_pb2.VARIANT_UNSPECIFIED}, "INVALID_ARGUMENT"),
-    ("unknown variant", {"variant": 9}, "INVALID_ARGUMENT"),
+    ("unknown variant", {"variant": 9}, "UNKNOWN_ENUM_VALUE"),
     ("no position", {"position": board_pb2.Position()}, "INVALID_ARGUMENT"),
     ("short position id", {"position": by_id("4HPwATDgc/ABM")}, "INVALID_POSITION"),
     ("garbled position id", {"position": by_id("not a pos ID!!")}, "INVALID_POSITION"),
@@ -514,8 +514,9 @@ def test_steps_naming_points_that_do_not_exist_are_invalid_play(rules) -> None:
     assert (code, reason, domain) == (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_PLAY", "tavli")
 
 
-def test_a_huge_unreadable_input_still_gets_its_error_info(rules) -> None:
-    # The message quotes the input: quoted whole, 20 KB would overflow the status trailers.
+def test_a_huge_input_is_refused_for_its_length_before_it_is_read(rules) -> None:
+    # Refused before any parsing work, with a message that names the field and its bound (a
+    # message quoting 20 KB of input would overflow the status trailers).
     for call, request in (
         (
             rules.ValidatePlay,
@@ -527,5 +528,5 @@ def test_a_huge_unreadable_input_still_gets_its_error_info(rules) -> None:
     ):
         code, reason, domain, message = refused(call, request)
         assert code is grpc.StatusCode.INVALID_ARGUMENT and domain == "tavli"
-        assert reason in ("INVALID_PLAY", "INVALID_POSITION")
-        assert len(message) <= 1000
+        assert reason == "FIELD_TOO_LONG"
+        assert "at most" in message and len(message) <= 1000

@@ -165,7 +165,7 @@ class RuleSet(_message.Message):
     def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., match_length: _Optional[int] = ..., cube: _Optional[_Union[CubeMode, str]] = ..., cube_limit: _Optional[int] = ..., crawford: _Optional[bool] = ..., jacoby: _Optional[bool] = ..., beavers: _Optional[bool] = ..., automatic_doubles: _Optional[bool] = ..., automatic_doubles_limit: _Optional[int] = ..., opening: _Optional[_Union[Opening, str]] = ..., match_openings: _Optional[_Union[MatchOpenings, str]] = ..., auto_play_forced: _Optional[bool] = ...) -> None: ...
 
 class Game(_message.Message):
-    __slots__ = ("name", "rule_set", "etag", "event_count", "score", "game_number", "phase", "turn", "position_id", "board", "dice", "cube_value", "cube_owner", "crawford", "resignation", "last_play", "finished_games", "winner", "dice_commitment", "create_time", "update_time", "to_act")
+    __slots__ = ("name", "rule_set", "etag", "event_count", "score", "game_number", "phase", "turn", "position_id", "board", "dice", "cube_value", "cube_owner", "crawford", "resignation", "last_play", "finished_games", "winner", "dice_commitment", "create_time", "update_time", "to_act", "dice_mode")
     NAME_FIELD_NUMBER: _ClassVar[int]
     RULE_SET_FIELD_NUMBER: _ClassVar[int]
     ETAG_FIELD_NUMBER: _ClassVar[int]
@@ -188,6 +188,7 @@ class Game(_message.Message):
     CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
     UPDATE_TIME_FIELD_NUMBER: _ClassVar[int]
     TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    DICE_MODE_FIELD_NUMBER: _ClassVar[int]
     name: str
     rule_set: RuleSet
     etag: str
@@ -210,7 +211,8 @@ class Game(_message.Message):
     create_time: _timestamp_pb2.Timestamp
     update_time: _timestamp_pb2.Timestamp
     to_act: _containers.RepeatedScalarFieldContainer[Seat]
-    def __init__(self, name: _Optional[str] = ..., rule_set: _Optional[_Union[RuleSet, _Mapping]] = ..., etag: _Optional[str] = ..., event_count: _Optional[int] = ..., score: _Optional[_Iterable[int]] = ..., game_number: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[_Union[Seat, str]] = ..., position_id: _Optional[str] = ..., board: _Optional[_Union[_board_pb2.Board, _Mapping]] = ..., dice: _Optional[_Iterable[int]] = ..., cube_value: _Optional[int] = ..., cube_owner: _Optional[_Union[Seat, str]] = ..., crawford: _Optional[bool] = ..., resignation: _Optional[_Union[Resignation, _Mapping]] = ..., last_play: _Optional[_Union[LastPlay, _Mapping]] = ..., finished_games: _Optional[_Iterable[_Union[FinishedGame, _Mapping]]] = ..., winner: _Optional[_Union[Seat, str]] = ..., dice_commitment: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., to_act: _Optional[_Iterable[_Union[Seat, str]]] = ...) -> None: ...
+    dice_mode: DiceMode
+    def __init__(self, name: _Optional[str] = ..., rule_set: _Optional[_Union[RuleSet, _Mapping]] = ..., etag: _Optional[str] = ..., event_count: _Optional[int] = ..., score: _Optional[_Iterable[int]] = ..., game_number: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[_Union[Seat, str]] = ..., position_id: _Optional[str] = ..., board: _Optional[_Union[_board_pb2.Board, _Mapping]] = ..., dice: _Optional[_Iterable[int]] = ..., cube_value: _Optional[int] = ..., cube_owner: _Optional[_Union[Seat, str]] = ..., crawford: _Optional[bool] = ..., resignation: _Optional[_Union[Resignation, _Mapping]] = ..., last_play: _Optional[_Union[LastPlay, _Mapping]] = ..., finished_games: _Optional[_Iterable[_Union[FinishedGame, _Mapping]]] = ..., winner: _Optional[_Union[Seat, str]] = ..., dice_commitment: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., to_act: _Optional[_Iterable[_Union[Seat, str]]] = ..., dice_mode: _Optional[_Union[DiceMode, str]] = ...) -> None: ...
 
 class Resignation(_message.Message):
     __slots__ = ("seat", "result", "points")

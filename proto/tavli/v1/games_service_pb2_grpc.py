@@ -31,9 +31,23 @@ class GamesServiceStub:
     Creating a game returns a secret token for each seat. Every action names the game, carries the
     token of the seat it acts for (PERMISSION_DENIED otherwise, reason WRONG_SEAT_TOKEN), and may
     carry the etag of the state it was decided on: a stale etag fails with ABORTED (reason
-    STALE_ETAG) and changes nothing. A request_id makes a retried action safe: the same id for the
-    same game returns the first answer again without acting twice. Reading and watching need no
-    token. The server rolls every die; a client never chooses its dice.
+    STALE_ETAG) and changes nothing. A request_id makes a retried action safe: the same request
+    with the same id returns the first answer again without acting twice. An id is bound to the
+    request it first came with (its method, its seat and its body): the same id with any other
+    request fails with INVALID_ARGUMENT (reason REQUEST_ID_REUSED) and changes nothing. Ids are
+    remembered for a retention window (24 hours by default); use a fresh random id (a UUID) for
+    each new request. Two actions sent at once without an etag are made one after the other:
+    the second is decided on the state the first left (and may be refused by the rules then).
+    Reading and watching need no token. The server rolls every die; a client never chooses its
+    dice.
+
+    Limits: a field longer than the server accepts fails with INVALID_ARGUMENT (FIELD_TOO_LONG,
+    TOO_MANY_ITEMS), an enum number the API does not define with INVALID_ARGUMENT
+    (UNKNOWN_ENUM_VALUE); a client past its calls per second, concurrent calls, open watches or
+    live games gets RESOURCE_EXHAUSTED (RATE_LIMITED, TOO_MANY_CALLS, TOO_MANY_STREAMS,
+    TOO_MANY_GAMES). A store that cannot take writes (a full disk) answers UNAVAILABLE
+    (STORE_UNAVAILABLE) and nothing is done: retry later with the same request_id. A stored game
+    whose log no longer replays answers DATA_LOSS (GAME_DATA_LOST), for that game alone.
 
     Errors are standard gRPC rich errors: the status carries a google.rpc.Status (in the
     grpc-status-details-bin trailer) whose details hold one google.rpc.ErrorInfo with a stable
@@ -142,9 +156,23 @@ class GamesServiceServicer:
     Creating a game returns a secret token for each seat. Every action names the game, carries the
     token of the seat it acts for (PERMISSION_DENIED otherwise, reason WRONG_SEAT_TOKEN), and may
     carry the etag of the state it was decided on: a stale etag fails with ABORTED (reason
-    STALE_ETAG) and changes nothing. A request_id makes a retried action safe: the same id for the
-    same game returns the first answer again without acting twice. Reading and watching need no
-    token. The server rolls every die; a client never chooses its dice.
+    STALE_ETAG) and changes nothing. A request_id makes a retried action safe: the same request
+    with the same id returns the first answer again without acting twice. An id is bound to the
+    request it first came with (its method, its seat and its body): the same id with any other
+    request fails with INVALID_ARGUMENT (reason REQUEST_ID_REUSED) and changes nothing. Ids are
+    remembered for a retention window (24 hours by default); use a fresh random id (a UUID) for
+    each new request. Two actions sent at once without an etag are made one after the other:
+    the second is decided on the state the first left (and may be refused by the rules then).
+    Reading and watching need no token. The server rolls every die; a client never chooses its
+    dice.
+
+    Limits: a field longer than the server accepts fails with INVALID_ARGUMENT (FIELD_TOO_LONG,
+    TOO_MANY_ITEMS), an enum number the API does not define with INVALID_ARGUMENT
+    (UNKNOWN_ENUM_VALUE); a client past its calls per second, concurrent calls, open watches or
+    live games gets RESOURCE_EXHAUSTED (RATE_LIMITED, TOO_MANY_CALLS, TOO_MANY_STREAMS,
+    TOO_MANY_GAMES). A store that cannot take writes (a full disk) answers UNAVAILABLE
+    (STORE_UNAVAILABLE) and nothing is done: retry later with the same request_id. A stored game
+    whose log no longer replays answers DATA_LOSS (GAME_DATA_LOST), for that game alone.
 
     Errors are standard gRPC rich errors: the status carries a google.rpc.Status (in the
     grpc-status-details-bin trailer) whose details hold one google.rpc.ErrorInfo with a stable
@@ -374,9 +402,23 @@ class GamesService:
     Creating a game returns a secret token for each seat. Every action names the game, carries the
     token of the seat it acts for (PERMISSION_DENIED otherwise, reason WRONG_SEAT_TOKEN), and may
     carry the etag of the state it was decided on: a stale etag fails with ABORTED (reason
-    STALE_ETAG) and changes nothing. A request_id makes a retried action safe: the same id for the
-    same game returns the first answer again without acting twice. Reading and watching need no
-    token. The server rolls every die; a client never chooses its dice.
+    STALE_ETAG) and changes nothing. A request_id makes a retried action safe: the same request
+    with the same id returns the first answer again without acting twice. An id is bound to the
+    request it first came with (its method, its seat and its body): the same id with any other
+    request fails with INVALID_ARGUMENT (reason REQUEST_ID_REUSED) and changes nothing. Ids are
+    remembered for a retention window (24 hours by default); use a fresh random id (a UUID) for
+    each new request. Two actions sent at once without an etag are made one after the other:
+    the second is decided on the state the first left (and may be refused by the rules then).
+    Reading and watching need no token. The server rolls every die; a client never chooses its
+    dice.
+
+    Limits: a field longer than the server accepts fails with INVALID_ARGUMENT (FIELD_TOO_LONG,
+    TOO_MANY_ITEMS), an enum number the API does not define with INVALID_ARGUMENT
+    (UNKNOWN_ENUM_VALUE); a client past its calls per second, concurrent calls, open watches or
+    live games gets RESOURCE_EXHAUSTED (RATE_LIMITED, TOO_MANY_CALLS, TOO_MANY_STREAMS,
+    TOO_MANY_GAMES). A store that cannot take writes (a full disk) answers UNAVAILABLE
+    (STORE_UNAVAILABLE) and nothing is done: retry later with the same request_id. A stored game
+    whose log no longer replays answers DATA_LOSS (GAME_DATA_LOST), for that game alone.
 
     Errors are standard gRPC rich errors: the status carries a google.rpc.Status (in the
     grpc-status-details-bin trailer) whose details hold one google.rpc.ErrorInfo with a stable

@@ -1,0 +1,64 @@
+"""What a call must pass before its handler runs: the request's bounds and the client's quotas.
+
+Every call to the tavli services is checked against :class:`~server.limits.RequestLimits` (text
+lengths, repeated fields, enum values) and counted against its client's quotas (calls a second,
+calls at once, open watches); health checks and reflection are not, so that a load balancer
+still hears from a server that a client is flooding. A client is its address, as the server
+sees it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import grpc
+import grpc.aio
+
+from server.errors import responses_of
+from server.limits import RequestLimits, check_request
+from server.quotas import Quotas
+
+
+class AdmissionInterceptor(grpc.aio.ServerInterceptor):
+    def __init__(self, limits: RequestLimits, quotas: Quotas, services: tuple[str, ...]) -> None:
+        self.limits = limits
+        self.quotas = quotas
+        self._prefixes = tuple(f"/{service}/" for service in services)
+
+    async def intercept_service(self, continuation: Callable[[Any], Awaitable[Any]], details: Any) -> Any:
+        handler = await continuation(details)
+        if handler is None or not details.method.startswith(self._prefixes):
+            return handler
+        if handler.unary_unary:
+            return handler._replace(unary_unary=self._admit_unary(handler.unary_unary))
+        if handler.unary_stream:
+            return handler._replace(unary_stream=self._admit_stream(handler.unary_stream))
+        return handler
+
+    def _admit_unary(self, behaviour: Callable[..., Awaitable[Any]]) -> Callable[..., Any]:
+        async def admitted(request: Any, context: grpc.aio.ServicerContext) -> Any:
+            check_request(request, self.limits)
+            with self.quotas.admit_call(client_of(context)):
+                return await behaviour(request, context)
+
+        return admitted
+
+    def _admit_stream(self, behaviour: Callable[..., AsyncIterator[Any]]) -> Callable[..., Any]:
+        async def admitted(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+            check_request(request, self.limits)
+            with self.quotas.open_stream(client_of(context), getattr(request, "name", "")):
+                async for response in responses_of(behaviour, request, context):
+                    yield response
+
+        return admitted
+
+
+def client_of(context: grpc.aio.ServicerContext) -> str:
+    """The client's address without its port: ``ipv4:127.0.0.1:50432`` is ``127.0.0.1``."""
+    peer = context.peer() or ""
+    kind, _, address = peer.partition(":")
+    if kind in ("ipv4", "ipv6"):
+        host = address.rpartition(":")[0]
+        return host.strip("[]") or address
+    return peer

@@ -1,0 +1,290 @@
+"""Per-client quotas: how much of the server one client may hold or use at a time.
+
+A client is a key (the address the server sees it call from). Each has a token bucket of calls
+(``calls_per_second``, refilled continuously, holding at most ``call_burst``), a number of calls
+it may have open at once, of streams it may keep open, and of games it created that are not over
+yet; each game has a number of streams open on it. Going past any of them raises
+:class:`~server.errors.LimitReached` (RESOURCE_EXHAUSTED) whose reason says which was hit and
+whose message names the limit and its value.
+
+One :class:`Quotas` serves one process: with ``--workers N`` each worker counts its own.
+
+Memory stays bounded however many keys call: a client holding nothing is remembered only by its
+bucket, and a bucket is forgotten once it would have filled up again (so forgetting it changes
+nothing), or, past ``clients_remembered`` buckets, the least recently used first.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from types import TracebackType
+
+from server.errors import LimitReached
+
+RATE_LIMITED = "RATE_LIMITED"
+TOO_MANY_CALLS = "TOO_MANY_CALLS"
+TOO_MANY_STREAMS = "TOO_MANY_STREAMS"
+TOO_MANY_GAMES = "TOO_MANY_GAMES"
+
+# Buckets looked at for forgetting per call: more than the one a call may add, so that their
+# number falls back after a crowd of clients has gone, at a bounded cost to each call.
+_FORGET_PER_CALL = 8
+
+
+# Tokens refilled from float clock readings fall short of a whole by a rounding error: a client
+# calling exactly at the rate must not be refused for it.
+_ROUNDING = 1e-6
+
+
+@dataclass(frozen=True, slots=True)
+class QuotaLimits:
+    """The quotas of every client; the defaults are generous for one arena on one machine."""
+
+    calls_per_second: float = 2_000.0
+    call_burst: int = 4_000  # calls a client that has been quiet may make at once
+    concurrent_calls: int = 256  # unary calls open at once
+    streams_per_client: int = 2_000
+    streams_per_game: int = 1_100
+    live_games_per_client: int = 10_000  # games created and not over yet
+    clients_remembered: int = 100_000  # token buckets kept at most
+
+    def __post_init__(self) -> None:
+        for limit in fields(self):
+            value = getattr(self, limit.name)
+            if not value > 0:
+                raise ValueError(f"quota {limit.name} must be positive, not {value!r}")
+        if self.call_burst < 1:
+            raise ValueError(f"quota call_burst must be at least 1, not {self.call_burst!r}")
+
+
+@dataclass(slots=True)
+class _Bucket:
+    tokens: float
+    updated: float
+
+
+@dataclass(slots=True)
+class _Holdings:
+    """What a client holds now; dropped when it holds nothing."""
+
+    calls: int = 0
+    streams: int = 0
+    games: int = 0
+
+    def empty(self) -> bool:
+        return not (self.calls or self.streams or self.games)
+
+
+class Quotas:
+    """The quotas of every client of one server; safe to use from an event loop and threads.
+
+    Each unary call enters :meth:`admit_call`, each stream :meth:`open_stream` (a stream counts
+    against the calls a second, not the calls at once: it has a limit of its own). A game counts
+    from :meth:`count_game` to :meth:`release_game`.
+    """
+
+    def __init__(self, limits: QuotaLimits | None = None, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limits = limits or QuotaLimits()
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._buckets: OrderedDict[str, _Bucket] = OrderedDict()  # least recently used first
+        self._holdings: dict[str, _Holdings] = {}
+        self._streams_on_game: dict[str, int] = {}
+        self._game_creators: dict[str, str] = {}
+        # An empty bucket is full again after this long: one untouched as long can be forgotten.
+        self._refill_seconds = self.limits.call_burst / self.limits.calls_per_second
+
+    def admit_call(self, client: str) -> _Call:
+        """A context manager for one unary call of ``client``: entering it takes a token from
+        the client's bucket and one of its concurrent calls, released on exit (however the call
+        ends).
+
+        :raises LimitReached: on entering, RATE_LIMITED or TOO_MANY_CALLS.
+        """
+        return _Call(self, client)
+
+    def open_stream(self, client: str, game: str = "") -> _Stream:
+        """A context manager for one stream of ``client`` on ``game`` (or on no game, ""):
+        entering it takes a token and an open stream of the client's and of the game's, the
+        streams released on exit.
+
+        :raises LimitReached: on entering, RATE_LIMITED or TOO_MANY_STREAMS.
+        """
+        return _Stream(self, client, game)
+
+    def count_game(self, client: str, game: str) -> None:
+        """Count ``game`` as a live game created by ``client``, until :meth:`release_game`;
+        counting a game again changes nothing (a retried create).
+
+        :raises LimitReached: TOO_MANY_GAMES, when the client has as many live games as allowed.
+        """
+        with self._lock:
+            if game in self._game_creators:
+                return
+            holdings = self._holdings.get(client) or _Holdings()
+            most = self.limits.live_games_per_client
+            if holdings.games >= most:
+                raise LimitReached(
+                    TOO_MANY_GAMES, f"more than {most} live games created by {client}; finish some first"
+                )
+            holdings.games += 1
+            self._holdings[client] = holdings
+            self._game_creators[game] = client
+
+    def release_game(self, game: str) -> None:
+        """``game`` is over (or was never made): it no longer counts against its creator."""
+        with self._lock:
+            client = self._game_creators.pop(game, None)
+            if client is not None:
+                self._release(client, games=1)
+
+    def live_games(self, client: str) -> int:
+        """How many live games ``client`` created."""
+        with self._lock:
+            holdings = self._holdings.get(client)
+            return holdings.games if holdings else 0
+
+    def clients_remembered(self) -> int:
+        """How many clients the quotas hold anything for (a bucket, a call, a stream, a game)."""
+        with self._lock:
+            return len(self._buckets.keys() | self._holdings.keys())
+
+    # --- under the lock ---------------------------------------------------------------------
+
+    def _enter_call(self, client: str) -> None:
+        with self._lock:
+            bucket = self._refilled(client)
+            holdings = self._holdings.get(client) or _Holdings()
+            most = self.limits.concurrent_calls
+            if holdings.calls >= most:
+                raise LimitReached(TOO_MANY_CALLS, f"more than {most} calls at once from {client}; wait for some to end")
+            bucket.tokens -= 1
+            holdings.calls += 1
+            self._holdings[client] = holdings
+
+    def _enter_stream(self, client: str, game: str) -> None:
+        with self._lock:
+            bucket = self._refilled(client)
+            holdings = self._holdings.get(client) or _Holdings()
+            most = self.limits.streams_per_client
+            if holdings.streams >= most:
+                raise LimitReached(TOO_MANY_STREAMS, f"more than {most} open streams from {client}; close some")
+            on_game = self._streams_on_game.get(game, 0) if game else 0
+            most = self.limits.streams_per_game
+            if on_game >= most:
+                raise LimitReached(TOO_MANY_STREAMS, f"more than {most} open streams on {game}; close some")
+            bucket.tokens -= 1
+            holdings.streams += 1
+            self._holdings[client] = holdings
+            if game:
+                self._streams_on_game[game] = on_game + 1
+
+    def _exit_call(self, client: str) -> None:
+        with self._lock:
+            self._release(client, calls=1)
+
+    def _exit_stream(self, client: str, game: str) -> None:
+        with self._lock:
+            self._release(client, streams=1)
+            if game:
+                left = self._streams_on_game.pop(game, 1) - 1
+                if left:
+                    self._streams_on_game[game] = left
+
+    def _refilled(self, client: str) -> _Bucket:
+        """The client's bucket as of now, holding a token to take.
+
+        :raises LimitReached: RATE_LIMITED, if it holds none.
+        """
+        now = self._clock()
+        limits = self.limits
+        bucket = self._buckets.get(client)
+        if bucket is None:
+            bucket = self._buckets[client] = _Bucket(float(limits.call_burst), now)
+        else:
+            elapsed = max(0.0, now - bucket.updated)
+            bucket.tokens = min(float(limits.call_burst), bucket.tokens + elapsed * limits.calls_per_second)
+            bucket.updated = now
+            self._buckets.move_to_end(client)
+        self._forget_idle_buckets(now)
+        if bucket.tokens < 1 - _ROUNDING:
+            raise LimitReached(
+                RATE_LIMITED,
+                f"more than {limits.calls_per_second:g} calls a second from {client}"
+                f" (bursts of {limits.call_burst}); slow down",
+            )
+        return bucket
+
+    def _forget_idle_buckets(self, now: float) -> None:
+        # The caller's bucket is the newest: it goes last, so never here (one bucket is always kept).
+        for _ in range(_FORGET_PER_CALL):
+            if len(self._buckets) <= 1:
+                return
+            oldest = next(iter(self._buckets.values()))
+            too_many = len(self._buckets) > self.limits.clients_remembered
+            if not too_many and now - oldest.updated < self._refill_seconds:
+                return
+            self._buckets.popitem(last=False)
+
+    def _release(self, client: str, *, calls: int = 0, streams: int = 0, games: int = 0) -> None:
+        holdings = self._holdings.get(client)
+        if holdings is None:
+            return
+        holdings.calls -= calls
+        holdings.streams -= streams
+        holdings.games -= games
+        if holdings.empty():
+            del self._holdings[client]
+
+
+class _Call:
+    """One admitted unary call; see :meth:`Quotas.admit_call`."""
+
+    __slots__ = ("_quotas", "_client", "_held")
+
+    def __init__(self, quotas: Quotas, client: str) -> None:
+        self._quotas = quotas
+        self._client = client
+        self._held = False
+
+    def __enter__(self) -> None:
+        if self._held:
+            raise RuntimeError("a call is admitted once")
+        self._quotas._enter_call(self._client)
+        self._held = True
+
+    def __exit__(
+        self, error_type: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        if self._held:
+            self._held = False
+            self._quotas._exit_call(self._client)
+
+
+class _Stream:
+    """One open stream; see :meth:`Quotas.open_stream`."""
+
+    __slots__ = ("_quotas", "_client", "_game", "_held")
+
+    def __init__(self, quotas: Quotas, client: str, game: str) -> None:
+        self._quotas = quotas
+        self._client = client
+        self._game = game
+        self._held = False
+
+    def __enter__(self) -> None:
+        if self._held:
+            raise RuntimeError("a stream is opened once")
+        self._quotas._enter_stream(self._client, self._game)
+        self._held = True
+
+    def __exit__(
+        self, error_type: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        if self._held:
+            self._held = False
+            self._quotas._exit_stream(self._client, self._game)
