@@ -20,6 +20,11 @@ beavers past it.
 """
 
 
+MOST_MATCH_LENGTH = 32_767
+"""The longest match: a Match ID writes the length in 15 bits (and the score stays far from the
+API's 32-bit fields)."""
+
+
 class InvalidRuleSetError(TavliError):
     """A rule set whose options contradict each other or the variant."""
 
@@ -71,6 +76,8 @@ class RuleSet:
         problems = []
         if not isinstance(self.match_length, int) or self.match_length < 0:
             problems.append("the match length is a whole number of points, or 0 for money play")
+        elif self.match_length > MOST_MATCH_LENGTH:
+            problems.append(f"a match is at most {MOST_MATCH_LENGTH} points long (the most a Match ID holds)")
         if self.cube_limit < 0 or (self.cube_limit and self.cube_limit & (self.cube_limit - 1)):
             problems.append("the cube limit is a power of two (64 by default), or 0 for no limit")
         if self.automatic_doubles_limit < 1:

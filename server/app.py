@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import resource
 import signal
 import threading
 from collections.abc import Iterator
@@ -219,6 +220,7 @@ def serve(config: ServerConfig) -> int:
 
 
 async def _serve(config: ServerConfig) -> None:
+    _allow_many_connections()
     running = await start_server(config)
     log.info(
         "serving",
@@ -237,6 +239,15 @@ async def _serve(config: ServerConfig) -> None:
     log.info("stopping", grace_seconds=config.grace_seconds)
     await running.shutdown(config.grace_seconds)
     log.info("stopped")
+
+
+def _allow_many_connections() -> None:
+    # Each connection holds a descriptor: a soft limit of 1,024 would let a thousand idle
+    # connections lock everyone else out, so the server takes all the system lets it have.
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and (hard == resource.RLIM_INFINITY or soft < hard):
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
 def _worker(config: ServerConfig, json_lines: bool) -> None:

@@ -368,3 +368,28 @@ def test_with_an_unlimited_cube_no_sequence_of_actions_passes_the_ceiling(
             getattr(match, action.value)(side)
         assert match.state.game.cube_value <= CUBE_CEILING
         assert all(game.points <= 3 * CUBE_CEILING for game in match.state.finished)
+
+
+def test_a_match_is_at_most_as_long_as_a_match_id_can_say() -> None:
+    assert RuleSet(match_length=32_767).match_length == 32_767
+    with pytest.raises(InvalidRuleSetError, match="at most 32767 points"):
+        RuleSet(match_length=32_768)
+
+
+def test_a_money_total_past_32_bits_is_still_shown() -> None:
+    from server import convert
+
+    match = opened(UNLIMITED_BEAVERS)
+    while max(match.state.score) <= UINT32_MAX:
+        for _ in range(12):
+            double_and_beaver(match)
+        resigner = other(match.state.game.turn)
+        match.resign(resigner, "backgammon")
+        match.accept(other(resigner))
+        match.roll(0)
+        if match.state.game.phase is Phase.PLAYING:
+            match.play(match.state.game.turn, match.legal_plays()[0])
+    game = convert.game_message(
+        "games/x", match.rules, match.state, event_count=0, dice_commitment="", dice_mode="system", created=0, updated=0
+    )
+    assert list(game.score) == list(match.state.score) and max(game.score) > UINT32_MAX
