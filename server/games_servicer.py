@@ -72,7 +72,7 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
             if not (_is_time(created) and isinstance(name, str) and len(name) <= 64):
                 raise BadRequest(_BAD_PAGE_TOKEN)
             after = (float(created), name)  # type: ignore[arg-type]
-        listed = await self.tables.list(page_size + 1, after)
+        listed = await self.tables.listing(page_size + 1, after)
         response = pb.ListGamesResponse()
         for entry in listed[:page_size]:
             game = response.games.add()

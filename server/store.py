@@ -96,7 +96,7 @@ class Store(Protocol):
 
     def event_count(self, name: str) -> int: ...
 
-    def list(self, page_size: int, after: tuple[float, str] | None) -> list[tuple[GameRecord, bytes]]:
+    def listing(self, page_size: int, after: tuple[float, str] | None) -> list[tuple[GameRecord, bytes]]:
         """A page of games with their summaries, newest first, after the cursor ``(created, name)``."""
         ...
 
@@ -156,7 +156,7 @@ class MemoryStore:
         with self.lock:
             return len(self.events.get(name, ()))
 
-    def list(self, page_size: int, after: tuple[float, str] | None) -> list[tuple[GameRecord, bytes]]:
+    def listing(self, page_size: int, after: tuple[float, str] | None) -> list[tuple[GameRecord, bytes]]:
         with self.lock:
             records = sorted(self.records.values(), key=lambda record: (-record.created, record.name))
             if after is not None:
@@ -325,7 +325,7 @@ class SqliteStore:
             row = self._db.execute("SELECT event_count FROM games WHERE name = ?", (name,)).fetchone()
         return 0 if row is None else int(row[0])
 
-    def list(self, page_size: int, after: tuple[float, str] | None) -> list[tuple[GameRecord, bytes]]:
+    def listing(self, page_size: int, after: tuple[float, str] | None) -> list[tuple[GameRecord, bytes]]:
         query = f"SELECT {_GAME_COLUMNS}, summary FROM games"
         parameters: tuple[Any, ...] = ()
         if after is not None:

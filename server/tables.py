@@ -247,10 +247,10 @@ class Tables:
         """
         return (await self._table(name)).view
 
-    async def list(self, page_size: int, after: tuple[float, str] | None) -> list[Summary]:
+    async def listing(self, page_size: int, after: tuple[float, str] | None) -> list[Summary]:
         """A page of games, newest first, after the cursor ``(created, name)``, read from the
         summaries stored with each game's last action (no game is replayed for a listing)."""
-        rows = await asyncio.to_thread(self.store.list, page_size, after)
+        rows = await asyncio.to_thread(self.store.listing, page_size, after)
         return [Summary(record, summary or await self._summary_of(record)) for record, summary in rows]
 
     # --- acting ----------------------------------------------------------------------------
@@ -424,14 +424,15 @@ class Tables:
         return lambda number: self.key.dice_seed(name, number)
 
     def _seat_of(self, record: GameRecord, token: str) -> Side:
-        for seat in (0, 1):
+        seats: tuple[Side, Side] = (0, 1)
+        for seat in seats:
             legacy = record.token_hashes[seat]
             if legacy:
                 digest = hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
                 if hmac.compare_digest(digest, legacy):
-                    return seat  # type: ignore[return-value]
+                    return seat
             elif self.key.holds_seat(token, record.name, seat):
-                return seat  # type: ignore[return-value]
+                return seat
         raise WrongSeatToken("that token holds no seat at this game")
 
     async def _earlier(self, scope: str, request: Request, seat: int) -> RequestRecord | None:

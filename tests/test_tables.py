@@ -223,7 +223,7 @@ def test_a_game_whose_log_does_not_replay_is_lost_alone() -> None:
             await fresh.get(damaged)
         assert (await fresh.get(games[0].game.name)).version == store.event_count(games[0].game.name)
         loads = store.loads
-        listed = await fresh.list(10, None)
+        listed = await fresh.listing(10, None)
         assert {entry.record.name for entry in listed} == {created.game.name for created in games}
         assert store.loads == loads  # a listing replays no game
 
