@@ -87,7 +87,9 @@ class Quotas:
     from :meth:`count_game` to :meth:`release_game`.
     """
 
-    def __init__(self, limits: QuotaLimits | None = None, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, limits: QuotaLimits | None = None, *, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.limits = limits or QuotaLimits()
         self._clock = clock
         self._lock = threading.Lock()
@@ -161,7 +163,9 @@ class Quotas:
             holdings = self._holdings.get(client) or _Holdings()
             most = self.limits.concurrent_calls
             if holdings.calls >= most:
-                raise LimitReached(TOO_MANY_CALLS, f"more than {most} calls at once from {client}; wait for some to end")
+                raise LimitReached(
+                    TOO_MANY_CALLS, f"more than {most} calls at once from {client}; wait for some to end"
+                )
             bucket.tokens -= 1
             holdings.calls += 1
             self._holdings[client] = holdings
@@ -172,7 +176,9 @@ class Quotas:
             holdings = self._holdings.get(client) or _Holdings()
             most = self.limits.streams_per_client
             if holdings.streams >= most:
-                raise LimitReached(TOO_MANY_STREAMS, f"more than {most} open streams from {client}; close some")
+                raise LimitReached(
+                    TOO_MANY_STREAMS, f"more than {most} open streams from {client}; close some"
+                )
             on_game = self._streams_on_game.get(game, 0) if game else 0
             most = self.limits.streams_per_game
             if on_game >= most:
@@ -258,7 +264,10 @@ class _Call:
         self._held = True
 
     def __exit__(
-        self, error_type: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
+        self,
+        error_type: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
     ) -> None:
         if self._held:
             self._held = False
@@ -283,7 +292,10 @@ class _Stream:
         self._held = True
 
     def __exit__(
-        self, error_type: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
+        self,
+        error_type: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
     ) -> None:
         if self._held:
             self._held = False

@@ -48,7 +48,8 @@ def check_port_free(host: str, port: int) -> None:
             host.strip("[]"), port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
         )
     except socket.gaierror as error:
-        raise StartupError(f"cannot listen on {address}: the host does not resolve ({error.strerror})") from None
+        why = f"the host does not resolve ({error.strerror})"
+        raise StartupError(f"cannot listen on {address}: {why}") from None
     failures: list[OSError] = []
     for family, kind, protocol, _, socket_address in candidates:
         with socket.socket(family, kind, protocol) as probe:
@@ -57,7 +58,7 @@ def check_port_free(host: str, port: int) -> None:
                 probe.bind(socket_address)
             except OSError as error:
                 if error.errno == errno.EADDRINUSE:
-                    raise StartupError(f"port {port} on {host} is in use by another program") from None
+                    raise StartupError(f"port {port} on {host} is already in use") from None
                 failures.append(error)
     # gRPC serves if it can bind any of the host's addresses (localhost without IPv6, say).
     if failures and len(failures) == len(candidates):

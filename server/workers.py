@@ -4,12 +4,16 @@ The workers listen on the same port with SO_REUSEPORT (the kernel spreads connec
 them) and share their games through the database. The supervisor serves nothing itself: it
 starts the workers, restarts one that exits (after a short pause that grows while it keeps
 failing, and not forever: a worker that cannot stay up makes the supervisor stop and exit with
-status 1), and on SIGTERM or SIGINT stops them all, gracefully, then by force.
+status 1), and on SIGTERM or SIGINT stops them all, gracefully, then by force. A worker that
+cannot start for a reason it can name (a :class:`~server.startup.StartupError`: a damaged
+database, say) is not restarted: the supervisor stops and raises that error itself, so that the
+command says it in one line.
 
 A worker must not outlive its supervisor: nobody would stop it, and it would go on answering on
 the port, beside the workers of the next supervisor. So each worker calls
-:func:`exit_with_parent` first: when the supervisor dies, even by SIGKILL, the worker gets
-SIGTERM and stops as it would on the supervisor's word, and is killed if that takes too long.
+:func:`exit_with_parent` first (the supervisor does it for ``run_worker``, which may call it
+again): when the supervisor dies, even by SIGKILL, the worker gets SIGTERM and stops as it
+would on the supervisor's word, and exits at once if that takes too long.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from types import FrameType
 from typing import TYPE_CHECKING
@@ -46,8 +51,13 @@ RunWorker = Callable[["ServerConfig", bool], None]
 function, so that it can be named to a spawned process."""
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+# A worker's exit status when it could not start and told its supervisor why.
+CANNOT_START = 2
 # Beyond a worker's grace: the time it may take to stop its server and close its store.
 STOP_MARGIN_SECONDS = 5.0
+
+_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+_watching_parent = False  # in a worker: whether exit_with_parent has been called
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +76,7 @@ class RestartPolicy:
 
     def delay(self, recent_restarts: int) -> float:
         """How long to wait before restarting a worker restarted ``recent_restarts`` times lately."""
-        return min(self.first_delay_seconds * 2 ** min(recent_restarts, 30), self.longest_delay_seconds)
+        return min(self.first_delay_seconds * 2.0 ** min(recent_restarts, 30), self.longest_delay_seconds)
 
 
 def supervise(config: ServerConfig, run_worker: RunWorker, *, policy: RestartPolicy = RestartPolicy()) -> int:
@@ -77,7 +87,8 @@ def supervise(config: ServerConfig, run_worker: RunWorker, *, policy: RestartPol
     tied to the thread that started it); the previous signal handlers are back when it returns.
 
     :raises StartupError: if the workers could not share the port and the games
-        (``config.port`` 0, ``config.db`` None) or there is no worker to run.
+        (``config.port`` 0, ``config.db`` None) or there is no worker to run; or the one a
+        worker raised when it could not start (the other workers stopped first).
     """
     if config.workers < 1:
         raise StartupError("--workers is at least 1")
@@ -101,11 +112,14 @@ def exit_with_parent(*, grace_seconds: float = 5.0) -> None:
     word; if it has not exited ``grace_seconds`` (plus a margin) later, it exits at once. Linux
     sends the signal itself (``PR_SET_PDEATHSIG``); elsewhere, and as a second watch, a daemon
     thread waits on the pipe from the parent that closes when the parent dies. A process that
-    multiprocessing did not start has no such parent: then this does nothing.
+    multiprocessing did not start has no such parent: then this does nothing, as it does when
+    called again (the supervisor's workers call it before ``run_worker`` runs).
     """
+    global _watching_parent
     parent = multiprocessing.parent_process()
-    if parent is None or parent.sentinel is None:
+    if _watching_parent or parent is None or parent.sentinel is None:
         return
+    _watching_parent = True
     _ask_linux_for_a_death_signal(signal.SIGTERM)
     # Started after the request, so that a parent that died before it is still seen: its pipe is
     # closed already and the watch returns at once.
@@ -127,6 +141,7 @@ class _Slot:
 
     number: int
     process: BaseProcess | None = None
+    report: Connection | None = None  # where its process says why it could not start
     restart_due: float | None = None
     restarts: deque[float] = field(default_factory=deque)
 
@@ -151,7 +166,12 @@ class _StopSignals:
 
 class _Supervisor:
     def __init__(
-        self, worker_config: ServerConfig, run_worker: RunWorker, json_lines: bool, count: int, policy: RestartPolicy
+        self,
+        worker_config: ServerConfig,
+        run_worker: RunWorker,
+        json_lines: bool,
+        count: int,
+        policy: RestartPolicy,
     ) -> None:
         self.worker_config = worker_config
         self.run_worker = run_worker
@@ -170,21 +190,24 @@ class _Supervisor:
             pids=[slot.process.pid for slot in self.slots if slot.process],
             pid=os.getpid(),
         )
-        status = 0
+        failure: int | StartupError = 0
         while not stop.received:
             self._wait(stop, self._until_next_restart())
             stop.drain()
             if stop.received:
                 break
             now = time.monotonic()
-            if not self._reap(now):
-                status = 1
+            failure = self._reap(now)
+            if failure:
                 break
             for slot in self.slots:
                 if slot.restart_due is not None and slot.restart_due <= now:
                     self._restart(slot, now)
         self._stop_all(stop)
+        status = CANNOT_START if isinstance(failure, StartupError) else failure
         log.info("stopped", status=status)
+        if isinstance(failure, StartupError):
+            raise failure
         return status
 
     def kill_all(self) -> None:
@@ -194,15 +217,20 @@ class _Supervisor:
                 slot.process.join(STOP_MARGIN_SECONDS)
 
     def _start(self, slot: _Slot) -> None:
+        report, reporter = self.context.Pipe(duplex=False)
         process = self.context.Process(
-            target=self.run_worker,
-            args=(self.worker_config, self.json_lines),
+            target=_run_worker,
+            args=(self.run_worker, self.worker_config, self.json_lines, reporter),
             name=f"tavli-worker-{slot.number}",
             # multiprocessing terminates daemonic children when the supervisor exits normally.
             daemon=True,
         )
-        process.start()
+        try:
+            process.start()
+        finally:
+            reporter.close()  # the worker has its own end: this one reads EOF once it exits
         slot.process = process
+        slot.report = report
         slot.restart_due = None
 
     def _restart(self, slot: _Slot, now: float) -> None:
@@ -217,15 +245,20 @@ class _Supervisor:
             window_seconds=self.policy.window_seconds,
         )
 
-    def _reap(self, now: float) -> bool:
-        """Note the workers that exited and when to restart each; False to give up."""
+    def _reap(self, now: float) -> int | StartupError:
+        """Note the workers that exited and when to restart each; 0 to go on, else why to give
+        up: status 1 (a worker kept failing) or the StartupError a worker could not start with."""
         for slot in self.slots:
             process = slot.process
             if process is None or process.exitcode is None:
                 continue
             _log_exit(slot.number, process, log.warning)
+            why = _why_it_could_not_start(slot)
             process.close()
             slot.process = None
+            if why is not None:
+                log.error("worker cannot start", worker=slot.number, error=why)
+                return StartupError(why)
             recent = slot.recent_restarts(now, self.policy.window_seconds)
             if recent >= self.policy.most_restarts:
                 log.error(
@@ -234,9 +267,9 @@ class _Supervisor:
                     restarts=recent,
                     window_seconds=self.policy.window_seconds,
                 )
-                return False
+                return 1
             slot.restart_due = now + self.policy.delay(recent)
-        return True
+        return 0
 
     def _until_next_restart(self) -> float | None:
         due = [slot.restart_due for slot in self.slots if slot.restart_due is not None]
@@ -279,15 +312,32 @@ class _Supervisor:
                 still.append(slot)
                 continue
             _log_exit(slot.number, slot.process, log.info)
+            _why_it_could_not_start(slot)
             slot.process.close()
             slot.process = None
         return still
 
 
+def _why_it_could_not_start(slot: _Slot) -> str | None:
+    """What the slot's exited process reported, if it could not start; closes the report."""
+    report, slot.report = slot.report, None
+    if report is None:
+        return None
+    try:
+        why = report.recv() if report.poll() else None
+    except (EOFError, OSError):
+        why = None
+    report.close()
+    return why if isinstance(why, str) else None
+
+
 def _log_exit(number: int, process: BaseProcess, level: Callable[..., object]) -> None:
     code = process.exitcode
     assert code is not None
-    how = {"signal": signal.Signals(-code).name} if code < 0 else {"exit_code": code}
+    how: dict[str, object] = {"exit_code": code}
+    if code < 0:
+        with contextlib.suppress(ValueError):
+            how = {"signal": signal.Signals(-code).name}
     level("worker exited", worker=number, pid=process.pid, **how)
 
 
@@ -315,7 +365,22 @@ def _stop_signals() -> Iterator[_StopSignals]:
 
 # --- the worker's side ---------------------------------------------------------------------------
 
-_PR_SET_PDEATHSIG = 1
+
+def _run_worker(run_worker: RunWorker, config: ServerConfig, json_lines: bool, report: Connection) -> None:
+    """A worker process: ``run_worker``, telling the supervisor why if it cannot start."""
+    # Ctrl-C on a terminal reaches the whole process group: the supervisor stops the workers.
+    # A worker that serves handles SIGINT again (as a stop) when it sets its own handlers.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    exit_with_parent(grace_seconds=config.grace_seconds)
+    try:
+        run_worker(config, json_lines)
+    except StartupError as error:
+        with contextlib.suppress(OSError):
+            report.send(str(error))
+        sys.exit(CANNOT_START)
+    finally:
+        report.close()
+
 
 
 def _ask_linux_for_a_death_signal(signum: int) -> None:

@@ -294,7 +294,9 @@ def test_memory_is_bounded_even_by_clients_who_keep_calling() -> None:
 
 def test_clients_holding_calls_streams_or_games_are_remembered_however_old() -> None:
     clock = FakeClock()
-    limits = quotas(clock, concurrent_calls=1, streams_per_client=1, live_games_per_client=1, clients_remembered=10)
+    limits = quotas(
+        clock, concurrent_calls=1, streams_per_client=1, live_games_per_client=1, clients_remembered=10
+    )
     limits.count_game(CLIENT, "games/a")
     with limits.admit_call(CLIENT), limits.open_stream(CLIENT, "games/a"):
         for number in range(1000):
@@ -349,4 +351,4 @@ def test_threads_calling_at_once_never_pass_the_limits() -> None:
 @pytest.mark.parametrize("name", ["calls_per_second", "call_burst", "concurrent_calls", "streams_per_game"])
 def test_limits_are_positive(name: str) -> None:
     with pytest.raises(ValueError, match=name):
-        QuotaLimits(**{name: 0})  # type: ignore[arg-type]
+        QuotaLimits(**{name: 0})
