@@ -87,6 +87,11 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+# The load comes from one address: the per-client quotas would measure themselves, not the server.
+UNBOUNDED = ["--allow-seeded-dice", "--calls-per-second", "1e9", "--call-burst", "1000000000",
+             "--concurrent-calls", "1000000", "--live-games-per-client", "1000000000"]
+
+
 def start_server(port: int, workers: int, folder: Path) -> subprocess.Popen[bytes]:
     """``tavli serve`` on ``port``: one process with its games in memory, or ``workers`` processes
     sharing the port and an SQLite file in ``folder`` (as they must share their games)."""
@@ -95,7 +100,7 @@ def start_server(port: int, workers: int, folder: Path) -> subprocess.Popen[byte
     store = ["--db", ":memory:"] if workers == 1 else ["--db", str(folder / "games.db"), "--workers", str(workers)]
     return subprocess.Popen(
         [*command, "serve", "--host", LOOPBACK, "--port", str(port), *store,
-         "--games-in-memory", "1000000", "--log-json"],
+         "--games-in-memory", "1000000", "--log-json", *UNBOUNDED],
         cwd=REPO,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,

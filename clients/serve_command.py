@@ -8,12 +8,23 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from server.limits import BATCH_ITEMS, FIELD_LIMITS, RequestLimits
+from server.quotas import QuotaLimits
 from server.startup import StartupError, check_database, check_port, check_port_free, check_tls_files
 
 if TYPE_CHECKING:
     from server.app import ServerConfig
 
 PROGRAM = "tavli serve"
+# The per-client quotas that have a flag: (QuotaLimits field, its type, what it counts).
+_QUOTA_FLAGS = (
+    ("calls_per_second", float, "calls a second"),
+    ("call_burst", int, "calls at once after a quiet spell"),
+    ("concurrent_calls", int, "calls open at once"),
+    ("streams_per_client", int, "open watches"),
+    ("streams_per_game", int, "open watches of one game"),
+    ("live_games_per_client", int, "games created and not over yet"),
+)
 
 
 def add_parser(commands: Any) -> None:
@@ -61,16 +72,15 @@ def add_parser(commands: Any) -> None:
         help="ping a quiet connection this often, and drop it if it does not answer (default 60)",
     )
     quotas = parser.add_argument_group("limits on each client (a client is its IP address)")
-    quotas.add_argument("--calls-per-second", type=float, default=2_000.0, help="calls a second (default 2000)")
-    quotas.add_argument("--call-burst", type=int, default=4_000, help="calls at once after a quiet spell (default 4000)")
-    quotas.add_argument("--concurrent-calls", type=int, default=256, help="calls open at once (default 256)")
-    quotas.add_argument("--streams-per-client", type=int, default=2_000, help="open watches (default 2000)")
-    quotas.add_argument("--streams-per-game", type=int, default=1_100, help="open watches of one game (default 1100)")
+    defaults = QuotaLimits()
+    for name, kind, words in _QUOTA_FLAGS:
+        flag = "--" + name.replace("_", "-")
+        quotas.add_argument(flag, type=kind, default=getattr(defaults, name), help=f"{words} (default %(default)s)")
     quotas.add_argument(
-        "--live-games-per-client", type=int, default=10_000, help="games created and not over (default 10000)"
-    )
-    quotas.add_argument(
-        "--batch-items", type=int, default=1_000, help="plays a BatchValidatePlays may hold (default 1000)"
+        "--batch-items",
+        type=int,
+        default=FIELD_LIMITS[BATCH_ITEMS],
+        help="plays a BatchValidatePlays may hold (default %(default)s)",
     )
     parser.add_argument("--log-json", action="store_true", help="log JSON lines even on a terminal")
     parser.set_defaults(run=run)
@@ -79,8 +89,6 @@ def add_parser(commands: Any) -> None:
 def run(arguments: argparse.Namespace) -> int:
     from server import logs
     from server.app import ServerConfig, serve
-    from server.limits import BATCH_ITEMS, FIELD_LIMITS, RequestLimits
-    from server.quotas import QuotaLimits
 
     if bool(arguments.tls_cert) != bool(arguments.tls_key):
         print("tavli serve: give both --tls-cert and --tls-key, or neither", file=sys.stderr)
@@ -106,14 +114,7 @@ def run(arguments: argparse.Namespace) -> int:
             request_retention_seconds=arguments.request_retention_hours * 3600,
             idle_connection_seconds=arguments.idle_connection_seconds,
             keepalive_seconds=arguments.keepalive_seconds,
-            quotas=QuotaLimits(
-                calls_per_second=arguments.calls_per_second,
-                call_burst=arguments.call_burst,
-                concurrent_calls=arguments.concurrent_calls,
-                streams_per_client=arguments.streams_per_client,
-                streams_per_game=arguments.streams_per_game,
-                live_games_per_client=arguments.live_games_per_client,
-            ),
+            quotas=QuotaLimits(**{name: getattr(arguments, name) for name, _, _ in _QUOTA_FLAGS}),
             limits=RequestLimits(fields={**FIELD_LIMITS, BATCH_ITEMS: arguments.batch_items}),
         )
     except ValueError as error:  # a limit out of its range

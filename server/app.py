@@ -192,10 +192,17 @@ def create_server(config: ServerConfig) -> Running:
 @contextlib.contextmanager
 def embedded_server() -> Iterator[str]:
     """The address of an in-memory server on a free loopback port, for a client program's own
-    use while the ``with`` block runs; it logs no line per RPC. Seeded dice are allowed: the
-    program that chooses the seed is the only one at the table's server."""
+    use while the ``with`` block runs; it logs no line per RPC. Seeded dice are allowed and no
+    quota binds: the program is the server's only client."""
     running = create_server(
-        ServerConfig(host="127.0.0.1", port=0, db=None, log_rpcs=False, allow_seeded_dice=True)
+        ServerConfig(
+            host="127.0.0.1",
+            port=0,
+            db=None,
+            log_rpcs=False,
+            allow_seeded_dice=True,
+            quotas=QuotaLimits.unbounded(),
+        )
     )
     try:
         yield f"127.0.0.1:{running.port}"
