@@ -34,6 +34,8 @@ from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
 if TYPE_CHECKING:
     from google.protobuf.internal.containers import RepeatedCompositeFieldContainer
 
+    from server.tables import DiceMode
+
 _VARIANT_NAMES = {
     board_pb2.VARIANT_BACKGAMMON: "backgammon",
     board_pb2.VARIANT_LONG_NARDI: "long-nardi",
@@ -69,6 +71,7 @@ _DICE_MODES = {
     "seeded": games_pb2.DICE_MODE_SEEDED,
     "verifiable": games_pb2.DICE_MODE_VERIFIABLE,
 }
+_DICE_MODE_NAMES = {number: name for name, number in _DICE_MODES.items()}
 _ACTIONS = {action: getattr(games_pb2, f"ACTION_{action.name}") for action in Action}
 _EVENT_KINDS = {
     OpeningThrown: games_pb2.EVENT_KIND_OPENING_THROW,
@@ -169,6 +172,14 @@ def rules_of(message: games_pb2.RuleSet) -> RuleSet:
         match_openings=match_openings,  # type: ignore[arg-type]
         auto_play_forced=message.auto_play_forced,
     )
+
+
+def dice_mode_of(mode: int) -> DiceMode:
+    """:raises BadRequest: for a number DiceMode does not define."""
+    name = _DICE_MODE_NAMES.get(mode)
+    if name is None:
+        raise BadRequest(f"unknown dice_mode {mode}")
+    return name  # type: ignore[return-value]
 
 
 def resign_level_of(result: int) -> str:

@@ -23,16 +23,11 @@ from server import convert
 from server.admission import client_of
 from server.errors import BadRequest
 from server.quotas import Quotas
-from server.tables import Created, DiceMode, GameView, Request, Tables
+from server.tables import Created, GameView, Request, Tables
 from tavli.v1 import games_service_pb2 as pb
 from tavli.v1 import games_service_pb2_grpc
 
 Response = TypeVar("Response")
-_DICE_MODES: dict[int, DiceMode] = {
-    pb.DICE_MODE_UNSPECIFIED: "system",
-    pb.DICE_MODE_SEEDED: "seeded",
-    pb.DICE_MODE_VERIFIABLE: "verifiable",
-}
 _BAD_PAGE_TOKEN = "page_token is not one this server gave"
 # A page token is a small JSON object; anything longer was not made here.
 _MOST_PAGE_TOKEN_CHARS = 512
@@ -47,9 +42,7 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
         if not request.HasField("rule_set"):
             raise BadRequest("a game needs a rule_set")
         rules = convert.rules_of(request.rule_set)
-        dice_mode = _DICE_MODES.get(request.dice_mode)
-        if dice_mode is None:
-            raise BadRequest(f"unknown dice_mode {request.dice_mode}")
+        dice_mode = convert.dice_mode_of(request.dice_mode)
         client = client_of(context)
         created = await self.tables.create(
             rules,
