@@ -64,7 +64,11 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--parallel", type=int, default=1, metavar="K", help="games played at once")
     parser.add_argument("--export", type=Path, metavar="DIR", help="write each game's .mat record to DIR")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
-    parser.add_argument("--server", metavar="HOST:PORT", help="use this server instead of starting one")
+    parser.add_argument(
+        "--server",
+        metavar="HOST:PORT",
+        help="use this server instead of starting one (started with --allow-seeded-dice: the arena seeds its dice)",
+    )
     parser.set_defaults(run=run)
 
 
