@@ -9,6 +9,7 @@ sees it.
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -55,10 +56,17 @@ class AdmissionInterceptor(grpc.aio.ServerInterceptor):
 
 
 def client_of(context: grpc.aio.ServicerContext) -> str:
-    """The client's address without its port: ``ipv4:127.0.0.1:50432`` is ``127.0.0.1``."""
+    """The client's address without its port (``ipv4:127.0.0.1:50432`` is ``127.0.0.1``); an
+    IPv6 client is its /64 network, the block one host is given, so that a host cannot become
+    many clients by changing addresses within it."""
     peer = context.peer() or ""
     kind, _, address = peer.partition(":")
-    if kind in ("ipv4", "ipv6"):
-        host = address.rpartition(":")[0]
-        return host.strip("[]") or address
-    return peer
+    if kind not in ("ipv4", "ipv6"):
+        return peer
+    host = address.rpartition(":")[0].strip("[]") or address
+    if kind == "ipv6":
+        try:
+            return str(ipaddress.IPv6Network(f"{host.partition('%')[0]}/64", strict=False))
+        except ValueError:
+            return host
+    return host

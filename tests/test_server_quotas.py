@@ -60,3 +60,21 @@ def test_watches_of_one_game_are_bounded() -> None:
         assert error_info(refused.value) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_STREAMS", "tavli")
         for watch in open_watches:
             watch.cancel()
+
+
+class _Peer:
+    def __init__(self, peer: str) -> None:
+        self._peer = peer
+
+    def peer(self) -> str:
+        return self._peer
+
+
+def test_a_client_is_its_address_and_an_ipv6_client_its_64_block() -> None:
+    from server.admission import client_of
+
+    assert client_of(_Peer("ipv4:127.0.0.1:50432")) == "127.0.0.1"  # type: ignore[arg-type]
+    assert client_of(_Peer("ipv6:[2001:db8:1:2::5]:443")) == "2001:db8:1:2::/64"  # type: ignore[arg-type]
+    assert client_of(_Peer("ipv6:[2001:db8:1:2:ffff::9]:1")) == "2001:db8:1:2::/64"  # type: ignore[arg-type]
+    assert client_of(_Peer("ipv6:[::1]:50051")) == "::/64"  # type: ignore[arg-type]
+    assert client_of(_Peer("unix:/tmp/socket")) == "unix:/tmp/socket"  # type: ignore[arg-type]
