@@ -52,7 +52,7 @@ from tests.server_play import RPC_TIMEOUT
 # At least 1,000 rounds in all: half on one process, half on two workers.
 ROUNDS_PER_SERVER = int(os.environ.get("TAVLI_RACE_ROUNDS", "1000"))
 TIME_LIMIT = 75.0  # seconds of racing per server, at most
-CHANNELS = 8  # the kernel spreads connections over the workers by their ports: 8 all on one is 1 in 128
+CHANNELS = 24  # the kernel spreads connections over the workers by their ports: 24 all on one is 1 in 8 million
 
 BACKGAMMON, LONG_NARDI = board_pb2.VARIANT_BACKGAMMON, board_pb2.VARIANT_LONG_NARDI
 CUBE = games_pb2.CUBE_MODE_CUBE
