@@ -31,9 +31,9 @@ COMPILED = ["engine/backgammon.py", "engine/long_nardi.py", "engine/variant.py"]
 
 def measure(repeats: int) -> dict[str, float]:
     """In this process: check the engine it imports against the perft counts, then time it."""
-    import engine.backgammon
+    import tavli.engine.backgammon
     from benchmarks.growth import corpus, engine_run, fastest, gnubg_run
-    from engine import BACKGAMMON, LONG_NARDI
+    from tavli.engine import BACKGAMMON, LONG_NARDI
 
     backgammon, long_nardi = corpus("perft-backgammon.txt"), corpus("perft-long-nardi.txt")
     for variant, rows in ((BACKGAMMON, backgammon), (LONG_NARDI, long_nardi)):
@@ -42,7 +42,7 @@ def measure(repeats: int) -> dict[str, float]:
             raise SystemExit(f"{variant.name}: {wrong} positions disagree with the perft counts")
     runs = [engine_run(BACKGAMMON, backgammon), engine_run(LONG_NARDI, long_nardi), gnubg_run(backgammon)]
     timings = dict(zip(("backgammon", "long-nardi", "gnubg-nn"), fastest(runs, repeats)))
-    timings["compiled"] = float(not str(engine.backgammon.__file__).endswith(".py"))
+    timings["compiled"] = float(not str(tavli.engine.backgammon.__file__).endswith(".py"))
     return timings
 
 

@@ -19,7 +19,7 @@ import argparse
 import time
 from collections.abc import Callable
 
-from engine import BACKGAMMON, BAR, LONG_NARDI, Position, Variant
+from tavli.engine import BACKGAMMON, BAR, LONG_NARDI, Position, Variant
 from tests.test_perft import read_perft
 
 BUCKETS = [(1, 1, "1"), (2, 5, "2-5"), (6, 20, "6-20"), (21, 60, "21-60"), (61, 10**6, "61+")]

@@ -96,7 +96,7 @@ def start_server(port: int, workers: int, folder: Path) -> subprocess.Popen[byte
     """``tavli serve`` on ``port``: one process with its games in memory, or ``workers`` processes
     sharing the port and an SQLite file in ``folder`` (as they must share their games)."""
     tavli = Path(sys.executable).with_name("tavli")
-    command = [str(tavli)] if tavli.exists() else [sys.executable, "-m", "clients.cli"]
+    command = [str(tavli)] if tavli.exists() else [sys.executable, "-m", "tavli.clients.cli"]
     store = ["--db", ":memory:"] if workers == 1 else ["--db", str(folder / "games.db"), "--workers", str(workers)]
     return subprocess.Popen(
         [*command, "serve", "--host", LOOPBACK, "--port", str(port), *store,
@@ -369,7 +369,7 @@ def measure(kind: str, concurrency: int, *, port: int, server_pid: int, processe
 
 
 def load_corpus() -> Corpus:
-    from engine import BACKGAMMON, Position
+    from tavli.engine import BACKGAMMON, Position
     from tests.test_perft import read_perft
 
     rows = []
@@ -382,7 +382,7 @@ def load_corpus() -> Corpus:
 def fresh_queries(corpus: Corpus) -> Queries:
     """``FRESH`` positions and rolls as seeded games of random plays reach them, dice as they fall:
     each pair once, and none of the corpus's pairs (which the other kinds ask)."""
-    from engine import BACKGAMMON
+    from tavli.engine import BACKGAMMON
     from tests.games import positions_from_games
 
     asked = {(position_id, (max(dice), min(dice))) for position_id, dice, _ in corpus}

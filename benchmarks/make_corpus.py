@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine import BACKGAMMON, LONG_NARDI, Position
+from tavli.engine import BACKGAMMON, LONG_NARDI, Position
 from tests.games import positions_from_games
 
 CORPUS = Path(__file__).resolve().parents[1] / "tests" / "data"

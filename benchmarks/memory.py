@@ -60,11 +60,11 @@ class _Context:
 async def _make_games(count: int, turns: int) -> tuple[Any, float]:
     from tavli.v1 import games_service_pb2 as pb
 
-    from server.games_servicer import GamesServicer, summary_of
-    from server.keys import ServerKey
-    from server.quotas import QuotaLimits, Quotas
-    from server.store import MemoryStore
-    from server.tables import Tables
+    from tavli.server.games_servicer import GamesServicer, summary_of
+    from tavli.server.keys import ServerKey
+    from tavli.server.quotas import QuotaLimits, Quotas
+    from tavli.server.store import MemoryStore
+    from tavli.server.tables import Tables
 
     tables = Tables(MemoryStore(), ServerKey.fresh(), summarize=summary_of, capacity=count + 1, allow_seeded_dice=True)
     servicer = GamesServicer(tables, Quotas(QuotaLimits(live_games_per_client=count + 10)))
@@ -98,9 +98,9 @@ async def _make_games(count: int, turns: int) -> tuple[Any, float]:
 
 
 def clear_bounded_caches() -> None:
-    from engine.position import _side_bits
-    from engine.variant import _checked_legal_plays
-    from server.convert import _steps_fields
+    from tavli.engine.position import _side_bits
+    from tavli.engine.variant import _checked_legal_plays
+    from tavli.server.convert import _steps_fields
 
     for cache in (_checked_legal_plays, _steps_fields, _side_bits):
         cache.cache_clear()

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from engine import BACKGAMMON, BAR, OFF, Position
+from tavli.engine import BACKGAMMON, BAR, OFF, Position
 
 Dice = tuple[int, int]
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from engine import BACKGAMMON, LONG_NARDI, Play, Position, Variant
+from tavli.engine import BACKGAMMON, LONG_NARDI, Play, Position, Variant
 from tests.test_perft import read_perft
 
 Corpus = list[tuple[Position, tuple[int, int]]]

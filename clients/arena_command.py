@@ -37,9 +37,9 @@ from typing import Any, TextIO
 from tavli.v1 import board_pb2
 from tavli.v1 import games_service_pb2 as games_pb2
 
-from clients import bots
-from clients.client import TavliClient, TavliServerError, VariantName
-from clients.seat_driver import play_match
+from tavli.clients import bots
+from tavli.clients.client import TavliClient, TavliServerError, VariantName
+from tavli.clients.seat_driver import play_match
 
 _SEAT_INDEX = {games_pb2.SEAT_0: 0, games_pb2.SEAT_1: 1}
 
@@ -301,7 +301,7 @@ def _server(address: str | None) -> Iterator[str]:
     if address:
         yield address
         return
-    from server.app import embedded_server
+    from tavli.server.app import embedded_server
 
     with embedded_server() as embedded:
         yield embedded

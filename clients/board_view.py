@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from engine import Position, Variant
-from engine.position import BAR, OFF, pips
+from tavli.engine import Position, Variant
+from tavli.engine.position import BAR, OFF, pips
 
 Side = Literal["X", "O"]
 

@@ -16,7 +16,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tavli", description="A rules server for backgammon and long nardi.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
-        importlib.import_module(f"clients.{name}_command").add_parser(commands)
+        importlib.import_module(f"tavli.clients.{name}_command").add_parser(commands)
     arguments = parser.parse_args(argv)
     try:
         return int(arguments.run(arguments))

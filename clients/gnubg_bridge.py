@@ -33,8 +33,8 @@ from typing import Literal, Self
 
 import grpc
 
-from clients.client import RESULT_LEVELS, Seat, TavliServerError
-from engine import BAR, OFF, Position
+from tavli.clients.client import RESULT_LEVELS, Seat, TavliServerError
+from tavli.engine import BAR, OFF, Position
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
 
 GNUBG = Path("/usr/games/gnubg")

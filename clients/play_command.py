@@ -24,14 +24,13 @@ import grpc
 from tavli.v1 import board_pb2
 from tavli.v1 import games_service_pb2 as games_pb2
 
-from clients import bots
-from clients.board_view import Table, draw
-from clients.client import Seat, TavliClient, TavliServerError, VariantName
-from clients.seat_driver import SeatDriver, variant_of
-from engine import Position
-from engine.errors import InvalidMatchIdError
-from engine.game import RESIGN_LEVELS
-from engine.match_id import GameStatus, MatchInfo, Resignation
+from tavli.clients import bots
+from tavli.clients.board_view import Table, draw
+from tavli.clients.client import Seat, TavliClient, TavliServerError, VariantName
+from tavli.clients.seat_driver import SeatDriver, variant_of
+from tavli.engine import VARIANTS, Position
+from tavli.engine.errors import InvalidMatchIdError
+from tavli.engine.match_id import GameStatus, MatchInfo, Resignation
 
 _RESULT_WORDS = {
     board_pb2.GAME_RESULT_SINGLE: "a single game",
@@ -110,7 +109,7 @@ def run(arguments: argparse.Namespace) -> int:
         if arguments.server:
             with TavliClient.connect(arguments.server) as client:
                 return PlaySession(client, bot, options).run()
-        from server.app import embedded_server
+        from tavli.server.app import embedded_server
 
         with embedded_server() as address, TavliClient.connect(address) as client:
             return PlaySession(client, bot, options).run()
@@ -303,7 +302,7 @@ class PlaySession:
         return None
 
     def _resign(self, level: str, actions: set[int]) -> games_pb2.Game | None:
-        levels = RESIGN_LEVELS[self.options.variant]
+        levels = [level.value for level in VARIANTS[self.options.variant].resign_levels]
         level = level or "single"
         if level not in levels:
             self._say(f"Resign what? Type resign followed by one of: {', '.join(levels)}.")
@@ -511,7 +510,7 @@ class PlaySession:
         )
 
     def _help(self) -> str:
-        levels = "|".join(RESIGN_LEVELS[self.options.variant])
+        levels = "|".join(level.value for level in VARIANTS[self.options.variant].resign_levels)
         examples = "24/18 13/8, 24/13, 13/7(2) or 6/off" if self.options.variant == "long-nardi" else (
             "13/7 8/7, bar/22, 24/18*/13, 6/2(2) or 6/off"
         )

@@ -7,8 +7,8 @@ import json
 import sys
 from typing import IO, Any
 
-from engine import VARIANTS, Position, TavliError, Variant
-from engine.play import check_dice
+from tavli.engine import VARIANTS, Position, TavliError, Variant
+from tavli.engine.play import check_dice
 
 _START_ID = "4HPwATDgc/ABMA"
 

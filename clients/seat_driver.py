@@ -23,9 +23,10 @@ from typing import Any, Literal
 from tavli.v1 import board_pb2
 from tavli.v1 import games_service_pb2 as games_pb2
 
-from clients.bots.base import Bot, CubeAnswer, Situation
-from clients.client import RESULT_LEVELS, VARIANT_NAMES, Seat, TavliClient, TavliServerError, VariantName
-from engine import VARIANTS, Play, Position, Step, Variant
+from tavli.clients.bots.base import Bot, CubeAnswer, Situation
+from tavli.clients.client import RESULT_LEVELS, VARIANT_NAMES, Seat, TavliClient, TavliServerError, VariantName
+from tavli.engine import VARIANTS, Play, Position, Step, Variant
+from tavli.engine.rules import DEFAULT_CUBE_LIMIT
 
 _RETRIES = 3  # fresh reads after a stale etag before giving up
 
@@ -184,7 +185,7 @@ def _cube_may_be_turned(game: games_pb2.Game, me: int) -> bool:
         return False
     if game.cube_owner not in (games_pb2.SEAT_UNSPECIFIED, me):
         return False
-    limit = rules.cube_limit if rules.HasField("cube_limit") else 64
+    limit = rules.cube_limit if rules.HasField("cube_limit") else DEFAULT_CUBE_LIMIT
     return limit == 0 or game.cube_value * 2 <= limit
 
 

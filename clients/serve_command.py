@@ -8,12 +8,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from server.limits import BATCH_ITEMS, FIELD_LIMITS, RequestLimits
-from server.quotas import QuotaLimits
-from server.startup import StartupError, check_database, check_port, check_port_free, check_tls_files
+from tavli.server.limits import BATCH_ITEMS, FIELD_LIMITS, RequestLimits
+from tavli.server.quotas import QuotaLimits
+from tavli.server.startup import StartupError, check_database, check_port, check_port_free, check_tls_files
 
 if TYPE_CHECKING:
-    from server.app import ServerConfig
+    from tavli.server.app import ServerConfig
 
 PROGRAM = "tavli serve"
 # The per-client quotas that have a flag: (QuotaLimits field, its type, what it counts).
@@ -87,8 +87,8 @@ def add_parser(commands: Any) -> None:
 
 
 def run(arguments: argparse.Namespace) -> int:
-    from server import logs
-    from server.app import ServerConfig, serve
+    from tavli.server import logs
+    from tavli.server.app import ServerConfig, serve
 
     if bool(arguments.tls_cert) != bool(arguments.tls_key):
         print("tavli serve: give both --tls-cert and --tls-key, or neither", file=sys.stderr)

@@ -1,7 +1,7 @@
 """tavli's rules engine: positions, legal plays, notation and games, in pure Python."""
 
-from engine.backgammon import Backgammon
-from engine.errors import (
+from tavli.engine.backgammon import Backgammon
+from tavli.engine.errors import (
     GameOverError,
     IllegalPlayError,
     InvalidDiceError,
@@ -9,14 +9,11 @@ from engine.errors import (
     InvalidPositionError,
     TavliError,
 )
-from engine.long_nardi import LongNardi
-from engine.play import Play, Step
-from engine.position import BAR, OFF, Position
-from engine.variant import GameResult, LegalPlays, Variant
-
-BACKGAMMON = Backgammon()
-LONG_NARDI = LongNardi()
-VARIANTS: dict[str, Variant] = {variant.name: variant for variant in (BACKGAMMON, LONG_NARDI)}
+from tavli.engine.long_nardi import LongNardi
+from tavli.engine.play import Play, Step
+from tavli.engine.position import BAR, OFF, Position
+from tavli.engine.variant import GameResult, LegalPlays, Variant
+from tavli.engine.variants import BACKGAMMON, LONG_NARDI, VARIANTS
 
 __all__ = [
     "BACKGAMMON",

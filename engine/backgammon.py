@@ -2,24 +2,39 @@
 
 from __future__ import annotations
 
-from engine.play import Dice, Play, Step
-from engine.position import BAR, OFF, Checkers, Point, Position
-from engine.variant import GameResult, LegalPlays, Variant, bear_off_refusal, bear_off_start, is_better_way
+from tavli.engine.play import Dice, Play, Step
+from tavli.engine.position import BAR, OFF, Checkers, Point, Position
+from tavli.engine.variant import GameResult, LegalPlays, Variant, bear_off_refusal, bear_off_start, is_better_way
 
 _START: Checkers = tuple(2 if p == 24 else 5 if p in (6, 13) else 3 if p == 8 else 0 for p in range(26))
-
 
 
 class Backgammon(Variant):
     """Backgammon as RULES.md describes it. My point ``p`` is the opponent's point ``25 - p``."""
 
     name = "backgammon"
+    title = "backgammon"
+    hits = True
+    cube = True
+    default_opening = "PLAY_OPENING_DICE"
+    resign_levels = (GameResult.SINGLE, GameResult.GAMMON, GameResult.BACKGAMMON)
+    mat_variation = None
+    gnubg_variant = "standard"
 
     def start_position(self) -> Position:
         return Position.trusted(_START, _START)
 
     def opponent_point(self, point: Point) -> Point:
         return 25 - point
+
+    def most_to_lose(self, position: Position) -> GameResult:
+        mine, theirs = position
+        if mine[OFF]:
+            return GameResult.SINGLE
+        # Gammoned at least; backgammoned too while a checker may still be caught in the
+        # winner's home board: one is there or on the bar now, or the sides are still in contact.
+        contact = _highest(mine) + _highest(theirs) > 25
+        return GameResult.BACKGAMMON if any(mine[19:26]) or contact else GameResult.GAMMON
 
     def result(self, position: Position) -> GameResult | None:
         for winner, loser in ((position.player, position.opponent), (position.opponent, position.player)):
@@ -90,6 +105,11 @@ class Backgammon(Variant):
 # checkers are read once, at the start.
 
 _new = tuple.__new__
+
+
+def _highest(checkers: Checkers) -> int:
+    """The side's highest point with a checker (the bar counts as 25), 0 when all are off."""
+    return next((point for point in range(BAR, 0, -1) if checkers[point]), 0)
 
 
 def _two_dice_in_the_field(position: Position, high: int, low: int) -> list[Play]:

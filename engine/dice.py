@@ -25,7 +25,7 @@ import hashlib
 import secrets
 from typing import Protocol
 
-from engine.play import Dice
+from tavli.engine.play import Dice
 
 
 class DiceSource(Protocol):

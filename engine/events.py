@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any, ClassVar, Literal, TypeAlias
 
-from engine.errors import TavliError
-from engine.play import Dice
+from tavli.engine.errors import TavliError
+from tavli.engine.play import Dice
 
 Side: TypeAlias = Literal[0, 1]
 ResignLevel = Literal["single", "gammon", "backgammon", "mars"]

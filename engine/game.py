@@ -14,8 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from engine.errors import IllegalPlayError, InvalidPlayError, TavliError
-from engine.events import (
+from tavli.engine.errors import IllegalPlayError, InvalidPlayError, TavliError
+from tavli.engine.events import (
     Beavered,
     DiceCommitted,
     Doubled,
@@ -32,10 +32,10 @@ from engine.events import (
     Side,
     Took,
 )
-from engine.play import Dice, Play, check_dice
-from engine.position import BAR, OFF, Checkers, Position
-from engine.rules import CUBE_CEILING, RuleSet
-from engine.variant import GameResult
+from tavli.engine.play import Dice, Play, check_dice
+from tavli.engine.position import Checkers, Position
+from tavli.engine.rules import CUBE_CEILING, RuleSet
+from tavli.engine.variant import GameResult
 
 ErrorCode = Literal[
     "NOT_YOUR_TURN",
@@ -80,9 +80,6 @@ class Action(enum.Enum):
     RESIGN = "resign"
     ACCEPT = "accept"
     REJECT = "reject"
-
-
-RESIGN_LEVELS: dict[str, tuple[ResignLevel, ...]] = {"backgammon": ("single", "gammon", "backgammon"), "long-nardi": ("single", "mars")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,13 +281,9 @@ def _dropped(state: MatchState, event: Dropped) -> MatchState:
 
 def _beavered(state: MatchState, event: Beavered) -> MatchState:
     game = _answer(state, event.side)
-    rules = state.rules
-    if not rules.beavers or rules.is_match:
-        raise ActionError("BEAVER_UNAVAILABLE", "beavers are not played in this game")
-    if not _below_limit(rules, game.cube_value * 4):
-        raise ActionError(
-            "BEAVER_UNAVAILABLE", f"a beaver would take the cube past {_highest_cube_in_words(rules)}"
-        )
+    refusal = beaver_refusal(state)
+    if refusal is not None:
+        raise ActionError("BEAVER_UNAVAILABLE", refusal)
     game = replace(game, phase=Phase.ROLLING, cube_value=game.cube_value * 4, cube_owner=event.side)
     return replace(state, game=game)
 
@@ -304,7 +297,7 @@ def resignation_offered(state: MatchState, event: ResignationOffered) -> ResignL
     if refusal is not None:
         code: ErrorCode = "DOUBLE_PENDING" if state.game.phase is Phase.DOUBLED else "RESIGNATION_UNAVAILABLE"
         raise ActionError(code, refusal)
-    levels = RESIGN_LEVELS[state.rules.variant]
+    levels = [level.value for level in state.rules.rules.resign_levels]
     if event.level not in levels:
         raise ActionError(
             "RESIGNATION_UNAVAILABLE", f"a resignation is for a {', '.join(levels)}, not {event.level!r}"
@@ -414,6 +407,16 @@ def cube_refusal(state: MatchState, side: Side) -> str | None:
     return None
 
 
+def beaver_refusal(state: MatchState) -> str | None:
+    """Why the doubled side may not beaver the double waiting for its answer, or ``None``."""
+    rules = state.rules
+    if not rules.beavers or rules.is_match:
+        return "beavers are not played in this game"
+    if not _below_limit(rules, state.game.cube_value * 4):
+        return f"a beaver would take the cube past {_highest_cube_in_words(rules)}"
+    return None
+
+
 def resign_refusal(state: MatchState, side: Side) -> str | None:
     """Why ``side`` may not offer to resign now, or ``None`` if it may."""
     game = state.game
@@ -433,19 +436,14 @@ def resign_refusal(state: MatchState, side: Side) -> str | None:
 def most_that_can_be_lost(state: MatchState, side: Side) -> GameResult:
     """The most ``side`` can still lose this game by (RULES.md, Resigning)."""
     game = state.game
-    mine = game.checkers(side)
-    if state.rules.variant == "long-nardi":
-        return GameResult.SINGLE if mine[OFF] else GameResult.MARS
-    if mine[OFF] or (state.rules.jacoby and game.cube_owner is None):
+    if _jacoby_holds(state):
         return GameResult.SINGLE
-    theirs = game.checkers(other(side))
-    in_their_home = any(mine[19:26])
-    contact = _highest(mine) + _highest(theirs) > 25
-    return GameResult.BACKGAMMON if in_their_home or contact else GameResult.GAMMON
+    return state.rules.rules.most_to_lose(game.position_of(side))
 
 
-def _highest(checkers: Checkers) -> int:
-    return next((point for point in range(BAR, 0, -1) if checkers[point]), 0)
+def _jacoby_holds(state: MatchState) -> bool:
+    """Whether the Jacoby rule keeps gammons from counting: it is played and the cube is unturned."""
+    return state.rules.jacoby and state.game.cube_owner is None
 
 
 # --- ending games and matches ------------------------------------------------------------------
@@ -455,8 +453,8 @@ def _end_game(state: MatchState, winner: Side, result: GameResult, ended_by: str
     rules = state.rules
     game = state.game
     multiplier = result.multiplier
-    if ended_by == "play" and rules.jacoby and game.cube_owner is None:
-        multiplier = 1  # Jacoby: no gammons until the cube has been turned
+    if ended_by == "play" and _jacoby_holds(state):
+        multiplier = 1
     if ended_by == "drop":
         multiplier = 1
     points = multiplier * game.cube_value
@@ -501,7 +499,7 @@ def legal_actions(state: MatchState, side: Side) -> list[Action]:
     if phase is Phase.DOUBLED:
         if side != game.turn:
             actions = [Action.TAKE, Action.DROP]
-            if state.rules.beavers and not state.rules.is_match and _below_limit(state.rules, game.cube_value * 4):
+            if beaver_refusal(state) is None:
                 actions.append(Action.BEAVER)
         return actions
     if phase is Phase.RESIGNING:

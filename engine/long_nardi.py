@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from engine.errors import InvalidPositionError
-from engine.play import Dice, Play, Step
-from engine.position import BAR, OFF, Checkers, Point, Position
-from engine.variant import GameResult, Variant, bear_off_refusal, bear_off_start, is_better_way
+from tavli.engine.errors import InvalidPositionError
+from tavli.engine.play import Dice, Play, Step
+from tavli.engine.position import BAR, OFF, Checkers, Point, Position
+from tavli.engine.variant import GameResult, Variant, bear_off_refusal, bear_off_start, is_better_way
 
 HEAD: Point = 24
 _START: Checkers = tuple(15 if point == HEAD else 0 for point in range(26))
@@ -22,6 +22,13 @@ class LongNardi(Variant):
     """Long nardi as RULES.md describes it. My point ``p`` is the opponent's ``p ± 12``."""
 
     name = "long-nardi"
+    title = "long nardi"
+    hits = False
+    cube = False
+    default_opening = "WINNER_ROLLS_AGAIN"
+    resign_levels = (GameResult.SINGLE, GameResult.MARS)
+    mat_variation = "Long Nardi"
+    gnubg_variant = None
 
     def start_position(self) -> Position:
         return Position.trusted(_START, _START)
@@ -34,6 +41,9 @@ class LongNardi(Variant):
             if checkers[BAR]:
                 raise InvalidPositionError(f"{name} has a checker on the bar; long nardi has no bar")
         super().validate(position)
+
+    def most_to_lose(self, position: Position) -> GameResult:
+        return GameResult.SINGLE if position.player[OFF] else GameResult.MARS
 
     def result(self, position: Position) -> GameResult | None:
         for winner, loser in ((position.player, position.opponent), (position.opponent, position.player)):

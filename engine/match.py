@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from engine.dice import DiceSource, SeededDice, SystemDice
-from engine.events import (
+from tavli.engine.dice import DiceSource, SeededDice, SystemDice
+from tavli.engine.events import (
     Beavered,
     DiceCommitted,
     Doubled,
@@ -28,7 +28,7 @@ from engine.events import (
     Side,
     Took,
 )
-from engine.game import (
+from tavli.engine.game import (
     Action,
     ActionError,
     MatchState,
@@ -39,8 +39,8 @@ from engine.game import (
     new_match,
     resignation_offered,
 )
-from engine.play import Dice, Play
-from engine.rules import RuleSet
+from tavli.engine.play import Dice, Play
+from tavli.engine.rules import RuleSet
 
 
 class Match:

@@ -41,7 +41,7 @@ import enum
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-from engine.errors import InvalidMatchIdError
+from tavli.engine.errors import InvalidMatchIdError
 
 Seat: TypeAlias = Literal[0, 1]
 """A player as GNU Backgammon numbers them: 1 plays at the bottom (``X``), 0 at the top (``O``)."""

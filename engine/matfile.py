@@ -27,8 +27,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, NoReturn
 
-from engine.errors import InvalidPlayError, TavliError
-from engine.events import (
+from tavli.engine.errors import InvalidPlayError, TavliError
+from tavli.engine.events import (
     Beavered,
     Doubled,
     Dropped,
@@ -42,12 +42,12 @@ from engine.events import (
     Side,
     Took,
 )
-from engine.game import ActionError, FinishedGame, MatchState, Phase, apply, legal_plays, new_match, other
-from engine.match import Match
-from engine.notation import parse_moves
-from engine.play import Dice
-from engine.position import OFF, Checkers
-from engine.rules import InvalidRuleSetError, RuleSet
+from tavli.engine.game import ActionError, FinishedGame, MatchState, Phase, apply, legal_plays, new_match, other
+from tavli.engine.match import Match
+from tavli.engine.notation import parse_moves
+from tavli.engine.play import Dice
+from tavli.engine.position import OFF, Checkers
+from tavli.engine.rules import InvalidRuleSetError, RuleSet
 
 # --- errors and results ---------------------------------------------------------------------------
 

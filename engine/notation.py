@@ -12,12 +12,12 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.errors import IllegalPlayError, InvalidPlayError
-from engine.play import Dice, Play, Step, check_dice
-from engine.position import BAR, OFF, Point, Position
+from tavli.engine.errors import IllegalPlayError, InvalidPlayError
+from tavli.engine.play import Dice, Play, Step, check_dice
+from tavli.engine.position import BAR, OFF, Point, Position
 
 if TYPE_CHECKING:
-    from engine.variant import LegalPlays, Variant
+    from tavli.engine.variant import LegalPlays, Variant
 
 MAX_NOTATION_LENGTH = 128
 """The longest text read as a play. The longest play written sensibly (four checkers from the bar,

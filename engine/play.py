@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import NamedTuple, TypeAlias
 
-from engine.errors import InvalidDiceError
-from engine.position import Point, Position
+from tavli.engine.errors import InvalidDiceError
+from tavli.engine.position import Point, Position
 
 Dice: TypeAlias = tuple[int, int]
 

@@ -15,7 +15,7 @@ import binascii
 from functools import lru_cache
 from typing import NamedTuple, TypeAlias
 
-from engine.errors import InvalidPositionError
+from tavli.engine.errors import InvalidPositionError
 
 Point: TypeAlias = int
 """A point number from the mover's view: 1-24, with :data:`OFF` and :data:`BAR` at either end."""

@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from engine.errors import TavliError
-from engine.variant import Variant, VariantName
+from tavli.engine.errors import TavliError
+from tavli.engine.variant import Variant, VariantName
+from tavli.engine.variants import VARIANTS
 
 Opening = Literal["PLAY_OPENING_DICE", "WINNER_ROLLS_AGAIN"]
 MatchOpenings = Literal["EVERY_GAME", "WINNER_OPENS"]
@@ -19,6 +20,9 @@ The API carries cube values, and the points a game scores (up to three times the
 beavers past it.
 """
 
+
+DEFAULT_CUBE_LIMIT = 64
+"""The cube's limit when a rule set names none: it goes no higher than 64."""
 
 MOST_MATCH_LENGTH = 32_767
 """The longest match: a Match ID writes the length in 15 bits (and the score stays far from the
@@ -46,7 +50,7 @@ class RuleSet:
     variant: VariantName = "backgammon"
     match_length: int = 0
     cube: bool | None = None
-    cube_limit: int = 64
+    cube_limit: int = DEFAULT_CUBE_LIMIT
     crawford: bool = True
     jacoby: bool = False
     beavers: bool = False
@@ -58,16 +62,14 @@ class RuleSet:
     _variant: Variant = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        from engine import VARIANTS
-
         if self.variant not in VARIANTS:
             raise InvalidRuleSetError(f"unknown variant {self.variant!r}: choose {' or '.join(sorted(VARIANTS))}")
-        object.__setattr__(self, "_variant", VARIANTS[self.variant])
-        nardi = self.variant == "long-nardi"
+        variant = VARIANTS[self.variant]
+        object.__setattr__(self, "_variant", variant)
         if self.cube is None:
-            object.__setattr__(self, "cube", not nardi)
+            object.__setattr__(self, "cube", variant.cube)
         if self.opening is None:
-            object.__setattr__(self, "opening", "WINNER_ROLLS_AGAIN" if nardi else "PLAY_OPENING_DICE")
+            object.__setattr__(self, "opening", variant.default_opening)
         self._check()
         if self.cube_limit > CUBE_CEILING:
             object.__setattr__(self, "cube_limit", CUBE_CEILING)
@@ -79,20 +81,21 @@ class RuleSet:
         elif self.match_length > MOST_MATCH_LENGTH:
             problems.append(f"a match is at most {MOST_MATCH_LENGTH} points long (the most a Match ID holds)")
         if self.cube_limit < 0 or (self.cube_limit and self.cube_limit & (self.cube_limit - 1)):
-            problems.append("the cube limit is a power of two (64 by default), or 0 for no limit")
+            problems.append(f"the cube limit is a power of two ({DEFAULT_CUBE_LIMIT} by default), or 0 for no limit")
         if self.automatic_doubles_limit < 1:
             problems.append("the automatic doubles limit is at least 1")
         if self.opening not in ("PLAY_OPENING_DICE", "WINNER_ROLLS_AGAIN"):
             problems.append(f"unknown opening {self.opening!r}")
         if self.match_openings not in ("EVERY_GAME", "WINNER_OPENS"):
             problems.append(f"unknown match openings {self.match_openings!r}")
-        if self.variant == "long-nardi":
+        variant = self._variant
+        if not variant.cube:
             if self.cube:
-                problems.append("long nardi is played without a cube")
-            if self.opening == "PLAY_OPENING_DICE":
-                problems.append("in long nardi the opening throw is not played: the winner rolls again")
+                problems.append(f"{variant.title} is played without a cube")
+            if self.opening != variant.default_opening:
+                problems.append(f"in {variant.title} the opening throw is not played: the winner rolls again")
             if self.automatic_doubles or self.beavers or self.jacoby:
-                problems.append("automatic doubles, beavers and Jacoby need a cube, and long nardi has none")
+                problems.append(f"automatic doubles, beavers and Jacoby need a cube, and {variant.title} has none")
         if self.match_length:
             for name in ("beavers", "jacoby", "automatic_doubles"):
                 if getattr(self, name):

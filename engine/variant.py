@@ -14,10 +14,10 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import ClassVar, Literal
 
-from engine.errors import GameOverError, InvalidPositionError
-from engine.notation import read_play
-from engine.play import Dice, Play, Step, check_dice
-from engine.position import BAR, OFF, Checkers, Point, Position
+from tavli.engine.errors import GameOverError, InvalidPositionError
+from tavli.engine.notation import read_play
+from tavli.engine.play import Dice, Play, Step, check_dice
+from tavli.engine.position import BAR, OFF, Checkers, Point, Position
 
 VariantName = Literal["backgammon", "long-nardi"]
 
@@ -87,9 +87,38 @@ class LegalPlays:
 
 
 class Variant(ABC):
-    """A rule set for moving checkers. Instances are stateless and shared."""
+    """A rule set for moving checkers, and everything else that differs between variants.
+
+    Instances are stateless and shared; the registry of variants is :mod:`engine.variants`.
+    Code outside a variant's own module asks it (``variant.hits``, ``variant.resign_levels``),
+    never compares its name.
+    """
 
     name: ClassVar[VariantName]
+    """The variant's name in the API and in rule sets: ``"backgammon"``, ``"long-nardi"``."""
+
+    title: ClassVar[str]
+    """The variant's name in a player's words: "backgammon", "long nardi"."""
+
+    hits: ClassVar[bool]
+    """Whether a checker landing on a lone opposing checker hits it (and so whether there is a bar)."""
+
+    cube: ClassVar[bool]
+    """Whether the doubling cube may be played at all (rule sets may still leave it out)."""
+
+    default_opening: ClassVar[Literal["PLAY_OPENING_DICE", "WINNER_ROLLS_AGAIN"]]
+    """How a game starts unless the rule set says otherwise; a variant without the cube allows
+    no other opening than its own."""
+
+    resign_levels: ClassVar[tuple[GameResult, ...]]
+    """What a side may offer to resign, from the least to the most: single first."""
+
+    mat_variation: ClassVar[str | None]
+    """The ``; [Variation "..."]`` header a .mat file names the variant with (``None``: the
+    variant a .mat file is assumed to be without one)."""
+
+    gnubg_variant: ClassVar[str | None]
+    """The variant as GNU Backgammon names it, if it plays it (``None``: it does not)."""
 
     @abstractmethod
     def start_position(self) -> Position:
@@ -114,6 +143,11 @@ class Variant(ABC):
                 )
         if player[OFF] == 15 and opponent[OFF] == 15:
             raise InvalidPositionError("both sides have borne off all their checkers")
+
+    @abstractmethod
+    def most_to_lose(self, position: Position) -> GameResult:
+        """The most the side on roll (the player) can still lose this game by, on the board
+        alone (RULES.md, Resigning); the game's rules may lower it (Jacoby)."""
 
     @abstractmethod
     def result(self, position: Position) -> GameResult | None:

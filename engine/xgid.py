@@ -29,9 +29,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.errors import InvalidMatchIdError, InvalidPositionError
-from engine.match_id import MAX_CUBE_VALUE, MAX_POINTS, MatchInfo, Seat
-from engine.position import BAR, CHECKERS_PER_SIDE, OFF, POINTS, Checkers, Position
+from tavli.engine.errors import InvalidMatchIdError, InvalidPositionError
+from tavli.engine.match_id import MAX_CUBE_VALUE, MAX_POINTS, MatchInfo, Seat
+from tavli.engine.position import BAR, CHECKERS_PER_SIDE, OFF, POINTS, Checkers, Position
 
 PREFIX = "XGID="
 DEFAULT_MAX_CUBE = 1 << 10

@@ -16,9 +16,9 @@ from typing import Any
 import grpc
 import grpc.aio
 
-from server.errors import responses_of
-from server.limits import RequestLimits, check_request
-from server.quotas import Quotas
+from tavli.server.errors import responses_of
+from tavli.server.limits import RequestLimits, check_request
+from tavli.server.quotas import Quotas
 
 
 class AdmissionInterceptor(grpc.aio.ServerInterceptor):

@@ -24,18 +24,18 @@ import structlog
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from server import logs
-from server.admission import AdmissionInterceptor
-from server.errors import ErrorInterceptor
-from server.games_servicer import GamesServicer, summary_of
-from server.keys import ServerKey
-from server.limits import RequestLimits
-from server.logs import RpcLogInterceptor
-from server.quotas import QuotaLimits, Quotas
-from server.rules_servicer import RulesServicer
-from server.startup import StartupError, check_port
-from server.store import MemoryStore, SqliteStore, Store
-from server.tables import Tables
+from tavli.server import logs
+from tavli.server.admission import AdmissionInterceptor
+from tavli.server.errors import ErrorInterceptor
+from tavli.server.games_servicer import GamesServicer, summary_of
+from tavli.server.keys import ServerKey
+from tavli.server.limits import RequestLimits
+from tavli.server.logs import RpcLogInterceptor
+from tavli.server.quotas import QuotaLimits, Quotas
+from tavli.server.rules_servicer import RulesServicer
+from tavli.server.startup import StartupError, check_port
+from tavli.server.store import MemoryStore, SqliteStore, Store
+from tavli.server.tables import Tables
 from tavli.v1 import games_service_pb2, games_service_pb2_grpc, rules_service_pb2, rules_service_pb2_grpc
 
 log = structlog.get_logger("tavli.server")
@@ -219,7 +219,7 @@ def serve(config: ServerConfig) -> int:
     :raises StartupError: if the server cannot start.
     """
     if config.workers > 1:
-        from server.workers import supervise
+        from tavli.server.workers import supervise
 
         return supervise(config, _worker)
     asyncio.run(_serve(config))
@@ -258,7 +258,7 @@ def _allow_many_connections() -> None:
 
 
 def _worker(config: ServerConfig, json_lines: bool) -> None:
-    from server.workers import exit_with_parent
+    from tavli.server.workers import exit_with_parent
 
     exit_with_parent()
     logs.configure(json_lines=json_lines, worker=os.getpid())

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from engine import BAR, OFF, VARIANTS, GameResult, InvalidDiceError, Play, Position, Step, Variant
-from engine.events import (
+from tavli.engine import BAR, OFF, VARIANTS, GameResult, InvalidDiceError, Play, Position, Step, Variant
+from tavli.engine.events import (
     Beavered,
     DiceCommitted,
     Doubled,
@@ -25,16 +25,16 @@ from engine.events import (
     Side,
     Took,
 )
-from engine.game import Action, MatchState, Phase, seats_to_act
-from engine.play import Dice, check_dice, format_steps
-from engine.rules import RuleSet
-from server.errors import BadRequest
+from tavli.engine.game import Action, MatchState, Phase, seats_to_act
+from tavli.engine.play import Dice, check_dice, format_steps
+from tavli.engine.rules import DEFAULT_CUBE_LIMIT, RuleSet
+from tavli.server.errors import BadRequest
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
 
 if TYPE_CHECKING:
     from google.protobuf.internal.containers import RepeatedCompositeFieldContainer
 
-    from server.tables import DiceMode
+    from tavli.server.tables import DiceMode
 
 _VARIANT_NAMES = {
     board_pb2.VARIANT_BACKGAMMON: "backgammon",
@@ -110,7 +110,7 @@ def position_of(variant: Variant, message: board_pb2.Position) -> Position:
     if form == "position_id":
         position = Position.from_id(message.position_id)
     elif form == "xgid":
-        from engine.xgid import parse_xgid
+        from tavli.engine.xgid import parse_xgid
 
         position = parse_xgid(message.xgid).position
     elif form == "board":
@@ -160,7 +160,7 @@ def rules_of(message: games_pb2.RuleSet) -> RuleSet:
         variant=name,  # type: ignore[arg-type]
         match_length=message.match_length,
         cube=cube,
-        cube_limit=message.cube_limit if message.HasField("cube_limit") else 64,
+        cube_limit=message.cube_limit if message.HasField("cube_limit") else DEFAULT_CUBE_LIMIT,
         crawford=message.crawford if message.HasField("crawford") else True,
         jacoby=message.jacoby,
         beavers=message.beavers,

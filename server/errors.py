@@ -19,7 +19,7 @@ from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
-from engine import (
+from tavli.engine import (
     GameOverError,
     IllegalPlayError,
     InvalidDiceError,
@@ -27,8 +27,8 @@ from engine import (
     InvalidPositionError,
     TavliError,
 )
-from engine.game import ActionError
-from engine.rules import InvalidRuleSetError
+from tavli.engine.game import ActionError
+from tavli.engine.rules import InvalidRuleSetError
 
 DOMAIN = "tavli"
 log = structlog.get_logger("tavli.server")

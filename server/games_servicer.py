@@ -15,15 +15,15 @@ from typing import Any, TypeVar
 
 import grpc
 
-from engine.events import Side
-from engine.game import legal_actions, legal_plays
-from engine.match import Match, open_commitment
-from engine.matfile import export_mat
-from server import convert
-from server.admission import client_of
-from server.errors import BadRequest
-from server.quotas import Quotas
-from server.tables import Created, GameView, Request, Tables
+from tavli.engine.events import Side
+from tavli.engine.game import legal_actions, legal_plays
+from tavli.engine.match import Match, open_commitment
+from tavli.engine.matfile import export_mat
+from tavli.server import convert
+from tavli.server.admission import client_of
+from tavli.server.errors import BadRequest
+from tavli.server.quotas import Quotas
+from tavli.server.tables import Created, GameView, Request, Tables
 from tavli.v1 import games_service_pb2 as pb
 from tavli.v1 import games_service_pb2_grpc
 

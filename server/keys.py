@@ -16,7 +16,7 @@ import os
 import secrets
 from pathlib import Path
 
-from server.startup import StartupError
+from tavli.server.startup import StartupError
 
 KEY_BYTES = 32
 

@@ -18,9 +18,9 @@ from typing import Any, TypeAlias
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
-from engine.notation import MAX_NOTATION_LENGTH
-from engine.xgid import MAX_XGID_LENGTH
-from server.errors import FieldTooLong, ServiceError, TooManyItems, UnknownEnumValue
+from tavli.engine.notation import MAX_NOTATION_LENGTH
+from tavli.engine.xgid import MAX_XGID_LENGTH
+from tavli.server.errors import FieldTooLong, ServiceError, TooManyItems, UnknownEnumValue
 
 BATCH_ITEMS = "tavli.v1.BatchValidatePlaysRequest.requests"
 """The key of the number of plays a BatchValidatePlays may hold."""

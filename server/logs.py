@@ -18,7 +18,7 @@ import grpc
 import grpc.aio
 import structlog
 
-from server.errors import responses_of
+from tavli.server.errors import responses_of
 
 log = structlog.get_logger("tavli.rpc")
 _json_lines = True

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from types import TracebackType
 
-from server.errors import LimitReached
+from tavli.server.errors import LimitReached
 
 RATE_LIMITED = "RATE_LIMITED"
 TOO_MANY_CALLS = "TOO_MANY_CALLS"

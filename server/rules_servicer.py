@@ -10,11 +10,11 @@ from functools import lru_cache
 import grpc
 import grpc.aio
 
-from engine import OFF, IllegalPlayError, InvalidPositionError, Play, Position, TavliError, Variant
-from engine.play import Dice
-from engine.xgid import Xgid, format_xgid
-from server import convert
-from server.errors import ServiceError
+from tavli.engine import OFF, IllegalPlayError, InvalidPositionError, Play, Position, TavliError, Variant
+from tavli.engine.play import Dice
+from tavli.engine.xgid import Xgid, format_xgid
+from tavli.server import convert
+from tavli.server.errors import ServiceError
 from tavli.v1 import rules_service_pb2 as pb
 from tavli.v1 import rules_service_pb2_grpc
 

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from server.errors import StoreUnavailable
-from server.startup import StartupError
+from tavli.server.errors import StoreUnavailable
+from tavli.server.startup import StartupError
 
 
 class StoreConflict(Exception):

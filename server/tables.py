@@ -26,12 +26,12 @@ from typing import Any, Literal
 
 import structlog
 
-from engine.dice import SeededDice
-from engine.events import Event, Side, event_from_dict
-from engine.game import MatchState, apply, new_match
-from engine.match import Match
-from engine.rules import RuleSet
-from server.errors import (
+from tavli.engine.dice import SeededDice
+from tavli.engine.events import Event, Side, event_from_dict
+from tavli.engine.game import MatchState, apply, new_match
+from tavli.engine.match import Match
+from tavli.engine.rules import RuleSet
+from tavli.server.errors import (
     BadRequest,
     GameDataLost,
     GameNotFound,
@@ -42,8 +42,8 @@ from server.errors import (
     StoreUnavailable,
     WrongSeatToken,
 )
-from server.keys import ServerKey
-from server.store import Append, GameRecord, RequestIdTaken, RequestRecord, Store, StoreConflict
+from tavli.server.keys import ServerKey
+from tavli.server.store import Append, GameRecord, RequestIdTaken, RequestRecord, Store, StoreConflict
 
 DiceMode = Literal["system", "seeded", "verifiable"]
 Action = Callable[[Match, Side], object]

@@ -38,11 +38,11 @@ from typing import TYPE_CHECKING
 
 import structlog
 
-from server import logs
-from server.startup import StartupError
+from tavli.server import logs
+from tavli.server.startup import StartupError
 
 if TYPE_CHECKING:
-    from server.app import ServerConfig
+    from tavli.server.app import ServerConfig
 
 log = structlog.get_logger("tavli.server")
 

@@ -6,8 +6,8 @@ import random
 from collections.abc import Iterator
 from typing import Literal
 
-from engine import BAR, Play, Position, Variant
-from engine.play import Dice
+from tavli.engine import BAR, Play, Position, Variant
+from tavli.engine.play import Dice
 
 Style = Literal["random", "blitz"]
 

@@ -36,8 +36,8 @@ import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from clients.client import Seat, TavliClient, TavliServerError
-from engine.events import (
+from tavli.clients.client import Seat, TavliClient, TavliServerError
+from tavli.engine.events import (
     Beavered,
     DiceCommitted,
     Doubled,
@@ -52,8 +52,8 @@ from engine.events import (
     SeedRevealed,
     Took,
 )
-from engine.game import MatchState, apply, new_match, seats_to_act
-from engine.rules import RuleSet
+from tavli.engine.game import MatchState, apply, new_match, seats_to_act
+from tavli.engine.rules import RuleSet
 from tavli.v1 import board_pb2, games_service_pb2_grpc
 from tavli.v1 import games_service_pb2 as games_pb2
 from tests.server_play import REPO, RPC_TIMEOUT, free_port, wait_until_serving
@@ -107,7 +107,7 @@ def serve(
     command = [
         sys.executable,
         "-m",
-        "clients.cli",
+        "tavli.clients.cli",
         "serve",
         "--host",
         "127.0.0.1",

@@ -23,8 +23,8 @@ import grpc
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from clients.client import Seat, TavliClient
-from server.app import Running, ServerConfig, create_server
+from tavli.clients.client import Seat, TavliClient
+from tavli.server.app import Running, ServerConfig, create_server
 from tavli.v1 import games_service_pb2 as games_pb2
 
 REPO = Path(__file__).resolve().parents[1]
@@ -189,7 +189,7 @@ def tavli_serve(
     command = [
         sys.executable,
         "-m",
-        "clients.cli",
+        "tavli.clients.cli",
         "serve",
         "--host",
         "127.0.0.1",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import BACKGAMMON, BAR, GameResult, IllegalPlayError, InvalidPositionError, Position
+from tavli.engine import BACKGAMMON, BAR, GameResult, IllegalPlayError, InvalidPositionError, Position
 
 
 def plays(position: Position, dice: tuple[int, int]) -> set[str]:

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import BACKGAMMON, LONG_NARDI, Position, TavliError
+from tavli.engine import BACKGAMMON, LONG_NARDI, Position, TavliError
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2, games_service_pb2_grpc
 from tavli.v1 import rules_service_pb2 as rules_pb2, rules_service_pb2_grpc
 from tests.server_play import running_server

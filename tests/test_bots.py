@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from clients import bots
-from clients.bots.base import Situation
-from clients.cli import main
-from engine import BACKGAMMON, LONG_NARDI, Position, Variant
-from engine.matfile import import_mat
+from tavli.clients import bots
+from tavli.clients.bots.base import Situation
+from tavli.clients.cli import main
+from tavli.engine import BACKGAMMON, LONG_NARDI, Position, Variant
+from tavli.engine.matfile import import_mat
 from tests.games import positions_from_games
 
 REPO = Path(__file__).resolve().parents[1]

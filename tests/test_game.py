@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from engine import GameResult, Position
-from engine.dice import SeededDice, derive_throw, verify_throws
-from engine.events import (
+from tavli.engine import GameResult, Position
+from tavli.engine.dice import SeededDice, derive_throw, verify_throws
+from tavli.engine.events import (
     Beavered,
     DiceCommitted,
     Doubled,
@@ -31,10 +31,10 @@ from engine.events import (
     Side,
     event_from_dict,
 )
-from engine.game import Action, ActionError, Phase, other
-from engine.match import Match
-from engine.play import Dice
-from engine.rules import InvalidRuleSetError, RuleSet
+from tavli.engine.game import Action, ActionError, Phase, other
+from tavli.engine.match import Match
+from tavli.engine.play import Dice
+from tavli.engine.rules import InvalidRuleSetError, RuleSet
 
 # --- scripted dice and small helpers ------------------------------------------------------------
 

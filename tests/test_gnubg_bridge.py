@@ -12,12 +12,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from clients import bots
-from clients.client import TavliClient, TavliServerError
-from clients.gnubg_bridge import GNUBG, FibsBoard, GnubgExternal, GnubgProcess, GnubgSeat, running_gnubg
-from clients.seat_driver import SeatDriver
-from engine import BACKGAMMON, Position
-from server.app import ServerConfig, create_server
+from tavli.clients import bots
+from tavli.clients.client import TavliClient, TavliServerError
+from tavli.clients.gnubg_bridge import GNUBG, FibsBoard, GnubgExternal, GnubgProcess, GnubgSeat, running_gnubg
+from tavli.clients.seat_driver import SeatDriver
+from tavli.engine import BACKGAMMON, Position
+from tavli.server.app import ServerConfig, create_server
 from tavli.v1 import games_service_pb2 as games_pb2
 
 GAME_TIMEOUT = 120.0  # a 1-point match takes a few seconds; a 3-point match a few more

@@ -6,7 +6,7 @@ from collections import Counter
 
 import gnubg_nn
 
-from engine import BACKGAMMON, BAR, Position
+from tavli.engine import BACKGAMMON, BAR, Position
 from tests.games import positions_from_games
 
 POSITIONS = 24_000

@@ -30,7 +30,7 @@ from pathlib import Path
 import grpc
 import pytest
 
-from clients.client import TavliClient, TavliServerError
+from tavli.clients.client import TavliClient, TavliServerError
 from tavli.v1 import games_service_pb2 as games_pb2
 from tests.hostile import (
     Acknowledged,

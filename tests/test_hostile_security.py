@@ -27,7 +27,7 @@ from pathlib import Path
 import grpc
 import pytest
 
-from clients.client import Seat, TavliClient
+from tavli.clients.client import Seat, TavliClient
 from tavli.v1 import board_pb2
 from tavli.v1 import games_service_pb2 as games_pb2
 from tests.hostile import (

@@ -13,15 +13,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import BACKGAMMON, GameOverError, InvalidPlayError, InvalidPositionError, Position
-from engine.dice import SeededDice
-from engine.errors import InvalidMatchIdError
-from engine.game import Action, ActionError, Phase, other
-from engine.match import Match
-from engine.notation import MAX_NOTATION_LENGTH, parse_moves
-from engine.play import Dice
-from engine.rules import CUBE_CEILING, InvalidRuleSetError, RuleSet
-from engine.xgid import MAX_XGID_LENGTH, Xgid, parse_xgid
+from tavli.engine import BACKGAMMON, GameOverError, InvalidPlayError, InvalidPositionError, Position
+from tavli.engine.dice import SeededDice
+from tavli.engine.errors import InvalidMatchIdError
+from tavli.engine.game import Action, ActionError, Phase, other
+from tavli.engine.match import Match
+from tavli.engine.notation import MAX_NOTATION_LENGTH, parse_moves
+from tavli.engine.play import Dice
+from tavli.engine.rules import CUBE_CEILING, InvalidRuleSetError, RuleSet
+from tavli.engine.xgid import MAX_XGID_LENGTH, Xgid, parse_xgid
 
 START = BACKGAMMON.start_position()
 UINT32_MAX = 2**32 - 1
@@ -377,7 +377,7 @@ def test_a_match_is_at_most_as_long_as_a_match_id_can_say() -> None:
 
 
 def test_a_money_total_past_32_bits_is_still_shown() -> None:
-    from server import convert
+    from tavli.server import convert
 
     match = opened(UNLIMITED_BEAVERS)
     while max(match.state.score) <= UINT32_MAX:

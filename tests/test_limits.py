@@ -20,10 +20,10 @@ from google.protobuf import struct_pb2, wrappers_pb2
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
-from engine import BACKGAMMON
-from server.convert import board_message
-from server.errors import FieldTooLong, TooManyItems, UnknownEnumValue, status_of
-from server.limits import BATCH_ITEMS, FIELD_LIMITS, RequestLimits, check_request
+from tavli.engine import BACKGAMMON
+from tavli.server.convert import board_message
+from tavli.server.errors import FieldTooLong, TooManyItems, UnknownEnumValue, status_of
+from tavli.server.limits import BATCH_ITEMS, FIELD_LIMITS, RequestLimits, check_request
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2, rules_service_pb2 as rules_pb2
 
 LIMITS = RequestLimits()

@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from engine import LONG_NARDI, GameResult, IllegalPlayError, InvalidPositionError, Position
+from tavli.engine import LONG_NARDI, GameResult, IllegalPlayError, InvalidPositionError, Position
 from tests.games import positions_from_games
 from tests.reference.long_nardi_reference import legal_results
 

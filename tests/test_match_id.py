@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.errors import InvalidMatchIdError, InvalidPositionError
-from engine.match_id import (
+from tavli.engine.errors import InvalidMatchIdError, InvalidPositionError
+from tavli.engine.match_id import (
     MAX_POINTS,
     GameStatus,
     MatchInfo,

@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from engine import BACKGAMMON
-from engine.dice import SeededDice
-from engine.events import (
+from tavli.engine import BACKGAMMON
+from tavli.engine.dice import SeededDice
+from tavli.engine.events import (
     Beavered,
     Doubled,
     Dropped,
@@ -32,11 +32,11 @@ from engine.events import (
     Rolled,
     Took,
 )
-from engine.game import Action, FinishedGame, Phase, apply, new_match
-from engine.match import Match
-from engine.matfile import MatFileError, export_mat, import_mat
-from engine.position import Position
-from engine.rules import RuleSet
+from tavli.engine.game import Action, FinishedGame, Phase, apply, new_match
+from tavli.engine.match import Match
+from tavli.engine.matfile import MatFileError, export_mat, import_mat
+from tavli.engine.position import Position
+from tavli.engine.rules import RuleSet
 
 MAT_FILES = Path(__file__).parent / "data" / "mat"
 

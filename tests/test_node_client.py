@@ -15,7 +15,7 @@ from pathlib import Path
 import grpc
 import pytest
 
-from server.app import Running, ServerConfig, create_server
+from tavli.server.app import Running, ServerConfig, create_server
 from tavli.v1 import games_service_pb2 as games_pb2, games_service_pb2_grpc
 
 REPO = Path(__file__).resolve().parents[1]

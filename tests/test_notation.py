@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import BACKGAMMON, OFF, IllegalPlayError, InvalidPlayError, Play, Position, Step
+from tavli.engine import BACKGAMMON, OFF, IllegalPlayError, InvalidPlayError, Play, Position, Step
 
 
 def position(player: dict[int, int], opponent: dict[int, int]) -> Position:

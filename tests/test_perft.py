@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import BACKGAMMON, LONG_NARDI, Position, Variant
+from tavli.engine import BACKGAMMON, LONG_NARDI, Position, Variant
 from tests.conftest import DATA
 
 

@@ -16,15 +16,15 @@ from typing import Any
 import pytest
 from tavli.v1 import games_service_pb2 as games_pb2
 
-from clients import bots, cli
-from clients.board_view import Table, draw
-from clients.bots.base import ResignLevel, Situation
-from clients.bots.random_bot import RandomBot
-from clients.client import TavliClient
-from clients.play_command import PlayOptions, PlaySession
-from engine import BACKGAMMON, LONG_NARDI, Position
-from engine.match_id import MatchInfo
-from server.app import ServerConfig, create_server
+from tavli.clients import bots, cli
+from tavli.clients.board_view import Table, draw
+from tavli.clients.bots.base import ResignLevel, Situation
+from tavli.clients.bots.random_bot import RandomBot
+from tavli.clients.client import TavliClient
+from tavli.clients.play_command import PlayOptions, PlaySession
+from tavli.engine import BACKGAMMON, LONG_NARDI, Position
+from tavli.engine.match_id import MatchInfo
+from tavli.server.app import ServerConfig, create_server
 
 START_BOARD = """\
  Backgammon      Position ID: 4HPwATDgc/ABMA

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from engine import BACKGAMMON, BAR, LONG_NARDI, OFF, InvalidPositionError, Position, Variant
+from tavli.engine import BACKGAMMON, BAR, LONG_NARDI, OFF, InvalidPositionError, Position, Variant
 
 CHECKERS = 15
 

@@ -7,8 +7,8 @@ import threading
 
 import pytest
 
-from server.errors import LimitReached
-from server.quotas import QuotaLimits, Quotas
+from tavli.server.errors import LimitReached
+from tavli.server.quotas import QuotaLimits, Quotas
 
 CLIENT = "127.0.0.1"
 OTHER = "10.0.0.2"

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import grpc
 
-from clients.client import Seat, TavliClient
-from engine.dice import verify_throws
+from tavli.clients.client import Seat, TavliClient
+from tavli.engine.dice import verify_throws
 from tavli.v1 import games_service_pb2 as games_pb2
 from tests.server_play import (
     MOST_ACTIONS,

@@ -15,9 +15,9 @@ from collections.abc import Iterator
 import grpc
 import pytest
 
-from clients.client import Seat, TavliClient
-from engine.dice import verify_throws
-from engine.matfile import import_mat
+from tavli.clients.client import Seat, TavliClient
+from tavli.engine.dice import verify_throws
+from tavli.engine.matfile import import_mat
 from tavli.v1 import board_pb2
 from tavli.v1 import games_service_pb2 as games_pb2
 from tests.server_play import (

@@ -19,9 +19,9 @@ from google.protobuf import descriptor_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from clients.cli import main as tavli_main
-from server.app import ServerConfig, create_server
-from server.limits import FIELD_LIMITS, RequestLimits
+from tavli.clients.cli import main as tavli_main
+from tavli.server.app import ServerConfig, create_server
+from tavli.server.limits import FIELD_LIMITS, RequestLimits
 from tavli.v1 import board_pb2, rules_service_pb2_grpc
 from tavli.v1 import games_service_pb2 as games_pb2
 from tavli.v1 import rules_service_pb2 as rules_pb2

@@ -7,8 +7,8 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from clients.client import TavliServerError
-from server.quotas import QuotaLimits
+from tavli.clients.client import TavliServerError
+from tavli.server.quotas import QuotaLimits
 from tavli.v1 import games_service_pb2 as games_pb2
 from tests.server_play import RPC_TIMEOUT, connected, error_info, running_server
 
@@ -71,7 +71,7 @@ class _Peer:
 
 
 def test_a_client_is_its_address_and_an_ipv6_client_its_64_block() -> None:
-    from server.admission import client_of
+    from tavli.server.admission import client_of
 
     assert client_of(_Peer("ipv4:127.0.0.1:50432")) == "127.0.0.1"  # type: ignore[arg-type]
     assert client_of(_Peer("ipv6:[2001:db8:1:2::5]:443")) == "2001:db8:1:2::/64"  # type: ignore[arg-type]

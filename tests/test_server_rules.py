@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import grpc
 import pytest
 
-from engine import BACKGAMMON, LONG_NARDI, Position
+from tavli.engine import BACKGAMMON, LONG_NARDI, Position
 from tavli.v1 import board_pb2, rules_service_pb2_grpc
 from tavli.v1 import rules_service_pb2 as rules_pb2
 from tests.server_play import RPC_TIMEOUT, error_info, running_server

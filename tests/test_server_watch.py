@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import grpc
 import pytest
 
-from clients.client import Seat, TavliClient
+from tavli.clients.client import Seat, TavliClient
 from tavli.v1 import games_service_pb2 as games_pb2
 from tests.server_play import Policy, act_once, all_events, connected, running_server
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import grpc
 
-from clients.client import Seat, TavliClient
+from tavli.clients.client import Seat, TavliClient
 from tests.server_play import Policy, play_to_end, tavli_serve
 
 

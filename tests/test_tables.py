@@ -11,13 +11,13 @@ from typing import Any, TypeVar
 
 import pytest
 
-from engine.game import ActionError, Phase
-from engine.rules import RuleSet
-from server.errors import GameDataLost, RequestIdReused, SeededDiceDisabled, StaleEtag, StoreUnavailable
-from server.games_servicer import summary_of
-from server.keys import ServerKey
-from server.store import Append, MemoryStore
-from server.tables import GameView, Request, Tables
+from tavli.engine.game import ActionError, Phase
+from tavli.engine.rules import RuleSet
+from tavli.server.errors import GameDataLost, RequestIdReused, SeededDiceDisabled, StaleEtag, StoreUnavailable
+from tavli.server.games_servicer import summary_of
+from tavli.server.keys import ServerKey
+from tavli.server.store import Append, MemoryStore
+from tavli.server.tables import GameView, Request, Tables
 
 T = TypeVar("T")
 MONEY = RuleSet()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import BACKGAMMON, LONG_NARDI, Position, Variant
+from tavli.engine import BACKGAMMON, LONG_NARDI, Position, Variant
 
 FILES = {
     "backgammon-rules.jsonl": BACKGAMMON,

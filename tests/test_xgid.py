@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.errors import InvalidMatchIdError, InvalidPositionError
-from engine.position import BAR, OFF, Position
-from engine.xgid import Xgid, format_xgid, parse_xgid
+from tavli.engine.errors import InvalidMatchIdError, InvalidPositionError
+from tavli.engine.position import BAR, OFF, Position
+from tavli.engine.xgid import Xgid, format_xgid, parse_xgid
 
 GNUBG = json.loads((Path(__file__).parent / "data" / "gnubg_ids.json").read_text())
 XGIDS = GNUBG["xgids"]

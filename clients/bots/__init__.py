@@ -1,6 +1,6 @@
 """Bots for both variants behind one small interface (:class:`clients.bots.base.Bot`).
 
-    from clients import bots
+    from tavli.clients import bots
     bot = bots.create("heuristic", seed=7)
 
 ``random`` and ``heuristic`` play both variants; ``gnubg`` plays backgammon with GNU Backgammon's
@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from clients.bots.base import Bot, CubeAnswer, ResignLevel, Situation
-from clients.bots.gnubg_bot import GnubgBot, GnubgUnavailableError
-from clients.bots.heuristic import HeuristicBot
-from clients.bots.random_bot import RandomBot
+from tavli.clients.bots.base import Bot, CubeAnswer, ResignLevel, Situation
+from tavli.clients.bots.gnubg_bot import GnubgBot, GnubgUnavailableError
+from tavli.clients.bots.heuristic import HeuristicBot
+from tavli.clients.bots.random_bot import RandomBot
 
 _MAKERS: dict[str, Callable[..., Bot]] = {
     RandomBot.name: RandomBot,

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
-from engine import Play, Position, Variant
-from engine.play import Dice
+from tavli.engine import Play, Position, Variant
+from tavli.engine.play import Dice
 
 CubeAnswer = Literal["take", "drop", "beaver"]
 ResignLevel = Literal["single", "gammon", "backgammon", "mars"]

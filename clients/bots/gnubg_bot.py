@@ -17,11 +17,11 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
-from clients.bots.base import Bot, CubeAnswer, ResignLevel, Situation
-from clients.bots.heuristic import double_decision, drop_loses_match, take_decision
-from engine import Play, Position, Variant
-from engine.play import Dice
-from engine.position import OFF
+from tavli.clients.bots.base import Bot, CubeAnswer, ResignLevel, Situation
+from tavli.clients.bots.heuristic import double_decision, drop_loses_match, take_decision
+from tavli.engine import Play, Position, Variant
+from tavli.engine.play import Dice
+from tavli.engine.position import OFF
 
 Probabilities = tuple[float, float, float, float, float]
 

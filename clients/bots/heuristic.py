@@ -23,10 +23,10 @@ import math
 from collections.abc import Sequence
 from operator import mul
 
-from clients.bots.base import Bot, CubeAnswer, ResignLevel, Situation
-from engine import Play, Position, Variant
-from engine.play import Dice
-from engine.position import BAR, OFF, Checkers
+from tavli.clients.bots.base import Bot, CubeAnswer, ResignLevel, Situation
+from tavli.engine import Play, Position, Variant
+from tavli.engine.play import Dice
+from tavli.engine.position import BAR, OFF, Checkers
 
 _POINT_NUMBERS = tuple(range(26))
 

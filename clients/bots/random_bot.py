@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from clients.bots.base import Bot, CubeAnswer, ResignLevel, Situation
-from engine import Play, Position, Variant
-from engine.play import Dice
+from tavli.clients.bots.base import Bot, CubeAnswer, ResignLevel, Situation
+from tavli.engine import Play, Position, Variant
+from tavli.engine.play import Dice
 
 DOUBLE_RATE = 0.05
 """How often it doubles when it may: rarely, so that games between random bots still end in play."""
