@@ -28,18 +28,19 @@ import random
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from tavli.v1 import board_pb2
 from tavli.v1 import games_service_pb2 as games_pb2
 
 from tavli.clients import bots
-from tavli.clients.client import TavliClient, TavliServerError, VariantName
+from tavli.clients.client import RESULT_LEVELS, TavliClient, TavliServerError, VariantName
 from tavli.clients.seat_driver import play_match
+from tavli.engine import BACKGAMMON, VARIANTS, GameResult
 
 _SEAT_INDEX = {games_pb2.SEAT_0: 0, games_pb2.SEAT_1: 1}
 
@@ -56,7 +57,7 @@ def add_parser(commands: Any) -> None:
             f" lost -1). Bots: {', '.join(bots.NAMES)}."
         ),
     )
-    parser.add_argument("--variant", choices=["backgammon", "long-nardi"], default="backgammon")
+    parser.add_argument("--variant", choices=sorted(VARIANTS), default=BACKGAMMON.name)
     parser.add_argument("--bots", required=True, metavar="A,B", help="the two bots, e.g. heuristic,random")
     parser.add_argument("--games", type=int, default=100, metavar="N", help="games (or matches) to play")
     parser.add_argument("--match-length", type=int, default=0, metavar="L", help="play matches to L points")
@@ -111,8 +112,9 @@ def _problem(arguments: argparse.Namespace, names: list[str]) -> str | None:
     for name in names:
         if name not in bots.NAMES:
             return f"unknown bot {name!r}: choose from {', '.join(bots.NAMES)}"
-        if name in bots.BACKGAMMON_ONLY and arguments.variant != "backgammon":
-            return f"the {name} bot plays backgammon only"
+        refusal = bots.refusal(name, VARIANTS[arguments.variant])
+        if refusal:
+            return refusal
         try:
             bots.create(name)
         except bots.GnubgUnavailableError as error:
@@ -144,19 +146,26 @@ class ArenaConfig:
         return (first, second) if first != second else (first, f"{second}#2")
 
 
+_BIG_WINS = {GameResult.GAMMON: "gammons", GameResult.BACKGAMMON: "backgammons", GameResult.MARS: "mars"}
+"""The results worth more than a single game, by the names the tallies count them under."""
+
+
+def _big_wins(variant: str) -> list[GameResult]:
+    """The results above a single that ``variant`` has, least first: a gammon and a backgammon, or a mars."""
+    return [result for result in VARIANTS[variant].resign_levels if result in _BIG_WINS]
+
+
 @dataclass
 class BotTally:
     games: int = 0
     wins: int = 0
-    gammons: int = 0
-    backgammons: int = 0
-    mars: int = 0
+    big_wins: Counter[GameResult] = field(default_factory=Counter)  # games won by more than a single
     points: list[int] = field(default_factory=list)  # net points of each result
 
     def as_json(self, variant: str) -> dict[str, Any]:
         total = sum(self.points)
         ppg = total / self.games if self.games else 0.0
-        big = {"mars": self.mars} if variant == "long-nardi" else {"gammons": self.gammons, "backgammons": self.backgammons}
+        big = {_BIG_WINS[result]: self.big_wins[result] for result in _big_wins(variant)}
         return {
             "games": self.games,
             "wins": self.wins,
@@ -187,13 +196,13 @@ class ArenaResults:
         }
 
     def table(self) -> str:
-        nardi = self.config.variant == "long-nardi"
+        big_wins = [_BIG_WINS[result] for result in _big_wins(self.config.variant)]
         unit = "matches" if self.config.match_length else "games"
-        columns = ["bot", unit, "wins", *(["mars"] if nardi else ["gammons", "backgammons"]), "points", "ppg", "95% ci"]
+        columns = ["bot", unit, "wins", *big_wins, "points", "ppg", "95% ci"]
         rows: list[list[object]] = [list(columns)]
         for label, tally in self.tallies.items():
             shown = tally.as_json(self.config.variant)
-            big = [shown["mars"]] if nardi else [shown["gammons"], shown["backgammons"]]
+            big = [shown[name] for name in big_wins]
             rows.append([label, tally.games, tally.wins, *big, shown["points"], f"{shown['ppg']:+.3f}",
                          f"±{shown['ppg_ci95']:.3f}"])
         widths = [max(len(str(row[index])) for row in rows) for index in range(len(columns))]
@@ -246,12 +255,9 @@ class _Outcome:
             tallies[label].games += 1
         for finished in self.game.finished_games:
             winner = tallies[by_seat[_SEAT_INDEX[finished.winner]]]
-            if finished.result == board_pb2.GAME_RESULT_GAMMON:
-                winner.gammons += 1
-            elif finished.result == board_pb2.GAME_RESULT_BACKGAMMON:
-                winner.backgammons += 1
-            elif finished.result == board_pb2.GAME_RESULT_MARS:
-                winner.mars += 1
+            result = GameResult(RESULT_LEVELS[finished.result])
+            if result in _BIG_WINS:
+                winner.big_wins[result] += 1
         if self.match_length:
             winning_seat, points = _SEAT_INDEX[self.game.winner], 1
         else:

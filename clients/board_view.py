@@ -67,7 +67,7 @@ def draw(table: Table) -> str:
     x, o = _columns(table)
     off_x, off_o = table.position.player[OFF], table.position.opponent[OFF]
     notes = _notes(table)
-    title = table.title or table.variant.name.replace("-", " ").capitalize()
+    title = table.title or table.variant.title.capitalize()
     lines = [f" {title:<16}Position ID: {table.position_id or table.position.position_id()}"]
     if table.match_id:
         lines.append(f"{'':17}Match ID   : {table.match_id}")
@@ -93,12 +93,23 @@ def draw(table: Table) -> str:
     lines.append(f" Pip counts: O {pip_o}, X {pip_x}")
     if max(x + o) >= 10:
         lines.append(" A stack of 10 or more shows its count as a letter: A = 10, B = 11, ... F = 15.")
-    if table.variant.name == "long-nardi":
-        lines.append(
-            " Long nardi: both sides move the same way round. X moves 24 -> 1 and bears off from 1-6;"
-        )
-        lines.append(" O starts on X's 12, moves 12 -> 1 then 24 -> 13, and bears off from X's 13-18.")
+    if table.variant.same_way_round:
+        lines.extend(_same_way_round(table.variant))
     return "\n".join(lines) + "\n"
+
+
+def _same_way_round(variant: Variant) -> list[str]:
+    """The lines under the board of a variant whose sides move the same way round: where O's
+    points are on X's numbering (in long nardi O starts on X's 12 and bears off from X's 13-18)."""
+    ours = variant.opponent_point
+    start = variant.start_position().opponent
+    starts = " and ".join(str(ours(point)) for point in range(24, 0, -1) if start[point])
+    return [
+        f" {variant.title.capitalize()}: both sides move the same way round."
+        " X moves 24 -> 1 and bears off from 1-6;",
+        f" O starts on X's {starts}, moves {ours(24)} -> {ours(13)} then {ours(12)} -> {ours(1)},"
+        f" and bears off from X's {ours(1)}-{ours(6)}.",
+    ]
 
 
 def _columns(table: Table) -> tuple[list[int], list[int]]:

@@ -24,23 +24,22 @@ import grpc
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
+from tavli.engine import BACKGAMMON, VARIANTS, GameResult
+from tavli.engine.variant import VariantName as VariantName  # re-exported for the commands
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2, games_service_pb2_grpc
 from tavli.v1 import rules_service_pb2 as rules_pb2, rules_service_pb2_grpc
 
-VariantName = Literal["backgammon", "long-nardi"]
 ResignLevel = Literal["single", "gammon", "backgammon", "mars"]
 
-# The API's enum numbers for the names a Python program uses, and back.
+# The API's enum numbers for the names a Python program uses, and back: derived from the names,
+# so a new variant needs only its engine module and its enum value.
 VARIANT_ENUMS: dict[VariantName, int] = {
-    "backgammon": board_pb2.VARIANT_BACKGAMMON,
-    "long-nardi": board_pb2.VARIANT_LONG_NARDI,
+    variant.name: board_pb2.Variant.Value("VARIANT_" + variant.name.upper().replace("-", "_"))
+    for variant in VARIANTS.values()
 }
 VARIANT_NAMES: dict[int, VariantName] = {number: name for name, number in VARIANT_ENUMS.items()}
 RESULT_ENUMS: dict[ResignLevel, int] = {
-    "single": board_pb2.GAME_RESULT_SINGLE,
-    "gammon": board_pb2.GAME_RESULT_GAMMON,
-    "backgammon": board_pb2.GAME_RESULT_BACKGAMMON,
-    "mars": board_pb2.GAME_RESULT_MARS,
+    result.value: board_pb2.GameResult.Value("GAME_RESULT_" + result.value.upper()) for result in GameResult
 }
 RESULT_LEVELS: dict[int, ResignLevel] = {number: level for level, number in RESULT_ENUMS.items()}
 
@@ -143,7 +142,7 @@ class TavliClient:
     def create_game(
         self,
         *,
-        variant: VariantName = "backgammon",
+        variant: VariantName = BACKGAMMON.name,
         match_length: int = 0,
         dice_seed: str = "",
         verifiable_dice: bool = False,

@@ -11,8 +11,8 @@ every play it makes::
     with running_gnubg() as gnubg, GnubgExternal.connect(gnubg.port) as external:
         GnubgSeat(seat, external).play_to_end(timeout=300)
 
-gnubg never offers to resign through this protocol, so a bridged seat never resigns. Only
-backgammon can be bridged: gnubg does not play long nardi.
+gnubg never offers to resign through this protocol, so a bridged seat never resigns. Only the
+variants gnubg plays (``Variant.gnubg_variant``: backgammon) can be bridged, not long nardi.
 
 The board line (see :class:`FibsBoard`) follows FIBS's ``rawboard`` fields as the FIBS client
 protocol documents them, read the way gnubg's own ``ProcessFIBSBoardInfo`` reads them.
@@ -33,8 +33,8 @@ from typing import Literal, Self
 
 import grpc
 
-from tavli.clients.client import RESULT_LEVELS, Seat, TavliServerError
-from tavli.engine import BAR, OFF, Position
+from tavli.clients.client import RESULT_LEVELS, VARIANT_NAMES, Seat, TavliServerError
+from tavli.engine import BAR, OFF, VARIANTS, GameResult, Position
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
 
 GNUBG = Path("/usr/games/gnubg")
@@ -50,8 +50,6 @@ _UNLIMITED = 9999
 _COLOUR_AND_DIRECTION = (1, -1, 0, 25)
 # gnubg reads a command into a 256-byte buffer and drops what does not fit.
 _MOST_LINE_BYTES = 255
-# gnubg's resignation extension counts what is resigned: 1 single, 2 gammon, 3 backgammon.
-_RESIGN_VALUES: dict[ResignLevel, int] = {"single": 1, "gammon": 2, "backgammon": 3}
 _ANSWERS: dict[Question, set[str] | None] = {
     "play": None,  # a play in gnubg's notation, checked by the server
     "double": {"double", "roll"},
@@ -141,7 +139,8 @@ class FibsBoard:
             f"beavers {_on(self.beavers)}",
         ]
         if self.resignation is not None:
-            options.append(f"resignation {_RESIGN_VALUES[self.resignation]}")
+            # gnubg's resignation extension counts what is resigned: 1 single, 2 gammon, 3 backgammon.
+            options.append(f"resignation {GameResult(self.resignation).multiplier}")
         return ":".join(map(str, fields)) + " " + " ".join(options)
 
     def _post_crawford(self) -> bool:
@@ -347,13 +346,12 @@ class GnubgSeat:
         :raises TimeoutError: if the match is not over within ``timeout`` seconds.
         :raises GnubgError: if gnubg fails or answers nonsense.
         :raises TavliServerError: if the server refuses an action (an illegal play, say).
-        :raises ValueError: if the game is not backgammon.
+        :raises ValueError: if the game is of a variant gnubg does not play.
         """
         game = self.seat.game()
-        if game.rule_set.variant != board_pb2.VARIANT_BACKGAMMON:
-            raise ValueError(
-                f"gnubg plays backgammon only, not {board_pb2.Variant.Name(game.rule_set.variant)}"
-            )
+        variant = VARIANTS[VARIANT_NAMES[game.rule_set.variant]]
+        if variant.gnubg_variant is None:
+            raise ValueError(f"gnubg does not play {variant.title}")
         deadline = time.monotonic() + timeout
         watch = self.seat.client.games.WatchGame(
             games_pb2.WatchGameRequest(name=self.seat.name, from_sequence=game.event_count), timeout=timeout

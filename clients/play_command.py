@@ -28,7 +28,7 @@ from tavli.clients import bots
 from tavli.clients.board_view import Table, draw
 from tavli.clients.client import Seat, TavliClient, TavliServerError, VariantName
 from tavli.clients.seat_driver import SeatDriver, variant_of
-from tavli.engine import VARIANTS, Position
+from tavli.engine import BACKGAMMON, VARIANTS, Position
 from tavli.engine.errors import InvalidMatchIdError
 from tavli.engine.match_id import GameStatus, MatchInfo, Resignation
 
@@ -38,6 +38,8 @@ _RESULT_WORDS = {
     board_pb2.GAME_RESULT_BACKGAMMON: "a backgammon",
     board_pb2.GAME_RESULT_MARS: "a mars",
 }
+_CUBE_TITLES = " and ".join(variant.title for variant in VARIANTS.values() if variant.cube)
+"""The variants played with the cube, in words: "backgammon"."""
 _BOT_ACTIONS_IN_A_ROW = 1000  # a bot acting more often than this without the person is stuck
 _ENDED_BY = {games_pb2.GAME_END_DROP: ", by a dropped double", games_pb2.GAME_END_RESIGNATION: ", by resignation"}
 
@@ -50,7 +52,7 @@ class _Quit(Exception):
 class PlayOptions:
     """The game to set up: the variant, the match length (0: money play) and the rule options."""
 
-    variant: VariantName = "backgammon"
+    variant: VariantName = BACKGAMMON.name
     match_length: int = 0
     cube: bool = True
     beavers: bool = False
@@ -68,11 +70,11 @@ def add_parser(commands: Any) -> None:
             " Without --server, a server is started for the session and stopped after it."
         ),
     )
-    parser.add_argument("--variant", choices=("backgammon", "long-nardi"), default="backgammon")
+    parser.add_argument("--variant", choices=sorted(VARIANTS), default=BACKGAMMON.name)
     parser.add_argument("--match", type=int, default=0, metavar="N", help="play a match to N points (default: money play)")
     parser.add_argument(
         "--cube", action=argparse.BooleanOptionalAction, default=None,
-        help="play with the doubling cube (backgammon only; default on in backgammon)",
+        help=f"play with the doubling cube ({_CUBE_TITLES} only; default on in {_CUBE_TITLES})",
     )
     parser.add_argument("--beavers", action="store_true", help="money play: allow beavers")
     parser.add_argument(
@@ -87,12 +89,14 @@ def add_parser(commands: Any) -> None:
 
 def run(arguments: argparse.Namespace) -> int:
     variant: VariantName = arguments.variant
+    chosen = VARIANTS[variant]
     if arguments.match < 0:
         return _fail("--match takes a number of points of at least 1 (0 for money play)")
-    if variant == "long-nardi" and arguments.cube:
-        return _fail("long nardi is played without the cube")
-    if arguments.bot in bots.BACKGAMMON_ONLY and variant != "backgammon":
-        return _fail(f"the {arguments.bot} bot plays backgammon only")
+    if not chosen.cube and arguments.cube:
+        return _fail(f"{chosen.title} is played without the cube")
+    refusal = bots.refusal(arguments.bot, chosen)
+    if refusal:
+        return _fail(refusal)
     try:
         bot = bots.create(arguments.bot, seed=arguments.seed)
     except Exception as error:  # noqa: BLE001 - a bot that cannot start (gnubg missing) is the person's news
@@ -100,7 +104,7 @@ def run(arguments: argparse.Namespace) -> int:
     options = PlayOptions(
         variant=variant,
         match_length=arguments.match,
-        cube=variant == "backgammon" and arguments.cube is not False,
+        cube=chosen.cube and arguments.cube is not False,
         beavers=arguments.beavers,
         auto_forced=arguments.auto_forced,
         dice_seed="" if arguments.seed is None else f"tavli-play-{arguments.seed}",
@@ -157,7 +161,7 @@ class PlaySession:
         """Play until the match is over or the person quits; returns the exit status (0)."""
         options = self.options
         rules: dict[str, Any] = {"auto_play_forced": options.auto_forced}
-        if options.variant == "backgammon":
+        if VARIANTS[options.variant].cube:
             rules["cube"] = options.cube
             rules["beavers"] = options.beavers
         bot_seat, self.human = self.client.create_game(
@@ -357,7 +361,7 @@ class PlaySession:
                 return f"You play {event.notation}."
             forced = " (forced)" if event.forced else ""
             seen_from_you = ""
-            if not mine and self.options.variant == "long-nardi":
+            if not mine and VARIANTS[self.options.variant].same_way_round:
                 seen_from_you = f" (on your numbering: {self._on_my_numbering(event.notation)})"
             return f"{who} {'play' if mine else 'plays'} {dice}: {event.notation}{forced}{seen_from_you}."
         mine = event.seat == self.human.seat
@@ -378,8 +382,9 @@ class PlaySession:
         return ""  # the dice commitment and reveal: nothing for the person to do
 
     def _on_my_numbering(self, notation: str) -> str:
-        """The bot's play with its points renamed as the person numbers them (long nardi, where
-        the two numberings are a half-turn apart and the person's is the one on the board)."""
+        """The bot's play with its points renamed as the person numbers them (where both sides move
+        the same way round, as in long nardi: the two numberings are a half-turn apart and the
+        person's is the one on the board)."""
         variant = variant_of(self.game)
         return re.sub(
             r"(?<![(\d])\d+(?!\))", lambda number: str(variant.opponent_point(int(number.group()))), notation
@@ -465,9 +470,9 @@ class PlaySession:
         )
 
     def _match_id(self) -> str:
-        """GNU Backgammon's Match ID of the state, in backgammon ("" where it has none)."""
+        """GNU Backgammon's Match ID of the state, in a variant gnubg plays ("" where it has none)."""
         game = self.game
-        if game.rule_set.variant != board_pb2.VARIANT_BACKGAMMON or game.turn == games_pb2.SEAT_UNSPECIFIED:
+        if variant_of(game).gnubg_variant is None or game.turn == games_pb2.SEAT_UNSPECIFIED:
             return ""
         on_roll = 0 if game.turn == games_pb2.SEAT_0 else 1
         to_act = on_roll
@@ -501,19 +506,19 @@ class PlaySession:
 
     def _introduction(self) -> str:
         options = self.options
-        game = "long nardi" if options.variant == "long-nardi" else "backgammon"
+        variant = VARIANTS[options.variant]
         length = f"a {options.match_length}-point match" if options.match_length else "money play, game after game"
-        cube = "with the cube" if options.cube and options.variant == "backgammon" else "without the cube"
+        cube = "with the cube" if options.cube and variant.cube else "without the cube"
         return (
-            f"tavli: you play {game} against the {self.bot_name}: {length}, {cube}.\n"
+            f"tavli: you play {variant.title} against the {self.bot_name}: {length}, {cube}.\n"
             f"Game {self.game.name}.\n" + self._help()
         )
 
     def _help(self) -> str:
-        levels = "|".join(level.value for level in VARIANTS[self.options.variant].resign_levels)
-        examples = "24/18 13/8, 24/13, 13/7(2) or 6/off" if self.options.variant == "long-nardi" else (
-            "13/7 8/7, bar/22, 24/18*/13, 6/2(2) or 6/off"
-        )
+        variant = VARIANTS[self.options.variant]
+        levels = "|".join(level.value for level in variant.resign_levels)
+        *most, last = variant.example_plays
+        examples = f"{', '.join(most)} or {last}" if most else last
         cube = (
             "  At 'roll or double?' press Enter to roll or type double; answer a double with take or drop.\n"
             if self._may_double()
@@ -546,7 +551,7 @@ class PlaySession:
         return "You" if seat == self.human.seat else f"The {self.bot_name}"
 
     def _may_double(self) -> bool:
-        return self.options.cube and self.options.variant == "backgammon"
+        return self.options.cube and VARIANTS[self.options.variant].cube
 
     # --- the streams -----------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import IO, Any
 
-from tavli.engine import VARIANTS, Position, TavliError, Variant
+from tavli.engine import BACKGAMMON, VARIANTS, Position, TavliError, Variant
 from tavli.engine.play import check_dice
 
 _START_ID = "4HPwATDgc/ABMA"
@@ -23,7 +23,7 @@ def add_parser(commands: Any) -> None:
             " and write one JSON line per query."
         ),
     )
-    parser.add_argument("--variant", choices=sorted(VARIANTS), default="backgammon")
+    parser.add_argument("--variant", choices=sorted(VARIANTS), default=BACKGAMMON.name)
     parser.add_argument("--position-id", metavar="ID", help="GNU Backgammon Position ID (default: the start)")
     parser.add_argument("--dice", nargs=2, type=int, metavar=("DIE", "DIE"))
     parser.add_argument("--json", action="store_true", help="print a JSON array instead of one play a line")

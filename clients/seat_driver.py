@@ -25,7 +25,7 @@ from tavli.v1 import games_service_pb2 as games_pb2
 
 from tavli.clients.bots.base import Bot, CubeAnswer, Situation
 from tavli.clients.client import RESULT_LEVELS, VARIANT_NAMES, Seat, TavliClient, TavliServerError, VariantName
-from tavli.engine import VARIANTS, Play, Position, Step, Variant
+from tavli.engine import BACKGAMMON, VARIANTS, Play, Position, Step, Variant
 from tavli.engine.rules import DEFAULT_CUBE_LIMIT
 
 _RETRIES = 3  # fresh reads after a stale etag before giving up
@@ -220,7 +220,7 @@ def play_match(
     client: TavliClient,
     bots: tuple[Bot, Bot],
     *,
-    variant: VariantName = "backgammon",
+    variant: VariantName = BACKGAMMON.name,
     match_length: int = 0,
     games: int = 1,
     dice_seed: str = "",

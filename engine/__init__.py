@@ -2,6 +2,7 @@
 
 from tavli.engine.backgammon import Backgammon
 from tavli.engine.errors import (
+    AmbiguousPlayError,
     GameOverError,
     IllegalPlayError,
     InvalidDiceError,
@@ -17,6 +18,7 @@ from tavli.engine.variants import BACKGAMMON, LONG_NARDI, VARIANTS
 
 __all__ = [
     "BACKGAMMON",
+    "AmbiguousPlayError",
     "BAR",
     "LONG_NARDI",
     "OFF",

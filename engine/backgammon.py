@@ -20,6 +20,8 @@ class Backgammon(Variant):
     resign_levels = (GameResult.SINGLE, GameResult.GAMMON, GameResult.BACKGAMMON)
     mat_variation = None
     gnubg_variant = "standard"
+    same_way_round = False
+    example_plays = ("13/7 8/7", "bar/22", "24/18*/13", "6/2(2)", "6/off")
 
     def start_position(self) -> Position:
         return Position.trusted(_START, _START)
@@ -49,6 +51,8 @@ class Backgammon(Variant):
 
     def step(self, position: Position, start: Point, die: int, *, taken: tuple[Step, ...], dice: Dice) -> Step | str:
         player, opponent = position
+        if start == OFF:
+            return "a checker borne off is out of play: it cannot move again"
         if start != BAR and player[BAR]:
             checkers = "checker" if player[BAR] == 1 else "checkers"
             return f"you must enter your {checkers} from the bar first"
@@ -57,11 +61,10 @@ class Backgammon(Variant):
         end = start - die
         if end <= 0:
             return bear_off_refusal(player, start, die, outside="outside your home board or on the bar")
-        holding = opponent[25 - end]
-        if holding >= 2:
+        if _held(opponent)[end]:
             where = "from the bar" if start == BAR else f"from your {start}-point"
             return f"the {die} cannot be played {where}: your {end}-point is blocked"
-        return Step(start, end, die, holding == 1)
+        return Step(start, end, die, _blots(opponent)[end])
 
     def generate_plays(self, position: Position, dice: Dice) -> LegalPlays:
         high, low = dice
@@ -107,6 +110,26 @@ class Backgammon(Variant):
 _new = tuple.__new__
 
 
+def _held(opponent: Checkers) -> list[bool]:
+    """For each of the mover's points (0-25), whether the opponent holds it: two or more of its
+    checkers stand there. The blocking rule, stated once: no step may end on a held point.
+
+    The mover's point p is the opponent's 25 - p (a die of n enters on the mover's 25 - n, the
+    opponent's n). Off and the bar are never held.
+    """
+    held = [count >= 2 for count in opponent[::-1]]
+    held[OFF] = held[BAR] = False
+    return held
+
+
+def _blots(opponent: Checkers) -> list[bool]:
+    """For each of the mover's points (0-25), whether a lone opponent checker (a blot) stands
+    there: a step ending on it hits it. Off and the bar are never blots."""
+    blots = [count == 1 for count in opponent[::-1]]
+    blots[OFF] = blots[BAR] = False
+    return blots
+
+
 def _highest(checkers: Checkers) -> int:
     """The side's highest point with a checker (the bar counts as 25), 0 when all are off."""
     return next((point for point in range(BAR, 0, -1) if checkers[point]), 0)
@@ -125,8 +148,8 @@ def _two_dice_in_the_field(position: Position, high: int, low: int) -> list[Play
     """
     player = position.player
     opponent = position.opponent
-    blot = [opponent[25 - point] == 1 for point in range(25)]
-    held = [point < 1 or opponent[25 - point] >= 2 for point in range(25)]
+    blot = _blots(opponent)
+    held = _held(opponent)  # the ends below are all points: no step here bears off
     firsts = [
         _new(Step, (start, start - high, high, blot[start - high]))
         for start in range(24, high, -1)
@@ -209,23 +232,25 @@ def _two_dice_from_the_bar(position: Position, high: int, low: int) -> list[Play
     none can bear off, since the checker just entered is outside the home board.
     """
     player, opponent = position
+    held = _held(opponent)
+    blot = _blots(opponent)
     found: dict[tuple[Checkers, int], tuple[Step, ...]] = {}
     for first, second in ((high, low), (low, high)):
-        if opponent[first] >= 2:
-            continue
         entered = 25 - first
-        step = _new(Step, (BAR, entered, first, opponent[first] == 1))
+        if held[entered]:
+            continue
+        step = _new(Step, (BAR, entered, first, blot[entered]))
         board = list(player)
         board[BAR] -= 1
         board[entered] += 1
         hits = 1 << entered if step.hit else 0
         if board[BAR]:
-            follows = [_new(Step, (BAR, 25 - second, second, opponent[second] == 1))] if opponent[second] < 2 else []
+            follows = [_new(Step, (BAR, 25 - second, second, blot[25 - second]))] if not held[25 - second] else []
         else:
             follows = [
-                _new(Step, (start, start - second, second, opponent[25 - start + second] == 1 and start - second != entered))
+                _new(Step, (start, start - second, second, blot[start - second] and start - second != entered))
                 for start in range(24, second, -1)
-                if board[start] and opponent[25 - start + second] < 2
+                if board[start] and not held[start - second]
             ]
         if not follows:
             found.setdefault((tuple(board), hits), (step,))
@@ -249,16 +274,17 @@ def _enter_double(position: Position, die: int) -> tuple[tuple[Step, ...], Posit
     checker on the bar enters, up to four, if the point is open. Entering comes first and cannot be
     done another way, so every legal play of the roll begins with these steps."""
     player, opponent = position
-    if not player[BAR] or opponent[die] >= 2:
+    point = 25 - die
+    if not player[BAR] or _held(opponent)[point]:
         return (), position
     entering = min(player[BAR], 4)
-    point = 25 - die
-    first = _new(Step, (BAR, point, die, opponent[die] == 1))  # the others land where it hit
+    hit = _blots(opponent)[point]
+    first = _new(Step, (BAR, point, die, hit))  # the others land where it hit
     steps = (first,) + (_new(Step, (BAR, point, die, False)),) * (entering - 1)
     board = list(player)
     board[BAR] -= entering
     board[point] += entering
-    after = _after_hits(opponent, 1 << point) if opponent[die] == 1 else opponent
+    after = _after_hits(opponent, 1 << point) if hit else opponent
     return steps, _new(Position, (tuple(board), after))
 
 
@@ -277,6 +303,8 @@ def _double_in_the_field(
     """
     player = list(position.player)
     opponent = position.opponent
+    held = _held(opponent)
+    blot = _blots(opponent)
     # The starts worth trying: the opponent does not hold their end, and a checker stands there
     # now or can arrive there this turn (moving on from a point up to three dice higher). Each
     # with its end and its step, made once: hitting when a blot stands at the end, and the same
@@ -286,11 +314,11 @@ def _double_in_the_field(
         (
             start,
             start - die,
-            _new(Step, (start, start - die, die, opponent[25 - start + die] == 1)),
+            _new(Step, (start, start - die, die, blot[start - die])),
             _new(Step, (start, start - die, die, False)),
         )
         for start in range(24, die, -1)
-        if start in reachable and opponent[25 - start + die] < 2
+        if start in reachable and not held[start - die]
     ]
     count = len(moves)
     plays: list[Play] = []
@@ -360,8 +388,8 @@ class _Search:
         opponent = position.opponent
         self.position = position
         self.player = list(position.player)
-        # The mover's point p is the opponent's 25 - p; index 0 (off) and 25 (bar) are never blots.
-        self.blot = [False] + [opponent[25 - point] == 1 for point in range(1, 25)] + [False]
+        self.blot = _blots(opponent)
+        held = _held(opponent)
         # For each die, the (start, end) pairs that land on a point the opponent does not hold,
         # from no higher than the mover's highest checker: no checker ever stands above it.
         player = position.player
@@ -378,7 +406,7 @@ class _Search:
                     _new(Step, (start, start - die, die, False)),
                 )
                 for start in range(top, die, -1)
-                if opponent[25 - start + die] < 2
+                if not held[start - die]
             ]
             for die in dict.fromkeys(dice)  # a double's die once
         }
@@ -406,7 +434,7 @@ class _Search:
             for start, end, hitting, quiet in self.targets[die]
             if start <= highest and player[start]
         ]
-        if self.may_bear_off and not any(player[7:26]):
+        if self.may_bear_off:
             start = bear_off_start(player, die, highest)
             if start is not None:
                 steps.append(_new(Step, (start, OFF, die, False)))

@@ -29,6 +29,17 @@ class IllegalPlayError(TavliError):
         super().__init__(f"illegal play {text!r} with {dice[0]}-{dice[1]} in {position_id}: {reason}")
 
 
+class AmbiguousPlayError(TavliError):
+    """A play written so that it names more than one legal play ("24/13" with 6-5 when both routes
+    hit a different blot): malformed input, since no single play was asked for. The message lists
+    the plays it could mean."""
+
+    def __init__(self, text: str, plays: list[str]) -> None:
+        self.text = text
+        self.plays = plays
+        super().__init__(f"{text!r} could mean {' or '.join(plays)}: say which you mean")
+
+
 class GameOverError(TavliError):
     """A play asked for in a position whose game is over: a side has borne off all its checkers."""
 

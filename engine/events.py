@@ -1,7 +1,9 @@
 """The facts a game is made of. A match is an append-only log of these; replaying it gives the state.
 
 Every event names the side it is by (0 or 1). Dice are in the log, so replaying needs no dice
-source: the log alone is the match. Events turn into plain dicts and back for storage.
+source: the log alone is the match. A play is in the log as data: its steps, and its notation as
+the engine writes it, so a replay reads no text. Events turn into plain dicts and back for
+storage; each event type registers itself by its ``kind``.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any, ClassVar, Literal, TypeAlias
 
 from tavli.engine.errors import TavliError
-from tavli.engine.play import Dice
+from tavli.engine.play import Dice, Step
 
 Side: TypeAlias = Literal[0, 1]
 ResignLevel = Literal["single", "gammon", "backgammon", "mars"]
@@ -20,9 +22,20 @@ class InvalidEventError(TavliError):
     """A stored event that cannot be read back."""
 
 
+EVENT_TYPES: dict[str, type[Event]] = {}
+"""Every event type by its ``kind``, as the types register themselves."""
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     kind: ClassVar[str]
+    registered: ClassVar[bool] = True  # False: a form read from old logs, never written
+
+    def __init_subclass__(cls) -> None:
+        # (No super() call: the dataclass rebuilds each class with slots, which breaks it; the
+        # rebuilt class comes last and so is the one registered.)
+        if cls.registered:
+            EVENT_TYPES[cls.kind] = cls
 
     def to_dict(self) -> dict[str, Any]:
         """The event as a JSON-ready dict with its ``kind``."""
@@ -49,12 +62,26 @@ class Rolled(Event):
 
 @dataclass(frozen=True, slots=True)
 class Played(Event):
-    """A play, in standard notation from the mover's side ("" when the roll cannot be played)."""
+    """A play: its steps in an order in which they can be played (none when the roll cannot be
+    played), and its notation as the engine writes it, from the mover's side."""
 
     kind: ClassVar[str] = "play"
     side: Side
-    play: str
+    steps: tuple[Step, ...]
+    notation: str
     forced: bool = False  # played by the engine because it was the only legal play
+
+
+@dataclass(frozen=True, slots=True)
+class WrittenPlay(Event):
+    """A play in the form logs written before plays were stored as data: the player's own text.
+    Read from storage only; replaying turns it into :class:`Played`."""
+
+    kind: ClassVar[str] = "play"  # told apart from Played by its "play" field
+    registered: ClassVar[bool] = False
+    side: Side
+    play: str
+    forced: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,43 +148,34 @@ class SeedRevealed(Event):
     seed: str
 
 
-EVENT_TYPES: dict[str, type[Event]] = {
-    event_type.kind: event_type
-    for event_type in (
-        OpeningThrown,
-        Rolled,
-        Played,
-        Doubled,
-        Took,
-        Dropped,
-        Beavered,
-        ResignationOffered,
-        ResignationAccepted,
-        ResignationRejected,
-        DiceCommitted,
-        SeedRevealed,
-    )
-}
-
-
 def event_from_dict(data: dict[str, Any]) -> Event:
-    """The event a dict from :meth:`Event.to_dict` stands for.
+    """The event a dict from :meth:`Event.to_dict` stands for (or an older log's form of it).
 
-    :raises InvalidEventError: for an unknown kind or missing fields.
+    :raises InvalidEventError: for an unknown kind, missing fields or malformed values.
     """
-    event_type = EVENT_TYPES.get(data.get("kind", ""))
+    kind = data.get("kind", "")
+    event_type = WrittenPlay if kind == WrittenPlay.kind and "play" in data else EVENT_TYPES.get(kind)
     if event_type is None:
         raise InvalidEventError(f"unknown event kind {data.get('kind')!r}")
     values = {}
-    for field in fields(event_type):
-        if field.name in data:
-            value = data[field.name]
-            if field.name == "dice":
-                value = tuple(value)
-            elif field.name == "throws":
-                value = tuple(tuple(throw) for throw in value)
-            values[field.name] = value
     try:
+        for field in fields(event_type):
+            if field.name in data:
+                value = data[field.name]
+                if field.name == "dice":
+                    value = tuple(value)
+                elif field.name == "throws":
+                    value = tuple(tuple(throw) for throw in value)
+                elif field.name == "steps":
+                    value = tuple(_step_of(step) for step in value)
+                values[field.name] = value
         return event_type(**values)
-    except TypeError as error:
-        raise InvalidEventError(f"event {data!r} is incomplete: {error}") from None
+    except (TypeError, ValueError) as error:
+        raise InvalidEventError(f"event {data!r} cannot be read: {error}") from None
+
+
+def _step_of(data: Any) -> Step:
+    start, end, die, hit = data
+    if not all(isinstance(value, int) and not isinstance(value, bool) for value in (start, end, die)):
+        raise ValueError(f"a step is three whole numbers and a hit, not {data!r}")
+    return Step(start, end, die, bool(hit))

@@ -10,11 +10,12 @@ The position of the game in play is always seen from the side whose turn it is (
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from tavli.engine.errors import IllegalPlayError, InvalidPlayError, TavliError
+from tavli.engine.checking import GivenStep
+from tavli.engine.errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError, TavliError
 from tavli.engine.events import (
     Beavered,
     DiceCommitted,
@@ -31,6 +32,7 @@ from tavli.engine.events import (
     SeedRevealed,
     Side,
     Took,
+    WrittenPlay,
 )
 from tavli.engine.play import Dice, Play, check_dice
 from tavli.engine.position import Checkers, Position
@@ -47,6 +49,7 @@ ErrorCode = Literal[
     "RESIGNATION_UNAVAILABLE",
     "ILLEGAL_PLAY",
     "INVALID_PLAY",
+    "AMBIGUOUS_PLAY",
     "INVALID_DICE",
     "MATCH_OVER",
 ]
@@ -220,19 +223,37 @@ def _rolled(state: MatchState, event: Rolled) -> MatchState:
     return replace(state, game=game, throws=state.throws + 1)
 
 
-def _played(state: MatchState, event: Played) -> MatchState:
+def read_play(state: MatchState, side: Side, play: str | Sequence[GivenStep]) -> Play:
+    """The legal play ``side`` makes now: ``play`` in standard notation, or as its steps (each a
+    :class:`~engine.play.Step` or a start and an end).
+
+    :raises ActionError: if it is not ``side``'s play to make, or the play is not legal.
+    """
     game = state.game
-    _expect_turn(game, event.side)
+    if state.over:
+        raise ActionError("MATCH_OVER", "the match is over")
+    _expect_turn(game, side)
     if game.phase is Phase.ROLLING:
         raise ActionError("WRONG_PHASE", "roll the dice first")
     _expect_phase(game, Phase.PLAYING, "you cannot play now")
     assert game.dice is not None
+    variant = state.rules.rules
     try:
-        play = state.rules.rules.parse_play(game.position, game.dice, event.play)
+        if isinstance(play, str):
+            return variant.parse_play(game.position, game.dice, play)
+        return variant.check_play(game.position, game.dice, play)
     except IllegalPlayError as error:
         raise ActionError("ILLEGAL_PLAY", error.reason) from None
+    except AmbiguousPlayError as error:
+        raise ActionError("AMBIGUOUS_PLAY", str(error)) from None
     except InvalidPlayError as error:
         raise ActionError("INVALID_PLAY", str(error)) from None
+
+
+def _played(state: MatchState, event: Played | WrittenPlay) -> MatchState:
+    play = read_play(state, event.side, event.play if isinstance(event, WrittenPlay) else event.steps)
+    game = state.game
+    assert game.dice is not None
     last = LastPlay(event.side, game.dice, play)
     result = state.rules.rules.result(play.position)
     if result is not None:
@@ -342,6 +363,7 @@ _HANDLERS: dict[type[Event], Callable[[MatchState, Any], MatchState]] = {
     OpeningThrown: _opening,
     Rolled: _rolled,
     Played: _played,
+    WrittenPlay: _played,
     Doubled: _doubled,
     Took: _took,
     Dropped: _dropped,

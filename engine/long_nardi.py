@@ -29,6 +29,8 @@ class LongNardi(Variant):
     resign_levels = (GameResult.SINGLE, GameResult.MARS)
     mat_variation = "Long Nardi"
     gnubg_variant = None
+    same_way_round = True
+    example_plays = ("24/18 13/8", "24/13", "13/7(2)", "6/off")
 
     def start_position(self) -> Position:
         return Position.trusted(_START, _START)
@@ -71,7 +73,11 @@ class LongNardi(Variant):
 
     def step(self, position: Position, start: Point, die: int, *, taken: tuple[Step, ...], dice: Dice) -> Step | str:
         player, opponent = position
-        if not (1 <= start <= 24 and player[start]):
+        if start == OFF:
+            return "a checker borne off is out of play: it cannot move again"
+        if start == BAR:
+            return "long nardi has no bar: every checker moves from a point"
+        if not player[start]:
             return f"you have no checker on your {start}-point"
         if start == HEAD:
             left_head = sum(1 for step in taken if step.start == HEAD)
@@ -83,7 +89,7 @@ class LongNardi(Variant):
         end = start - die
         if end <= 0:
             return bear_off_refusal(player, start, die, outside="outside your home board")
-        if opponent[self.opponent_point(end)]:
+        if not _open(opponent)[end]:
             return f"the {die} is blocked by the opponent's checker on your {end}-point"
         return Step(start, end, die, False)
 
@@ -112,6 +118,15 @@ def _head_leavers(first_turn: bool, dice: Dice) -> int:
     return 2 if first_turn and dice[0] == dice[1] and dice[0] in _FIRST_TURN_DOUBLES else 1
 
 
+def _open(opponent: Checkers) -> list[bool]:
+    """For each of the mover's points (0-24), whether it is open to the mover: no opponent
+    checker stands on it. The blocking rule, stated once: a point with any opponent checker on it
+    is blocked (there is no hitting). The mover's point p is the opponent's p + 12 or p - 12; off
+    (index 0) is not a point, and bearing off is judged apart.
+    """
+    return [False] + [not opponent[p + 12 if p <= 12 else p - 12] for p in range(1, 25)]
+
+
 class _Search:
     """Every sequence of steps, each prefix included, under the blocking and head rules."""
 
@@ -121,8 +136,7 @@ class _Search:
         player, opponent = position
         self.position = position
         self.player = list(player)
-        # A point is open to the mover when no opponent checker stands on it; OFF is handled apart.
-        self.open = [False] + [not opponent[p + 12 if p <= 12 else p - 12] for p in range(1, 25)]
+        self.open = _open(opponent)
         self.head_leavers = _head_leavers(player[HEAD] == 15, dice)
         self.may_bear_off = sum(player[7:25]) < 4
         self.found: dict[Position, tuple[Step, ...]] = {}
@@ -138,7 +152,7 @@ class _Search:
             for start in range(highest, lowest_start - 1, -1)
             if player[start] and open_[start - die] and (start != HEAD or left_head < self.head_leavers)
         ]
-        if self.may_bear_off and not any(player[7:25]):
+        if self.may_bear_off:
             start = bear_off_start(player, die, highest)
             if start is not None:
                 steps.append(_new(Step, (start, OFF, die, False)))

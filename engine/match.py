@@ -8,8 +8,9 @@ from its log alone: the log is the match.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
+from tavli.engine.checking import GivenStep, in_play_order
 from tavli.engine.dice import DiceSource, SeededDice, SystemDice
 from tavli.engine.events import (
     Beavered,
@@ -27,6 +28,7 @@ from tavli.engine.events import (
     SeedRevealed,
     Side,
     Took,
+    WrittenPlay,
 )
 from tavli.engine.game import (
     Action,
@@ -37,6 +39,7 @@ from tavli.engine.game import (
     legal_actions,
     legal_plays,
     new_match,
+    read_play,
     resignation_offered,
 )
 from tavli.engine.play import Dice, Play
@@ -94,6 +97,8 @@ class Match:
         """
         match = cls(rules, dice=dice, seeds=seeds)
         for event in events:
+            if isinstance(event, WrittenPlay):  # an older log's form: read once, kept as data
+                event = played(event.side, read_play(match.state, event.side, event.play), forced=event.forced)
             match.state = apply(match.state, event)
             match.events.append(event)
         match._verifiable = verifiable
@@ -139,13 +144,15 @@ class Match:
             return self._record(OpeningThrown(tuple(throws), side))
         return self._record(Rolled(side, self._throw(0)))
 
-    def play(self, side: Side, play: str | Play) -> list[Event]:
-        """Play the dice, the play given in standard notation or as a :class:`Play`.
+    def play(self, side: Side, play: str | Play | Sequence[GivenStep]) -> list[Event]:
+        """Play the dice: the play in standard notation, a :class:`Play`, or its steps (each a
+        :class:`~engine.play.Step` or a start and an end). The log keeps the play as data.
 
         :raises ActionError: if it is not ``side``'s play to make, or the play is illegal.
         """
-        text = play if isinstance(play, str) else play.notation()
-        return self._record(Played(side, text))
+        if isinstance(play, Play):
+            play = in_play_order(play.steps)  # as its notation lists them: the highest start first
+        return self._record(played(side, read_play(self.state, side, play)))
 
     def double(self, side: Side) -> list[Event]:
         return self._record(Doubled(side))
@@ -206,7 +213,8 @@ class Match:
             return
         plays = legal_plays(state)
         if len(plays) == 1:
-            self._record(Played(state.game.turn, plays[0].notation(), forced=True))
+            only = read_play(state, state.game.turn, in_play_order(plays[0].steps))
+            self._record(played(state.game.turn, only, forced=True))
 
     def _throw(self, offset: int) -> Dice:
         index = self.state.throws + offset
@@ -230,6 +238,11 @@ class Match:
         self._game_seed = None
 
 
+def played(side: Side, play: Play, *, forced: bool = False) -> Played:
+    """The event of ``side`` making ``play``: its steps and its notation as the engine writes it."""
+    return Played(side, play.steps, play.notation(), forced)
+
+
 def open_commitment(events: list[Event]) -> DiceCommitted | None:
     """The dice commitment of the game in play after ``events``, if its seed is not yet revealed."""
     for event in reversed(events):
@@ -240,4 +253,4 @@ def open_commitment(events: list[Event]) -> DiceCommitted | None:
     return None
 
 
-__all__ = ["ActionError", "Match", "open_commitment"]
+__all__ = ["ActionError", "Match", "open_commitment", "played"]

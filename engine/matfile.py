@@ -37,17 +37,27 @@ from tavli.engine.events import (
     Played,
     ResignationAccepted,
     ResignationOffered,
-    ResignLevel,
     Rolled,
     Side,
     Took,
 )
-from tavli.engine.game import ActionError, FinishedGame, MatchState, Phase, apply, legal_plays, new_match, other
-from tavli.engine.match import Match
-from tavli.engine.notation import parse_moves
-from tavli.engine.play import Dice
+from tavli.engine.game import (
+    ActionError,
+    FinishedGame,
+    MatchState,
+    Phase,
+    apply,
+    legal_plays,
+    new_match,
+    other,
+    read_play,
+)
+from tavli.engine.match import Match, played
+from tavli.engine.play import Dice, Step, format_steps
 from tavli.engine.position import OFF, Checkers
 from tavli.engine.rules import InvalidRuleSetError, RuleSet
+from tavli.engine.variant import Variant
+from tavli.engine.variants import VARIANTS
 
 # --- errors and results ---------------------------------------------------------------------------
 
@@ -227,8 +237,8 @@ def _rule_headers(rules: RuleSet) -> list[tuple[str, str]]:
     """The header lines for the rule options that differ from what a .mat file is assumed to mean."""
     default = RuleSet(variant=rules.variant, match_length=rules.match_length)
     headers = []
-    if rules.variant == "long-nardi":
-        headers.append(("Variation", "Long Nardi"))
+    if rules.rules.mat_variation is not None:
+        headers.append(("Variation", rules.rules.mat_variation))
     if rules.is_match and not rules.crawford:
         headers.append(("Crawford", "Off"))
     if rules.jacoby:
@@ -268,10 +278,7 @@ def _game_records(rules: RuleSet, events: Iterable[Event]) -> list[_GameRecord]:
             rolled = event
         elif isinstance(event, Played):
             assert before.game.dice is not None
-            play = rules.rules.parse_play(before.game.position, before.game.dice, event.play)
-            moves = _written_steps(event.play, before.game.dice) or sorted(
-                ((step.start, step.end) for step in play.steps), key=lambda move: (-move[0], -move[1])
-            )
+            moves = [(step.start, step.end) for step in event.steps]
             written = _plain_steps(moves, before.game.position.opponent, rules)
             game.records.append(_Record("move", event.side, before.game.dice, written))
             rolled = None
@@ -367,29 +374,6 @@ def _format_game(game: _GameRecord, rules: RuleSet, players: tuple[str, str], an
     return "".join(out)
 
 
-def _written_steps(text: str, dice: Dice) -> list[tuple[int, int]] | None:
-    """The play's steps in the order and by the route written, if ``text`` writes one step a die
-    (as a .mat file does), so that a file read in is written back as it was; else ``None``."""
-    try:
-        moves = parse_moves(text)
-    except InvalidPlayError:
-        return None
-    dice_left = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
-    steps = []
-    for move in moves:
-        if len(move.points) != 2:
-            return None
-        start, end = move.points
-        die = next(
-            (die for die in sorted(dice_left) if die == start - end or (end == OFF and die > start)), None
-        )
-        if die is None:
-            return None
-        dice_left.remove(die)
-        steps.append((start, end))
-    return steps
-
-
 def _plain_steps(steps: Iterable[tuple[int, int]], opponent: Checkers, rules: RuleSet) -> str:
     """A play as gnubg's FormatMovePlain writes it: each step ``from/to`` (bar 25, off 0), a space
     after each of the first three.
@@ -400,7 +384,7 @@ def _plain_steps(steps: Iterable[tuple[int, int]], opponent: Checkers, rules: Ru
     parts = []
     landed: set[int] = set()
     for start, end in steps:
-        hit = rules.variant == "backgammon" and end != OFF and end not in landed
+        hit = rules.rules.hits and end != OFF and end not in landed
         hit = hit and opponent[rules.rules.opponent_point(end)] > 0
         landed.add(end)
         parts.append(f"{start}/{end}" + ("*" if hit else ""))
@@ -521,6 +505,18 @@ def _read_header(lines: Sequence[str]) -> tuple[dict[str, str], int, int]:
     raise MatFileError("not a .mat file: no ' N point match' line before the first game")
 
 
+def _variant_named(variation: str) -> Variant:
+    """The variant a ``Variation`` header names; without one, a .mat file is backgammon's."""
+    def plain(name: str) -> str:
+        return re.sub(r"[\s_-]", "", name.lower())
+
+    for variant in VARIANTS.values():
+        if plain(variation) in {plain(variant.title), plain(variant.mat_variation or variant.title)}:
+            return variant
+    titles = " and ".join(variant.title for variant in VARIANTS.values())
+    raise MatFileError(f"tavli plays {titles}, not {variation!r}")
+
+
 def _rules_from_headers(headers: dict[str, str], length: int) -> RuleSet:
     def on(key: str) -> bool | None:
         value = headers.get(key)
@@ -529,11 +525,7 @@ def _rules_from_headers(headers: dict[str, str], length: int) -> RuleSet:
     options: dict[str, object] = {"match_length": length}
     variation = headers.get("Variation", headers.get("Variant"))
     if variation is not None:
-        name = re.sub(r"[\s_-]", "", variation.lower())
-        if name == "longnardi":
-            options["variant"] = "long-nardi"
-        elif name != "backgammon":
-            raise MatFileError(f"tavli plays backgammon and long nardi, not {variation!r}")
+        options["variant"] = _variant_named(variation).name
     if length and on("Crawford") is False:
         options["crawford"] = False
     if not length:
@@ -736,7 +728,7 @@ class _GameReader:
         item, self._unplayed = self._unplayed, None
         assert item is not None
         plays = legal_plays(self.state)
-        self._play(item, plays[0].notation() if len(plays) == 1 else "")
+        self._play(item, plays[0].steps if len(plays) == 1 else "")
 
     def _game_events_since_opening(self) -> bool:
         """Whether anything but the opening throw has happened in this game."""
@@ -768,25 +760,23 @@ class _GameReader:
         if self.state.game.turn != item.side:
             self._fail(item, f"player {self.state.game.turn} won the opening throw", self._describe(item))
 
-    def _play(self, item: _Item, play: str) -> None:
+    def _play(self, item: _Item, play: str | tuple[Step, ...]) -> None:
         assert item.dice is not None
-        self._apply(
-            item, Played(item.side, play), f"plays {play or 'nothing'!r} with {item.dice[0]}-{item.dice[1]}"
-        )
+        written = play if isinstance(play, str) else format_steps(play)
+        action = f"plays {written or 'nothing'!r} with {item.dice[0]}-{item.dice[1]}"
+        try:
+            chosen = read_play(self.state, item.side, play)
+        except ActionError as error:
+            self._fail(item, error.reason, action)
+        self._apply(item, played(item.side, chosen), action)
 
     def _resign(self, item: _Item) -> None:
         """``Wins N points`` while the game is still on: the other side resigned (as gnubg reads it)."""
         points = self._written_points(item)
         cube = self.state.game.cube_value
-        level: ResignLevel = "single"
-        if points > cube:
-            level = (
-                "mars"
-                if self.rules.variant == "long-nardi"
-                else "gammon"
-                if points <= 2 * cube
-                else "backgammon"
-            )
+        # The least the resignation can have been for to be worth the points written.
+        levels = self.rules.rules.resign_levels
+        level = next((level for level in levels if level.multiplier * cube >= points), levels[-1])
         loser = other(item.side)
         self._unplayed = None
         if self.state.game.phase is Phase.OPENING:
@@ -794,7 +784,7 @@ class _GameReader:
             # (a file without one does not say who started, and it makes no difference here).
             throws = self._opening or ((2, 1),)
             self._apply(item, OpeningThrown(throws, item.side), "throws for who starts")
-        self._apply(item, ResignationOffered(loser, level), f"player {loser} resigns")
+        self._apply(item, ResignationOffered(loser, level.value), f"player {loser} resigns")
         self._apply(item, ResignationAccepted(item.side), "accepts the resignation")
         self._check_result(item)
 

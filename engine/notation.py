@@ -1,9 +1,9 @@
-"""Reading plays written in standard notation, and saying why a written play is not legal.
+"""Reading plays written in standard notation.
 
 Writing needs no position and lives on :class:`~engine.play.Play`. Reading needs one: ``24/13``
 with 6-5 may go through the 18-point or the 19-point, and which of them hits depends on the
-board. A written play names the play whose resulting position it describes; when it describes
-none, the reason is found by playing the written moves step by step.
+board. The written moves are played step by step and the play they make is judged as any given
+play is (:mod:`engine.checking`).
 """
 
 from __future__ import annotations
@@ -12,12 +12,13 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tavli.engine.errors import IllegalPlayError, InvalidPlayError
-from tavli.engine.play import Dice, Play, Step, check_dice
+from tavli.engine.checking import finish, follow, higher_first, in_play_order
+from tavli.engine.errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError
+from tavli.engine.play import Dice, Play, Step, check_dice, format_steps
 from tavli.engine.position import BAR, OFF, Point, Position
 
 if TYPE_CHECKING:
-    from tavli.engine.variant import LegalPlays, Variant
+    from tavli.engine.variant import Variant
 
 MAX_NOTATION_LENGTH = 128
 """The longest text read as a play. The longest play written sensibly (four checkers from the bar,
@@ -119,140 +120,64 @@ def _point_number(name: str, part: str) -> Point:
 def read_play(variant: Variant, position: Position, dice: Dice, text: str) -> Play:
     """The legal play that ``text`` writes, in any equivalent way of writing it.
 
+    A point written is a point landed on. A move written across points it does not name may go
+    more than one way (``24/13`` with 6-5, through the 18-point or the 19-point): the way that
+    hits nowhere unnamed is meant; when the ways hit different blots, the text names no single
+    play.
+
     :raises InvalidPlayError: if ``text`` is not a play in standard notation, or longer than
         :data:`MAX_NOTATION_LENGTH`.
+    :raises AmbiguousPlayError: if it could mean more than one play.
     :raises IllegalPlayError: if it is one, but not legal here; its ``reason`` says why.
     :raises GameOverError: if a side has already borne off all its checkers.
     """
     _check_length(text)
-    dice = check_dice(dice)
-    legal = variant.legal_plays(position, dice)
-    written = legal.written_as(text)
-    if written is not None:
-        return written
+    dice = higher_first(check_dice(dice))
+    variant.check_position(position)
     moves = parse_moves(text)
-    target = _player_after(position.player, moves)
-    matching = [play for play in legal if play.position.player == target]
-    if len(matching) > 1:
-        # Only the hits tell them apart: a checker hits on every point it is written to land on,
-        # marked or not; on a point it passes unnamed, it hits only when no other route exists.
-        marked = {point for move in moves for point in move.points[1:]}
-        matching = [play for play in matching if _hit_points(play) <= marked] or matching
-        matching.sort(key=lambda play: -len(_hit_points(play) & marked))
-        if len(matching) > 1 and _hit_points(matching[0]) & marked == _hit_points(matching[1]) & marked:
-            ways = " or ".join(play.notation() for play in matching)
-            raise IllegalPlayError(text, position.position_id(), dice, f"say which you mean: {ways}")
-    if matching:
-        return matching[0]
-    raise IllegalPlayError(text, position.position_id(), dice, _why_not(variant, position, dice, moves, legal))
+    segments = [segment for move in moves for segment in zip(move.points, move.points[1:])]
+    # The order written, if it can be played so; else from the highest start down (which any
+    # play can), whose refusal is the one given: a text's order means nothing.
+    ways, refusal = follow(variant, position, dice, segments, one_die=False)
+    if not ways and in_play_order(segments) != segments:
+        ways, refusal = follow(variant, position, dice, in_play_order(segments), one_die=False)
+    if not ways:
+        # Written through a point it cannot stop on ("24/19/13" with 6-5 when the 19-point is
+        # blocked) or in an order it cannot be played in: the legal play with the same checkers
+        # at the end is meant, as GNU Backgammon reads it.
+        ways = _legal_ways_to(variant, position, dice, moves)
+        if not ways:
+            raise IllegalPlayError(text, position.position_id(), dice, refusal)
+    return finish(variant, position, dice, text, _the_way_meant(variant, position, text, moves, ways))
 
 
-def _player_after(player: tuple[int, ...], moves: list[WrittenMove]) -> tuple[int, ...] | None:
-    counts = list(player)
+def _legal_ways_to(variant: Variant, position: Position, dice: Dice, moves: list[WrittenMove]) -> list[tuple[Step, ...]]:
+    counts = list(position.player)
     for move in moves:
         counts[move.start] -= 1
         counts[move.end] += 1
-    return tuple(counts) if min(counts) >= 0 else None
+    target = tuple(counts)
+    return [play.steps for play in variant.legal_plays(position, dice) if play.position.player == target]
 
 
-def _hit_points(play: Play) -> set[Point]:
-    return {step.end for step in play.steps if step.hit}
+def _the_way_meant(
+    variant: Variant, position: Position, text: str, moves: list[WrittenMove], ways: list[tuple[Step, ...]]
+) -> tuple[Step, ...]:
+    by_position: dict[Position, tuple[Step, ...]] = {}
+    for steps in ways:
+        by_position.setdefault(variant.position_after(position, steps), steps)
+    if len(by_position) == 1:
+        return ways[0]
+    # Only the hits tell them apart: a checker hits on every point it is written to land on,
+    # marked or not; on a point it passes unnamed, it hits only when no other way exists.
+    named = {point for move in moves for point in move.points[1:]}
+    distinct = list(by_position.values())
+    meant = [steps for steps in distinct if _hit_points(steps) <= named] or distinct
+    meant.sort(key=lambda steps: -len(_hit_points(steps) & named))
+    if len(meant) > 1 and _hit_points(meant[0]) & named == _hit_points(meant[1]) & named:
+        raise AmbiguousPlayError(text, [format_steps(steps) for steps in meant])
+    return meant[0]
 
 
-def _why_not(variant: Variant, position: Position, dice: Dice, moves: list[WrittenMove], legal: LegalPlays) -> str:
-    example = next(iter(legal))
-    steps, refusal = _follow(variant, position, dice, moves)
-    if steps is None:
-        return refusal
-    if not example.steps:
-        return "no checker can move with this roll, so the turn passes"
-    if len(steps) < legal.dice_used:
-        if dice[0] != dice[1]:
-            return f"you must play both dice: {example.notation()} does"
-        if legal.dice_used == 4:
-            return f"you must play all four {dice[0]}s: {example.notation()} does"
-        return f"you must play {legal.dice_used} of your {dice[0]}s, as many as can be played: {example.notation()} does"
-    if len(steps) == 1 and dice[0] != dice[1] and steps[0].die != max(dice):
-        return f"you must play the higher die: {example.notation()} does"
-    return variant.refusal_of_play(variant.position_after(position, steps)) or "that play is not legal"
-
-
-def _follow(
-    variant: Variant, position: Position, dice: Dice, moves: list[WrittenMove]
-) -> tuple[tuple[Step, ...] | None, str]:
-    """Play the written moves step by step, from the highest start down.
-
-    Returns the steps if some choice of dice plays every move with allowed steps; otherwise
-    ``None`` and the refusal met by the attempt that got furthest.
-    """
-    segments = [
-        (start, end)
-        for move in sorted(moves, key=lambda move: -move.start)
-        for start, end in zip(move.points, move.points[1:])
-    ]
-    furthest: list[tuple[int, str]] = [(-1, "")]
-
-    def note(depth: int, refusal: str) -> None:
-        if depth > furthest[0][0]:
-            furthest[0] = (depth, refusal)
-
-    def attempt(index: int, board: Position, left: list[int], done: tuple[Step, ...]) -> tuple[Step, ...] | None:
-        if index == len(segments):
-            return done
-        start, end = segments[index]
-        splits = _die_splits(start, end, left)
-        if not splits:
-            note(len(done), _no_dice_for(start, end, dice, left))
-        for split in splits:
-            current, taken, point = board, done, start
-            for die in split:
-                outcome = variant.step(current, point, die, taken=taken, dice=dice)
-                if isinstance(outcome, str):
-                    note(len(taken), outcome)
-                    break
-                taken += (outcome,)
-                current = variant.position_after(current, (outcome,))
-                point = outcome.end
-            else:
-                rest = list(left)
-                for die in split:
-                    rest.remove(die)
-                found = attempt(index + 1, current, rest, taken)
-                if found is not None:
-                    return found
-        return None
-
-    remaining = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
-    return attempt(0, position, remaining, ()), furthest[0][1]
-
-
-def _die_splits(start: Point, end: Point, dice: list[int]) -> list[tuple[int, ...]]:
-    """The orders of dice from ``dice`` that take a checker from ``start`` to ``end``."""
-    distance = start - end
-    splits: set[tuple[int, ...]] = set()
-
-    def extend(taken: tuple[int, ...], left: list[int], travelled: int) -> None:
-        for index, die in enumerate(left):
-            total = travelled + die
-            if total == distance or (end == OFF and total > distance):
-                splits.add(taken + (die,))
-            elif total < distance:
-                extend(taken + (die,), left[:index] + left[index + 1 :], total)
-
-    extend((), dice, 0)
-    return sorted(splits, key=lambda split: (len(split), [-die for die in split]))
-
-
-def _no_dice_for(start: Point, end: Point, dice: Dice, left: list[int]) -> str:
-    rolled = f"{dice[0]}-{dice[1]}"
-    move = f"{_name(start)}/{_name(end)}"
-    if not left:
-        return f"{move} is one move too many: your {rolled} is used up"
-    if end == OFF:
-        return f"{move} needs at least {start} pips, more than your {rolled} has left"
-    pips = "pip" if start - end == 1 else "pips"
-    return f"{move} is {start - end} {pips}, which your {rolled} cannot make"
-
-
-def _name(point: Point) -> str:
-    return "bar" if point == BAR else "off" if point == OFF else str(point)
+def _hit_points(steps: tuple[Step, ...]) -> set[Point]:
+    return {step.end for step in steps if step.hit}

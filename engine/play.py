@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import NamedTuple, TypeAlias
 
 from tavli.engine.errors import InvalidDiceError
-from tavli.engine.position import Point, Position
+from tavli.engine.position import Point, Position, point_name
 
 Dice: TypeAlias = tuple[int, int]
 
@@ -121,4 +121,4 @@ def _step_text(step: Step) -> str:
     return f"{_NAMES[step.start]}/{_NAMES[step.end]}*" if step.hit else f"{_NAMES[step.start]}/{_NAMES[step.end]}"
 
 
-_NAMES = ["off", *map(str, range(1, 25)), "bar"]
+_NAMES = [point_name(point) for point in range(26)]  # off, 1-24, bar

@@ -94,6 +94,11 @@ class Position(_PositionFields):
         return cls(_side_from_points("player", player), _side_from_points("opponent", opponent))
 
 
+def point_name(point: Point) -> str:
+    """A point's name in notation and in a player's words: ``"off"``, ``"1"`` to ``"24"``, ``"bar"``."""
+    return "off" if point == OFF else "bar" if point == BAR else str(point)
+
+
 def pips(checkers: Checkers) -> int:
     """One side's pip count."""
     return sum(point * count for point, count in enumerate(checkers))

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import enum
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import ClassVar, Literal
 
+from tavli.engine.checking import GivenStep, check_play
 from tavli.engine.errors import GameOverError, InvalidPositionError
 from tavli.engine.notation import read_play
 from tavli.engine.play import Dice, Play, Step, check_dice
@@ -42,7 +43,7 @@ _MULTIPLIERS = {GameResult.SINGLE: 1, GameResult.GAMMON: 2, GameResult.BACKGAMMO
 class LegalPlays:
     """The legal plays of one position and roll: iterate, ``len``, ``in`` (a play or a position)."""
 
-    __slots__ = ("_by_notation", "_by_position", "_plays", "dice", "position")
+    __slots__ = ("_by_position", "_plays", "dice", "position")
 
     def __init__(self, position: Position, dice: Dice, plays: list[Play]) -> None:
         """``plays`` must lead to distinct positions."""
@@ -50,7 +51,6 @@ class LegalPlays:
         self.dice = dice
         self._plays = plays
         self._by_position: dict[Position, Play] | None = None
-        self._by_notation: dict[str, Play] | None = None
 
     def __iter__(self) -> Iterator[Play]:
         return iter(self._plays)
@@ -68,13 +68,6 @@ class LegalPlays:
         if self._by_position is None:
             self._by_position = {play.position: play for play in self._plays}
         return self._by_position.get(position)
-
-    def written_as(self, text: str) -> Play | None:
-        """The legal play whose own notation is exactly ``text``, if there is one: a fast path
-        for reading plays as the engine writes them."""
-        if self._by_notation is None:
-            self._by_notation = {play.notation(): play for play in self._plays}
-        return self._by_notation.get(text)
 
     @property
     def dice_used(self) -> int:
@@ -119,6 +112,13 @@ class Variant(ABC):
 
     gnubg_variant: ClassVar[str | None]
     """The variant as GNU Backgammon names it, if it plays it (``None``: it does not)."""
+
+    same_way_round: ClassVar[bool]
+    """Whether both sides move the same way round the board, so that the opponent's points are the
+    player's half a turn on (long nardi) rather than the player's mirrored (backgammon)."""
+
+    example_plays: ClassVar[tuple[str, ...]]
+    """Plays in standard notation, one of each kind the variant has, to show a player how to write them."""
 
     @abstractmethod
     def start_position(self) -> Position:
@@ -191,10 +191,36 @@ class Variant(ABC):
                 opponent[BAR] += 1
         return Position.trusted(tuple(player), tuple(opponent))
 
+    def check_position(self, position: Position) -> None:
+        """Check that ``position`` can occur in this variant and its game is not over.
+
+        :raises InvalidPositionError: for a position this variant cannot have.
+        :raises GameOverError: if a side has already borne off all its checkers.
+        """
+        self.validate(position)
+        if self.result(position) is not None:
+            who = "you have" if position.player[OFF] == 15 else "your opponent has"
+            raise GameOverError(f"the game is over: {who} borne off all 15 checkers")
+
+    def check_play(self, position: Position, dice: Dice, steps: Sequence[GivenStep]) -> Play:
+        """The legal play made of ``steps``, each one checker moved by one die (a :class:`Step`,
+        or its start and end: the die and the hit follow from the board), in an order in which
+        they can be played. A play that uses every die is judged without listing the others.
+
+        :raises InvalidPlayError: for a step no checker can make on any board (``6/8``).
+        :raises IllegalPlayError: if it is not legal here; its ``reason`` says why in words.
+        :raises InvalidDiceError: for dice that cannot be rolled.
+        :raises InvalidPositionError: for a position this variant cannot have.
+        :raises GameOverError: if a side has already borne off all its checkers.
+        """
+        return check_play(self, position, dice, steps)
+
     def parse_play(self, position: Position, dice: Dice, text: str) -> Play:
-        """The legal play that ``text`` writes in standard notation, in any equivalent form.
+        """The legal play that ``text`` writes in standard notation, in any equivalent form:
+        the notation read, then the play checked as :meth:`check_play` checks it.
 
         :raises InvalidPlayError: if ``text`` cannot be read as a play.
+        :raises AmbiguousPlayError: if it could mean more than one play.
         :raises IllegalPlayError: if it is not legal here; its ``reason`` says why in words.
         :raises InvalidDiceError: for dice that cannot be rolled.
         :raises InvalidPositionError: for a position this variant cannot have.
@@ -240,10 +266,7 @@ class Variant(ABC):
 # A GUI lists the plays and then validates the one its user picks: the second query is a cache hit.
 @lru_cache(maxsize=4096)
 def _checked_legal_plays(variant: Variant, position: Position, dice: Dice) -> LegalPlays:
-    variant.validate(position)
-    if variant.result(position) is not None:
-        who = "you have" if position.player[OFF] == 15 else "your opponent has"
-        raise GameOverError(f"the game is over: {who} borne off all 15 checkers")
+    variant.check_position(position)
     return variant.generate_plays(position, dice)
 
 
@@ -257,28 +280,34 @@ def is_better_way(steps: tuple[Step, ...], known: tuple[Step, ...] | None) -> bo
 def bear_off_refusal(player: Checkers, start: Point, die: int, *, outside: str) -> Step | str:
     """The step bearing a checker off from ``start`` with ``die``, or why it may not.
 
-    ``outside`` names where checkers may stand that forbid bearing off ("outside your home board"
-    or "outside your home board or on the bar").
+    For a side with a checker on ``start`` and ``die`` at least ``start`` (the step would leave the
+    board). :func:`bear_off_start` decides; this only puts its refusal into words. ``outside``
+    names where checkers may stand that forbid bearing off ("outside your home board" or
+    "outside your home board or on the bar").
     """
+    if bear_off_start(player, die, 6) == start:
+        return Step(start, OFF, die, False)
     if any(player[7:26]):
         return f"you cannot bear off while you have checkers {outside}"
-    if start - die < 0:
-        higher = next((point for point in range(6, start, -1) if player[point]), None)
-        if higher is not None:
-            return (
-                f"the {die} bears off from your {start}-point only when no checker stands higher:"
-                f" you have one on your {higher}-point"
-            )
-    return Step(start, OFF, die, False)
+    higher = next((point for point in range(6, start, -1) if player[point]), None)
+    if higher is None:  # only when the caller broke the precondition: no checker on ``start``
+        return f"you have no checker on your {start}-point"
+    return (
+        f"the {die} bears off from your {start}-point only when no checker stands higher:"
+        f" you have one on your {higher}-point"
+    )
 
 
-def bear_off_start(player: list[int], die: int, highest: Point) -> Point | None:
-    """The point from which ``die`` bears a checker off, if any, for a side with all its checkers
-    home; only points up to ``highest`` are considered.
+def bear_off_start(player: Checkers | list[int], die: int, highest: Point) -> Point | None:
+    """The point from which ``die`` bears a checker off, if any; only points up to ``highest``
+    are considered (the generator's order of a double's steps).
 
-    A die bears off from its own point; a higher die bears off from the highest occupied point,
-    and only when no checker stands higher.
+    The rule of bearing off, stated once (:func:`bear_off_refusal` words its refusals): only with
+    every checker home (none on points 7-24 or the bar); a die bears off from its own point; a
+    higher die bears off from the highest occupied point, and only when no checker stands higher.
     """
+    if any(player[7:26]):
+        return None
     if die <= highest and player[die]:
         return die
     for start in range(min(6, highest), 0, -1):

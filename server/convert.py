@@ -36,23 +36,29 @@ if TYPE_CHECKING:
 
     from tavli.server.tables import DiceMode
 
-_VARIANT_NAMES = {
-    board_pb2.VARIANT_BACKGAMMON: "backgammon",
-    board_pb2.VARIANT_LONG_NARDI: "long-nardi",
+_VARIANT_ENUMS = {
+    name: board_pb2.Variant.Value("VARIANT_" + name.upper().replace("-", "_")) for name in VARIANTS
 }
-_VARIANT_ENUMS = {name: number for number, name in _VARIANT_NAMES.items()}
+"""Each variant's API enum, derived from its name: a new variant needs only its enum value."""
+_VARIANT_NAMES = {number: name for name, number in _VARIANT_ENUMS.items()}
 _RESULTS = {
-    GameResult.SINGLE: board_pb2.GAME_RESULT_SINGLE,
-    GameResult.GAMMON: board_pb2.GAME_RESULT_GAMMON,
-    GameResult.BACKGAMMON: board_pb2.GAME_RESULT_BACKGAMMON,
-    GameResult.MARS: board_pb2.GAME_RESULT_MARS,
+    result: board_pb2.GameResult.Value("GAME_RESULT_" + result.value.upper()) for result in GameResult
 }
-_RESULT_LEVELS = {
-    board_pb2.GAME_RESULT_SINGLE: "single",
-    board_pb2.GAME_RESULT_GAMMON: "gammon",
-    board_pb2.GAME_RESULT_BACKGAMMON: "backgammon",
-    board_pb2.GAME_RESULT_MARS: "mars",
-}
+_RESULT_LEVELS = {number: result.value for result, number in _RESULTS.items()}
+
+
+def _either(choices: Sequence[str]) -> str:
+    """``"A, B or C"``."""
+    return " or ".join(filter(None, (", ".join(choices[:-1]), choices[-1])))
+
+
+_VARIANT_CHOICES = _either([board_pb2.Variant.Name(number) for number in _VARIANT_ENUMS.values()])
+"""``VARIANT_BACKGAMMON or VARIANT_LONG_NARDI``, for messages that ask for one."""
+_RESULT_CHOICES = "GAME_RESULT" + _either(
+    [board_pb2.GameResult.Name(number).removeprefix("GAME_RESULT") for number in _RESULTS.values()]
+)
+"""``GAME_RESULT_SINGLE, _GAMMON, _BACKGAMMON or _MARS``, for messages that ask for one."""
+
 _PHASES = {
     Phase.OPENING: games_pb2.PHASE_OPENING,
     Phase.ROLLING: games_pb2.PHASE_ROLLING,
@@ -96,7 +102,7 @@ def variant_of(variant: int) -> Variant:
     """:raises BadRequest: for VARIANT_UNSPECIFIED or an unknown number."""
     name = _VARIANT_NAMES.get(variant)
     if name is None:
-        raise BadRequest("choose a variant: VARIANT_BACKGAMMON or VARIANT_LONG_NARDI")
+        raise BadRequest(f"choose a variant: {_VARIANT_CHOICES}")
     return VARIANTS[name]
 
 
@@ -147,7 +153,7 @@ def rules_of(message: games_pb2.RuleSet) -> RuleSet:
     """:raises BadRequest, InvalidRuleSetError: for a missing variant or options that clash."""
     name = _VARIANT_NAMES.get(message.variant)
     if name is None:
-        raise BadRequest("the rule set needs a variant: VARIANT_BACKGAMMON or VARIANT_LONG_NARDI")
+        raise BadRequest(f"the rule set needs a variant: {_VARIANT_CHOICES}")
     cube = {games_pb2.CUBE_MODE_CUBE: True, games_pb2.CUBE_MODE_NO_CUBE: False}.get(message.cube)
     opening = {
         games_pb2.OPENING_PLAY_OPENING_DICE: "PLAY_OPENING_DICE",
@@ -186,7 +192,7 @@ def resign_level_of(result: int) -> str:
     """:raises BadRequest: for GAME_RESULT_UNSPECIFIED."""
     level = _RESULT_LEVELS.get(result)
     if level is None:
-        raise BadRequest("say what to resign: GAME_RESULT_SINGLE, _GAMMON, _BACKGAMMON or _MARS")
+        raise BadRequest(f"say what to resign: {_RESULT_CHOICES}")
     return level
 
 
@@ -251,13 +257,13 @@ def _step_message(step: Step) -> board_pb2.Step:
     return board_pb2.Step(from_point=step.start, to_point=step.end, die=step.die, hit=step.hit)
 
 
-def steps_notation(steps: Sequence[board_pb2.Step]) -> str:
-    """A play given as steps, written so that the engine's reader takes it."""
-    return " ".join(f"{_point_name(step.from_point)}/{_point_name(step.to_point)}" for step in steps)
+def moves_of(steps: Sequence[board_pb2.Step]) -> list[tuple[int, int]]:
+    """A play given as steps, as the engine's ``check_play`` takes it: each step's start and end."""
+    return [(step.from_point, step.to_point) for step in steps]
 
 
-def _point_name(point: int) -> str:
-    return "bar" if point == BAR else "off" if point == OFF else str(point)
+def step_messages(steps: Sequence[Step]) -> list[board_pb2.Step]:
+    return [board_pb2.Step(from_point=start, to_point=end, die=die, hit=hit) for start, end, die, hit in steps]
 
 
 def rules_message(rules: RuleSet) -> games_pb2.RuleSet:
@@ -326,7 +332,12 @@ def game_message(
     if game.last_play is not None:
         last = game.last_play
         message.last_play.CopyFrom(
-            games_pb2.LastPlay(seat=seat_message(last.side), dice=list(last.dice), notation=last.play.notation())
+            games_pb2.LastPlay(
+                seat=seat_message(last.side),
+                dice=list(last.dice),
+                notation=last.play.notation(),
+                steps=step_messages(last.play.steps),
+            )
         )
     for finished in state.finished:
         message.finished_games.append(
@@ -353,7 +364,8 @@ def event_message(sequence: int, event: Event) -> games_pb2.GameEvent:
     elif isinstance(event, Rolled):
         message.dice.extend(event.dice)
     elif isinstance(event, Played):
-        message.notation = event.play
+        message.notation = event.notation
+        message.steps.extend(step_messages(event.steps))
         message.forced = event.forced
     elif isinstance(event, ResignationOffered):
         message.resignation_result = _RESULTS[GameResult(event.level)]

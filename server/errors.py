@@ -20,6 +20,7 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
 from tavli.engine import (
+    AmbiguousPlayError,
     GameOverError,
     IllegalPlayError,
     InvalidDiceError,
@@ -128,9 +129,10 @@ _INVALID_INPUT: list[tuple[type[TavliError], str]] = [
     (InvalidPositionError, "INVALID_POSITION"),
     (InvalidDiceError, "INVALID_DICE"),
     (InvalidPlayError, "INVALID_PLAY"),
+    (AmbiguousPlayError, "AMBIGUOUS_PLAY"),
     (InvalidRuleSetError, "INVALID_RULE_SET"),
 ]
-_ACTION_INPUT_CODES = {"INVALID_PLAY": "INVALID_PLAY", "INVALID_DICE": "INVALID_DICE"}
+_ACTION_INPUT_CODES = {"INVALID_PLAY", "AMBIGUOUS_PLAY", "INVALID_DICE"}
 
 
 def status_of(error: Exception) -> tuple[grpc.StatusCode, str, str]:

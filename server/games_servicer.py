@@ -80,9 +80,8 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
         return await self._act("RollDice", request, lambda match, seat: match.roll(seat), pb.RollDiceResponse)
 
     async def PlayMove(self, request: pb.PlayMoveRequest, context: grpc.aio.ServicerContext) -> pb.PlayMoveResponse:
-        return await self._act(
-            "PlayMove", request, lambda match, seat: match.play(seat, request.notation), pb.PlayMoveResponse
-        )
+        play = convert.moves_of(request.steps.steps) if request.WhichOneof("play") == "steps" else request.notation
+        return await self._act("PlayMove", request, lambda match, seat: match.play(seat, play), pb.PlayMoveResponse)
 
     async def OfferDouble(
         self, request: pb.OfferDoubleRequest, context: grpc.aio.ServicerContext

@@ -10,7 +10,7 @@ from functools import lru_cache
 import grpc
 import grpc.aio
 
-from tavli.engine import OFF, IllegalPlayError, InvalidPositionError, Play, Position, TavliError, Variant
+from tavli.engine import OFF, IllegalPlayError, InvalidPositionError, Position, TavliError, Variant
 from tavli.engine.play import Dice
 from tavli.engine.xgid import Xgid, format_xgid
 from tavli.server import convert
@@ -98,9 +98,11 @@ def _validate(request: pb.ValidatePlayRequest) -> pb.ValidatePlayResponse:
     variant = convert.variant_of(request.variant)
     position = convert.position_of(variant, request.position)
     dice = convert.dice_of(request.dice)
-    text = convert.steps_notation(request.steps.steps) if request.WhichOneof("play") == "steps" else request.notation
     try:
-        play: Play = variant.parse_play(position, dice, text)
+        if request.WhichOneof("play") == "steps":
+            play = variant.check_play(position, dice, convert.moves_of(request.steps.steps))
+        else:
+            play = variant.parse_play(position, dice, request.notation)
     except IllegalPlayError as error:
         return pb.ValidatePlayResponse(legal=False, reason=error.reason)
     return pb.ValidatePlayResponse(legal=True, play=convert.play_message(play))

@@ -54,6 +54,7 @@ from tavli.engine.events import (
 )
 from tavli.engine.game import MatchState, apply, new_match, seats_to_act
 from tavli.engine.rules import RuleSet
+from tavli.engine.play import Step
 from tavli.v1 import board_pb2, games_service_pb2_grpc
 from tavli.v1 import games_service_pb2 as games_pb2
 from tests.server_play import REPO, RPC_TIMEOUT, free_port, wait_until_serving
@@ -334,7 +335,8 @@ def event_of(message: games_pb2.GameEvent) -> Event:
     if kind == games_pb2.EVENT_KIND_ROLL:
         return Rolled(side, tuple(message.dice))  # type: ignore[arg-type]
     if kind == games_pb2.EVENT_KIND_PLAY:
-        return Played(side, message.notation, message.forced)  # type: ignore[arg-type]
+        steps = tuple(Step(step.from_point, step.to_point, step.die, step.hit) for step in message.steps)
+        return Played(side, steps, message.notation, message.forced)  # type: ignore[arg-type]
     if kind == games_pb2.EVENT_KIND_RESIGN:
         return ResignationOffered(side, _LEVELS[message.resignation_result])  # type: ignore[arg-type]
     if kind == games_pb2.EVENT_KIND_DICE_COMMITTED:

@@ -39,7 +39,8 @@ def running_server(**options: object) -> Iterator[Running]:
     """A server on 127.0.0.1 and a free port, games in memory unless ``db`` is given, seeded dice
     allowed unless ``allow_seeded_dice=False`` is given (the tests replay seeded games); stopped after."""
     options.setdefault("allow_seeded_dice", True)
-    config = ServerConfig(host="127.0.0.1", port=0, db=None, **options)  # type: ignore[arg-type]
+    options.setdefault("db", None)
+    config = ServerConfig(host="127.0.0.1", port=0, **options)  # type: ignore[arg-type]
     running = create_server(config)
     try:
         yield running

@@ -31,7 +31,7 @@ PARALLEL = "4"
 
 def _bots_for(variant: Variant) -> list[str]:
     names = [name for name in bots.NAMES if HAS_GNUBG or name != "gnubg"]
-    return [name for name in names if variant is BACKGAMMON or name not in bots.BACKGAMMON_ONLY]
+    return [name for name in names if bots.plays(name, variant)]
 
 
 def _situation(variant: Variant, position: Position, **changes: object) -> Situation:

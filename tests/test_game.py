@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tavli.engine import GameResult, Position
+from tavli.engine import BAR, GameResult, Position, Step
 from tavli.engine.dice import SeededDice, derive_throw, verify_throws
 from tavli.engine.events import (
     Beavered,
@@ -843,7 +843,7 @@ def test_auto_play_forced_plays_a_pass_for_the_side_that_cannot_enter() -> None:
     closed = {point: 2 for point in range(1, 7)}
     set_game(match, position=Position.from_points({25: 1, 6: 14}, closed | {8: 3}))
     events = match.roll(1)
-    assert events == [Rolled(1, (5, 3)), Played(1, "", forced=True)]
+    assert events == [Rolled(1, (5, 3)), Played(1, (), "", forced=True)]
     game = match.state.game
     assert (game.turn, game.phase) == (0, Phase.ROLLING)
 
@@ -854,7 +854,8 @@ def test_auto_play_forced_plays_the_only_legal_play() -> None:
     five_closed = {point: 2 for point in range(1, 6)}
     set_game(match, position=Position.from_points({25: 1}, five_closed | {8: 5}))
     events = match.roll(1)
-    assert events == [Rolled(1, (6, 1)), Played(1, "bar/18", forced=True)]
+    entering = (Step(BAR, 19, 6, False), Step(19, 18, 1, False))
+    assert events == [Rolled(1, (6, 1)), Played(1, entering, "bar/18", forced=True)]
     assert match.state.game.turn == 0
 
 
@@ -871,7 +872,7 @@ def test_without_auto_play_a_pass_is_played_by_the_player() -> None:
     match.roll(1)
     assert [play.notation() for play in match.legal_plays()] == [""]
     match.play(1, "")
-    assert match.events[-1] == Played(1, "")
+    assert match.events[-1] == Played(1, (), "")
 
 
 # --- long nardi -----------------------------------------------------------------------------------
@@ -1259,5 +1260,5 @@ def test_a_replay_can_go_on_with_new_dice() -> None:
 def test_a_log_with_an_action_the_rules_forbid_does_not_replay() -> None:
     match = side_1_on_roll(MONEY)
     with pytest.raises(ActionError) as refusal:
-        Match.replay(MONEY, [*match.events, Played(0, "13/7")])
+        Match.replay(MONEY, [*match.events, Played(0, (Step(13, 7, 6, False),), "13/7")])
     assert refusal.value.code == "NOT_YOUR_TURN"

@@ -86,7 +86,7 @@ NORMAL: dict[str, list[Message]] = {
             variant=board_pb2.VARIANT_BACKGAMMON,
             position=POSITIONS[0],
             dice=[6, 6],
-            steps=rules_pb2.PlaySteps(
+            steps=board_pb2.PlaySteps(
                 steps=[board_pb2.Step(from_point=24, to_point=18), board_pb2.Step(from_point=24, to_point=18),
                        board_pb2.Step(from_point=13, to_point=7), board_pb2.Step(from_point=13, to_point=7)]
             ),

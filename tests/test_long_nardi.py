@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from tavli.engine import LONG_NARDI, GameResult, IllegalPlayError, InvalidPositionError, Position
+from tavli.engine import LONG_NARDI, GameResult, IllegalPlayError, InvalidPositionError, Position, Step
 from tests.games import positions_from_games
 from tests.reference.long_nardi_reference import legal_results
 
@@ -340,8 +340,11 @@ def test_plays_are_written_from_the_highest_start_down_with_no_bar_and_no_hits(
 
 def test_any_equivalent_writing_of_a_play_is_read_as_that_play() -> None:
     play = LONG_NARDI.parse_play(START, (6, 5), "24/13")
-    assert LONG_NARDI.parse_play(START, (6, 5), "24/18/13") == play
-    assert LONG_NARDI.parse_play(START, (6, 5), "24/19 19/13") == play
+    for text in ("24/18/13", "24/19 19/13"):
+        again = LONG_NARDI.parse_play(START, (6, 5), text)
+        assert (again.position, again.notation()) == (play.position, "24/13")
+    # The steps are those written: by the route named.
+    assert LONG_NARDI.parse_play(START, (6, 5), "24/19 19/13").steps == (Step(24, 19, 5), Step(19, 13, 6))
 
 
 def test_every_legal_play_of_a_game_reads_back_from_its_own_notation() -> None:

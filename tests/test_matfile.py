@@ -122,7 +122,7 @@ def game_records(rules: RuleSet, events: list[Event]) -> list[GameRecord]:
             actions.append(("roll", event.side, event.dice))
         elif isinstance(event, Played):
             board = before.game.position
-            after = rules.rules.parse_play(board, before.game.dice, event.play).position
+            after = rules.rules.check_play(board, before.game.dice, event.steps).position
             actions.append(("play", event.side, before.game.dice, board.position_id(), after.position_id()))
         elif isinstance(event, ResignationOffered):
             offer = event

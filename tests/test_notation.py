@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tavli.engine import BACKGAMMON, OFF, IllegalPlayError, InvalidPlayError, Play, Position, Step
+from tavli.engine.errors import AmbiguousPlayError
 
 
 def position(player: dict[int, int], opponent: dict[int, int]) -> Position:
@@ -185,7 +186,11 @@ def test_each_marked_route_through_a_blot_is_read_as_that_route() -> None:
 
 
 def test_a_move_that_could_hit_either_of_two_blots_on_the_way_must_say_which() -> None:
-    assert refusal(BLOTS_ON_BOTH_WAYS, (6, 5), "24/13") == "say which you mean: 24/18*/13 or 24/19*/13"
+    # Malformed input, not a refusal of the rules: the text names no single play.
+    with pytest.raises(AmbiguousPlayError) as raised:
+        BACKGAMMON.parse_play(BLOTS_ON_BOTH_WAYS, (6, 5), "24/13")
+    assert raised.value.plays == ["24/18*/13", "24/19*/13"]
+    assert str(raised.value) == "'24/13' could mean 24/18*/13 or 24/19*/13: say which you mean"
 
 
 # Reading: text that is not a play at all

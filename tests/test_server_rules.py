@@ -132,7 +132,7 @@ def test_a_legal_play_is_legal_however_it_is_written(rules, notation) -> None:
 
 
 def test_a_legal_play_given_as_steps(rules) -> None:
-    steps = rules_pb2.PlaySteps(
+    steps = board_pb2.PlaySteps(
         steps=[board_pb2.Step(from_point=8, to_point=5), board_pb2.Step(from_point=6, to_point=5)]
     )
     response = rules.ValidatePlay(
@@ -150,7 +150,7 @@ def test_a_legal_play_given_as_steps(rules) -> None:
 def test_steps_from_the_bar_and_bearing_off_are_read(rules) -> None:
     # From the bar (25) into the opponent's home board, then bearing off (0) is not possible with
     # a checker behind; the bar entry alone is checked here, and bearing off in a race below.
-    entering = rules_pb2.PlaySteps(
+    entering = board_pb2.PlaySteps(
         steps=[board_pb2.Step(from_point=25, to_point=22), board_pb2.Step(from_point=22, to_point=21)]
     )
     response = rules.ValidatePlay(
@@ -160,7 +160,7 @@ def test_steps_from_the_bar_and_bearing_off_are_read(rules) -> None:
         timeout=RPC_TIMEOUT,
     )
     assert response.legal, response.reason
-    bearing_off = rules_pb2.PlaySteps(
+    bearing_off = board_pb2.PlaySteps(
         steps=[board_pb2.Step(from_point=3, to_point=0), board_pb2.Step(from_point=1, to_point=0)]
     )
     response = rules.ValidatePlay(
@@ -506,7 +506,7 @@ def test_unreadable_notation_is_invalid_play(rules, notation) -> None:
 
 
 def test_steps_naming_points_that_do_not_exist_are_invalid_play(rules) -> None:
-    steps = rules_pb2.PlaySteps(steps=[board_pb2.Step(from_point=30, to_point=27)])
+    steps = board_pb2.PlaySteps(steps=[board_pb2.Step(from_point=30, to_point=27)])
     code, reason, domain, _ = refused(
         rules.ValidatePlay,
         rules_pb2.ValidatePlayRequest(variant=BG, position=by_id(BG_START), dice=[3, 1], steps=steps),

@@ -3,8 +3,9 @@
     from tavli.clients import bots
     bot = bots.create("heuristic", seed=7)
 
-``random`` and ``heuristic`` play both variants; ``gnubg`` plays backgammon with GNU Backgammon's
-net and needs the optional gnubg-nn package (``pip install 'tavli[gnubg]'``): it is listed in
+``random`` and ``heuristic`` play every variant; ``gnubg`` plays those GNU Backgammon plays
+(backgammon) with its net (:func:`plays` says which a bot plays). It needs the optional gnubg-nn
+package (``pip install 'tavli[gnubg]'``): it is listed in
 :data:`NAMES` either way, and creating it without the package raises
 :class:`~clients.bots.gnubg_bot.GnubgUnavailableError`.
 """
@@ -17,8 +18,9 @@ from tavli.clients.bots.base import Bot, CubeAnswer, ResignLevel, Situation
 from tavli.clients.bots.gnubg_bot import GnubgBot, GnubgUnavailableError
 from tavli.clients.bots.heuristic import HeuristicBot
 from tavli.clients.bots.random_bot import RandomBot
+from tavli.engine import VARIANTS, Variant
 
-_MAKERS: dict[str, Callable[..., Bot]] = {
+_MAKERS: dict[str, type[Bot]] = {
     RandomBot.name: RandomBot,
     HeuristicBot.name: HeuristicBot,
     GnubgBot.name: GnubgBot,
@@ -27,8 +29,25 @@ _MAKERS: dict[str, Callable[..., Bot]] = {
 NAMES: tuple[str, ...] = tuple(_MAKERS)
 """Every bot :func:`create` knows, by name."""
 
-BACKGAMMON_ONLY = frozenset({GnubgBot.name})
-"""The bots that play backgammon only."""
+
+def plays(name: str, variant: Variant) -> bool:
+    """Whether the bot called ``name`` can play ``variant`` (without creating it).
+
+    :raises ValueError: for a name not in :data:`NAMES`.
+    """
+    return _maker(name).plays(variant)
+
+
+def refusal(name: str, variant: Variant) -> str | None:
+    """Why the bot called ``name`` cannot play ``variant``, in words ("the gnubg bot plays
+    backgammon only"); ``None`` when it can.
+
+    :raises ValueError: for a name not in :data:`NAMES`.
+    """
+    if plays(name, variant):
+        return None
+    titles = [other.title for other in VARIANTS.values() if plays(name, other)]
+    return f"the {name} bot plays {' and '.join(titles) or 'no variant'} only"
 
 
 def create(name: str, *, seed: int | None = None) -> Bot:
@@ -37,15 +56,18 @@ def create(name: str, *, seed: int | None = None) -> Bot:
     :raises ValueError: for a name not in :data:`NAMES`.
     :raises GnubgUnavailableError: for ``gnubg`` where gnubg-nn is not installed.
     """
-    try:
-        maker = _MAKERS[name]
-    except KeyError:
-        raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(NAMES)}") from None
+    maker: Callable[..., Bot] = _maker(name)
     return maker(seed=seed)
 
 
+def _maker(name: str) -> type[Bot]:
+    try:
+        return _MAKERS[name]
+    except KeyError:
+        raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(NAMES)}") from None
+
+
 __all__ = [
-    "BACKGAMMON_ONLY",
     "NAMES",
     "Bot",
     "CubeAnswer",
@@ -53,4 +75,6 @@ __all__ = [
     "ResignLevel",
     "Situation",
     "create",
+    "plays",
+    "refusal",
 ]

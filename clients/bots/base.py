@@ -38,6 +38,11 @@ class Bot(ABC):
 
     name: ClassVar[str]
 
+    @classmethod
+    def plays(cls, variant: Variant) -> bool:
+        """Whether this kind of bot can play ``variant`` (every variant, unless a bot says otherwise)."""
+        return True
+
     @abstractmethod
     def choose_play(self, variant: Variant, position: Position, dice: Dice, plays: Sequence[Play]) -> Play:
         """One of ``plays`` (never empty: a roll that cannot be played offers the empty play)."""

@@ -19,7 +19,7 @@ from typing import Any
 
 from tavli.clients.bots.base import Bot, CubeAnswer, ResignLevel, Situation
 from tavli.clients.bots.heuristic import double_decision, drop_loses_match, take_decision
-from tavli.engine import Play, Position, Variant
+from tavli.engine import GameResult, Play, Position, Variant
 from tavli.engine.play import Dice
 from tavli.engine.position import OFF
 
@@ -56,6 +56,11 @@ class GnubgBot(Bot):
         self._nn: Any = _load_gnubg()
         self.seed = seed  # the net is deterministic; kept for a uniform registry
 
+    @classmethod
+    def plays(cls, variant: Variant) -> bool:
+        """Only the variants GNU Backgammon plays: its net knows no others."""
+        return variant.gnubg_variant is not None
+
     def probabilities(self, position: Position) -> Probabilities:
         """The net's 0-ply (win, win gammon, win backgammon, lose gammon, lose backgammon) of
         ``position.player``, on roll."""
@@ -64,8 +69,8 @@ class GnubgBot(Bot):
         return win, win_gammon, win_backgammon, lose_gammon, lose_backgammon
 
     def choose_play(self, variant: Variant, position: Position, dice: Dice, plays: Sequence[Play]) -> Play:
-        if variant.name != "backgammon":
-            raise ValueError(f"the gnubg bot plays backgammon only, not {variant.name}")
+        if not self.plays(variant):
+            raise ValueError(f"the gnubg bot does not play {variant.title}: GNU Backgammon does not")
         if len(plays) == 1:
             return plays[0]
         return max(plays, key=self._equity_after)
@@ -76,7 +81,7 @@ class GnubgBot(Bot):
         return -equity(self.probabilities(play.position.swapped()))
 
     def offer_double(self, situation: Situation) -> bool:
-        if situation.variant.name != "backgammon":
+        if not self.plays(situation.variant):
             return False
         chances = self.probabilities(situation.position)
         # Too good: playing on wins more than the opponent's drop would give.
@@ -96,5 +101,5 @@ class GnubgBot(Bot):
 
     def accept_resignation(self, situation: Situation, offered: ResignLevel) -> bool:
         mine = -equity(self.probabilities(situation.position.swapped()))
-        worth = {"single": 1.0, "gammon": 2.0, "backgammon": 3.0, "mars": 2.0}[offered]
+        worth = float(GameResult(offered).multiplier)
         return worth >= mine

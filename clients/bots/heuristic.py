@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from operator import mul
 
 from tavli.clients.bots.base import Bot, CubeAnswer, ResignLevel, Situation
-from tavli.engine import Play, Position, Variant
+from tavli.engine import GameResult, Play, Position, Variant
 from tavli.engine.play import Dice
 from tavli.engine.position import BAR, OFF, Checkers
 
@@ -255,11 +255,11 @@ class HeuristicBot(Bot):
     def choose_play(self, variant: Variant, position: Position, dice: Dice, plays: Sequence[Play]) -> Play:
         if len(plays) == 1:
             return plays[0]
-        score = backgammon_score if variant.name == "backgammon" else nardi_score
+        score = backgammon_score if variant.hits else nardi_score  # blots and primes, or blocks and the head
         return max(plays, key=lambda play: score(play.position))
 
     def offer_double(self, situation: Situation) -> bool:
-        if situation.variant.name != "backgammon":
+        if not situation.variant.cube:
             return False
         position = situation.position
         me, opponent = position
@@ -285,10 +285,10 @@ class HeuristicBot(Bot):
 
     def accept_resignation(self, situation: Situation, offered: ResignLevel) -> bool:
         # Accept unless playing on is likely to win more than is offered.
-        if offered in ("backgammon", "mars", "gammon"):
+        if GameResult(offered).multiplier > 1:  # more than a single game
             return True
         position = situation.position
-        if situation.variant.name == "backgammon":
+        if situation.variant.hits:
             chance = 1.0 - backgammon_chance(position.swapped())  # the resigner is about to roll
             return not (_gammon_threat(position) and chance > 0.7)
         # Long nardi: a mars is out of reach once the opponent has borne one off or is close.

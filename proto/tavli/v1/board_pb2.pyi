@@ -63,6 +63,12 @@ class Step(_message.Message):
     hit: bool
     def __init__(self, from_point: _Optional[int] = ..., to_point: _Optional[int] = ..., die: _Optional[int] = ..., hit: _Optional[bool] = ...) -> None: ...
 
+class PlaySteps(_message.Message):
+    __slots__ = ("steps",)
+    STEPS_FIELD_NUMBER: _ClassVar[int]
+    steps: _containers.RepeatedCompositeFieldContainer[Step]
+    def __init__(self, steps: _Optional[_Iterable[_Union[Step, _Mapping]]] = ...) -> None: ...
+
 class Play(_message.Message):
     __slots__ = ("notation", "steps", "position_id", "hits")
     NOTATION_FIELD_NUMBER: _ClassVar[int]

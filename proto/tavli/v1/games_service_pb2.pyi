@@ -225,14 +225,16 @@ class Resignation(_message.Message):
     def __init__(self, seat: _Optional[_Union[Seat, str]] = ..., result: _Optional[_Union[_board_pb2.GameResult, str]] = ..., points: _Optional[int] = ...) -> None: ...
 
 class LastPlay(_message.Message):
-    __slots__ = ("seat", "dice", "notation")
+    __slots__ = ("seat", "dice", "notation", "steps")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     DICE_FIELD_NUMBER: _ClassVar[int]
     NOTATION_FIELD_NUMBER: _ClassVar[int]
+    STEPS_FIELD_NUMBER: _ClassVar[int]
     seat: Seat
     dice: _containers.RepeatedScalarFieldContainer[int]
     notation: str
-    def __init__(self, seat: _Optional[_Union[Seat, str]] = ..., dice: _Optional[_Iterable[int]] = ..., notation: _Optional[str] = ...) -> None: ...
+    steps: _containers.RepeatedCompositeFieldContainer[_board_pb2.Step]
+    def __init__(self, seat: _Optional[_Union[Seat, str]] = ..., dice: _Optional[_Iterable[int]] = ..., notation: _Optional[str] = ..., steps: _Optional[_Iterable[_Union[_board_pb2.Step, _Mapping]]] = ...) -> None: ...
 
 class FinishedGame(_message.Message):
     __slots__ = ("game_number", "winner", "result", "points", "cube_value", "ended_by")
@@ -259,7 +261,7 @@ class OpeningThrow(_message.Message):
     def __init__(self, seat0_die: _Optional[int] = ..., seat1_die: _Optional[int] = ...) -> None: ...
 
 class GameEvent(_message.Message):
-    __slots__ = ("sequence", "kind", "seat", "dice", "notation", "forced", "resignation_result", "opening_throws", "game_number", "dice_commitment", "dice_seed")
+    __slots__ = ("sequence", "kind", "seat", "dice", "notation", "forced", "resignation_result", "opening_throws", "game_number", "dice_commitment", "dice_seed", "steps")
     SEQUENCE_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -271,6 +273,7 @@ class GameEvent(_message.Message):
     GAME_NUMBER_FIELD_NUMBER: _ClassVar[int]
     DICE_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
     DICE_SEED_FIELD_NUMBER: _ClassVar[int]
+    STEPS_FIELD_NUMBER: _ClassVar[int]
     sequence: int
     kind: EventKind
     seat: Seat
@@ -282,7 +285,8 @@ class GameEvent(_message.Message):
     game_number: int
     dice_commitment: str
     dice_seed: str
-    def __init__(self, sequence: _Optional[int] = ..., kind: _Optional[_Union[EventKind, str]] = ..., seat: _Optional[_Union[Seat, str]] = ..., dice: _Optional[_Iterable[int]] = ..., notation: _Optional[str] = ..., forced: _Optional[bool] = ..., resignation_result: _Optional[_Union[_board_pb2.GameResult, str]] = ..., opening_throws: _Optional[_Iterable[_Union[OpeningThrow, _Mapping]]] = ..., game_number: _Optional[int] = ..., dice_commitment: _Optional[str] = ..., dice_seed: _Optional[str] = ...) -> None: ...
+    steps: _containers.RepeatedCompositeFieldContainer[_board_pb2.Step]
+    def __init__(self, sequence: _Optional[int] = ..., kind: _Optional[_Union[EventKind, str]] = ..., seat: _Optional[_Union[Seat, str]] = ..., dice: _Optional[_Iterable[int]] = ..., notation: _Optional[str] = ..., forced: _Optional[bool] = ..., resignation_result: _Optional[_Union[_board_pb2.GameResult, str]] = ..., opening_throws: _Optional[_Iterable[_Union[OpeningThrow, _Mapping]]] = ..., game_number: _Optional[int] = ..., dice_commitment: _Optional[str] = ..., dice_seed: _Optional[str] = ..., steps: _Optional[_Iterable[_Union[_board_pb2.Step, _Mapping]]] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
     __slots__ = ("rule_set", "dice_mode", "dice_seed", "request_id")
@@ -353,18 +357,20 @@ class RollDiceResponse(_message.Message):
     def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ...) -> None: ...
 
 class PlayMoveRequest(_message.Message):
-    __slots__ = ("name", "seat_token", "etag", "request_id", "notation")
+    __slots__ = ("name", "seat_token", "etag", "request_id", "notation", "steps")
     NAME_FIELD_NUMBER: _ClassVar[int]
     SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
     ETAG_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     NOTATION_FIELD_NUMBER: _ClassVar[int]
+    STEPS_FIELD_NUMBER: _ClassVar[int]
     name: str
     seat_token: str
     etag: str
     request_id: str
     notation: str
-    def __init__(self, name: _Optional[str] = ..., seat_token: _Optional[str] = ..., etag: _Optional[str] = ..., request_id: _Optional[str] = ..., notation: _Optional[str] = ...) -> None: ...
+    steps: _board_pb2.PlaySteps
+    def __init__(self, name: _Optional[str] = ..., seat_token: _Optional[str] = ..., etag: _Optional[str] = ..., request_id: _Optional[str] = ..., notation: _Optional[str] = ..., steps: _Optional[_Union[_board_pb2.PlaySteps, _Mapping]] = ...) -> None: ...
 
 class PlayMoveResponse(_message.Message):
     __slots__ = ("game",)

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from tavli.v1 import board_pb2 as tavli_dot_v1_dot_board__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ctavli/v1/rules_service.proto\x12\x08tavli.v1\x1a\x14tavli/v1/board.proto\"o\n\x15ListLegalPlaysRequest\x12\"\n\x07variant\x18\x01 \x01(\x0e\x32\x11.tavli.v1.Variant\x12$\n\x08position\x18\x02 \x01(\x0b\x32\x12.tavli.v1.Position\x12\x0c\n\x04\x64ice\x18\x03 \x03(\r\"J\n\x16ListLegalPlaysResponse\x12\x1d\n\x05plays\x18\x01 \x03(\x0b\x32\x0e.tavli.v1.Play\x12\x11\n\tdice_used\x18\x02 \x01(\r\"\xaf\x01\n\x13ValidatePlayRequest\x12\"\n\x07variant\x18\x01 \x01(\x0e\x32\x11.tavli.v1.Variant\x12$\n\x08position\x18\x02 \x01(\x0b\x32\x12.tavli.v1.Position\x12\x0c\n\x04\x64ice\x18\x03 \x03(\r\x12\x12\n\x08notation\x18\x04 \x01(\tH\x00\x12$\n\x05steps\x18\x05 \x01(\x0b\x32\x13.tavli.v1.PlayStepsH\x00\x42\x06\n\x04play\"*\n\tPlaySteps\x12\x1d\n\x05steps\x18\x01 \x03(\x0b\x32\x0e.tavli.v1.Step\"b\n\x14ValidatePlayResponse\x12\r\n\x05legal\x18\x01 \x01(\x08\x12\x1c\n\x04play\x18\x02 \x01(\x0b\x32\x0e.tavli.v1.Play\x12\x0e\n\x06reason\x18\x03 \x01(\t\x12\r\n\x05\x65rror\x18\x04 \x01(\t\"L\n\x19\x42\x61tchValidatePlaysRequest\x12/\n\x08requests\x18\x01 \x03(\x0b\x32\x1d.tavli.v1.ValidatePlayRequest\"O\n\x1a\x42\x61tchValidatePlaysResponse\x12\x31\n\tresponses\x18\x01 \x03(\x0b\x32\x1e.tavli.v1.ValidatePlayResponse\"|\n\x10\x41pplyPlayRequest\x12\"\n\x07variant\x18\x01 \x01(\x0e\x32\x11.tavli.v1.Variant\x12$\n\x08position\x18\x02 \x01(\x0b\x32\x12.tavli.v1.Position\x12\x0c\n\x04\x64ice\x18\x03 \x03(\r\x12\x10\n\x08notation\x18\x04 \x01(\t\"q\n\x11\x41pplyPlayResponse\x12\x1c\n\x04play\x18\x01 \x01(\x0b\x32\x0e.tavli.v1.Play\x12\x18\n\x10next_position_id\x18\x02 \x01(\t\x12$\n\x06result\x18\x03 \x01(\x0e\x32\x14.tavli.v1.GameResult\"`\n\x14ScorePositionRequest\x12\"\n\x07variant\x18\x01 \x01(\x0e\x32\x11.tavli.v1.Variant\x12$\n\x08position\x18\x02 \x01(\x0b\x32\x12.tavli.v1.Position\"\x8d\x01\n\x15ScorePositionResponse\x12$\n\x06result\x18\x01 \x01(\x0e\x32\x14.tavli.v1.GameResult\x12\x12\n\nplayer_won\x18\x02 \x01(\x08\x12\x0e\n\x06points\x18\x03 \x01(\r\x12\x13\n\x0bplayer_pips\x18\x04 \x01(\r\x12\x15\n\ropponent_pips\x18\x05 \x01(\r\"b\n\x16\x43onvertPositionRequest\x12\"\n\x07variant\x18\x01 \x01(\x0e\x32\x11.tavli.v1.Variant\x12$\n\x08position\x18\x02 \x01(\x0b\x32\x12.tavli.v1.Position\"\\\n\x17\x43onvertPositionResponse\x12\x13\n\x0bposition_id\x18\x01 \x01(\t\x12\x0c\n\x04xgid\x18\x02 \x01(\t\x12\x1e\n\x05\x62oard\x18\x03 \x01(\x0b\x32\x0f.tavli.v1.Board2\x83\x04\n\x0cRulesService\x12S\n\x0eListLegalPlays\x12\x1f.tavli.v1.ListLegalPlaysRequest\x1a .tavli.v1.ListLegalPlaysResponse\x12M\n\x0cValidatePlay\x12\x1d.tavli.v1.ValidatePlayRequest\x1a\x1e.tavli.v1.ValidatePlayResponse\x12_\n\x12\x42\x61tchValidatePlays\x12#.tavli.v1.BatchValidatePlaysRequest\x1a$.tavli.v1.BatchValidatePlaysResponse\x12\x44\n\tApplyPlay\x12\x1a.tavli.v1.ApplyPlayRequest\x1a\x1b.tavli.v1.ApplyPlayResponse\x12P\n\rScorePosition\x12\x1e.tavli.v1.ScorePositionRequest\x1a\x1f.tavli.v1.ScorePositionResponse\x12V\n\x0f\x43onvertPosition\x12 .tavli.v1.ConvertPositionRequest\x1a!.tavli.v1.ConvertPositionResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ctavli/v1/rules_service.proto\x12\x08tavli.v1\x1a\x14tavli/v1/board.proto\"o\n\x15ListLegalPlaysRequest\x12\"\n\x07variant\x18\x01 \x01(\x0e\x32\x11.tavli.v1.Variant\x12$\n\x08position\x18\x02 \x01(\x0b\x32\x12.tavli.v1.Position\x12\x0c\n\x04\x64ice\x18\x03 \x03(\r\"J\n\x16ListLegalPlaysResponse\x12\x1d\n\x05plays\x18\x01 \x03(\x0b\x32\x0e.tavli.v1.Play\x12\x11\n\tdice_used\x18\x02 \x01(\r\"\xaf\x01\n\x13ValidatePlayRequest\x12\"\n\x07variant\x18\x01 \x01(\x0e\x32\x11.tavli.v1.Variant\x12$\n\x08position\x18\x02 \x01(\x0b\x32\x12.tavli.v1.Position\x12\x0c\n\x04\x64ice\x18\x03 \x03(\r\x12\x12\n\x08notation\x18\x04 \x01(\tH\x00\x12$\n\x05steps\x18\x05 \x01(\x0b\x32\x13.tavli.v1.PlayStepsH\x00\x42\x06\n\x04play\"b\n\x14ValidatePlayResponse\x12\r\n\x05legal\x18\x01 \x01(\x08\x12\x1c\n\x04play\x18\x02 \x01(\x0b\x32\x0e.tavli.v1.Play\x12\x0e\n\x06reason\x18\x03 \x01(\t\x12\r\n\x05\x65rror\x18\x04 \x01(\t\"L\n\x19\x42\x61tchValidatePlaysRequest\x12/\n\x08requests\x18\x01 \x03(\x0b\x32\x1d.tavli.v1.ValidatePlayRequest\"O\n\x1a\x42\x61tchValidatePlaysResponse\x12\x31\n\tresponses\x18\x01 \x03(\x0b\x32\x1e.tavli.v1.ValidatePlayResponse\"|\n\x10\x41pplyPlayRequest\x12\"\n\x07variant\x18\x01 \x01(\x0e\x32\x11.tavli.v1.Variant\x12$\n\x08position\x18\x02 \x01(\x0b\x32\x12.tavli.v1.Position\x12\x0c\n\x04\x64ice\x18\x03 \x03(\r\x12\x10\n\x08notation\x18\x04 \x01(\t\"q\n\x11\x41pplyPlayResponse\x12\x1c\n\x04play\x18\x01 \x01(\x0b\x32\x0e.tavli.v1.Play\x12\x18\n\x10next_position_id\x18\x02 \x01(\t\x12$\n\x06result\x18\x03 \x01(\x0e\x32\x14.tavli.v1.GameResult\"`\n\x14ScorePositionRequest\x12\"\n\x07variant\x18\x01 \x01(\x0e\x32\x11.tavli.v1.Variant\x12$\n\x08position\x18\x02 \x01(\x0b\x32\x12.tavli.v1.Position\"\x8d\x01\n\x15ScorePositionResponse\x12$\n\x06result\x18\x01 \x01(\x0e\x32\x14.tavli.v1.GameResult\x12\x12\n\nplayer_won\x18\x02 \x01(\x08\x12\x0e\n\x06points\x18\x03 \x01(\r\x12\x13\n\x0bplayer_pips\x18\x04 \x01(\r\x12\x15\n\ropponent_pips\x18\x05 \x01(\r\"b\n\x16\x43onvertPositionRequest\x12\"\n\x07variant\x18\x01 \x01(\x0e\x32\x11.tavli.v1.Variant\x12$\n\x08position\x18\x02 \x01(\x0b\x32\x12.tavli.v1.Position\"\\\n\x17\x43onvertPositionResponse\x12\x13\n\x0bposition_id\x18\x01 \x01(\t\x12\x0c\n\x04xgid\x18\x02 \x01(\t\x12\x1e\n\x05\x62oard\x18\x03 \x01(\x0b\x32\x0f.tavli.v1.Board2\x83\x04\n\x0cRulesService\x12S\n\x0eListLegalPlays\x12\x1f.tavli.v1.ListLegalPlaysRequest\x1a .tavli.v1.ListLegalPlaysResponse\x12M\n\x0cValidatePlay\x12\x1d.tavli.v1.ValidatePlayRequest\x1a\x1e.tavli.v1.ValidatePlayResponse\x12_\n\x12\x42\x61tchValidatePlays\x12#.tavli.v1.BatchValidatePlaysRequest\x1a$.tavli.v1.BatchValidatePlaysResponse\x12\x44\n\tApplyPlay\x12\x1a.tavli.v1.ApplyPlayRequest\x1a\x1b.tavli.v1.ApplyPlayResponse\x12P\n\rScorePosition\x12\x1e.tavli.v1.ScorePositionRequest\x1a\x1f.tavli.v1.ScorePositionResponse\x12V\n\x0f\x43onvertPosition\x12 .tavli.v1.ConvertPositionRequest\x1a!.tavli.v1.ConvertPositionResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -38,26 +38,24 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_LISTLEGALPLAYSRESPONSE']._serialized_end=251
   _globals['_VALIDATEPLAYREQUEST']._serialized_start=254
   _globals['_VALIDATEPLAYREQUEST']._serialized_end=429
-  _globals['_PLAYSTEPS']._serialized_start=431
-  _globals['_PLAYSTEPS']._serialized_end=473
-  _globals['_VALIDATEPLAYRESPONSE']._serialized_start=475
-  _globals['_VALIDATEPLAYRESPONSE']._serialized_end=573
-  _globals['_BATCHVALIDATEPLAYSREQUEST']._serialized_start=575
-  _globals['_BATCHVALIDATEPLAYSREQUEST']._serialized_end=651
-  _globals['_BATCHVALIDATEPLAYSRESPONSE']._serialized_start=653
-  _globals['_BATCHVALIDATEPLAYSRESPONSE']._serialized_end=732
-  _globals['_APPLYPLAYREQUEST']._serialized_start=734
-  _globals['_APPLYPLAYREQUEST']._serialized_end=858
-  _globals['_APPLYPLAYRESPONSE']._serialized_start=860
-  _globals['_APPLYPLAYRESPONSE']._serialized_end=973
-  _globals['_SCOREPOSITIONREQUEST']._serialized_start=975
-  _globals['_SCOREPOSITIONREQUEST']._serialized_end=1071
-  _globals['_SCOREPOSITIONRESPONSE']._serialized_start=1074
-  _globals['_SCOREPOSITIONRESPONSE']._serialized_end=1215
-  _globals['_CONVERTPOSITIONREQUEST']._serialized_start=1217
-  _globals['_CONVERTPOSITIONREQUEST']._serialized_end=1315
-  _globals['_CONVERTPOSITIONRESPONSE']._serialized_start=1317
-  _globals['_CONVERTPOSITIONRESPONSE']._serialized_end=1409
-  _globals['_RULESSERVICE']._serialized_start=1412
-  _globals['_RULESSERVICE']._serialized_end=1927
+  _globals['_VALIDATEPLAYRESPONSE']._serialized_start=431
+  _globals['_VALIDATEPLAYRESPONSE']._serialized_end=529
+  _globals['_BATCHVALIDATEPLAYSREQUEST']._serialized_start=531
+  _globals['_BATCHVALIDATEPLAYSREQUEST']._serialized_end=607
+  _globals['_BATCHVALIDATEPLAYSRESPONSE']._serialized_start=609
+  _globals['_BATCHVALIDATEPLAYSRESPONSE']._serialized_end=688
+  _globals['_APPLYPLAYREQUEST']._serialized_start=690
+  _globals['_APPLYPLAYREQUEST']._serialized_end=814
+  _globals['_APPLYPLAYRESPONSE']._serialized_start=816
+  _globals['_APPLYPLAYRESPONSE']._serialized_end=929
+  _globals['_SCOREPOSITIONREQUEST']._serialized_start=931
+  _globals['_SCOREPOSITIONREQUEST']._serialized_end=1027
+  _globals['_SCOREPOSITIONRESPONSE']._serialized_start=1030
+  _globals['_SCOREPOSITIONRESPONSE']._serialized_end=1171
+  _globals['_CONVERTPOSITIONREQUEST']._serialized_start=1173
+  _globals['_CONVERTPOSITIONREQUEST']._serialized_end=1271
+  _globals['_CONVERTPOSITIONRESPONSE']._serialized_start=1273
+  _globals['_CONVERTPOSITIONRESPONSE']._serialized_end=1365
+  _globals['_RULESSERVICE']._serialized_start=1368
+  _globals['_RULESSERVICE']._serialized_end=1883
 # @@protoc_insertion_point(module_scope)

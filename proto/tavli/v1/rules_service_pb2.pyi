@@ -36,14 +36,8 @@ class ValidatePlayRequest(_message.Message):
     position: _board_pb2.Position
     dice: _containers.RepeatedScalarFieldContainer[int]
     notation: str
-    steps: PlaySteps
-    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., position: _Optional[_Union[_board_pb2.Position, _Mapping]] = ..., dice: _Optional[_Iterable[int]] = ..., notation: _Optional[str] = ..., steps: _Optional[_Union[PlaySteps, _Mapping]] = ...) -> None: ...
-
-class PlaySteps(_message.Message):
-    __slots__ = ("steps",)
-    STEPS_FIELD_NUMBER: _ClassVar[int]
-    steps: _containers.RepeatedCompositeFieldContainer[_board_pb2.Step]
-    def __init__(self, steps: _Optional[_Iterable[_Union[_board_pb2.Step, _Mapping]]] = ...) -> None: ...
+    steps: _board_pb2.PlaySteps
+    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., position: _Optional[_Union[_board_pb2.Position, _Mapping]] = ..., dice: _Optional[_Iterable[int]] = ..., notation: _Optional[str] = ..., steps: _Optional[_Union[_board_pb2.PlaySteps, _Mapping]] = ...) -> None: ...
 
 class ValidatePlayResponse(_message.Message):
     __slots__ = ("legal", "play", "reason", "error")
