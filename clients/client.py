@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -237,8 +237,13 @@ class Seat:
     def roll(self) -> games_pb2.Game:
         return self._act(self.client.games.RollDice, games_pb2.RollDiceRequest)
 
-    def play(self, notation: str) -> games_pb2.Game:
-        return self._act(self.client.games.PlayMove, games_pb2.PlayMoveRequest, notation=notation)
+    def play(self, play: str | Sequence[tuple[int, int]]) -> games_pb2.Game:
+        """Make a play: in standard notation, or as its steps (each a start and an end, such as
+        an engine ``Step``), as a GUI that moves checkers sends it."""
+        if isinstance(play, str):
+            return self._act(self.client.games.PlayMove, games_pb2.PlayMoveRequest, notation=play)
+        steps = board_pb2.PlaySteps(steps=[board_pb2.Step(from_point=step[0], to_point=step[1]) for step in play])
+        return self._act(self.client.games.PlayMove, games_pb2.PlayMoveRequest, steps=steps)
 
     def double(self) -> games_pb2.Game:
         return self._act(self.client.games.OfferDouble, games_pb2.OfferDoubleRequest)

@@ -152,7 +152,7 @@ class SeatDriver:
             chosen = self.bot.choose_play(variant, position, dice, plays)
             if chosen not in plays:
                 raise BotError(f"{self.bot.name} chose {chosen.notation()!r}, which is not one of the legal plays")
-            return self._on(game, lambda: self.seat.play(chosen.notation()))
+            return self._on(game, lambda: self.seat.play(chosen.steps))
         legal = self.seat.legal_actions()
         if legal.etag != game.etag or games_pb2.ACTION_PLAY not in legal.actions:
             raise _StaleState
@@ -160,7 +160,7 @@ class SeatDriver:
         chosen = self.bot.choose_play(variant, position, dice, plays)
         for play, message in zip(plays, legal.plays):
             if play is chosen or play.position == chosen.position:
-                return self.seat.play(message.notation)
+                return self.seat.play(play.steps)
         raise BotError(f"{self.bot.name} chose {chosen.notation()!r}, which is not one of the legal plays")
 
     def _actions(self, game: games_pb2.Game) -> list[int]:

@@ -141,27 +141,50 @@ def _problem(state: MatchInfo) -> str | None:
     value = state.cube_value
     if not _is_count(value, MAX_CUBE_VALUE) or value < 1 or value & (value - 1):
         return f"the cube shows a power of two from 1 to {MAX_CUBE_VALUE}, not {value!r}"
-    if len(state.dice) != 2 or not all(_is_count(die, 6) for die in state.dice):
-        return f"dice are two numbers from 1 to 6, or (0, 0) before the roll, not {state.dice!r}"
-    if (state.dice[0] == 0) != (state.dice[1] == 0):
-        return f"one die cannot be rolled without the other: {state.dice!r}"
     if not isinstance(state.game_state, GameStatus):
         return f"game_state must be a GameStatus, not {state.game_state!r}"
     if not isinstance(state.resignation_offered, Resignation):
         return f"resignation_offered must be a Resignation, not {state.resignation_offered!r}"
-    if state.crawford and state.money:
+    return match_state_problem(
+        match_length=state.match_length,
+        score=state.score,
+        dice=state.dice,
+        crawford=state.crawford,
+        double_offered=state.double_offered,
+        cube_owner=state.cube_owner,
+        player_on_roll=state.player_on_roll,
+        playing=state.game_state is GameStatus.PLAYING,
+    )
+
+
+def match_state_problem(
+    *,
+    match_length: int,
+    score: tuple[int, int],
+    dice: tuple[int, int],
+    crawford: bool,
+    double_offered: bool,
+    cube_owner: Seat | None,
+    player_on_roll: Seat,
+    playing: bool = True,
+) -> str | None:
+    """What makes a match state impossible in play, or ``None``: the rules a Match ID and an
+    XGID both hold their fields to (dice rolled together, no Crawford game in money play, no
+    double in the Crawford game nor by the side that does not own the cube, no game played in a
+    match already won)."""
+    if len(dice) != 2 or not all(_is_count(die, 6) for die in dice):
+        return f"dice are two numbers from 1 to 6, or (0, 0) before the roll, not {dice!r}"
+    if (dice[0] == 0) != (dice[1] == 0):
+        return f"one die cannot be rolled without the other: {dice!r}"
+    if crawford and not match_length:
         return "money play has no Crawford game"
-    if state.double_offered:
-        if state.crawford:
+    if double_offered:
+        if crawford:
             return "nobody doubles in the Crawford game"
-        if state.cube_owner not in (None, state.player_on_roll):
-            return f"player {state.player_on_roll} cannot double: player {state.cube_owner} owns the cube"
-    playing = state.game_state is GameStatus.PLAYING
-    if playing and not state.money and max(state.score) >= state.match_length:
-        return (
-            f"no game is played at {state.score[0]}-{state.score[1]} in a match to "
-            f"{state.match_length}: the match is over"
-        )
+        if cube_owner not in (None, player_on_roll):
+            return f"player {player_on_roll} cannot double: player {cube_owner} owns the cube"
+    if playing and match_length and max(score) >= match_length:
+        return f"no game is played at {score[0]}-{score[1]} in a match to {match_length}: the match is over"
     return None
 
 

@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 
 from tavli.engine.errors import InvalidMatchIdError, InvalidPositionError
-from tavli.engine.match_id import MAX_CUBE_VALUE, MAX_POINTS, MatchInfo, Seat
+from tavli.engine.match_id import MAX_CUBE_VALUE, MAX_POINTS, MatchInfo, Seat, match_state_problem
 from tavli.engine.position import BAR, CHECKERS_PER_SIDE, OFF, POINTS, Checkers, Position
 
 PREFIX = "XGID="
@@ -133,28 +133,19 @@ def _problem(xgid: Xgid) -> str | None:
         return f"a match length is 0 (money play) to {MAX_POINTS}, not {xgid.match_length!r}"
     if len(xgid.score) != 2 or not all(_is_count(points) and points <= MAX_POINTS for points in xgid.score):
         return f"a score is two whole numbers from 0 to {MAX_POINTS}, not {xgid.score!r}"
-    if len(xgid.dice) != 2 or not all(_is_count(die) and die <= 6 for die in xgid.dice):
-        return f"dice are two numbers from 1 to 6, or (0, 0) before the roll, not {xgid.dice!r}"
-    if (xgid.dice[0] == 0) != (xgid.dice[1] == 0):
-        return f"one die cannot be rolled without the other: {xgid.dice!r}"
-    if xgid.double_offered:
-        if xgid.dice != (0, 0):
-            return "a double is offered before the roll: the dice must be (0, 0)"
-        if xgid.crawford:
-            return "nobody doubles in the Crawford game"
-        if xgid.cube_owner not in (None, xgid.player_on_roll):
-            return f"player {xgid.player_on_roll} cannot double: player {xgid.cube_owner} owns the cube"
-    if xgid.match_length:
-        if xgid.jacoby or xgid.beavers:
-            return "the Jacoby rule and beavers apply to money play only"
-        if max(xgid.score) >= xgid.match_length:
-            return (
-                f"no game is played at {xgid.score[0]}-{xgid.score[1]} in a match to "
-                f"{xgid.match_length}: the match is over"
-            )
-    elif xgid.crawford:
-        return "money play has no Crawford game"
-    return None
+    if xgid.double_offered and xgid.dice != (0, 0) and len(xgid.dice) == 2:
+        return "a double is offered before the roll: the dice must be (0, 0)"
+    if xgid.match_length and (xgid.jacoby or xgid.beavers):
+        return "the Jacoby rule and beavers apply to money play only"
+    return match_state_problem(
+        match_length=xgid.match_length,
+        score=xgid.score,
+        dice=xgid.dice,
+        crawford=xgid.crawford,
+        double_offered=xgid.double_offered,
+        cube_owner=xgid.cube_owner,
+        player_on_roll=xgid.player_on_roll,
+    )
 
 
 def _is_count(value: object) -> bool:
