@@ -78,7 +78,9 @@ def format_steps(steps: tuple[Step, ...]) -> str:
 
     A checker's consecutive steps join into one move that names the points between only where it
     hit; moves along the same points are counted with ``(n)``, a hit marked once (``13/7*(4)``);
-    moves go from the highest starting point down.
+    moves go from the highest starting point down. A blot hit where two checkers land is marked
+    on the move from higher up, whichever of them was given the hit: the notation does not depend
+    on the order of the steps.
     """
     if len(steps) == 2:
         first, second = steps
@@ -86,12 +88,17 @@ def format_steps(steps: tuple[Step, ...]) -> str:
             first, second = second, first
         if first.end != second.start and (first.start != second.start or first.end != second.end):
             # Two checkers' moves, the commonest play of all: nothing to join or count.
+            if second.hit and first.end == second.end:
+                first, second = first._replace(hit=True), second._replace(hit=False)
             return f"{_step_text(first)} {_step_text(second)}"
     # A move: its points as [start, hit points between..., end], and the points it hit. Sorted
     # as tuples, the steps go from the highest start down (ties, steps along the same points,
     # come out the same whatever their order).
     moves: list[tuple[list[Point], list[Point]]] = []
-    for start, end, _, hit in sorted(steps, reverse=True):
+    unmarked = {step.end for step in steps if step.hit}  # each marked on its first landing
+    for start, end, _, _ in sorted(steps, reverse=True):
+        hit = end in unmarked
+        unmarked.discard(end)
         for points, hit_points in moves:
             if points[-1] == start:
                 if start not in hit_points:

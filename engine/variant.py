@@ -226,6 +226,8 @@ class Variant(ABC):
         :raises InvalidPositionError: for a position this variant cannot have.
         :raises GameOverError: if a side has already borne off all its checkers.
         """
+        if isinstance(dice, tuple) and all(isinstance(die, int) for die in dice):
+            return _read_play(self, position, dice, text)
         return read_play(self, position, dice, text)
 
     def legal_plays(self, position: Position, dice: Dice) -> LegalPlays:
@@ -268,6 +270,12 @@ class Variant(ABC):
 def _checked_legal_plays(variant: Variant, position: Position, dice: Dice) -> LegalPlays:
     variant.check_position(position)
     return variant.generate_plays(position, dice)
+
+
+# A play is read once: a bot or a load test sending the same text again pays a dictionary lookup.
+@lru_cache(maxsize=4096)
+def _read_play(variant: Variant, position: Position, dice: Dice, text: str) -> Play:
+    return read_play(variant, position, dice, text)
 
 
 def is_better_way(steps: tuple[Step, ...], known: tuple[Step, ...] | None) -> bool:
