@@ -206,6 +206,7 @@ async def _client(
 def _calls(kind: str, channel: Any, batch: int, corpus: Corpus, fresh: Queries, outcome: Outcome) -> Any:
     """The coroutine that makes one unit of ``kind``'s work and returns how many units it did."""
     from grpc_health.v1 import health_pb2, health_pb2_grpc
+
     from tavli.v1 import board_pb2, games_service_pb2_grpc, rules_service_pb2, rules_service_pb2_grpc
 
     health = health_pb2_grpc.HealthStub(channel)

@@ -58,13 +58,12 @@ class _Context:
 
 
 async def _make_games(count: int, turns: int) -> tuple[Any, float]:
-    from tavli.v1 import games_service_pb2 as pb
-
     from tavli.server.games_servicer import GamesServicer, summary_of
     from tavli.server.keys import ServerKey
     from tavli.server.quotas import QuotaLimits, Quotas
     from tavli.server.store import MemoryStore
     from tavli.server.tables import Tables
+    from tavli.v1 import games_service_pb2 as pb
 
     tables = Tables(MemoryStore(), ServerKey.fresh(), summarize=summary_of, capacity=count + 1, allow_seeded_dice=True)
     servicer = GamesServicer(tables, Quotas(QuotaLimits(live_games_per_client=count + 10)))

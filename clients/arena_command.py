@@ -35,12 +35,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from tavli.v1 import games_service_pb2 as games_pb2
-
 from tavli.clients import bots
 from tavli.clients.client import RESULT_LEVELS, TavliClient, TavliServerError, VariantName
 from tavli.clients.seat_driver import play_match
 from tavli.engine import BACKGAMMON, VARIANTS, GameResult
+from tavli.v1 import games_service_pb2 as games_pb2
 
 _SEAT_INDEX = {games_pb2.SEAT_0: 0, games_pb2.SEAT_1: 1}
 

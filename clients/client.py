@@ -26,8 +26,13 @@ from grpc_status import rpc_status
 
 from tavli.engine import BACKGAMMON, VARIANTS, GameResult
 from tavli.engine.variant import VariantName as VariantName  # re-exported for the commands
-from tavli.v1 import board_pb2, games_service_pb2 as games_pb2, games_service_pb2_grpc
-from tavli.v1 import rules_service_pb2 as rules_pb2, rules_service_pb2_grpc
+from tavli.v1 import (
+    board_pb2,
+    games_service_pb2 as games_pb2,
+    games_service_pb2_grpc,
+    rules_service_pb2 as rules_pb2,
+    rules_service_pb2_grpc,
+)
 
 ResignLevel = Literal["single", "gammon", "backgammon", "mars"]
 

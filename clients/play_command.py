@@ -21,8 +21,6 @@ from dataclasses import dataclass
 from typing import IO, Any, Literal, cast
 
 import grpc
-from tavli.v1 import board_pb2
-from tavli.v1 import games_service_pb2 as games_pb2
 
 from tavli.clients import bots
 from tavli.clients.board_view import Table, draw
@@ -31,6 +29,7 @@ from tavli.clients.seat_driver import SeatDriver, variant_of
 from tavli.engine import BACKGAMMON, VARIANTS, Position
 from tavli.engine.errors import InvalidMatchIdError
 from tavli.engine.match_id import GameStatus, MatchInfo, Resignation
+from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
 
 _RESULT_WORDS = {
     board_pb2.GAME_RESULT_SINGLE: "a single game",

@@ -20,13 +20,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from tavli.v1 import board_pb2
-from tavli.v1 import games_service_pb2 as games_pb2
-
 from tavli.clients.bots.base import Bot, CubeAnswer, Situation
-from tavli.clients.client import RESULT_LEVELS, VARIANT_NAMES, Seat, TavliClient, TavliServerError, VariantName
+from tavli.clients.client import (
+    RESULT_LEVELS,
+    VARIANT_NAMES,
+    Seat,
+    TavliClient,
+    TavliServerError,
+    VariantName,
+)
 from tavli.engine import BACKGAMMON, VARIANTS, Play, Position, Step, Variant
 from tavli.engine.rules import DEFAULT_CUBE_LIMIT
+from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
 
 _RETRIES = 3  # fresh reads after a stale etag before giving up
 

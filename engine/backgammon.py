@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from tavli.engine.play import Dice, Play, Step
 from tavli.engine.position import BAR, OFF, Checkers, Point, Position
-from tavli.engine.variant import GameResult, LegalPlays, Variant, bear_off_refusal, bear_off_start, is_better_way
+from tavli.engine.variant import (
+    GameResult,
+    LegalPlays,
+    Variant,
+    bear_off_refusal,
+    bear_off_start,
+    is_better_way,
+)
 
 _START: Checkers = tuple(2 if p == 24 else 5 if p in (6, 13) else 3 if p == 8 else 0 for p in range(26))
 

@@ -31,8 +31,9 @@ _Given = TypeVar("_Given", Step, Move)
 
 
 def check_play(variant: Variant, position: Position, dice: Dice, given: Sequence[GivenStep]) -> Play:
-    """The legal play made of ``moves``, each one checker moved by one die (the dice and the hits
-    follow from the board). Its steps keep the order given, unless they cannot be played in it.
+    """The legal play made of the ``given`` steps, each one checker moved by one die (the dice
+    and the hits follow from the board). Its steps keep the order given, unless they cannot be
+    played in it.
 
     :raises InvalidPlayError: for a move that no checker can make on any board (25/27, 6/8).
     :raises IllegalPlayError: if the play is not legal here; its ``reason`` says why.

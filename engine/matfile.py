@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, NoReturn
 
-from tavli.engine.errors import InvalidPlayError, TavliError
+from tavli.engine.errors import TavliError
 from tavli.engine.events import (
     Beavered,
     Doubled,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from tavli.engine import BAR, OFF, VARIANTS, GameResult, InvalidDiceError, Play, Position, Step, Variant
+from tavli.engine import BAR, VARIANTS, GameResult, InvalidDiceError, Play, Position, Step, Variant
 from tavli.engine.events import (
     Beavered,
     DiceCommitted,

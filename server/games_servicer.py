@@ -24,8 +24,7 @@ from tavli.server.admission import client_of
 from tavli.server.errors import BadRequest
 from tavli.server.quotas import Quotas
 from tavli.server.tables import Created, GameView, Request, Tables
-from tavli.v1 import games_service_pb2 as pb
-from tavli.v1 import games_service_pb2_grpc
+from tavli.v1 import games_service_pb2 as pb, games_service_pb2_grpc
 
 Response = TypeVar("Response")
 _BAD_PAGE_TOKEN = "page_token is not one this server gave"

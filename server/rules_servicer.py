@@ -15,8 +15,7 @@ from tavli.engine.play import Dice
 from tavli.engine.xgid import Xgid, format_xgid
 from tavli.server import convert
 from tavli.server.errors import ServiceError
-from tavli.v1 import rules_service_pb2 as pb
-from tavli.v1 import rules_service_pb2_grpc
+from tavli.v1 import rules_service_pb2 as pb, rules_service_pb2_grpc
 
 
 class RulesServicer(rules_service_pb2_grpc.RulesServiceServicer):

@@ -53,10 +53,9 @@ from tavli.engine.events import (
     Took,
 )
 from tavli.engine.game import MatchState, apply, new_match, seats_to_act
-from tavli.engine.rules import RuleSet
 from tavli.engine.play import Step
-from tavli.v1 import board_pb2, games_service_pb2_grpc
-from tavli.v1 import games_service_pb2 as games_pb2
+from tavli.engine.rules import RuleSet
+from tavli.v1 import board_pb2, games_service_pb2 as games_pb2, games_service_pb2_grpc
 from tests.server_play import REPO, RPC_TIMEOUT, free_port, wait_until_serving
 
 # The reasons the rules give for refusing an action now (FAILED_PRECONDITION), as the API lists them.

@@ -7,12 +7,16 @@ from collections.abc import Iterator
 
 import grpc
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from tavli.engine import BACKGAMMON, LONG_NARDI, Position, TavliError
-from tavli.v1 import board_pb2, games_service_pb2 as games_pb2, games_service_pb2_grpc
-from tavli.v1 import rules_service_pb2 as rules_pb2, rules_service_pb2_grpc
+from tavli.v1 import (
+    board_pb2,
+    games_service_pb2 as games_pb2,
+    games_service_pb2_grpc,
+    rules_service_pb2 as rules_pb2,
+    rules_service_pb2_grpc,
+)
 from tests.server_play import running_server
 
 NOTATION_ALPHABET = "0123456789/*() bBaArRoOfF,-x\t"

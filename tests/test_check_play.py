@@ -42,8 +42,7 @@ from collections.abc import Iterator, Sequence
 from functools import cache
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from tavli.engine import (
     BACKGAMMON,
@@ -259,12 +258,12 @@ def acceptance_problems(
     wrong_die_and_hit = [step._replace(die=7 - step.die, hit=not step.hit) for step in play.steps]
     tries: list[tuple[str, Sequence[Step | Move], Dice]] = [("generator's order", wrong_die_and_hit, dice)]
     for how, order in (("reversed", own[::-1]), ("highest start first", highest_first(own))):
-        if all(order != moves_of(given) for _, given, _ in tries):
+        if all(order != moves_of(tried) for _, tried, _ in tries):
             tries.append((how, order, (dice[1], dice[0])))
-    for how, given, roll in tries:
-        about = f"{play.notation()!r} {how} {moves_of(given)}"
+    for how, tried, roll in tries:
+        about = f"{play.notation()!r} {how} {moves_of(tried)}"
         try:
-            answer = variant.check_play(position, roll, given)
+            answer = variant.check_play(position, roll, tried)
         except Exception as error:  # noqa: BLE001 - refusing a legal play is the finding
             yield "refused", f"{about}: {type(error).__name__}: {error}"
             continue

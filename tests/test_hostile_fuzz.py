@@ -31,13 +31,16 @@ import grpc
 from google.protobuf import message_factory
 from google.protobuf.descriptor import Descriptor, FieldDescriptor, MethodDescriptor
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
 from tavli.clients.client import Seat, TavliClient
-from tavli.v1 import board_pb2, games_service_pb2_grpc, rules_service_pb2_grpc
-from tavli.v1 import games_service_pb2 as games_pb2
-from tavli.v1 import rules_service_pb2 as rules_pb2
+from tavli.v1 import (
+    board_pb2,
+    games_service_pb2 as games_pb2,
+    games_service_pb2_grpc,
+    rules_service_pb2 as rules_pb2,
+    rules_service_pb2_grpc,
+)
 from tests.hostile import (
     SERVER_FAULTS,
     Figures,

@@ -29,8 +29,7 @@ from pathlib import Path
 import grpc
 import pytest
 
-from tavli.v1 import board_pb2, games_service_pb2_grpc
-from tavli.v1 import games_service_pb2 as games_pb2
+from tavli.v1 import board_pb2, games_service_pb2 as games_pb2, games_service_pb2_grpc
 from tests.hostile import (
     Etags,
     Figures,

@@ -28,8 +28,7 @@ import grpc
 import pytest
 
 from tavli.clients.client import Seat, TavliClient
-from tavli.v1 import board_pb2
-from tavli.v1 import games_service_pb2 as games_pb2
+from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
 from tests.hostile import (
     Figures,
     Served,

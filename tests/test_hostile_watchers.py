@@ -35,9 +35,12 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from tavli.clients.client import Seat, TavliClient, TavliServerError
-from tavli.v1 import board_pb2, games_service_pb2_grpc
-from tavli.v1 import games_service_pb2 as games_pb2
-from tavli.v1 import rules_service_pb2 as rules_pb2
+from tavli.v1 import (
+    board_pb2,
+    games_service_pb2 as games_pb2,
+    games_service_pb2_grpc,
+    rules_service_pb2 as rules_pb2,
+)
 from tests.hostile import (
     Figures,
     figures_fixture,  # noqa: F401 - the fixture `figures`

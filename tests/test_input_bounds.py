@@ -10,8 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from tavli.engine import BACKGAMMON, GameOverError, InvalidPlayError, InvalidPositionError, Position
 from tavli.engine.dice import SeededDice

@@ -40,8 +40,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from tavli.v1 import board_pb2, rules_service_pb2_grpc
-from tavli.v1 import rules_service_pb2 as rules_pb2
+from tavli.v1 import board_pb2, rules_service_pb2 as rules_pb2, rules_service_pb2_grpc
 from tests.server_play import REPO, RPC_TIMEOUT, free_port, stop_process, wait_until_serving
 
 # What a source checkout has that the build needs (the rest: tests, benchmarks, the run script).

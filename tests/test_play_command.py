@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tavli.v1 import games_service_pb2 as games_pb2
 
 from tavli.clients import bots, cli
 from tavli.clients.board_view import Table, draw
@@ -25,6 +24,7 @@ from tavli.clients.play_command import PlayOptions, PlaySession
 from tavli.engine import BACKGAMMON, LONG_NARDI, Position
 from tavli.engine.match_id import MatchInfo
 from tavli.server.app import ServerConfig, create_server
+from tavli.v1 import games_service_pb2 as games_pb2
 
 START_BOARD = """\
  Backgammon      Position ID: 4HPwATDgc/ABMA

@@ -14,8 +14,7 @@ from collections.abc import Callable
 
 import gnubg_nn
 import pytest
-from hypothesis import assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
 from tavli.engine import BACKGAMMON, BAR, LONG_NARDI, OFF, InvalidPositionError, Position, Variant
 

@@ -23,8 +23,7 @@ import re
 from functools import cache
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from tavli.engine import BACKGAMMON, BAR, LONG_NARDI, OFF, Position, Step, Variant
 from tests.test_perft import read_perft

@@ -18,8 +18,7 @@ import pytest
 from tavli.clients.client import Seat, TavliClient
 from tavli.engine.dice import verify_throws
 from tavli.engine.matfile import import_mat
-from tavli.v1 import board_pb2
-from tavli.v1 import games_service_pb2 as games_pb2
+from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
 from tests.server_play import (
     RPC_TIMEOUT,
     Policy,

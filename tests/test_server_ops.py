@@ -22,9 +22,12 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from tavli.clients.cli import main as tavli_main
 from tavli.server.app import ServerConfig, create_server
 from tavli.server.limits import FIELD_LIMITS, RequestLimits
-from tavli.v1 import board_pb2, rules_service_pb2_grpc
-from tavli.v1 import games_service_pb2 as games_pb2
-from tavli.v1 import rules_service_pb2 as rules_pb2
+from tavli.v1 import (
+    board_pb2,
+    games_service_pb2 as games_pb2,
+    rules_service_pb2 as rules_pb2,
+    rules_service_pb2_grpc,
+)
 from tests.server_play import RPC_TIMEOUT, connected, running_server, stop_process, tavli_serve
 
 SERVICES = ("tavli.v1.RulesService", "tavli.v1.GamesService")

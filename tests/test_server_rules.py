@@ -12,8 +12,7 @@ import grpc
 import pytest
 
 from tavli.engine import BACKGAMMON, LONG_NARDI, Position
-from tavli.v1 import board_pb2, rules_service_pb2_grpc
-from tavli.v1 import rules_service_pb2 as rules_pb2
+from tavli.v1 import board_pb2, rules_service_pb2 as rules_pb2, rules_service_pb2_grpc
 from tests.server_play import RPC_TIMEOUT, error_info, running_server
 
 BG = board_pb2.VARIANT_BACKGAMMON

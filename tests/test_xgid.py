@@ -8,8 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from tavli.engine.errors import InvalidMatchIdError, InvalidPositionError
 from tavli.engine.position import BAR, OFF, Position
