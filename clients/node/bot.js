@@ -17,13 +17,13 @@ class RandomBot {
     this.doubleChance = doubleChance;
   }
 
-  /** The action to take: { action: 'ACTION_…', notation? } (notation for ACTION_PLAY). */
+  /** The action to take: { action: 'ACTION_…', steps? } (the play's steps for ACTION_PLAY). */
   choose({ actions, plays }) {
     const can = new Set(actions);
     if (can.has('ACTION_PLAY')) {
       if (plays.length === 0) throw new Error('ACTION_PLAY offered without legal plays');
       const play = plays[Math.floor(this.random() * plays.length)];
-      return { action: 'ACTION_PLAY', notation: play.notation };
+      return { action: 'ACTION_PLAY', steps: play.steps };
     }
     if (can.has('ACTION_TAKE')) return { action: 'ACTION_TAKE' };
     if (can.has('ACTION_REJECT')) return { action: 'ACTION_REJECT' };
@@ -39,7 +39,7 @@ function perform(seat, choice) {
     case 'ACTION_ROLL':
       return seat.roll();
     case 'ACTION_PLAY':
-      return seat.play(choice.notation);
+      return seat.play(choice.steps);
     case 'ACTION_DOUBLE':
       return seat.double();
     case 'ACTION_TAKE':

@@ -298,9 +298,14 @@ class Seat {
     return this.act('rollDice');
   }
 
-  /** Plays the rolled dice: notation as in Play.notation ('' when the roll cannot be played). */
-  play(notation) {
-    return this.act('playMove', { notation });
+  /**
+   * Plays the rolled dice: notation as in Play.notation ('' when the roll cannot be played), or
+   * the play's steps, each { fromPoint, toPoint } (as in Play.steps) or [from, to].
+   */
+  play(play) {
+    if (typeof play === 'string') return this.act('playMove', { notation: play });
+    const steps = play.map((step) => (Array.isArray(step) ? { fromPoint: step[0], toPoint: step[1] } : { fromPoint: step.fromPoint, toPoint: step.toPoint }));
+    return this.act('playMove', { steps: { steps } });
   }
 
   double() {
