@@ -247,7 +247,9 @@ class Seat:
         an engine ``Step``), as a GUI that moves checkers sends it."""
         if isinstance(play, str):
             return self._act(self.client.games.PlayMove, games_pb2.PlayMoveRequest, notation=play)
-        steps = board_pb2.PlaySteps(steps=[board_pb2.Step(from_point=step[0], to_point=step[1]) for step in play])
+        steps = board_pb2.PlaySteps(
+            steps=[board_pb2.Step(from_point=step[0], to_point=step[1]) for step in play]
+        )
         return self._act(self.client.games.PlayMove, games_pb2.PlayMoveRequest, steps=steps)
 
     def double(self) -> games_pb2.Game:

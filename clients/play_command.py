@@ -508,7 +508,8 @@ class PlaySession:
         variant = VARIANTS[options.variant]
         length = f"a {options.match_length}-point match" if options.match_length else "money play, game after game"
         # A 1-point match has no cube (RULES.md), whatever the options say.
-        cube = "with the cube" if options.cube and variant.cube and options.match_length != 1 else "without the cube"
+        with_cube = options.cube and variant.cube and options.match_length != 1
+        cube = "with the cube" if with_cube else "without the cube"
         return (
             f"tavli: you play {variant.title} against the {self.bot_name}: {length}, {cube}.\n"
             f"Game {self.game.name}.\n" + self._help()

@@ -43,8 +43,8 @@ def check_play(variant: Variant, position: Position, dice: Dice, given: Sequence
     moves = [check_move(step[0], step[1]) for step in given]
     written = " ".join(f"{point_name(start)}/{point_name(end)}" for start, end in moves)
     ways, refusal = follow(variant, position, dice, moves, one_die=True)
-    if not ways and in_play_order(moves) != moves:
-        ways, _ = follow(variant, position, dice, in_play_order(moves), one_die=True)
+    if not ways and (ordered := in_play_order(moves)) != moves:
+        ways, _ = follow(variant, position, dice, ordered, one_die=True)
     if not ways:
         raise IllegalPlayError(written, position.position_id(), dice, refusal)
     return finish(variant, position, dice, written, ways[0])
@@ -64,7 +64,8 @@ def check_move(start: int, end: int) -> Move:
     """
     if not (isinstance(start, int) and isinstance(end, int) and 1 <= start <= BAR and OFF <= end < start):
         raise InvalidPlayError(
-            f"a move goes from a point (1-24, or 25 for the bar) to a lower one (0 to bear off), not {start}/{end}"
+            "a move goes from a point (1-24, or 25 for the bar) to a lower one (0 to bear off),"
+            f" not {start}/{end}"
         )
     if start == BAR and end == OFF:
         raise InvalidPlayError("a checker on the bar cannot be borne off")
@@ -153,7 +154,10 @@ def _short_play_refusal(
             return f"you must play both dice: {example.notation()} does"
         if legal.dice_used == 4:
             return f"you must play all four {dice[0]}s: {example.notation()} does"
-        return f"you must play {legal.dice_used} of your {dice[0]}s, as many as can be played: {example.notation()} does"
+        return (
+            f"you must play {legal.dice_used} of your {dice[0]}s, as many as can be played:"
+            f" {example.notation()} does"
+        )
     if len(steps) == 1 and dice[0] != dice[1] and steps[0].die != dice[0]:
         return f"you must play the higher die: {example.notation()} does"
     return variant.refusal_of_play(after) or "that play is not legal"

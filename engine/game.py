@@ -252,17 +252,23 @@ def read_play(state: MatchState, side: Side, play: str | Sequence[GivenStep]) ->
 
 def _played(state: MatchState, event: Played | WrittenPlay) -> MatchState:
     play = read_play(state, event.side, event.play if isinstance(event, WrittenPlay) else event.steps)
+    return make_play(state, event.side, play)
+
+
+def make_play(state: MatchState, side: Side, play: Play) -> MatchState:
+    """The state after ``side`` makes ``play``, which :func:`read_play` gave for ``state``: for a
+    caller that has read the play already, so that it is not checked twice."""
     game = state.game
     assert game.dice is not None
-    last = LastPlay(event.side, game.dice, play)
+    last = LastPlay(side, game.dice, play)
     result = state.rules.rules.result(play.position)
     if result is not None:
         game = replace(game, position=play.position, last_play=last)
-        return _end_game(replace(state, game=game), event.side, result, "play")
+        return _end_game(replace(state, game=game), side, result, "play")
     game = replace(
         game,
         position=play.position.swapped(),
-        turn=other(event.side),
+        turn=other(side),
         phase=Phase.ROLLING,
         dice=None,
         resign_barred=frozenset(),

@@ -38,6 +38,7 @@ from tavli.engine.game import (
     apply,
     legal_actions,
     legal_plays,
+    make_play,
     new_match,
     read_play,
     resignation_offered,
@@ -98,7 +99,8 @@ class Match:
         match = cls(rules, dice=dice, seeds=seeds)
         for event in events:
             if isinstance(event, WrittenPlay):  # an older log's form: read once, kept as data
-                event = played(event.side, read_play(match.state, event.side, event.play), forced=event.forced)
+                play = read_play(match.state, event.side, event.play)
+                event = played(event.side, play, forced=event.forced)
             match.state = apply(match.state, event)
             match.events.append(event)
         match._verifiable = verifiable
@@ -152,7 +154,7 @@ class Match:
         """
         if isinstance(play, Play):
             play = in_play_order(play.steps)  # as its notation lists them: the highest start first
-        return self._record(played(side, read_play(self.state, side, play)))
+        return self._record_play(side, read_play(self.state, side, play))
 
     def double(self, side: Side) -> list[Event]:
         return self._record(Doubled(side))
@@ -194,11 +196,16 @@ class Match:
 
     # --- the machinery ---------------------------------------------------------------------
 
-    def _record(self, event: Event) -> list[Event]:
-        """Apply ``event`` and what follows from it without a decision; return all appended."""
+    def _record_play(self, side: Side, play: Play, *, forced: bool = False) -> list[Event]:
+        """Record a play :func:`read_play` has read for the state now, without checking it again."""
+        return self._record(played(side, play, forced=forced), make_play(self.state, side, play))
+
+    def _record(self, event: Event, after: MatchState | None = None) -> list[Event]:
+        """Apply ``event`` (whose resulting state is ``after`` when the caller has worked it out)
+        and what follows from it without a decision; return all appended."""
         before = len(self.events)
         games_finished = len(self.state.finished)
-        self.state = apply(self.state, event)
+        self.state = apply(self.state, event) if after is None else after
         self.events.append(event)
         if len(self.state.finished) > games_finished:
             self._reveal_dice()
@@ -214,7 +221,7 @@ class Match:
         plays = legal_plays(state)
         if len(plays) == 1:
             only = read_play(state, state.game.turn, in_play_order(plays[0].steps))
-            self._record(played(state.game.turn, only, forced=True))
+            self._record_play(state.game.turn, only, forced=True)
 
     def _throw(self, offset: int) -> Dice:
         index = self.state.throws + offset

@@ -129,15 +129,16 @@ class MatchInfo:
 
 def _problem(state: MatchInfo) -> str | None:
     """What makes ``state`` impossible to write or to happen, or ``None``."""
-    for name in ("player_on_roll", "player_to_act"):
-        if getattr(state, name) not in (0, 1):
-            return f"{name} must be player 0 or 1, not {getattr(state, name)!r}"
-    if state.cube_owner not in (None, 0, 1):
-        return f"the cube is centred (None) or owned by player 0 or 1, not {state.cube_owner!r}"
-    if not _is_count(state.match_length, MAX_POINTS):
-        return f"a match length is 0 (money) to {MAX_POINTS}, not {state.match_length!r}"
-    if len(state.score) != 2 or not all(_is_count(points, MAX_POINTS) for points in state.score):
-        return f"a score is two whole numbers from 0 to {MAX_POINTS}, not {state.score!r}"
+    problem = fields_problem(
+        player_on_roll=state.player_on_roll,
+        cube_owner=state.cube_owner,
+        match_length=state.match_length,
+        score=state.score,
+    )
+    if problem:
+        return problem
+    if state.player_to_act not in (0, 1):
+        return f"player_to_act must be player 0 or 1, not {state.player_to_act!r}"
     value = state.cube_value
     if not _is_count(value, MAX_CUBE_VALUE) or value < 1 or value & (value - 1):
         return f"the cube shows a power of two from 1 to {MAX_CUBE_VALUE}, not {value!r}"
@@ -155,6 +156,21 @@ def _problem(state: MatchInfo) -> str | None:
         player_on_roll=state.player_on_roll,
         playing=state.game_state is GameStatus.PLAYING,
     )
+
+
+def fields_problem(
+    *, player_on_roll: object, cube_owner: object, match_length: object, score: tuple[int, ...]
+) -> str | None:
+    """What makes these fields of a Match ID or an XGID impossible to write, or ``None``."""
+    if player_on_roll not in (0, 1):
+        return f"player_on_roll must be player 0 or 1, not {player_on_roll!r}"
+    if cube_owner not in (None, 0, 1):
+        return f"the cube is centred (None) or owned by player 0 or 1, not {cube_owner!r}"
+    if not _is_count(match_length, MAX_POINTS):
+        return f"a match length is 0 (money play) to {MAX_POINTS}, not {match_length!r}"
+    if len(score) != 2 or not all(_is_count(points, MAX_POINTS) for points in score):
+        return f"a score is two whole numbers from 0 to {MAX_POINTS}, not {score!r}"
+    return None
 
 
 def match_state_problem(

@@ -48,6 +48,7 @@ from tavli.engine.game import (
     Phase,
     apply,
     legal_plays,
+    make_play,
     new_match,
     other,
     read_play,
@@ -768,7 +769,7 @@ class _GameReader:
             chosen = read_play(self.state, item.side, play)
         except ActionError as error:
             self._fail(item, error.reason, action)
-        self._apply(item, played(item.side, chosen), action)
+        self._append(played(item.side, chosen), make_play(self.state, item.side, chosen))
 
     def _resign(self, item: _Item) -> None:
         """``Wins N points`` while the game is still on: the other side resigned (as gnubg reads it)."""
@@ -817,9 +818,13 @@ class _GameReader:
 
     def _apply(self, item: _Item, event: Event, action: str) -> None:
         try:
-            self.state = apply(self.state, event)
+            after = apply(self.state, event)
         except ActionError as error:
             self._fail(item, error.reason, action)
+        self._append(event, after)
+
+    def _append(self, event: Event, after: MatchState) -> None:
+        self.state = after
         self.events.append(event)
         self._game_events.append(event)
 

@@ -139,8 +139,8 @@ def read_play(variant: Variant, position: Position, dice: Dice, text: str) -> Pl
     # The order written, if it can be played so; else from the highest start down (which any
     # play can), whose refusal is the one given: a text's order means nothing.
     ways, refusal = follow(variant, position, dice, segments, one_die=False)
-    if not ways and in_play_order(segments) != segments:
-        ways, refusal = follow(variant, position, dice, in_play_order(segments), one_die=False)
+    if not ways and (ordered := in_play_order(segments)) != segments:
+        ways, refusal = follow(variant, position, dice, ordered, one_die=False)
     if not ways:
         # Written through a point it cannot stop on ("24/19/13" with 6-5 when the 19-point is
         # blocked) or in an order it cannot be played in: the legal play with the same checkers
@@ -151,7 +151,9 @@ def read_play(variant: Variant, position: Position, dice: Dice, text: str) -> Pl
     return finish(variant, position, dice, text, _the_way_meant(variant, position, text, moves, ways))
 
 
-def _legal_ways_to(variant: Variant, position: Position, dice: Dice, moves: list[WrittenMove]) -> list[tuple[Step, ...]]:
+def _legal_ways_to(
+    variant: Variant, position: Position, dice: Dice, moves: list[WrittenMove]
+) -> list[tuple[Step, ...]]:
     counts = list(position.player)
     for move in moves:
         counts[move.start] -= 1

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import ClassVar, Literal
 
-from tavli.engine.checking import GivenStep, check_play
+from tavli.engine.checking import GivenStep, check_play, higher_first
 from tavli.engine.errors import GameOverError, InvalidPositionError
 from tavli.engine.notation import read_play
 from tavli.engine.play import Dice, Play, Step, check_dice
@@ -237,8 +237,7 @@ class Variant(ABC):
         :raises InvalidPositionError: for a position this variant cannot have.
         :raises GameOverError: if a side has already borne off all its checkers.
         """
-        first, second = check_dice(dice)
-        return _checked_legal_plays(self, position, (max(first, second), min(first, second)))
+        return _checked_legal_plays(self, position, higher_first(check_dice(dice)))
 
     def generate_plays(self, position: Position, dice: Dice) -> LegalPlays:
         """:meth:`legal_plays` without checks or cache, for search loops that own a valid position.

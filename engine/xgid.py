@@ -30,7 +30,14 @@ import re
 from dataclasses import dataclass
 
 from tavli.engine.errors import InvalidMatchIdError, InvalidPositionError
-from tavli.engine.match_id import MAX_CUBE_VALUE, MAX_POINTS, MatchInfo, Seat, match_state_problem
+from tavli.engine.match_id import (
+    MAX_CUBE_VALUE,
+    MAX_POINTS,
+    MatchInfo,
+    Seat,
+    fields_problem,
+    match_state_problem,
+)
 from tavli.engine.position import BAR, CHECKERS_PER_SIDE, OFF, POINTS, Checkers, Position
 
 PREFIX = "XGID="
@@ -121,18 +128,18 @@ def _problem(xgid: Xgid) -> str | None:
     """What makes ``xgid`` impossible to write or to happen, or ``None``."""
     if not isinstance(xgid.position, Position):
         return f"position must be a Position, not {xgid.position!r}"
-    if xgid.player_on_roll not in (0, 1):
-        return f"player_on_roll must be player 0 or 1, not {xgid.player_on_roll!r}"
-    if xgid.cube_owner not in (None, 0, 1):
-        return f"the cube is centred (None) or owned by player 0 or 1, not {xgid.cube_owner!r}"
+    problem = fields_problem(
+        player_on_roll=xgid.player_on_roll,
+        cube_owner=xgid.cube_owner,
+        match_length=xgid.match_length,
+        score=xgid.score,
+    )
+    if problem:
+        return problem
     for name in ("cube_value", "max_cube"):
         value = getattr(xgid, name)
         if not _is_count(value) or not 1 <= value <= MAX_CUBE_VALUE or value & (value - 1):
             return f"{name} must be a power of two from 1 to {MAX_CUBE_VALUE}, not {value!r}"
-    if not _is_count(xgid.match_length) or xgid.match_length > MAX_POINTS:
-        return f"a match length is 0 (money play) to {MAX_POINTS}, not {xgid.match_length!r}"
-    if len(xgid.score) != 2 or not all(_is_count(points) and points <= MAX_POINTS for points in xgid.score):
-        return f"a score is two whole numbers from 0 to {MAX_POINTS}, not {xgid.score!r}"
     if xgid.double_offered and xgid.dice != (0, 0) and len(xgid.dice) == 2:
         return "a double is offered before the roll: the dice must be (0, 0)"
     if xgid.match_length and (xgid.jacoby or xgid.beavers):

@@ -56,7 +56,7 @@ from tavli.engine.game import MatchState, apply, new_match, seats_to_act
 from tavli.engine.play import Step
 from tavli.engine.rules import RuleSet
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2, games_service_pb2_grpc
-from tests.server_play import REPO, RPC_TIMEOUT, free_port, wait_until_serving
+from tests.server_play import REPO, RPC_TIMEOUT, free_port, serve_command, wait_until_serving
 
 # The reasons the rules give for refusing an action now (FAILED_PRECONDITION), as the API lists them.
 RULE_REASONS = frozenset(
@@ -104,17 +104,7 @@ def serve(
     own, standard error appended to ``log``; return once it answers (with ``workers`` > 1, once
     every worker has logged that it serves)."""
     port = port or free_port()
-    command = [
-        sys.executable,
-        "-m",
-        "tavli.clients.cli",
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--log-json",
-    ]
+    command = serve_command("--port", str(port), "--log-json")
     if workers > 1:
         command += ["--workers", str(workers)]
     command += list(arguments)

@@ -180,6 +180,11 @@ class ServeProcess:
         return f"127.0.0.1:{self.port}"
 
 
+def serve_command(*arguments: str) -> list[str]:
+    """The command line of ``tavli serve`` on 127.0.0.1 with ``arguments``, run by this Python."""
+    return [sys.executable, "-m", "tavli.clients.cli", "serve", "--host", "127.0.0.1", *arguments]
+
+
 def tavli_serve(
     *arguments: str, port: int | None = None, stderr: Path | None = None, seeded_dice: bool = True
 ) -> ServeProcess:
@@ -187,18 +192,8 @@ def tavli_serve(
     the file ``stderr`` (or dropped), and wait until it answers. ``seeded_dice``: start it with
     ``--allow-seeded-dice``, as a test rig does."""
     port = port or free_port()
-    command = [
-        sys.executable,
-        "-m",
-        "tavli.clients.cli",
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        *(["--allow-seeded-dice"] if seeded_dice else []),
-        *arguments,
-    ]
+    seeded = ["--allow-seeded-dice"] if seeded_dice else []
+    command = serve_command("--port", str(port), *seeded, *arguments)
     environment = {**os.environ, "PYTHONUNBUFFERED": "1"}
     with open(stderr or os.devnull, "wb") as error_file:  # the child keeps its own copy
         process = subprocess.Popen(

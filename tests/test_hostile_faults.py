@@ -340,34 +340,56 @@ def test_a_full_disk_refuses_actions_as_unavailable_and_loses_nothing(
     missing = lost(ledger.acknowledged, stored)
     wrong = [refusal for refusal in refusals_while_full if not is_store_refusal(refusal)]
     figures.update(
-        faults_injected=len(refusals_while_full),
         bytes_to_fill=filled,
-        refusals_by_code=dict(Counter(f"{r.code.name}/{r.reason}" for r in refusals_while_full)),
-        first_refusal=str(refusals_while_full[0]) if refusals_while_full else None,
-        acknowledged_actions=len(ledger.acknowledged),
-        actions_lost=len(missing),
-        refusals_that_changed_a_game=len(ledger.changed_by_refusals),
         refused_after_freeing=sum(r is not None for r in after_freeing),
-        slowest_refusal_seconds=round(max(ledger.refusal_seconds, default=0.0), 2),
-        stop_exit_status=status,
-        integrity_check=integrity_after,
-        server_log_says=tracebacks(log)[:1],
+        **store_fault_figures(ledger, refusals_while_full, missing, status, integrity_after, log),
     )
     assert refusals_while_full, "the disk filled, yet every action was acknowledged"
     assert not wrong, (
         f"{len(wrong)} of {len(refusals_while_full)} refusals on a full disk were not UNAVAILABLE or "
         f"RESOURCE_EXHAUSTED with the cause: {[str(r) for r in wrong[:3]]}"
     )
-    assert not ledger.changed_by_refusals, ledger.changed_by_refusals[:3]
     assert len(reads_while_full) == 4, "games could not be read while the disk was full"
     assert all(refusal is None for refusal in after_freeing[5:]), (
         f"play did not go on once space was freed: {[str(r) for r in after_freeing if r]}"
     )
+    assert_nothing_lost(ledger, missing, status, integrity_after, log)
+    figures.passed()
+
+
+def store_fault_figures(
+    ledger: Ledger,
+    refusals: list[Refusal],
+    missing: list[str],
+    status: int | None,
+    integrity_after: str,
+    log: Path,
+) -> dict[str, object]:
+    """The figures a test of a failing store reports: the refusals, and what survived them."""
+    return {
+        "faults_injected": len(refusals),
+        "refusals_by_code": dict(Counter(f"{r.code.name}/{r.reason}" for r in refusals)),
+        "first_refusal": str(refusals[0]) if refusals else None,
+        "acknowledged_actions": len(ledger.acknowledged),
+        "actions_lost": len(missing),
+        "refusals_that_changed_a_game": len(ledger.changed_by_refusals),
+        "slowest_refusal_seconds": round(max(ledger.refusal_seconds, default=0.0), 2),
+        "stop_exit_status": status,
+        "integrity_check": integrity_after,
+        "server_log_says": tracebacks(log)[:1],
+    }
+
+
+def assert_nothing_lost(
+    ledger: Ledger, missing: list[str], status: int | None, integrity_after: str, log: Path
+) -> None:
+    """A failing store changed no game by a refusal, lost no acknowledged action, left the
+    database whole, and the server stopped cleanly without a traceback."""
+    assert not ledger.changed_by_refusals, ledger.changed_by_refusals[:3]
     assert integrity_after == "ok", integrity_after
     assert not missing, f"{len(missing)} acknowledged actions lost: {missing[:5]}"
     assert status == 0, f"the server exited with {status} on SIGTERM"
     assert not tracebacks(log), tracebacks(log)[:3]
-    figures.passed()
 
 
 @contextlib.contextmanager
@@ -420,27 +442,14 @@ def test_a_read_only_database_refuses_actions_as_unavailable_and_loses_nothing(
     missing = lost(ledger.acknowledged, stored)
     wrong = [refusal for refusal in refusals if not is_store_refusal(refusal)]
     figures.update(
-        faults_injected=len(refusals),
-        refusals_by_code=dict(Counter(f"{r.code.name}/{r.reason}" for r in refusals)),
-        first_refusal=str(refusals[0]) if refusals else None,
-        acknowledged_actions=len(ledger.acknowledged),
-        actions_lost=len(missing),
-        refusals_that_changed_a_game=len(ledger.changed_by_refusals),
         writes_again_once_writable=recovered is None,
-        slowest_refusal_seconds=round(max(ledger.refusal_seconds, default=0.0), 2),
-        stop_exit_status=status,
-        integrity_check=integrity_after,
-        server_log_says=tracebacks(log)[:1],
+        **store_fault_figures(ledger, refusals, missing, status, integrity_after, log),
     )
     assert refusals, "the database was read-only, yet every action was acknowledged"
     assert not wrong, (
         f"{len(wrong)} of {len(refusals)} refusals were not UNAVAILABLE/STORE_UNAVAILABLE with the cause: "
         f"{[str(r) for r in wrong[:3]]}"
     )
-    assert not ledger.changed_by_refusals, ledger.changed_by_refusals[:3]
     assert len(reads) == 3, "games could not be read while the database was read-only"
-    assert integrity_after == "ok", integrity_after
-    assert not missing, f"{len(missing)} acknowledged actions lost: {missing[:5]}"
-    assert status == 0, f"the server exited with {status} on SIGTERM"
-    assert not tracebacks(log), tracebacks(log)[:3]
+    assert_nothing_lost(ledger, missing, status, integrity_after, log)
     figures.passed()

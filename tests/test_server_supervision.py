@@ -27,7 +27,7 @@ from structlog.testing import capture_logs
 from tavli.server.app import ServerConfig
 from tavli.server.startup import StartupError
 from tavli.server.workers import RestartPolicy, supervise
-from tests.server_play import REPO, ServeProcess, free_port, stop_process, tavli_serve
+from tests.server_play import REPO, ServeProcess, free_port, serve_command, stop_process, tavli_serve
 
 WAIT_SECONDS = 20.0
 
@@ -215,8 +215,7 @@ def test_supervising_needs_a_fixed_port_and_a_database() -> None:
 def serve_fails(*arguments: str, lines: int | None = 1) -> list[str]:
     """Run ``tavli serve`` expecting it to refuse to start, saying why in its last line of
     standard error and, unless told otherwise, its only one; returns those lines."""
-    command = [sys.executable, "-m", "tavli.clients.cli", "serve", "--host", "127.0.0.1", *arguments]
-    process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(serve_command(*arguments), cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         _, error = process.communicate(timeout=30)
     finally:

@@ -304,7 +304,9 @@ class Seat {
    */
   play(play) {
     if (typeof play === 'string') return this.act('playMove', { notation: play });
-    const steps = play.map((step) => (Array.isArray(step) ? { fromPoint: step[0], toPoint: step[1] } : { fromPoint: step.fromPoint, toPoint: step.toPoint }));
+    const steps = play.map((step) =>
+      Array.isArray(step) ? { fromPoint: step[0], toPoint: step[1] } : { fromPoint: step.fromPoint, toPoint: step.toPoint },
+    );
     return this.act('playMove', { steps: { steps } });
   }
 
