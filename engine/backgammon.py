@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tavli.engine import core
 from tavli.engine.play import Dice, Play, Step
 from tavli.engine.position import BAR, OFF, Checkers, Point, Position
 from tavli.engine.variant import (
@@ -29,6 +30,7 @@ class Backgammon(Variant):
     gnubg_variant = "standard"
     same_way_round = False
     example_plays = ("13/7 8/7", "bar/22", "24/18*/13", "6/2(2)", "6/off")
+    compiled_rules = core.BACKGAMMON_RULES
 
     def start_position(self) -> Position:
         return Position.trusted(_START, _START)
@@ -73,7 +75,7 @@ class Backgammon(Variant):
             return f"the {die} cannot be played {where}: your {end}-point is blocked"
         return Step(start, end, die, _blots(opponent)[end])
 
-    def generate_plays(self, position: Position, dice: Dice) -> LegalPlays:
+    def _pure_plays(self, position: Position, dice: Dice) -> LegalPlays:
         high, low = dice
         player = position.player
         if high != low and not player[BAR] and sum(player[7:25]) >= 2:
@@ -91,7 +93,7 @@ class Backgammon(Variant):
                 if all_four:  # the usual case: no filter to apply
                     return LegalPlays(position, dice, plays)
                 return self._apply_maximum_use(position, dice, plays)
-        return super().generate_plays(position, dice)
+        return super()._pure_plays(position, dice)
 
     def _step_sequences(self, position: Position, dice: Dice) -> list[Play]:
         high, low = dice

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
+from tavli.engine import core
 from tavli.engine.errors import IllegalPlayError, InvalidPlayError
 from tavli.engine.play import Dice, Play, Step, check_dice
 from tavli.engine.position import BAR, OFF, Point, Position, point_name
@@ -41,6 +42,12 @@ def check_play(variant: Variant, position: Position, dice: Dice, given: Sequence
     dice = higher_first(check_dice(dice))
     variant.check_position(position)
     moves = [check_move(step[0], step[1]) for step in given]
+    rules = variant.compiled_rules
+    if rules is not None and core.compiled is not None:
+        # The compiled core allows the commonest play, one that uses every die, at once.
+        play: Play | None = core.compiled.check_play(rules, position, dice[0], dice[1], moves)
+        if play is not None:
+            return play
     written = " ".join(f"{point_name(start)}/{point_name(end)}" for start, end in moves)
     ways, refusal = follow(variant, position, dice, moves, one_die=True)
     if not ways and (ordered := in_play_order(moves)) != moves:

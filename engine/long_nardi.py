@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tavli.engine import core
 from tavli.engine.errors import InvalidPositionError
 from tavli.engine.play import Dice, Play, Step
 from tavli.engine.position import BAR, OFF, Checkers, Point, Position
@@ -31,6 +32,7 @@ class LongNardi(Variant):
     gnubg_variant = None
     same_way_round = True
     example_plays = ("24/18 13/8", "24/13", "13/7(2)", "6/off")
+    compiled_rules = core.LONG_NARDI_RULES
 
     def start_position(self) -> Position:
         return Position.trusted(_START, _START)

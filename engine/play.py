@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, TypeAlias
 
+from tavli.engine import core
 from tavli.engine.errors import InvalidDiceError
 from tavli.engine.position import Point, Position, point_name
 
@@ -82,6 +83,8 @@ def format_steps(steps: tuple[Step, ...]) -> str:
     on the move from higher up, whichever of them was given the hit: the notation does not depend
     on the order of the steps.
     """
+    if core.compiled is not None and (text := core.compiled.format_steps(steps)) is not None:
+        return text  # type: ignore[no-any-return]
     if len(steps) == 2:
         first, second = steps
         if first.start < second.start or (first.start == second.start and first.end < second.end):

@@ -15,6 +15,7 @@ import binascii
 from functools import lru_cache
 from typing import NamedTuple, TypeAlias
 
+from tavli.engine import core
 from tavli.engine.errors import InvalidPositionError
 
 Point: TypeAlias = int
@@ -134,6 +135,8 @@ def _check_counts(name: str, checkers: object) -> None:
 
 def encode_position_id(position: Position) -> str:
     """The Position ID of ``position``."""
+    if core.compiled is not None:
+        return core.compiled.encode_position_id(position)  # type: ignore[no-any-return]
     key = int(_side_bits(position.player) + _side_bits(position.opponent), 2)
     return binascii.b2a_base64(key.to_bytes(10, "little"), newline=False)[:14].decode("ascii")
 
@@ -154,6 +157,8 @@ def decode_position_id(position_id: str) -> Position:
 
     :raises InvalidPositionError: if it is not a Position ID of a position with 15 a side.
     """
+    if core.compiled is not None and (position := core.compiled.decode_position_id(position_id)) is not None:
+        return position  # type: ignore[no-any-return]
     if not isinstance(position_id, str) or len(position_id) != 14:
         raise InvalidPositionError(f"{position_id!r} is not a Position ID: it must be 14 characters")
     try:

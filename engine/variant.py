@@ -12,13 +12,17 @@ import enum
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
-from typing import ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
+from tavli.engine import core
 from tavli.engine.checking import GivenStep, check_play, higher_first
 from tavli.engine.errors import GameOverError, InvalidPositionError
 from tavli.engine.notation import read_play
 from tavli.engine.play import Dice, Play, Step, check_dice
-from tavli.engine.position import BAR, OFF, Checkers, Point, Position
+from tavli.engine.position import BAR, OFF, Checkers, Point, Position, encode_position_id
+
+if TYPE_CHECKING:
+    from tavli.engine._core import CompiledPlays
 
 VariantName = Literal["backgammon", "long-nardi"]
 
@@ -41,22 +45,43 @@ _MULTIPLIERS = {GameResult.SINGLE: 1, GameResult.GAMMON: 2, GameResult.BACKGAMMO
 
 
 class LegalPlays:
-    """The legal plays of one position and roll: iterate, ``len``, ``in`` (a play or a position)."""
+    """The legal plays of one position and roll: iterate, ``len``, ``in`` (a play or a position).
 
-    __slots__ = ("_by_position", "_plays", "dice", "position")
+    The plays come as :class:`~engine.play.Play` objects, or from the compiled core as C data
+    that is made into them only when they are read: :meth:`position_ids` and :meth:`notations`
+    answer from that data directly, for callers that want only those.
+    """
+
+    __slots__ = ("_by_position", "_compiled", "_plays", "dice", "position")
 
     def __init__(self, position: Position, dice: Dice, plays: list[Play]) -> None:
         """``plays`` must lead to distinct positions."""
         self.position = position
         self.dice = dice
-        self._plays = plays
+        self._plays: list[Play] | None = plays
+        self._compiled: CompiledPlays | None = None
         self._by_position: dict[Position, Play] | None = None
 
+    @classmethod
+    def from_compiled(cls, position: Position, dice: Dice, compiled: CompiledPlays) -> LegalPlays:
+        """The plays the compiled core found for ``position`` and ``dice``."""
+        legal = cls(position, dice, [])
+        legal._plays = None
+        legal._compiled = compiled
+        return legal
+
+    @property
+    def _all(self) -> list[Play]:
+        if self._plays is None:
+            assert self._compiled is not None
+            self._plays = self._compiled.plays()
+        return self._plays
+
     def __iter__(self) -> Iterator[Play]:
-        return iter(self._plays)
+        return iter(self._all)
 
     def __len__(self) -> int:
-        return len(self._plays)
+        return len(self._compiled) if self._plays is None else len(self._plays)  # type: ignore[arg-type]
 
     def __contains__(self, item: object) -> bool:
         if isinstance(item, Play):
@@ -66,13 +91,30 @@ class LegalPlays:
     def leading_to(self, position: Position) -> Play | None:
         """The legal play that leads to ``position``, if there is one."""
         if self._by_position is None:
-            self._by_position = {play.position: play for play in self._plays}
+            self._by_position = {play.position: play for play in self._all}
         return self._by_position.get(position)
 
     @property
     def dice_used(self) -> int:
         """How many dice every legal play uses (0 when the roll cannot be played)."""
+        if self._plays is None:
+            assert self._compiled is not None
+            return self._compiled.dice_used
         return self._plays[0].dice_used
+
+    def position_ids(self) -> list[str]:
+        """The Position ID each play leads to (the mover still first), in the order of the plays."""
+        if self._plays is None:
+            assert self._compiled is not None
+            return self._compiled.position_ids()
+        return [encode_position_id(play.position) for play in self._plays]
+
+    def notations(self) -> list[str]:
+        """Each play in standard notation, in the order of the plays."""
+        if self._plays is None:
+            assert self._compiled is not None
+            return self._compiled.notations()
+        return [play.notation() for play in self._plays]
 
     def __repr__(self) -> str:
         plays = ", ".join(play.notation() or "(no play)" for play in self)
@@ -119,6 +161,16 @@ class Variant(ABC):
 
     example_plays: ClassVar[tuple[str, ...]]
     """Plays in standard notation, one of each kind the variant has, to show a player how to write them."""
+
+    compiled_rules: ClassVar[int | None] = None
+    """Which moves of the compiled core (:mod:`engine.core`) are this variant's, if any: its
+    legal plays, the check of a given play and of a position then run there. A subclass that
+    changes how checkers move or which positions and plays are allowed has none, unless it says."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "compiled_rules" not in cls.__dict__ and any(name in cls.__dict__ for name in _MOVE_RULES):
+            cls.compiled_rules = None
 
     @abstractmethod
     def start_position(self) -> Position:
@@ -197,6 +249,9 @@ class Variant(ABC):
         :raises InvalidPositionError: for a position this variant cannot have.
         :raises GameOverError: if a side has already borne off all its checkers.
         """
+        rules = self.compiled_rules
+        if rules is not None and core.compiled is not None and core.compiled.playable(rules, position):
+            return
         self.validate(position)
         if self.result(position) is not None:
             who = "you have" if position.player[OFF] == 15 else "your opponent has"
@@ -244,6 +299,13 @@ class Variant(ABC):
 
         ``dice`` must be two dice from 1 to 6, the higher first.
         """
+        rules = self.compiled_rules
+        if rules is not None and core.compiled is not None:
+            return LegalPlays.from_compiled(position, dice, core.compiled.legal_plays(rules, position, *dice))
+        return self._pure_plays(position, dice)
+
+    def _pure_plays(self, position: Position, dice: Dice) -> LegalPlays:
+        """:meth:`generate_plays` in pure Python: the reference the compiled core is held to."""
         return self._apply_maximum_use(position, dice, self._step_sequences(position, dice))
 
     def _apply_maximum_use(self, position: Position, dice: Dice, plays: list[Play]) -> LegalPlays:
@@ -262,6 +324,10 @@ class Variant(ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__}>"
+
+
+# What a variant defines when its moves are not those of the compiled rules it inherits.
+_MOVE_RULES = ("step", "_step_sequences", "_pure_plays", "generate_plays", "refusal_of_play", "validate", "opponent_point")
 
 
 # A GUI lists the plays and then validates the one its user picks: the second query is a cache hit.

@@ -1,0 +1,1182 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The engine's compiled core: the hot paths of both variants in C, built from this file by Cython.
+
+The pure-Python modules beside it are the reference: this file does exactly what they do, the
+same plays in the same order with the same steps, notation and Position IDs, and the tests hold
+the two to each other on hundreds of thousands of positions. Only answers are computed here; the
+words of a refusal are the pure code's. Where a check here finds anything wrong (a malformed
+Position ID, an impossible position, a play it cannot allow at once), it answers ``None`` and the
+caller asks the pure code, which says why.
+
+What is here, each beside the pure function it stands for:
+
+- legal plays (``backgammon.Backgammon.generate_plays``, ``long_nardi.LongNardi._step_sequences``
+  with ``variant.Variant._apply_maximum_use``): :func:`legal_plays` returns a
+  :class:`CompiledPlays`, the plays as C data, turned into Python objects only when read;
+- one given play (``checking.check_play``): :func:`check_play`;
+- Position IDs (``position.encode_position_id``, ``position.decode_position_id``);
+- notation (``play.format_steps``).
+
+A side's checkers are 26 counts (off, points 1-24, the bar), as in ``engine.position``.
+"""
+
+from cpython.long cimport PyLong_AsLong
+from cpython.object cimport PyObject
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_New, PyTuple_SET_ITEM
+from cpython.unicode cimport PyUnicode_DecodeASCII
+from libc.stdint cimport uint32_t, uint64_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy, memset
+
+cdef enum:
+    BACKGAMMON_RULES = 0
+    LONG_NARDI_RULES = 1
+
+# The variants whose moves are compiled here (``Variant.compiled_rules``).
+BACKGAMMON = BACKGAMMON_RULES
+LONG_NARDI = LONG_NARDI_RULES
+
+cdef enum:
+    OFF = 0
+    BAR = 25
+    HEAD = 24
+    POINTS = 26
+    NO_POINT = -1
+
+
+ctypedef signed char count_t
+
+ctypedef struct CStep:
+    count_t start
+    count_t end
+    count_t die
+    count_t hit
+
+ctypedef struct CPlay:
+    int count  # steps
+    CStep steps[4]
+    count_t player[POINTS]  # the mover's checkers after the play
+    uint32_t hits  # the mover's points where a blot was hit (backgammon)
+
+
+# --- Python objects the core hands out --------------------------------------------------------
+# Imported on first use: the engine's modules import this one, so it cannot import them first.
+
+cdef object _Position = None
+cdef object _Play = None
+cdef object _Step = None
+cdef object _new = tuple.__new__
+cdef list _SMALL = list(range(16))
+cdef list _NAMES = ["off"] + [str(point) for point in range(1, 25)] + ["bar"]
+
+
+cdef inline void _bind():
+    global _Position, _Play, _Step
+    if _Play is None:
+        from tavli.engine.play import Play, Step
+        from tavli.engine.position import Position
+
+        _Position, _Play, _Step = Position, Play, Step
+
+
+cdef extern from *:
+    """
+    /* A tuple subclass's instance (Position, Play, Step) with its items, as tuple.__new__ makes it. */
+    static PyObject* tavli_tuple_of(PyObject* type, Py_ssize_t size, PyObject** items) {
+        PyObject* made = ((PyTypeObject*)type)->tp_alloc((PyTypeObject*)type, size);
+        Py_ssize_t index;
+        if (made == NULL) return NULL;
+        for (index = 0; index < size; index++) {
+            Py_INCREF(items[index]);
+            PyTuple_SET_ITEM(made, index, items[index]);
+        }
+        return made;
+    }
+    """
+    object tavli_tuple_of(object type, Py_ssize_t size, PyObject** items)
+
+
+cdef PyObject* _SMALL_INTS[16]
+for _count in range(16):
+    _SMALL_INTS[_count] = <PyObject*>_SMALL[_count]
+
+
+cdef tuple _side_tuple(const count_t* counts):
+    cdef tuple side = PyTuple_New(POINTS)
+    cdef PyObject* count
+    cdef int point
+    for point in range(POINTS):
+        count = _SMALL_INTS[counts[point]]
+        Py_INCREF(<object>count)
+        PyTuple_SET_ITEM(side, point, <object>count)
+    return side
+
+
+cdef inline object _pair(object type, object first, object second):
+    cdef PyObject* items[2]
+    items[0] = <PyObject*>first
+    items[1] = <PyObject*>second
+    return tavli_tuple_of(type, 2, items)
+
+
+# Steps are few (start, end, die, hit): each made once and shared, as the pure code shares its own.
+cdef list _KEEP = []  # holds the references of the steps made
+cdef PyObject* _STEP_OBJECTS[POINTS * POINTS * 7 * 2]
+memset(_STEP_OBJECTS, 0, sizeof(_STEP_OBJECTS))
+
+
+cdef PyObject* _step_object(CStep step) except NULL:
+    cdef int key = ((step.start * POINTS + step.end) * 7 + step.die) * 2 + step.hit
+    if _STEP_OBJECTS[key] == NULL:
+        made = _new(_Step, (step.start, step.end, step.die, step.hit != 0))
+        _KEEP.append(made)
+        _STEP_OBJECTS[key] = <PyObject*>made
+    return _STEP_OBJECTS[key]
+
+
+cdef tuple _steps_tuple(const CStep* steps, int count):
+    cdef tuple result = PyTuple_New(count)
+    cdef int index
+    cdef PyObject* item
+    for index in range(count):
+        item = _step_object(steps[index])
+        Py_INCREF(<object>item)
+        PyTuple_SET_ITEM(result, index, <object>item)
+    return result
+
+
+cdef int _read_position(object position, count_t* player, count_t* opponent) except -1:
+    # Both sides' 26 counts from a Position (a pair of tuples the engine built and checked).
+    if not isinstance(position, tuple) or len(<tuple>position) != 2:
+        raise TypeError("a position is a pair of sides")
+    _read_side(<object>PyTuple_GET_ITEM(position, 0), player)
+    _read_side(<object>PyTuple_GET_ITEM(position, 1), opponent)
+    return 0
+
+
+cdef int _read_side(object side, count_t* counts) except -1:
+    cdef int point
+    cdef int count
+    if type(side) is not tuple or len(<tuple>side) != POINTS:
+        raise TypeError("a side is a tuple of 26 checker counts")
+    for point in range(POINTS):
+        count = <object>PyTuple_GET_ITEM(side, point)
+        if not 0 <= count <= 15:
+            raise ValueError("a point holds 0 to 15 checkers")
+        counts[point] = <count_t>count
+    return 0
+
+
+# --- Position IDs -----------------------------------------------------------------------------
+
+cdef const char* _BASE64 = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+cdef signed char _SEXTET[256]
+
+
+cdef void _init_sextets():
+    cdef int index
+    for index in range(256):
+        _SEXTET[index] = -1
+    for index in range(64):
+        _SEXTET[<unsigned char>_BASE64[index]] = index
+
+
+_init_sextets()
+
+
+cdef extern from *:
+    """
+    typedef unsigned __int128 tavli_bits;
+    """
+    ctypedef unsigned long long tavli_bits  # 128 bits wide: the C type above
+
+
+cdef inline int _side_bits(const count_t* side, tavli_bits* bits, int bit) noexcept nogil:
+    # A side's bits from ``bit`` on: a 1-bit a checker, then a 0-bit, for points 1-24 and the bar.
+    cdef int point
+    for point in range(1, POINTS):
+        bits[0] |= <tavli_bits>((<uint64_t>1 << side[point]) - 1) << bit
+        bit += side[point] + 1
+    return bit
+
+
+cdef object _id_text(tavli_bits bits):
+    # The 80 bits as 10 bytes, least significant first, in base64 without the padding.
+    cdef unsigned char key[12]
+    cdef char text[14]
+    cdef int index
+    for index in range(12):
+        key[index] = <unsigned char>(bits >> (8 * index))
+    for index in range(3):
+        text[index * 4] = _BASE64[key[index * 3] >> 2]
+        text[index * 4 + 1] = _BASE64[((key[index * 3] & 3) << 4) | (key[index * 3 + 1] >> 4)]
+        text[index * 4 + 2] = _BASE64[((key[index * 3 + 1] & 15) << 2) | (key[index * 3 + 2] >> 6)]
+        text[index * 4 + 3] = _BASE64[key[index * 3 + 2] & 63]
+    text[12] = _BASE64[key[9] >> 2]
+    text[13] = _BASE64[(key[9] & 3) << 4]
+    return PyUnicode_DecodeASCII(text, 14, NULL)
+
+
+cdef object _position_id(const count_t* player, const count_t* opponent):
+    # The opponent's points 1-24 and bar, then the player's.
+    cdef tavli_bits bits = 0
+    _side_bits(player, &bits, _side_bits(opponent, &bits, 0))
+    return _id_text(bits)
+
+
+def encode_position_id(position):
+    """The Position ID of ``position`` (``position.encode_position_id``)."""
+    cdef count_t player[POINTS]
+    cdef count_t opponent[POINTS]
+    _read_position(position, player, opponent)
+    return _position_id(player, opponent)
+
+
+def decode_position_id(position_id):
+    """The position a Position ID stands for, or ``None`` when it is not one of a position with 15
+    checkers a side (``position.decode_position_id`` says why)."""
+    cdef unsigned char key[12]
+    cdef int runs[50]
+    cdef int index, value, bit, run, found, on_board
+    cdef count_t sides[2][POINTS]
+    if not isinstance(position_id, str) or len(position_id) != 14:
+        return None
+    try:
+        raw = (<str>position_id).encode("ascii")
+    except UnicodeEncodeError:
+        return None
+    cdef const unsigned char* text = raw
+    memset(key, 0, 12)
+    for index in range(14):
+        value = _SEXTET[text[index]]
+        if value < 0:
+            return None
+        bit = index * 6
+        # Six bits, most significant first in the text, into the byte string as base64 packs them.
+        for run in range(6):
+            if value & (32 >> run) and bit + run < 96:
+                key[(bit + run) >> 3] |= 128 >> ((bit + run) & 7)
+    # Bit i of the key (least significant first in each byte): runs of 1s split by 0s.
+    found = 0
+    run = 0
+    for bit in range(80):
+        if key[bit >> 3] >> (bit & 7) & 1:
+            run += 1
+        else:
+            runs[found] = run
+            found += 1
+            run = 0
+            if found == 50:
+                break
+    if found < 50:
+        runs[found] = run
+        found += 1
+        while found < 50:
+            runs[found] = 0
+            found += 1
+    for index in range(2):
+        on_board = 0
+        for run in range(25):
+            on_board += runs[index * 25 + run]
+        if on_board > 15:
+            return None
+        sides[index][OFF] = 15 - on_board
+        for run in range(25):
+            sides[index][run + 1] = runs[index * 25 + run]
+    _bind()
+    return _pair(_Position, _side_tuple(sides[1]), _side_tuple(sides[0]))
+
+
+# --- notation ---------------------------------------------------------------------------------
+
+cdef inline bint _step_above(CStep a, CStep b) noexcept:
+    # Whether ``a`` sorts after ``b`` as the tuple (start, end, die, hit).
+    if a.start != b.start:
+        return a.start > b.start
+    if a.end != b.end:
+        return a.end > b.end
+    if a.die != b.die:
+        return a.die > b.die
+    return a.hit > b.hit
+
+
+cdef str _step_text(CStep step):
+    if step.hit:
+        return f"{_NAMES[step.start]}/{_NAMES[step.end]}*"
+    return f"{_NAMES[step.start]}/{_NAMES[step.end]}"
+
+
+cdef str _notation(const CStep* given, int count):
+    # ``play.format_steps``, step for step.
+    cdef CStep steps[4]
+    cdef CStep first, second, swap
+    cdef int index, other, move, found, paths, point_index, hit_count
+    cdef int points[4][6]
+    cdef int lengths[4]
+    cdef int hit_points[4][4]
+    cdef int hit_lengths[4]
+    cdef int unmarked[26]
+    cdef bint hit
+    cdef int start, end
+    cdef int path_of[4]
+    cdef int path_counts[4]
+    cdef bint is_hit_point
+    if count == 0:
+        return ""
+    if count == 2:
+        first, second = given[0], given[1]
+        if first.start < second.start or (first.start == second.start and first.end < second.end):
+            first, second = second, first
+        if first.end != second.start and (first.start != second.start or first.end != second.end):
+            if second.hit and first.end == second.end:
+                first.hit = 1
+                second.hit = 0
+            return _step_text(first) + " " + _step_text(second)
+    for index in range(count):
+        steps[index] = given[index]
+    for index in range(1, count):  # sorted as tuples, from the highest down
+        other = index
+        while other > 0 and _step_above(steps[other], steps[other - 1]):
+            swap = steps[other]
+            steps[other] = steps[other - 1]
+            steps[other - 1] = swap
+            other -= 1
+    memset(unmarked, 0, sizeof(unmarked))
+    for index in range(count):
+        if steps[index].hit:
+            unmarked[steps[index].end] = 1
+    cdef int moves = 0
+    for index in range(count):
+        start = steps[index].start
+        end = steps[index].end
+        hit = unmarked[end] != 0
+        unmarked[end] = 0
+        found = -1
+        for move in range(moves):
+            if points[move][lengths[move] - 1] == start:
+                found = move
+                break
+        if found >= 0:
+            is_hit_point = 0
+            for point_index in range(hit_lengths[found]):
+                if hit_points[found][point_index] == start:
+                    is_hit_point = 1
+            if not is_hit_point:
+                lengths[found] -= 1
+            points[found][lengths[found]] = end
+            lengths[found] += 1
+        else:
+            found = moves
+            moves += 1
+            points[found][0] = start
+            points[found][1] = end
+            lengths[found] = 2
+            hit_lengths[found] = 0
+        if hit:
+            hit_points[found][hit_lengths[found]] = end
+            hit_lengths[found] += 1
+    # Moves along the same points are counted; their hit points are pooled.
+    paths = 0
+    for move in range(moves):
+        found = -1
+        for other in range(paths):
+            if _same_path(points[path_of[other]], lengths[path_of[other]], points[move], lengths[move]):
+                found = other
+                break
+        if found < 0:
+            path_of[paths] = move
+            path_counts[paths] = 1
+            paths += 1
+        else:
+            path_counts[found] += 1
+            for point_index in range(hit_lengths[move]):
+                hit_points[path_of[found]][hit_lengths[path_of[found]]] = hit_points[move][point_index]
+                hit_lengths[path_of[found]] += 1
+    parts = []
+    for other in range(paths):
+        move = path_of[other]
+        names = []
+        for point_index in range(lengths[move]):
+            hit = False
+            for index in range(hit_lengths[move]):
+                if hit_points[move][index] == points[move][point_index]:
+                    hit = True
+            names.append(_NAMES[points[move][point_index]] + "*" if hit else _NAMES[points[move][point_index]])
+        text = "/".join(names)
+        parts.append(f"{text}({path_counts[other]})" if path_counts[other] > 1 else text)
+    return " ".join(parts)
+
+
+cdef bint _same_path(const int* a, int a_length, const int* b, int b_length) noexcept:
+    cdef int index
+    if a_length != b_length:
+        return False
+    for index in range(a_length):
+        if a[index] != b[index]:
+            return False
+    return True
+
+
+def format_steps(steps):
+    """Standard notation for ``steps``, a tuple of :class:`~engine.play.Step` (``play.format_steps``)."""
+    cdef CStep given[4]
+    cdef int count = len(steps)
+    cdef int index
+    if count > 4:
+        return None
+    for index in range(count):
+        step = steps[index]
+        given[index].start = step[0]
+        given[index].end = step[1]
+        given[index].die = step[2]
+        given[index].hit = 1 if step[3] else 0
+    return _notation(given, count)
+
+
+# --- the search ---------------------------------------------------------------------------------
+
+ctypedef struct Search:
+    int rules
+    int high
+    int low
+    count_t player[POINTS]  # changed and restored as the search goes
+    count_t opponent[POINTS]
+    bint held[POINTS]  # backgammon: the opponent holds the mover's point; long nardi: it is blocked
+    bint blot[POINTS]
+    int head_leavers
+    CPlay* plays
+    int count
+    int capacity
+    int* table  # indices into ``plays`` + 1 (0: empty), for the searches that keep each position once
+    int table_size
+    bint failed
+
+
+cdef inline int _opponent_point(int rules, int point) noexcept nogil:
+    if rules == BACKGAMMON_RULES:
+        return 25 - point
+    return point + 12 if point <= 12 else point - 12
+
+
+cdef int _bear_off_start(const count_t* player, int die, int highest) noexcept nogil:
+    # ``variant.bear_off_start``: the point from which ``die`` bears off, or NO_POINT.
+    cdef int point, start
+    for point in range(7, POINTS):
+        if player[point]:
+            return NO_POINT
+    if die <= highest and player[die]:
+        return die
+    start = highest if highest < 6 else 6
+    while start > 0:
+        if player[start]:
+            if start < die:
+                for point in range(start + 1, 7):
+                    if player[point]:
+                        return NO_POINT
+                return start
+            return NO_POINT
+        start -= 1
+    return NO_POINT
+
+
+cdef void _start_search(
+    Search* search, int rules, const count_t* player, const count_t* opponent, int high, int low
+) noexcept:
+    cdef int point, opposite
+    search.rules = rules
+    search.high = high
+    search.low = low
+    memcpy(search.player, player, POINTS)
+    memcpy(search.opponent, opponent, POINTS)
+    search.held[OFF] = search.held[BAR] = False
+    search.blot[OFF] = search.blot[BAR] = False
+    for point in range(1, 25):
+        opposite = _opponent_point(rules, point)
+        if rules == BACKGAMMON_RULES:
+            search.held[point] = opponent[opposite] >= 2
+            search.blot[point] = opponent[opposite] == 1
+        else:
+            search.held[point] = opponent[opposite] != 0
+            search.blot[point] = False
+    search.head_leavers = 1
+    if rules == LONG_NARDI_RULES and player[HEAD] == 15 and high == low and (high == 3 or high == 4 or high == 6):
+        search.head_leavers = 2
+    search.plays = NULL
+    search.count = 0
+    search.capacity = 0
+    search.table = NULL
+    search.table_size = 0
+    search.failed = False
+
+
+cdef CPlay* _new_play(Search* search) noexcept nogil:
+    cdef int capacity
+    cdef CPlay* grown
+    if search.count == search.capacity:
+        capacity = 64 if search.capacity == 0 else search.capacity * 2
+        grown = <CPlay*>realloc(search.plays, capacity * sizeof(CPlay))
+        if grown == NULL:
+            search.failed = True
+            return NULL
+        search.plays = grown
+        search.capacity = capacity
+    search.count += 1
+    return &search.plays[search.count - 1]
+
+
+cdef inline void _fill(Search* search, CPlay* play, const CStep* steps, int count, uint32_t hits) noexcept nogil:
+    play.count = count
+    if count:
+        memcpy(play.steps, steps, count * sizeof(CStep))
+    memcpy(play.player, search.player, POINTS)
+    play.hits = hits
+
+
+cdef void _append(Search* search, const CStep* steps, int count, uint32_t hits) noexcept nogil:
+    cdef CPlay* play = _new_play(search)
+    if play != NULL:
+        _fill(search, play, steps, count, hits)
+
+
+cdef inline uint64_t _hash(const count_t* player, uint32_t hits) noexcept nogil:
+    cdef uint64_t value = 1469598103934665603ULL ^ hits
+    cdef int point
+    for point in range(1, POINTS):
+        value = (value ^ <unsigned char>player[point]) * 1099511628211ULL
+    return value
+
+
+cdef bint _same(const count_t* a, const count_t* b) noexcept nogil:
+    cdef int point
+    for point in range(1, POINTS):
+        if a[point] != b[point]:
+            return False
+    return True
+
+
+cdef bint _grow_table(Search* search) noexcept nogil:
+    cdef int size = 256 if search.table_size == 0 else search.table_size * 2
+    cdef int* table = <int*>malloc(size * sizeof(int))
+    cdef int index, slot
+    if table == NULL:
+        search.failed = True
+        return False
+    memset(table, 0, size * sizeof(int))
+    for index in range(search.count):
+        slot = <int>(_hash(search.plays[index].player, search.plays[index].hits) & (size - 1))
+        while table[slot]:
+            slot = (slot + 1) & (size - 1)
+        table[slot] = index + 1
+    free(search.table)
+    search.table = table
+    search.table_size = size
+    return True
+
+
+cdef void _record(Search* search, const CStep* steps, int count, uint32_t hits) noexcept nogil:
+    # ``is_better_way``: each position once, with the longer way to it, and of two one-die ways
+    # the higher die's; the first found keeps its place.
+    cdef int slot, index
+    cdef CPlay* known
+    if search.count * 2 >= search.table_size and not _grow_table(search):
+        return
+    slot = <int>(_hash(search.player, hits) & (search.table_size - 1))
+    while search.table[slot]:
+        index = search.table[slot] - 1
+        known = &search.plays[index]
+        if known.hits == hits and _same(known.player, search.player):
+            if count > known.count or (count == 1 and steps[0].die > known.steps[0].die):
+                _fill(search, known, steps, count, hits)
+            return
+        slot = (slot + 1) & (search.table_size - 1)
+    index = search.count
+    _append(search, steps, count, hits)
+    if not search.failed:
+        search.table[slot] = index + 1
+
+
+cdef int _steps_of(Search* search, int die, int highest, uint32_t hits, int left_head, CStep* out) noexcept nogil:
+    # The single steps with ``die`` from points no higher than ``highest``, highest start first,
+    # then the bearing off (``_Search.steps`` of either variant).
+    cdef count_t* player = search.player
+    cdef int count = 0
+    cdef int start, end, top
+    if search.rules == BACKGAMMON_RULES and player[BAR]:
+        end = BAR - die
+        if not search.held[end]:
+            out[0].start = BAR
+            out[0].end = end
+            out[0].die = die
+            out[0].hit = search.blot[end] and not (hits >> end & 1)
+            return 1
+        return 0
+    top = highest if highest < 24 else 24
+    start = top
+    while start > die:
+        if player[start] and not search.held[start - die]:
+            if search.rules == LONG_NARDI_RULES and start == HEAD and left_head >= search.head_leavers:
+                start -= 1
+                continue
+            end = start - die
+            out[count].start = start
+            out[count].end = end
+            out[count].die = die
+            out[count].hit = search.blot[end] and not (hits >> end & 1)
+            count += 1
+        start -= 1
+    start = _bear_off_start(player, die, highest)
+    if start != NO_POINT:
+        out[count].start = start
+        out[count].end = OFF
+        out[count].die = die
+        out[count].hit = 0
+        count += 1
+    return count
+
+
+cdef inline void _make(Search* search, CStep step) noexcept nogil:
+    search.player[step.start] -= 1
+    search.player[step.end] += 1
+
+
+cdef inline void _unmake(Search* search, CStep step) noexcept nogil:
+    search.player[step.start] += 1
+    search.player[step.end] -= 1
+
+
+cdef inline uint32_t _with_hit(uint32_t hits, CStep step) noexcept nogil:
+    return hits | (<uint32_t>1 << step.end) if step.hit else hits
+
+
+cdef void _two(Search* search, int first, int second) noexcept nogil:
+    # One die, then the other (``_Search.two``).
+    cdef CStep firsts[30]
+    cdef CStep seconds[30]
+    cdef CStep taken[2]
+    cdef int first_count, second_count, index, other
+    cdef uint32_t hits
+    cdef bint on_head
+    first_count = _steps_of(search, first, BAR, 0, 0, firsts)
+    if search.rules == LONG_NARDI_RULES:
+        _record(search, taken, 0, 0)
+    for index in range(first_count):
+        taken[0] = firsts[index]
+        _make(search, taken[0])
+        hits = _with_hit(0, taken[0])
+        on_head = taken[0].start == HEAD
+        second_count = _steps_of(search, second, BAR, hits, 1 if on_head else 0, seconds)
+        if search.rules == LONG_NARDI_RULES or not second_count:
+            _record(search, taken, 1, hits)
+        for other in range(second_count):
+            taken[1] = seconds[other]
+            _make(search, taken[1])
+            _record(search, taken, 2, _with_hit(hits, taken[1]))
+            _unmake(search, taken[1])
+        _unmake(search, taken[0])
+    if search.rules == BACKGAMMON_RULES and search.count == 0:
+        _record(search, taken, 0, 0)
+
+
+cdef void _double(Search* search, int die, int left, int highest, CStep* taken, int count, uint32_t hits) noexcept nogil:
+    # A double's steps from the highest start down: each multiset of starts, so each position, once
+    # (``_Search.double``). Backgammon keeps the sequences that cannot go on; long nardi every prefix.
+    cdef CStep moves[30]
+    cdef int move_count, index, left_head, step_index
+    left_head = 0
+    if search.rules == LONG_NARDI_RULES:
+        for step_index in range(count):
+            if taken[step_index].start == HEAD:
+                left_head += 1
+    move_count = _steps_of(search, die, highest, hits, left_head, moves)
+    if search.rules == BACKGAMMON_RULES and not move_count:
+        _append(search, taken, count, hits)
+        return
+    for index in range(move_count):
+        taken[count] = moves[index]
+        _make(search, moves[index])
+        if search.rules == LONG_NARDI_RULES:
+            _append(search, taken, count + 1, 0)
+            if left > 1:
+                _double(search, die, left - 1, moves[index].start, taken, count + 1, 0)
+        elif left > 1:
+            _double(search, die, left - 1, moves[index].start, taken, count + 1, _with_hit(hits, moves[index]))
+        else:
+            _append(search, taken, count + 1, _with_hit(hits, moves[index]))
+        _unmake(search, moves[index])
+
+
+ctypedef struct Run:
+    # A checker moved by both dice from one start (backgammon's ``_two_dice_in_the_field``).
+    int start
+    int hit_between  # the point between, if it hit there; else 0
+    int hit_end
+    CStep steps[2]
+
+
+cdef inline void _add_run(Run* runs, int* count, int start, int hit_between, int hit_end, CStep a, CStep b) noexcept nogil:
+    # ``runs.setdefault``: the first way found for a run keeps its place.
+    cdef int index
+    for index in range(count[0]):
+        if runs[index].start == start and runs[index].hit_between == hit_between and runs[index].hit_end == hit_end:
+            return
+    runs[count[0]].start = start
+    runs[count[0]].hit_between = hit_between
+    runs[count[0]].hit_end = hit_end
+    runs[count[0]].steps[0] = a
+    runs[count[0]].steps[1] = b
+    count[0] += 1
+
+
+cdef inline CStep _field_step(Search* search, int start, int die) noexcept nogil:
+    cdef CStep step
+    step.start = start
+    step.end = start - die
+    step.die = die
+    step.hit = search.blot[start - die]
+    return step
+
+
+cdef void _two_in_the_field(Search* search) noexcept nogil:
+    # Backgammon's ``_two_dice_in_the_field``, in its order: a non-double with nothing on the bar
+    # and two or more checkers outside the home board, so no step bears off. Every pair of steps
+    # from two checkers is a play of its own; a checker moved by both dice (a run) is told apart
+    # by its start and its hits. Finds nothing when no play uses both dice.
+    cdef int high = search.high
+    cdef int low = search.low
+    cdef count_t* player = search.player
+    cdef CStep firsts[24]
+    cdef CStep seconds[24]
+    cdef Run runs[64]
+    cdef CStep pair[2]
+    cdef int first_count = 0
+    cdef int second_count = 0
+    cdef int run_count = 0
+    cdef int start, index, other
+    cdef bint alone
+    cdef CStep first, second
+    cdef uint32_t hits
+    cdef count_t original[POINTS]
+    memcpy(original, player, POINTS)
+    start = 24
+    while start > high:
+        if player[start] and not search.held[start - high]:
+            firsts[first_count] = _field_step(search, start, high)
+            first_count += 1
+        start -= 1
+    start = 24
+    while start > low:
+        if player[start] and not search.held[start - low]:
+            seconds[second_count] = _field_step(search, start, low)
+            second_count += 1
+        start -= 1
+    for index in range(first_count):
+        first = firsts[index]
+        alone = original[first.start] == 1
+        _make(search, first)
+        for other in range(second_count):
+            second = seconds[other]
+            if second.start == first.end:
+                _add_run(runs, &run_count, first.start, first.end if first.hit else 0, second.hit, first, second)
+                continue
+            if second.end == first.start:
+                _add_run(runs, &run_count, second.start, 0, first.hit, second, first)
+                continue
+            if second.start == first.start and alone:
+                continue
+            if first.hit and second.end == first.end:
+                second.hit = 0
+            _make(search, second)
+            pair[0] = first
+            pair[1] = second
+            hits = _with_hit(_with_hit(0, first), second)
+            _append(search, pair, 2, hits)
+            _unmake(search, second)
+        _unmake(search, first)
+        if not original[first.end] and first.end > low and not search.held[first.end - low]:
+            second = _field_step(search, first.end, low)
+            _add_run(runs, &run_count, first.start, first.end if first.hit else 0, second.hit, first, second)
+    for index in range(second_count):
+        first = seconds[index]
+        if not original[first.end] and first.end > high and not search.held[first.end - high]:
+            second = _field_step(search, first.end, high)
+            _add_run(runs, &run_count, first.start, first.end if first.hit else 0, second.hit, first, second)
+    for index in range(run_count):
+        first = runs[index].steps[0]
+        second = runs[index].steps[1]
+        player[first.start] -= 1
+        player[second.end] += 1
+        _append(search, runs[index].steps, 2, _with_hit(_with_hit(0, first), second))
+        player[first.start] += 1
+        player[second.end] -= 1
+
+
+# The mover's points in the order the opponent passes them (long nardi).
+cdef int _ALONG_OPPONENTS_PATH[24]
+for _index in range(12):
+    _ALONG_OPPONENTS_PATH[_index] = 13 + _index
+    _ALONG_OPPONENTS_PATH[12 + _index] = 1 + _index
+
+
+cdef bint _six_in_a_row(const count_t* player, const count_t* opponent) noexcept nogil:
+    # ``LongNardi.six_in_a_row`` is not None.
+    cdef int run = 0
+    cdef int index, first, point
+    cdef bint passed
+    if opponent[OFF]:
+        return False
+    for index in range(24):
+        run = run + 1 if player[_ALONG_OPPONENTS_PATH[index]] else 0
+        if run >= 6:
+            first = index - 4
+            passed = False
+            for point in range(1, first):
+                if opponent[point]:
+                    passed = True
+                    break
+            if not passed:
+                return True
+    return False
+
+
+cdef inline int _outside_home(const count_t* player) noexcept nogil:
+    cdef int point
+    cdef int count = 0
+    for point in range(7, 25):
+        count += player[point]
+    return count
+
+
+cdef void _keep_legal(Search* search) noexcept nogil:
+    # Long nardi's six in a row, then the maximum-use rule (``Variant._apply_maximum_use``).
+    cdef int index, kept, most
+    cdef bint higher_found
+    kept = 0
+    if search.rules == LONG_NARDI_RULES:
+        for index in range(search.count):
+            if not _six_in_a_row(search.plays[index].player, search.opponent):
+                if kept != index:
+                    search.plays[kept] = search.plays[index]
+                kept += 1
+        search.count = kept
+    most = 0
+    for index in range(search.count):
+        if search.plays[index].count > most:
+            most = search.plays[index].count
+    kept = 0
+    for index in range(search.count):
+        if search.plays[index].count == most:
+            if kept != index:
+                search.plays[kept] = search.plays[index]
+            kept += 1
+    search.count = kept
+    if most == 1 and search.high != search.low:
+        higher_found = False
+        for index in range(search.count):
+            if search.plays[index].steps[0].die == search.high:
+                higher_found = True
+        if higher_found:
+            kept = 0
+            for index in range(search.count):
+                if search.plays[index].steps[0].die == search.high:
+                    if kept != index:
+                        search.plays[kept] = search.plays[index]
+                    kept += 1
+            search.count = kept
+
+
+cdef class CompiledPlays:
+    """The legal plays of one position and roll as C data: each one's steps and the mover's
+    checkers after it. Python objects are made only for what is read."""
+
+    cdef CPlay* _plays
+    cdef int _count
+    cdef count_t _opponent[POINTS]
+    cdef object _opponent_side
+    cdef readonly int dice_used  # how many dice every play uses (0 when the roll cannot be played)
+
+    def __dealloc__(self):
+        free(self._plays)
+
+    def __len__(self):
+        return self._count
+
+    cdef void _opponent_after(self, uint32_t hits, count_t* opponent) noexcept:
+        cdef int point
+        memcpy(opponent, self._opponent, POINTS)
+        for point in range(1, 25):
+            if hits >> point & 1:
+                opponent[25 - point] -= 1
+                opponent[BAR] += 1
+
+    def plays(self):
+        """Every play as a :class:`~engine.play.Play` (the steps and the position after them)."""
+        cdef count_t opponent[POINTS]
+        cdef int index
+        cdef CPlay* play
+        cdef dict opponent_after = {}
+        _bind()
+        result = []
+        for index in range(self._count):
+            play = &self._plays[index]
+            if play.hits:
+                opponent_side = opponent_after.get(play.hits)
+                if opponent_side is None:
+                    self._opponent_after(play.hits, opponent)
+                    opponent_side = opponent_after[play.hits] = _side_tuple(opponent)
+            else:
+                opponent_side = self._opponent_side
+            position = _pair(_Position, _side_tuple(play.player), opponent_side)
+            result.append(_pair(_Play, _steps_tuple(play.steps, play.count), position))
+        return result
+
+    def position_ids(self):
+        """Each play's resulting Position ID, the mover still first."""
+        cdef count_t opponent[POINTS]
+        cdef int index, quiet_start
+        cdef CPlay* play
+        cdef tavli_bits quiet = 0
+        cdef tavli_bits bits
+        quiet_start = _side_bits(self._opponent, &quiet, 0)  # the opponent's bits when nothing is hit
+        result = []
+        for index in range(self._count):
+            play = &self._plays[index]
+            if play.hits:
+                self._opponent_after(play.hits, opponent)
+                bits = 0
+                _side_bits(play.player, &bits, _side_bits(opponent, &bits, 0))
+            else:
+                bits = quiet
+                _side_bits(play.player, &bits, quiet_start)
+            result.append(_id_text(bits))
+        return result
+
+    def notations(self):
+        """Each play in standard notation."""
+        cdef int index
+        return [_notation(self._plays[index].steps, self._plays[index].count) for index in range(self._count)]
+
+    def hits(self):
+        """Whether each play hits a blot."""
+        cdef int index
+        return [self._plays[index].hits != 0 for index in range(self._count)]
+
+
+def legal_plays(int rules, position, int high, int low):
+    """The legal plays of ``position`` with the dice ``high`` and ``low`` (the higher first) under
+    ``rules`` (:data:`BACKGAMMON` or :data:`LONG_NARDI`), for a valid position whose game is not over."""
+    cdef count_t player[POINTS]
+    cdef count_t opponent[POINTS]
+    cdef Search search
+    cdef CStep taken[4]
+    _read_position(position, player, opponent)
+    _start_search(&search, rules, player, opponent, high, low)
+    if high == low:
+        if rules == LONG_NARDI_RULES:
+            _append(&search, taken, 0, 0)
+        _double(&search, high, 4, BAR, taken, 0, 0)
+    else:
+        if rules == BACKGAMMON_RULES and not player[BAR] and _outside_home(player) >= 2:
+            _two_in_the_field(&search)
+        if not search.count:
+            _two(&search, high, low)
+            _two(&search, low, high)
+    _keep_legal(&search)
+    free(search.table)
+    if search.failed:
+        free(search.plays)
+        raise MemoryError()
+    cdef CompiledPlays result = CompiledPlays.__new__(CompiledPlays)
+    if search.count == 0:  # every sequence broke a rule of the whole play: the roll is lost
+        _fill(&search, _new_play(&search), taken, 0, 0)
+    result._plays = search.plays
+    result._count = search.count
+    memcpy(result._opponent, opponent, POINTS)
+    result._opponent_side = <object>PyTuple_GET_ITEM(position, 1)
+    result.dice_used = search.plays[0].count
+    return result
+
+
+# --- one given play -------------------------------------------------------------------------------
+
+ctypedef struct Check:
+    int rules
+    int high
+    int low
+    int moves[4][2]
+    int move_count
+    CStep found[4]
+    bint done
+
+
+cdef bint _allowed(Check* check, count_t* player, count_t* opponent, int start, int die, const CStep* taken, int count, CStep* step) noexcept:
+    # ``step`` of either variant: whether the step of ``die`` from ``start`` is allowed now.
+    cdef int end, left_head, index
+    if check.rules == BACKGAMMON_RULES:
+        if start != BAR and player[BAR]:
+            return False
+    elif start == BAR:
+        return False
+    if not player[start]:
+        return False
+    if check.rules == LONG_NARDI_RULES and start == HEAD:
+        left_head = 0
+        for index in range(count):
+            if taken[index].start == HEAD:
+                left_head += 1
+        if left_head >= (2 if player[HEAD] + left_head == 15 and check.high == check.low and check.high in (3, 4, 6) else 1):
+            return False
+    end = start - die
+    step.start = start
+    step.die = die
+    step.hit = 0
+    if end <= 0:
+        step.end = OFF
+        return _bear_off_start(player, die, 6) == start
+    step.end = end
+    if check.rules == BACKGAMMON_RULES:
+        if opponent[25 - end] >= 2:
+            return False
+        step.hit = opponent[25 - end] == 1
+        return True
+    return opponent[_opponent_point(LONG_NARDI_RULES, end)] == 0
+
+
+cdef void _attempt(Check* check, int index, count_t* player, count_t* opponent, int* left, int left_count, CStep* taken) noexcept:
+    # ``checking.follow`` with one die a move: the first way found, trying the highest die first.
+    cdef int start, end, die, choice, tried, rest
+    cdef int remaining[4]
+    cdef CStep step
+    if check.done:
+        return
+    if index == check.move_count:
+        memcpy(check.found, taken, index * sizeof(CStep))
+        check.done = True
+        return
+    start = check.moves[index][0]
+    end = check.moves[index][1]
+    tried = 0
+    for die in range(6, 0, -1):
+        for choice in range(left_count):
+            if left[choice] == die:
+                break
+        else:
+            continue
+        if not (die == start - end or (end == OFF and die > start - end)):
+            continue
+        if not _allowed(check, player, opponent, start, die, taken, index, &step):
+            continue
+        rest = 0
+        for tried in range(left_count):
+            if tried != choice:
+                remaining[rest] = left[tried]
+                rest += 1
+        taken[index] = step
+        player[step.start] -= 1
+        player[step.end] += 1
+        if step.hit:
+            opponent[25 - step.end] -= 1
+            opponent[BAR] += 1
+        _attempt(check, index + 1, player, opponent, remaining, rest, taken)
+        player[step.start] += 1
+        player[step.end] -= 1
+        if step.hit:
+            opponent[25 - step.end] += 1
+            opponent[BAR] -= 1
+        if check.done:
+            return
+
+
+cdef bint _follow(Check* check, count_t* player, count_t* opponent) noexcept:
+    cdef int left[4]
+    cdef int left_count
+    cdef CStep taken[4]
+    if check.high == check.low:
+        left[0] = left[1] = left[2] = left[3] = check.high
+        left_count = 4
+    else:
+        left[0] = check.high
+        left[1] = check.low
+        left_count = 2
+    check.done = False
+    _attempt(check, 0, player, opponent, left, left_count, taken)
+    return check.done
+
+
+def check_play(int rules, position, int high, int low, moves):
+    """The legal play of ``moves`` (each a start and an end, one die a move) when it uses every
+    die and the rules allow each step and the whole play at once; ``None`` for anything else (a
+    play of fewer dice, or one the rules refuse), which the pure ``checking.check_play`` decides.
+
+    ``position`` must be valid with its game not over; ``moves`` checked as ``check_move`` does.
+    """
+    cdef Check check
+    cdef count_t player[POINTS]
+    cdef count_t opponent[POINTS]
+    cdef count_t after[POINTS]
+    cdef count_t opponent_after[POINTS]
+    cdef int index, other, swap_start, swap_end
+    cdef bint in_order
+    check.rules = rules
+    check.high = high
+    check.low = low
+    check.move_count = len(moves)
+    if check.move_count != (4 if high == low else 2):
+        return None
+    for index in range(check.move_count):
+        check.moves[index][0] = moves[index][0]
+        check.moves[index][1] = moves[index][1]
+    _read_position(position, player, opponent)
+    if not _follow(&check, player, opponent):
+        # ``in_play_order``: from the highest start down, when that is another order.
+        in_order = True
+        for index in range(1, check.move_count):
+            if (check.moves[index][0], check.moves[index][1]) > (check.moves[index - 1][0], check.moves[index - 1][1]):
+                in_order = False
+        if in_order:
+            return None
+        for index in range(1, check.move_count):
+            other = index
+            while other > 0 and (check.moves[other][0], check.moves[other][1]) > (check.moves[other - 1][0], check.moves[other - 1][1]):
+                swap_start, swap_end = check.moves[other][0], check.moves[other][1]
+                check.moves[other][0], check.moves[other][1] = check.moves[other - 1][0], check.moves[other - 1][1]
+                check.moves[other - 1][0], check.moves[other - 1][1] = swap_start, swap_end
+                other -= 1
+        if not _follow(&check, player, opponent):
+            return None
+    memcpy(after, player, POINTS)
+    memcpy(opponent_after, opponent, POINTS)
+    cdef bint hit = False
+    for index in range(check.move_count):
+        after[check.found[index].start] -= 1
+        after[check.found[index].end] += 1
+        if check.found[index].hit:
+            hit = True
+            opponent_after[25 - check.found[index].end] -= 1
+            opponent_after[BAR] += 1
+    if rules == LONG_NARDI_RULES and _six_in_a_row(after, opponent_after):
+        return None
+    _bind()
+    opponent_side = _side_tuple(opponent_after) if hit else <object>PyTuple_GET_ITEM(position, 1)
+    result = _pair(_Position, _side_tuple(after), opponent_side)
+    return _pair(_Play, _steps_tuple(check.found, check.move_count), result)
+
+
+# --- whether a position can occur -------------------------------------------------------------------
+
+def playable(int rules, position):
+    """Whether ``position`` (with 15 checkers a side, as a Position always has) can occur under
+    ``rules`` and its game is not over: ``Variant.check_position`` passes. ``False`` sends the
+    caller to that check, which says what is wrong."""
+    cdef count_t player[POINTS]
+    cdef count_t opponent[POINTS]
+    cdef int point
+    _read_position(position, player, opponent)
+    if player[OFF] == 15 or opponent[OFF] == 15:
+        return False
+    if rules == LONG_NARDI_RULES and (player[BAR] or opponent[BAR]):
+        return False
+    for point in range(1, 25):
+        if player[point] and opponent[_opponent_point(rules, point)]:
+            return False
+    return True
