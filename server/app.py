@@ -24,6 +24,7 @@ import structlog
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from tavli.engine import core
 from tavli.server import logs
 from tavli.server.admission import AdmissionInterceptor
 from tavli.server.errors import ErrorInterceptor
@@ -236,6 +237,7 @@ async def _serve(config: ServerConfig) -> None:
         db=str(config.db) if config.db else "memory",
         tls=bool(config.tls_cert),
         seeded_dice=config.allow_seeded_dice,
+        engine=core.IMPLEMENTATION,
         pid=os.getpid(),
     )
     stopping = asyncio.Event()
