@@ -68,7 +68,10 @@ def list_plays(variant: Variant, position_id: str, dice: tuple[int, ...]) -> lis
     """
     position = Position.from_id(position_id)
     legal = variant.legal_plays(position, check_dice(dice))
-    return [{"play": play.notation(), "position_id": play.position.position_id()} for play in legal]
+    return [
+        {"play": notation, "position_id": position_id}
+        for notation, position_id in zip(legal.notations(), legal.position_ids(), strict=True)
+    ]
 
 
 def _run_batch(variant: Variant, queries: IO[str], out: IO[str]) -> int:
