@@ -961,6 +961,60 @@ cdef class CompiledPlays:
         cdef int index
         return [self._plays[index].hits != 0 for index in range(self._count)]
 
+    def position_ids_within(self, dict pieces):
+        """Each play's Position ID between the two byte strings ``pieces`` holds for the play's
+        steps code, the plays' in order, all joined (``LegalPlays.position_ids_within``)."""
+        cdef int index, step, size
+        cdef uint64_t code
+        cdef CPlay* play
+        cdef count_t opponent[POINTS]
+        cdef tavli_bits quiet = 0
+        cdef tavli_bits bits
+        cdef int quiet_start = _side_bits(self._opponent, &quiet, 0)
+        found = []
+        size = 0
+        for index in range(self._count):
+            play = &self._plays[index]
+            code = play.count
+            for step in range(play.count):
+                code |= <uint64_t>(
+                    play.steps[step].start
+                    | play.steps[step].end << 5
+                    | play.steps[step].die << 10
+                    | (1 if play.steps[step].hit else 0) << 13
+                ) << (3 + 14 * step)
+            before, after = pieces[code]
+            found.append(before)
+            if play.hits:
+                self._opponent_after(play.hits, opponent)
+                bits = 0
+                _side_bits(play.player, &bits, _side_bits(opponent, &bits, 0))
+            else:
+                bits = quiet
+                _side_bits(play.player, &bits, quiet_start)
+            found.append(_id_text(bits).encode("ascii"))
+            found.append(after)
+        return b"".join(found)
+
+    def step_codes(self):
+        """Each play's steps as one whole number (``play.steps_code``)."""
+        cdef int index, step
+        cdef uint64_t code
+        cdef CPlay* play
+        result = []
+        for index in range(self._count):
+            play = &self._plays[index]
+            code = play.count
+            for step in range(play.count):
+                code |= <uint64_t>(
+                    play.steps[step].start
+                    | play.steps[step].end << 5
+                    | play.steps[step].die << 10
+                    | (1 if play.steps[step].hit else 0) << 13
+                ) << (3 + 14 * step)
+            result.append(code)
+        return result
+
 
 def legal_plays(int rules, position, int high, int low):
     """The legal plays of ``position`` with the dice ``high`` and ``low`` (the higher first) under

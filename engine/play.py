@@ -61,6 +61,21 @@ class Play(_PlayFields):
         return self.notation()
 
 
+def steps_code(steps: tuple[Step, ...]) -> int:
+    """``steps`` as one whole number, a compact key for them: how many in the lowest 3 bits, then
+    14 bits a step (its start, end, die and hit: 5, 5, 3 and 1 bits). :func:`steps_of_code` reads it."""
+    code = len(steps)
+    for index, (start, end, die, hit) in enumerate(steps):
+        code |= (start | end << 5 | die << 10 | hit << 13) << (3 + 14 * index)
+    return code
+
+
+def steps_of_code(code: int) -> tuple[Step, ...]:
+    """The steps a :func:`steps_code` stands for."""
+    fields = [code >> (3 + 14 * index) for index in range(code & 7)]
+    return tuple(Step(field & 31, field >> 5 & 31, field >> 10 & 7, bool(field >> 13 & 1)) for field in fields)
+
+
 def check_dice(dice: tuple[int, ...] | list[int]) -> Dice:
     """The dice as a pair, checked.
 

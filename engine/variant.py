@@ -18,7 +18,7 @@ from tavli.engine import core
 from tavli.engine.checking import GivenStep, check_play, higher_first
 from tavli.engine.errors import GameOverError, InvalidPositionError
 from tavli.engine.notation import read_play
-from tavli.engine.play import Dice, Play, Step, check_dice
+from tavli.engine.play import Dice, Play, Step, check_dice, steps_code
 from tavli.engine.position import BAR, OFF, Checkers, Point, Position, encode_position_id
 
 if TYPE_CHECKING:
@@ -108,6 +108,29 @@ class LegalPlays:
             assert self._compiled is not None
             return self._compiled.position_ids()
         return [encode_position_id(play.position) for play in self._plays]
+
+    def step_codes(self) -> list[int]:
+        """Each play's steps as one whole number (:func:`~engine.play.steps_code`), in the order of the plays."""
+        if self._plays is None:
+            assert self._compiled is not None
+            return self._compiled.step_codes()
+        return [steps_code(play.steps) for play in self._plays]
+
+    def position_ids_within(self, pieces: dict[int, tuple[bytes, bytes]]) -> bytes:
+        """Each play's Position ID (in ASCII) between the two byte strings ``pieces`` holds for the
+        play's :meth:`step_codes`, the plays' in order, all joined: a template filled in for
+        every play at once, as the server fills its serialized answers.
+
+        :raises KeyError: if ``pieces`` lacks a play's code.
+        """
+        if self._plays is None:
+            assert self._compiled is not None
+            return self._compiled.position_ids_within(pieces)
+        filled: list[bytes] = []
+        for code, position_id in zip(self.step_codes(), self.position_ids(), strict=True):
+            before, after = pieces[code]
+            filled += (before, position_id.encode("ascii"), after)
+        return b"".join(filled)
 
     def notations(self) -> list[str]:
         """Each play in standard notation, in the order of the plays."""

@@ -10,10 +10,10 @@ from functools import lru_cache
 import grpc
 import grpc.aio
 
-from tavli.engine import OFF, IllegalPlayError, InvalidPositionError, Position, TavliError, Variant
+from tavli.engine import OFF, IllegalPlayError, InvalidPositionError, Play, Position, TavliError, Variant
 from tavli.engine.play import Dice
 from tavli.engine.xgid import Xgid, format_xgid
-from tavli.server import convert
+from tavli.server import answers, convert
 from tavli.server.errors import ServiceError
 from tavli.v1 import rules_service_pb2 as pb, rules_service_pb2_grpc
 
@@ -34,7 +34,7 @@ class RulesServicer(rules_service_pb2_grpc.RulesServiceServicer):
     async def BatchValidatePlays(
         self, request: pb.BatchValidatePlaysRequest, context: grpc.aio.ServicerContext
     ) -> pb.BatchValidatePlaysResponse:
-        return pb.BatchValidatePlaysResponse(responses=[_validate_or_say_why(item) for item in request.requests])
+        return answers.batch_response([_validation_or_why_not(item) for item in request.requests])
 
     async def ApplyPlay(
         self, request: pb.ApplyPlayRequest, context: grpc.aio.ServicerContext
@@ -87,13 +87,22 @@ def _xgid_or_empty(position: Position) -> str:
 @lru_cache(maxsize=4096)
 def _legal_plays_response(variant: Variant, position: Position, dice: Dice) -> pb.ListLegalPlaysResponse:
     # Built once per position and roll, as the engine's legal plays are; gRPC only reads it.
-    legal = variant.legal_plays(position, dice)
-    response = pb.ListLegalPlaysResponse(dice_used=legal.dice_used)
-    convert.add_play_messages(response.plays, legal)
-    return response
+    return answers.legal_plays_response(variant.legal_plays(position, dice))
 
 
 def _validate(request: pb.ValidatePlayRequest) -> pb.ValidatePlayResponse:
+    validation = _validation(request)
+    if isinstance(validation, Play):
+        return pb.ValidatePlayResponse(legal=True, play=convert.play_message(validation))
+    return validation
+
+
+def _validation(request: pb.ValidatePlayRequest) -> Play | pb.ValidatePlayResponse:
+    """The legal play ``request`` gives, or the answer that says why it is not one.
+
+    :raises TavliError: for a request the engine cannot read.
+    :raises ServiceError: for one the API does not allow.
+    """
     variant = convert.variant_of(request.variant)
     position = convert.position_of(variant, request.position)
     dice = convert.dice_of(request.dice)
@@ -104,11 +113,11 @@ def _validate(request: pb.ValidatePlayRequest) -> pb.ValidatePlayResponse:
             play = variant.parse_play(position, dice, request.notation)
     except IllegalPlayError as error:
         return pb.ValidatePlayResponse(legal=False, reason=error.reason)
-    return pb.ValidatePlayResponse(legal=True, play=convert.play_message(play))
+    return play
 
 
-def _validate_or_say_why(request: pb.ValidatePlayRequest) -> pb.ValidatePlayResponse:
+def _validation_or_why_not(request: pb.ValidatePlayRequest) -> Play | pb.ValidatePlayResponse:
     try:
-        return _validate(request)
+        return _validation(request)
     except (TavliError, ServiceError) as error:
         return pb.ValidatePlayResponse(legal=False, error=str(error))

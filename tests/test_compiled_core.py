@@ -22,7 +22,7 @@ from types import ModuleType
 import pytest
 
 from tavli.engine import BACKGAMMON, LONG_NARDI, IllegalPlayError, Play, Position, TavliError, Variant, core
-from tavli.engine.play import format_steps
+from tavli.engine.play import format_steps, steps_code, steps_of_code
 from tavli.engine.position import decode_position_id, encode_position_id
 
 POSITIONS_PER_VARIANT = 100_000
@@ -117,6 +117,7 @@ def test_the_core_and_the_pure_engine_agree(variant: Variant, seed: int) -> None
         assert compiled.plays() == reference_plays, where
         assert compiled.notations() == notations, where
         assert compiled.position_ids() == position_ids, where
+        assert compiled.step_codes() == [steps_code(play.steps) for play in reference_plays], where
         assert compiled.dice_used == reference.dice_used, where
         assert _core.decode_position_id(position_ids[-1]) == reference_plays[-1].position, where
         assert _core.format_steps(reference_plays[-1].steps) == notations[-1], where
@@ -141,6 +142,13 @@ def test_the_core_and_the_pure_engine_agree(variant: Variant, seed: int) -> None
             given_compared += 1
     assert plays_compared > POSITIONS_PER_VARIANT
     assert given_legal > POSITIONS_PER_VARIANT * GIVEN_PLAY_SHARE  # most legal plays given are decided in C
+
+
+def test_a_steps_code_stands_for_its_steps() -> None:
+    _core = compiled_core()
+    for position, dice in reached_positions(BACKGAMMON, 2_000, 5):
+        legal = _core.legal_plays(BACKGAMMON.compiled_rules, position, *dice)
+        assert [steps_of_code(code) for code in legal.step_codes()] == [play.steps for play in legal.plays()]
 
 
 def test_positions_that_cannot_occur_are_left_to_the_pure_check() -> None:
