@@ -14,8 +14,12 @@ What is counted, per bot:
   --match-length a match counts +1 won and -1 lost, so ``ppg`` is then 2 x (share won) - 1;
 - ``ppg`` with ``ppg_ci95``, the half-width of its 95% confidence interval (normal approximation).
 
-The bots' plays are listed with the engine, the one the server runs (a round trip a turn fewer);
-the server checks every play and cube action as it would a person's.
+Each bot holds its seat on a PlaySeat stream, as bots are best seated: the server sends it every
+state with its legal actions and plays, and answers its actions on the stream. With ``--unary``
+the two bots take turns over the unary RPCs instead, their plays listed with the engine (the one
+the server runs: a round trip a turn fewer), so that a benchmark can time both ways
+(``ArenaConfig.transport``). Either way the server checks every play and cube action as it would a
+person's.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Literal, TextIO
 
 from tavli.clients import bots
 from tavli.clients.client import RESULT_LEVELS, TavliClient, TavliServerError, VariantName
@@ -65,6 +69,11 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--export", type=Path, metavar="DIR", help="write each game's .mat record to DIR")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     parser.add_argument(
+        "--unary",
+        action="store_true",
+        help="play over the unary RPCs, the seats taking turns, instead of a PlaySeat stream per seat",
+    )
+    parser.add_argument(
         "--server",
         metavar="HOST:PORT",
         help="use this server instead of starting one (started with --allow-seeded-dice: the arena seeds its dice)",
@@ -87,6 +96,7 @@ def run(arguments: argparse.Namespace) -> int:
         seed=seed,
         parallel=arguments.parallel,
         export=arguments.export,
+        transport="unary" if arguments.unary else "stream",
     )
     progress = _ProgressBar(arguments.games, sys.stderr) if sys.stderr.isatty() else None
     try:
@@ -126,9 +136,13 @@ def _problem(arguments: argparse.Namespace, names: list[str]) -> str | None:
 # --- playing ------------------------------------------------------------------------------------
 
 
+Transport = Literal["stream", "unary"]
+
+
 @dataclass(frozen=True)
 class ArenaConfig:
-    """What to play: ``games`` results (games, or matches when ``match_length`` > 0)."""
+    """What to play: ``games`` results (games, or matches when ``match_length`` > 0), and how:
+    ``transport`` "stream" seats each bot on a PlaySeat stream, "unary" plays over unary calls."""
 
     variant: VariantName
     bots: tuple[str, str]
@@ -137,6 +151,7 @@ class ArenaConfig:
     seed: int = 0
     parallel: int = 1
     export: Path | None = None
+    transport: Transport = "stream"
 
     @property
     def labels(self) -> tuple[str, str]:
@@ -190,6 +205,7 @@ class ArenaResults:
             "variant": self.config.variant,
             "match_length": self.config.match_length,
             "seed": self.config.seed,
+            "transport": self.config.transport,
             "bots": {label: tally.as_json(self.config.variant) for label, tally in self.tallies.items()},
             "games_per_second": round(self.games_per_second, 3),
         }
@@ -211,7 +227,8 @@ class ArenaResults:
             for row in rows
         ]
         what = f"{self.config.match_length}-point matches" if self.config.match_length else "money games"
-        lines.insert(0, f"{self.config.variant}, {what}, seed {self.config.seed}")
+        config = self.config
+        lines.insert(0, f"{config.variant}, {what}, seed {config.seed}, over {config.transport}")
         lines.append(f"{self.config.games} {unit} in {self.seconds:.1f} s: {self.games_per_second:.2f} {unit}/s")
         return "\n".join(lines)
 
@@ -274,13 +291,15 @@ def _play_one(client: TavliClient, config: ArenaConfig, index: int) -> _Outcome:
     first = bots.create(config.bots[0], seed=config.seed * 100_003 + index * 2)
     second = bots.create(config.bots[1], seed=config.seed * 100_003 + index * 2 + 1)
     seated = (first, second) if a_seat == 0 else (second, first)
+    stream = config.transport == "stream"
     played = play_match(
         client,
         seated,
         variant=config.variant,
         match_length=config.match_length,
         dice_seed=f"arena-{config.seed}-{index // 2}",
-        engine_plays=True,
+        engine_plays=not stream,  # a stream brings the server's legal plays with every state
+        stream=stream,
     )
     if config.export is not None:
         name = f"{index + 1:05d}-{config.bots[0]}-vs-{config.bots[1]}.mat"

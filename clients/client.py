@@ -10,15 +10,26 @@
 A :class:`Seat` is a game and the token of one of its seats: it acts for that seat only. Every
 action sends the etag of the state the seat last saw (so a decision made on a stale state is
 refused, not misapplied) and a fresh request_id (so the library's own retries are safe).
+
+A :class:`SeatStream` holds a seat on one PlaySeat stream, the way a bot or a GUI is best seated:
+the server sends it every new state of the game, the other seat's moves included, with what the
+seat may do then, and its actions (the same methods as a Seat's) are answered on the stream:
+
+    with tavli.stream_seat(seat_1.name, seat_1.token) as stream:
+        for view in stream:                 # the game and the seat's legal actions, as they change
+            if games_pb2.ACTION_ROLL in view.legal_actions.actions:
+                stream.roll()
 """
 
 from __future__ import annotations
 
+import queue
+import threading
 import time
 import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
 import grpc
 from google.rpc import error_details_pb2
@@ -198,6 +209,16 @@ class TavliClient:
     def export_mat(self, name: str) -> str:
         return _call(self.games.ExportMatch, games_pb2.ExportMatchRequest(name=name), timeout=self.timeout).mat
 
+    def stream_seat(self, name: str, token: str, *, resume: bool = False) -> SeatStream:
+        """Hold the seat ``token`` holds at game ``name`` on a PlaySeat stream (see :class:`SeatStream`).
+        ``resume``: a stream of this seat was lost (by this program, or by an earlier run of it):
+        while the server has not yet let go of it, join again for a few seconds.
+
+        :raises TavliServerError: if the server refuses the join (GAME_NOT_FOUND, WRONG_SEAT_TOKEN,
+            SEAT_ALREADY_STREAMING).
+        """
+        return SeatStream(self, name, token, resume=resume)
+
 
 @dataclass
 class Seat:
@@ -286,3 +307,354 @@ class Seat:
         self.last_seen = _call_again_while_unavailable(method, request, timeout=self.client.timeout).game
         self._etag = self.last_seen.etag
         return self.last_seen
+
+
+# --- a seat on a stream --------------------------------------------------------------------------
+
+# What makes a stream worth joining again: the connection was lost (or the server is restarting),
+# or the server had not yet let go of the seat's previous stream (SEAT_ALREADY_STREAMING).
+_JOIN_AGAIN = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
+_CLOSE = object()  # ends the requests of a connection
+
+
+class SeatStream:
+    """One seat of one game held on a PlaySeat stream.
+
+    Iterating gives the seat's view each time it changes: a ``PlaySeatResponse`` with the game
+    and ``legal_actions`` (the legal plays too when the seat has to play), the newest only when
+    several came while the seat was acting; it ends after the view that shows the match over.
+    The actions are a :class:`Seat`'s, so a :class:`~clients.seat_driver.SeatDriver` drives
+    either: each is sent with the etag of the state last seen and a fresh request_id, and
+    returns the game after it (the next view iterating gives), or raises
+    :class:`TavliServerError` with the refusal; the stream goes on, and the refusal's view, the
+    game now, is the next one iterating gives.
+
+    A lost connection is resumed by itself, or by :meth:`resume`: the stream joins again and the
+    server sends the game now; an action whose answer was lost is sent again with its request_id,
+    so that it is made once. ``timeout`` (the client's by default) bounds each wait for the join
+    and for an answer; the wait for the other seat is bounded only if :meth:`views` is told to.
+    """
+
+    def __init__(
+        self,
+        client: TavliClient,
+        name: str,
+        token: str,
+        *,
+        timeout: float | None = None,
+        resume: bool = False,
+    ) -> None:
+        self.client = client
+        self.name = name
+        self.token = token
+        self.timeout = client.timeout if timeout is None else timeout
+        self.latest = games_pb2.PlaySeatResponse()
+        self._etag = ""
+        self._unseen = False  # whether iterating has yet to give ``latest``
+        self._connection: _Connection | None = None
+        self._closed = False
+        self._join(resume=resume)
+
+    # --- what a Seat has -------------------------------------------------------------------
+
+    @property
+    def seat(self) -> int:
+        """This seat as the API's Seat enum."""
+        return self.latest.seat
+
+    @property
+    def index(self) -> Literal[0, 1]:
+        return 0 if self.latest.seat == games_pb2.SEAT_0 else 1
+
+    @property
+    def last_seen(self) -> games_pb2.Game:
+        return self.latest.game
+
+    @property
+    def etag(self) -> str:
+        """The etag of the state this seat last saw: its next action applies only to that state."""
+        return self._etag or self.latest.game.etag
+
+    @property
+    def over(self) -> bool:
+        """Whether the newest view shows the match over."""
+        return self.latest.game.phase == games_pb2.PHASE_MATCH_OVER
+
+    def observe(self, game: games_pb2.Game) -> None:
+        """Make the next action on ``game``, a state read elsewhere."""
+        self._etag = game.etag
+
+    def game(self) -> games_pb2.Game:
+        """The newest state the server has sent (no call is made)."""
+        self._take_arrived()
+        self._etag = ""
+        return self.latest.game
+
+    def legal_actions(self) -> games_pb2.ListLegalActionsResponse:
+        """What this seat may do in the newest state the server has sent (no call is made)."""
+        self.game()
+        return self.latest.legal_actions
+
+    def roll(self) -> games_pb2.Game:
+        return self._act(roll=games_pb2.SeatAction.RollDice())
+
+    def play(self, play: str | Sequence[tuple[int, int]]) -> games_pb2.Game:
+        """Make a play: in standard notation, or as its steps (each a start and an end)."""
+        if isinstance(play, str):
+            return self._act(play=games_pb2.SeatAction.PlayMove(notation=play))
+        steps = [board_pb2.Step(from_point=step[0], to_point=step[1]) for step in play]
+        return self._act(play=games_pb2.SeatAction.PlayMove(steps=board_pb2.PlaySteps(steps=steps)))
+
+    def double(self) -> games_pb2.Game:
+        return self._act(double=games_pb2.SeatAction.OfferDouble())
+
+    def take(self) -> games_pb2.Game:
+        return self._act(take=games_pb2.SeatAction.TakeDouble())
+
+    def drop(self) -> games_pb2.Game:
+        return self._act(drop=games_pb2.SeatAction.DropDouble())
+
+    def beaver(self) -> games_pb2.Game:
+        return self._act(beaver=games_pb2.SeatAction.BeaverDouble())
+
+    def resign(self, level: ResignLevel) -> games_pb2.Game:
+        return self._act(resign=games_pb2.SeatAction.OfferResignation(result=RESULT_ENUMS[level]))
+
+    def accept(self) -> games_pb2.Game:
+        return self._act(accept=games_pb2.SeatAction.AcceptResignation())
+
+    def reject(self) -> games_pb2.Game:
+        return self._act(reject=games_pb2.SeatAction.RejectResignation())
+
+    # --- the stream ------------------------------------------------------------------------
+
+    def __iter__(self) -> Iterator[games_pb2.PlaySeatResponse]:
+        return self.views()
+
+    def views(self, *, timeout: float | None = None) -> Iterator[games_pb2.PlaySeatResponse]:
+        """The seat's views as they come (see the class); each wait for the next one is bounded
+        by ``timeout`` seconds, if given.
+
+        :raises TimeoutError: if none came within ``timeout``.
+        :raises TavliServerError: if the stream fails and cannot be resumed.
+        """
+        while True:
+            self._take_arrived()
+            if self._unseen:
+                self._unseen = False
+                yield self.latest
+                continue
+            if self.over:
+                return
+            try:
+                self._adopt(self._open().receive(timeout))
+            except _Lost as lost:
+                if self._closed:
+                    return
+                if lost.timed_out:
+                    raise TimeoutError(f"no news of {self.name} came within {timeout} s") from None
+                if not lost.worth_joining_again:
+                    raise lost.error() from None
+                self.resume()
+
+    def send(self, action: games_pb2.SeatAction) -> games_pb2.PlaySeatResponse:
+        """Send one action and return its answer, refused or not (``answer.refusal`` says),
+        taking in the views that come before it. If the connection is lost before the answer
+        comes, the stream is resumed and the action sent again: give it a request_id.
+
+        :raises TavliServerError: if the stream fails and cannot be resumed, or has ended (the
+            match is over: MATCH_OVER).
+        """
+        request = games_pb2.PlaySeatRequest(action=action)
+        for pause in (*_RETRY_PAUSES, None):
+            connection = self._open()
+            connection.send(request)
+            try:
+                while True:
+                    response = self._adopt(connection.receive(self.timeout))
+                    if response.HasField("answer"):
+                        return response
+            except _Lost as lost:
+                if self._closed or pause is None or not lost.worth_joining_again:
+                    raise lost.error() from None
+            time.sleep(pause)
+            self.resume()
+        raise AssertionError("unreachable")
+
+    def resume(self) -> None:
+        """Let go of this stream and join again: the server sends the game now.
+
+        :raises TavliServerError: if the server refuses the join.
+        """
+        self._hang_up()
+        self._closed = False
+        self._join(resume=True)
+
+    def close(self) -> None:
+        """Let go of the seat: the stream ends, and another may join it. May be called from
+        another thread than the seat's: a wait for a view there ends, an action fails."""
+        self._closed = True
+        connection = self._connection
+        if connection is not None:
+            connection.hang_up()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # --- inside ------------------------------------------------------------------------------
+
+    def _act(self, **action: Any) -> games_pb2.Game:
+        response = self.send(games_pb2.SeatAction(etag=self.etag, request_id=str(uuid.uuid4()), **action))
+        if response.answer.HasField("refusal"):
+            raise _refusal_error(response.answer.refusal)
+        return response.game
+
+    def _join(self, *, resume: bool) -> None:
+        """Open a stream and take in the view it starts with, trying again while the server
+        cannot be reached and, when resuming, while it has not yet let go of the old stream.
+
+        :raises TavliServerError: if the server refuses the join.
+        """
+        for pause in (*_RETRY_PAUSES, None):
+            connection = _Connection(self.client, games_pb2.JoinSeat(name=self.name, seat_token=self.token))
+            self._connection = connection  # so that close(), from another thread, hangs it up
+            try:
+                self._adopt(connection.receive(self.timeout))
+            except _Lost as lost:
+                self._hang_up()
+                again = lost.worth_joining_again and (resume or lost.reason != "SEAT_ALREADY_STREAMING")
+                if self._closed or pause is None or not again:
+                    raise lost.error() from None
+                time.sleep(pause)
+                continue
+            return
+
+    def _open(self) -> _Connection:
+        if self._closed:
+            raise TavliServerError(grpc.StatusCode.CANCELLED, "", "the seat's stream was closed")
+        if self._connection is None:
+            self._join(resume=True)
+        assert self._connection is not None
+        return self._connection
+
+    def _take_arrived(self) -> None:
+        """Take in the messages that have come, without waiting for any."""
+        while self._connection is not None:
+            response = self._connection.arrived()
+            if response is None:
+                return
+            self._adopt(response)
+
+    def _adopt(self, response: games_pb2.PlaySeatResponse) -> games_pb2.PlaySeatResponse:
+        self.latest = response
+        self._etag = ""
+        self._unseen = True
+        return response
+
+    def _hang_up(self) -> None:
+        if self._connection is not None:
+            self._connection.hang_up()
+            self._connection = None
+
+
+_STATUS_CODES = {code.value[0]: code for code in grpc.StatusCode}
+
+
+def _refusal_error(refusal: games_pb2.SeatActionRefusal) -> TavliServerError:
+    reason = ""
+    for detail in refusal.details:
+        info = error_details_pb2.ErrorInfo()
+        if detail.Unpack(info):
+            reason = info.reason
+    return TavliServerError(_STATUS_CODES.get(refusal.code, grpc.StatusCode.UNKNOWN), reason, refusal.message)
+
+
+class _Lost(Exception):
+    """A stream ended (``status``: its error, None when it ended with OK) or went quiet
+    (``timed_out``) before the message waited for."""
+
+    def __init__(self, status: grpc.RpcError | None, *, timed_out: bool = False) -> None:
+        super().__init__(status)
+        self.status = status
+        self.timed_out = timed_out
+        self.reason = TavliServerError.from_rpc_error(status).reason if status is not None else ""
+
+    @property
+    def worth_joining_again(self) -> bool:
+        if self.timed_out:
+            return True
+        if self.status is None:
+            return False
+        return self.status.code() in _JOIN_AGAIN or self.reason == "SEAT_ALREADY_STREAMING"  # type: ignore[attr-defined]
+
+    def error(self) -> TavliServerError:
+        if self.timed_out:
+            late = "the server did not answer in time"
+            return TavliServerError(grpc.StatusCode.DEADLINE_EXCEEDED, "", late)
+        if self.status is None:
+            over = "the match is over: the server ended the stream"
+            return TavliServerError(grpc.StatusCode.FAILED_PRECONDITION, "MATCH_OVER", over)
+        return TavliServerError.from_rpc_error(self.status)
+
+
+class _End:
+    """The last item of a connection's messages: how its stream ended (``status`` None: OK)."""
+
+    def __init__(self, status: grpc.RpcError | None) -> None:
+        self.status = status
+
+
+class _Connection:
+    """One PlaySeat call: its requests queued for grpc's sending thread, its messages read into
+    a queue by a thread of its own (so that a wait for one can time out, or not wait at all)."""
+
+    def __init__(self, client: TavliClient, join: games_pb2.JoinSeat) -> None:
+        self._requests: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._requests.put(games_pb2.PlaySeatRequest(join=join))
+        self._messages: queue.SimpleQueue[games_pb2.PlaySeatResponse | _End] = queue.SimpleQueue()
+        self._call = client.games.PlaySeat(iter(self._requests.get, _CLOSE))
+        threading.Thread(target=self._read, name="tavli-seat-stream", daemon=True).start()
+
+    def send(self, request: games_pb2.PlaySeatRequest) -> None:
+        self._requests.put(request)
+
+    def receive(self, timeout: float | None) -> games_pb2.PlaySeatResponse:
+        """The next message.
+
+        :raises _Lost: if the stream has ended, or nothing came within ``timeout`` seconds.
+        """
+        try:
+            message = self._messages.get(timeout=timeout)
+        except queue.Empty:
+            raise _Lost(None, timed_out=True) from None
+        if isinstance(message, _End):
+            self._messages.put(message)  # the end stays the end for whoever reads next
+            raise _Lost(message.status)
+        return message
+
+    def arrived(self) -> games_pb2.PlaySeatResponse | None:
+        """The next message if one has come (and it is not the stream's end)."""
+        try:
+            message = self._messages.get_nowait()
+        except queue.Empty:
+            return None
+        if isinstance(message, _End):
+            self._messages.put(message)
+            return None
+        return message
+
+    def hang_up(self) -> None:
+        self._requests.put(_CLOSE)
+        self._call.cancel()
+
+    def _read(self) -> None:
+        status = None
+        try:
+            for message in self._call:
+                self._messages.put(message)
+        except grpc.RpcError as error:
+            status = error
+        self._messages.put(_End(status))

@@ -10,13 +10,17 @@ the cube is offered to the bot only when the server lists the double, and every 
 etag of the state it was decided on, so a decision on a stale state is refused and made again on
 the fresh one.
 
-:func:`play_match` seats two bots at a new game and plays it out; the arena, the terminal game
-and the gnubg bridge build on these two.
+A driver acts for a :class:`~clients.client.Seat` (unary calls) or a
+:class:`~clients.client.SeatStream` alike. :func:`play_seat` plays a stream's seat as the server's
+views come, the way a bot is best seated; :func:`play_match` seats two bots at a new game and
+plays it out, over two streams or over unary calls; the arena, the terminal game and the gnubg
+bridge build on these.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -25,6 +29,7 @@ from tavli.clients.client import (
     RESULT_LEVELS,
     VARIANT_NAMES,
     Seat,
+    SeatStream,
     TavliClient,
     TavliServerError,
     VariantName,
@@ -50,10 +55,13 @@ class SeatDriver:
     ``throws_opening``: whether this seat makes the throw for who starts (either seat may; in a
     game between two drivers, let one of them). ``engine_plays``: list the legal plays with the
     engine (the one the server runs) instead of asking the server, sparing a round trip a turn;
-    the server still refuses a play it finds illegal.
+    the server still refuses a play it finds illegal. (A :class:`SeatStream` has the server's
+    legal actions and plays with every state it is sent: asking it costs no round trip.)
     """
 
-    def __init__(self, seat: Seat, bot: Bot, *, throws_opening: bool = True, engine_plays: bool = False) -> None:
+    def __init__(
+        self, seat: Seat | SeatStream, bot: Bot, *, throws_opening: bool = True, engine_plays: bool = False
+    ) -> None:
         self.seat = seat
         self.bot = bot
         self.throws_opening = throws_opening
@@ -231,17 +239,24 @@ def play_match(
     dice_seed: str = "",
     max_actions: int = 100_000,
     engine_plays: bool = False,
+    stream: bool = False,
     **options: Any,
 ) -> PlayedMatch:
     """Create a game with ``bots[0]`` at seat 0 and ``bots[1]`` at seat 1 and play it out: to the
     end of the match, or in money play (``match_length`` 0) until ``games`` games are finished.
     ``options`` are rule-set options, as :meth:`TavliClient.create_game` takes them;
-    ``engine_plays`` as :class:`SeatDriver` takes it.
+    ``engine_plays`` as :class:`SeatDriver` takes it. ``stream``: seat each bot on a PlaySeat
+    stream of its own, played on a thread of its own as the server's views come (see
+    :func:`play_seat`), instead of both taking turns over unary calls on this thread.
 
     :raises TavliServerError: if the server refuses an action.
     :raises RuntimeError: if neither seat can act, or after ``max_actions`` actions.
     """
     seats = client.create_game(variant=variant, match_length=match_length, dice_seed=dice_seed, **options)
+    if stream:
+        return _play_over_streams(
+            client, seats, bots, games=games, max_actions=max_actions, engine_plays=engine_plays
+        )
     drivers = (
         SeatDriver(seats[0], bots[0], engine_plays=engine_plays),
         SeatDriver(seats[1], bots[1], throws_opening=False, engine_plays=engine_plays),
@@ -258,3 +273,86 @@ def play_match(
         else:
             raise RuntimeError(f"{game.name}: neither seat can act in phase {games_pb2.Phase.Name(game.phase)}")
     raise RuntimeError(f"{game.name}: not over after {max_actions} actions")
+
+
+
+def play_seat(
+    stream: SeatStream,
+    bot: Bot,
+    *,
+    throws_opening: bool = True,
+    engine_plays: bool = False,
+    games: int = 1,
+    max_actions: int = 100_000,
+    wait: float | None = None,
+) -> games_pb2.Game:
+    """Play ``stream``'s seat with ``bot``, acting on each view the server sends: to the end of
+    the match, or in money play until ``games`` games are finished (or until the stream is
+    closed). Returns the last state seen. ``wait``: how long to wait at most for the other seat
+    (None: as long as it takes).
+
+    :raises TavliServerError: if the server refuses an action.
+    :raises TimeoutError: if the other seat kept the game waiting longer than ``wait``.
+    :raises RuntimeError: after ``max_actions`` actions.
+    """
+    driver = SeatDriver(stream, bot, throws_opening=throws_opening, engine_plays=engine_plays)
+    actions = 0
+    for view in stream.views(timeout=wait):
+        game = view.game
+        if _finished(game, games):
+            return game
+        if driver.act(game) is not None:
+            actions += 1
+            if actions >= max_actions:
+                raise RuntimeError(f"{game.name}: not over after {max_actions} actions of this seat")
+    return stream.last_seen
+
+
+def _finished(game: games_pb2.Game, games: int) -> bool:
+    """Whether a match is over, or money play has finished ``games`` games."""
+    if game.phase == games_pb2.PHASE_MATCH_OVER:
+        return True
+    return game.rule_set.match_length == 0 and len(game.finished_games) >= games
+
+
+def _play_over_streams(
+    client: TavliClient,
+    seats: tuple[Seat, Seat],
+    bots: tuple[Bot, Bot],
+    *,
+    games: int,
+    max_actions: int,
+    engine_plays: bool,
+) -> PlayedMatch:
+    """:func:`play_match` over two streams: seat 1 played on a thread of its own, seat 0 on this one."""
+    streams = tuple(client.stream_seat(seat.name, seat.token) for seat in seats)
+
+    def play(index: int) -> games_pb2.Game:
+        try:
+            return play_seat(
+                streams[index],
+                bots[index],
+                throws_opening=index == 0,
+                engine_plays=engine_plays,
+                games=games,
+                max_actions=max_actions,
+                wait=client.timeout,
+            )
+        except BaseException:
+            for stream in streams:
+                stream.close()  # the other seat would wait for this one for ever
+            raise
+
+    try:
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="tavli-seat-1") as pool:
+            second = pool.submit(play, 1)
+            first = play(0)
+            last = second.result()
+    finally:
+        for stream in streams:
+            stream.close()
+    game = max(first, last, key=lambda seen: seen.event_count)
+    if not _finished(game, games):
+        phase = games_pb2.Phase.Name(game.phase)
+        raise RuntimeError(f"{game.name}: the seats stopped before the end, in phase {phase}")
+    return PlayedMatch(game.name, game)

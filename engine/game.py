@@ -37,7 +37,7 @@ from tavli.engine.events import (
 from tavli.engine.play import Dice, Play, check_dice
 from tavli.engine.position import Checkers, Position
 from tavli.engine.rules import CUBE_CEILING, RuleSet
-from tavli.engine.variant import GameResult
+from tavli.engine.variant import GameResult, LegalPlays
 
 ErrorCode = Literal[
     "NOT_YOUR_TURN",
@@ -562,7 +562,14 @@ def seats_to_act(state: MatchState) -> list[Side]:
 
 def legal_plays(state: MatchState) -> list[Play]:
     """The legal plays of the side on turn once it has rolled; empty in other phases."""
+    rolled = rolled_plays(state)
+    return [] if rolled is None else list(rolled)
+
+
+def rolled_plays(state: MatchState) -> LegalPlays | None:
+    """The legal plays of the side on turn once it has rolled, as the variant lists them (their
+    Position IDs and notation at hand in bulk); ``None`` in other phases."""
     game = state.game
     if game.phase is not Phase.PLAYING or game.dice is None:
-        return []
-    return list(state.rules.rules.legal_plays(game.position, game.dice))
+        return None
+    return state.rules.rules.legal_plays(game.position, game.dice)

@@ -5,6 +5,10 @@ lengths, repeated fields, enum values) and counted against its client's quotas (
 calls at once, open watches); health checks and reflection are not, so that a load balancer
 still hears from a server that a client is flooding. A client is its address, as the server
 sees it.
+
+A stream of requests (PlaySeat) is admitted by its handler instead, message by message
+(:mod:`~server.seat_stream`): the game it counts against comes in its first message, and an
+action refused there is an answer on the stream, not its end.
 """
 
 from __future__ import annotations

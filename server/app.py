@@ -87,8 +87,9 @@ class Running:
     thread: threading.Thread | None = None
 
     async def shutdown(self, grace: float | None) -> None:
-        """Mark every service NOT_SERVING, end open watches at once (UNAVAILABLE), let other
-        calls in flight finish within ``grace`` seconds, then close the store."""
+        """Mark every service NOT_SERVING, end open watches and seat streams at once
+        (UNAVAILABLE), let other calls in flight finish within ``grace`` seconds, then close the
+        store."""
         await self.health.enter_graceful_shutdown()
         self.tables.close_watches()
         await self.server.stop(grace)
@@ -134,7 +135,8 @@ async def start_server(config: ServerConfig) -> Running:
         interceptors.insert(0, RpcLogInterceptor())
     server = grpc.aio.server(interceptors=interceptors, options=_channel_options(config))
     rules_service_pb2_grpc.add_RulesServiceServicer_to_server(RulesServicer(), server)
-    games_service_pb2_grpc.add_GamesServiceServicer_to_server(GamesServicer(tables, quotas), server)
+    games_servicer = GamesServicer(tables, quotas, config.limits)
+    games_service_pb2_grpc.add_GamesServiceServicer_to_server(games_servicer, server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     for name in (*SERVICE_NAMES, ""):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -32,7 +32,6 @@ from tavli.server.errors import BadRequest
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
 
 if TYPE_CHECKING:
-    from google.protobuf.internal.containers import RepeatedCompositeFieldContainer
 
     from tavli.server.tables import DiceMode
 
@@ -232,12 +231,6 @@ def play_message(play: Play) -> board_pb2.Play:
     message = board_pb2.Play(position_id=play.position.position_id())
     message.MergeFromString(_steps_fields(play.steps))
     return message
-
-
-def add_play_messages(field: RepeatedCompositeFieldContainer[board_pb2.Play], plays: Iterable[Play]) -> None:
-    """Append the messages of ``plays`` to a repeated Play field: cheaper than building and copying them."""
-    for play in plays:
-        field.add(position_id=play.position.position_id()).MergeFromString(_steps_fields(play.steps))
 
 
 # About 170 bytes each. Plays of the same roll share their steps across many positions: on positions

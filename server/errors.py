@@ -123,6 +123,13 @@ class ShuttingDown(ServiceError):
     reason = "SHUTTING_DOWN"
 
 
+class SeatAlreadyStreaming(ServiceError):
+    """A seat stream joined for a seat that another open stream holds."""
+
+    code = grpc.StatusCode.FAILED_PRECONDITION
+    reason = "SEAT_ALREADY_STREAMING"
+
+
 # Engine errors for malformed input; ActionError, IllegalPlayError and GameOverError are the rules'
 # refusals.
 _INVALID_INPUT: list[tuple[type[TavliError], str]] = [
@@ -163,13 +170,18 @@ MAX_MESSAGE_CHARS = 1000
 def rich_status(code: grpc.StatusCode, reason: str, message: str) -> grpc.Status:
     """A status carrying a google.rpc.Status with one ErrorInfo (the message cut to
     :data:`MAX_MESSAGE_CHARS`)."""
+    return rpc_status.to_status(status_message(code, reason, message))
+
+
+def status_message(code: grpc.StatusCode, reason: str, message: str) -> status_pb2.Status:
+    """The google.rpc.Status of an error: its code, its message (cut to :data:`MAX_MESSAGE_CHARS`)
+    and one ErrorInfo with its reason, in domain ``tavli``."""
     if len(message) > MAX_MESSAGE_CHARS:
         message = message[: MAX_MESSAGE_CHARS - 1] + "…"
     info = error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN)
     detail = any_pb2.Any()
     detail.Pack(info)
-    status = status_pb2.Status(code=getattr(code_pb2, code.name), message=message, details=[detail])
-    return rpc_status.to_status(status)
+    return status_pb2.Status(code=getattr(code_pb2, code.name), message=message, details=[detail])
 
 
 class ErrorInterceptor(grpc.aio.ServerInterceptor):
@@ -183,6 +195,9 @@ class ErrorInterceptor(grpc.aio.ServerInterceptor):
             return handler._replace(unary_unary=_guard_unary(handler.unary_unary))
         if handler.unary_stream:
             return handler._replace(unary_stream=_guard_stream(handler.unary_stream))
+        if handler.stream_stream:
+            # The same guard: a stream of requests is passed on as the handler's first argument.
+            return handler._replace(stream_stream=_guard_stream(handler.stream_stream))
         return handler
 
 

@@ -2,6 +2,8 @@
 
 Each RPC reads its request into the game's own terms, asks the tables, and turns the
 :class:`~server.tables.GameView` it gets back into the response; no RPC takes a game's lock.
+PlaySeat's stream is kept by :class:`~server.seat_stream.SeatStreams`, which makes each action
+as the action RPC it names makes it (:meth:`GamesServicer.act`).
 """
 
 from __future__ import annotations
@@ -11,31 +13,36 @@ import binascii
 import hashlib
 import json
 from collections.abc import AsyncIterator, Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import grpc
 
 from tavli.engine.events import Side
-from tavli.engine.game import legal_actions, legal_plays
+from tavli.engine.game import legal_actions, rolled_plays
 from tavli.engine.match import Match, open_commitment
 from tavli.engine.matfile import export_mat
-from tavli.server import convert
+from tavli.server import answers, convert
 from tavli.server.admission import client_of
 from tavli.server.errors import BadRequest
+from tavli.server.limits import RequestLimits
 from tavli.server.quotas import Quotas
-from tavli.server.tables import Created, GameView, Request, Tables
+from tavli.server.seat_stream import SeatStreams
+from tavli.server.tables import Action, Created, GameView, Request, Tables
 from tavli.v1 import games_service_pb2 as pb, games_service_pb2_grpc
 
-Response = TypeVar("Response")
 _BAD_PAGE_TOKEN = "page_token is not one this server gave"
 # A page token is a small JSON object; anything longer was not made here.
 _MOST_PAGE_TOKEN_CHARS = 512
 
 
 class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
-    def __init__(self, tables: Tables, quotas: Quotas) -> None:
+    def __init__(self, tables: Tables, quotas: Quotas, limits: RequestLimits | None = None) -> None:
+        """``limits`` bound the messages of a seat stream after its first (the admission
+        interceptor bounds every other request)."""
         self.tables = tables
         self.quotas = quotas
+        limits = limits or RequestLimits()
+        self.seat_streams = SeatStreams(tables, quotas, limits, act=self.act, view=seat_view)
 
     async def CreateGame(self, request: pb.CreateGameRequest, context: grpc.aio.ServicerContext) -> pb.CreateGameResponse:
         if not request.HasField("rule_set"):
@@ -76,65 +83,47 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
         return response
 
     async def RollDice(self, request: pb.RollDiceRequest, context: grpc.aio.ServicerContext) -> pb.RollDiceResponse:
-        return await self._act("RollDice", request, lambda match, seat: match.roll(seat), pb.RollDiceResponse)
+        return pb.RollDiceResponse(game=game_message(await self.act("RollDice", request)))
 
     async def PlayMove(self, request: pb.PlayMoveRequest, context: grpc.aio.ServicerContext) -> pb.PlayMoveResponse:
-        play = convert.moves_of(request.steps.steps) if request.WhichOneof("play") == "steps" else request.notation
-        return await self._act("PlayMove", request, lambda match, seat: match.play(seat, play), pb.PlayMoveResponse)
+        return pb.PlayMoveResponse(game=game_message(await self.act("PlayMove", request)))
 
     async def OfferDouble(
         self, request: pb.OfferDoubleRequest, context: grpc.aio.ServicerContext
     ) -> pb.OfferDoubleResponse:
-        return await self._act("OfferDouble", request, lambda match, seat: match.double(seat), pb.OfferDoubleResponse)
+        return pb.OfferDoubleResponse(game=game_message(await self.act("OfferDouble", request)))
 
     async def TakeDouble(self, request: pb.TakeDoubleRequest, context: grpc.aio.ServicerContext) -> pb.TakeDoubleResponse:
-        return await self._act("TakeDouble", request, lambda match, seat: match.take(seat), pb.TakeDoubleResponse)
+        return pb.TakeDoubleResponse(game=game_message(await self.act("TakeDouble", request)))
 
     async def DropDouble(self, request: pb.DropDoubleRequest, context: grpc.aio.ServicerContext) -> pb.DropDoubleResponse:
-        return await self._act("DropDouble", request, lambda match, seat: match.drop(seat), pb.DropDoubleResponse)
+        return pb.DropDoubleResponse(game=game_message(await self.act("DropDouble", request)))
 
     async def BeaverDouble(
         self, request: pb.BeaverDoubleRequest, context: grpc.aio.ServicerContext
     ) -> pb.BeaverDoubleResponse:
-        return await self._act("BeaverDouble", request, lambda match, seat: match.beaver(seat), pb.BeaverDoubleResponse)
+        return pb.BeaverDoubleResponse(game=game_message(await self.act("BeaverDouble", request)))
 
     async def OfferResignation(
         self, request: pb.OfferResignationRequest, context: grpc.aio.ServicerContext
     ) -> pb.OfferResignationResponse:
-        level = convert.resign_level_of(request.result)
-        return await self._act(
-            "OfferResignation",
-            request,
-            lambda match, seat: match.resign(seat, level),  # type: ignore[arg-type]
-            pb.OfferResignationResponse,
-        )
+        return pb.OfferResignationResponse(game=game_message(await self.act("OfferResignation", request)))
 
     async def AcceptResignation(
         self, request: pb.AcceptResignationRequest, context: grpc.aio.ServicerContext
     ) -> pb.AcceptResignationResponse:
-        return await self._act(
-            "AcceptResignation", request, lambda match, seat: match.accept(seat), pb.AcceptResignationResponse
-        )
+        return pb.AcceptResignationResponse(game=game_message(await self.act("AcceptResignation", request)))
 
     async def RejectResignation(
         self, request: pb.RejectResignationRequest, context: grpc.aio.ServicerContext
     ) -> pb.RejectResignationResponse:
-        return await self._act(
-            "RejectResignation", request, lambda match, seat: match.reject(seat), pb.RejectResignationResponse
-        )
+        return pb.RejectResignationResponse(game=game_message(await self.act("RejectResignation", request)))
 
     async def ListLegalActions(
         self, request: pb.ListLegalActionsRequest, context: grpc.aio.ServicerContext
     ) -> pb.ListLegalActionsResponse:
         seat = convert.seat_of(request.seat)
-        view = await self.tables.get(_name_of(request))
-        state = view.state
-        response = pb.ListLegalActionsResponse(
-            actions=convert.actions_message(legal_actions(state, seat)), etag=view.etag
-        )
-        if seat == state.game.turn:
-            convert.add_play_messages(response.plays, legal_plays(state))
-        return response
+        return legal_actions_message(await self.tables.get(_name_of(request)), seat)
 
     async def ListGameEvents(
         self, request: pb.ListGameEventsRequest, context: grpc.aio.ServicerContext
@@ -171,13 +160,48 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
             )
             yield pb.WatchGameResponse(event=convert.event_message(sequence, event), game=game)
 
-    async def _act(
-        self, method: str, request: Any, action: Callable[[Match, Side], object], response: Callable[..., Response]
-    ) -> Response:
-        view = await self.tables.act(
+    async def PlaySeat(
+        self, requests: AsyncIterator[pb.PlaySeatRequest], context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[pb.PlaySeatResponse]:
+        async for response in self.seat_streams.play(requests, context):
+            yield response
+
+    async def act(self, method: str, request: Any) -> GameView:
+        """Make what ``request``, a request of the action RPC ``method`` ("RollDice"), asks for;
+        returns the game as stored after it (or as a retried request first left it).
+
+        :raises BadRequest: for a request without a game's name, or without a result to resign.
+        :raises ServiceError, ActionError: as :meth:`Tables.act` raises them.
+        """
+        action = _ACTIONS[method](request)
+        return await self.tables.act(
             _name_of(request), request.seat_token, request.etag, _request_of(method, request), action
         )
-        return response(game=game_message(view))
+
+
+def _play_move(request: pb.PlayMoveRequest) -> Action:
+    steps = request.WhichOneof("play") == "steps"
+    play = convert.moves_of(request.steps.steps) if steps else request.notation
+    return lambda match, seat: match.play(seat, play)
+
+
+def _offer_resignation(request: pb.OfferResignationRequest) -> Action:
+    level = convert.resign_level_of(request.result)
+    return lambda match, seat: match.resign(seat, level)  # type: ignore[arg-type]
+
+
+# What each action RPC does to the match for the acting seat, made from its request.
+_ACTIONS: dict[str, Callable[[Any], Action]] = {
+    "RollDice": lambda request: Match.roll,
+    "PlayMove": _play_move,
+    "OfferDouble": lambda request: Match.double,
+    "TakeDouble": lambda request: Match.take,
+    "DropDouble": lambda request: Match.drop,
+    "BeaverDouble": lambda request: Match.beaver,
+    "OfferResignation": _offer_resignation,
+    "AcceptResignation": lambda request: Match.accept,
+    "RejectResignation": lambda request: Match.reject,
+}
 
 
 def game_message(view: GameView) -> pb.Game:
@@ -191,6 +215,24 @@ def game_message(view: GameView) -> pb.Game:
         dice_mode=view.dice_mode,
         created=view.created,
         updated=view.updated,
+    )
+
+
+def legal_actions_message(view: GameView, seat: Side) -> pb.ListLegalActionsResponse:
+    """What ``seat`` may do in a stored game, with the legal plays when it is on turn."""
+    state = view.state
+    actions = convert.actions_message(legal_actions(state, seat))
+    response = pb.ListLegalActionsResponse(actions=actions, etag=view.etag)
+    rolled = rolled_plays(state) if seat == state.game.turn else None
+    return response if rolled is None else answers.with_plays(response, rolled)
+
+
+def seat_view(view: GameView, seat: Side) -> pb.PlaySeatResponse:
+    """What a seat stream shows ``seat`` of a stored game: the game and the seat's legal actions."""
+    return pb.PlaySeatResponse(
+        seat=convert.seat_message(seat),
+        game=game_message(view),
+        legal_actions=legal_actions_message(view, seat),
     )
 
 

@@ -104,6 +104,8 @@ class RpcLogInterceptor(grpc.aio.ServerInterceptor):
             return handler._replace(unary_unary=_logged_unary(method, handler.unary_unary))
         if handler.unary_stream:
             return handler._replace(unary_stream=_logged_stream(method, handler.unary_stream))
+        if handler.stream_stream:
+            return handler._replace(stream_stream=_logged_seat_stream(method, handler.stream_stream))
         return handler
 
 
@@ -149,8 +151,40 @@ def _logged_stream(method: str, behaviour: Callable[..., AsyncIterator[Any]]) ->
     return logged
 
 
+def _logged_seat_stream(method: str, behaviour: Callable[..., AsyncIterator[Any]]) -> Callable[..., Any]:
+    """A stream of requests (PlaySeat) is logged as a stream of responses is, naming the game its
+    first request names, once that has come."""
+
+    async def logged(requests: AsyncIterator[Any], context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+        started = time.perf_counter()
+        first: list[Any] = []
+
+        async def noted() -> AsyncIterator[Any]:
+            async for request in requests:
+                if not first:
+                    first.append(request)
+                yield request
+
+        with structlog.contextvars.bound_contextvars(method=method):
+            code = "UNKNOWN"
+            try:
+                async for response in responses_of(behaviour, noted(), context):
+                    yield response
+                code = _code(context)
+            except (asyncio.CancelledError, GeneratorExit):
+                code = "CANCELLED"
+                raise
+            except BaseException:
+                code = _code(context)
+                raise
+            finally:
+                _line(code, started, game=_game_of(first[0]) if first else None)
+
+    return logged
+
+
 def _game_of(request: Any) -> str | None:
-    name = getattr(request, "name", "")
+    name = getattr(request, "name", "") or getattr(getattr(request, "join", None), "name", "")
     # A name is logged only if it could be one (a client may send anything in the field).
     return name if isinstance(name, str) and 0 < len(name) <= 64 else None
 
@@ -162,5 +196,5 @@ def _code(context: grpc.aio.ServicerContext) -> str:
     return code.name if isinstance(code, grpc.StatusCode) else str(code)
 
 
-def _line(code: str, started: float) -> None:
-    log.info("rpc", code=code, duration_ms=round((time.perf_counter() - started) * 1000, 3))
+def _line(code: str, started: float, **names: str | None) -> None:
+    log.info("rpc", code=code, duration_ms=round((time.perf_counter() - started) * 1000, 3), **names)

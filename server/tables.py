@@ -133,8 +133,12 @@ class Table:
         changed, self._changed = self._changed, asyncio.get_running_loop().create_future()
         changed.set_result(None)
 
-    async def wait(self, timeout: float) -> None:
-        """Until a new version is published or ``timeout`` seconds pass."""
+    async def wait(self, timeout: float, *, until: asyncio.Future[Any] | None = None) -> None:
+        """Until a new version is published, ``timeout`` seconds pass or ``until`` is done."""
+        if until is not None:
+            # asyncio.wait cancels neither: the signal stays shared, and ``until`` its owner's.
+            await asyncio.wait((self._changed, until), timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+            return
         try:
             await asyncio.wait_for(asyncio.shield(self._changed), timeout)
         except TimeoutError:
@@ -338,13 +342,43 @@ class Tables:
                 sequence += 1
         raise ShuttingDown("the server is shutting down; watch again from the next event number")
 
+    async def seat(self, name: str, token: str) -> Side:
+        """The seat of game ``name`` that ``token`` holds.
+
+        :raises GameNotFound, WrongSeatToken, GameDataLost: as their names say.
+        """
+        return self._seat_of((await self._table(name)).record, token)
+
+    async def next_view(
+        self, name: str, version: int, *, until: asyncio.Future[Any], poll: float = 0.5
+    ) -> GameView | None:
+        """The game ``name`` as last stored, once that is another version than ``version``: at
+        once if it is already, else when the next one is stored (what a seat stream sends);
+        None if ``until`` is done first.
+
+        :raises GameNotFound, GameDataLost: as :meth:`get`.
+        :raises ShuttingDown: when the server stops while it waits.
+        """
+        table = await self._table(name)
+        while not self._closing:
+            if table.view.version != version:
+                return table.view
+            if until.done():
+                return None
+            await table.wait(poll, until=until)
+            if self._tables.get(name) is not table:
+                table = await self._table(name)  # let go of meanwhile: follow the one in use
+            elif self.shared:
+                await self._refresh(table, unless_within=poll / 2)  # another process may act
+        raise ShuttingDown("the server is shutting down; join the seat again to go on")
+
     async def drain(self) -> None:
         """Wait for the writes under way (of callers that went away) to finish."""
         if self._commits:
             await asyncio.wait(list(self._commits))
 
     def close_watches(self) -> None:
-        """End every open watch (the server is stopping)."""
+        """End every open watch and seat stream (the server is stopping)."""
         self._closing = True
         for table in self._tables.values():
             table.wake()

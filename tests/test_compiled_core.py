@@ -115,6 +115,7 @@ def test_the_core_and_the_pure_engine_agree(variant: Variant, seed: int) -> None
             assert decode_position_id.__wrapped__(position_ids[0]) == reference_plays[0].position
         where = f"{variant.name} {encode_position_id(position)} {dice[0]}-{dice[1]}"
         assert compiled.plays() == reference_plays, where
+        assert compiled.play(-1) == reference_plays[-1] == reference[-1], where
         assert compiled.notations() == notations, where
         assert compiled.position_ids() == position_ids, where
         assert compiled.step_codes() == [steps_code(play.steps) for play in reference_plays], where

@@ -511,7 +511,7 @@ class Fuzzer:
         started = time.monotonic()
         try:
             if method.server_streaming:
-                self._watch(call, request)
+                self._watch(call, iter([request]) if method.client_streaming else request)
             else:
                 call(request, timeout=RPC_TIMEOUT)
         except grpc.RpcError as error:

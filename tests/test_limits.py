@@ -169,6 +169,31 @@ NORMAL: dict[str, list[Message]] = {
     "ListGameEvents": [games_pb2.ListGameEventsRequest(name=GAME, page_size=5000, page_token=PAGE_TOKEN)],
     "ExportMatch": [games_pb2.ExportMatchRequest(name=GAME)],
     "WatchGame": [games_pb2.WatchGameRequest(name=GAME, from_sequence=120)],
+    "PlaySeat": [
+        games_pb2.PlaySeatRequest(join=games_pb2.JoinSeat(name=GAME, seat_token=TOKEN)),
+        games_pb2.PlaySeatRequest(
+            action=games_pb2.SeatAction(
+                etag="41", request_id=str(uuid.uuid4()), roll=games_pb2.SeatAction.RollDice()
+            )
+        ),
+        games_pb2.PlaySeatRequest(
+            action=games_pb2.SeatAction(
+                request_id=str(uuid.uuid4()), play=games_pb2.SeatAction.PlayMove(notation="bar/22* 13/11")
+            )
+        ),
+        games_pb2.PlaySeatRequest(
+            action=games_pb2.SeatAction(
+                play=games_pb2.SeatAction.PlayMove(
+                    steps=board_pb2.PlaySteps(steps=[board_pb2.Step(from_point=24, to_point=18)] * 4)
+                )
+            )
+        ),
+        games_pb2.PlaySeatRequest(
+            action=games_pb2.SeatAction(
+                resign=games_pb2.SeatAction.OfferResignation(result=board_pb2.GAME_RESULT_GAMMON)
+            )
+        ),
+    ],
 }
 
 

@@ -12,7 +12,7 @@
  */
 
 const { TavliClient, TavliError, status } = require('./tavli');
-const { RandomBot, perform } = require('./bot');
+const { RandomBot, perform, seededRandom } = require('./bot');
 
 const MAX_ACTIONS = 5000; // a random game takes a few hundred; more means the loop is stuck
 
@@ -28,19 +28,6 @@ function parseArguments(argv) {
     else return null;
   }
   return options.address ? options : null;
-}
-
-/** A small seeded generator (mulberry32 over a string hash), for a reproducible bot. */
-function seededRandom(text) {
-  let state = 0x9e3779b9;
-  for (const char of text) state = Math.imul(state ^ char.codePointAt(0), 0x85ebca6b) >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function isOver(game, matchLength) {

@@ -14,6 +14,14 @@
  *   await seat1.play(legal.plays[0].notation);
  *   tavli.close();
  *
+ * A bot or a GUI is best seated on a PlaySeat stream: the server sends the seat's view (the game
+ * and what the seat may do) at once and after every change, and answers its actions on the stream:
+ *
+ *   const stream = await tavli.streamSeat(game.name, seat1Token);
+ *   for await (const { game, legalActions } of stream) {
+ *     if (legalActions.actions.includes('ACTION_ROLL')) await stream.roll();
+ *   }
+ *
  * Messages are plain objects with camelCase field names (seat_token is seatToken), enums are
  * their names as strings ('PHASE_ROLLING', 'SEAT_0'), 64-bit integers are numbers, and unset
  * fields hold their defaults. Every call returns a promise; a failed call rejects with a
@@ -262,6 +270,17 @@ class TavliClient {
     const request = { variant: VARIANTS[variant] || variant, position: positionOf(position), dice };
     return (await this.call('rules', 'listLegalPlays', request)).plays;
   }
+
+  /**
+   * Holds the seat that token holds at game name on a PlaySeat stream; resolves with the
+   * SeatStream once the server has sent its first view, or rejects with the TavliError of the
+   * refused join (GAME_NOT_FOUND, WRONG_SEAT_TOKEN, SEAT_ALREADY_STREAMING, ...).
+   * @param {object} [options] resume: a stream of this seat was lost (by this program or an
+   *   earlier run of it): join again for a few seconds while the server has not let go of it
+   */
+  streamSeat(name, token, { resume = false } = {}) {
+    return SeatStream.open(this, name, token, { resume });
+  }
 }
 
 /** One seat of one game: acts with that seat's token, on the last state it saw. */
@@ -303,11 +322,7 @@ class Seat {
    * the play's steps, each { fromPoint, toPoint } (as in Play.steps) or [from, to].
    */
   play(play) {
-    if (typeof play === 'string') return this.act('playMove', { notation: play });
-    const steps = play.map((step) =>
-      Array.isArray(step) ? { fromPoint: step[0], toPoint: step[1] } : { fromPoint: step.fromPoint, toPoint: step.toPoint },
-    );
-    return this.act('playMove', { steps: { steps } });
+    return this.act('playMove', playOf(play));
   }
 
   double() {
@@ -356,10 +371,351 @@ class Seat {
   }
 }
 
+// How long to wait between joins of a seat stream while the server cannot be reached, or, when
+// resuming, while it has not yet let go of the lost stream (about 10 s in all).
+const JOIN_PAUSES_MS = [100, 200, 500, 1000, 2000, 3000, 3000];
+
+/**
+ * One seat of one game held on a PlaySeat stream.
+ *
+ * Iterating (for await) gives the seat's views as they come: PlaySeatResponse objects
+ * { seat, game, legalActions, answer }, legalActions as ListLegalActions gives it (the legal plays
+ * too when the seat has to play). When several came while the program was busy, only the newest
+ * is given: a decision is made on the game now. The iteration ends after the view that shows
+ * the match over (in money play it never does: stop when you have played enough, and close()).
+ *
+ * The actions are a Seat's (roll, play, double, take, drop, beaver, resign, accept, reject): each
+ * is sent with the etag of the last view the program saw and a fresh request_id, and resolves
+ * with the game after it, or rejects with a TavliError carrying the refusal (STALE_ETAG,
+ * NOT_YOUR_TURN, ...): the stream goes on, and the refusal's view, the game now, is the next one
+ * iterating gives.
+ *
+ * A connection lost (UNAVAILABLE) is resumed by itself, and resume() does it by hand: a new
+ * stream joins the seat with the same token, the server sends the game now, and every action
+ * not yet answered is sent again with its request_id, so that it is made once.
+ */
+class SeatStream {
+  constructor(client, name, token) {
+    this.client = client;
+    this.name = name;
+    this.token = token;
+    this.latest = null; // the last view the program saw: given by iterating, or an action's answer
+    this.etag = ''; // the etag of that view's game: the next action is made on that state only
+    this.newest = null; // the newest message received
+    this.unseen = false; // whether iterating has yet to give newest
+    this.pending = []; // the actions sent and not yet answered, in order: { action, settle }
+    this.call = null;
+    this.joined = false; // whether this.call has joined and takes actions
+    this.ended = null; // { error } once the stream is over for good (error null: it ended with OK)
+    this.closed = false;
+    this.joins = 0; // how many streams have joined the seat: 1, and one more for each resume
+    this.resuming = null; // the resume under way
+    this.wake = () => {};
+  }
+
+  /** A stream joined to the seat (see TavliClient.streamSeat). */
+  static async open(client, name, token, { resume = false } = {}) {
+    const stream = new SeatStream(client, name, token);
+    await stream.join({ resume });
+    return stream;
+  }
+
+  /** This seat as the API's Seat enum name ('SEAT_0' or 'SEAT_1'). */
+  get seat() {
+    return this.newest.seat;
+  }
+
+  /** This seat as 0 or 1. */
+  get index() {
+    return this.seat === 'SEAT_1' ? 1 : 0;
+  }
+
+  /** The game of the last view the program saw. */
+  get lastSeen() {
+    return this.latest.game;
+  }
+
+  /** Whether the newest view shows the match over. */
+  get over() {
+    return this.newest.game.phase === 'PHASE_MATCH_OVER';
+  }
+
+  [Symbol.asyncIterator]() {
+    return this.views();
+  }
+
+  /**
+   * The seat's views as they come (see the class).
+   * @param {object} [options] timeoutMs: how long to wait at most for each (unbounded by default);
+   *   past it the iteration throws a TavliError DEADLINE_EXCEEDED
+   */
+  async *views({ timeoutMs } = {}) {
+    for (;;) {
+      if (this.unseen) {
+        this.unseen = false;
+        this.see(this.newest);
+        yield this.latest;
+      } else if (this.ended) {
+        if (this.ended.error) throw this.ended.error;
+        return;
+      } else if (!(await this.news(timeoutMs))) {
+        throw new TavliError(grpc.status.DEADLINE_EXCEEDED, '', `no news of ${this.name} came within ${timeoutMs} ms`);
+      }
+    }
+  }
+
+  roll() {
+    return this.act({ roll: {} });
+  }
+
+  /** Plays the rolled dice: notation, or the play's steps, as Seat.play takes them. */
+  play(play) {
+    return this.act({ play: playOf(play) });
+  }
+
+  double() {
+    return this.act({ double: {} });
+  }
+
+  take() {
+    return this.act({ take: {} });
+  }
+
+  drop() {
+    return this.act({ drop: {} });
+  }
+
+  beaver() {
+    return this.act({ beaver: {} });
+  }
+
+  /** Offers to resign: 'single', 'gammon', 'backgammon' or 'mars' (capped by the server). */
+  resign(level) {
+    if (!(level in RESULTS)) throw new TypeError(`unknown resignation ${level}`);
+    return this.act({ resign: { result: RESULTS[level] } });
+  }
+
+  accept() {
+    return this.act({ accept: {} });
+  }
+
+  reject() {
+    return this.act({ reject: {} });
+  }
+
+  /** Makes an action on the state last seen, with a fresh request_id; resolves with the game after it. */
+  async act(action) {
+    const response = await this.send({ etag: this.etag, requestId: crypto.randomUUID(), ...action });
+    const { refusal } = response.answer;
+    if (refusal) throw refusalError(refusal);
+    return response.game;
+  }
+
+  /**
+   * Sends one SeatAction ({ etag, requestId, roll: {} }, ...) and resolves with the message that
+   * answers it, refused or not (answer.refusal says). Give it a requestId: if the connection is
+   * lost before the answer comes, it is sent again on the resumed stream.
+   */
+  send(action) {
+    if (this.ended) return Promise.reject(this.endError());
+    return new Promise((resolve, reject) => {
+      // An answer late past the client's timeout: the stream is taken as lost and resumed once,
+      // the action sent again; late again, the stream fails.
+      const late = (resumed) =>
+        setTimeout(() => {
+          if (resumed) {
+            this.finish(new TavliError(grpc.status.DEADLINE_EXCEEDED, '', 'the server did not answer in time'));
+          } else {
+            pending.timer = late(true);
+            this.resume().catch(() => {}); // a join refused ends the stream with its error
+          }
+        }, this.client.timeoutMs);
+      const pending = {
+        action,
+        timer: late(false),
+        settle: (response, error) => {
+          clearTimeout(pending.timer);
+          if (error) return reject(error);
+          this.see(response);
+          return resolve(response);
+        },
+      };
+      this.pending.push(pending);
+      if (this.joined) this.call.write({ action });
+    });
+  }
+
+  /**
+   * Lets go of this stream and joins the seat again on a new one: the server sends the game now,
+   * and the actions not yet answered are sent again with their request_ids. Rejects with the
+   * TavliError of the refused join. While a resume is under way, resolves with it.
+   */
+  resume() {
+    if (!this.resuming) this.resuming = this.joinAgain().finally(() => (this.resuming = null));
+    return this.resuming;
+  }
+
+  /** Lets go of the seat: the stream ends (an action not yet answered fails), and another may join it. */
+  close() {
+    this.closed = true;
+    this.hangUp();
+    this.finish(new TavliError(grpc.status.CANCELLED, '', "the seat's stream was closed"));
+  }
+
+  // --- inside ------------------------------------------------------------------------------
+
+  async joinAgain() {
+    this.closed = false;
+    this.ended = null;
+    this.hangUp();
+    try {
+      await this.join({ resume: true });
+    } catch (error) {
+      this.finish(error);
+      throw error;
+    }
+  }
+
+  /** Opens a stream and waits for its first view, trying again as JOIN_PAUSES_MS says. */
+  async join({ resume }) {
+    for (const pause of [...JOIN_PAUSES_MS, null]) {
+      try {
+        await this.connect();
+        return;
+      } catch (error) {
+        const again =
+          error.code === grpc.status.UNAVAILABLE || (resume && error.reason === 'SEAT_ALREADY_STREAMING');
+        if (pause === null || !again || this.closed) throw error;
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+    }
+  }
+
+  /** One PlaySeat call: resolves once the server has sent the view it starts with. */
+  connect() {
+    return new Promise((resolve, reject) => {
+      const call = this.client.games.playSeat();
+      this.call = call;
+      let started = false;
+      let status = null;
+      let readable = true;
+      const ended = () => {
+        if (status === null || readable) return;
+        const error = status.code === grpc.status.OK ? null : TavliError.fromServiceError(status);
+        const current = this.call === call;
+        if (current) {
+          this.call = null;
+          this.joined = false;
+        }
+        const unstarted = () => new TavliError(grpc.status.UNAVAILABLE, '', 'the stream ended before its first view');
+        if (!started) reject(error || unstarted());
+        else if (current) this.lost(error);
+      };
+      call.on('data', (response) => {
+        if (this.call !== call) return;
+        if (!started) {
+          started = true;
+          this.joined = true;
+          this.joins++;
+          for (const { action } of this.pending) call.write({ action });
+          resolve();
+        }
+        this.receive(response);
+      });
+      call.on('error', () => {}); // the status (which comes with it) says what happened
+      // The status can come before the last messages are read: the stream is over once both are in.
+      call.on('status', (received) => {
+        status = received;
+        ended();
+      });
+      call.on('end', () => {
+        readable = false;
+        ended();
+      });
+      call.write({ join: { name: this.name, seatToken: this.token } });
+    });
+  }
+
+  receive(response) {
+    this.newest = response;
+    this.unseen = true;
+    if (response.answer) {
+      const answered = this.pending.shift();
+      if (answered) answered.settle(response);
+    }
+    this.wake();
+  }
+
+  /** The current call ended after its first view: with OK (error null), or with an error. */
+  lost(error) {
+    if (error && error.code === grpc.status.UNAVAILABLE && !this.closed) {
+      this.resume().catch(() => {}); // a join refused ends the stream with its error
+    } else {
+      this.finish(error);
+    }
+  }
+
+  /** The stream is over for good: the actions not yet answered fail, iterating ends. */
+  finish(error) {
+    if (this.ended) return;
+    this.ended = { error };
+    const failure = this.endError();
+    for (const { settle } of this.pending.splice(0)) settle(null, failure);
+    this.wake();
+  }
+
+  endError() {
+    if (this.ended.error) return this.ended.error;
+    const over = 'the match is over: the server ended the stream';
+    return new TavliError(grpc.status.FAILED_PRECONDITION, 'MATCH_OVER', over);
+  }
+
+  hangUp() {
+    const call = this.call;
+    this.call = null;
+    this.joined = false;
+    if (call) call.cancel();
+  }
+
+  see(response) {
+    this.latest = response;
+    this.etag = response.game.etag;
+  }
+
+  /** Resolves with true when a message comes or the stream ends, false after timeoutMs. */
+  news(timeoutMs) {
+    return new Promise((resolve) => {
+      const timer = timeoutMs === undefined ? null : setTimeout(() => resolve(false), timeoutMs);
+      this.wake = () => {
+        clearTimeout(timer);
+        this.wake = () => {};
+        resolve(true);
+      };
+    });
+  }
+}
+
+/** The TavliError of an action refused on a stream (its SeatActionRefusal is a google.rpc.Status). */
+function refusalError({ code, message, details }) {
+  // protobufjs's own google.protobuf.Any wrapper names its field type_url whatever keepCase says.
+  const anys = details.map((any) => ({ typeUrl: any.typeUrl ?? any.type_url, value: Buffer.from(any.value) }));
+  const info = errorInfoOf({ code, message, details: anys }) || { reason: '', domain: '', metadata: {} };
+  return new TavliError(code, info.reason, message, info);
+}
+
 function seatEnum(index) {
   if (index === 0 || index === 'SEAT_0') return 'SEAT_0';
   if (index === 1 || index === 'SEAT_1') return 'SEAT_1';
   throw new TypeError(`a seat is 0 or 1, not ${index}`);
+}
+
+/** A play as PlayMoveRequest and SeatAction.PlayMove take it: { notation } or { steps: { steps } }. */
+function playOf(play) {
+  if (typeof play === 'string') return { notation: play };
+  const steps = play.map((step) =>
+    Array.isArray(step) ? { fromPoint: step[0], toPoint: step[1] } : { fromPoint: step.fromPoint, toPoint: step.toPoint },
+  );
+  return { steps: { steps } };
 }
 
 function positionOf(position) {
@@ -372,6 +728,7 @@ module.exports = {
   loadApi,
   TavliClient,
   Seat,
+  SeatStream,
   TavliError,
   decodeStatus,
   errorInfoOf,

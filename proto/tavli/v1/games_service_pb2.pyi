@@ -1,5 +1,6 @@
 import datetime
 
+from google.protobuf import any_pb2 as _any_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from tavli.v1 import board_pb2 as _board_pb2
 from google.protobuf.internal import containers as _containers
@@ -569,3 +570,108 @@ class WatchGameResponse(_message.Message):
     event: GameEvent
     game: Game
     def __init__(self, event: _Optional[_Union[GameEvent, _Mapping]] = ..., game: _Optional[_Union[Game, _Mapping]] = ...) -> None: ...
+
+class PlaySeatRequest(_message.Message):
+    __slots__ = ("join", "action")
+    JOIN_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    join: JoinSeat
+    action: SeatAction
+    def __init__(self, join: _Optional[_Union[JoinSeat, _Mapping]] = ..., action: _Optional[_Union[SeatAction, _Mapping]] = ...) -> None: ...
+
+class JoinSeat(_message.Message):
+    __slots__ = ("name", "seat_token")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    seat_token: str
+    def __init__(self, name: _Optional[str] = ..., seat_token: _Optional[str] = ...) -> None: ...
+
+class SeatAction(_message.Message):
+    __slots__ = ("etag", "request_id", "roll", "play", "double", "take", "drop", "beaver", "resign", "accept", "reject")
+    class RollDice(_message.Message):
+        __slots__ = ()
+        def __init__(self) -> None: ...
+    class PlayMove(_message.Message):
+        __slots__ = ("notation", "steps")
+        NOTATION_FIELD_NUMBER: _ClassVar[int]
+        STEPS_FIELD_NUMBER: _ClassVar[int]
+        notation: str
+        steps: _board_pb2.PlaySteps
+        def __init__(self, notation: _Optional[str] = ..., steps: _Optional[_Union[_board_pb2.PlaySteps, _Mapping]] = ...) -> None: ...
+    class OfferDouble(_message.Message):
+        __slots__ = ()
+        def __init__(self) -> None: ...
+    class TakeDouble(_message.Message):
+        __slots__ = ()
+        def __init__(self) -> None: ...
+    class DropDouble(_message.Message):
+        __slots__ = ()
+        def __init__(self) -> None: ...
+    class BeaverDouble(_message.Message):
+        __slots__ = ()
+        def __init__(self) -> None: ...
+    class OfferResignation(_message.Message):
+        __slots__ = ("result",)
+        RESULT_FIELD_NUMBER: _ClassVar[int]
+        result: _board_pb2.GameResult
+        def __init__(self, result: _Optional[_Union[_board_pb2.GameResult, str]] = ...) -> None: ...
+    class AcceptResignation(_message.Message):
+        __slots__ = ()
+        def __init__(self) -> None: ...
+    class RejectResignation(_message.Message):
+        __slots__ = ()
+        def __init__(self) -> None: ...
+    ETAG_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    ROLL_FIELD_NUMBER: _ClassVar[int]
+    PLAY_FIELD_NUMBER: _ClassVar[int]
+    DOUBLE_FIELD_NUMBER: _ClassVar[int]
+    TAKE_FIELD_NUMBER: _ClassVar[int]
+    DROP_FIELD_NUMBER: _ClassVar[int]
+    BEAVER_FIELD_NUMBER: _ClassVar[int]
+    RESIGN_FIELD_NUMBER: _ClassVar[int]
+    ACCEPT_FIELD_NUMBER: _ClassVar[int]
+    REJECT_FIELD_NUMBER: _ClassVar[int]
+    etag: str
+    request_id: str
+    roll: SeatAction.RollDice
+    play: SeatAction.PlayMove
+    double: SeatAction.OfferDouble
+    take: SeatAction.TakeDouble
+    drop: SeatAction.DropDouble
+    beaver: SeatAction.BeaverDouble
+    resign: SeatAction.OfferResignation
+    accept: SeatAction.AcceptResignation
+    reject: SeatAction.RejectResignation
+    def __init__(self, etag: _Optional[str] = ..., request_id: _Optional[str] = ..., roll: _Optional[_Union[SeatAction.RollDice, _Mapping]] = ..., play: _Optional[_Union[SeatAction.PlayMove, _Mapping]] = ..., double: _Optional[_Union[SeatAction.OfferDouble, _Mapping]] = ..., take: _Optional[_Union[SeatAction.TakeDouble, _Mapping]] = ..., drop: _Optional[_Union[SeatAction.DropDouble, _Mapping]] = ..., beaver: _Optional[_Union[SeatAction.BeaverDouble, _Mapping]] = ..., resign: _Optional[_Union[SeatAction.OfferResignation, _Mapping]] = ..., accept: _Optional[_Union[SeatAction.AcceptResignation, _Mapping]] = ..., reject: _Optional[_Union[SeatAction.RejectResignation, _Mapping]] = ...) -> None: ...
+
+class PlaySeatResponse(_message.Message):
+    __slots__ = ("seat", "game", "legal_actions", "answer")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    ANSWER_FIELD_NUMBER: _ClassVar[int]
+    seat: Seat
+    game: Game
+    legal_actions: ListLegalActionsResponse
+    answer: SeatActionAnswer
+    def __init__(self, seat: _Optional[_Union[Seat, str]] = ..., game: _Optional[_Union[Game, _Mapping]] = ..., legal_actions: _Optional[_Union[ListLegalActionsResponse, _Mapping]] = ..., answer: _Optional[_Union[SeatActionAnswer, _Mapping]] = ...) -> None: ...
+
+class SeatActionAnswer(_message.Message):
+    __slots__ = ("request_id", "refusal")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    REFUSAL_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    refusal: SeatActionRefusal
+    def __init__(self, request_id: _Optional[str] = ..., refusal: _Optional[_Union[SeatActionRefusal, _Mapping]] = ...) -> None: ...
+
+class SeatActionRefusal(_message.Message):
+    __slots__ = ("code", "message", "details")
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    DETAILS_FIELD_NUMBER: _ClassVar[int]
+    code: int
+    message: str
+    details: _containers.RepeatedCompositeFieldContainer[_any_pb2.Any]
+    def __init__(self, code: _Optional[int] = ..., message: _Optional[str] = ..., details: _Optional[_Iterable[_Union[_any_pb2.Any, _Mapping]]] = ...) -> None: ...

@@ -49,6 +49,10 @@ class GamesServiceStub:
     (STORE_UNAVAILABLE) and nothing is done: retry later with the same request_id. A stored game
     whose log no longer replays answers DATA_LOSS (GAME_DATA_LOST), for that game alone.
 
+    A bot or a GUI is best seated with PlaySeat: one stream per seat that shows the seat every
+    change of the game as it is stored and carries its actions, with the same guarantees as the
+    unary actions, which stay for programs that act now and then.
+
     Errors are standard gRPC rich errors: the status carries a google.rpc.Status (in the
     grpc-status-details-bin trailer) whose details hold one google.rpc.ErrorInfo with a stable
     reason and the domain "tavli".
@@ -148,6 +152,11 @@ class GamesServiceStub:
                 request_serializer=tavli_dot_v1_dot_games__service__pb2.WatchGameRequest.SerializeToString,
                 response_deserializer=tavli_dot_v1_dot_games__service__pb2.WatchGameResponse.FromString,
                 _registered_method=True)
+        self.PlaySeat = channel.stream_stream(
+                '/tavli.v1.GamesService/PlaySeat',
+                request_serializer=tavli_dot_v1_dot_games__service__pb2.PlaySeatRequest.SerializeToString,
+                response_deserializer=tavli_dot_v1_dot_games__service__pb2.PlaySeatResponse.FromString,
+                _registered_method=True)
 
 
 class GamesServiceServicer:
@@ -173,6 +182,10 @@ class GamesServiceServicer:
     TOO_MANY_GAMES). A store that cannot take writes (a full disk) answers UNAVAILABLE
     (STORE_UNAVAILABLE) and nothing is done: retry later with the same request_id. A stored game
     whose log no longer replays answers DATA_LOSS (GAME_DATA_LOST), for that game alone.
+
+    A bot or a GUI is best seated with PlaySeat: one stream per seat that shows the seat every
+    change of the game as it is stored and carries its actions, with the same guarantees as the
+    unary actions, which stay for programs that act now and then.
 
     Errors are standard gRPC rich errors: the status carries a google.rpc.Status (in the
     grpc-status-details-bin trailer) whose details hold one google.rpc.ErrorInfo with a stable
@@ -305,6 +318,18 @@ class GamesServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def PlaySeat(self, request_iterator, context):
+        """Holds one seat of a game on one stream: the recommended way for a bot or a GUI to play. The
+        client's first message joins the seat (the game's name and the seat's token, sent once);
+        the server then sends the seat's view (the game and what the seat may do now) at once, and
+        again every time the game changes, after an action of either seat; each action the client
+        sends after the join gets one answer, which may be a refusal: the stream goes on. See
+        PlaySeatRequest and PlaySeatResponse.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GamesServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -388,6 +413,11 @@ def add_GamesServiceServicer_to_server(servicer, server):
                     request_deserializer=tavli_dot_v1_dot_games__service__pb2.WatchGameRequest.FromString,
                     response_serializer=tavli_dot_v1_dot_games__service__pb2.WatchGameResponse.SerializeToString,
             ),
+            'PlaySeat': grpc.stream_stream_rpc_method_handler(
+                    servicer.PlaySeat,
+                    request_deserializer=tavli_dot_v1_dot_games__service__pb2.PlaySeatRequest.FromString,
+                    response_serializer=tavli_dot_v1_dot_games__service__pb2.PlaySeatResponse.SerializeToString,
+            ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
             'tavli.v1.GamesService', rpc_method_handlers)
@@ -419,6 +449,10 @@ class GamesService:
     TOO_MANY_GAMES). A store that cannot take writes (a full disk) answers UNAVAILABLE
     (STORE_UNAVAILABLE) and nothing is done: retry later with the same request_id. A stored game
     whose log no longer replays answers DATA_LOSS (GAME_DATA_LOST), for that game alone.
+
+    A bot or a GUI is best seated with PlaySeat: one stream per seat that shows the seat every
+    change of the game as it is stored and carries its actions, with the same guarantees as the
+    unary actions, which stay for programs that act now and then.
 
     Errors are standard gRPC rich errors: the status carries a google.rpc.Status (in the
     grpc-status-details-bin trailer) whose details hold one google.rpc.ErrorInfo with a stable
@@ -855,6 +889,33 @@ class GamesService:
             '/tavli.v1.GamesService/WatchGame',
             tavli_dot_v1_dot_games__service__pb2.WatchGameRequest.SerializeToString,
             tavli_dot_v1_dot_games__service__pb2.WatchGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def PlaySeat(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/tavli.v1.GamesService/PlaySeat',
+            tavli_dot_v1_dot_games__service__pb2.PlaySeatRequest.SerializeToString,
+            tavli_dot_v1_dot_games__service__pb2.PlaySeatResponse.FromString,
             options,
             channel_credentials,
             insecure,
