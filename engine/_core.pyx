@@ -848,27 +848,27 @@ cdef inline int _outside_home(const count_t* player) noexcept nogil:
 
 
 cdef void _keep_legal(Search* search) noexcept nogil:
-    # Long nardi's six in a row, then the maximum-use rule (``Variant._apply_maximum_use``).
+    # Long nardi's six in a row, then the maximum-use rule (``Variant._apply_maximum_use``): the
+    # longest plays that the rule allows. Shorter ones are looked at only when it allows none of
+    # the longer: the play with the most dice it allows is the play.
     cdef int index, kept, most
     cdef bint higher_found
-    kept = 0
-    if search.rules == LONG_NARDI_RULES:
-        for index in range(search.count):
-            if not _six_in_a_row(search.plays[index].player, search.opponent):
-                if kept != index:
-                    search.plays[kept] = search.plays[index]
-                kept += 1
-        search.count = kept
     most = 0
     for index in range(search.count):
         if search.plays[index].count > most:
             most = search.plays[index].count
-    kept = 0
-    for index in range(search.count):
-        if search.plays[index].count == most:
-            if kept != index:
-                search.plays[kept] = search.plays[index]
-            kept += 1
+    while True:
+        kept = 0
+        for index in range(search.count):
+            if search.plays[index].count == most and not (
+                search.rules == LONG_NARDI_RULES and _six_in_a_row(search.plays[index].player, search.opponent)
+            ):
+                if kept != index:
+                    search.plays[kept] = search.plays[index]
+                kept += 1
+        if kept or most == 0:
+            break
+        most -= 1
     search.count = kept
     if most == 1 and search.high != search.low:
         higher_found = False
@@ -929,6 +929,23 @@ cdef class CompiledPlays:
             position = _pair(_Position, _side_tuple(play.player), opponent_side)
             result.append(_pair(_Play, _steps_tuple(play.steps, play.count), position))
         return result
+
+    def play(self, int index):
+        """The play at ``index`` alone, as :meth:`plays` makes it."""
+        cdef count_t opponent[POINTS]
+        cdef CPlay* play
+        if index < 0:
+            index += self._count
+        if not 0 <= index < self._count:
+            raise IndexError("no play at that index")
+        _bind()
+        play = &self._plays[index]
+        if play.hits:
+            self._opponent_after(play.hits, opponent)
+            opponent_side = _side_tuple(opponent)
+        else:
+            opponent_side = self._opponent_side
+        return _pair(_Play, _steps_tuple(play.steps, play.count), _pair(_Position, _side_tuple(play.player), opponent_side))
 
     def position_ids(self):
         """Each play's resulting Position ID, the mover still first."""

@@ -83,6 +83,13 @@ class LegalPlays:
     def __len__(self) -> int:
         return len(self._compiled) if self._plays is None else len(self._plays)  # type: ignore[arg-type]
 
+    def __getitem__(self, index: int) -> Play:
+        """The play at ``index`` in the order of the plays (a bot's pick costs that play alone)."""
+        if self._plays is None:
+            assert self._compiled is not None
+            return self._compiled.play(index)
+        return self._plays[index]
+
     def __contains__(self, item: object) -> bool:
         if isinstance(item, Play):
             return self.leading_to(item.position) == item
