@@ -20,6 +20,8 @@ NOTES: list[str] = []
 # the same work (the same positions, or the same number of games).
 RATIOS = [
     ("backgammon enumeration vs gnubg-nn", "engine-backgammon", "gnubg-backgammon"),
+    ("backgammon enumeration, each play's Position ID, vs gnubg-nn", "engine-backgammon-ids", "gnubg-backgammon"),
+    ("long nardi enumeration, each play's Position ID, vs backgammon's", "engine-long-nardi-ids", "engine-backgammon-ids"),
     ("backgammon repeated query (cached) vs gnubg-nn", "engine-backgammon-cached", "gnubg-backgammon"),
     ("long nardi enumeration vs backgammon enumeration", "engine-long-nardi", "engine-backgammon"),
     ("applying a known play (position_after) vs enumerating the position", "engine-position-after", "engine-backgammon"),

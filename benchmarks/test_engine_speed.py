@@ -50,6 +50,19 @@ def test_engine_backgammon(timed: Callable[..., Any]) -> None:
     assert timed("engine-backgammon", lambda: enumerate_all(BACKGAMMON, BACKGAMMON_CORPUS)) > 30_000
 
 
+def enumerate_with_ids(variant: Variant, corpus: Corpus) -> int:
+    # Each play with the Position ID it leads to, as gnubg-nn's moves() gives each its position key.
+    return sum(len(variant.generate_plays(position, dice).position_ids()) for position, dice in corpus)
+
+
+def test_engine_backgammon_ids(timed: Callable[..., Any]) -> None:
+    assert timed("engine-backgammon-ids", lambda: enumerate_with_ids(BACKGAMMON, BACKGAMMON_CORPUS)) > 30_000
+
+
+def test_engine_long_nardi_ids(timed: Callable[..., Any]) -> None:
+    assert timed("engine-long-nardi-ids", lambda: enumerate_with_ids(LONG_NARDI, LONG_NARDI_CORPUS)) > 10_000
+
+
 def test_engine_backgammon_cached(timed: Callable[..., Any]) -> None:
     def query_twice() -> int:
         # What a GUI does: list the plays, then validate the chosen one; the second is a cache hit.
@@ -109,8 +122,8 @@ def random_game(variant: Variant, rng: random.Random) -> int:
     position = variant.start_position()
     for turn in range(MOST_TURNS):
         first, second = rng.randint(1, 6), rng.randint(1, 6)
-        plays = list(variant.generate_plays(position, (max(first, second), min(first, second))))
-        after = rng.choice(plays).position
+        plays = variant.generate_plays(position, (max(first, second), min(first, second)))
+        after = plays[rng.randrange(len(plays))].position  # the pick alone is made a Play
         if variant.result(after) is not None:
             return turn + 1
         position = after.swapped()

@@ -65,9 +65,12 @@ class LegalPlays:
     @classmethod
     def from_compiled(cls, position: Position, dice: Dice, compiled: CompiledPlays) -> LegalPlays:
         """The plays the compiled core found for ``position`` and ``dice``."""
-        legal = cls(position, dice, [])
+        legal = cls.__new__(cls)
+        legal.position = position
+        legal.dice = dice
         legal._plays = None
         legal._compiled = compiled
+        legal._by_position = None
         return legal
 
     @property
