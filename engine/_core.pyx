@@ -20,7 +20,7 @@ What is here, each beside the pure function it stands for:
 A side's checkers are 26 counts (off, points 1-24, the bar), as in ``engine.position``.
 """
 
-from cpython.long cimport PyLong_AsLong
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.object cimport PyObject
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_New, PyTuple_SET_ITEM
@@ -202,9 +202,14 @@ cdef inline int _side_bits(const count_t* side, tavli_bits* bits, int bit) noexc
 
 
 cdef object _id_text(tavli_bits bits):
+    cdef char text[14]
+    _id_chars(bits, text)
+    return PyUnicode_DecodeASCII(text, 14, NULL)
+
+
+cdef void _id_chars(tavli_bits bits, char* text) noexcept nogil:
     # The 80 bits as 10 bytes, least significant first, in base64 without the padding.
     cdef unsigned char key[12]
-    cdef char text[14]
     cdef int index
     for index in range(12):
         key[index] = <unsigned char>(bits >> (8 * index))
@@ -215,7 +220,6 @@ cdef object _id_text(tavli_bits bits):
         text[index * 4 + 3] = _BASE64[key[index * 3 + 2] & 63]
     text[12] = _BASE64[key[9] >> 2]
     text[13] = _BASE64[(key[9] & 3) << 4]
-    return PyUnicode_DecodeASCII(text, 14, NULL)
 
 
 cdef object _position_id(const count_t* player, const count_t* opponent):
@@ -885,6 +889,20 @@ cdef void _keep_legal(Search* search) noexcept nogil:
             search.count = kept
 
 
+cdef inline uint64_t _step_code(const CPlay* play) noexcept nogil:
+    # ``play.steps_code``: how many steps in 3 bits, then 14 bits a step (start, end, die, hit).
+    cdef uint64_t code = play.count
+    cdef int step
+    for step in range(play.count):
+        code |= <uint64_t>(
+            play.steps[step].start
+            | play.steps[step].end << 5
+            | play.steps[step].die << 10
+            | (1 if play.steps[step].hit else 0) << 13
+        ) << (3 + 14 * step)
+    return code
+
+
 cdef class CompiledPlays:
     """The legal plays of one position and roll as C data: each one's steps and the mover's
     checkers after it. Python objects are made only for what is read."""
@@ -981,27 +999,30 @@ cdef class CompiledPlays:
     def position_ids_within(self, dict pieces):
         """Each play's Position ID between the two byte strings ``pieces`` holds for the play's
         steps code, the plays' in order, all joined (``LegalPlays.position_ids_within``)."""
-        cdef int index, step, size
-        cdef uint64_t code
+        cdef int index
+        cdef Py_ssize_t size = 0
+        cdef Py_ssize_t at = 0
         cdef CPlay* play
         cdef count_t opponent[POINTS]
         cdef tavli_bits quiet = 0
         cdef tavli_bits bits
         cdef int quiet_start = _side_bits(self._opponent, &quiet, 0)
-        found = []
-        size = 0
+        cdef list found = [None] * self._count
+        cdef tuple piece
+        cdef bytes before, after
+        for index in range(self._count):
+            piece = pieces[_step_code(&self._plays[index])]
+            found[index] = piece
+            size += len(<bytes>piece[0]) + 14 + len(<bytes>piece[1])
+        cdef bytes joined = PyBytes_FromStringAndSize(NULL, size)
+        cdef char* out = PyBytes_AS_STRING(joined)
         for index in range(self._count):
             play = &self._plays[index]
-            code = play.count
-            for step in range(play.count):
-                code |= <uint64_t>(
-                    play.steps[step].start
-                    | play.steps[step].end << 5
-                    | play.steps[step].die << 10
-                    | (1 if play.steps[step].hit else 0) << 13
-                ) << (3 + 14 * step)
-            before, after = pieces[code]
-            found.append(before)
+            piece = <tuple>found[index]
+            before = <bytes>piece[0]
+            after = <bytes>piece[1]
+            memcpy(out + at, PyBytes_AS_STRING(before), len(before))
+            at += len(before)
             if play.hits:
                 self._opponent_after(play.hits, opponent)
                 bits = 0
@@ -1009,28 +1030,16 @@ cdef class CompiledPlays:
             else:
                 bits = quiet
                 _side_bits(play.player, &bits, quiet_start)
-            found.append(_id_text(bits).encode("ascii"))
-            found.append(after)
-        return b"".join(found)
+            _id_chars(bits, out + at)
+            at += 14
+            memcpy(out + at, PyBytes_AS_STRING(after), len(after))
+            at += len(after)
+        return joined
 
     def step_codes(self):
         """Each play's steps as one whole number (``play.steps_code``)."""
-        cdef int index, step
-        cdef uint64_t code
-        cdef CPlay* play
-        result = []
-        for index in range(self._count):
-            play = &self._plays[index]
-            code = play.count
-            for step in range(play.count):
-                code |= <uint64_t>(
-                    play.steps[step].start
-                    | play.steps[step].end << 5
-                    | play.steps[step].die << 10
-                    | (1 if play.steps[step].hit else 0) << 13
-                ) << (3 + 14 * step)
-            result.append(code)
-        return result
+        cdef int index
+        return [_step_code(&self._plays[index]) for index in range(self._count)]
 
 
 def legal_plays(int rules, position, int high, int low):
@@ -1234,6 +1243,24 @@ def check_play(int rules, position, int high, int low, moves):
 
 
 # --- whether a position can occur -------------------------------------------------------------------
+
+def valid(int rules, position):
+    """Whether ``position`` (with 15 checkers a side, as a Position always has) can occur under
+    ``rules``: ``Variant.validate`` passes. ``False`` sends the caller to that check, which says
+    what is wrong."""
+    cdef count_t player[POINTS]
+    cdef count_t opponent[POINTS]
+    cdef int point
+    _read_position(position, player, opponent)
+    if player[OFF] == 15 and opponent[OFF] == 15:
+        return False
+    if rules == LONG_NARDI_RULES and (player[BAR] or opponent[BAR]):
+        return False
+    for point in range(1, 25):
+        if player[point] and opponent[_opponent_point(rules, point)]:
+            return False
+    return True
+
 
 def playable(int rules, position):
     """Whether ``position`` (with 15 checkers a side, as a Position always has) can occur under

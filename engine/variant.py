@@ -276,6 +276,17 @@ class Variant(ABC):
                 opponent[BAR] += 1
         return Position.trusted(tuple(player), tuple(opponent))
 
+    def check_valid(self, position: Position) -> None:
+        """:meth:`validate`, answered by the compiled core when it has this variant's rules (and
+        by :meth:`validate`, which says what is wrong, when the core finds anything).
+
+        :raises InvalidPositionError: for a position this variant cannot have.
+        """
+        rules = self.compiled_rules
+        if rules is not None and core.compiled is not None and core.compiled.valid(rules, position):
+            return
+        self.validate(position)
+
     def check_position(self, position: Position) -> None:
         """Check that ``position`` can occur in this variant and its game is not over.
 

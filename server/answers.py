@@ -37,10 +37,13 @@ def with_plays(answer: Listing, legal: LegalPlays) -> Listing:
     plays of ``legal`` in that field."""
     listing = type(answer)
     known = _LISTED.setdefault(listing, {})
-    for code in legal.step_codes():
-        if code not in known:
-            _listed(listing, code)
-    return listing.FromString(answer.SerializeToString() + legal.position_ids_within(known))
+    while True:
+        try:
+            plays = legal.position_ids_within(known)
+            break
+        except KeyError as missing:  # steps not seen before: their piece is made, once
+            _listed(listing, missing.args[0])
+    return listing.FromString(answer.SerializeToString() + plays)
 
 
 def batch_response(answers: Sequence[Play | pb.ValidatePlayResponse]) -> pb.BatchValidatePlaysResponse:

@@ -122,7 +122,7 @@ def position_of(variant: Variant, message: board_pb2.Position) -> Position:
         position = _position_of_board(message.board)
     else:
         raise BadRequest("give the position as a position_id, an xgid or a board")
-    variant.validate(position)
+    variant.check_valid(position)
     return position
 
 

@@ -153,25 +153,34 @@ def test_a_steps_code_stands_for_its_steps() -> None:
 
 
 def test_positions_that_cannot_occur_are_left_to_the_pure_check() -> None:
-    """``playable`` says no exactly where ``check_position`` raises, on random boards."""
+    """``valid`` and ``playable`` say no exactly where ``validate`` and ``check_position`` raise,
+    on random boards."""
     _core = compiled_core()
     rng = random.Random(7)
     refused = 0
-    for _ in range(20_000):
+    for index in range(20_000):
         sides = []
         for _side in range(2):
             counts = [0] * 26
             for _checker in range(15):
                 counts[rng.choice((0, 25, *range(1, 25)))] += 1
+            if index % 50 == 0:  # now and then a side with all its checkers borne off
+                counts = [15] + [0] * 25
             sides.append(tuple(counts))
         position = Position(sides[0], sides[1])
         for variant in (BACKGAMMON, LONG_NARDI):
             with pure():
                 try:
+                    variant.validate(position)
+                    valid = True
+                except TavliError:
+                    valid = False
+                try:
                     variant.check_position(position)
                     can_occur = True
                 except TavliError:
                     can_occur = False
+            assert _core.valid(variant.compiled_rules, position) == valid, position
             assert _core.playable(variant.compiled_rules, position) == can_occur, position
             refused += not can_occur
     assert refused > 1_000
