@@ -169,7 +169,7 @@ class SeatDriver:
         legal = self.seat.legal_actions()
         if legal.etag != game.etag or games_pb2.ACTION_PLAY not in legal.actions:
             raise _StaleState
-        plays = [play_of(message, variant, position) for message in legal.plays]
+        plays = [play_of(message) for message in legal.plays]
         chosen = self.bot.choose_play(variant, position, dice, plays)
         for play, message in zip(plays, legal.plays):
             if play is chosen or play.position == chosen.position:
@@ -207,11 +207,11 @@ def variant_of(game: games_pb2.Game) -> Variant:
     return VARIANTS[VARIANT_NAMES[game.rule_set.variant]]
 
 
-def play_of(message: board_pb2.Play, variant: Variant, position: Position) -> Play:
-    """The engine's play for a legal play the server listed from ``position``."""
+def play_of(message: board_pb2.Play) -> Play:
+    """The engine's play for a legal play the server listed."""
     steps = tuple(Step(step.from_point, step.to_point, step.die, step.hit) for step in message.steps)
-    # Moving the checkers is far cheaper than decoding (and checking) the play's Position ID.
-    return Play.trusted(steps, variant.position_after(position, steps))
+    # The engine's compiled core reads a Position ID faster than Python moves the checkers.
+    return Play.trusted(steps, Position.from_id(message.position_id))
 
 
 # --- two bots, one game --------------------------------------------------------------------------
