@@ -27,7 +27,7 @@ from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_New, PyTuple_SET_ITEM
 from cpython.unicode cimport PyUnicode_DecodeASCII
 from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 
 cdef enum:
     BACKGAMMON_RULES = 0
@@ -201,10 +201,15 @@ cdef inline int _side_bits(const count_t* side, tavli_bits* bits, int bit) noexc
     return bit
 
 
+cdef extern from "Python.h":
+    object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
+    void* PyUnicode_DATA(object text)
+
+
 cdef object _id_text(tavli_bits bits):
-    cdef char text[14]
-    _id_chars(bits, text)
-    return PyUnicode_DecodeASCII(text, 14, NULL)
+    cdef object text = PyUnicode_New(14, 127)  # an ASCII string, written in place
+    _id_chars(bits, <char*>PyUnicode_DATA(text))
+    return text
 
 
 cdef void _id_chars(tavli_bits bits, char* text) noexcept nogil:
@@ -544,19 +549,20 @@ cdef void _append(Search* search, const CStep* steps, int count, uint32_t hits) 
 
 
 cdef inline uint64_t _hash(const count_t* player, uint32_t hits) noexcept nogil:
-    cdef uint64_t value = 1469598103934665603ULL ^ hits
-    cdef int point
-    for point in range(1, POINTS):
-        value = (value ^ <unsigned char>player[point]) * 1099511628211ULL
-    return value
+    # The mover's points 1-25 (off follows from them) and the hits, eight counts a word.
+    cdef uint64_t words[3]
+    memcpy(words, player + 1, 24)
+    cdef uint64_t value = (
+        words[0] * 0x9E3779B97F4A7C15ULL
+        ^ words[1] * 0xC2B2AE3D27D4EB4FULL
+        ^ words[2] * 0x165667B19E3779F9ULL
+        ^ (<uint64_t>player[BAR] << 32 | hits) * 0xD6E8FEB86659FD93ULL
+    )
+    return value ^ (value >> 29)
 
 
-cdef bint _same(const count_t* a, const count_t* b) noexcept nogil:
-    cdef int point
-    for point in range(1, POINTS):
-        if a[point] != b[point]:
-            return False
-    return True
+cdef inline bint _same(const count_t* a, const count_t* b) noexcept nogil:
+    return memcmp(a + 1, b + 1, POINTS - 1) == 0
 
 
 cdef bint _grow_table(Search* search) noexcept nogil:
