@@ -11,14 +11,15 @@ with the compiled core), against a message built field by field for each play.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import TypeVar
 
 from google.protobuf.message import Message
 
 from tavli.engine import LegalPlays, Play
-from tavli.engine.play import format_steps, steps_code, steps_of_code
+from tavli.engine.play import Step, format_steps, steps_code, steps_of_code
 from tavli.server import convert
 from tavli.v1 import board_pb2, rules_service_pb2 as pb
 
@@ -60,15 +61,16 @@ def batch_response(answers: Sequence[Play | pb.ValidatePlayResponse]) -> pb.Batc
 
 
 # For each kind of answer, the pieces of the plays' steps seen, about 200 bytes each: plays of the
-# same roll share their steps across many positions. Emptied when full.
+# same roll share their steps across many positions. The older half goes when it is full.
 _LISTED: dict[type[Message], dict[int, tuple[bytes, bytes]]] = {}
 _MOST_LISTED = 65536
 
 
 def _listed(listing: type[Message], code: int) -> None:
     known = _LISTED[listing]
-    if len(known) >= _MOST_LISTED:
-        known.clear()
+    if len(known) >= _MOST_LISTED:  # the older half goes
+        for older in list(itertools.islice(known, _MOST_LISTED // 2)):
+            del known[older]
     known[code] = _around_placeholder(listing(plays=[_play_message(code)]))
 
 
@@ -79,13 +81,24 @@ def _validated(code: int) -> tuple[bytes, bytes]:
 
 
 def _play_message(code: int) -> board_pb2.Play:
+    # Read from the serialized fields, each written by protobuf once: a play's message is its
+    # fields' bytes one after the other, and a step's are shared by every play that makes it.
     steps = steps_of_code(code)
-    return board_pb2.Play(
-        notation=format_steps(steps),
-        steps=convert.step_messages(steps),
-        position_id=_PLACEHOLDER,
-        hits=any(step.hit for step in steps),
-    )
+    fields = [board_pb2.Play(notation=format_steps(steps)).SerializeToString()]
+    fields += [_step_field(step) for step in steps]
+    fields.append(_PLACEHOLDER_FIELD)
+    if any(step.hit for step in steps):
+        fields.append(_HITS_FIELD)
+    return board_pb2.Play.FromString(b"".join(fields))
+
+
+@cache  # a step is one of some 9,000 (start, end, die, hit)
+def _step_field(step: Step) -> bytes:
+    return board_pb2.Play(steps=convert.step_messages((step,))).SerializeToString()
+
+
+_PLACEHOLDER_FIELD = board_pb2.Play(position_id=_PLACEHOLDER).SerializeToString()
+_HITS_FIELD = board_pb2.Play(hits=True).SerializeToString()
 
 
 def _around_placeholder(message: Message) -> tuple[bytes, bytes]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from tavli.engine import BACKGAMMON, LONG_NARDI, Play, Variant
 from tavli.server import answers
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb, rules_service_pb2 as pb
@@ -48,3 +50,13 @@ def test_a_batch_answer_keeps_each_request_in_its_place() -> None:
             expected.append(pb.ValidatePlayResponse(legal=True, play=play_message(play)))
     assert answers.batch_response(given) == pb.BatchValidatePlaysResponse(responses=expected)
     assert answers.batch_response([]) == pb.BatchValidatePlaysResponse()
+
+
+def test_answers_stay_right_when_the_pieces_kept_overflow(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(answers, "_MOST_LISTED", 8)
+    monkeypatch.setattr(answers, "_LISTED", {})
+    for position, dice in reached_positions(BACKGAMMON, 300, 6):
+        legal = BACKGAMMON.legal_plays(position, dice)
+        built = pb.ListLegalPlaysResponse(dice_used=legal.dice_used, plays=[play_message(p) for p in legal])
+        assert answers.legal_plays_response(legal) == built
+        assert len(answers._LISTED[pb.ListLegalPlaysResponse]) <= 8
