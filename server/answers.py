@@ -38,6 +38,9 @@ def with_plays(answer: Listing, legal: LegalPlays) -> Listing:
     plays of ``legal`` in that field."""
     listing = type(answer)
     known = _LISTED.setdefault(listing, {})
+    if len(known) >= _MOST_LISTED:  # the older half goes, between answers: never one's own pieces
+        for older in list(itertools.islice(known, len(known) // 2)):
+            del known[older]
     while True:
         try:
             plays = legal.position_ids_within(known)
@@ -61,16 +64,14 @@ def batch_response(answers: Sequence[Play | pb.ValidatePlayResponse]) -> pb.Batc
 
 
 # For each kind of answer, the pieces of the plays' steps seen, about 200 bytes each: plays of the
-# same roll share their steps across many positions. The older half goes when it is full.
+# same roll share their steps across many positions. The older half goes when they are more than
+# the most kept (only before an answer: an answer's own pieces stay until it is made).
 _LISTED: dict[type[Message], dict[int, tuple[bytes, bytes]]] = {}
 _MOST_LISTED = 65536
 
 
 def _listed(listing: type[Message], code: int) -> None:
     known = _LISTED[listing]
-    if len(known) >= _MOST_LISTED:  # the older half goes
-        for older in list(itertools.islice(known, _MOST_LISTED // 2)):
-            del known[older]
     known[code] = _around_placeholder(listing(plays=[_play_message(code)]))
 
 
