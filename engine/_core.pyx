@@ -3,19 +3,21 @@
 
 The pure-Python modules beside it are the reference: this file does exactly what they do, the
 same plays in the same order with the same steps, notation and Position IDs, and the tests hold
-the two to each other on hundreds of thousands of positions. Only answers are computed here; the
+the two to each other on 200,000 positions. Only answers are computed here; the
 words of a refusal are the pure code's. Where a check here finds anything wrong (a malformed
 Position ID, an impossible position, a play it cannot allow at once), it answers ``None`` and the
 caller asks the pure code, which says why.
 
 What is here, each beside the pure function it stands for:
 
-- legal plays (``backgammon.Backgammon.generate_plays``, ``long_nardi.LongNardi._step_sequences``
+- legal plays (``backgammon.Backgammon._pure_plays``, ``long_nardi.LongNardi._step_sequences``
   with ``variant.Variant._apply_maximum_use``): :func:`legal_plays` returns a
   :class:`CompiledPlays`, the plays as C data, turned into Python objects only when read;
 - one given play (``checking.check_play``): :func:`check_play`;
 - Position IDs (``position.encode_position_id``, ``position.decode_position_id``);
-- notation (``play.format_steps``).
+- notation (``play.format_steps``);
+- whether a position can occur (``Variant.validate``, ``Variant.check_position``): :func:`valid`,
+  :func:`playable`.
 
 A side's checkers are 26 counts (off, points 1-24, the bar), as in ``engine.position``.
 """
