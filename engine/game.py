@@ -496,6 +496,18 @@ def _end_game(state: MatchState, winner: Side, result: GameResult, ended_by: str
     return _next_game(state, winner)
 
 
+def match_at(rules: RuleSet, number: int, score: tuple[int, int], *, crawford_played: bool, opener: Side = 0) -> MatchState:
+    """The state before game ``number`` of a match at ``score``: a game taken up from a record's own
+    score line. It is the Crawford game when the rules and the score make it one and the Crawford
+    game has not been played yet; ``opener`` starts it when the match's winner opens each game.
+    """
+    before = new_match(rules)
+    state = replace(
+        before, game=replace(before.game, number=number - 1), score=score, crawford_played=crawford_played
+    )
+    return _next_game(state, opener)
+
+
 def _next_game(state: MatchState, previous_winner: Side) -> MatchState:
     rules = state.rules
     crawford = False

@@ -334,7 +334,7 @@ def test_a_result_the_game_did_not_have_is_refused() -> None:
     )
     with pytest.raises(
         MatFileError,
-        match=r"game 1, move 2, player 1 \(Bob\), line 7: wins 2 points: the game ended with player 1 winning 1 point",
+        match=r"game 1, move 2, player 1 \(Bob\), line 7: Wins 2 points: the game ended with player 1 winning 1 point",
     ):
         import_mat(text)
 

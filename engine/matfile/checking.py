@@ -1,0 +1,520 @@
+"""Checking a match record against the rules: every play, cube action and result, every problem.
+
+Each game is replayed through the engine's state machine from the game before it or, when that
+one could not be checked to its end, from its own score line (as GNU Backgammon takes each game
+up). A problem ends the checking of its game and is kept with where it stands: the game, the move
+number, the side, the line. The rules come from the header's tags: the variant (``Variation``),
+``Crawford``, ``Jacoby``, ``Beaver``, the cube's tags; Crawford is on in match play unless a tag
+turns it off, and which game is the Crawford game follows from the score.
+
+Lenient where the record is only written differently: dice in either order, a double written
+with the moves that could be played, a forced play left unwritten, a win written as the points
+that were enough to win the match (the score keeps the points the game was worth, as GNU
+Backgammon counts them), the loser's ``Losses`` line as well as or instead of the winner's
+``Wins`` line, a roll written after the game was over with nothing played.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import NoReturn
+
+from tavli.engine.errors import TavliError
+from tavli.engine.events import (
+    Beavered,
+    Doubled,
+    Dropped,
+    Event,
+    OpeningThrown,
+    ResignationAccepted,
+    ResignationOffered,
+    Rolled,
+    Side,
+    Took,
+)
+from tavli.engine.game import (
+    ActionError,
+    FinishedGame,
+    MatchState,
+    Phase,
+    apply,
+    legal_plays,
+    make_play,
+    match_at,
+    new_match,
+    other,
+    read_play,
+)
+from tavli.engine.match import Match, played
+from tavli.engine.matfile.export import OPENING_WORDS
+from tavli.engine.matfile.reading import Entry, GameRecord, MatRecord
+from tavli.engine.play import Step, format_steps
+from tavli.engine.rules import InvalidRuleSetError, RuleSet
+from tavli.engine.variant import Variant
+from tavli.engine.variants import VARIANTS
+
+
+class RulesUnknown(Exception):
+    """A header whose rules tavli cannot play (another variant, tags that do not go together)."""
+
+
+class MatFileError(TavliError):
+    """A .mat file that holds no readable match, or records something the rules do not allow.
+
+    ``problems`` holds every problem found; the message and the attributes ``reason``, ``game``,
+    ``move_number``, ``side``, ``action`` and ``line`` are the first one's.
+    """
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        self.problems = tuple(problems)
+        first = self.problems[0]
+        self.reason, self.game, self.move_number = first.reason, first.game, first.move
+        self.side, self.action, self.line = first.side, first.action, first.line
+        more = len(self.problems) - 1
+        super().__init__(str(first) + (f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""))
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Something a match record gets wrong, where it stands and why, in a player's words.
+
+    ``game`` and ``move`` are ``None`` where the problem is not in a game or not on a move line;
+    ``side`` is the column that acted (0 the left), ``None`` when nobody did (a score line).
+    """
+
+    reason: str
+    game: int | None = None
+    move: int | None = None
+    line: int | None = None
+    side: Side | None = None
+    player: str | None = field(default=None, compare=False)
+    action: str = field(default="", compare=False)  # what was attempted: "plays '6/2 6/1' with 4-5"
+
+    def __str__(self) -> str:
+        where = []
+        if self.game is not None:
+            where.append(f"game {self.game}")
+        if self.move is not None:
+            where.append(f"move {self.move}")
+        if self.side is not None:
+            where.append(f"player {self.side}" + (f" ({self.player})" if self.player else ""))
+        if self.line is not None:
+            where.append(f"line {self.line}")
+        what = f"{self.action}: " if self.action else ""
+        return (", ".join(where) + ": " if where else "") + what + self.reason
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedGame:
+    """One game as checked: its score line, the events replayed and how it ended (``None``:
+    unfinished, or its checking stopped at a problem)."""
+
+    number: int
+    score: tuple[int, int] | None  # at the start of the game, as its score line says
+    events: tuple[Event, ...]
+    result: FinishedGame | None  # also when a problem follows the game's end (a result misread)
+    problem: Problem | None
+
+
+@dataclass(frozen=True)
+class MatchCheck:
+    """A record checked: its rules, every game, the score after the last one, every problem."""
+
+    record: MatRecord
+    rules: RuleSet
+    games: tuple[CheckedGame, ...]
+    score: tuple[int, int]
+    problems: tuple[Problem, ...]
+
+    @property
+    def clean(self) -> bool:
+        return not self.problems
+
+    @property
+    def events(self) -> list[Event]:
+        """The whole record's log, every game in turn (a clean record's: it replays as one match)."""
+        return [event for game in self.games for event in game.events]
+
+    def match(self) -> Match:
+        """The match a clean record describes, ready to go on where it stopped."""
+        if self.problems:
+            raise ValueError("a record with problems describes no match")
+        return Match.replay(self.rules, self.events)
+
+
+def check_record(record: MatRecord, rules: RuleSet | None = None) -> MatchCheck:
+    """Every game of ``record`` checked against ``rules`` (by default, the header's).
+
+    :raises RulesUnknown: if the header names rules tavli does not play, or ``rules`` disagree
+        with the record's match length.
+    """
+    if rules is None:
+        rules = rules_of(record.tags, record.match_length)
+    elif rules.match_length != record.match_length:
+        raise RulesUnknown(
+            f"the file is a {record.match_length} point match, the rules given say {rules.match_length}"
+        )
+    players = record.players or ("", "")
+    state: MatchState | None = new_match(rules)  # None: the game before could not be checked
+    crawford_played = False
+    games: list[CheckedGame] = []
+    problems: list[Problem] = []
+    for game in record.games:
+        checker = _GameChecker(rules, game, players, last=game is record.games[-1])
+        state = checker.check(state, crawford_played)
+        games.append(checker.checked())
+        if checker.problem is not None:
+            problems.append(checker.problem)
+        if game.score is not None and rules.is_match and max(game.score) >= rules.match_length - 1:
+            crawford_played = True
+    return MatchCheck(record, rules, tuple(games), _final_score(record, games, state), tuple(problems))
+
+
+def _final_score(record: MatRecord, games: list[CheckedGame], state: MatchState | None) -> tuple[int, int]:
+    """The score after the last game: the engine's when the game was checked to its end; else its
+    score line and its result, the engine's if the game was over before the problem, else the one
+    written."""
+    if state is not None:
+        return state.score
+    last, checked = record.games[-1], games[-1]
+    if last.score is None:
+        return next((game.score for game in reversed(record.games) if game.score is not None), (0, 0))
+    score = list(last.score)
+    if checked.result is not None:
+        score[checked.result.winner] += checked.result.points
+    else:
+        written = next((entry for entry in last.entries if entry.kind in ("win", "loss")), None)
+        if written is not None and written.value is not None:
+            score[_winner(written)] += written.value
+    return score[0], score[1]
+
+
+# --- the rules a header names ---------------------------------------------------------------------
+
+_OPENING_RULES = {word.lower(): rule for rule, word in OPENING_WORDS.items()}
+
+
+def rules_of(tags: dict[str, str], length: int) -> RuleSet:
+    """The rule set a header's tags and match length name.
+
+    :raises RulesUnknown: for a variant tavli does not play or tags that do not go together.
+    """
+
+    def on(key: str) -> bool | None:
+        value = tags.get(key)
+        return None if value is None else value.strip().lower() in ("on", "yes", "true", "1")
+
+    options: dict[str, object] = {"match_length": length}
+    variation = tags.get("Variation", tags.get("Variant"))
+    if variation is not None:
+        options["variant"] = _variant_named(variation).name
+    if length and on("Crawford") is False:
+        options["crawford"] = False
+    if not length:
+        for key, option in (("Jacoby", "jacoby"), ("Beaver", "beavers")):
+            if on(key):
+                options[option] = True
+    if on("Cube") is not None:
+        options["cube"] = on("Cube")
+    for key, option in (("CubeLimit", "cube_limit"), ("AutomaticDoubles", "automatic_doubles_limit")):
+        if key in tags:
+            try:
+                options[option] = int(tags[key])
+            except ValueError:
+                raise RulesUnknown(f"the header's {key} is a number, not {tags[key]!r}") from None
+    if "AutomaticDoubles" in tags:
+        options["automatic_doubles"] = True
+    if "OpeningThrow" in tags:
+        options["opening"] = _OPENING_RULES.get(tags["OpeningThrow"].lower(), tags["OpeningThrow"])
+    if tags.get("MatchOpenings", "").lower() == "winneropens":
+        options["match_openings"] = "WINNER_OPENS"
+    try:
+        return RuleSet(**options)  # type: ignore[arg-type]
+    except InvalidRuleSetError as error:
+        raise RulesUnknown(f"the header's rules do not go together: {error}") from None
+
+
+def _variant_named(variation: str) -> Variant:
+    """The variant a ``Variation`` tag names; without one, a .mat file is backgammon's."""
+
+    def plain(name: str) -> str:
+        return re.sub(r"[\s_-]", "", name.lower())
+
+    for variant in VARIANTS.values():
+        if plain(variation) in {plain(variant.title), plain(variant.mat_variation or variant.title)}:
+            return variant
+    titles = " and ".join(variant.title for variant in VARIANTS.values())
+    raise RulesUnknown(f"tavli plays {titles}, not {variation!r}")
+
+
+# --- one game -------------------------------------------------------------------------------------
+
+
+class _Stop(Exception):
+    """The game's checking ends here, at this problem."""
+
+    def __init__(self, problem: Problem) -> None:
+        self.problem = problem
+
+
+class _GameChecker:
+    """Replays one game's entries through the engine; the first problem stops it."""
+
+    def __init__(self, rules: RuleSet, game: GameRecord, players: tuple[str, str], *, last: bool) -> None:
+        self.rules = rules
+        self.game = game
+        self.players = game.players or players
+        self.last = last
+        self.state: MatchState = new_match(rules)
+        self.events: list[Event] = []
+        self.problem: Problem | None = None
+        self._unplayed: Entry | None = None  # a roll written without a play: a resignation may follow
+
+    def check(self, before: MatchState | None, crawford_played: bool) -> MatchState | None:
+        """Check the game from ``before`` (``None``: from its own score line); the state after it,
+        or ``None`` if a problem stopped it."""
+        try:
+            self.state = self._start(before, crawford_played)
+            for entry in self.game.entries:
+                self._entry(entry)
+            self._end()
+        except _Stop as stop:
+            self.problem = stop.problem
+            return None
+        return self.state
+
+    def checked(self) -> CheckedGame:
+        number = self.game.number
+        result = next((game for game in self.state.finished if game.number == number), None)
+        return CheckedGame(number, self.game.score, tuple(self.events), result, self.problem)
+
+    # --- the game's start and end ------------------------------------------------------------
+
+    def _start(self, before: MatchState | None, crawford_played: bool) -> MatchState:
+        game, rules = self.game, self.rules
+        if game.score is None:
+            self._game_problem("a game starts with a score line, like ' Alice : 0   Bob : 0'", game.score_line)
+        if before is not None:
+            if before.over:
+                self._game_problem("the match was already over", game.line)
+            if game.number != before.game.number:
+                self._game_problem(f"game {before.game.number} comes next, not game {game.number}", game.line)
+            if game.score != before.score:
+                self._game_problem(
+                    f"the score line says {game.score[0]}-{game.score[1]}, but the games before make it"
+                    f" {before.score[0]}-{before.score[1]}",
+                    game.score_line,
+                )
+            return before
+        if rules.is_match and max(game.score) >= rules.match_length:
+            self._game_problem(
+                f"the score line says {game.score[0]}-{game.score[1]}: the {rules.match_length} point match"
+                " was already over",
+                game.score_line,
+            )
+        opener: Side = next((entry.side for entry in game.entries if entry.kind == "roll"), 0)
+        return match_at(rules, game.number, game.score, crawford_played=crawford_played, opener=opener)
+
+    def _end(self) -> None:
+        """Close the game; only the file's last game may be unfinished."""
+        if self._unplayed is not None and not self._over() and not self.last:
+            self._play_unwritten()
+        if not self.last and not self._over():
+            self._game_problem("the game ends without a result: nobody has won it", self.game.last_line)
+        if self.game.opening is not None and self.state.game.phase is Phase.OPENING and not self._over():
+            self._append(OpeningThrown(self.game.opening), apply(self.state, OpeningThrown(self.game.opening)))
+
+    # --- entries -----------------------------------------------------------------------------
+
+    def _entry(self, entry: Entry) -> None:
+        if entry.kind == "resign":
+            return  # the result written after it says what the resignation was worth
+        if entry.problem is not None:
+            self._fail(entry, entry.problem, "")
+        if self._unplayed is not None and entry.kind not in ("win", "loss"):
+            self._play_unwritten()
+        if self._over():
+            if entry.kind in ("win", "loss"):
+                self._check_result(entry)
+                return
+            if entry.kind == "roll" and not entry.play:
+                return  # a roll written after the end, with nothing played: nothing happened
+            self._fail(entry, "the game is already over", _described(entry))
+        if self.state.game.phase is Phase.OPENING and entry.kind not in ("win", "loss"):
+            self._open(entry)
+        if entry.kind == "roll":
+            self._roll_and_play(entry)
+        elif entry.kind == "double":
+            self._apply(entry, Doubled(entry.side), "doubles")
+            self._check_cube(entry, "doubles")
+        elif entry.kind == "beaver":
+            self._apply(entry, Beavered(entry.side), "beavers")
+            self._check_cube(entry, "beavers")
+        elif entry.kind == "take":
+            self._apply(entry, Took(entry.side), "takes")
+        elif entry.kind == "drop":
+            self._apply(entry, Dropped(entry.side), "drops")
+        elif entry.kind in ("win", "loss"):
+            self._resign(entry)
+        else:
+            self._fail(entry, f"tavli does not play {entry.kind}s", _described(entry))
+
+    def _roll_and_play(self, entry: Entry) -> None:
+        assert entry.dice is not None
+        dice = entry.dice
+        game = self.state.game
+        if game.phase is Phase.PLAYING and game.turn == entry.side and not self._anything_but_the_opening():
+            if game.dice is None or sorted(game.dice) != sorted(dice):
+                shown = f"{game.dice[0]}-{game.dice[1]}" if game.dice else "nothing"
+                self._fail(entry, f"the opening throw gave {shown}", f"plays {dice[0]}-{dice[1]}")
+        else:
+            self._apply(entry, Rolled(entry.side, dice), f"rolls {dice[0]}-{dice[1]}")
+        if not entry.play and legal_plays(self.state)[0].steps:
+            self._unplayed = entry  # a resignation follows, or the play was forced
+            return
+        self._play(entry, entry.play)
+
+    def _play_unwritten(self) -> None:
+        """A roll written without its play and not followed by a resignation: the play was forced
+        (GNU Backgammon reads it so), or there is more than one and the engine says what must be
+        played."""
+        entry, self._unplayed = self._unplayed, None
+        assert entry is not None
+        plays = legal_plays(self.state)
+        self._play(entry, plays[0].steps if len(plays) == 1 else "")
+
+    def _anything_but_the_opening(self) -> bool:
+        return any(not isinstance(event, OpeningThrown) for event in self.events)
+
+    def _open(self, entry: Entry) -> None:
+        """The opening throw, which a .mat file does not write: from the game's ``Opening`` line,
+        else from the first play's dice when the opening throw is played, else made up."""
+        throws = self.game.opening
+        if throws is None:
+            if self.rules.opening == "PLAY_OPENING_DICE":
+                if entry.kind != "roll" or entry.dice is None:
+                    self._fail(entry, "the game starts with the opening throw, played as the first move", _described(entry))
+                high, low = max(entry.dice), min(entry.dice)
+                if high == low:
+                    self._fail(
+                        entry, "the opening throw cannot be a double: its dice are the two players' throws", _described(entry)
+                    )
+                throws = ((high, low),) if entry.side == 0 else ((low, high),)
+            else:
+                throws = ((2, 1),) if entry.side == 0 else ((1, 2),)  # only who started is known
+        self._apply(entry, OpeningThrown(throws, entry.side), "throws for who starts")
+        if self.state.game.turn != entry.side:
+            self._fail(entry, f"player {self.state.game.turn} won the opening throw", _described(entry))
+
+    def _play(self, entry: Entry, play: str | tuple[Step, ...]) -> None:
+        assert entry.dice is not None
+        written = play if isinstance(play, str) else format_steps(play)
+        action = f"plays {written or 'nothing'!r} with {entry.dice[0]}-{entry.dice[1]}"
+        try:
+            chosen = read_play(self.state, entry.side, play)
+        except ActionError as error:
+            self._fail(entry, error.reason, action)
+        self._append(played(entry.side, chosen), make_play(self.state, entry.side, chosen))
+
+    # --- results -----------------------------------------------------------------------------
+
+    def _resign(self, entry: Entry) -> None:
+        """A result while the game is still on: the loser resigned (as GNU Backgammon reads it)."""
+        winner = _winner(entry)
+        assert entry.value is not None
+        cube = self.state.game.cube_value
+        needed = self._needed(winner)
+        levels = self.rules.rules.resign_levels
+        # The least the resignation can have been for to be worth the points written.
+        level = next((level for level in levels if level.multiplier * cube >= entry.value), None)
+        if level is None and needed is not None and entry.value == needed:
+            level = levels[-1]
+        if level is None:
+            most = levels[-1].multiplier * cube
+            self._fail(entry, f"a resignation is worth at most {_points(most)} with the cube at {cube}", _described(entry))
+        loser = other(winner)
+        self._unplayed = None
+        if self.state.game.phase is Phase.OPENING:
+            # Resigned before the first roll: the throw for who starts is only in an Opening line
+            # (a file without one does not say who started, and it makes no difference here).
+            throws = self.game.opening or ((2, 1),)
+            self._apply(entry, OpeningThrown(throws, winner), "throws for who starts")
+        self._apply(entry, ResignationOffered(loser, level.value), f"player {loser} resigns")
+        self._apply(entry, ResignationAccepted(winner), "accepts the resignation")
+        self._check_result(entry)
+
+    def _check_result(self, entry: Entry) -> None:
+        """The points a result writes against the game's. Its column is not checked: the winner
+        is known by now, and some programs write every result in the left column."""
+        finished = next(game for game in self.state.finished if game.number == self.game.number)
+        assert entry.value is not None
+        needed = self._needed(finished.winner)
+        enough = needed is not None and needed <= entry.value < finished.points
+        if entry.value != finished.points and not enough:
+            self._fail(
+                entry,
+                f"the game ended with player {finished.winner} winning {_points(finished.points)}",
+                _described(entry),
+            )
+
+    def _needed(self, side: Side) -> int | None:
+        """The points ``side`` needed at the game's start to win the match (``None``: money play)."""
+        if not self.rules.is_match or self.game.score is None:
+            return None
+        return self.rules.match_length - self.game.score[side]
+
+    def _check_cube(self, entry: Entry, action: str) -> None:
+        value = self.state.game.cube_value * (2 if self.state.game.phase is Phase.DOUBLED else 1)
+        if entry.value is not None and entry.value != value:
+            self._fail(entry, f"that turns the cube to {value}", f"{action} => {entry.value}")
+
+    # --- the engine --------------------------------------------------------------------------
+
+    def _over(self) -> bool:
+        return any(game.number == self.game.number for game in self.state.finished)
+
+    def _apply(self, entry: Entry, event: Event, action: str) -> None:
+        try:
+            after = apply(self.state, event)
+        except ActionError as error:
+            self._fail(entry, error.reason, action)
+        self._append(event, after)
+
+    def _append(self, event: Event, after: MatchState) -> None:
+        self.state = after
+        self.events.append(event)
+
+    def _fail(self, entry: Entry, reason: str, action: str) -> NoReturn:
+        raise _Stop(
+            Problem(
+                reason,
+                game=self.game.number,
+                move=entry.move,
+                line=entry.line,
+                side=entry.side,
+                player=self.players[entry.side],
+                action=action,
+            )
+        )
+
+    def _game_problem(self, reason: str, line: int) -> NoReturn:
+        raise _Stop(Problem(reason, game=self.game.number, line=line))
+
+
+def _winner(entry: Entry) -> Side:
+    return entry.side if entry.kind == "win" else other(entry.side)
+
+
+def _described(entry: Entry) -> str:
+    if entry.dice is not None:
+        return f"plays {entry.play!r} with {entry.dice[0]}-{entry.dice[1]}"
+    return entry.text
+
+
+def _points(points: int) -> str:
+    return f"{points} point" + ("" if points == 1 else "s")
+
+
+__all__ = ["CheckedGame", "MatFileError", "MatchCheck", "Problem", "RulesUnknown", "check_record", "rules_of"]

@@ -1,0 +1,297 @@
+"""Reading a .mat file's text, in any program's dialect, into what it records, line by line.
+
+Reading is lenient and knows no rules: it finds the header's tags and match length, each game's
+score line and, on each move line, the entries of its two columns (a roll and the play written
+after it, a cube action, a result). Whether any of it is legal is for :mod:`.checking`. What
+cannot be read is kept as an entry with a problem, where it stands, so that the checker reports
+it when the game reaches it.
+
+The dialects read: ``; [Key "Value"]`` tags, a byte-order mark, CRLF line ends, a boxed banner
+or other text before the match line; the match line in any case, with or without leading spaces;
+score lines whose names hold spaces, commas, ratings or replaced characters; the right column
+wherever a program puts it (found from the score line, and after the left column's entry);
+``Cannot Move`` or nothing for a roll that cannot be played; ``???`` for an unrecorded move; a
+server's ``Illegal play (...)`` board dump; ``Double``/``Doubles``, ``Take``/``Takes``,
+``Drop``/``Drops``, ``Beavers``, ``Resigns``; ``Wins N point(s)`` (``and the match``, ``and wins
+the match``) in either column or at the line's start, and the loser's ``Losses N point``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from tavli.engine.events import Side
+from tavli.engine.play import Dice
+
+EntryKind = Literal["roll", "double", "take", "drop", "beaver", "raccoon", "win", "loss", "resign", "unreadable"]
+
+
+class UnreadableFile(Exception):
+    """A text that holds no match record: no match line, or no game."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One column's entry on a move line.
+
+    ``play`` is a roll's play as written (``""`` when nothing is written or ``Cannot Move``);
+    ``value`` the cube value a double or beaver writes, or the points of a result; ``problem``
+    says why an entry cannot stand for anything (an unrecorded move, a board dump, text that is
+    no entry), and the checker reports it where the game reaches it.
+    """
+
+    kind: EntryKind
+    side: Side
+    line: int
+    move: int | None
+    text: str  # the entry as written
+    dice: Dice | None = None
+    play: str = ""
+    value: int | None = None
+    problem: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game as written: its number, the players and score of its score line, its entries."""
+
+    number: int
+    line: int  # the " Game n" line
+    players: tuple[str, str] | None  # None: no score line could be read
+    score: tuple[int, int] | None
+    score_line: int
+    opening: tuple[Dice, ...] | None  # tavli's own "; [Opening "6-2"]" line
+    entries: tuple[Entry, ...]
+    last_line: int  # the game's last line, where a missing result is missed
+
+
+@dataclass(frozen=True, slots=True)
+class MatRecord:
+    """A whole .mat file as written: the header's tags, the match length (0: money) and the games."""
+
+    tags: dict[str, str]
+    match_length: int
+    match_line: int
+    games: tuple[GameRecord, ...]
+
+    @property
+    def players(self) -> tuple[str, str] | None:
+        """The names of the first score line, player 0 on the left."""
+        return next((game.players for game in self.games if game.players is not None), None)
+
+
+def decode(data: bytes) -> str:
+    """A file's bytes as text: UTF-8 (with or without a byte-order mark), else Windows' Western
+    European code page, else Latin-1 (which reads any bytes)."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    try:
+        return data.decode("cp1252")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+_TAG = re.compile(r'^\s*[;#]\s*\[\s*(?P<key>[^"\]]*?)\s*"(?P<value>[^"]*)"\s*\]')
+_LENGTH = re.compile(r"^\s*(?P<length>\d+)\s*point\s+match\b", re.IGNORECASE)
+_GAME = re.compile(r"^\s*Game\s+(?P<number>\d+)\s*$", re.IGNORECASE)
+_SCORE = re.compile(
+    r"^\s*(?P<name0>[^:]*?)\s*:\s*(?P<score0>\d+)\s+(?P<name1>[^:]*?)\s*:\s*(?P<score1>\d+)\s*$"
+)
+_MOVE_NUMBER = re.compile(r"^\s*(?P<number>\d+)\)")
+_ENTRY = re.compile(
+    r"(?P<dice>(?<![\w/])[1-6][1-6]:)"
+    r"|(?P<word>\b(?:doubles?|takes?|drops?|beavers?|raccoons?|wins?|losses|loses|resigns?)\b)",
+    re.IGNORECASE,
+)
+_BOARD_DUMP = re.compile(r"Illegal play\s*\([^)]*\)?", re.IGNORECASE)
+_RESULT = re.compile(r"^(?P<points>\d+)\s+points?\b(?P<rest>.*)$", re.IGNORECASE)
+_CUBE = re.compile(r"^=>\s*(?P<value>\d+)$")
+_WORDS: dict[str, EntryKind] = {
+    "double": "double",
+    "doubles": "double",
+    "take": "take",
+    "takes": "take",
+    "drop": "drop",
+    "drops": "drop",
+    "beaver": "beaver",
+    "beavers": "beaver",
+    "raccoon": "raccoon",
+    "raccoons": "raccoon",
+    "win": "win",
+    "wins": "win",
+    "losses": "loss",
+    "loses": "loss",
+    "resign": "resign",
+    "resigns": "resign",
+}
+_RIGHT_COLUMN_AT_LEAST = 14  # a lone entry this far into a line is in the right column, whatever the layout
+
+
+def read_record(text: str) -> MatRecord:
+    """What a .mat file's text records, read leniently.
+
+    :raises UnreadableFile: for a text with no match line, or no game after it.
+    """
+    lines = text.lstrip("\ufeff").splitlines()
+    tags, length, match_line = _read_header(lines)
+    starts = [index for index in range(match_line, len(lines)) if _GAME.match(lines[index])]
+    if not starts:
+        raise UnreadableFile("the file holds no game: no ' Game 1' line after the match line")
+    games = []
+    for position, start in enumerate(starts):
+        end = starts[position + 1] if position + 1 < len(starts) else len(lines)
+        games.append(_read_game(lines, start, end))
+    return MatRecord(tags=tags, match_length=length, match_line=match_line, games=tuple(games))
+
+
+def _read_header(lines: Sequence[str]) -> tuple[dict[str, str], int, int]:
+    """The header's tags, the match length and the index of the line after the match line. Other
+    text before the match line (a banner, a title) is passed over."""
+    tags: dict[str, str] = {}
+    for index, line in enumerate(lines):
+        tag = _TAG.match(line)
+        if tag is not None:
+            tags[tag["key"]] = tag["value"]
+            continue
+        length = _LENGTH.match(line)
+        if length is not None:
+            return tags, int(length["length"]), index + 1
+        if _GAME.match(line):
+            break
+    raise UnreadableFile("not a .mat file: no ' N point match' line before the first game")
+
+
+def _read_game(lines: Sequence[str], start: int, end: int) -> GameRecord:
+    found = _GAME.match(lines[start])
+    assert found is not None
+    number = int(found["number"])
+    index = start + 1
+    while index < end and not lines[index].strip():
+        index += 1
+    score = _SCORE.match(lines[index]) if index < end else None
+    players = None if score is None else (score["name0"], score["name1"])
+    points = None if score is None else (int(score["score0"]), int(score["score1"]))
+    right_from = _RIGHT_COLUMN_AT_LEAST
+    if score is not None:
+        right_from = max(right_from, score.start("name1") - 6)
+    else:
+        index -= 1  # the line after " Game n" is read as a move line
+    reader = _LineReader(right_from)
+    opening = None
+    for line_index in range(index + 1, end):
+        line = lines[line_index]
+        tag = _TAG.match(line)
+        if tag is not None:
+            if tag["key"] == "Opening":
+                opening = reader.opening(tag["value"], line_index + 1)
+            continue
+        if line.lstrip().startswith((";", "#")):
+            continue
+        reader.read(line, line_index + 1)
+    return GameRecord(
+        number=number,
+        line=start + 1,
+        players=players,
+        score=points,
+        score_line=index + 1,
+        opening=opening,
+        entries=tuple(reader.entries),
+        last_line=end,
+    )
+
+
+class _LineReader:
+    """Reads one game's move lines into entries."""
+
+    def __init__(self, right_from: int) -> None:
+        self.right_from = right_from
+        self.entries: list[Entry] = []
+        self.move: int | None = None
+
+    def opening(self, value: str, line: int) -> tuple[Dice, ...] | None:
+        throws = []
+        for throw in value.split():
+            found = re.fullmatch(r"([1-6])-([1-6])", throw)
+            if found is None:
+                self._unreadable(0, line, value, f"an opening throw is written like 6-2, not {throw!r}")
+                return None
+            throws.append((int(found[1]), int(found[2])))
+        return tuple(throws) or None
+
+    def read(self, line: str, line_number: int) -> None:
+        if not line.strip():
+            return
+        number = _MOVE_NUMBER.match(line)
+        offset = 0
+        if number is not None:
+            self.move = int(number["number"])
+            offset = number.end()
+        # A board dump holds names and numbers that must not be read as entries.
+        masked = _BOARD_DUMP.sub(lambda found: "#" * len(found[0]), line)
+        starts = list(_ENTRY.finditer(masked, offset))
+        leftover = line[offset : starts[0].start() if starts else len(line)].strip()
+        if leftover:
+            side: Side = 1 if line.index(leftover, offset) >= self.right_from else 0
+            self._unreadable(side, line_number, leftover, f"cannot read {leftover!r}")
+            return
+        for position, found in enumerate(starts):
+            stop = starts[position + 1].start() if position + 1 < len(starts) else len(line)
+            right = found.start() >= self.right_from or (position > 0 and not _is_result(found))
+            self.entries.append(self._entry(found, 1 if right else 0, line[found.end() : stop].strip(), line_number))
+
+    def _entry(self, found: re.Match[str], side: Side, rest: str, line: int) -> Entry:
+        written = (found[0] + " " + rest).strip()
+        if found["dice"]:
+            dice = (int(found["dice"][0]), int(found["dice"][1]))
+            return self._roll(side, line, written, dice, rest)
+        kind = _WORDS[found["word"].lower()]
+        if kind in ("double", "beaver"):
+            cube = _CUBE.match(rest)
+            if rest and cube is None:
+                return self._problem(side, line, written, f"a cube action is written 'Doubles => 2', not {written!r}")
+            value = int(cube["value"]) if cube is not None else None
+            return Entry(kind, side, line, self.move, written, value=value)
+        if kind in ("win", "loss"):
+            result = _RESULT.match(rest)
+            if result is None or not _ends_a_result(result["rest"]):
+                return self._problem(side, line, written, f"a result is written 'Wins 2 points', not {written!r}")
+            return Entry(kind, side, line, self.move, written, value=int(result["points"]))
+        if rest:
+            return self._problem(side, line, written, f"cannot read {rest!r} after {found[0]!r}")
+        return Entry(kind, side, line, self.move, written)
+
+    def _roll(self, side: Side, line: int, written: str, dice: Dice, play: str) -> Entry:
+        if _BOARD_DUMP.match(play):
+            problem = "a board dump ('Illegal play (...)') stands where the play should be: the play is not recorded"
+            return Entry("roll", side, line, self.move, written, dice=dice, problem=problem)
+        if play.startswith("??"):
+            problem = f"the play is not recorded ({play!r})"
+            return Entry("roll", side, line, self.move, written, dice=dice, problem=problem)
+        if play.lower().replace(" ", "") in ("cannotmove", "cantmove", "nomove", "noplay"):
+            play = ""
+        return Entry("roll", side, line, self.move, written, dice=dice, play=play)
+
+    def _problem(self, side: Side, line: int, written: str, problem: str) -> Entry:
+        return Entry("unreadable", side, line, self.move, written, problem=problem)
+
+    def _unreadable(self, side: Side, line: int, written: str, problem: str) -> None:
+        self.entries.append(self._problem(side, line, written, problem))
+
+
+def _is_result(found: re.Match[str]) -> bool:
+    """Whether an entry found is a result, which stands in the winner's column wherever it is."""
+    return bool(found["word"]) and _WORDS[found["word"].lower()] in ("win", "loss")
+
+
+def _ends_a_result(rest: str) -> bool:
+    """Whether the words after ``Wins 2 points`` are ones a result may end with."""
+    words = rest.strip().lower()
+    return words in ("", "and the match", "and wins the match", "and match")
+
+
+__all__ = ["Entry", "GameRecord", "MatRecord", "UnreadableFile", "decode", "read_record"]
