@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 # Each subcommand is a module clients/<name>_command.py with add_parser(commands).
-COMMANDS = ("arena", "play", "plays", "serve")
+COMMANDS = ("arena", "check-match", "play", "plays", "serve")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -26,7 +26,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # them when none is, for the help and the error that lists them.
     named = arguments_given[0] if arguments_given and arguments_given[0] in COMMANDS else None
     for name in COMMANDS if named is None else (named,):
-        importlib.import_module(f"tavli.clients.{name}_command").add_parser(commands)
+        importlib.import_module(f"tavli.clients.{name.replace('-', '_')}_command").add_parser(commands)
     arguments = parser.parse_args(arguments_given)
     try:
         return int(arguments.run(arguments))

@@ -102,8 +102,12 @@ class Problem:
             where.append(f"player {self.side}" + (f" ({self.player})" if self.player else ""))
         if self.line is not None:
             where.append(f"line {self.line}")
-        what = f"{self.action}: " if self.action else ""
-        return (", ".join(where) + ": " if where else "") + what + self.reason
+        return (", ".join(where) + ": " if where else "") + self.message
+
+    @property
+    def message(self) -> str:
+        """The problem in words, without where it stands: what was attempted, then why not."""
+        return f"{self.action}: {self.reason}" if self.action else self.reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -348,10 +352,10 @@ class _GameChecker:
             self._roll_and_play(entry)
         elif entry.kind == "double":
             self._apply(entry, Doubled(entry.side), "doubles")
-            self._check_cube(entry, "doubles")
+            self._check_cube(entry)
         elif entry.kind == "beaver":
             self._apply(entry, Beavered(entry.side), "beavers")
-            self._check_cube(entry, "beavers")
+            self._check_cube(entry)
         elif entry.kind == "take":
             self._apply(entry, Took(entry.side), "takes")
         elif entry.kind == "drop":
@@ -465,10 +469,10 @@ class _GameChecker:
             return None
         return self.rules.match_length - self.game.score[side]
 
-    def _check_cube(self, entry: Entry, action: str) -> None:
+    def _check_cube(self, entry: Entry) -> None:
         value = self.state.game.cube_value * (2 if self.state.game.phase is Phase.DOUBLED else 1)
         if entry.value is not None and entry.value != value:
-            self._fail(entry, f"that turns the cube to {value}", f"{action} => {entry.value}")
+            self._fail(entry, f"that turns the cube to {value}", entry.text)
 
     # --- the engine --------------------------------------------------------------------------
 

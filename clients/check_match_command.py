@@ -1,0 +1,112 @@
+"""``tavli check-match``: read .mat match records in any program's dialect and report every problem."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Iterable
+from typing import Any
+
+from tavli.engine.matfile import MatchCheck, MatFileError, Problem, check_mat
+
+CLEAN, PROBLEMS, UNREADABLE = 0, 1, 2  # the exit statuses, the worst file's
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "check-match",
+        help="check .mat match records against the rules",
+        description=(
+            "Read .mat match records as any program writes them (GNU Backgammon, eXtreme Gammon,"
+            " Snowie, Backgammon Galaxy and Studio, FIBS and others), check every play, cube action"
+            " and result against the rules, and report every problem with its game, move, line and"
+            " side. Exit status: 0 when every file is clean, 1 when some file has problems, 2 when"
+            " some file could not be read."
+        ),
+    )
+    parser.add_argument("files", nargs="+", metavar="FILE", help="a .mat file ('-' for standard input)")
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON object a file, on one line, instead of a report"
+    )
+    parser.set_defaults(run=run)
+
+
+def run(arguments: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    statuses = []
+    for name in arguments.files:
+        checked = _check(name)
+        statuses.append(UNREADABLE if isinstance(checked, str) else PROBLEMS if checked.problems else CLEAN)
+        if arguments.json:
+            found = {"file": name, "error": checked} if isinstance(checked, str) else report(name, checked)
+            print(json.dumps(found, ensure_ascii=False))
+        else:
+            print(_readable(name, checked))
+    summary = _summary(statuses, time.perf_counter() - started)
+    if len(statuses) > 1 or not arguments.json:
+        print(summary, file=sys.stderr if arguments.json else sys.stdout)
+    return max(statuses)
+
+
+def _check(name: str) -> MatchCheck | str:
+    """The file checked, or why it cannot be read."""
+    try:
+        data = sys.stdin.buffer.read() if name == "-" else _read(name)
+    except OSError as error:
+        return f"cannot open it: {error.strerror or error}"
+    try:
+        return check_mat(data)
+    except MatFileError as error:
+        return str(error)
+
+
+def _read(name: str) -> bytes:
+    with open(name, "rb") as file:
+        return file.read()
+
+
+def report(name: str, checked: MatchCheck) -> dict[str, Any]:
+    """A checked file as the JSON object ``--json`` prints."""
+    return {
+        "file": name,
+        "match_length": checked.rules.match_length,
+        "games": len(checked.games),
+        "score": list(checked.score),
+        "problems": [_problem(problem) for problem in checked.problems],
+    }
+
+
+def _problem(problem: Problem) -> dict[str, Any]:
+    return {
+        "game": problem.game,
+        "move": problem.move,
+        "line": problem.line,
+        "side": problem.side,
+        "reason": problem.message,
+    }
+
+
+def _readable(name: str, checked: MatchCheck | str) -> str:
+    if isinstance(checked, str):
+        return f"{name}: cannot be read: {checked}"
+    length = checked.rules.match_length
+    match = f"{length} point match" if length else "money session"
+    players = " - ".join(checked.record.players or ("?", "?"))
+    games = f"{len(checked.games)} game" + ("" if len(checked.games) == 1 else "s")
+    problems = checked.problems
+    verdict = "clean" if not problems else f"{len(problems)} problem" + ("" if len(problems) == 1 else "s")
+    lines = [f"{name}: {match}, {players}, {games}, score {checked.score[0]}-{checked.score[1]}: {verdict}"]
+    lines.extend(f"  {problem}" for problem in problems)
+    return "\n".join(lines)
+
+
+def _summary(statuses: Iterable[int], seconds: float) -> str:
+    statuses = list(statuses)
+    counts = [statuses.count(status) for status in (CLEAN, PROBLEMS, UNREADABLE)]
+    rate = len(statuses) / seconds if seconds > 0 else float("inf")
+    return (
+        f"{len(statuses)} file{'s' if len(statuses) != 1 else ''}: {counts[0]} clean, {counts[1]} with problems,"
+        f" {counts[2]} unreadable ({rate:,.0f} files a second)"
+    )
