@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from tavli.clients.cli import main
-from tavli.engine.rules import RuleSet
 from tavli.engine.matfile import export_mat
+from tavli.engine.rules import RuleSet
 
 from .test_matfile import bot_match
 
