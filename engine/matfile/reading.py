@@ -105,7 +105,8 @@ _SCORE = re.compile(
 _MOVE_NUMBER = re.compile(r"^\s*(?P<number>\d+)\)")
 _ENTRY = re.compile(
     r"(?P<dice>(?<![\w/])[1-6][1-6]:)"
-    r"|(?P<word>\b(?:doubles?|takes?|drops?|beavers?|raccoons?|wins?|losses|loses|resigns?)\b)",
+    r"|(?<!and )(?P<word>\b(?:doubles?|takes?|drops?|beavers?|raccoons?|wins?|losses|loses|resigns?)\b)"
+    r"|(?P<unrecorded>\?{2,})",
     re.IGNORECASE,
 )
 _BOARD_DUMP = re.compile(r"Illegal play\s*\([^)]*\)?", re.IGNORECASE)
@@ -233,7 +234,12 @@ class _LineReader:
             offset = number.end()
         # A board dump holds names and numbers that must not be read as entries.
         masked = _BOARD_DUMP.sub(lambda found: "#" * len(found[0]), line)
-        starts = list(_ENTRY.finditer(masked, offset))
+        # "42: ???" is a roll whose play is not recorded; "???" alone, a move not recorded at all.
+        starts = [
+            found
+            for found in _ENTRY.finditer(masked, offset)
+            if not (found["unrecorded"] and re.search(r"[1-6][1-6]:\s*$", masked[: found.start()]))
+        ]
         leftover = line[offset : starts[0].start() if starts else len(line)].strip()
         if leftover:
             side: Side = 1 if line.index(leftover, offset) >= self.right_from else 0
@@ -249,6 +255,8 @@ class _LineReader:
         if found["dice"]:
             dice = (int(found["dice"][0]), int(found["dice"][1]))
             return self._roll(side, line, written, dice, rest)
+        if found["unrecorded"]:
+            return self._problem(side, line, written, f"the move is not recorded ({written!r})")
         kind = _WORDS[found["word"].lower()]
         if kind in ("double", "beaver"):
             cube = _CUBE.match(rest)
