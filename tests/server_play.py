@@ -211,7 +211,10 @@ def tavli_serve(
 def wait_until_serving(address: str, process: subprocess.Popen[bytes], *, within: float = 15.0) -> None:
     """Wait until a server answers on ``address``; fail if the process exits or time runs out."""
     deadline = time.monotonic() + within
-    with grpc.insecure_channel(address) as channel:
+    # Reconnect attempts every 50 ms, not gRPC's default backoff (1 s and growing), so that the wait
+    # ends as soon as the server answers.
+    fast = [("grpc.initial_reconnect_backoff_ms", 50), ("grpc.min_reconnect_backoff_ms", 50), ("grpc.max_reconnect_backoff_ms", 50)]
+    with grpc.insecure_channel(address, options=fast) as channel:
         while True:
             if process.poll() is not None:
                 raise AssertionError(f"tavli serve exited with {process.returncode} before serving")
