@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from tavli.engine import core
@@ -58,8 +59,14 @@ def parse_moves(text: str) -> list[WrittenMove]:
         :data:`MAX_NOTATION_LENGTH`.
     """
     _check_length(text)
+    return list(_parsed_moves(text))
+
+
+# The same few hundred texts make most plays ("8/5 6/5", "13/7 8/7"): each is read once.
+@lru_cache(maxsize=4096)
+def _parsed_moves(text: str) -> tuple[WrittenMove, ...]:
     if text.strip().lower() in _NO_PLAY:
-        return []
+        return ()
     moves: list[WrittenMove] = []
     for part in text.replace(",", " ").split():
         match = _MOVE.match(part)
@@ -95,7 +102,7 @@ def parse_moves(text: str) -> list[WrittenMove]:
         moves.extend([WrittenMove(tuple(points), tuple(hits))] * count)
     if len(moves) > 4 and sum(len(move.points) - 1 for move in moves) > 4:
         raise InvalidPlayError(f"cannot read {text!r}: a play has at most four steps")
-    return moves
+    return tuple(moves)
 
 
 def _check_length(text: str) -> None:
