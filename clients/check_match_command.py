@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
+from itertools import repeat
 from collections.abc import Iterable
 from typing import Any
 
@@ -30,24 +33,45 @@ def add_parser(commands: Any) -> None:
     parser.add_argument(
         "--json", action="store_true", help="print one JSON object a file, on one line, instead of a report"
     )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=0,
+        metavar="N",
+        help="check files in N processes at once (default: one a CPU, for more than a few dozen files)",
+    )
     parser.set_defaults(run=run)
 
 
 def run(arguments: argparse.Namespace) -> int:
     started = time.perf_counter()
-    statuses = []
-    for name in arguments.files:
-        checked = _check(name)
-        statuses.append(UNREADABLE if isinstance(checked, str) else PROBLEMS if checked.problems else CLEAN)
-        if arguments.json:
-            found = {"file": name, "error": checked} if isinstance(checked, str) else report(name, checked)
-            print(json.dumps(found, ensure_ascii=False))
-        else:
-            print(_readable(name, checked))
+    names = arguments.files
+    jobs = min(arguments.jobs or os.cpu_count() or 1, max(1, len(names) // _FILES_A_JOB_AT_LEAST))
+    if jobs > 1 and "-" not in names:
+        with ProcessPoolExecutor(jobs) as pool:
+            outcomes = list(pool.map(_outcome, names, repeat(arguments.json), chunksize=8))
+    else:
+        outcomes = [_outcome(name, arguments.json) for name in names]
+    for _, text in outcomes:
+        print(text)
+    statuses = [status for status, _ in outcomes]
     summary = _summary(statuses, time.perf_counter() - started)
     if len(statuses) > 1 or not arguments.json:
         print(summary, file=sys.stderr if arguments.json else sys.stdout)
     return max(statuses)
+
+
+_FILES_A_JOB_AT_LEAST = 16  # fewer files are checked in this process: a worker costs its start
+
+
+def _outcome(name: str, as_json: bool) -> tuple[int, str]:
+    """One file's exit status and what is printed for it."""
+    checked = _check(name)
+    status = UNREADABLE if isinstance(checked, str) else PROBLEMS if checked.problems else CLEAN
+    if not as_json:
+        return status, _readable(name, checked)
+    found = {"file": name, "error": checked} if isinstance(checked, str) else report(name, checked)
+    return status, json.dumps(found, ensure_ascii=False)
 
 
 def _check(name: str) -> MatchCheck | str:

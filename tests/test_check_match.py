@@ -100,3 +100,15 @@ def test_it_reads_standard_input_and_non_utf8_bytes() -> None:
     out = done.stdout.decode("utf-8")
     assert out.startswith("-: 3 point match, Kévin - Bob, 1 game, score 0-1: 1 problem\n")
     assert "game 1, move 2, player 0 (Kévin), line 6: plays '12/1' with 6-5: " in out
+
+
+def test_files_checked_in_several_processes_are_reported_in_the_order_given(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    names = [str(files[kind]) for kind in ("clean", "broken", "junk")] * 12
+    assert main(["check-match", "--json", "--jobs", "2", *names]) == 2
+    together = capsys.readouterr().out
+    assert main(["check-match", "--json", "--jobs", "1", *names]) == 2
+    alone = capsys.readouterr().out
+    assert together == alone
+    assert [line["file"] for line in _json_lines(together)] == names
