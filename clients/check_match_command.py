@@ -7,9 +7,9 @@ import json
 import os
 import sys
 import time
+from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from itertools import repeat
-from collections.abc import Iterable
 from typing import Any
 
 from tavli.engine.matfile import MatchCheck, MatFileError, Problem, check_mat
