@@ -41,6 +41,7 @@ from tavli.v1 import (
     board_pb2,
     games_service_pb2 as games_pb2,
     games_service_pb2_grpc,
+    match_record_pb2,
     rules_service_pb2 as rules_pb2,
     rules_service_pb2_grpc,
 )
@@ -62,24 +63,37 @@ RESULT_LEVELS: dict[int, ResignLevel] = {number: level for level, number in RESU
 
 class TavliServerError(Exception):
     """An error status from the server: ``code`` (a grpc.StatusCode), ``reason`` (the stable
-    ErrorInfo reason, e.g. ``ILLEGAL_PLAY``) and ``message`` (the reason in words)."""
+    ErrorInfo reason, e.g. ``ILLEGAL_PLAY``) and ``message`` (the reason in words); for a match
+    record refused (``INVALID_MATCH_RECORD``, ``UNREADABLE_MATCH_RECORD``), ``problems`` holds
+    its problems as the status details carry them."""
 
-    def __init__(self, code: grpc.StatusCode, reason: str, message: str) -> None:
+    def __init__(
+        self,
+        code: grpc.StatusCode,
+        reason: str,
+        message: str,
+        problems: Sequence[match_record_pb2.MatchProblem] = (),
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.reason = reason
         self.message = message
+        self.problems = tuple(problems)
 
     @classmethod
     def from_rpc_error(cls, error: grpc.RpcError) -> TavliServerError:
         reason = ""
+        problems = []
         status = rpc_status.from_call(error)  # type: ignore[arg-type]
         if status is not None:
             for detail in status.details:
                 info = error_details_pb2.ErrorInfo()
+                problem = match_record_pb2.MatchProblem()
                 if detail.Unpack(info):
                     reason = info.reason
-        return cls(error.code(), reason, error.details() or "")  # type: ignore[attr-defined]
+                elif detail.Unpack(problem):
+                    problems.append(problem)
+        return cls(error.code(), reason, error.details() or "", problems)  # type: ignore[attr-defined]
 
 
 def _call(method: Any, request: Any, **kwargs: Any) -> Any:
@@ -153,6 +167,15 @@ class TavliClient:
         )
         return _call(self.rules.ValidatePlay, request, timeout=self.timeout)  # type: ignore[no-any-return]
 
+    def validate_match(self, record: str | bytes) -> rules_pb2.ValidateMatchResponse:
+        """Check a .mat match record, its text or its file's bytes: what it holds and every
+        problem (``problems`` empty: :meth:`import_match` takes it).
+
+        :raises TavliServerError: UNREADABLE_MATCH_RECORD for a text that holds no match.
+        """
+        request = rules_pb2.ValidateMatchRequest(record=_match_record(record))
+        return _call(self.rules.ValidateMatch, request, timeout=self.timeout)  # type: ignore[no-any-return]
+
     # --- games ------------------------------------------------------------------------------
 
     def create_game(
@@ -175,22 +198,33 @@ class TavliClient:
             elif name == "match_openings":
                 value = getattr(games_pb2, f"MATCH_OPENINGS_{value}")
             setattr(rule_set, name, value)
-        mode = (
-            games_pb2.DICE_MODE_VERIFIABLE
-            if verifiable_dice
-            else games_pb2.DICE_MODE_SEEDED
-            if dice_seed
-            else games_pb2.DICE_MODE_UNSPECIFIED
-        )
         request = games_pb2.CreateGameRequest(
-            rule_set=rule_set, dice_mode=mode, dice_seed=dice_seed, request_id=str(uuid.uuid4())
+            rule_set=rule_set,
+            dice_mode=_dice_mode(dice_seed, verifiable_dice),
+            dice_seed=dice_seed,
+            request_id=str(uuid.uuid4()),
         )
         created = _call_again_while_unavailable(self.games.CreateGame, request, timeout=self.timeout)
-        name = created.game.name
-        return (
-            Seat(self, name, 0, created.seat0_token, created.game),
-            Seat(self, name, 1, created.seat1_token, created.game),
+        return _seats(self, created)
+
+    def import_match(
+        self, record: str | bytes, *, dice_seed: str = "", verifiable_dice: bool = False
+    ) -> tuple[Seat, Seat]:
+        """Store a match played elsewhere from its .mat record (its text or its file's bytes);
+        returns its two seats, to play on from where the record stops. The dice after the record
+        come as :meth:`create_game`'s do.
+
+        :raises TavliServerError: INVALID_MATCH_RECORD, with ``problems``, for a record with
+            problems (nothing is stored); UNREADABLE_MATCH_RECORD for one that holds no match.
+        """
+        request = games_pb2.ImportMatchRequest(
+            record=_match_record(record),
+            dice_mode=_dice_mode(dice_seed, verifiable_dice),
+            dice_seed=dice_seed,
+            request_id=str(uuid.uuid4()),
         )
+        imported = _call_again_while_unavailable(self.games.ImportMatch, request, timeout=self.timeout)
+        return _seats(self, imported)
 
     def game(self, name: str) -> games_pb2.Game:
         return _call(self.games.GetGame, games_pb2.GetGameRequest(name=name), timeout=self.timeout).game
@@ -218,6 +252,28 @@ class TavliClient:
             SEAT_ALREADY_STREAMING).
         """
         return SeatStream(self, name, token, resume=resume)
+
+
+def _match_record(record: str | bytes) -> match_record_pb2.MatchRecord:
+    """A .mat record as the API takes it: text as its text, bytes as the file's data."""
+    if isinstance(record, bytes):
+        return match_record_pb2.MatchRecord(data=record)
+    return match_record_pb2.MatchRecord(text=record)
+
+
+def _dice_mode(dice_seed: str, verifiable_dice: bool) -> int:
+    """The DiceMode of a new game: verifiable, seeded by ``dice_seed``, or the system's."""
+    if verifiable_dice:
+        return games_pb2.DICE_MODE_VERIFIABLE
+    return games_pb2.DICE_MODE_SEEDED if dice_seed else games_pb2.DICE_MODE_UNSPECIFIED
+
+
+def _seats(
+    client: TavliClient, made: games_pb2.CreateGameResponse | games_pb2.ImportMatchResponse
+) -> tuple[Seat, Seat]:
+    """The two seats of a game just made, from the answer that holds their tokens."""
+    name = made.game.name
+    return Seat(client, name, 0, made.seat0_token, made.game), Seat(client, name, 1, made.seat1_token, made.game)
 
 
 @dataclass

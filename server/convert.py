@@ -207,6 +207,11 @@ def seat_of(seat: int) -> Side:
 # --- the engine to responses -----------------------------------------------------------------
 
 
+def variant_message(variant: Variant) -> int:
+    """The API's enum of ``variant``."""
+    return _VARIANT_ENUMS[variant.name]
+
+
 def seat_message(side: Side | None) -> int:
     if side is None:
         return games_pb2.SEAT_UNSPECIFIED

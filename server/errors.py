@@ -9,13 +9,14 @@ the server.
 from __future__ import annotations
 
 import inspect
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import Any, NoReturn
 
 import grpc
 import grpc.aio
 import structlog
 from google.protobuf import any_pb2
+from google.protobuf.message import Message
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
@@ -36,14 +37,22 @@ log = structlog.get_logger("tavli.server")
 
 
 class ServiceError(Exception):
-    """An error of the service itself (not of the rules): unknown game, wrong token, stale etag."""
+    """An error of the service itself (not of the rules): unknown game, wrong token, stale etag.
+
+    ``details`` are messages the status carries after its ErrorInfo (a refused record's
+    problems), ``metadata`` the ErrorInfo's metadata; most errors have neither.
+    """
 
     code = grpc.StatusCode.INVALID_ARGUMENT
     reason = "INVALID_ARGUMENT"
 
-    def __init__(self, message: str) -> None:
+    def __init__(
+        self, message: str, *, details: Sequence[Message] = (), metadata: Mapping[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
+        self.details = tuple(details)
+        self.metadata = dict(metadata or {})
 
 
 class BadRequest(ServiceError):
@@ -87,6 +96,18 @@ class UnknownEnumValue(ServiceError):
     """An enum field holding a number the API does not define."""
 
     reason = "UNKNOWN_ENUM_VALUE"
+
+
+class UnreadableMatchRecord(ServiceError):
+    """A .mat text that holds no match the server can read; its details say why, as problems."""
+
+    reason = "UNREADABLE_MATCH_RECORD"
+
+
+class InvalidMatchRecord(ServiceError):
+    """A .mat record with problems, refused where only a clean one is taken (an import)."""
+
+    reason = "INVALID_MATCH_RECORD"
 
 
 class SeededDiceDisabled(ServiceError):
@@ -167,21 +188,45 @@ def status_of(error: Exception) -> tuple[grpc.StatusCode, str, str]:
 MAX_MESSAGE_CHARS = 1000
 
 
-def rich_status(code: grpc.StatusCode, reason: str, message: str) -> grpc.Status:
-    """A status carrying a google.rpc.Status with one ErrorInfo (the message cut to
-    :data:`MAX_MESSAGE_CHARS`)."""
-    return rpc_status.to_status(status_message(code, reason, message))
+def cut(words: str, most: int = MAX_MESSAGE_CHARS) -> str:
+    """``words``, cut to ``most`` characters (the last one an ellipsis) if they are longer."""
+    return words if len(words) <= most else words[: most - 1] + "…"
 
 
-def status_message(code: grpc.StatusCode, reason: str, message: str) -> status_pb2.Status:
-    """The google.rpc.Status of an error: its code, its message (cut to :data:`MAX_MESSAGE_CHARS`)
-    and one ErrorInfo with its reason, in domain ``tavli``."""
-    if len(message) > MAX_MESSAGE_CHARS:
-        message = message[: MAX_MESSAGE_CHARS - 1] + "…"
-    info = error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN)
+def rich_status(
+    code: grpc.StatusCode,
+    reason: str,
+    message: str,
+    *,
+    details: Sequence[Message] = (),
+    metadata: Mapping[str, str] | None = None,
+) -> grpc.Status:
+    """A status carrying a google.rpc.Status with one ErrorInfo and then ``details`` (the message
+    cut to :data:`MAX_MESSAGE_CHARS`)."""
+    return rpc_status.to_status(status_message(code, reason, message, details=details, metadata=metadata))
+
+
+def status_message(
+    code: grpc.StatusCode,
+    reason: str,
+    message: str,
+    *,
+    details: Sequence[Message] = (),
+    metadata: Mapping[str, str] | None = None,
+) -> status_pb2.Status:
+    """The google.rpc.Status of an error: its code, its message (cut to :data:`MAX_MESSAGE_CHARS`),
+    one ErrorInfo with its reason, in domain ``tavli``, and ``metadata``, then ``details``."""
+    info = error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN, metadata=metadata)
+    return status_pb2.Status(
+        code=getattr(code_pb2, code.name), message=cut(message), details=[packed(info), *map(packed, details)]
+    )
+
+
+def packed(message: Message) -> any_pb2.Any:
+    """``message`` packed into a google.protobuf.Any, as a status detail."""
     detail = any_pb2.Any()
-    detail.Pack(info)
-    return status_pb2.Status(code=getattr(code_pb2, code.name), message=message, details=[detail])
+    detail.Pack(message)
+    return detail
 
 
 class ErrorInterceptor(grpc.aio.ServerInterceptor):
@@ -206,7 +251,11 @@ async def abort(context: grpc.aio.ServicerContext, error: Exception) -> NoReturn
     code, reason, message = status_of(error)
     if code is grpc.StatusCode.INTERNAL:
         log.error("handler failed", error_type=type(error).__name__, exc_info=error)
-    await context.abort_with_status(rich_status(code, reason, message))
+    if isinstance(error, ServiceError):
+        status = rich_status(code, reason, message, details=error.details, metadata=error.metadata)
+    else:
+        status = rich_status(code, reason, message)
+    await context.abort_with_status(status)
     raise AssertionError("abort_with_status returned")  # it always raises
 
 

@@ -13,7 +13,7 @@ import binascii
 import hashlib
 import json
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import grpc
 
@@ -21,7 +21,7 @@ from tavli.engine.events import Side
 from tavli.engine.game import legal_actions, rolled_plays
 from tavli.engine.match import Match, open_commitment
 from tavli.engine.matfile import export_mat
-from tavli.server import answers, convert
+from tavli.server import answers, convert, match_records
 from tavli.server.admission import client_of
 from tavli.server.errors import BadRequest
 from tavli.server.limits import RequestLimits
@@ -30,6 +30,7 @@ from tavli.server.seat_stream import SeatStreams
 from tavli.server.tables import Action, Created, GameView, Request, Tables
 from tavli.v1 import games_service_pb2 as pb, games_service_pb2_grpc
 
+_Created = TypeVar("_Created", pb.CreateGameResponse, pb.ImportMatchResponse)
 _BAD_PAGE_TOKEN = "page_token is not one this server gave"
 # A page token is a small JSON object; anything longer was not made here.
 _MOST_PAGE_TOKEN_CHARS = 512
@@ -57,7 +58,25 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
             request=_request_of("CreateGame", request),
             admit=lambda name: self.quotas.count_game(client, name),
         )
-        return created_message(created)
+        return created_message(created, pb.CreateGameResponse)
+
+    async def ImportMatch(
+        self, request: pb.ImportMatchRequest, context: grpc.aio.ServicerContext
+    ) -> pb.ImportMatchResponse:
+        dice_mode = convert.dice_mode_of(request.dice_mode)
+        checked = await match_records.check(request.record)
+        if not checked.clean:
+            raise match_records.refusal(checked)
+        client = client_of(context)
+        created = await self.tables.create(
+            checked.rules,
+            dice_mode=dice_mode,
+            dice_seed=request.dice_seed,
+            request=_request_of("ImportMatch", request),
+            admit=lambda name: self.quotas.count_game(client, name),
+            played=checked.events,
+        )
+        return created_message(created, pb.ImportMatchResponse)
 
     async def GetGame(self, request: pb.GetGameRequest, context: grpc.aio.ServicerContext) -> pb.GetGameResponse:
         return pb.GetGameResponse(game=game_message(await self.tables.get(_name_of(request))))
@@ -241,10 +260,10 @@ def summary_of(view: GameView) -> bytes:
     return game_message(view).SerializeToString()
 
 
-def created_message(created: Created) -> pb.CreateGameResponse:
-    return pb.CreateGameResponse(
-        game=game_message(created.game), seat0_token=created.tokens[0], seat1_token=created.tokens[1]
-    )
+def created_message(created: Created, answer: type[_Created]) -> _Created:
+    """The answer of an RPC that makes a game (CreateGame, ImportMatch): the game and its seats' tokens."""
+    seat0_token, seat1_token = created.tokens
+    return answer(game=game_message(created.game), seat0_token=seat0_token, seat1_token=seat1_token)
 
 
 def _request_of(method: str, request: Any) -> Request | None:

@@ -25,6 +25,15 @@ from tavli.server.errors import FieldTooLong, ServiceError, TooManyItems, Unknow
 BATCH_ITEMS = "tavli.v1.BatchValidatePlaysRequest.requests"
 """The key of the number of plays a BatchValidatePlays may hold."""
 
+MATCH_RECORD_TEXT = "tavli.v1.MatchRecord.text"
+MATCH_RECORD_DATA = "tavli.v1.MatchRecord.data"
+"""The keys of a .mat record's length, as its text (in characters) or its bytes."""
+
+MOST_MATCH_RECORD = 1 << 20
+"""A .mat record's most characters or bytes: 1 MiB. A long match is tens of kilobytes, a money
+session of 300 games 250 KB; a record fits the server's messages (4 MiB) even if each of its
+characters takes three bytes, and its check stays within seconds (see :mod:`server.match_records`)."""
+
 FIELD_LIMITS: Mapping[str, int] = MappingProxyType(
     {
         # Text, in characters.
@@ -44,6 +53,9 @@ FIELD_LIMITS: Mapping[str, int] = MappingProxyType(
         "opponent_points": 26,
         "steps": 8,  # a play has at most four
         BATCH_ITEMS: 1000,
+        # A whole .mat record, in characters or bytes.
+        MATCH_RECORD_TEXT: MOST_MATCH_RECORD,
+        MATCH_RECORD_DATA: MOST_MATCH_RECORD,
     }
 )
 """The bound of each field named, by its name (``notation``) or its full name

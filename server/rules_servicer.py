@@ -1,6 +1,8 @@
 """RulesService: stateless rule queries, each one conversion in, one engine call, one conversion out.
 
-The calls are short and bound by the CPU: they run on the event loop itself, with no thread.
+The calls are short and bound by the CPU: they run on the event loop itself, with no thread;
+but ValidateMatch, whose record may take seconds to check, runs its check on threads of its own
+(:mod:`server.match_records`).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import grpc.aio
 from tavli.engine import OFF, IllegalPlayError, InvalidPositionError, Play, Position, TavliError, Variant
 from tavli.engine.play import Dice
 from tavli.engine.xgid import Xgid, format_xgid
-from tavli.server import answers, convert
+from tavli.server import answers, convert, match_records
 from tavli.server.errors import ServiceError
 from tavli.v1 import rules_service_pb2 as pb, rules_service_pb2_grpc
 
@@ -73,6 +75,11 @@ class RulesServicer(rules_service_pb2_grpc.RulesServiceServicer):
             xgid=_xgid_or_empty(position),
             board=convert.board_message(position),
         )
+
+    async def ValidateMatch(
+        self, request: pb.ValidateMatchRequest, context: grpc.aio.ServicerContext
+    ) -> pb.ValidateMatchResponse:
+        return match_records.report(await match_records.check(request.record))
 
 
 def _xgid_or_empty(position: Position) -> str:

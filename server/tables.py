@@ -20,14 +20,14 @@ import hmac
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
 
 import structlog
 
 from tavli.engine.dice import SeededDice
-from tavli.engine.events import Event, Side, event_from_dict
+from tavli.engine.events import DiceCommitted, Event, Side, event_from_dict
 from tavli.engine.game import MatchState, apply, new_match
 from tavli.engine.match import Match
 from tavli.engine.rules import RuleSet
@@ -192,10 +192,14 @@ class Tables:
         dice_seed: str,
         request: Request | None,
         admit: Callable[[str], None] = lambda name: None,
+        played: Sequence[Event] = (),
     ) -> Created:
         """Create a game, or answer again the create first made with ``request``'s id.
 
-        ``admit(name)`` is called before a new game is stored, and may refuse it by raising.
+        ``played`` is the log of a match played elsewhere (an imported record) that the game
+        goes on from: it is stored with the game, in the same write, and the game's dice come
+        from ``dice_mode`` after it. ``admit(name)`` is called before a new game is stored, and
+        may refuse it by raising; a game whose match ``played`` ends is over at once.
 
         :raises SeededDiceDisabled: for seeded dice on a server that does not allow them.
         :raises BadRequest: for a seeded game without a seed.
@@ -216,12 +220,10 @@ class Tables:
         name = f"games/{secrets.token_hex(8)}"
         now = self.clock()
         record = GameRecord(name, rules_to_dict(rules), dice_mode, dice_seed if dice_mode == "seeded" else "", now, now)
-        match = Match(
-            rules,
-            dice=SeededDice(dice_seed) if dice_mode == "seeded" else None,
-            verifiable=dice_mode == "verifiable",
-            seeds=self._seeds(name),
-        )
+        if played:  # a whole record replayed is long work: off the event loop
+            match = await asyncio.to_thread(self._new_match, name, rules, dice_mode, dice_seed, played)
+        else:
+            match = self._new_match(name, rules, dice_mode, dice_seed, played)
         view = GameView(name, rules, dice_mode, match, now, now)
         stored = None if request is None else self._request_record("", request, -1, view)
         admit(name)
@@ -241,7 +243,27 @@ class Tables:
             self.on_over(name)
             raise
         self._remember(Table(view, record))
+        if view.state.over:
+            self.on_over(name)
         return Created(view, self._tokens(name))
+
+    def _new_match(
+        self, name: str, rules: RuleSet, dice_mode: DiceMode, dice_seed: str, played: Sequence[Event]
+    ) -> Match:
+        """The match of a new game: at its start, or going on from ``played`` with the game's
+        own dice; with verifiable dice, the game in play after ``played`` is committed to a seed
+        (its throws from then on come from it)."""
+        dice = SeededDice(dice_seed) if dice_mode == "seeded" else None
+        verifiable = dice_mode == "verifiable"
+        seeds = self._seeds(name)
+        if not played:
+            return Match(rules, dice=dice, verifiable=verifiable, seeds=seeds)
+        match = Match.replay(rules, played, dice=dice, verifiable=verifiable, seeds=seeds)
+        if not verifiable or match.state.over:
+            return match
+        number, first_throw = match.state.game.number, match.state.throws
+        commitment = DiceCommitted(number, SeededDice(seeds(number)).commitment, first_throw)
+        return Match.replay(rules, [*played, commitment], dice=dice, verifiable=verifiable, seeds=seeds)
 
     async def get(self, name: str) -> GameView:
         """The game ``name`` as last stored.

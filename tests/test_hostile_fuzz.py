@@ -198,6 +198,16 @@ def _long(pieces: list[str], least: int, most: int) -> st.SearchStrategy[str]:
     )
 
 
+# .mat records, whole and cut anywhere: clean, with a problem, a header alone, a money session.
+_MAT_GAME = (
+    " Game 1\n Alice : 0                      Bob : 0\n  1) 31: 8/5 6/5                  42: 8/4 6/4\n"
+)
+MAT_RECORDS = [
+    " 3 point match\n\n" + _MAT_GAME + "  2)  Doubles => 2                Drops\n      Wins 1 point\n",
+    " 3 point match\n\n" + _MAT_GAME + "  2) 65: 12/1                    ???\n",
+    '; [Variation "Long Nardi"]\n 5 point match\n',
+    " 0 point match\n\n" + _MAT_GAME,
+]
 OVERSIZED = _long(["a", "é", "9", "games/", "24/23 ", "\x00", "🎲", "XGID=-b"], 20_000, 400_000)
 RANDOM_TEXT = st.text(max_size=30)
 TEXT_BY_FIELD: dict[str, st.SearchStrategy[str]] = {
@@ -223,7 +233,16 @@ TEXT_BY_FIELD: dict[str, st.SearchStrategy[str]] = {
     "xgid": st.sampled_from(XGIDS),
     "page_token": st.one_of(st.sampled_from(FORGED_PAGE_TOKENS), _from_pool(lambda: LIVE.page_tokens)),
     "dice_seed": st.sampled_from(["", "seed", "9" * 5000]),
+    "text": st.one_of(
+        st.sampled_from(MAT_RECORDS),
+        st.sampled_from(MAT_RECORDS).flatmap(
+            lambda text: st.integers(0, len(text)).map(lambda cut: text[:cut])
+        ),
+    ),
 }
+BYTES = st.one_of(
+    st.binary(max_size=300), st.sampled_from(MAT_RECORDS).map(lambda text: text.encode("latin-1", "replace"))
+)
 # How often a field is left unset, in tenths: rarely the fields that aim a request at a real game.
 UNSET_TENTHS = {"name": 1, "seat_token": 1, "rule_set": 2, "variant": 1, "position": 2, "dice": 2}
 
@@ -265,6 +284,8 @@ def _number(descriptor: FieldDescriptor) -> st.SearchStrategy[int]:
 def _scalar(descriptor: FieldDescriptor) -> st.SearchStrategy[Any]:
     if descriptor.type == FieldDescriptor.TYPE_STRING:
         return _text(descriptor.name)
+    if descriptor.type == FieldDescriptor.TYPE_BYTES:
+        return BYTES
     if descriptor.type == FieldDescriptor.TYPE_BOOL:
         return st.booleans()
     if descriptor.type == FieldDescriptor.TYPE_ENUM:

@@ -24,7 +24,12 @@ from tavli.engine import BACKGAMMON
 from tavli.server.convert import board_message
 from tavli.server.errors import FieldTooLong, TooManyItems, UnknownEnumValue, status_of
 from tavli.server.limits import BATCH_ITEMS, FIELD_LIMITS, RequestLimits, check_request
-from tavli.v1 import board_pb2, games_service_pb2 as games_pb2, rules_service_pb2 as rules_pb2
+from tavli.v1 import (
+    board_pb2,
+    games_service_pb2 as games_pb2,
+    match_record_pb2,
+    rules_service_pb2 as rules_pb2,
+)
 
 LIMITS = RequestLimits()
 
@@ -39,6 +44,7 @@ TEXT_BOUNDS = {
     "request_id": 128,
     "page_token": 512,
     "dice_seed": 256,
+    "text": 1_048_576,  # a .mat record's
 }
 ITEM_BOUNDS = {"dice": 4, "player_points": 26, "opponent_points": 26, "steps": 8, "requests": 1000}
 ANY_OTHER_TEXT, ANY_OTHER_REPEATED = 1024, 64
@@ -74,7 +80,12 @@ def validation(position: board_pb2.Position, notation: str = "24/18*/13") -> rul
     )
 
 
+MAT = " 3 point match\n\n Game 1\n Alice : 0                      Bob : 0\n  1) 31: 8/5 6/5\n"
+RECORDS = [match_record_pb2.MatchRecord(text=MAT), match_record_pb2.MatchRecord(data=MAT.encode("latin-1"))]
+
 NORMAL: dict[str, list[Message]] = {
+    "ValidateMatch": [rules_pb2.ValidateMatchRequest(record=record) for record in RECORDS],
+    "ImportMatch": [games_pb2.ImportMatchRequest(record=record, request_id=str(uuid.uuid4())) for record in RECORDS],
     "ListLegalPlays": [
         rules_pb2.ListLegalPlaysRequest(variant=board_pb2.VARIANT_BACKGAMMON, position=position, dice=[3, 1])
         for position in POSITIONS

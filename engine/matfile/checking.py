@@ -73,7 +73,9 @@ class MatFileError(TavliError):
         self.reason, self.game, self.move_number = first.reason, first.game, first.move
         self.side, self.action, self.line = first.side, first.action, first.line
         more = len(self.problems) - 1
-        super().__init__(str(first) + (f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""))
+        super().__init__(
+            str(first) + (f" (and {more} more problem{'s' if more > 1 else ''})" if more else "")
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,7 +301,9 @@ class _GameChecker:
     def _start(self, before: MatchState | None, crawford_played: bool) -> MatchState:
         game, rules = self.game, self.rules
         if game.score is None:
-            self._game_problem("a game starts with a score line, like ' Alice : 0   Bob : 0'", game.score_line)
+            self._game_problem(
+                "a game starts with a score line, like ' Alice : 0   Bob : 0'", game.score_line
+            )
         if before is not None:
             if before.over:
                 self._game_problem("the match was already over", game.line)
@@ -328,7 +332,9 @@ class _GameChecker:
         if not self.last and not self._over():
             self._game_problem("the game ends without a result: nobody has won it", self.game.last_line)
         if self.game.opening is not None and self.state.game.phase is Phase.OPENING and not self._over():
-            self._append(OpeningThrown(self.game.opening), apply(self.state, OpeningThrown(self.game.opening)))
+            self._append(
+                OpeningThrown(self.game.opening), apply(self.state, OpeningThrown(self.game.opening))
+            )
 
     # --- entries -----------------------------------------------------------------------------
 
@@ -399,11 +405,17 @@ class _GameChecker:
         if throws is None:
             if self.rules.opening == "PLAY_OPENING_DICE":
                 if entry.kind != "roll" or entry.dice is None:
-                    self._fail(entry, "the game starts with the opening throw, played as the first move", _described(entry))
+                    self._fail(
+                        entry,
+                        "the game starts with the opening throw, played as the first move",
+                        _described(entry),
+                    )
                 high, low = max(entry.dice), min(entry.dice)
                 if high == low:
                     self._fail(
-                        entry, "the opening throw cannot be a double: its dice are the two players' throws", _described(entry)
+                        entry,
+                        "the opening throw cannot be a double: its dice are the two players' throws",
+                        _described(entry),
                     )
                 throws = ((high, low),) if entry.side == 0 else ((low, high),)
             else:
@@ -437,7 +449,11 @@ class _GameChecker:
             level = levels[-1]
         if level is None:
             most = levels[-1].multiplier * cube
-            self._fail(entry, f"a resignation is worth at most {_points(most)} with the cube at {cube}", _described(entry))
+            self._fail(
+                entry,
+                f"a resignation is worth at most {_points(most)} with the cube at {cube}",
+                _described(entry),
+            )
         loser = other(winner)
         self._unplayed = None
         if self.state.game.phase is Phase.OPENING:

@@ -26,7 +26,9 @@ from typing import Literal
 from tavli.engine.events import Side
 from tavli.engine.play import Dice
 
-EntryKind = Literal["roll", "double", "take", "drop", "beaver", "raccoon", "win", "loss", "resign", "unreadable"]
+EntryKind = Literal[
+    "roll", "double", "take", "drop", "beaver", "raccoon", "win", "loss", "resign", "unreadable"
+]
 
 
 class UnreadableFile(Exception):
@@ -96,22 +98,26 @@ def decode(data: bytes) -> str:
         return data.decode("latin-1")
 
 
-_TAG = re.compile(r'^\s*[;#]\s*\[\s*(?P<key>[^"\]]*?)\s*"(?P<value>[^"]*)"\s*\]')
-_LENGTH = re.compile(r"^\s*(?P<length>\d+)\s*point\s+match\b", re.IGNORECASE)
-_GAME = re.compile(r"^\s*Game\s+(?P<number>\d+)\s*$", re.IGNORECASE)
+# Every pattern is linear in its line (possessive runs, names taken whole and stripped after), so
+# that a hostile record's long runs of blanks cost no more than its length; a number has at most
+# nine digits, so that every number a record writes is a small integer.
+_NUMBER = r"\d{1,9}"
+_TAG = re.compile(r'^\s*+[;#]\s*+\[(?P<key>[^"\]]*+)"(?P<value>[^"]*+)"\s*+\]')
+_LENGTH = re.compile(rf"^\s*+(?P<length>{_NUMBER})\s*+point\s++match\b", re.IGNORECASE)
+_GAME = re.compile(rf"^\s*+Game\s++(?P<number>{_NUMBER})\s*+$", re.IGNORECASE)
 _SCORE = re.compile(
-    r"^\s*(?P<name0>[^:]*?)\s*:\s*(?P<score0>\d+)\s+(?P<name1>[^:]*?)\s*:\s*(?P<score1>\d+)\s*$"
+    rf"^(?P<name0>[^:]*+):\s*+(?P<score0>{_NUMBER})\s++(?P<name1>[^:]*+):\s*+(?P<score1>{_NUMBER})\s*+$"
 )
-_MOVE_NUMBER = re.compile(r"^\s*(?P<number>\d+)\)")
+_MOVE_NUMBER = re.compile(rf"^\s*+(?P<number>{_NUMBER})\)")
 _ENTRY = re.compile(
     r"(?P<dice>(?<![\w/])[1-6][1-6]:)"
     r"|(?<!and )(?P<word>\b(?:doubles?|takes?|drops?|beavers?|raccoons?|wins?|losses|loses|resigns?)\b)"
-    r"|(?P<unrecorded>\?{2,})",
+    r"|(?P<unrecorded>\?{2,}+)",
     re.IGNORECASE,
 )
-_BOARD_DUMP = re.compile(r"Illegal play\s*\([^)]*\)?", re.IGNORECASE)
-_RESULT = re.compile(r"^(?P<points>\d+)\s+points?\b(?P<rest>.*)$", re.IGNORECASE)
-_CUBE = re.compile(r"^=>\s*(?P<value>\d+)$")
+_BOARD_DUMP = re.compile(r"Illegal play\s*+\([^)]*+\)?", re.IGNORECASE)
+_RESULT = re.compile(rf"^(?P<points>{_NUMBER})\s++points?\b(?P<rest>.*)$", re.IGNORECASE)
+_CUBE = re.compile(rf"^=>\s*+(?P<value>{_NUMBER})$")
 _WORDS: dict[str, EntryKind] = {
     "double": "double",
     "doubles": "double",
@@ -157,7 +163,7 @@ def _read_header(lines: Sequence[str]) -> tuple[dict[str, str], int, int]:
     for index, line in enumerate(lines):
         tag = _TAG.match(line)
         if tag is not None:
-            tags[tag["key"]] = tag["value"]
+            tags[tag["key"].strip()] = tag["value"]
             continue
         length = _LENGTH.match(line)
         if length is not None:
@@ -175,8 +181,9 @@ def _read_game(lines: Sequence[str], start: int, end: int) -> GameRecord:
     while index < end and not lines[index].strip():
         index += 1
     score = _SCORE.match(lines[index]) if index < end else None
-    players = None if score is None else (score["name0"], score["name1"])
+    players = None if score is None else (score["name0"].strip(), score["name1"].strip())
     points = None if score is None else (int(score["score0"]), int(score["score1"]))
+    score_line = index + 1  # where the score line is, or should be
     right_from = _RIGHT_COLUMN_AT_LEAST
     if score is not None:
         right_from = max(right_from, score.start("name1") - 6)
@@ -188,7 +195,7 @@ def _read_game(lines: Sequence[str], start: int, end: int) -> GameRecord:
         line = lines[line_index]
         tag = _TAG.match(line)
         if tag is not None:
-            if tag["key"] == "Opening":
+            if tag["key"].strip() == "Opening":
                 opening = reader.opening(tag["value"], line_index + 1)
             continue
         if line.lstrip().startswith((";", "#")):
@@ -199,7 +206,7 @@ def _read_game(lines: Sequence[str], start: int, end: int) -> GameRecord:
         line=start + 1,
         players=players,
         score=points,
-        score_line=index + 1,
+        score_line=score_line,
         opening=opening,
         entries=tuple(reader.entries),
         last_line=end,
@@ -235,11 +242,13 @@ class _LineReader:
         # A board dump holds names and numbers that must not be read as entries.
         masked = _BOARD_DUMP.sub(lambda found: "#" * len(found[0]), line)
         # "42: ???" is a roll whose play is not recorded; "???" alone, a move not recorded at all.
-        starts = [
-            found
-            for found in _ENTRY.finditer(masked, offset)
-            if not (found["unrecorded"] and re.search(r"[1-6][1-6]:\s*$", masked[: found.start()]))
-        ]
+        starts: list[re.Match[str]] = []
+        for found in _ENTRY.finditer(masked, offset):
+            after_dice = (
+                starts and starts[-1]["dice"] and not masked[starts[-1].end() : found.start()].strip()
+            )
+            if not (found["unrecorded"] and after_dice):
+                starts.append(found)
         leftover = line[offset : starts[0].start() if starts else len(line)].strip()
         if leftover:
             side: Side = 1 if line.index(leftover, offset) >= self.right_from else 0
@@ -248,7 +257,9 @@ class _LineReader:
         for position, found in enumerate(starts):
             stop = starts[position + 1].start() if position + 1 < len(starts) else len(line)
             right = found.start() >= self.right_from or (position > 0 and not _is_result(found))
-            self.entries.append(self._entry(found, 1 if right else 0, line[found.end() : stop].strip(), line_number))
+            self.entries.append(
+                self._entry(found, 1 if right else 0, line[found.end() : stop].strip(), line_number)
+            )
 
     def _entry(self, found: re.Match[str], side: Side, rest: str, line: int) -> Entry:
         written = (found[0] + " " + rest).strip()
@@ -261,13 +272,17 @@ class _LineReader:
         if kind in ("double", "beaver"):
             cube = _CUBE.match(rest)
             if rest and cube is None:
-                return self._problem(side, line, written, f"a cube action is written 'Doubles => 2', not {written!r}")
+                return self._problem(
+                    side, line, written, f"a cube action is written 'Doubles => 2', not {written!r}"
+                )
             value = int(cube["value"]) if cube is not None else None
             return Entry(kind, side, line, self.move, written, value=value)
         if kind in ("win", "loss"):
             result = _RESULT.match(rest)
             if result is None or not _ends_a_result(result["rest"]):
-                return self._problem(side, line, written, f"a result is written 'Wins 2 points', not {written!r}")
+                return self._problem(
+                    side, line, written, f"a result is written 'Wins 2 points', not {written!r}"
+                )
             return Entry(kind, side, line, self.move, written, value=int(result["points"]))
         if rest:
             return self._problem(side, line, written, f"cannot read {rest!r} after {found[0]!r}")

@@ -3,6 +3,7 @@ import datetime
 from google.protobuf import any_pb2 as _any_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from tavli.v1 import board_pb2 as _board_pb2
+from tavli.v1 import match_record_pb2 as _match_record_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -302,6 +303,28 @@ class CreateGameRequest(_message.Message):
     def __init__(self, rule_set: _Optional[_Union[RuleSet, _Mapping]] = ..., dice_mode: _Optional[_Union[DiceMode, str]] = ..., dice_seed: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class CreateGameResponse(_message.Message):
+    __slots__ = ("game", "seat0_token", "seat1_token")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    SEAT0_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    SEAT1_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    seat0_token: str
+    seat1_token: str
+    def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ..., seat0_token: _Optional[str] = ..., seat1_token: _Optional[str] = ...) -> None: ...
+
+class ImportMatchRequest(_message.Message):
+    __slots__ = ("record", "dice_mode", "dice_seed", "request_id")
+    RECORD_FIELD_NUMBER: _ClassVar[int]
+    DICE_MODE_FIELD_NUMBER: _ClassVar[int]
+    DICE_SEED_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    record: _match_record_pb2.MatchRecord
+    dice_mode: DiceMode
+    dice_seed: str
+    request_id: str
+    def __init__(self, record: _Optional[_Union[_match_record_pb2.MatchRecord, _Mapping]] = ..., dice_mode: _Optional[_Union[DiceMode, str]] = ..., dice_seed: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
+
+class ImportMatchResponse(_message.Message):
     __slots__ = ("game", "seat0_token", "seat1_token")
     GAME_FIELD_NUMBER: _ClassVar[int]
     SEAT0_TOKEN_FIELD_NUMBER: _ClassVar[int]

@@ -62,8 +62,8 @@ class GamesServiceStub:
     BEAVER_UNAVAILABLE, RESIGNATION_UNAVAILABLE, ILLEGAL_PLAY or MATCH_OVER (domain "tavli"), and
     the status message is the reason in a player's words ("it is not your turn", "you cannot
     double: the Crawford game"). Malformed input fails with INVALID_ARGUMENT (reasons
-    INVALID_RULE_SET, INVALID_PLAY, INVALID_ARGUMENT); an unknown game with NOT_FOUND
-    (GAME_NOT_FOUND).
+    INVALID_RULE_SET, INVALID_PLAY, INVALID_MATCH_RECORD, UNREADABLE_MATCH_RECORD,
+    INVALID_ARGUMENT); an unknown game with NOT_FOUND (GAME_NOT_FOUND).
     """
 
     def __init__(self, channel):
@@ -76,6 +76,11 @@ class GamesServiceStub:
                 '/tavli.v1.GamesService/CreateGame',
                 request_serializer=tavli_dot_v1_dot_games__service__pb2.CreateGameRequest.SerializeToString,
                 response_deserializer=tavli_dot_v1_dot_games__service__pb2.CreateGameResponse.FromString,
+                _registered_method=True)
+        self.ImportMatch = channel.unary_unary(
+                '/tavli.v1.GamesService/ImportMatch',
+                request_serializer=tavli_dot_v1_dot_games__service__pb2.ImportMatchRequest.SerializeToString,
+                response_deserializer=tavli_dot_v1_dot_games__service__pb2.ImportMatchResponse.FromString,
                 _registered_method=True)
         self.GetGame = channel.unary_unary(
                 '/tavli.v1.GamesService/GetGame',
@@ -196,12 +201,44 @@ class GamesServiceServicer:
     BEAVER_UNAVAILABLE, RESIGNATION_UNAVAILABLE, ILLEGAL_PLAY or MATCH_OVER (domain "tavli"), and
     the status message is the reason in a player's words ("it is not your turn", "you cannot
     double: the Crawford game"). Malformed input fails with INVALID_ARGUMENT (reasons
-    INVALID_RULE_SET, INVALID_PLAY, INVALID_ARGUMENT); an unknown game with NOT_FOUND
-    (GAME_NOT_FOUND).
+    INVALID_RULE_SET, INVALID_PLAY, INVALID_MATCH_RECORD, UNREADABLE_MATCH_RECORD,
+    INVALID_ARGUMENT); an unknown game with NOT_FOUND (GAME_NOT_FOUND).
     """
 
     def CreateGame(self, request, context):
         """Creates a game or match with a rule set and returns the seats' tokens.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ImportMatch(self, request, context):
+        """Stores a match played elsewhere, from its .mat record, as a game of this server, and returns
+        the seats' tokens, as CreateGame does. The game is of the record's rules (its header's, as
+        RulesService.ValidateMatch reads them) and its log holds the record's games, each roll,
+        play, cube action and resignation as an event: GetGame, ListGames, ListGameEvents,
+        WatchGame and ExportMatch show it as if it had been played here, and an unfinished record
+        is played on from where it stops (a roll written without its play waits for that play), by
+        the seats whose tokens the answer holds. The whole log is stored before the answer, in one
+        write. The seats' names are not kept: ExportMatch writes them "Player 0" and "Player 1".
+        What a record cannot say is not in the log: the ties of an opening throw, rejected
+        resignations, which plays were forced.
+
+        The record's dice were chosen by the record, not by the server: dice_mode says where the
+        dice after it come from, and Game.dice_mode shows that mode. With DICE_MODE_VERIFIABLE the
+        log goes on with a DICE_COMMITTED event for the game in play, after the throws the record
+        holds (none for a match the record finishes), so only the throws after it are derived from
+        its seed; later games have their own commitments as in any game.
+
+        A record with a problem is refused and nothing is stored: INVALID_ARGUMENT, reason
+        INVALID_MATCH_RECORD, the status message saying how many problems there are and the first
+        one; the ErrorInfo's metadata holds "problemCount" (how many) and "problemsInDetails" (how
+        many follow it), and the status details hold, after the ErrorInfo, one MatchProblem per
+        problem in the record's order, as ValidateMatch lists them: all of them unless they would
+        make the status larger than clients accept (about 4 KB of problems: then the first ones, and
+        ValidateMatch lists every one). A text that holds no readable match fails as ValidateMatch
+        fails (UNREADABLE_MATCH_RECORD). An import counts as a game created against the client's
+        live games (TOO_MANY_GAMES), until its match is over.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -338,6 +375,11 @@ def add_GamesServiceServicer_to_server(servicer, server):
                     request_deserializer=tavli_dot_v1_dot_games__service__pb2.CreateGameRequest.FromString,
                     response_serializer=tavli_dot_v1_dot_games__service__pb2.CreateGameResponse.SerializeToString,
             ),
+            'ImportMatch': grpc.unary_unary_rpc_method_handler(
+                    servicer.ImportMatch,
+                    request_deserializer=tavli_dot_v1_dot_games__service__pb2.ImportMatchRequest.FromString,
+                    response_serializer=tavli_dot_v1_dot_games__service__pb2.ImportMatchResponse.SerializeToString,
+            ),
             'GetGame': grpc.unary_unary_rpc_method_handler(
                     servicer.GetGame,
                     request_deserializer=tavli_dot_v1_dot_games__service__pb2.GetGameRequest.FromString,
@@ -463,8 +505,8 @@ class GamesService:
     BEAVER_UNAVAILABLE, RESIGNATION_UNAVAILABLE, ILLEGAL_PLAY or MATCH_OVER (domain "tavli"), and
     the status message is the reason in a player's words ("it is not your turn", "you cannot
     double: the Crawford game"). Malformed input fails with INVALID_ARGUMENT (reasons
-    INVALID_RULE_SET, INVALID_PLAY, INVALID_ARGUMENT); an unknown game with NOT_FOUND
-    (GAME_NOT_FOUND).
+    INVALID_RULE_SET, INVALID_PLAY, INVALID_MATCH_RECORD, UNREADABLE_MATCH_RECORD,
+    INVALID_ARGUMENT); an unknown game with NOT_FOUND (GAME_NOT_FOUND).
     """
 
     @staticmethod
@@ -484,6 +526,33 @@ class GamesService:
             '/tavli.v1.GamesService/CreateGame',
             tavli_dot_v1_dot_games__service__pb2.CreateGameRequest.SerializeToString,
             tavli_dot_v1_dot_games__service__pb2.CreateGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ImportMatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavli.v1.GamesService/ImportMatch',
+            tavli_dot_v1_dot_games__service__pb2.ImportMatchRequest.SerializeToString,
+            tavli_dot_v1_dot_games__service__pb2.ImportMatchResponse.FromString,
             options,
             channel_credentials,
             insecure,

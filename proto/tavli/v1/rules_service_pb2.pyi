@@ -1,4 +1,5 @@
 from tavli.v1 import board_pb2 as _board_pb2
+from tavli.v1 import match_record_pb2 as _match_record_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
@@ -124,3 +125,27 @@ class ConvertPositionResponse(_message.Message):
     xgid: str
     board: _board_pb2.Board
     def __init__(self, position_id: _Optional[str] = ..., xgid: _Optional[str] = ..., board: _Optional[_Union[_board_pb2.Board, _Mapping]] = ...) -> None: ...
+
+class ValidateMatchRequest(_message.Message):
+    __slots__ = ("record",)
+    RECORD_FIELD_NUMBER: _ClassVar[int]
+    record: _match_record_pb2.MatchRecord
+    def __init__(self, record: _Optional[_Union[_match_record_pb2.MatchRecord, _Mapping]] = ...) -> None: ...
+
+class ValidateMatchResponse(_message.Message):
+    __slots__ = ("variant", "match_length", "games", "score", "players", "problems", "problem_count")
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
+    MATCH_LENGTH_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    PROBLEMS_FIELD_NUMBER: _ClassVar[int]
+    PROBLEM_COUNT_FIELD_NUMBER: _ClassVar[int]
+    variant: _board_pb2.Variant
+    match_length: int
+    games: int
+    score: _containers.RepeatedScalarFieldContainer[int]
+    players: _containers.RepeatedScalarFieldContainer[str]
+    problems: _containers.RepeatedCompositeFieldContainer[_match_record_pb2.MatchProblem]
+    problem_count: int
+    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., match_length: _Optional[int] = ..., games: _Optional[int] = ..., score: _Optional[_Iterable[int]] = ..., players: _Optional[_Iterable[str]] = ..., problems: _Optional[_Iterable[_Union[_match_record_pb2.MatchProblem, _Mapping]]] = ..., problem_count: _Optional[int] = ...) -> None: ...

@@ -30,7 +30,8 @@ class RulesServiceStub:
 
     Malformed input (an unreadable position, dice outside 1-6, a position the variant cannot have)
     fails with INVALID_ARGUMENT and a google.rpc.ErrorInfo whose reason is one of
-    INVALID_POSITION, INVALID_DICE, INVALID_PLAY (unreadable notation) or INVALID_ARGUMENT.
+    INVALID_POSITION, INVALID_DICE, INVALID_PLAY (unreadable notation), UNREADABLE_MATCH_RECORD
+    (a .mat text that holds no match) or INVALID_ARGUMENT.
     Asking for plays (ListLegalPlays, ValidatePlay, ApplyPlay) in a position whose game is over,
     a side having borne off all its checkers, fails with FAILED_PRECONDITION, reason GAME_OVER;
     ScorePosition and ConvertPosition take any position.
@@ -72,6 +73,11 @@ class RulesServiceStub:
                 request_serializer=tavli_dot_v1_dot_rules__service__pb2.ConvertPositionRequest.SerializeToString,
                 response_deserializer=tavli_dot_v1_dot_rules__service__pb2.ConvertPositionResponse.FromString,
                 _registered_method=True)
+        self.ValidateMatch = channel.unary_unary(
+                '/tavli.v1.RulesService/ValidateMatch',
+                request_serializer=tavli_dot_v1_dot_rules__service__pb2.ValidateMatchRequest.SerializeToString,
+                response_deserializer=tavli_dot_v1_dot_rules__service__pb2.ValidateMatchResponse.FromString,
+                _registered_method=True)
 
 
 class RulesServiceServicer:
@@ -79,7 +85,8 @@ class RulesServiceServicer:
 
     Malformed input (an unreadable position, dice outside 1-6, a position the variant cannot have)
     fails with INVALID_ARGUMENT and a google.rpc.ErrorInfo whose reason is one of
-    INVALID_POSITION, INVALID_DICE, INVALID_PLAY (unreadable notation) or INVALID_ARGUMENT.
+    INVALID_POSITION, INVALID_DICE, INVALID_PLAY (unreadable notation), UNREADABLE_MATCH_RECORD
+    (a .mat text that holds no match) or INVALID_ARGUMENT.
     Asking for plays (ListLegalPlays, ValidatePlay, ApplyPlay) in a position whose game is over,
     a side having borne off all its checkers, fails with FAILED_PRECONDITION, reason GAME_OVER;
     ScorePosition and ConvertPosition take any position.
@@ -132,6 +139,17 @@ class RulesServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ValidateMatch(self, request, context):
+        """Checks a .mat match record against the rules, every game of it, and reports what it holds
+        and every problem, where it stands and why. A record with problems is an answer here, not
+        an error; a text that holds no readable match fails with INVALID_ARGUMENT, reason
+        UNREADABLE_MATCH_RECORD (see MatchRecord). A clean record (no problem) is one that
+        GamesService.ImportMatch takes.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RulesServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -165,6 +183,11 @@ def add_RulesServiceServicer_to_server(servicer, server):
                     request_deserializer=tavli_dot_v1_dot_rules__service__pb2.ConvertPositionRequest.FromString,
                     response_serializer=tavli_dot_v1_dot_rules__service__pb2.ConvertPositionResponse.SerializeToString,
             ),
+            'ValidateMatch': grpc.unary_unary_rpc_method_handler(
+                    servicer.ValidateMatch,
+                    request_deserializer=tavli_dot_v1_dot_rules__service__pb2.ValidateMatchRequest.FromString,
+                    response_serializer=tavli_dot_v1_dot_rules__service__pb2.ValidateMatchResponse.SerializeToString,
+            ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
             'tavli.v1.RulesService', rpc_method_handlers)
@@ -178,7 +201,8 @@ class RulesService:
 
     Malformed input (an unreadable position, dice outside 1-6, a position the variant cannot have)
     fails with INVALID_ARGUMENT and a google.rpc.ErrorInfo whose reason is one of
-    INVALID_POSITION, INVALID_DICE, INVALID_PLAY (unreadable notation) or INVALID_ARGUMENT.
+    INVALID_POSITION, INVALID_DICE, INVALID_PLAY (unreadable notation), UNREADABLE_MATCH_RECORD
+    (a .mat text that holds no match) or INVALID_ARGUMENT.
     Asking for plays (ListLegalPlays, ValidatePlay, ApplyPlay) in a position whose game is over,
     a side having borne off all its checkers, fails with FAILED_PRECONDITION, reason GAME_OVER;
     ScorePosition and ConvertPosition take any position.
@@ -336,6 +360,33 @@ class RulesService:
             '/tavli.v1.RulesService/ConvertPosition',
             tavli_dot_v1_dot_rules__service__pb2.ConvertPositionRequest.SerializeToString,
             tavli_dot_v1_dot_rules__service__pb2.ConvertPositionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ValidateMatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavli.v1.RulesService/ValidateMatch',
+            tavli_dot_v1_dot_rules__service__pb2.ValidateMatchRequest.SerializeToString,
+            tavli_dot_v1_dot_rules__service__pb2.ValidateMatchResponse.FromString,
             options,
             channel_credentials,
             insecure,

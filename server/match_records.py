@@ -1,0 +1,127 @@
+""".mat match records as the API takes them: read from a request, checked off the event loop,
+reported, and refused with every problem.
+
+RulesService.ValidateMatch reports what :func:`check` finds (:func:`report`); GamesService's
+ImportMatch stores a clean record and refuses one with problems (:func:`refusal`). Both read the
+record the same way, so a record ValidateMatch finds clean is one ImportMatch takes.
+
+Checking a long record takes a while (about half a second for a megabyte of real games), so it
+runs on threads of its own, and the event loop and the store's threads go on serving everyone
+else meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+
+from tavli.engine.matfile import MatchCheck, MatFileError, Problem, check_mat
+from tavli.engine.matfile.reading import decode
+from tavli.server import convert
+from tavli.server.errors import BadRequest, InvalidMatchRecord, UnreadableMatchRecord, cut, packed
+from tavli.v1 import match_record_pb2, rules_service_pb2
+
+MOST_PROBLEMS_LISTED = 1000
+"""The most problems ValidateMatch lists (it counts them all)."""
+
+PROBLEM_DETAILS_BYTES = 4096
+"""The most bytes of problems a refusal's status carries: a status travels in trailers, and
+clients accept about 8 KiB of them."""
+
+# Checks run here, two at a time: never on the threads the store's reads and writes need.
+_CHECKER = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tavli-mat")
+
+
+async def check(record: match_record_pb2.MatchRecord) -> MatchCheck:
+    """The record checked against its header's rules: every game, the score and every problem.
+
+    :raises BadRequest: for a record with neither its text nor its data.
+    :raises UnreadableMatchRecord: for a record that holds no match the server can read.
+    """
+    text = text_of(record)
+    return await asyncio.get_running_loop().run_in_executor(_CHECKER, checked_text, text)
+
+
+def text_of(record: match_record_pb2.MatchRecord) -> str:
+    """The record's text: given as text, or decoded from the file's bytes as the engine decodes
+    them (UTF-8, else Windows-1252, else Latin-1).
+
+    :raises BadRequest: for a record with neither.
+    """
+    form = record.WhichOneof("form")
+    if form == "text":
+        return record.text
+    if form == "data":
+        return decode(record.data)
+    raise BadRequest("give the match record: its text, or its data (the file's bytes)")
+
+
+def checked_text(text: str) -> MatchCheck:
+    """A record's text checked by the engine (whose numbers have at most nine digits: every one
+    fits the API's 32 bits).
+
+    :raises UnreadableMatchRecord: for a text that holds no match the engine can read.
+    """
+    try:
+        return check_mat(text)
+    except MatFileError as error:
+        raise unreadable(error.problems[0]) from None
+
+
+def report(checked: MatchCheck) -> rules_service_pb2.ValidateMatchResponse:
+    """What ValidateMatch answers for a checked record."""
+    problems = checked.problems
+    return rules_service_pb2.ValidateMatchResponse(
+        variant=convert.variant_message(checked.rules.rules),
+        match_length=checked.rules.match_length,
+        games=len(checked.games),
+        score=list(checked.score),
+        players=[cut(name) for name in checked.record.players or ()],
+        problems=[problem_message(problem) for problem in problems[:MOST_PROBLEMS_LISTED]],
+        problem_count=len(problems),
+    )
+
+
+def refusal(checked: MatchCheck) -> InvalidMatchRecord:
+    """The refusal of a record with problems: the count and the first in words, and the problems
+    as details, all of them while they fit a status (:data:`PROBLEM_DETAILS_BYTES`)."""
+    problems = checked.problems
+    listed = list(_fitting(problem_message(problem) for problem in problems))
+    count = len(problems)
+    if count == 1:
+        words = f"the record has 1 problem: {problems[0]}"
+    else:
+        words = f"the record has {count:,} problems; the first: {problems[0]}"
+    return InvalidMatchRecord(
+        words,
+        details=listed,
+        metadata={"problemCount": str(count), "problemsInDetails": str(len(listed))},
+    )
+
+
+def unreadable(problem: Problem) -> UnreadableMatchRecord:
+    """The refusal of a text that holds no match the server can read, and why."""
+    return UnreadableMatchRecord(str(problem), details=[problem_message(problem)])
+
+
+def problem_message(problem: Problem) -> match_record_pb2.MatchProblem:
+    """A problem as the API writes it: where it stands (unset where nowhere) and why."""
+    return match_record_pb2.MatchProblem(
+        game=problem.game,
+        move=problem.move,
+        line=problem.line,
+        side=problem.side,
+        action=cut(problem.action),
+        reason=cut(problem.reason),
+    )
+
+
+def _fitting(problems: Iterable[match_record_pb2.MatchProblem]) -> Iterator[match_record_pb2.MatchProblem]:
+    """The first ``problems`` whose details together stay within :data:`PROBLEM_DETAILS_BYTES`."""
+    size = 0
+    for problem in problems:
+        size += packed(problem).ByteSize() + 3  # the detail's tag and length in the status
+        if size > PROBLEM_DETAILS_BYTES:
+            return
+        yield problem
