@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tavli.engine.events import Doubled, Played
 from tavli.engine.matfile import MatchCheck, check_mat
 
 from .gnubg_mat import gnubg_read, gnubg_reads, gnubg_selfplay_match, requires_gnubg
@@ -126,3 +127,30 @@ def test_every_illegal_play_gnubg_warns_of_is_found_at_its_line(selfplay: list[P
             if planted >= 12:
                 return
     assert planted >= 6
+
+
+@requires_gnubg
+def test_where_gnubg_warns_of_a_drop_without_a_double_the_record_wrote_a_dance_before_it(
+    checked: dict[Path, MatchCheck],
+) -> None:
+    """gnubg misreads a roll written with nothing played (a checker on the bar that cannot enter)
+    followed by the opponent's double, and then warns of the drop: the engine finds the roll had
+    no legal play (it takes an empty play only then), the double and the drop as written."""
+    readings = gnubg_reads(FILES)
+    warned = [
+        path
+        for path, reading in readings.items()
+        if reading is not None and any("Drop record found" in warning for warning in reading.warnings)
+    ]
+    assert warned
+    for path in warned:
+        check = checked[path]
+        if not check.clean:
+            continue  # a file whose problems we report: its warnings are not all misreadings
+        dances_then_doubles = [
+            game.number
+            for game in check.games
+            for before, after in zip(game.events, game.events[1:])
+            if isinstance(before, Played) and not before.steps and isinstance(after, Doubled)
+        ]
+        assert dances_then_doubles, path
