@@ -185,10 +185,12 @@ class TavliClient:
         match_length: int = 0,
         dice_seed: str = "",
         verifiable_dice: bool = False,
+        players: tuple[str, str] | None = None,
         **options: Any,
     ) -> tuple[Seat, Seat]:
-        """Create a game; returns its two seats. ``options`` are RuleSet fields (``cube=...``
-        takes True/False, ``opening``/``match_openings`` take the engine's names)."""
+        """Create a game; returns its two seats. ``players`` names who sits at each seat (seat 0
+        first); ``options`` are RuleSet fields (``cube=...`` takes True/False,
+        ``opening``/``match_openings`` take the engine's names)."""
         rule_set = games_pb2.RuleSet(variant=VARIANT_ENUMS[variant], match_length=match_length)
         for name, value in options.items():
             if name == "cube":
@@ -203,16 +205,23 @@ class TavliClient:
             dice_mode=_dice_mode(dice_seed, verifiable_dice),
             dice_seed=dice_seed,
             request_id=str(uuid.uuid4()),
+            **_seated(players),
         )
         created = _call_again_while_unavailable(self.games.CreateGame, request, timeout=self.timeout)
         return _seats(self, created)
 
     def import_match(
-        self, record: str | bytes, *, dice_seed: str = "", verifiable_dice: bool = False
+        self,
+        record: str | bytes,
+        *,
+        dice_seed: str = "",
+        verifiable_dice: bool = False,
+        players: tuple[str, str] | None = None,
     ) -> tuple[Seat, Seat]:
         """Store a match played elsewhere from its .mat record (its text or its file's bytes);
         returns its two seats, to play on from where the record stops. The dice after the record
-        come as :meth:`create_game`'s do.
+        come as :meth:`create_game`'s do; the players are the record's unless ``players`` names
+        them.
 
         :raises TavliServerError: INVALID_MATCH_RECORD, with ``problems``, for a record with
             problems (nothing is stored); UNREADABLE_MATCH_RECORD for one that holds no match.
@@ -222,6 +231,7 @@ class TavliClient:
             dice_mode=_dice_mode(dice_seed, verifiable_dice),
             dice_seed=dice_seed,
             request_id=str(uuid.uuid4()),
+            **_seated(players),
         )
         imported = _call_again_while_unavailable(self.games.ImportMatch, request, timeout=self.timeout)
         return _seats(self, imported)
@@ -259,6 +269,16 @@ def _match_record(record: str | bytes) -> match_record_pb2.MatchRecord:
     if isinstance(record, bytes):
         return match_record_pb2.MatchRecord(data=record)
     return match_record_pb2.MatchRecord(text=record)
+
+
+def _seated(players: tuple[str, str] | None) -> dict[str, games_pb2.Player]:
+    """The request fields that name who sits at each seat."""
+    if players is None:
+        return {}
+    return {
+        "seat0_player": games_pb2.Player(display_name=players[0]),
+        "seat1_player": games_pb2.Player(display_name=players[1]),
+    }
 
 
 def _dice_mode(dice_seed: str, verifiable_dice: bool) -> int:

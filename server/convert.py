@@ -29,6 +29,7 @@ from tavli.engine.game import Action, MatchState, Phase, seats_to_act
 from tavli.engine.play import Dice, check_dice, format_steps
 from tavli.engine.rules import DEFAULT_CUBE_LIMIT, RuleSet
 from tavli.server.errors import BadRequest
+from tavli.server.players import NOBODY, Players, player_message
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
 
 if TYPE_CHECKING:
@@ -295,6 +296,7 @@ def game_message(
     dice_mode: str,
     created: float,
     updated: float,
+    players: Players = NOBODY,
 ) -> games_pb2.Game:
     """The Game resource for a match state."""
     game = state.game
@@ -319,6 +321,8 @@ def game_message(
         create_time=_timestamp(created),
         update_time=_timestamp(updated),
         to_act=[seat_message(side) for side in seats_to_act(state)],
+        seat0_player=player_message(players[0]),
+        seat1_player=player_message(players[1]),
     )
     if game.resignation is not None:
         seat, result = game.resignation

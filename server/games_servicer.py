@@ -25,6 +25,7 @@ from tavli.server import answers, convert, match_records
 from tavli.server.admission import client_of
 from tavli.server.errors import BadRequest
 from tavli.server.limits import RequestLimits
+from tavli.server.players import from_record, mat_names, players_of
 from tavli.server.quotas import Quotas
 from tavli.server.seat_stream import SeatStreams
 from tavli.server.tables import Action, Created, GameView, Request, Tables
@@ -57,6 +58,7 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
             dice_seed=request.dice_seed,
             request=_request_of("CreateGame", request),
             admit=lambda name: self.quotas.count_game(client, name),
+            players=players_of(request),
         )
         return created_message(created, pb.CreateGameResponse)
 
@@ -75,6 +77,7 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
             request=_request_of("ImportMatch", request),
             admit=lambda name: self.quotas.count_game(client, name),
             played=checked.events,
+            players=from_record(checked.record.players, players_of(request)),
         )
         return created_message(created, pb.ImportMatchResponse)
 
@@ -161,7 +164,7 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
 
     async def ExportMatch(self, request: pb.ExportMatchRequest, context: grpc.aio.ServicerContext) -> pb.ExportMatchResponse:
         view = await self.tables.get(_name_of(request))
-        return pb.ExportMatchResponse(mat=export_mat(view.match))
+        return pb.ExportMatchResponse(mat=export_mat(view.match, players=mat_names(view.players)))
 
     async def WatchGame(
         self, request: pb.WatchGameRequest, context: grpc.aio.ServicerContext
@@ -176,6 +179,7 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
                 dice_mode=view.dice_mode,
                 created=view.created,
                 updated=view.updated,
+                players=view.players,
             )
             yield pb.WatchGameResponse(event=convert.event_message(sequence, event), game=game)
 
@@ -234,6 +238,7 @@ def game_message(view: GameView) -> pb.Game:
         dice_mode=view.dice_mode,
         created=view.created,
         updated=view.updated,
+        players=view.players,
     )
 
 

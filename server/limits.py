@@ -46,7 +46,8 @@ FIELD_LIMITS: Mapping[str, int] = MappingProxyType(
         "request_id": 128,  # a UUID is 36 characters
         "page_token": 512,
         "dice_seed": 256,
-        "display_name": 64,  # no request has one yet: a name shown to players, when one comes
+        "display_name": 64,  # a name shown for a seat (server/players.py)
+        "player_id": 64,  # the caller's own id of a seat's player
         # Repeated fields, in items.
         "dice": 4,  # two are rolled; up to four (a double written out) get the engine's own answer
         "player_points": 26,  # 24 counts; a client adding the bar and off gets the engine's answer

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from tavli.server.errors import StoreUnavailable
+from tavli.server.players import NOBODY, Players, SeatPlayer
 from tavli.server.startup import StartupError
 
 
@@ -48,6 +49,7 @@ class GameRecord:
     token_hashes: tuple[str, str] = ("", "")
     # Verifiable games created before their seeds were derived kept the seed in play here.
     legacy_seed: str = ""
+    players: Players = NOBODY  # who sits at each seat, as the game was created with
 
 
 @dataclass(frozen=True)
@@ -226,9 +228,13 @@ _MIGRATIONS = (
     ) WITHOUT ROWID;
     CREATE INDEX request_ids_by_age ON request_ids (stored_at);
     """,
+    # 3: who sits at each seat (a JSON pair of objects; '' for games created before).
+    """
+    ALTER TABLE games ADD COLUMN players TEXT NOT NULL DEFAULT '';
+    """,
 )
 
-_GAME_COLUMNS = "name, rules, token_hash_0, token_hash_1, dice_mode, dice_seed, created, updated"
+_GAME_COLUMNS = "name, rules, token_hash_0, token_hash_1, dice_mode, dice_seed, created, updated, players"
 _REQUEST_COLUMNS = "scope, request_id, method, seat, body_hash, game, version, updated, stored_at"
 
 
@@ -277,7 +283,7 @@ class SqliteStore:
             if request is not None and self._request_row(request.scope, request.request_id) is not None:
                 raise RequestIdTaken(request.request_id)
             self._db.execute(
-                f"INSERT INTO games ({_GAME_COLUMNS}, event_count, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO games ({_GAME_COLUMNS}, event_count, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     record.name,
                     json.dumps(record.rules),
@@ -286,6 +292,7 @@ class SqliteStore:
                     record.dice_seed,
                     record.created,
                     record.updated,
+                    _players_column(record.players),
                     len(events),
                     summary,
                 ),
@@ -429,7 +436,7 @@ class _Transaction:
 
 
 def _record(row: tuple[Any, ...]) -> GameRecord:
-    name, rules, hash_0, hash_1, dice_mode, dice_seed, created, updated = row
+    name, rules, hash_0, hash_1, dice_mode, dice_seed, created, updated, players = row
     legacy_seed = dice_seed if dice_mode == "verifiable" else ""
     return GameRecord(
         name,
@@ -440,4 +447,16 @@ def _record(row: tuple[Any, ...]) -> GameRecord:
         updated,
         (hash_0, hash_1),
         legacy_seed,
+        _players_of_column(players),
     )
+
+
+def _players_column(players: Players) -> str:
+    return "" if players == NOBODY else json.dumps([player.as_dict() for player in players])
+
+
+def _players_of_column(column: str) -> Players:
+    if not column:
+        return NOBODY
+    seat_0, seat_1 = (SeatPlayer.from_dict(fields) for fields in json.loads(column))
+    return seat_0, seat_1

@@ -43,6 +43,7 @@ from tavli.server.errors import (
     WrongSeatToken,
 )
 from tavli.server.keys import ServerKey
+from tavli.server.players import NOBODY, Players
 from tavli.server.store import Append, GameRecord, RequestIdTaken, RequestRecord, Store, StoreConflict
 
 DiceMode = Literal["system", "seeded", "verifiable"]
@@ -68,6 +69,7 @@ class GameView:
     match: Match
     created: float
     updated: float
+    players: Players = NOBODY
 
     @property
     def state(self) -> MatchState:
@@ -193,8 +195,11 @@ class Tables:
         request: Request | None,
         admit: Callable[[str], None] = lambda name: None,
         played: Sequence[Event] = (),
+        players: Players = NOBODY,
     ) -> Created:
         """Create a game, or answer again the create first made with ``request``'s id.
+
+        ``players`` says who sits at each seat (names to show, kept with the game).
 
         ``played`` is the log of a match played elsewhere (an imported record) that the game
         goes on from: it is stored with the game, in the same write, and the game's dice come
@@ -219,12 +224,13 @@ class Tables:
                 return await self._created_again(earlier)
         name = f"games/{secrets.token_hex(8)}"
         now = self.clock()
-        record = GameRecord(name, rules_to_dict(rules), dice_mode, dice_seed if dice_mode == "seeded" else "", now, now)
+        seed = dice_seed if dice_mode == "seeded" else ""
+        record = GameRecord(name, rules_to_dict(rules), dice_mode, seed, now, now, players=players)
         if played:  # a whole record replayed is long work: off the event loop
             match = await asyncio.to_thread(self._new_match, name, rules, dice_mode, dice_seed, played)
         else:
             match = self._new_match(name, rules, dice_mode, dice_seed, played)
-        view = GameView(name, rules, dice_mode, match, now, now)
+        view = GameView(name, rules, dice_mode, match, now, now, players)
         stored = None if request is None else self._request_record("", request, -1, view)
         admit(name)
         try:
@@ -461,7 +467,7 @@ class Tables:
             raise GameDataLost(
                 f"game {record.name} cannot be served: its stored log does not replay; other games are not affected"
             ) from None
-        return GameView(record.name, rules, record.dice_mode, match, record.created, record.updated)  # type: ignore[arg-type]
+        return GameView(record.name, rules, record.dice_mode, match, record.created, record.updated, record.players)  # type: ignore[arg-type]
 
     def _remember(self, table: Table) -> None:
         self._tables[table.view.name] = table

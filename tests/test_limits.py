@@ -45,6 +45,8 @@ TEXT_BOUNDS = {
     "page_token": 512,
     "dice_seed": 256,
     "text": 1_048_576,  # a .mat record's
+    "display_name": 64,
+    "player_id": 64,
 }
 ITEM_BOUNDS = {"dice": 4, "player_points": 26, "opponent_points": 26, "steps": 8, "requests": 1000}
 ANY_OTHER_TEXT, ANY_OTHER_REPEATED = 1024, 64

@@ -79,15 +79,13 @@ def export_mat(
     after the last game's result (its source has a FIXME there) but reads past it, as JellyFish
     wrote it; it is written unless ``and_the_match`` is false.
 
-    :raises ValueError: for a player name that would break the layout (a colon or a line break).
+    :raises ValueError: for a player name that would break the layout (empty, a colon or a line break).
     :raises ActionError: if the event log breaks the rules.
     """
     rules, events = (match.rules, match.events) if isinstance(match, Match) else (match[0], list(match[1]))
     for name in players:
-        if not name.strip() or ":" in name or "\n" in name or "\r" in name or "Game " in name:
-            raise ValueError(
-                f"a player's name in a .mat file cannot be empty or hold ':', 'Game ' or a line break: {name!r}"
-            )
+        if not name.strip() or ":" in name or "\n" in name or "\r" in name:
+            raise ValueError(f"a player's name in a .mat file cannot be empty or hold ':' or a line break: {name!r}")
     lines = _header_lines(rules, site, event, round, date, transcriber, comment)
     text = "".join(lines) + "\n" + f" {rules.match_length} point match\n\n"
     for game in _game_records(rules, events):

@@ -167,7 +167,7 @@ class RuleSet(_message.Message):
     def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., match_length: _Optional[int] = ..., cube: _Optional[_Union[CubeMode, str]] = ..., cube_limit: _Optional[int] = ..., crawford: _Optional[bool] = ..., jacoby: _Optional[bool] = ..., beavers: _Optional[bool] = ..., automatic_doubles: _Optional[bool] = ..., automatic_doubles_limit: _Optional[int] = ..., opening: _Optional[_Union[Opening, str]] = ..., match_openings: _Optional[_Union[MatchOpenings, str]] = ..., auto_play_forced: _Optional[bool] = ...) -> None: ...
 
 class Game(_message.Message):
-    __slots__ = ("name", "rule_set", "etag", "event_count", "score", "game_number", "phase", "turn", "position_id", "board", "dice", "cube_value", "cube_owner", "crawford", "resignation", "last_play", "finished_games", "winner", "dice_commitment", "create_time", "update_time", "to_act", "dice_mode")
+    __slots__ = ("name", "rule_set", "etag", "event_count", "score", "game_number", "phase", "turn", "position_id", "board", "dice", "cube_value", "cube_owner", "crawford", "resignation", "last_play", "finished_games", "winner", "dice_commitment", "create_time", "update_time", "to_act", "dice_mode", "seat0_player", "seat1_player")
     NAME_FIELD_NUMBER: _ClassVar[int]
     RULE_SET_FIELD_NUMBER: _ClassVar[int]
     ETAG_FIELD_NUMBER: _ClassVar[int]
@@ -191,6 +191,8 @@ class Game(_message.Message):
     UPDATE_TIME_FIELD_NUMBER: _ClassVar[int]
     TO_ACT_FIELD_NUMBER: _ClassVar[int]
     DICE_MODE_FIELD_NUMBER: _ClassVar[int]
+    SEAT0_PLAYER_FIELD_NUMBER: _ClassVar[int]
+    SEAT1_PLAYER_FIELD_NUMBER: _ClassVar[int]
     name: str
     rule_set: RuleSet
     etag: str
@@ -214,7 +216,17 @@ class Game(_message.Message):
     update_time: _timestamp_pb2.Timestamp
     to_act: _containers.RepeatedScalarFieldContainer[Seat]
     dice_mode: DiceMode
-    def __init__(self, name: _Optional[str] = ..., rule_set: _Optional[_Union[RuleSet, _Mapping]] = ..., etag: _Optional[str] = ..., event_count: _Optional[int] = ..., score: _Optional[_Iterable[int]] = ..., game_number: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[_Union[Seat, str]] = ..., position_id: _Optional[str] = ..., board: _Optional[_Union[_board_pb2.Board, _Mapping]] = ..., dice: _Optional[_Iterable[int]] = ..., cube_value: _Optional[int] = ..., cube_owner: _Optional[_Union[Seat, str]] = ..., crawford: _Optional[bool] = ..., resignation: _Optional[_Union[Resignation, _Mapping]] = ..., last_play: _Optional[_Union[LastPlay, _Mapping]] = ..., finished_games: _Optional[_Iterable[_Union[FinishedGame, _Mapping]]] = ..., winner: _Optional[_Union[Seat, str]] = ..., dice_commitment: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., to_act: _Optional[_Iterable[_Union[Seat, str]]] = ..., dice_mode: _Optional[_Union[DiceMode, str]] = ...) -> None: ...
+    seat0_player: Player
+    seat1_player: Player
+    def __init__(self, name: _Optional[str] = ..., rule_set: _Optional[_Union[RuleSet, _Mapping]] = ..., etag: _Optional[str] = ..., event_count: _Optional[int] = ..., score: _Optional[_Iterable[int]] = ..., game_number: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[_Union[Seat, str]] = ..., position_id: _Optional[str] = ..., board: _Optional[_Union[_board_pb2.Board, _Mapping]] = ..., dice: _Optional[_Iterable[int]] = ..., cube_value: _Optional[int] = ..., cube_owner: _Optional[_Union[Seat, str]] = ..., crawford: _Optional[bool] = ..., resignation: _Optional[_Union[Resignation, _Mapping]] = ..., last_play: _Optional[_Union[LastPlay, _Mapping]] = ..., finished_games: _Optional[_Iterable[_Union[FinishedGame, _Mapping]]] = ..., winner: _Optional[_Union[Seat, str]] = ..., dice_commitment: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., to_act: _Optional[_Iterable[_Union[Seat, str]]] = ..., dice_mode: _Optional[_Union[DiceMode, str]] = ..., seat0_player: _Optional[_Union[Player, _Mapping]] = ..., seat1_player: _Optional[_Union[Player, _Mapping]] = ...) -> None: ...
+
+class Player(_message.Message):
+    __slots__ = ("display_name", "player_id")
+    DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
+    display_name: str
+    player_id: str
+    def __init__(self, display_name: _Optional[str] = ..., player_id: _Optional[str] = ...) -> None: ...
 
 class Resignation(_message.Message):
     __slots__ = ("seat", "result", "points")
@@ -291,16 +303,20 @@ class GameEvent(_message.Message):
     def __init__(self, sequence: _Optional[int] = ..., kind: _Optional[_Union[EventKind, str]] = ..., seat: _Optional[_Union[Seat, str]] = ..., dice: _Optional[_Iterable[int]] = ..., notation: _Optional[str] = ..., forced: _Optional[bool] = ..., resignation_result: _Optional[_Union[_board_pb2.GameResult, str]] = ..., opening_throws: _Optional[_Iterable[_Union[OpeningThrow, _Mapping]]] = ..., game_number: _Optional[int] = ..., dice_commitment: _Optional[str] = ..., dice_seed: _Optional[str] = ..., steps: _Optional[_Iterable[_Union[_board_pb2.Step, _Mapping]]] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
-    __slots__ = ("rule_set", "dice_mode", "dice_seed", "request_id")
+    __slots__ = ("rule_set", "dice_mode", "dice_seed", "request_id", "seat0_player", "seat1_player")
     RULE_SET_FIELD_NUMBER: _ClassVar[int]
     DICE_MODE_FIELD_NUMBER: _ClassVar[int]
     DICE_SEED_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT0_PLAYER_FIELD_NUMBER: _ClassVar[int]
+    SEAT1_PLAYER_FIELD_NUMBER: _ClassVar[int]
     rule_set: RuleSet
     dice_mode: DiceMode
     dice_seed: str
     request_id: str
-    def __init__(self, rule_set: _Optional[_Union[RuleSet, _Mapping]] = ..., dice_mode: _Optional[_Union[DiceMode, str]] = ..., dice_seed: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
+    seat0_player: Player
+    seat1_player: Player
+    def __init__(self, rule_set: _Optional[_Union[RuleSet, _Mapping]] = ..., dice_mode: _Optional[_Union[DiceMode, str]] = ..., dice_seed: _Optional[str] = ..., request_id: _Optional[str] = ..., seat0_player: _Optional[_Union[Player, _Mapping]] = ..., seat1_player: _Optional[_Union[Player, _Mapping]] = ...) -> None: ...
 
 class CreateGameResponse(_message.Message):
     __slots__ = ("game", "seat0_token", "seat1_token")
@@ -313,16 +329,20 @@ class CreateGameResponse(_message.Message):
     def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ..., seat0_token: _Optional[str] = ..., seat1_token: _Optional[str] = ...) -> None: ...
 
 class ImportMatchRequest(_message.Message):
-    __slots__ = ("record", "dice_mode", "dice_seed", "request_id")
+    __slots__ = ("record", "dice_mode", "dice_seed", "request_id", "seat0_player", "seat1_player")
     RECORD_FIELD_NUMBER: _ClassVar[int]
     DICE_MODE_FIELD_NUMBER: _ClassVar[int]
     DICE_SEED_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT0_PLAYER_FIELD_NUMBER: _ClassVar[int]
+    SEAT1_PLAYER_FIELD_NUMBER: _ClassVar[int]
     record: _match_record_pb2.MatchRecord
     dice_mode: DiceMode
     dice_seed: str
     request_id: str
-    def __init__(self, record: _Optional[_Union[_match_record_pb2.MatchRecord, _Mapping]] = ..., dice_mode: _Optional[_Union[DiceMode, str]] = ..., dice_seed: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
+    seat0_player: Player
+    seat1_player: Player
+    def __init__(self, record: _Optional[_Union[_match_record_pb2.MatchRecord, _Mapping]] = ..., dice_mode: _Optional[_Union[DiceMode, str]] = ..., dice_seed: _Optional[str] = ..., request_id: _Optional[str] = ..., seat0_player: _Optional[_Union[Player, _Mapping]] = ..., seat1_player: _Optional[_Union[Player, _Mapping]] = ...) -> None: ...
 
 class ImportMatchResponse(_message.Message):
     __slots__ = ("game", "seat0_token", "seat1_token")
