@@ -104,6 +104,7 @@ class LastPlay:
     side: Side
     dice: Dice
     play: Play
+    before: Position  # the position it was played in, from the mover's side
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,7 +261,7 @@ def make_play(state: MatchState, side: Side, play: Play) -> MatchState:
     caller that has read the play already, so that it is not checked twice."""
     game = state.game
     assert game.dice is not None
-    last = LastPlay(side, game.dice, play)
+    last = LastPlay(side, game.dice, play, game.position)
     result = state.rules.rules.result(play.position)
     if result is not None:
         game = replace(game, position=play.position, last_play=last)

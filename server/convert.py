@@ -323,6 +323,8 @@ def game_message(
         to_act=[seat_message(side) for side in seats_to_act(state)],
         seat0_player=player_message(players[0]),
         seat1_player=player_message(players[1]),
+        seat0_board=board_message(game.position_of(0)),
+        pip_counts=list(game.position_of(0).pip_count()),
     )
     if game.resignation is not None:
         seat, result = game.resignation
@@ -339,6 +341,8 @@ def game_message(
                 dice=list(last.dice),
                 notation=last.play.notation(),
                 steps=step_messages(last.play.steps),
+                position_id_before=last.before.position_id(),
+                seat0_board_before=board_message(last.before if last.side == 0 else last.before.swapped()),
             )
         )
     for finished in state.finished:
