@@ -11,7 +11,8 @@ What is counted, per bot:
 - ``gammons``, ``backgammons`` (long nardi: ``mars``): games won by that much (in matches,
   counted over every game of the matches);
 - ``points``: net points, what the bot won less what it lost (cube included); with
-  --match-length a match counts +1 won and -1 lost, so ``ppg`` is then 2 x (share won) - 1;
+  --match-length a match counts +1 won and -1 lost, so ``ppg`` is then 2 x (share won) - 1
+  (the table calls them ``net wins`` and ``per match`` then);
 - ``ppg`` with ``ppg_ci95``, the half-width of its 95% confidence interval (normal approximation).
 
 Each bot holds its seat on a PlaySeat stream, as bots are best seated: the server sends it every
@@ -54,18 +55,31 @@ def add_parser(commands: Any) -> None:
         help="play bots against each other through the server",
         description=(
             "Play two bots against each other through the server and print per bot: games, wins,"
-            " gammons, backgammons (long nardi: mars), net points and points per game with a 95%%"
+            " gammons, backgammons (long nardi: mars), net points and points per game with a 95%"
             " confidence interval. Seats alternate between games; each pair of games is played on"
-            " the same seeded dice. With --match-length each result is a whole match (won +1,"
-            f" lost -1). Bots: {', '.join(bots.NAMES)}."
+            " the same seeded dice. With --match-length each result is a whole match, won +1 and"
+            " lost -1: the table then shows matches, wins, the gammons and backgammons of all their"
+            " games, net wins and net wins per match with a 95% confidence interval."
+            f" Bots: {', '.join(bots.NAMES)}."
         ),
     )
-    parser.add_argument("--variant", choices=sorted(VARIANTS), default=BACKGAMMON.name)
+    parser.add_argument(
+        "--variant", choices=sorted(VARIANTS), default=BACKGAMMON.name, help="the game to play (default: %(default)s)"
+    )
     parser.add_argument("--bots", required=True, metavar="A,B", help="the two bots, e.g. heuristic,random")
-    parser.add_argument("--games", type=int, default=100, metavar="N", help="games (or matches) to play")
-    parser.add_argument("--match-length", type=int, default=0, metavar="L", help="play matches to L points")
+    parser.add_argument(
+        "--games", type=int, default=100, metavar="N",
+        help="games to play, or matches with --match-length (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--match-length", type=int, default=0, metavar="L",
+        help="play matches to L points (default: %(default)s, money games)",
+    )
     parser.add_argument("--seed", type=int, help="seed for the dice and the bots (default: a random one)")
-    parser.add_argument("--parallel", type=int, default=1, metavar="K", help="games played at once")
+    parser.add_argument(
+        "--parallel", type=int, default=1, metavar="K",
+        help="games (or matches) played at once (default: %(default)s)",
+    )
     parser.add_argument("--export", type=Path, metavar="DIR", help="write each game's .mat record to DIR")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     parser.add_argument(
@@ -211,9 +225,14 @@ class ArenaResults:
         }
 
     def table(self) -> str:
+        """The tallies as a table. In matches, a result counts +1 won and -1 lost: its "points"
+        and "ppg" are then net wins and net wins per match."""
         big_wins = [_BIG_WINS[result] for result in _big_wins(self.config.variant)]
-        unit = "matches" if self.config.match_length else "games"
-        columns = ["bot", unit, "wins", *big_wins, "points", "ppg", "95% ci"]
+        if self.config.match_length:
+            unit, net, per_result = "matches", "net wins", "per match"
+        else:
+            unit, net, per_result = "games", "points", "ppg"
+        columns = ["bot", unit, "wins", *big_wins, net, per_result, "95% ci"]
         rows: list[list[object]] = [list(columns)]
         for label, tally in self.tallies.items():
             shown = tally.as_json(self.config.variant)

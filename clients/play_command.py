@@ -13,6 +13,7 @@ Input and output are streams, so a session can be scripted; the end of the input
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import re
 import sys
@@ -69,20 +70,31 @@ def add_parser(commands: Any) -> None:
             " Without --server, a server is started for the session and stopped after it."
         ),
     )
-    parser.add_argument("--variant", choices=sorted(VARIANTS), default=BACKGAMMON.name)
-    parser.add_argument("--match", type=int, default=0, metavar="N", help="play a match to N points (default: money play)")
+    parser.add_argument(
+        "--variant", choices=sorted(VARIANTS), default=BACKGAMMON.name, help="the game to play (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--match", type=int, default=0, metavar="N", help="play a match to N points (default: 0, money play)"
+    )
     parser.add_argument(
         "--cube", action=argparse.BooleanOptionalAction, default=None,
-        help=f"play with the doubling cube ({_CUBE_TITLES} only; default on in {_CUBE_TITLES})",
+        help=f"play with the doubling cube ({_CUBE_TITLES} only; default: on in {_CUBE_TITLES})",
     )
-    parser.add_argument("--beavers", action="store_true", help="money play: allow beavers")
+    parser.add_argument("--beavers", action="store_true", help="money play: allow beavers (default: off)")
     parser.add_argument(
         "--auto-forced", action=argparse.BooleanOptionalAction, default=True,
-        help="let the server play your forced rolls (default on)",
+        help="let the server play your forced rolls (default: on)",
     )
-    parser.add_argument("--bot", choices=bots.NAMES, default="heuristic", help="the bot to play (default heuristic)")
-    parser.add_argument("--server", metavar="HOST:PORT", help="play on this server instead of a private one")
-    parser.add_argument("--seed", type=int, help="seed the dice and the bot, to replay a session")
+    parser.add_argument(
+        "--bot", choices=bots.NAMES, default="heuristic", help="the bot to play (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--server", metavar="HOST:PORT",
+        help="play on this server (default: a private server, started for the session)",
+    )
+    parser.add_argument(
+        "--seed", type=int, help="seed the dice and the bot, to replay a session (default: none, fresh dice)"
+    )
     parser.set_defaults(run=run)
 
 
@@ -149,6 +161,7 @@ class PlaySession:
         self._seen = 0  # events told so far
         self._games_told = 0
         self._dice: tuple[int, int] | None = None  # the dice of the play the log tells next
+        self._board_shown = ""  # the board last drawn: drawn again before a decision only if it changed
         self.human: Seat
         self.driver: SeatDriver
         self.game: games_pb2.Game
@@ -204,39 +217,47 @@ class PlaySession:
         actions = set(legal.actions)
         me = self.human.seat
         phase = game.phase
+        answer: Callable[[str], games_pb2.Game | None]
         if phase == games_pb2.PHASE_OPENING:
             self._ask_to_start_next_game()
-        elif phase == games_pb2.PHASE_ROLLING and game.turn == me:
+            return
+        if phase == games_pb2.PHASE_ROLLING and game.turn == me:
             if games_pb2.ACTION_DOUBLE in actions:
-                self._say(self._board())
-                self._decide("Roll or double? (Enter rolls) > ", actions, self._roll_or_double)
+                prompt = "Roll or double? (Enter rolls) > "
             else:
-                self._decide("Your turn: press Enter to roll > ", actions, self._roll_or_double)
+                prompt = "Your turn: press Enter to roll > "
+            answer = self._roll_or_double
         elif phase == games_pb2.PHASE_PLAYING and game.turn == me:
-            self._say(self._board())
             dice = _dice_words(game.dice)
             if [play.notation for play in legal.plays] == [""]:
                 prompt = f"You cannot move with {dice}: press Enter to pass > "
             else:
                 prompt = f"Your play with {dice} > "
-            self._decide(prompt, actions, lambda text: self._play(text, legal.plays))
+            answer = functools.partial(self._play, plays=legal.plays)
         elif phase == games_pb2.PHASE_DOUBLED and games_pb2.ACTION_TAKE in actions:
-            self._say(self._board())
             choices = "Take, drop or beaver" if games_pb2.ACTION_BEAVER in actions else "Take or drop"
             prompt = f"The {self.bot_name} doubles to {game.cube_value * 2}. {choices}? > "
-            self._decide(prompt, actions, self._answer_double)
+            answer = self._answer_double
         elif phase == games_pb2.PHASE_RESIGNING and games_pb2.ACTION_ACCEPT in actions:
             offer = game.resignation
-            self._say(self._board())
             prompt = (
                 f"The {self.bot_name} offers to resign {_RESULT_WORDS[offer.result]}"
                 f" ({_points(offer.points)}). Accept or reject? > "
             )
-            self._decide(prompt, actions, self._answer_resignation)
+            answer = self._answer_resignation
         else:
             raise RuntimeError(f"{game.name}: neither side can act in {games_pb2.Phase.Name(phase)}")
+        self._show_board()
+        self._decide(prompt, answer)
 
-    def _decide(self, prompt: str, actions: set[int], answer: Callable[[str], games_pb2.Game | None]) -> None:
+    def _show_board(self) -> None:
+        """Draw the board before a decision, unless the board last drawn shows this state already."""
+        board = self._board()
+        if board != self._board_shown:
+            self._say(board)
+            self._board_shown = board
+
+    def _decide(self, prompt: str, answer: Callable[[str], games_pb2.Game | None]) -> None:
         """Ask until an answer acts: the commands any prompt takes are handled here, the rest by
         ``answer``, which returns the game after the action or ``None`` to ask again."""
         while True:
@@ -249,22 +270,34 @@ class PlaySession:
                 self._say(self._help())
                 continue
             if word == "board":
-                self._say(self._board())
+                self._board_shown = self._board()
+                self._say(self._board_shown)
                 continue
             if word == "score":
                 self._say(self._score_line())
                 continue
             try:
                 if word == "resign":
-                    after = self._resign(rest.strip().lower(), actions)
+                    after = self._resign(text, rest.strip().lower())
                 else:
                     after = answer(text)
             except TavliServerError as error:
-                self._say(f"Not allowed: {error.message}")
+                self._say(self._refusal(text, error))
                 continue
             if after is not None:
                 self.game = after
                 return
+
+    def _refusal(self, text: str, error: TavliServerError) -> str:
+        """The server's refusal of what the person typed, in its own words."""
+        words = error.message
+        if error.reason == "INVALID_PLAY":  # the server could not read the text as a play
+            if not words.lower().startswith("cannot read"):
+                words = f"cannot read {text!r}" + (f": {words}" if words else "")
+            return f"{words[0].upper()}{words[1:]}. Type a play like {self._example_plays()}."
+        if error.reason == "AMBIGUOUS_PLAY":
+            return f"Which play? {words}."
+        return f"Not allowed: {words}"
 
     def _roll_or_double(self, text: str) -> games_pb2.Game | None:
         word = text.lower()
@@ -272,7 +305,8 @@ class PlaySession:
             return self.human.roll()
         if word in ("double", "d"):
             return self.human.double()
-        self._say("Press Enter (or type roll) to roll" + (", or type double" if self._may_double() else "") + ".")
+        double = ", or type double" if self._may_double() else ""
+        self._say(f"Cannot read {text!r}: press Enter (or type roll) to roll{double}.")
         return None
 
     def _play(self, text: str, plays: Any) -> games_pb2.Game | None:
@@ -292,7 +326,7 @@ class PlaySession:
             return self.human.drop()
         if word in ("beaver", "b"):
             return self.human.beaver()
-        self._say("Answer take or drop (or beaver, when the prompt offers it).")
+        self._say(f"Cannot read {text!r}: answer take or drop (or beaver, when the prompt offers it).")
         return None
 
     def _answer_resignation(self, text: str) -> games_pb2.Game | None:
@@ -301,17 +335,16 @@ class PlaySession:
             return self.human.accept()
         if word in ("reject", "r", "no", "n"):
             return self.human.reject()
-        self._say("Answer accept or reject.")
+        self._say(f"Cannot read {text!r}: answer accept or reject.")
         return None
 
-    def _resign(self, level: str, actions: set[int]) -> games_pb2.Game | None:
+    def _resign(self, text: str, level: str) -> games_pb2.Game | None:
+        """Offer to resign ``level`` (a single game if none); whether the offer may be made now is
+        the server's to say."""
         levels = [level.value for level in VARIANTS[self.options.variant].resign_levels]
         level = level or "single"
         if level not in levels:
-            self._say(f"Resign what? Type resign followed by one of: {', '.join(levels)}.")
-            return None
-        if games_pb2.ACTION_RESIGN not in actions:
-            self._say("You cannot offer to resign now.")
+            self._say(f"Cannot read {text!r}: type resign, or resign followed by one of: {', '.join(levels)}.")
             return None
         return self.human.resign(level)  # type: ignore[arg-type]
 
@@ -327,7 +360,7 @@ class PlaySession:
                 raise _Quit
             return self.human.roll()
 
-        self._decide(prompt, set(), start)
+        self._decide(prompt, start)
 
     # --- telling what happened -----------------------------------------------------------------
 
@@ -518,8 +551,6 @@ class PlaySession:
     def _help(self) -> str:
         variant = VARIANTS[self.options.variant]
         levels = "|".join(level.value for level in variant.resign_levels)
-        *most, last = variant.example_plays
-        examples = f"{', '.join(most)} or {last}" if most else last
         cube = (
             "  At 'roll or double?' press Enter to roll or type double; answer a double with take or drop.\n"
             if self._may_double()
@@ -529,10 +560,15 @@ class PlaySession:
         return (
             "You are X, at the bottom; the bot is O. Points are numbered from your side: you move from\n"
             "your 24-point down to your 1-point, then bear off.\n"
-            f"  Type a play like {examples}.\n"
+            f"  Type a play like {self._example_plays()}.\n"
             f"{cube}{forced}"
             f"  Commands: hint (a suggestion), board (draw it again), score, resign [{levels}], help, quit."
         )
+
+    def _example_plays(self) -> str:
+        """How plays are written in the variant played, in examples: "13/7 8/7, bar/22 ... or 6/off"."""
+        *most, last = VARIANTS[self.options.variant].example_plays
+        return f"{', '.join(most)} or {last}" if most else last
 
     def _hint(self) -> str:
         game = self.game

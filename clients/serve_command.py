@@ -34,18 +34,35 @@ def add_parser(commands: Any) -> None:
         description="Run the tavli gRPC server. Games are kept in SQLite (a file, nothing to install).",
     )
     _errors_in_one_line(parser)
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    parser.add_argument("--port", type=_port_number, default=50051, help="port to listen on (default 50051; 0 picks one)")
-    parser.add_argument("--db", default="tavli.sqlite3", help="SQLite file for games, or ':memory:' to keep none")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: %(default)s)")
+    parser.add_argument(
+        "--port", type=_port_number, default=50051,
+        help="port to listen on, 0 to pick a free one (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--db", default="tavli.sqlite3",
+        help="SQLite file for games, or ':memory:' to keep none (default: %(default)s)",
+    )
     parser.add_argument("--tls-cert", type=Path, help="PEM certificate chain, to serve TLS (with --tls-key)")
     parser.add_argument("--tls-key", type=Path, help="PEM private key of --tls-cert")
-    parser.add_argument("--games-in-memory", type=int, default=10_000, help="games kept in memory at most")
-    parser.add_argument("--max-message-bytes", type=int, default=4 * 1024 * 1024)
+    parser.add_argument(
+        "--games-in-memory", type=int, default=10_000,
+        help="games kept in memory at most (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--max-message-bytes",
+        type=int,
+        default=4 * 1024 * 1024,
+        metavar="BYTES",
+        help="the largest gRPC message the server takes or sends, a request or an answer as a whole"
+        " (default: %(default)s, 4 MiB)",
+    )
     parser.add_argument(
         "--workers",
         type=int,
         default=1,
-        help="serve with this many processes on one port (needs a fixed --port and a --db file)",
+        help="serve with this many processes on one port (needs a fixed --port and a --db file;"
+        " default: %(default)s)",
     )
     parser.add_argument(
         "--allow-seeded-dice",
@@ -57,30 +74,32 @@ def add_parser(commands: Any) -> None:
         "--request-retention-hours",
         type=float,
         default=24.0,
-        help="how long a request_id is remembered for retries (default 24)",
+        help="how long a request_id is remembered for retries (default: %(default)s)",
     )
     parser.add_argument(
         "--idle-connection-seconds",
         type=float,
         default=600.0,
-        help="close a connection with no call open for this long (default 600)",
+        help="close a connection with no call open for this long (default: %(default)s)",
     )
     parser.add_argument(
         "--keepalive-seconds",
         type=float,
         default=60.0,
-        help="ping a quiet connection this often, and drop it if it does not answer (default 60)",
+        help="ping a quiet connection this often, and drop it if it does not answer (default: %(default)s)",
     )
     quotas = parser.add_argument_group("limits on each client (a client is its IP address)")
     defaults = QuotaLimits()
     for name, kind, words in _QUOTA_FLAGS:
         flag = "--" + name.replace("_", "-")
-        quotas.add_argument(flag, type=kind, default=getattr(defaults, name), help=f"{words} (default %(default)s)")
+        quotas.add_argument(
+            flag, type=kind, default=getattr(defaults, name), help=f"{words} (default: %(default)s)"
+        )
     quotas.add_argument(
         "--batch-items",
         type=int,
         default=FIELD_LIMITS[BATCH_ITEMS],
-        help="plays a BatchValidatePlays may hold (default %(default)s)",
+        help="plays a BatchValidatePlays may hold (default: %(default)s)",
     )
     parser.add_argument("--log-json", action="store_true", help="log JSON lines even on a terminal")
     parser.set_defaults(run=run)

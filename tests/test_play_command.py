@@ -19,7 +19,7 @@ from tavli.clients import bots, cli
 from tavli.clients.board_view import Table, draw
 from tavli.clients.bots.base import ResignLevel, Situation
 from tavli.clients.bots.random_bot import RandomBot
-from tavli.clients.client import TavliClient
+from tavli.clients.client import TavliClient, VariantName
 from tavli.clients.play_command import PlayOptions, PlaySession
 from tavli.engine import BACKGAMMON, LONG_NARDI, Position
 from tavli.engine.match_id import MatchInfo
@@ -64,7 +64,8 @@ class ScriptedPerson(io.TextIOBase):
     """The person at the keyboard: reads the last prompt shown and answers it. A play is the first
     legal play the server lists. ``illegal_first``: the first play typed moves one checker by one
     die (illegal while both dice can be played). ``plays_to_make``: the input ends after so many
-    plays were accepted."""
+    plays were accepted. ``first_answers``: what is typed the first time a prompt starting so is
+    shown, instead of the usual answer."""
 
     def __init__(
         self,
@@ -74,9 +75,11 @@ class ScriptedPerson(io.TextIOBase):
         illegal_first: bool = False,
         plays_to_make: int | None = None,
         roll_answers: tuple[str, ...] = (),
+        first_answers: dict[str, str] | None = None,
         most: int = 5000,
     ) -> None:
         self.roll_answers = list(roll_answers)
+        self.first_answers = dict(first_answers or {})
         self.client = client
         self.output = output
         self.illegal_first = illegal_first
@@ -91,6 +94,9 @@ class ScriptedPerson(io.TextIOBase):
         if self.answers > self.most or self.plays_made == self.plays_to_make:
             return ""  # the end of the input: the session must quit by itself
         prompt = self.output.getvalue().rsplit("\n", 1)[-1]
+        for start in self.first_answers:
+            if prompt.startswith(start):
+                return self.first_answers.pop(start) + "\n"
         if prompt.startswith("Your play with"):
             return self.play(prompt.split()[3]) + "\n"
         if prompt.startswith("Roll or double?") and self.roll_answers:
@@ -186,6 +192,79 @@ class DoublingBot(RandomBot):
 class ResigningBot(RandomBot):
     def resign(self, situation: Situation) -> ResignLevel | None:
         return "single"
+
+
+class RejectingBot(RandomBot):
+    def accept_resignation(self, situation: Situation, offered: ResignLevel) -> bool:
+        return False
+
+
+_BOARD_TOP = "+13-14-15-16-17-18------19-20-21-22-23-24-+"
+_DECISIONS = ("Your turn: press Enter to roll", "Roll or double?", "Your play with", "You cannot move with",
+              "Take or drop?", "Take, drop or beaver?", "Accept or reject?")
+
+
+def test_unreadable_input_is_told_as_unreadable_with_how_to_write_a_play(client: TavliClient) -> None:
+    output = io.StringIO()
+    person = ScriptedPerson(client, output, plays_to_make=2,
+                            first_answers={"Your play with": "hello", "Your turn: press Enter to roll": "soon"})
+    session = PlaySession(client, bots.create("random", seed=5), PlayOptions(cube=False, dice_seed="unreadable-1"),
+                          input=person, output=output)
+    assert session.run() == 0
+    text = output.getvalue()
+    assert not person.first_answers, "both prompts were shown and answered with what cannot be read"
+    assert re.search(
+        r"^Your play with \d-\d > hello\nCannot read 'hello': .+\. Type a play like 13/7 8/7, bar/22, .* or 6/off\.$",
+        text, re.MULTILINE,
+    )
+    assert "Your turn: press Enter to roll > soon\nCannot read 'soon': press Enter (or type roll) to roll.\n" in text
+    assert "Not allowed" not in text
+
+
+def test_a_refused_resignation_is_told_in_the_servers_words(client: TavliClient) -> None:
+    output = io.StringIO()
+    session = PlaySession(client, RejectingBot(seed=3), PlayOptions(cube=False, dice_seed="resign-3"),
+                          input=io.StringIO("resign\nresign\nquit\n"), output=output)
+    assert session.run() == 0
+    text = output.getvalue()
+    assert re.search(
+        r"> resign\nNot allowed: your last offer was rejected: you may offer again after a roll has been played\n",
+        text,
+    )
+    after_the_rejection = text.split("The random bot rejects the resignation: play on.\n", 1)[1]
+    assert _BOARD_TOP not in after_the_rejection.split(" > ", 1)[0], "the board unchanged is not drawn again"
+
+
+@pytest.mark.parametrize(
+    ("variant", "bot", "cube", "dice_seed"),
+    [
+        ("long-nardi", RandomBot, False, "nardi-1"),
+        ("backgammon", RandomBot, False, "money-1"),
+        ("backgammon", DoublingBot, True, "doubling-1"),
+        ("backgammon", ResigningBot, False, "resign-1"),
+    ],
+)
+def test_the_board_is_shown_once_before_every_decision(
+    client: TavliClient, variant: VariantName, bot: type[RandomBot], cube: bool, dice_seed: str
+) -> None:
+    output = io.StringIO()
+    person = ScriptedPerson(client, output, plays_to_make=None if variant == "long-nardi" else 6)
+    options = PlayOptions(variant=variant, match_length=1 if variant == "long-nardi" else 0, cube=cube,
+                          dice_seed=dice_seed)
+    session = PlaySession(client, bot(seed=3), options, input=person, output=output)
+    assert session.run() == 0
+    boards_since_a_prompt = 0
+    decisions = 0
+    for line in output.getvalue().splitlines():
+        if _BOARD_TOP in line:
+            boards_since_a_prompt += 1
+            assert boards_since_a_prompt == 1, "the same board twice in a row"
+        elif " > " in line:  # a prompt, with the answer typed after it
+            if any(decision in line for decision in _DECISIONS):
+                decisions += 1
+                assert boards_since_a_prompt == 1, f"no board before {line!r}"
+            boards_since_a_prompt = 0
+    assert decisions >= 2
 
 
 def test_the_person_answers_the_bots_double(client: TavliClient) -> None:
