@@ -242,8 +242,9 @@ def play_match(
     stream: bool = False,
     **options: Any,
 ) -> PlayedMatch:
-    """Create a game with ``bots[0]`` at seat 0 and ``bots[1]`` at seat 1 and play it out: to the
-    end of the match, or in money play (``match_length`` 0) until ``games`` games are finished.
+    """Create a game with ``bots[0]`` at seat 0 and ``bots[1]`` at seat 1, each seat named after
+    its bot, and play it out: to the end of the match, or in money play (``match_length`` 0)
+    until ``games`` games are finished.
     ``options`` are rule-set options, as :meth:`TavliClient.create_game` takes them;
     ``engine_plays`` as :class:`SeatDriver` takes it. ``stream``: seat each bot on a PlaySeat
     stream of its own, played on a thread of its own as the server's views come (see
@@ -252,7 +253,13 @@ def play_match(
     :raises TavliServerError: if the server refuses an action.
     :raises RuntimeError: if neither seat can act, or after ``max_actions`` actions.
     """
-    seats = client.create_game(variant=variant, match_length=match_length, dice_seed=dice_seed, **options)
+    seats = client.create_game(
+        variant=variant,
+        match_length=match_length,
+        dice_seed=dice_seed,
+        players=(bots[0].name, bots[1].name),  # each seat named after its bot
+        **options,
+    )
     if stream:
         return _play_over_streams(
             client, seats, bots, games=games, max_actions=max_actions, engine_plays=engine_plays

@@ -199,7 +199,9 @@ def test_the_arena_exports_each_game_as_a_mat_file_the_engine_reads_back(
            "--export", str(tmp_path), "--match-length", "3")
     files = sorted(tmp_path.glob("*.mat"))
     assert len(files) == 3
-    for file in files:
+    for number, file in enumerate(files):
         imported = import_mat(file.read_text(encoding="utf-8"))
         assert imported.rules.variant == variant
         assert imported.match.state.over
+        # Each seat is named after its bot; the bots change seats from one match to the next.
+        assert imported.players == (("heuristic", "random") if number % 2 == 0 else ("random", "heuristic"))
