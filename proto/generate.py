@@ -1,6 +1,6 @@
 """Generate the Python code of the tavli.v1 API next to its .proto files; the output is committed.
 
-    python proto/generate.py            # write proto/tavli/v1/*_pb2*.py(i)
+    python proto/generate.py            # write proto/tavli/v1/*_pb2*.py(i) and descriptors.binpb
     python proto/generate.py --out DIR  # write into DIR instead (the staleness test compares)
 
 Compiled with ``-I proto`` so that the generated modules import each other as ``tavli.v1``.
@@ -16,6 +16,7 @@ from grpc_tools import protoc
 
 PROTO_ROOT = Path(__file__).resolve().parent
 SOURCES = sorted((PROTO_ROOT / "tavli" / "v1").glob("*.proto"))
+DESCRIPTOR_SET = "descriptors.binpb"  # every tavli.v1 file's descriptor, comments included
 
 
 def generate(out: Path) -> None:
@@ -32,6 +33,18 @@ def generate(out: Path) -> None:
         *(str(source.relative_to(PROTO_ROOT)) for source in SOURCES),
     ]
     if protoc.main(arguments) != 0:
+        sys.exit("protoc failed")
+    # The same files as descriptors with their comments (the generated modules keep none), for
+    # server reflection to serve (server/reflection.py).
+    descriptors = [
+        "grpc_tools.protoc",
+        f"-I{PROTO_ROOT}",
+        f"-I{well_known}",
+        "--include_source_info",
+        f"--descriptor_set_out={out / 'tavli' / 'v1' / DESCRIPTOR_SET}",
+        *(str(source.relative_to(PROTO_ROOT)) for source in SOURCES),
+    ]
+    if protoc.main(descriptors) != 0:
         sys.exit("protoc failed")
 
 

@@ -22,7 +22,6 @@ import grpc
 import grpc.aio
 import structlog
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 
 from tavli.engine import core
 from tavli.server import logs
@@ -33,6 +32,7 @@ from tavli.server.keys import ServerKey
 from tavli.server.limits import RequestLimits
 from tavli.server.logs import RpcLogInterceptor
 from tavli.server.quotas import QuotaLimits, Quotas
+from tavli.server.reflection import enable_reflection
 from tavli.server.rules_servicer import RulesServicer
 from tavli.server.startup import StartupError, check_port
 from tavli.server.store import MemoryStore, SqliteStore, Store
@@ -141,7 +141,7 @@ async def start_server(config: ServerConfig) -> Running:
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     for name in (*SERVICE_NAMES, ""):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    reflection.enable_server_reflection((*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+    enable_reflection((*SERVICE_NAMES, health.SERVICE_NAME), server)
     address = f"{config.host}:{config.port}"
     try:
         if config.tls_cert and config.tls_key:

@@ -13,13 +13,14 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 COMMITTED = REPO / "proto" / "tavli" / "v1"
 GENERATED_SUFFIXES = ("_pb2.py", "_pb2.pyi", "_pb2_grpc.py")
+DESCRIPTOR_SET = "descriptors.binpb"  # every file's descriptor with its comments, for reflection
 
 
 def generated_files(folder: Path) -> dict[str, bytes]:
     return {
         path.name: path.read_bytes()
         for path in sorted(folder.iterdir())
-        if path.name.endswith(GENERATED_SUFFIXES)
+        if path.name.endswith(GENERATED_SUFFIXES) or path.name == DESCRIPTOR_SET
     }
 
 
@@ -37,7 +38,8 @@ def test_the_committed_generated_code_is_up_to_date(tmp_path: Path) -> None:
     committed = generated_files(COMMITTED)
     protos = sorted(path.stem for path in COMMITTED.glob("*.proto"))
 
-    assert sorted(fresh) == sorted(f"{stem}{suffix}" for stem in protos for suffix in GENERATED_SUFFIXES)
+    expected = [f"{stem}{suffix}" for stem in protos for suffix in GENERATED_SUFFIXES] + [DESCRIPTOR_SET]
+    assert sorted(fresh) == sorted(expected)
     assert sorted(committed) == sorted(fresh), "generated files without a .proto, or a .proto never generated"
     stale = [name for name in fresh if fresh[name] != committed[name]]
     assert not stale, f"stale generated code: {stale}; run `python proto/generate.py` and commit the result"

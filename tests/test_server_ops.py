@@ -17,7 +17,7 @@ import grpc
 import pytest
 from google.protobuf import descriptor_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2
 
 from tavli.clients.cli import main as tavli_main
 from tavli.server.app import ServerConfig, create_server
@@ -31,6 +31,7 @@ from tavli.v1 import (
 from tests.server_play import RPC_TIMEOUT, connected, running_server, stop_process, tavli_serve
 
 SERVICES = ("tavli.v1.RulesService", "tavli.v1.GamesService")
+REPO = Path(__file__).resolve().parents[1]
 BG_START = "4HPwATDgc/ABMA"
 BATCH = "tavli.v1.BatchValidatePlaysRequest.requests"
 
@@ -77,39 +78,155 @@ def test_stopping_turns_health_to_not_serving_then_closes_the_port() -> None:
 
 # --- reflection -----------------------------------------------------------------------------------
 
+REFLECTION_SERVICES = ("grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection")
+RULES_FILE = REPO / "proto" / "tavli" / "v1" / "rules_service.proto"
 
-def reflect(channel: grpc.Channel, **question: str) -> reflection_pb2.ServerReflectionResponse:
-    stub = reflection_pb2_grpc.ServerReflectionStub(channel)
-    answers = stub.ServerReflectionInfo(
-        iter([reflection_pb2.ServerReflectionRequest(**question)]), timeout=RPC_TIMEOUT
+
+@pytest.fixture(scope="module")
+def reflection_port() -> Iterator[int]:
+    with running_server() as server:
+        yield server.port
+
+
+def reflect(
+    channel: grpc.Channel, *questions: reflection_pb2.ServerReflectionRequest, service: str
+) -> list[reflection_pb2.ServerReflectionResponse]:
+    """The answers to ``questions``, asked on one stream of ``service`` (either version: their
+    messages are the same)."""
+    ask = channel.stream_stream(
+        f"/{service}/ServerReflectionInfo",
+        request_serializer=reflection_pb2.ServerReflectionRequest.SerializeToString,
+        response_deserializer=reflection_pb2.ServerReflectionResponse.FromString,
     )
-    return next(answers)
+    return list(ask(iter(questions), timeout=RPC_TIMEOUT))
 
 
-def test_reflection_lists_the_services_and_gives_their_files() -> None:
-    with running_server() as server, grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
-        listed = {
-            service.name for service in reflect(channel, list_services="").list_services_response.service
-        }
-        assert set(SERVICES) | {"grpc.health.v1.Health"} <= listed
+def ask(port: int, service: str, **question: str) -> reflection_pb2.ServerReflectionResponse:
+    with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+        (answer,) = reflect(channel, reflection_pb2.ServerReflectionRequest(**question), service=service)
+    return answer
 
-        answer = reflect(channel, file_by_filename="tavli/v1/games_service.proto")
-        files = [
-            descriptor_pb2.FileDescriptorProto.FromString(blob)
-            for blob in answer.file_descriptor_response.file_descriptor_proto
-        ]
-        games_file = next(file for file in files if file.name == "tavli/v1/games_service.proto")
-        assert games_file.package == "tavli.v1"
-        assert [service.name for service in games_file.service] == ["GamesService"]
-        methods = {method.name for method in games_file.service[0].method}
-        assert {"CreateGame", "PlayMove", "WatchGame", "ListGameEvents"} <= methods
 
-        answer = reflect(channel, file_containing_symbol="tavli.v1.RulesService")
-        names = {
-            descriptor_pb2.FileDescriptorProto.FromString(blob).name
-            for blob in answer.file_descriptor_response.file_descriptor_proto
-        }
-        assert "tavli/v1/rules_service.proto" in names
+def files_of(answer: reflection_pb2.ServerReflectionResponse) -> list[descriptor_pb2.FileDescriptorProto]:
+    assert answer.WhichOneof("message_response") == "file_descriptor_response", answer
+    blobs = answer.file_descriptor_response.file_descriptor_proto
+    return [descriptor_pb2.FileDescriptorProto.FromString(blob) for blob in blobs]
+
+
+def comment_above(source: Path, declaration: str) -> str:
+    """The ``//`` lines just above the line that starts with ``declaration``, as protoc keeps
+    them (without the slashes, each line with its newline)."""
+    lines = source.read_text().splitlines()
+    at = next(index for index, line in enumerate(lines) if line.strip().startswith(declaration))
+    comment: list[str] = []
+    while lines[at - 1 - len(comment)].strip().startswith("//"):
+        comment.insert(0, lines[at - 1 - len(comment)].strip().removeprefix("//") + "\n")
+    return "".join(comment)
+
+
+@pytest.mark.parametrize("service", REFLECTION_SERVICES)
+def test_reflection_lists_every_service_under_both_versions(reflection_port: int, service: str) -> None:
+    listed = {
+        entry.name for entry in ask(reflection_port, service, list_services="").list_services_response.service
+    }
+    assert listed == {*SERVICES, "grpc.health.v1.Health", *REFLECTION_SERVICES}
+
+
+@pytest.mark.parametrize("service", REFLECTION_SERVICES)
+def test_reflection_gives_a_file_with_its_dependencies(reflection_port: int, service: str) -> None:
+    files = files_of(ask(reflection_port, service, file_by_filename="tavli/v1/games_service.proto"))
+    games_file = files[0]
+    assert games_file.name == "tavli/v1/games_service.proto" and games_file.package == "tavli.v1"
+    assert [service.name for service in games_file.service] == ["GamesService"]
+    assert {"CreateGame", "PlayMove", "WatchGame", "ListGameEvents"} <= {
+        m.name for m in games_file.service[0].method
+    }
+    assert set(games_file.dependency) <= {file.name for file in files}  # every dependency comes along
+    assert "google/protobuf/timestamp.proto" in {file.name for file in files}
+
+
+@pytest.mark.parametrize("service", REFLECTION_SERVICES)
+@pytest.mark.parametrize(
+    ("symbol", "file_name"),
+    [
+        ("tavli.v1.RulesService", "tavli/v1/rules_service.proto"),
+        ("tavli.v1.RulesService.ListLegalPlays", "tavli/v1/rules_service.proto"),  # a method
+        ("tavli.v1.GamesService.WatchGame", "tavli/v1/games_service.proto"),
+        ("tavli.v1.ValidatePlayRequest", "tavli/v1/rules_service.proto"),
+        ("tavli.v1.ValidatePlayRequest.notation", "tavli/v1/rules_service.proto"),  # a field
+        ("tavli.v1.ValidatePlayRequest.play", "tavli/v1/rules_service.proto"),  # a oneof
+        ("tavli.v1.SeatAction.PlayMove", "tavli/v1/games_service.proto"),  # a nested message
+        ("tavli.v1.Variant", "tavli/v1/board.proto"),  # an enum
+        ("tavli.v1.VARIANT_BACKGAMMON", "tavli/v1/board.proto"),  # its value, as protobuf names it
+        ("tavli.v1.Variant.VARIANT_BACKGAMMON", "tavli/v1/board.proto"),  # as some tools name it
+        ("grpc.health.v1.Health.Check", "grpc_health/v1/health.proto"),
+        ("grpc.reflection.v1.ServerReflection", "grpc/reflection/v1/reflection.proto"),
+        ("grpc.reflection.v1alpha.ServerReflection", "grpc_reflection/v1alpha/reflection.proto"),
+    ],
+)
+def test_reflection_finds_the_file_declaring_a_symbol(
+    reflection_port: int, service: str, symbol: str, file_name: str
+) -> None:
+    assert files_of(ask(reflection_port, service, file_containing_symbol=symbol))[0].name == file_name
+
+
+@pytest.mark.parametrize("service", REFLECTION_SERVICES)
+def test_reflection_serves_the_comments_of_the_proto_files(reflection_port: int, service: str) -> None:
+    rules_file = files_of(
+        ask(reflection_port, service, file_containing_symbol="tavli.v1.RulesService.ListLegalPlays")
+    )[0]
+    methods = [method.name for method in rules_file.service[0].method]
+    path = [6, 0, 2, methods.index("ListLegalPlays")]  # service 0, its method ListLegalPlays
+    (location,) = [location for location in rules_file.source_code_info.location if location.path == path]
+    expected = comment_above(RULES_FILE, "rpc ListLegalPlays(")
+    assert expected.startswith(" Lists every legal play")
+    assert location.leading_comments == expected
+
+
+def test_the_v1_reflection_file_declares_the_v1_service(reflection_port: int) -> None:
+    (v1_file,) = files_of(
+        ask(reflection_port, REFLECTION_SERVICES[0], file_containing_symbol=REFLECTION_SERVICES[0])
+    )
+    assert v1_file.package == "grpc.reflection.v1"
+    (method,) = v1_file.service[0].method
+    assert (method.input_type, method.output_type) == (
+        ".grpc.reflection.v1.ServerReflectionRequest",
+        ".grpc.reflection.v1.ServerReflectionResponse",
+    )
+    assert {message.name for message in v1_file.message_type} >= {"ServerReflectionRequest", "ErrorResponse"}
+
+
+@pytest.mark.parametrize("service", REFLECTION_SERVICES)
+def test_unknown_names_are_not_found_answers_and_the_stream_goes_on(
+    reflection_port: int, service: str
+) -> None:
+    Request = reflection_pb2.ServerReflectionRequest
+    questions = [
+        Request(file_containing_symbol="tavli.v1.NoSuchThing"),
+        Request(file_containing_symbol="tavli.v1.RulesService.NoSuchMethod"),
+        Request(file_containing_symbol=""),
+        Request(file_by_filename="tavli/v1/no_such.proto"),
+        Request(file_by_filename="../../etc/passwd"),
+        Request(all_extension_numbers_of_type="tavli.v1.NoSuchThing"),
+        Request(
+            file_containing_extension=reflection_pb2.ExtensionRequest(
+                containing_type="tavli.v1.Play", extension_number=7
+            )
+        ),
+        Request(),  # no question at all
+        Request(file_containing_symbol="tavli.v1.RulesService.ListLegalPlays"),
+    ]
+    with grpc.insecure_channel(f"127.0.0.1:{reflection_port}") as channel:
+        answers = reflect(channel, *questions, service=service)
+    assert len(answers) == len(questions)
+    *refusals, found = answers
+    codes = [answer.error_response.error_code for answer in refusals]
+    assert codes == [grpc.StatusCode.NOT_FOUND.value[0]] * 7 + [grpc.StatusCode.INVALID_ARGUMENT.value[0]]
+    assert all(
+        answer.original_request == question for answer, question in zip(answers, questions, strict=True)
+    )
+    assert "tavli.v1.NoSuchThing" in refusals[0].error_response.error_message
+    assert files_of(found)[0].name == "tavli/v1/rules_service.proto"
 
 
 # --- the RPC log ----------------------------------------------------------------------------------
@@ -235,8 +352,9 @@ def test_tavli_serve_needs_both_the_certificate_and_the_key(certificate, capsys)
 def small_server() -> Iterator[rules_service_pb2_grpc.RulesServiceStub]:
     with (
         # Batches up to 2,000 items: the message size is the limit these tests are about.
-        running_server(max_message_bytes=64 * 1024, limits=RequestLimits(fields={**FIELD_LIMITS, BATCH: 2_000}))
-        as server,
+        running_server(
+            max_message_bytes=64 * 1024, limits=RequestLimits(fields={**FIELD_LIMITS, BATCH: 2_000})
+        ) as server,
         grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel,
     ):
         yield rules_service_pb2_grpc.RulesServiceStub(channel)
