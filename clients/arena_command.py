@@ -21,24 +21,27 @@ the two bots take turns over the unary RPCs instead, their plays listed with the
 the server runs: a round trip a turn fewer), so that a benchmark can time both ways
 (``ArenaConfig.transport``). Either way the server checks every play and cube action as it would a
 person's.
+
+With ``--round-robin``, ``--bots`` may name more than two bots: every pair of them plays
+``--games`` results as above, and standings with ratings follow (:mod:`clients.tournament`).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import json
 import math
 import random
 import sys
-import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, TextIO
+from typing import Any, Literal, Protocol, TextIO
 
 from tavli.clients import bots
 from tavli.clients.client import RESULT_LEVELS, TavliClient, TavliServerError, VariantName
@@ -60,16 +63,27 @@ def add_parser(commands: Any) -> None:
             " the same seeded dice. With --match-length each result is a whole match, won +1 and"
             " lost -1: the table then shows matches, wins, the gammons and backgammons of all their"
             " games, net wins and net wins per match with a 95% confidence interval."
+            " With --round-robin, --bots names two or more bots: every pair plays --games results (both ways,"
+            " on the same dice), then standings give each bot's results, wins, points per result with a 95%"
+            " confidence interval and a rating with its standard error (FIBS ratings in match play, Elo in"
+            " money play)."
             f" Bots: {', '.join(bots.NAMES)}."
         ),
     )
     parser.add_argument(
         "--variant", choices=sorted(VARIANTS), default=BACKGAMMON.name, help="the game to play (default: %(default)s)"
     )
-    parser.add_argument("--bots", required=True, metavar="A,B", help="the two bots, e.g. heuristic,random")
+    parser.add_argument(
+        "--bots", required=True, metavar="A,B[,C...]",
+        help="the two bots, e.g. heuristic,random; two or more with --round-robin (a bot named twice plays itself)",
+    )
     parser.add_argument(
         "--games", type=int, default=100, metavar="N",
-        help="games to play, or matches with --match-length (default: %(default)s)",
+        help="games to play, or matches with --match-length; with --round-robin, for each pair (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--round-robin", action="store_true",
+        help="play every pair of the bots, each pair both ways on the same dice, then print standings with ratings",
     )
     parser.add_argument(
         "--match-length", type=int, default=0, metavar="L",
@@ -78,7 +92,7 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--seed", type=int, help="seed for the dice and the bots (default: a random one)")
     parser.add_argument(
         "--parallel", type=int, default=1, metavar="K",
-        help="games (or matches) played at once (default: %(default)s)",
+        help="games (or matches) played at once, across the pairs with --round-robin (default: %(default)s)",
     )
     parser.add_argument("--export", type=Path, metavar="DIR", help="write each game's .mat record to DIR")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
@@ -102,20 +116,11 @@ def run(arguments: argparse.Namespace) -> int:
         print(f"tavli arena: {problem}", file=sys.stderr)
         return 2
     seed = arguments.seed if arguments.seed is not None else random.randrange(2**31)
-    config = ArenaConfig(
-        variant=arguments.variant,
-        bots=(names[0], names[1]),
-        games=arguments.games,
-        match_length=arguments.match_length,
-        seed=seed,
-        parallel=arguments.parallel,
-        export=arguments.export,
-        transport="unary" if arguments.unary else "stream",
-    )
-    progress = _ProgressBar(arguments.games, sys.stderr) if sys.stderr.isatty() else None
+    total, play = _what_to_play(arguments, names, seed)
+    progress = _ProgressBar(total, sys.stderr) if sys.stderr.isatty() else None
     try:
         with _server(arguments.server) as address, TavliClient.connect(address) as client:
-            results = run_arena(client, config, progress=progress.update if progress else None)
+            results = play(client, progress.update if progress else None)
     except TavliServerError as error:
         print(f"tavli arena: the server refused: {error.message} ({error.reason or error.code.name})", file=sys.stderr)
         return 1
@@ -129,10 +134,45 @@ def run(arguments: argparse.Namespace) -> int:
     return 0
 
 
+class _Printable(Protocol):
+    def as_json(self) -> dict[str, Any]: ...
+    def table(self) -> str: ...
+
+
+Progress = Callable[[int], None]
+"""Told the number of results finished after each one."""
+_Play = Callable[[TavliClient, Progress | None], _Printable]
+
+
+def _what_to_play(arguments: argparse.Namespace, names: list[str], seed: int) -> tuple[int, _Play]:
+    """The number of results to play, and how to play them: the two-bot arena, or a round robin."""
+    settings: dict[str, Any] = {
+        "variant": arguments.variant,
+        "games": arguments.games,
+        "match_length": arguments.match_length,
+        "seed": seed,
+        "parallel": arguments.parallel,
+        "export": arguments.export,
+        "transport": "unary" if arguments.unary else "stream",
+    }
+    if arguments.round_robin:
+        from tavli.clients.tournament import TournamentConfig, run_tournament  # it builds on this module
+
+        tournament = TournamentConfig(bots=tuple(names), **settings)
+        return tournament.results, lambda client, progress: run_tournament(client, tournament, progress=progress)
+    config = ArenaConfig(bots=(names[0], names[1]), **settings)
+    return config.games, lambda client, progress: run_arena(client, config, progress=progress)
+
+
 def _problem(arguments: argparse.Namespace, names: list[str]) -> str | None:
-    if len(names) != 2:
+    if arguments.round_robin and len(names) < 2:
+        return f"--round-robin takes two bots or more, like heuristic,random,heuristic, not {arguments.bots!r}"
+    if not arguments.round_robin and len(names) > 2:
+        return (f"--bots names {len(names)} bots: add --round-robin to play every pair of them,"
+                " or name two, like heuristic,random")
+    if not arguments.round_robin and len(names) != 2:
         return f"--bots takes two bots, like heuristic,random, not {arguments.bots!r}"
-    for name in names:
+    for name in dict.fromkeys(names):
         if name not in bots.NAMES:
             return f"unknown bot {name!r}: choose from {', '.join(bots.NAMES)}"
         refusal = bots.refusal(name, VARIANTS[arguments.variant])
@@ -156,7 +196,12 @@ Transport = Literal["stream", "unary"]
 @dataclass(frozen=True)
 class ArenaConfig:
     """What to play: ``games`` results (games, or matches when ``match_length`` > 0), and how:
-    ``transport`` "stream" seats each bot on a PlaySeat stream, "unary" plays over unary calls."""
+    ``transport`` "stream" seats each bot on a PlaySeat stream, "unary" plays over unary calls.
+
+    ``pairing``: 0 for the two-bot arena; in a round robin, the pairing's number (from 1), which
+    gives it dice and bot seeds of its own. ``known_as``: the bots' labels there (a bot named twice
+    in a round robin is told apart as ``name#2``), instead of :attr:`labels`' own.
+    """
 
     variant: VariantName
     bots: tuple[str, str]
@@ -166,12 +211,44 @@ class ArenaConfig:
     parallel: int = 1
     export: Path | None = None
     transport: Transport = "stream"
+    pairing: int = 0
+    known_as: tuple[str, str] | None = None
 
     @property
     def labels(self) -> tuple[str, str]:
         """The bots' names, told apart when a bot plays itself."""
+        if self.known_as is not None:
+            return self.known_as
         first, second = self.bots
         return (first, second) if first != second else (first, f"{second}#2")
+
+    def dice_seed(self, index: int) -> str:
+        """The dice seed of result ``index`` (from 0): the same for each pair of results, 2k and 2k+1,
+        which the bots play with their seats swapped. ``arena-<seed>-<pair>`` in the two-bot arena,
+        ``arena-<seed>-p<pairing>-<pair>`` in a round robin's pairing."""
+        if self.pairing:
+            return f"arena-{self.seed}-p{self.pairing}-{index // 2}"
+        return f"arena-{self.seed}-{index // 2}"
+
+    def bot_seeds(self, index: int) -> tuple[int, int]:
+        """The seeds of the two bots' fresh instances for result ``index``: the same results whatever
+        order the threads finish in."""
+        if not self.pairing:
+            return (self.seed * 100_003 + index * 2, self.seed * 100_003 + index * 2 + 1)
+        return (_seed_from(f"arena-{self.seed}-p{self.pairing}-{index}-0"),
+                _seed_from(f"arena-{self.seed}-p{self.pairing}-{index}-1"))
+
+    def export_name(self, index: int) -> str:
+        """The .mat file result ``index`` is exported to."""
+        if self.pairing:
+            first, second = self.labels
+            return f"{self.pairing:02d}-{index + 1:05d}-{first}-vs-{second}.mat"
+        return f"{index + 1:05d}-{self.bots[0]}-vs-{self.bots[1]}.mat"
+
+
+def _seed_from(text: str) -> int:
+    """A 63-bit seed read from ``text``'s SHA-256: the same on every run and platform."""
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
 
 
 _BIG_WINS = {GameResult.GAMMON: "gammons", GameResult.BACKGAMMON: "backgammons", GameResult.MARS: "mars"}
@@ -200,7 +277,7 @@ class BotTally:
             **big,
             "points": total,
             "ppg": round(ppg, 4),
-            "ppg_ci95": round(_ci95(self.points), 4),
+            "ppg_ci95": round(ci95(self.points), 4),
         }
 
 
@@ -209,6 +286,7 @@ class ArenaResults:
     config: ArenaConfig
     tallies: dict[str, BotTally]
     seconds: float
+    outcomes: list[Outcome] = field(default_factory=list)  # each result's, by index
 
     @property
     def games_per_second(self) -> float:
@@ -252,40 +330,60 @@ class ArenaResults:
         return "\n".join(lines)
 
 
-def run_arena(client: TavliClient, config: ArenaConfig, *, progress: Any = None) -> ArenaResults:
+def run_arena(client: TavliClient, config: ArenaConfig, *, progress: Progress | None = None) -> ArenaResults:
     """Play ``config.games`` results between the two bots on ``client``'s server and tally them.
 
     ``progress``, if given, is called with the number of results finished after each one.
     """
-    labels = config.labels
-    tallies = {label: BotTally() for label in labels}
-    lock = threading.Lock()
-    finished = 0
+    outcomes: dict[int, Outcome] = {}
     if config.export is not None:
         config.export.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     with ThreadPoolExecutor(max_workers=config.parallel) as pool:
-        futures = [pool.submit(_play_one, client, config, index) for index in range(config.games)]
+        futures = {pool.submit(play_result, client, config, index): index for index in range(config.games)}
         for future in as_completed(futures):
-            outcome = future.result()
-            with lock:
-                outcome.add_to(tallies, labels)
-                finished += 1
+            outcomes[futures[future]] = future.result()
             if progress is not None:
-                progress(finished)
-    return ArenaResults(config, tallies, time.perf_counter() - started)
+                progress(len(outcomes))
+    return tally(config, [outcomes[index] for index in range(config.games)], time.perf_counter() - started)
+
+
+def tally(config: ArenaConfig, outcomes: list[Outcome], seconds: float) -> ArenaResults:
+    """The two bots' tallies over ``outcomes`` (each result's, by index) played in ``seconds``."""
+    labels = config.labels
+    tallies = {label: BotTally() for label in labels}
+    for outcome in outcomes:
+        outcome.add_to(tallies, labels)
+    return ArenaResults(config, tallies, seconds, list(outcomes))
 
 
 @dataclass(frozen=True)
-class _Outcome:
-    """One result: bot A's seat, the final state."""
+class Outcome:
+    """One result: bot A's seat, the final state, and the dice seed it was played on."""
 
     a_seat: int
     game: games_pb2.Game
     match_length: int
+    dice_seed: str = ""
+
+    @property
+    def winning_seat(self) -> int:
+        """The seat (0 or 1) that won the result: the match, or in money play the game."""
+        if self.match_length:
+            return _SEAT_INDEX[self.game.winner]
+        return _SEAT_INDEX[self.game.finished_games[0].winner]
+
+    @property
+    def points(self) -> int:
+        """What the winner won: the game's points (cube included), or 1 for a match."""
+        return 1 if self.match_length else int(self.game.finished_games[0].points)
+
+    def seated(self, labels: tuple[str, str]) -> tuple[str, str]:
+        """The labels of the bots at seat 0 and seat 1, bot A's being ``labels[0]``."""
+        return (labels[0], labels[1]) if self.a_seat == 0 else (labels[1], labels[0])
 
     def add_to(self, tallies: dict[str, BotTally], labels: tuple[str, str]) -> None:
-        by_seat = (labels[0], labels[1]) if self.a_seat == 0 else (labels[1], labels[0])
+        by_seat = self.seated(labels)
         for label in labels:
             tallies[label].games += 1
         for finished in self.game.finished_games:
@@ -293,40 +391,40 @@ class _Outcome:
             result = GameResult(RESULT_LEVELS[finished.result])
             if result in _BIG_WINS:
                 winner.big_wins[result] += 1
-        if self.match_length:
-            winning_seat, points = _SEAT_INDEX[self.game.winner], 1
-        else:
-            first = self.game.finished_games[0]
-            winning_seat, points = _SEAT_INDEX[first.winner], int(first.points)
+        winning_seat, points = self.winning_seat, self.points
         tallies[by_seat[winning_seat]].wins += 1
         tallies[by_seat[winning_seat]].points.append(points)
         tallies[by_seat[1 - winning_seat]].points.append(-points)
 
 
-def _play_one(client: TavliClient, config: ArenaConfig, index: int) -> _Outcome:
+def play_result(client: TavliClient, config: ArenaConfig, index: int) -> Outcome:
+    """Play result ``index`` (from 0) of ``config``: bot A at seat 0 when ``index`` is even, at
+    seat 1 when odd, on the dice seed the pair of results shares; export it if asked."""
     a_seat = index % 2
     # Fresh bots for every result, seeded from the arena's seed: the same results whatever
     # order the threads finish in.
-    first = bots.create(config.bots[0], seed=config.seed * 100_003 + index * 2)
-    second = bots.create(config.bots[1], seed=config.seed * 100_003 + index * 2 + 1)
+    first_seed, second_seed = config.bot_seeds(index)
+    first = bots.create(config.bots[0], seed=first_seed)
+    second = bots.create(config.bots[1], seed=second_seed)
     seated = (first, second) if a_seat == 0 else (second, first)
     stream = config.transport == "stream"
+    dice_seed = config.dice_seed(index)
     played = play_match(
         client,
         seated,
         variant=config.variant,
         match_length=config.match_length,
-        dice_seed=f"arena-{config.seed}-{index // 2}",
+        dice_seed=dice_seed,
         engine_plays=not stream,  # a stream brings the server's legal plays with every state
         stream=stream,
     )
     if config.export is not None:
-        name = f"{index + 1:05d}-{config.bots[0]}-vs-{config.bots[1]}.mat"
-        (config.export / name).write_text(client.export_mat(played.name), encoding="utf-8")
-    return _Outcome(a_seat, played.game, config.match_length)
+        (config.export / config.export_name(index)).write_text(client.export_mat(played.name), encoding="utf-8")
+    return Outcome(a_seat, played.game, config.match_length, dice_seed)
 
 
-def _ci95(points: list[int]) -> float:
+def ci95(points: list[int]) -> float:
+    """The half-width of the 95% confidence interval of the mean of ``points`` (normal approximation)."""
     count = len(points)
     if count < 2:
         return 0.0
@@ -351,7 +449,8 @@ def _server(address: str | None) -> Iterator[str]:
 
 
 class _ProgressBar:
-    """A one-line progress bar on a terminal."""
+    """A one-line progress bar on a terminal: results done of the total, the rate so far, the time
+    elapsed and the ETA (the results left at the rate so far)."""
 
     def __init__(self, total: int, out: TextIO) -> None:
         self.total = total
@@ -359,13 +458,26 @@ class _ProgressBar:
         self.started = time.perf_counter()
 
     def update(self, done: int) -> None:
+        self.out.write("\r" + self.line(done, time.perf_counter() - self.started))
+        self.out.flush()
+
+    def line(self, done: int, elapsed: float) -> str:
+        """The bar after ``done`` results in ``elapsed`` seconds."""
         width = 30
         filled = width * done // self.total
-        rate = done / max(time.perf_counter() - self.started, 1e-9)
+        rate = done / max(elapsed, 1e-9)
+        eta = (self.total - done) / rate if done else None
         bar = "#" * filled + "-" * (width - filled)
-        self.out.write(f"\r[{bar}] {done}/{self.total}  {rate:.1f}/s")
-        self.out.flush()
+        left = _clock(eta) if eta is not None else "?"
+        return f"[{bar}] {done}/{self.total}  {rate:.1f}/s  elapsed {_clock(elapsed)}  ETA {left} "
 
     def close(self) -> None:
         self.out.write("\n")
         self.out.flush()
+
+
+def _clock(seconds: float) -> str:
+    """``seconds`` as m:ss, or h:mm:ss from an hour."""
+    minutes, second = divmod(round(seconds), 60)
+    hours, minute = divmod(minutes, 60)
+    return f"{hours}:{minute:02d}:{second:02d}" if hours else f"{minute}:{second:02d}"
