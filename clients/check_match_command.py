@@ -38,7 +38,7 @@ def add_parser(commands: Any) -> None:
         type=int,
         default=0,
         metavar="N",
-        help="check files in N processes at once (default: one a CPU, for more than a few dozen files)",
+        help="check files in N processes at once (default: one a CPU, once there are a few dozen files)",
     )
     parser.set_defaults(run=run)
 
@@ -46,7 +46,7 @@ def add_parser(commands: Any) -> None:
 def run(arguments: argparse.Namespace) -> int:
     started = time.perf_counter()
     names = arguments.files
-    jobs = min(arguments.jobs or os.cpu_count() or 1, max(1, len(names) // _FILES_A_JOB_AT_LEAST))
+    jobs = arguments.jobs or min(os.cpu_count() or 1, max(1, len(names) // _FILES_A_JOB_AT_LEAST))
     if jobs > 1 and "-" not in names:
         with ProcessPoolExecutor(jobs) as pool:
             outcomes = list(pool.map(_outcome, names, repeat(arguments.json), chunksize=8))
@@ -61,7 +61,7 @@ def run(arguments: argparse.Namespace) -> int:
     return max(statuses)
 
 
-_FILES_A_JOB_AT_LEAST = 16  # fewer files are checked in this process: a worker costs its start
+_FILES_A_JOB_AT_LEAST = 16  # unless --jobs says, fewer files a CPU are checked here: a worker costs its start
 
 
 def _outcome(name: str, as_json: bool) -> tuple[int, str]:

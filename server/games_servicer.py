@@ -66,6 +66,7 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
         self, request: pb.ImportMatchRequest, context: grpc.aio.ServicerContext
     ) -> pb.ImportMatchResponse:
         dice_mode = convert.dice_mode_of(request.dice_mode)
+        players = players_of(request)  # the cheap refusals before the long check
         checked = await match_records.check(request.record)
         if not checked.clean:
             raise match_records.refusal(checked)
@@ -77,7 +78,7 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
             request=_request_of("ImportMatch", request),
             admit=lambda name: self.quotas.count_game(client, name),
             played=checked.events,
-            players=from_record(checked.record.players, players_of(request)),
+            players=from_record(checked.record.players, players),
         )
         return created_message(created, pb.ImportMatchResponse)
 

@@ -15,10 +15,12 @@ import pytest
 
 from tavli.engine.events import Beavered, Doubled, Dropped, Played, Rolled, Side, Took
 from tavli.engine.game import FinishedGame, other
-from tavli.engine.matfile import MatchCheck, MatFileError, Problem, check_mat, import_mat
+from tavli.engine.matfile import MatchCheck, MatFileError, Problem, check_mat, export_mat, import_mat
 from tavli.engine.play import Step
 from tavli.engine.position import BAR, OFF
+from tavli.engine.rules import RuleSet
 from tavli.engine.variant import GameResult
+from tests.test_matfile import bot_match
 
 DIALECTS = Path(__file__).parent / "data" / "mat_dialects"
 
@@ -646,3 +648,25 @@ def test_a_text_with_no_match_line_or_no_game_is_refused(text: str, phrase: str)
         check_mat(text)
     with pytest.raises(MatFileError, match=phrase):
         import_mat(text)
+
+
+# --- what tavli itself writes, at the edges -----------------------------------------------------
+
+
+@pytest.mark.parametrize("throws", ["6-6", "3-1 4-2"])
+def test_an_opening_line_the_rules_do_not_allow_is_a_problem_at_that_line(throws: str) -> None:
+    text = mat(" Game 1\n Alice : 0                      Bob : 0\n" f'; [Opening "{throws}"]\n', length=5)
+    check = check_mat(text)
+    (problem,) = check.problems
+    assert (problem.game, problem.line) == (1, 6) and "Opening line" in problem.reason
+
+
+@pytest.mark.parametrize("long_name", ["Alexander the Great of Macedon", "x" * 64])
+def test_a_long_name_exported_in_gnubgs_layout_reads_back(long_name: str) -> None:
+    for seed in range(4):
+        match = bot_match(RuleSet(match_length=3), seed=seed)
+        text = export_mat(match, players=(long_name, "Bob"))
+        assert f"{long_name} : 0Bob : 0" in text or f"{long_name} : 0 " in text  # gnubg's "%-31s"
+        check = check_mat(text)
+        assert check.problems == () and check.record.players == (long_name, "Bob")
+        assert check.score == match.state.score

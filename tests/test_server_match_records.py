@@ -485,8 +485,17 @@ def test_hostile_records_are_refused_quickly_as_what_they_are(client, record, re
             (1, 1, 6, 0),
             "not recorded",
         ),
+        (  # 19,000 clean games, then an illegal play: checked game after game, not over and over
+            mat(
+                *(f" Game {n}\n A : {n - 1}  B : 0\n      Wins 1 point\n" for n in range(1, 19_000)),
+                " Game 19000\n A : 18999  B : 0\n  1) 31: 13/1\n",
+                length=0,
+            ),
+            (19_000, 1, 4 + 18_999 * 4 + 2, 0),
+            "",
+        ),
     ],
-    ids=["5000 digits", "800,000 blanks", "100,000 unrecorded moves"],
+    ids=["5000 digits", "800,000 blanks", "100,000 unrecorded moves", "19,000 games"],
 )
 def test_hostile_but_readable_records_are_checked_quickly_with_their_problem(
     client, record, where, words

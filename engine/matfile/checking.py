@@ -48,7 +48,7 @@ from tavli.engine.game import (
     read_play,
 )
 from tavli.engine.match import Match, played
-from tavli.engine.matfile.export import OPENING_WORDS
+from tavli.engine.matfile.export import OPENING_WORDS, points_in_words
 from tavli.engine.matfile.reading import Entry, GameRecord, MatRecord
 from tavli.engine.play import Step, format_steps
 from tavli.engine.rules import InvalidRuleSetError, RuleSet
@@ -277,12 +277,14 @@ class _GameChecker:
         self.events: list[Event] = []
         self.problem: Problem | None = None
         self._unplayed: Entry | None = None  # a roll written without a play: a resignation may follow
+        self._finished_before = 0  # the match's games finished before this one
 
     def check(self, before: MatchState | None, crawford_played: bool) -> MatchState | None:
         """Check the game from ``before`` (``None``: from its own score line); the state after it,
         or ``None`` if a problem stopped it."""
         try:
             self.state = self._start(before, crawford_played)
+            self._finished_before = len(self.state.finished)
             for entry in self.game.entries:
                 self._entry(entry)
             self._end()
@@ -292,9 +294,9 @@ class _GameChecker:
         return self.state
 
     def checked(self) -> CheckedGame:
-        number = self.game.number
-        result = next((game for game in self.state.finished if game.number == number), None)
-        return CheckedGame(number, self.game.score, tuple(self.events), result, self.problem)
+        return CheckedGame(
+            self.game.number, self.game.score, tuple(self.events), self._finished(), self.problem
+        )
 
     # --- the game's start and end ------------------------------------------------------------
 
@@ -332,9 +334,14 @@ class _GameChecker:
         if not self.last and not self._over():
             self._game_problem("the game ends without a result: nobody has won it", self.game.last_line)
         if self.game.opening is not None and self.state.game.phase is Phase.OPENING and not self._over():
-            self._append(
-                OpeningThrown(self.game.opening), apply(self.state, OpeningThrown(self.game.opening))
-            )
+            # Thrown, not yet played: the record stops after the throw for who starts.
+            opening = OpeningThrown(self.game.opening)
+            try:
+                self._append(opening, apply(self.state, opening))
+            except ActionError as error:
+                self._game_problem(
+                    f"the Opening line's throws: {error.reason}", self.game.opening_line or self.game.line
+                )
 
     # --- entries -----------------------------------------------------------------------------
 
@@ -441,17 +448,14 @@ class _GameChecker:
         winner = _winner(entry)
         assert entry.value is not None
         cube = self.state.game.cube_value
-        needed = self._needed(winner)
         levels = self.rules.rules.resign_levels
         # The least the resignation can have been for to be worth the points written.
         level = next((level for level in levels if level.multiplier * cube >= entry.value), None)
-        if level is None and needed is not None and entry.value == needed:
-            level = levels[-1]
         if level is None:
             most = levels[-1].multiplier * cube
             self._fail(
                 entry,
-                f"a resignation is worth at most {_points(most)} with the cube at {cube}",
+                f"a resignation is worth at most {points_in_words(most)} with the cube at {cube}",
                 _described(entry),
             )
         loser = other(winner)
@@ -468,14 +472,15 @@ class _GameChecker:
     def _check_result(self, entry: Entry) -> None:
         """The points a result writes against the game's. Its column is not checked: the winner
         is known by now, and some programs write every result in the left column."""
-        finished = next(game for game in self.state.finished if game.number == self.game.number)
+        finished = self._finished()
+        assert finished is not None
         assert entry.value is not None
         needed = self._needed(finished.winner)
         enough = needed is not None and needed <= entry.value < finished.points
         if entry.value != finished.points and not enough:
             self._fail(
                 entry,
-                f"the game ended with player {finished.winner} winning {_points(finished.points)}",
+                f"the game ended with player {finished.winner} winning {points_in_words(finished.points)}",
                 _described(entry),
             )
 
@@ -492,8 +497,13 @@ class _GameChecker:
 
     # --- the engine --------------------------------------------------------------------------
 
+    def _finished(self) -> FinishedGame | None:
+        """How this game ended, once it has."""
+        finished = self.state.finished
+        return finished[self._finished_before] if len(finished) > self._finished_before else None
+
     def _over(self) -> bool:
-        return any(game.number == self.game.number for game in self.state.finished)
+        return len(self.state.finished) > self._finished_before
 
     def _apply(self, entry: Entry, event: Event, action: str) -> None:
         try:
@@ -531,10 +541,6 @@ def _described(entry: Entry) -> str:
     if entry.dice is not None:
         return f"plays {entry.play!r} with {entry.dice[0]}-{entry.dice[1]}"
     return entry.text
-
-
-def _points(points: int) -> str:
-    return f"{points} point" + ("" if points == 1 else "s")
 
 
 __all__ = ["CheckedGame", "MatFileError", "MatchCheck", "Problem", "RulesUnknown", "check_record", "rules_of"]

@@ -84,7 +84,7 @@ def export_mat(
     """
     rules, events = (match.rules, match.events) if isinstance(match, Match) else (match[0], list(match[1]))
     for name in players:
-        if not name.strip() or ":" in name or "\n" in name or "\r" in name:
+        if not name.strip() or ":" in name or name.splitlines() != [name]:
             raise ValueError(f"a player's name in a .mat file cannot be empty or hold ':' or a line break: {name!r}")
     lines = _header_lines(rules, site, event, round, date, transcriber, comment)
     text = "".join(lines) + "\n" + f" {rules.match_length} point match\n\n"
@@ -224,9 +224,9 @@ def _format_game(game: _GameRecord, rules: RuleSet, players: tuple[str, str], an
             text = " Takes"
         elif record.kind == "drop":
             gap = "\n      " if i & 1 else " " * 23
-            text = f" Drops{gap}Wins {_points(record.points)}{suffix}"
+            text = f" Drops{gap}Wins {points_in_words(record.points)}{suffix}"
         else:  # resign
-            wins = f"Wins {_points(record.points)}{suffix}\n"
+            wins = f"Wins {points_in_words(record.points)}{suffix}\n"
             if dice_rolled and (record.side == 1) == bool(i & 1):
                 # gnubg would write "31:       Wins" or "31:  Wins" here, which its own reader
                 # takes for a roll and loses the result: the result goes on a line of its own.
@@ -253,7 +253,7 @@ def _format_game(game: _GameRecord, rules: RuleSet, players: tuple[str, str], an
         if index == game.ended_by_play_at:
             assert game.finished is not None
             prefix = _RIGHT_COLUMN if i & 1 else "\n      "
-            out.append(f"{prefix}Wins {_points(game.finished.points)}{suffix}\n\n")
+            out.append(f"{prefix}Wins {points_in_words(game.finished.points)}{suffix}\n\n")
         i += 1
     return "".join(out)
 
@@ -275,8 +275,9 @@ def _plain_steps(steps: Iterable[tuple[int, int]], opponent: Checkers, rules: Ru
     return "".join(part + (" " if index < 3 else "") for index, part in enumerate(parts))
 
 
-def _points(points: int) -> str:
+def points_in_words(points: int) -> str:
+    """``2 points``, ``1 point``: as a result is written."""
     return f"{points} point" + ("" if points == 1 else "s")
 
 
-__all__ = ["OPENING_WORDS", "export_mat"]
+__all__ = ["OPENING_WORDS", "export_mat", "points_in_words"]

@@ -66,6 +66,7 @@ class GameRecord:
     score: tuple[int, int] | None
     score_line: int
     opening: tuple[Dice, ...] | None  # tavli's own "; [Opening "6-2"]" line
+    opening_line: int | None
     entries: tuple[Entry, ...]
     last_line: int  # the game's last line, where a missing result is missed
 
@@ -106,7 +107,7 @@ _TAG = re.compile(r'^\s*+[;#]\s*+\[(?P<key>[^"\]]*+)"(?P<value>[^"]*+)"\s*+\]')
 _LENGTH = re.compile(rf"^\s*+(?P<length>{_NUMBER})\s*+point\s++match\b", re.IGNORECASE)
 _GAME = re.compile(rf"^\s*+Game\s++(?P<number>{_NUMBER})\s*+$", re.IGNORECASE)
 _SCORE = re.compile(
-    rf"^(?P<name0>[^:]*+):\s*+(?P<score0>{_NUMBER})\s++(?P<name1>[^:]*+):\s*+(?P<score1>{_NUMBER})\s*+$"
+    rf"^(?P<name0>[^:]*+):\s*+(?P<score0>{_NUMBER}+)\s*+(?P<name1>[^:]*+):\s*+(?P<score1>{_NUMBER})\s*+$"
 )
 _MOVE_NUMBER = re.compile(rf"^\s*+(?P<number>{_NUMBER})\)")
 _ENTRY = re.compile(
@@ -137,6 +138,7 @@ _WORDS: dict[str, EntryKind] = {
     "resigns": "resign",
 }
 _RIGHT_COLUMN_AT_LEAST = 14  # a lone entry this far into a line is in the right column, whatever the layout
+_RIGHT_COLUMN_AT_MOST = 26  # ... and one this far, whatever the names (gnubg's right column is at 33)
 
 
 def read_record(text: str) -> MatRecord:
@@ -186,17 +188,19 @@ def _read_game(lines: Sequence[str], start: int, end: int) -> GameRecord:
     score_line = index + 1  # where the score line is, or should be
     right_from = _RIGHT_COLUMN_AT_LEAST
     if score is not None:
-        right_from = max(right_from, score.start("name1") - 6)
+        # A long left name pushes the right one along (gnubg writes "%-31s" and no gap after it),
+        # but not the right column of the move lines.
+        right_from = min(max(right_from, score.start("name1") - 6), _RIGHT_COLUMN_AT_MOST)
     else:
         index -= 1  # the line after " Game n" is read as a move line
     reader = _LineReader(right_from)
-    opening = None
+    opening = opening_line = None
     for line_index in range(index + 1, end):
         line = lines[line_index]
         tag = _TAG.match(line)
         if tag is not None:
             if tag["key"].strip() == "Opening":
-                opening = reader.opening(tag["value"], line_index + 1)
+                opening, opening_line = reader.opening(tag["value"], line_index + 1), line_index + 1
             continue
         if line.lstrip().startswith((";", "#")):
             continue
@@ -208,6 +212,7 @@ def _read_game(lines: Sequence[str], start: int, end: int) -> GameRecord:
         score=points,
         score_line=score_line,
         opening=opening,
+        opening_line=opening_line,
         entries=tuple(reader.entries),
         last_line=end,
     )
@@ -307,7 +312,8 @@ class _LineReader:
 
 
 def _is_result(found: re.Match[str]) -> bool:
-    """Whether an entry found is a result, which stands in the winner's column wherever it is."""
+    """Whether an entry found is a result (a win or a loss), which stands in its own column
+    wherever it is on the line, after a roll or not."""
     return bool(found["word"]) and _WORDS[found["word"].lower()] in ("win", "loss")
 
 

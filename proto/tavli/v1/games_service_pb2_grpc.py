@@ -220,7 +220,8 @@ class GamesServiceServicer:
         WatchGame and ExportMatch show it as if it had been played here, and an unfinished record
         is played on from where it stops (a roll written without its play waits for that play), by
         the seats whose tokens the answer holds. The whole log is stored before the answer, in one
-        write. The seats' names are not kept: ExportMatch writes them "Player 0" and "Player 1".
+        write. The record's names become the seats' players (unless the request names them), so
+        ExportMatch writes them back.
         What a record cannot say is not in the log: the ties of an opening throw, rejected
         resignations, which plays were forced.
 
