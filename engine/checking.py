@@ -42,12 +42,9 @@ def check_play(variant: Variant, position: Position, dice: Dice, given: Sequence
     dice = higher_first(check_dice(dice))
     variant.check_position(position)
     moves = [check_move(step[0], step[1]) for step in given]
-    rules = variant.compiled_rules
-    if rules is not None and core.compiled is not None:
-        # The compiled core allows the commonest play, one that uses every die, at once.
-        play: Play | None = core.compiled.check_play(rules, position, dice[0], dice[1], moves)
-        if play is not None:
-            return play
+    play = compiled_check(variant, position, dice, moves)
+    if play is not None:
+        return play
     written = " ".join(f"{point_name(start)}/{point_name(end)}" for start, end in moves)
     ways, refusal = follow(variant, position, dice, moves, one_die=True)
     if not ways and (ordered := in_play_order(moves)) != moves:
@@ -55,6 +52,17 @@ def check_play(variant: Variant, position: Position, dice: Dice, given: Sequence
     if not ways:
         raise IllegalPlayError(written, position.position_id(), dice, refusal)
     return finish(variant, position, dice, written, ways[0])
+
+
+def compiled_check(variant: Variant, position: Position, dice: Dice, moves: Sequence[Move]) -> Play | None:
+    """The play of ``moves`` (one die each, ``dice`` the higher first) when the compiled core allows
+    it at once: the commonest play, one that uses every die. ``None`` where there is no core for
+    the variant or the pure code must decide (and say why, if it refuses)."""
+    rules = variant.compiled_rules
+    if rules is None or core.compiled is None:
+        return None
+    play: Play | None = core.compiled.check_play(rules, position, dice[0], dice[1], moves)
+    return play
 
 
 def in_play_order(moves: Sequence[_Given]) -> list[_Given]:

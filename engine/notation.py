@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from tavli.engine import core
-from tavli.engine.checking import finish, follow, higher_first, in_play_order
+from tavli.engine.checking import compiled_check, finish, follow, higher_first, in_play_order
 from tavli.engine.errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError
 from tavli.engine.play import Dice, Play, Step, check_dice, format_steps
 from tavli.engine.position import BAR, OFF, Point, Position
@@ -143,10 +142,10 @@ def read_play(variant: Variant, position: Position, dice: Dice, text: str) -> Pl
     dice = higher_first(check_dice(dice))
     variant.check_position(position)
     moves = parse_moves(text)
-    if all(len(move.points) == 2 for move in moves):
+    if moves and all(len(move.points) == 2 for move in moves):
         # One die a move, as most programs write plays: the compiled core allows the commonest
         # play at once, as for a play given as steps.
-        play = _compiled_check(variant, position, dice, [(move.start, move.end) for move in moves])
+        play = compiled_check(variant, position, dice, [(move.start, move.end) for move in moves])
         if play is not None:
             return play
     segments = [segment for move in moves for segment in zip(move.points, move.points[1:])]
@@ -163,15 +162,6 @@ def read_play(variant: Variant, position: Position, dice: Dice, text: str) -> Pl
         if not ways:
             raise IllegalPlayError(text, position.position_id(), dice, refusal)
     return finish(variant, position, dice, text, _the_way_meant(variant, position, text, moves, ways))
-
-
-def _compiled_check(variant: Variant, position: Position, dice: Dice, moves: list[tuple[Point, Point]]) -> Play | None:
-    """The play the compiled core allows at once, or ``None`` (no core, or the pure code decides)."""
-    rules = variant.compiled_rules
-    if rules is None or core.compiled is None or not moves:
-        return None
-    play: Play | None = core.compiled.check_play(rules, position, dice[0], dice[1], moves)
-    return play
 
 
 def _legal_ways_to(
