@@ -10,6 +10,7 @@ import time
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from itertools import repeat
+from pathlib import Path
 from typing import Any
 
 from tavli.engine.matfile import MatchCheck, MatFileError, Problem, check_mat
@@ -77,18 +78,13 @@ def _outcome(name: str, as_json: bool) -> tuple[int, str]:
 def _check(name: str) -> MatchCheck | str:
     """The file checked, or why it cannot be read."""
     try:
-        data = sys.stdin.buffer.read() if name == "-" else _read(name)
+        data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
     except OSError as error:
         return f"cannot open it: {error.strerror or error}"
     try:
         return check_mat(data)
     except MatFileError as error:
         return str(error)
-
-
-def _read(name: str) -> bytes:
-    with open(name, "rb") as file:
-        return file.read()
 
 
 def report(name: str, checked: MatchCheck) -> dict[str, Any]:

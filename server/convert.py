@@ -300,6 +300,7 @@ def game_message(
 ) -> games_pb2.Game:
     """The Game resource for a match state."""
     game = state.game
+    seat0_position = game.position_of(0)
     message = games_pb2.Game(
         name=name,
         rule_set=rules_message(rules),
@@ -323,8 +324,8 @@ def game_message(
         to_act=[seat_message(side) for side in seats_to_act(state)],
         seat0_player=player_message(players[0]),
         seat1_player=player_message(players[1]),
-        seat0_board=board_message(game.position_of(0)),
-        pip_counts=list(game.position_of(0).pip_count()),
+        seat0_board=board_message(seat0_position),
+        pip_counts=list(seat0_position.pip_count()),
     )
     if game.resignation is not None:
         seat, result = game.resignation
