@@ -70,10 +70,31 @@ def error_info(error: grpc.RpcError) -> tuple[grpc.StatusCode, str, str]:
 
 
 def free_port() -> int:
-    """A port nothing listens on now (bound, then released, for a subprocess to take)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+    """A port nothing uses now, for a subprocess to listen on.
+
+    Chosen below the kernel's ephemeral range: a port the kernel hands out (binding port 0) may be
+    handed out again as the local end of some client's connection before the subprocess binds it.
+    """
+    lowest_ephemeral = _ephemeral_ports()[0]
+    chooser = random.Random()
+    for _ in range(200):
+        port = chooser.randrange(10_000, max(lowest_ephemeral, 20_000))
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise AssertionError("no free port below the ephemeral range")
+
+
+def _ephemeral_ports() -> tuple[int, int]:
+    """The kernel's range of ports for the local ends of connections."""
+    try:
+        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+        return int(low), int(high)
+    except (OSError, ValueError):
+        return 32768, 60999  # Linux's default
 
 
 def all_events(client: TavliClient, name: str) -> list[games_pb2.GameEvent]:
