@@ -190,9 +190,14 @@ class TavliClient:
     ) -> tuple[Seat, Seat]:
         """Create a game; returns its two seats. ``players`` names who sits at each seat (seat 0
         first); ``options`` are RuleSet fields (``cube=...`` takes True/False,
-        ``opening``/``match_openings`` take the engine's names)."""
+        ``opening``/``match_openings`` take the engine's names, ``clock`` an
+        :class:`~engine.clock.ClockRules` in seconds)."""
         rule_set = games_pb2.RuleSet(variant=VARIANT_ENUMS[variant], match_length=match_length)
         for name, value in options.items():
+            if name == "clock":
+                for setting in ("reserve", "reserve_per_point", "delay", "move_limit"):
+                    getattr(rule_set.clock, setting).FromNanoseconds(round(getattr(value, setting) * 1e9))
+                continue
             if name == "cube":
                 value = games_pb2.CUBE_MODE_CUBE if value else games_pb2.CUBE_MODE_NO_CUBE
             elif name == "opening":

@@ -1,6 +1,7 @@
 """The facts a game is made of. A match is an append-only log of these; replaying it gives the state.
 
-Every event names the side it is by (0 or 1). Dice are in the log, so replaying needs no dice
+Every event names the side it is by (0 or 1). In a game with clocks every event also carries
+``at``, the time it happened (seconds since the epoch), from which the clocks are worked out. Dice are in the log, so replaying needs no dice
 source: the log alone is the match. A play is in the log as data: its steps, and its notation as
 the engine writes it, so a replay reads no text. Events turn into plain dicts and back for
 storage; each event type registers itself by its ``kind``.
@@ -8,7 +9,7 @@ storage; each event type registers itself by its ``kind``.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, ClassVar, Literal, TypeAlias
 
 from tavli.engine.errors import TavliError
@@ -30,6 +31,9 @@ EVENT_TYPES: dict[str, type[Event]] = {}
 class Event:
     kind: ClassVar[str]
     registered: ClassVar[bool] = True  # False: a form read from old logs, never written
+    # When it happened, in a game with clocks (None in games without: no time is kept). Not part
+    # of what the event is: two events that differ only in time are equal.
+    at: float | None = field(default=None, kw_only=True, compare=False)
 
     def __init_subclass__(cls) -> None:
         # (No super() call: the dataclass rebuilds each class with slots, which breaks it; the
@@ -41,6 +45,8 @@ class Event:
         """The event as a JSON-ready dict with its ``kind``."""
         data = asdict(self)
         data["kind"] = self.kind
+        if data["at"] is None:
+            del data["at"]
         return data
 
 
@@ -130,6 +136,15 @@ class ResignationRejected(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TimeRanOut(Event):
+    """``side``'s clock ran out (``at`` is the moment it did): it loses, the match in match play,
+    the game at the cube's value in money play. The server records it; no seat acts it."""
+
+    kind: ClassVar[str] = "time-ran-out"
+    side: Side
+
+
+@dataclass(frozen=True, slots=True)
 class DiceCommitted(Event):
     """Before a game of verifiable dice: the SHA-256 (hex) of the seed its throws come from."""
 
@@ -168,6 +183,8 @@ def event_from_dict(data: dict[str, Any]) -> Event:
                     value = tuple(tuple(throw) for throw in value)
                 elif field.name == "steps":
                     value = tuple(_step_of(step) for step in value)
+                elif field.name == "at" and (isinstance(value, bool) or not isinstance(value, (int, float))):
+                    raise ValueError(f"an event's time is a number of seconds, not {value!r}")
                 values[field.name] = value
         return event_type(**values)
     except (TypeError, ValueError) as error:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from tavli.engine.checking import GivenStep
+from tavli.engine.clock import Clock, full_clock
 from tavli.engine.errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError, TavliError
 from tavli.engine.events import (
     Beavered,
@@ -31,6 +32,7 @@ from tavli.engine.events import (
     Rolled,
     SeedRevealed,
     Side,
+    TimeRanOut,
     Took,
     WrittenPlay,
 )
@@ -52,6 +54,7 @@ ErrorCode = Literal[
     "AMBIGUOUS_PLAY",
     "INVALID_DICE",
     "MATCH_OVER",
+    "OUT_OF_TIME",
 ]
 
 
@@ -94,7 +97,7 @@ class FinishedGame:
     result: GameResult
     points: int
     cube_value: int
-    ended_by: Literal["play", "drop", "resignation"]
+    ended_by: Literal["play", "drop", "resignation", "time"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +148,7 @@ class MatchState:
     crawford_played: bool = False  # the Crawford game has been reached (it happens once)
     winner: Side | None = None
     throws: int = 0  # how many throws have been made: the index of the next
+    clock: Clock | None = None  # with clocks: both seats' time (engine.clock)
 
     @property
     def over(self) -> bool:
@@ -155,7 +159,8 @@ def new_match(rules: RuleSet) -> MatchState:
     """The state before the first throw of a match or money session."""
     start = rules.rules.start_position()
     game = GameState(number=1, position=start, turn=0, phase=Phase.OPENING)
-    return MatchState(rules=rules, game=game)
+    clock = None if rules.clock is None else full_clock(rules.clock, rules.match_length)
+    return MatchState(rules=rules, game=game, clock=clock)
 
 
 def other(side: Side) -> Side:
@@ -165,8 +170,9 @@ def other(side: Side) -> Side:
 # --- applying events ------------------------------------------------------------------------
 
 
-def apply(state: MatchState, event: Event) -> MatchState:
-    """The state after ``event``.
+def apply(state: MatchState, event: Event, after: MatchState | None = None) -> MatchState:
+    """The state after ``event``; ``after`` is the state the rules give for it, when the caller
+    has worked that out already (see :func:`make_play`), and only the clocks are then left.
 
     :raises ActionError: if the rules do not allow it now; ``state`` is unchanged.
     """
@@ -174,10 +180,14 @@ def apply(state: MatchState, event: Event) -> MatchState:
         return state
     if state.over:
         raise ActionError("MATCH_OVER", "the match is over")
-    handler = _HANDLERS.get(type(event))
-    if handler is None:
-        raise ActionError("WRONG_PHASE", f"{type(event).__name__} is not an action of a game")
-    return handler(state, event)
+    if state.clock is not None:
+        _check_in_time(state, event)
+    if after is None:
+        handler = _HANDLERS.get(type(event))
+        if handler is None:
+            raise ActionError("WRONG_PHASE", f"{type(event).__name__} is not an action of a game")
+        after = handler(state, event)
+    return after if state.clock is None else _clock_after(state, event, after)
 
 
 def _opening(state: MatchState, event: OpeningThrown) -> MatchState:
@@ -366,6 +376,23 @@ def _resignation_rejected(state: MatchState, event: ResignationRejected) -> Matc
     return replace(state, game=game)
 
 
+def _time_ran_out(state: MatchState, event: TimeRanOut) -> MatchState:
+    clock, rules = state.clock, state.rules.clock
+    if clock is None or rules is None:
+        raise ActionError("WRONG_PHASE", "this game has no clocks")
+    deadline = clock.deadline(rules)
+    if clock.running != event.side or deadline is None:
+        raise ActionError("WRONG_PHASE", f"seat {event.side}'s clock is not running")
+    if event.at is None or event.at < deadline:
+        raise ActionError("WRONG_PHASE", f"seat {event.side} still has time")
+    winner = other(event.side)
+    if state.rules.is_match:  # the opponent scores what it needs
+        points = state.rules.match_length - state.score[winner]
+    else:
+        points = state.game.cube_value
+    return _end_game(state, winner, GameResult.SINGLE, "time", points=points)
+
+
 _HANDLERS: dict[type[Event], Callable[[MatchState, Any], MatchState]] = {
     OpeningThrown: _opening,
     Rolled: _rolled,
@@ -378,6 +405,7 @@ _HANDLERS: dict[type[Event], Callable[[MatchState, Any], MatchState]] = {
     ResignationOffered: _resignation_offered,
     ResignationAccepted: _resignation_accepted,
     ResignationRejected: _resignation_rejected,
+    TimeRanOut: _time_ran_out,
 }
 
 
@@ -478,15 +506,18 @@ def _jacoby_holds(state: MatchState) -> bool:
 # --- ending games and matches ------------------------------------------------------------------
 
 
-def _end_game(state: MatchState, winner: Side, result: GameResult, ended_by: str) -> MatchState:
+def _end_game(
+    state: MatchState, winner: Side, result: GameResult, ended_by: str, *, points: int | None = None
+) -> MatchState:
     rules = state.rules
     game = state.game
-    multiplier = result.multiplier
-    if ended_by == "play" and _jacoby_holds(state):
-        multiplier = 1
-    if ended_by == "drop":
-        multiplier = 1
-    points = multiplier * game.cube_value
+    if points is None:
+        multiplier = result.multiplier
+        if ended_by == "play" and _jacoby_holds(state):
+            multiplier = 1
+        if ended_by == "drop":
+            multiplier = 1
+        points = multiplier * game.cube_value
     finished = FinishedGame(game.number, winner, result, points, game.cube_value, ended_by)  # type: ignore[arg-type]
     score = list(state.score)
     score[winner] += points
@@ -523,6 +554,44 @@ def _next_game(state: MatchState, previous_winner: Side) -> MatchState:
     else:
         game = GameState(number=number, position=start, turn=0, phase=Phase.OPENING, crawford=crawford)
     return replace(state, game=game, crawford_played=crawford_played)
+
+
+# --- clocks -------------------------------------------------------------------------------------
+
+
+def _check_in_time(state: MatchState, event: Event) -> None:
+    """:raises ActionError: OUT_OF_TIME for an action made after the running clock ran out."""
+    assert state.clock is not None and state.rules.clock is not None
+    deadline = state.clock.deadline(state.rules.clock)
+    if deadline is None or isinstance(event, TimeRanOut) or event.at is None or event.at <= deadline:
+        return
+    whose = "your" if getattr(event, "side", None) == state.clock.running else "your opponent's"
+    raise ActionError("OUT_OF_TIME", f"{whose} time has run out")
+
+
+def _clock_after(before: MatchState, event: Event, after: MatchState) -> MatchState:
+    """``after`` with its clocks: a new turn starts when the clock passes to the other seat or
+    a new game starts; the turn that ends is taken from its seat's reserve."""
+    clock, rules = before.clock, before.rules.clock
+    assert clock is not None and rules is not None
+    at = clock.started if event.at is None else event.at  # (a log without times: none passes)
+    running = clock_runs_for(after)
+    new_game = after.game.number != before.game.number
+    if running == clock.running and not new_game:
+        return replace(after, clock=clock)  # the same turn goes on
+    if new_game and not after.rules.is_match:
+        turned = full_clock(rules, 0)
+    else:
+        turned = Clock(clock.charged(rules, at))
+    return replace(after, clock=turned.passed_to(running, at))
+
+
+def clock_runs_for(state: MatchState) -> Side | None:
+    """The seat whose clock runs: the seat expected to act, or None before the throw for who
+    starts (either seat may throw it) and once the match is over."""
+    if state.over or state.game.phase is Phase.OPENING:
+        return None
+    return seats_to_act(state)[0]
 
 
 # --- what may be done now ------------------------------------------------------------------------

@@ -8,7 +8,9 @@ from its log alone: the log is the match.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 
 from tavli.engine.checking import GivenStep, in_play_order
 from tavli.engine.dice import DiceSource, SeededDice, SystemDice
@@ -27,6 +29,7 @@ from tavli.engine.events import (
     Rolled,
     SeedRevealed,
     Side,
+    TimeRanOut,
     Took,
     WrittenPlay,
 )
@@ -55,7 +58,8 @@ class Match:
     logged before the game (:class:`~engine.events.DiceCommitted`) and the seed itself after it
     (:class:`~engine.events.SeedRevealed`); see :mod:`engine.dice` for the derivation. ``seeds``
     gives the secret seed of game number n (a server derives them from a key of its own, so that
-    it need not store them); by default each is 32 fresh random bytes.
+    it need not store them); by default each is 32 fresh random bytes. ``now`` tells the time,
+    for a rule set with clocks: each event is stamped with it as it is recorded.
     """
 
     def __init__(
@@ -65,6 +69,7 @@ class Match:
         dice: DiceSource | None = None,
         verifiable: bool = False,
         seeds: Callable[[int], bytes] | None = None,
+        now: Callable[[], float] = time.time,
     ) -> None:
         self.rules = rules
         self.state: MatchState = new_match(rules)
@@ -72,6 +77,7 @@ class Match:
         self._dice: DiceSource = dice or SystemDice()
         self._verifiable = verifiable
         self._seeds = seeds
+        self._now = now
         self._game_seed: SeededDice | None = None
         self._game_first_throw = 0
         if verifiable:
@@ -87,6 +93,7 @@ class Match:
         verifiable: bool = False,
         seeds: Callable[[int], bytes] | None = None,
         seed_in_play: bytes | None = None,
+        now: Callable[[], float] = time.time,
     ) -> Match:
         """The match a log describes, ready to go on with ``dice``.
 
@@ -96,7 +103,7 @@ class Match:
         :raises ActionError: if an event in the log breaks the rules.
         :raises ValueError: if that seed is not the seed the log committed to.
         """
-        match = cls(rules, dice=dice, seeds=seeds)
+        match = cls(rules, dice=dice, seeds=seeds, now=now)
         for event in events:
             if isinstance(event, WrittenPlay):  # an older log's form: read once, kept as data
                 play = read_play(match.state, event.side, event.play)
@@ -175,6 +182,21 @@ class Match:
         capped = resignation_offered(self.state, asked)
         return self._record(ResignationOffered(side, capped))
 
+    def expire(self, now: float) -> list[Event]:
+        """Record that the running clock ran out, if it has by ``now`` (the event is dated at
+        the deadline itself, whenever it is noticed); returns the events appended, if any."""
+        deadline = self.deadline
+        if deadline is None or now < deadline:
+            return []
+        assert self.state.clock is not None and self.state.clock.running is not None
+        return self._record(TimeRanOut(self.state.clock.running, at=deadline))
+
+    @property
+    def deadline(self) -> float | None:
+        """When the seat whose clock runs loses on time; None without a running clock."""
+        clock, rules = self.state.clock, self.rules.clock
+        return None if clock is None or rules is None else clock.deadline(rules)
+
     def accept(self, side: Side) -> list[Event]:
         return self._record(ResignationAccepted(side))
 
@@ -205,7 +227,9 @@ class Match:
         and what follows from it without a decision; return all appended."""
         before = len(self.events)
         games_finished = len(self.state.finished)
-        self.state = apply(self.state, event) if after is None else after
+        if self.state.clock is not None and event.at is None:
+            event = replace(event, at=self._now())
+        self.state = apply(self.state, event, after)
         self.events.append(event)
         if len(self.state.finished) > games_finished:
             self._reveal_dice()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from tavli.engine.clock import ClockRules
 from tavli.engine.errors import TavliError
 from tavli.engine.variant import Variant, VariantName
 from tavli.engine.variants import VARIANTS
@@ -59,6 +60,7 @@ class RuleSet:
     opening: Opening | None = None
     match_openings: MatchOpenings = "EVERY_GAME"
     auto_play_forced: bool = False
+    clock: ClockRules | None = None  # None: no clocks
     _variant: Variant = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -104,6 +106,8 @@ class RuleSet:
             problems.append("the winner opens later games of a match; money games all start with the opening throw")
         if (self.beavers or self.jacoby or self.automatic_doubles) and not self.cube:
             problems.append("beavers, Jacoby and automatic doubles need the cube")
+        if self.clock is not None:
+            problems.extend(self.clock.problems(self.match_length if isinstance(self.match_length, int) else 0))
         if problems:
             raise InvalidRuleSetError("; ".join(problems))
 

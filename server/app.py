@@ -37,6 +37,7 @@ from tavli.server.rules_servicer import RulesServicer
 from tavli.server.startup import StartupError, check_port
 from tavli.server.store import MemoryStore, SqliteStore, Store
 from tavli.server.tables import Tables
+from tavli.server.timer import Timer
 from tavli.v1 import games_service_pb2, games_service_pb2_grpc, rules_service_pb2, rules_service_pb2_grpc
 
 log = structlog.get_logger("tavli.server")
@@ -83,15 +84,17 @@ class Running:
     health: health.aio.HealthServicer
     store: Store
     tables: Tables
+    timer: Timer
     loop: asyncio.AbstractEventLoop
     thread: threading.Thread | None = None
 
     async def shutdown(self, grace: float | None) -> None:
         """Mark every service NOT_SERVING, end open watches and seat streams at once
         (UNAVAILABLE), let other calls in flight finish within ``grace`` seconds, then close the
-        store."""
+        store. (A clock that runs out meanwhile is recorded by the next server to start.)"""
         await self.health.enter_graceful_shutdown()
         self.tables.close_watches()
+        await self.timer.stop()
         await self.server.stop(grace)
         await self.tables.drain()
         await asyncio.to_thread(self.store.close)
@@ -127,6 +130,8 @@ async def start_server(config: ServerConfig) -> Running:
         request_retention=config.request_retention_seconds,
         on_over=quotas.release_game,
     )
+    timer = Timer(tables)
+    tables.on_deadline = timer.wake
     interceptors: list[grpc.aio.ServerInterceptor] = [
         ErrorInterceptor(),
         AdmissionInterceptor(config.limits, quotas, SERVICE_NAMES),
@@ -156,7 +161,8 @@ async def start_server(config: ServerConfig) -> Running:
         store.close()
         raise StartupError(f"cannot listen on {address}: the port is in use or the address is not this machine's")
     await server.start()
-    return Running(port, server, health_servicer, store, tables, asyncio.get_running_loop())
+    timer.start()
+    return Running(port, server, health_servicer, store, tables, timer, asyncio.get_running_loop())
 
 
 def _channel_options(config: ServerConfig) -> list[tuple[str, int]]:

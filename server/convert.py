@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from google.protobuf.duration_pb2 import Duration
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from tavli.engine import BAR, VARIANTS, GameResult, InvalidDiceError, Play, Position, Step, Variant
+from tavli.engine.clock import ClockRules
 from tavli.engine.events import (
     Beavered,
     DiceCommitted,
@@ -23,6 +26,7 @@ from tavli.engine.events import (
     Rolled,
     SeedRevealed,
     Side,
+    TimeRanOut,
     Took,
 )
 from tavli.engine.game import Action, MatchState, Phase, seats_to_act
@@ -71,6 +75,7 @@ _GAME_ENDS = {
     "play": games_pb2.GAME_END_PLAY,
     "drop": games_pb2.GAME_END_DROP,
     "resignation": games_pb2.GAME_END_RESIGNATION,
+    "time": games_pb2.GAME_END_TIME,
 }
 _DICE_MODES = {
     "system": games_pb2.DICE_MODE_UNSPECIFIED,
@@ -92,6 +97,7 @@ _EVENT_KINDS = {
     ResignationRejected: games_pb2.EVENT_KIND_REJECT,
     DiceCommitted: games_pb2.EVENT_KIND_DICE_COMMITTED,
     SeedRevealed: games_pb2.EVENT_KIND_SEED_REVEALED,
+    TimeRanOut: games_pb2.EVENT_KIND_TIME_RAN_OUT,
 }
 
 
@@ -177,7 +183,19 @@ def rules_of(message: games_pb2.RuleSet) -> RuleSet:
         opening=opening,  # type: ignore[arg-type]
         match_openings=match_openings,  # type: ignore[arg-type]
         auto_play_forced=message.auto_play_forced,
+        clock=_clock_rules_of(message.clock) if message.HasField("clock") else None,
     )
+
+
+def _clock_rules_of(message: games_pb2.ClockRules) -> ClockRules:
+    """:raises BadRequest: for a negative duration (the rule set checks the rest)."""
+    seconds = {}
+    for name in ("reserve", "reserve_per_point", "delay", "move_limit"):
+        duration = getattr(message, name)
+        if duration.seconds < 0 or duration.nanos < 0:
+            raise BadRequest(f"the clock's {name.replace('_', ' ')} cannot be negative")
+        seconds[name] = duration.seconds + duration.nanos / 1e9
+    return ClockRules(**seconds)
 
 
 def dice_mode_of(mode: int) -> DiceMode:
@@ -279,7 +297,33 @@ def rules_message(rules: RuleSet) -> games_pb2.RuleSet:
         opening=getattr(games_pb2, f"OPENING_{rules.opening}"),
         match_openings=getattr(games_pb2, f"MATCH_OPENINGS_{rules.match_openings}"),
         auto_play_forced=rules.auto_play_forced,
+        clock=None if rules.clock is None else _clock_rules_message(rules.clock),
     )
+
+
+def _clock_rules_message(clock: ClockRules) -> games_pb2.ClockRules:
+    message = games_pb2.ClockRules()
+    for name in ("reserve", "reserve_per_point", "delay", "move_limit"):
+        seconds = getattr(clock, name)
+        if seconds:
+            getattr(message, name).CopyFrom(_duration(seconds))
+    return message
+
+
+def clocks_message(state: MatchState) -> games_pb2.Clocks | None:
+    """Both seats' clocks in ``state``; None in a game without clocks."""
+    clock, rules = state.clock, state.rules.clock
+    if clock is None or rules is None:
+        return None
+    message = games_pb2.Clocks(running=seat_message(clock.running))
+    if not math.isinf(clock.remaining[0]):
+        message.remaining.extend(_duration(seconds) for seconds in clock.remaining)
+    deadline, delay_ends = clock.deadline(rules), clock.delay_ends(rules)
+    if deadline is not None and delay_ends is not None:
+        message.turn_start_time.CopyFrom(_timestamp(clock.started))
+        message.delay_end_time.CopyFrom(_timestamp(delay_ends))
+        message.deadline.CopyFrom(_timestamp(deadline))
+    return message
 
 
 def actions_message(actions: Sequence[Action]) -> list[int]:
@@ -327,6 +371,9 @@ def game_message(
         seat0_board=board_message(seat0_position),
         pip_counts=list(seat0_position.pip_count()),
     )
+    clocks = clocks_message(state)
+    if clocks is not None:
+        message.clocks.CopyFrom(clocks)
     if game.resignation is not None:
         seat, result = game.resignation
         message.resignation.CopyFrom(
@@ -364,6 +411,8 @@ def event_message(sequence: int, event: Event) -> games_pb2.GameEvent:
     message = games_pb2.GameEvent(sequence=sequence, kind=_EVENT_KINDS[type(event)])
     side = getattr(event, "side", None)
     message.seat = seat_message(side)
+    if event.at is not None:
+        message.event_time.CopyFrom(_timestamp(event.at))
     if isinstance(event, OpeningThrown):
         message.opening_throws.extend(
             games_pb2.OpeningThrow(seat0_die=first, seat1_die=second) for first, second in event.throws
@@ -382,7 +431,15 @@ def event_message(sequence: int, event: Event) -> games_pb2.GameEvent:
     elif isinstance(event, SeedRevealed):
         message.game_number = event.game
         message.dice_seed = event.seed
+    elif isinstance(event, TimeRanOut):
+        message.reason = f"seat {event.side}'s time ran out"
     return message
+
+
+def _duration(seconds: float) -> Duration:
+    duration = Duration()
+    duration.FromNanoseconds(round(seconds * 1e9))
+    return duration
 
 
 def _timestamp(seconds: float) -> Timestamp:

@@ -77,13 +77,19 @@ class Append:
     updated: float
     summary: bytes
     request: RequestRecord | None = None
+    deadline: float | None = None  # when the running clock runs out after it; None: none runs
 
 
 class Store(Protocol):
     def create(
-        self, record: GameRecord, events: list[dict[str, Any]], summary: bytes, request: RequestRecord | None
+        self,
+        record: GameRecord,
+        events: list[dict[str, Any]],
+        summary: bytes,
+        request: RequestRecord | None,
+        deadline: float | None = None,
     ) -> None:
-        """Store a new game with its first events.
+        """Store a new game with its first events (and the deadline of its running clock).
 
         :raises RequestIdTaken: if ``request``'s id was stored first by another create.
         :raises StoreUnavailable: if the write cannot be made now.
@@ -110,6 +116,14 @@ class Store(Protocol):
         """Forget requests stored before ``before``."""
         ...
 
+    def due(self, now: float, most: int) -> list[str]:
+        """The games whose running clock ran out by ``now``, earliest first, at most ``most``."""
+        ...
+
+    def next_deadline(self, after: float) -> float | None:
+        """The earliest deadline of a running clock later than ``after``, if any."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -121,10 +135,16 @@ class MemoryStore:
     events: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     summaries: dict[str, bytes] = field(default_factory=dict)
     requests: dict[tuple[str, str], RequestRecord] = field(default_factory=dict)
+    deadlines: dict[str, float] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def create(
-        self, record: GameRecord, events: list[dict[str, Any]], summary: bytes, request: RequestRecord | None
+        self,
+        record: GameRecord,
+        events: list[dict[str, Any]],
+        summary: bytes,
+        request: RequestRecord | None,
+        deadline: float | None = None,
     ) -> None:
         with self.lock:
             if request is not None:
@@ -134,6 +154,7 @@ class MemoryStore:
             self.records[record.name] = record
             self.events[record.name] = list(events)
             self.summaries[record.name] = summary
+            self._set_deadline(record.name, deadline)
 
     def append(self, append: Append) -> None:
         with self.lock:
@@ -146,8 +167,24 @@ class MemoryStore:
             log.extend(append.events)
             self.records[append.name] = replace(self.records[append.name], updated=append.updated)
             self.summaries[append.name] = append.summary
+            self._set_deadline(append.name, append.deadline)
             if key is not None and append.request is not None:
                 self.requests[key] = append.request
+
+    def _set_deadline(self, name: str, deadline: float | None) -> None:
+        if deadline is None:
+            self.deadlines.pop(name, None)
+        else:
+            self.deadlines[name] = deadline
+
+    def due(self, now: float, most: int) -> list[str]:
+        with self.lock:
+            due = sorted((deadline, name) for name, deadline in self.deadlines.items() if deadline <= now)
+        return [name for _, name in due[:most]]
+
+    def next_deadline(self, after: float) -> float | None:
+        with self.lock:
+            return min((deadline for deadline in self.deadlines.values() if deadline > after), default=None)
 
     def load(self, name: str) -> tuple[GameRecord, list[dict[str, Any]]] | None:
         with self.lock:
@@ -232,6 +269,11 @@ _MIGRATIONS = (
     """
     ALTER TABLE games ADD COLUMN players TEXT NOT NULL DEFAULT '';
     """,
+    # 4: when the running clock of a game with clocks runs out (NULL: none runs), for the timer.
+    """
+    ALTER TABLE games ADD COLUMN deadline REAL;
+    CREATE INDEX games_by_deadline ON games (deadline) WHERE deadline IS NOT NULL;
+    """,
 )
 
 _GAME_COLUMNS = "name, rules, token_hash_0, token_hash_1, dice_mode, dice_seed, created, updated, players"
@@ -277,13 +319,19 @@ class SqliteStore:
                 self._db.execute(f"PRAGMA user_version = {number}")
 
     def create(
-        self, record: GameRecord, events: list[dict[str, Any]], summary: bytes, request: RequestRecord | None
+        self,
+        record: GameRecord,
+        events: list[dict[str, Any]],
+        summary: bytes,
+        request: RequestRecord | None,
+        deadline: float | None = None,
     ) -> None:
         with self._using(), self._transaction():
             if request is not None and self._request_row(request.scope, request.request_id) is not None:
                 raise RequestIdTaken(request.request_id)
             self._db.execute(
-                f"INSERT INTO games ({_GAME_COLUMNS}, event_count, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO games ({_GAME_COLUMNS}, event_count, summary, deadline)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     record.name,
                     json.dumps(record.rules),
@@ -295,6 +343,7 @@ class SqliteStore:
                     _players_column(record.players),
                     len(events),
                     summary,
+                    deadline,
                 ),
             )
             self._insert_events(record.name, 0, events)
@@ -304,9 +353,16 @@ class SqliteStore:
     def append(self, append: Append) -> None:
         with self._using(), self._transaction():
             updated = self._db.execute(
-                "UPDATE games SET event_count = event_count + ?, updated = ?, summary = ?"
+                "UPDATE games SET event_count = event_count + ?, updated = ?, summary = ?, deadline = ?"
                 " WHERE name = ? AND event_count = ?",
-                (len(append.events), append.updated, append.summary, append.name, append.first_sequence),
+                (
+                    len(append.events),
+                    append.updated,
+                    append.summary,
+                    append.deadline,
+                    append.name,
+                    append.first_sequence,
+                ),
             )
             if updated.rowcount != 1:
                 raise StoreConflict(append.name)
@@ -331,6 +387,18 @@ class SqliteStore:
         with self._using():
             row = self._db.execute("SELECT event_count FROM games WHERE name = ?", (name,)).fetchone()
         return 0 if row is None else int(row[0])
+
+    def due(self, now: float, most: int) -> list[str]:
+        with self._using():
+            rows = self._db.execute(
+                "SELECT name FROM games WHERE deadline <= ? ORDER BY deadline LIMIT ?", (now, most)
+            ).fetchall()
+        return [name for (name,) in rows]
+
+    def next_deadline(self, after: float) -> float | None:
+        with self._using():
+            (deadline,) = self._db.execute("SELECT min(deadline) FROM games WHERE deadline > ?", (after,)).fetchone()
+        return deadline
 
     def listing(self, page_size: int, after: tuple[float, str] | None) -> list[tuple[GameRecord, bytes]]:
         query = f"SELECT {_GAME_COLUMNS}, summary FROM games"

@@ -21,14 +21,15 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Literal
 
 import structlog
 
+from tavli.engine.clock import ClockRules
 from tavli.engine.dice import SeededDice
 from tavli.engine.events import DiceCommitted, Event, Side, event_from_dict
-from tavli.engine.game import MatchState, apply, new_match
+from tavli.engine.game import ActionError, MatchState, apply, new_match
 from tavli.engine.match import Match
 from tavli.engine.rules import RuleSet
 from tavli.server.errors import (
@@ -164,10 +165,13 @@ class Tables:
         allow_seeded_dice: bool = False,
         request_retention: float = 24 * 3600.0,
         on_over: Callable[[str], None] = lambda name: None,
+        on_deadline: Callable[[float], None] = lambda deadline: None,
         clock: Callable[[], float] = time.time,
     ) -> None:
         """``summarize`` writes the stored summary of a game (what a listing shows); ``on_over``
-        hears the name of each game whose match an action of this process ended.
+        hears the name of each game whose match an action of this process ended, and
+        ``on_deadline`` each deadline of a running clock it stored (the timer's wake-up call).
+        ``clock`` tells the time: of each action, and of the clocks of games that have them.
         ``shared``: other processes act on the same store, so every read first checks that no
         other process has extended the game's log (and reads it again if one has)."""
         self.store = store
@@ -178,6 +182,7 @@ class Tables:
         self.allow_seeded_dice = allow_seeded_dice
         self.request_retention = request_retention
         self.on_over = on_over
+        self.on_deadline = on_deadline
         self.clock = clock
         self._tables: OrderedDict[str, Table] = OrderedDict()
         self._closing = False
@@ -236,7 +241,12 @@ class Tables:
         try:
             # A verifiable game's first event, the commitment to its seed, is stored with the game.
             await asyncio.to_thread(
-                self.store.create, record, [event.to_dict() for event in match.events], self.summarize(view), stored
+                self.store.create,
+                record,
+                [event.to_dict() for event in match.events],
+                self.summarize(view),
+                stored,
+                match.deadline,
             )
         except RequestIdTaken:
             assert request is not None
@@ -251,6 +261,8 @@ class Tables:
         self._remember(Table(view, record))
         if view.state.over:
             self.on_over(name)
+        if match.deadline is not None:
+            self.on_deadline(match.deadline)
         return Created(view, self._tokens(name))
 
     def _new_match(
@@ -263,13 +275,15 @@ class Tables:
         verifiable = dice_mode == "verifiable"
         seeds = self._seeds(name)
         if not played:
-            return Match(rules, dice=dice, verifiable=verifiable, seeds=seeds)
-        match = Match.replay(rules, played, dice=dice, verifiable=verifiable, seeds=seeds)
+            return Match(rules, dice=dice, verifiable=verifiable, seeds=seeds, now=self.clock)
+        match = Match.replay(rules, played, dice=dice, verifiable=verifiable, seeds=seeds, now=self.clock)
         if not verifiable or match.state.over:
             return match
         number, first_throw = match.state.game.number, match.state.throws
         commitment = DiceCommitted(number, SeededDice(seeds(number)).commitment, first_throw)
-        return Match.replay(rules, [*played, commitment], dice=dice, verifiable=verifiable, seeds=seeds)
+        return Match.replay(
+            rules, [*played, commitment], dice=dice, verifiable=verifiable, seeds=seeds, now=self.clock
+        )
 
     async def get(self, name: str) -> GameView:
         """The game ``name`` as last stored.
@@ -306,26 +320,69 @@ class Tables:
                 if etag and etag != view.etag:
                     raise StaleEtag(f"the game has moved on since etag {etag}; it is now at {view.etag}")
                 decided = view.match.fork()
-                action(decided, seat)
+                try:
+                    action(decided, seat)
+                except ActionError as error:
+                    if error.code == "OUT_OF_TIME":  # too late: the time loss is stored first
+                        await self._expire(table)
+                    raise
                 after = replace(view, match=decided, updated=self.clock())
                 stored = None if request is None else self._request_record(name, request, seat, after)
-                append = Append(
-                    name=name,
-                    first_sequence=view.version,
-                    events=[event.to_dict() for event in decided.events[view.version :]],
-                    updated=after.updated,
-                    summary=self.summarize(after),
-                    request=stored,
-                )
-                # Shielded: a caller that goes away mid-write does not leave memory behind the store.
-                commit = asyncio.ensure_future(self._commit(table, append, after))
-                self._commits.add(commit)
-                commit.add_done_callback(self._commits.discard)
-                if await asyncio.shield(commit):
+                if await self._write(table, view, after, stored):
                     await self._forget_old_requests()
                     return after
                 await self._reload(table)
         raise StaleEtag("other actions on this game kept coming first; read it again")
+
+    async def expire(self, name: str) -> GameView | None:
+        """Record that the running clock of game ``name`` ran out, if it has; returns the game
+        as stored after it, or None when no clock had run out (or another process recorded it).
+
+        :raises GameNotFound, GameDataLost, StoreUnavailable: as their names say.
+        """
+        table = await self._table(name)
+        async with table.lock:
+            return await self._expire(table)
+
+    async def _expire(self, table: Table) -> GameView | None:
+        """:meth:`expire` for a caller that holds the table's lock."""
+        for _ in range(_ATTEMPTS):
+            view = table.view
+            decided = view.match.fork()
+            now = self.clock()
+            expired = decided.expire(now)
+            if not expired:
+                return None
+            after = replace(view, match=decided, updated=now)
+            if await self._write(table, view, after, None):
+                ran_out = expired[0]
+                late = round(now - (ran_out.at or now), 3)  # how long after the deadline it was noticed
+                log.info("time ran out", game=view.name, seat=getattr(ran_out, "side", None), late_seconds=late)
+                return after
+            await self._reload(table)  # another process wrote first: decided again on what it wrote
+        return None
+
+    async def _write(self, table: Table, view: GameView, after: GameView, request: RequestRecord | None) -> bool:
+        """Store ``after``, decided on ``view``, and publish it; False if the write lost a race."""
+        deadline = after.match.deadline
+        append = Append(
+            name=view.name,
+            first_sequence=view.version,
+            events=[event.to_dict() for event in after.events[view.version :]],
+            updated=after.updated,
+            summary=self.summarize(after),
+            request=request,
+            deadline=deadline,
+        )
+        # Shielded: a caller that goes away mid-write does not leave memory behind the store.
+        commit = asyncio.ensure_future(self._commit(table, append, after))
+        self._commits.add(commit)
+        commit.add_done_callback(self._commits.discard)
+        if not await asyncio.shield(commit):
+            return False
+        if deadline is not None:
+            self.on_deadline(deadline)
+        return True
 
     async def _commit(self, table: Table, append: Append, after: GameView) -> bool:
         """Write ``append``; publish ``after`` once it is stored. False if the write lost a race."""
@@ -461,6 +518,7 @@ class Tables:
                 verifiable=record.dice_mode == "verifiable",
                 seeds=None if record.legacy_seed else self._seeds(record.name),
                 seed_in_play=bytes.fromhex(record.legacy_seed) if record.legacy_seed else None,
+                now=self.clock,
             )
         except Exception as error:  # noqa: BLE001 - whatever a damaged log raises, the game is lost
             log.error("stored game does not replay", game=record.name, error=f"{type(error).__name__}: {error}")
@@ -559,8 +617,14 @@ class Tables:
 
 
 def rules_to_dict(rules: RuleSet) -> dict[str, Any]:
-    return {field.name: getattr(rules, field.name) for field in fields(rules) if field.init}
+    data = {field.name: getattr(rules, field.name) for field in fields(rules) if field.init}
+    if rules.clock is None:
+        del data["clock"]  # as games without clocks were always stored
+    else:
+        data["clock"] = asdict(rules.clock)
+    return data
 
 
 def rules_from_dict(data: dict[str, Any]) -> RuleSet:
-    return RuleSet(**data)
+    clock = data.get("clock")
+    return RuleSet(**{**data, "clock": None if clock is None else ClockRules(**clock)})

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import signal
+import time
 from pathlib import Path
 
 import grpc
@@ -21,10 +22,21 @@ def _channels(address: str, count: int) -> list[TavliClient]:
     ]
 
 
+def _wait_until_both_serve(log: Path, within: float = 15.0) -> None:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        lines = [json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")]
+        if len({line["pid"] for line in lines if line.get("event") == "serving"}) == 2:
+            return
+        time.sleep(0.05)
+    raise AssertionError("the second worker did not start serving")
+
+
 def test_workers_share_games_through_the_store(tmp_path: Path) -> None:
     log = tmp_path / "serve.log"
     served = tavli_serve("--workers", "2", "--db", str(tmp_path / "games.sqlite3"), "--log-json", stderr=log)
-    clients = _channels(served.address, 6)
+    _wait_until_both_serve(log)  # the first to listen answered; the channels are spread over both
+    clients = _channels(served.address, 12)  # all on one worker: a chance of 1 in 2,048
     try:
         names = []
         for number in range(3):

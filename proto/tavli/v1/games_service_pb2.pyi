@@ -1,6 +1,7 @@
 import datetime
 
 from google.protobuf import any_pb2 as _any_pb2
+from google.protobuf import duration_pb2 as _duration_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from tavli.v1 import board_pb2 as _board_pb2
 from tavli.v1 import match_record_pb2 as _match_record_pb2
@@ -72,6 +73,7 @@ class GameEnd(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     GAME_END_PLAY: _ClassVar[GameEnd]
     GAME_END_DROP: _ClassVar[GameEnd]
     GAME_END_RESIGNATION: _ClassVar[GameEnd]
+    GAME_END_TIME: _ClassVar[GameEnd]
 
 class EventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -88,6 +90,7 @@ class EventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     EVENT_KIND_REJECT: _ClassVar[EventKind]
     EVENT_KIND_DICE_COMMITTED: _ClassVar[EventKind]
     EVENT_KIND_SEED_REVEALED: _ClassVar[EventKind]
+    EVENT_KIND_TIME_RAN_OUT: _ClassVar[EventKind]
 SEAT_UNSPECIFIED: Seat
 SEAT_0: Seat
 SEAT_1: Seat
@@ -124,6 +127,7 @@ GAME_END_UNSPECIFIED: GameEnd
 GAME_END_PLAY: GameEnd
 GAME_END_DROP: GameEnd
 GAME_END_RESIGNATION: GameEnd
+GAME_END_TIME: GameEnd
 EVENT_KIND_UNSPECIFIED: EventKind
 EVENT_KIND_OPENING_THROW: EventKind
 EVENT_KIND_ROLL: EventKind
@@ -137,9 +141,10 @@ EVENT_KIND_ACCEPT: EventKind
 EVENT_KIND_REJECT: EventKind
 EVENT_KIND_DICE_COMMITTED: EventKind
 EVENT_KIND_SEED_REVEALED: EventKind
+EVENT_KIND_TIME_RAN_OUT: EventKind
 
 class RuleSet(_message.Message):
-    __slots__ = ("variant", "match_length", "cube", "cube_limit", "crawford", "jacoby", "beavers", "automatic_doubles", "automatic_doubles_limit", "opening", "match_openings", "auto_play_forced")
+    __slots__ = ("variant", "match_length", "cube", "cube_limit", "crawford", "jacoby", "beavers", "automatic_doubles", "automatic_doubles_limit", "opening", "match_openings", "auto_play_forced", "clock")
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     MATCH_LENGTH_FIELD_NUMBER: _ClassVar[int]
     CUBE_FIELD_NUMBER: _ClassVar[int]
@@ -152,6 +157,7 @@ class RuleSet(_message.Message):
     OPENING_FIELD_NUMBER: _ClassVar[int]
     MATCH_OPENINGS_FIELD_NUMBER: _ClassVar[int]
     AUTO_PLAY_FORCED_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_FIELD_NUMBER: _ClassVar[int]
     variant: _board_pb2.Variant
     match_length: int
     cube: CubeMode
@@ -164,10 +170,37 @@ class RuleSet(_message.Message):
     opening: Opening
     match_openings: MatchOpenings
     auto_play_forced: bool
-    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., match_length: _Optional[int] = ..., cube: _Optional[_Union[CubeMode, str]] = ..., cube_limit: _Optional[int] = ..., crawford: _Optional[bool] = ..., jacoby: _Optional[bool] = ..., beavers: _Optional[bool] = ..., automatic_doubles: _Optional[bool] = ..., automatic_doubles_limit: _Optional[int] = ..., opening: _Optional[_Union[Opening, str]] = ..., match_openings: _Optional[_Union[MatchOpenings, str]] = ..., auto_play_forced: _Optional[bool] = ...) -> None: ...
+    clock: ClockRules
+    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., match_length: _Optional[int] = ..., cube: _Optional[_Union[CubeMode, str]] = ..., cube_limit: _Optional[int] = ..., crawford: _Optional[bool] = ..., jacoby: _Optional[bool] = ..., beavers: _Optional[bool] = ..., automatic_doubles: _Optional[bool] = ..., automatic_doubles_limit: _Optional[int] = ..., opening: _Optional[_Union[Opening, str]] = ..., match_openings: _Optional[_Union[MatchOpenings, str]] = ..., auto_play_forced: _Optional[bool] = ..., clock: _Optional[_Union[ClockRules, _Mapping]] = ...) -> None: ...
+
+class ClockRules(_message.Message):
+    __slots__ = ("reserve", "reserve_per_point", "delay", "move_limit")
+    RESERVE_FIELD_NUMBER: _ClassVar[int]
+    RESERVE_PER_POINT_FIELD_NUMBER: _ClassVar[int]
+    DELAY_FIELD_NUMBER: _ClassVar[int]
+    MOVE_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    reserve: _duration_pb2.Duration
+    reserve_per_point: _duration_pb2.Duration
+    delay: _duration_pb2.Duration
+    move_limit: _duration_pb2.Duration
+    def __init__(self, reserve: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., reserve_per_point: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., delay: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., move_limit: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+
+class Clocks(_message.Message):
+    __slots__ = ("remaining", "running", "turn_start_time", "delay_end_time", "deadline")
+    REMAINING_FIELD_NUMBER: _ClassVar[int]
+    RUNNING_FIELD_NUMBER: _ClassVar[int]
+    TURN_START_TIME_FIELD_NUMBER: _ClassVar[int]
+    DELAY_END_TIME_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_FIELD_NUMBER: _ClassVar[int]
+    remaining: _containers.RepeatedCompositeFieldContainer[_duration_pb2.Duration]
+    running: Seat
+    turn_start_time: _timestamp_pb2.Timestamp
+    delay_end_time: _timestamp_pb2.Timestamp
+    deadline: _timestamp_pb2.Timestamp
+    def __init__(self, remaining: _Optional[_Iterable[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]]] = ..., running: _Optional[_Union[Seat, str]] = ..., turn_start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., delay_end_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class Game(_message.Message):
-    __slots__ = ("name", "rule_set", "etag", "event_count", "score", "game_number", "phase", "turn", "position_id", "board", "dice", "cube_value", "cube_owner", "crawford", "resignation", "last_play", "finished_games", "winner", "dice_commitment", "create_time", "update_time", "to_act", "dice_mode", "seat0_player", "seat1_player", "seat0_board", "pip_counts")
+    __slots__ = ("name", "rule_set", "etag", "event_count", "score", "game_number", "phase", "turn", "position_id", "board", "dice", "cube_value", "cube_owner", "crawford", "resignation", "last_play", "finished_games", "winner", "dice_commitment", "create_time", "update_time", "to_act", "dice_mode", "seat0_player", "seat1_player", "seat0_board", "pip_counts", "clocks")
     NAME_FIELD_NUMBER: _ClassVar[int]
     RULE_SET_FIELD_NUMBER: _ClassVar[int]
     ETAG_FIELD_NUMBER: _ClassVar[int]
@@ -195,6 +228,7 @@ class Game(_message.Message):
     SEAT1_PLAYER_FIELD_NUMBER: _ClassVar[int]
     SEAT0_BOARD_FIELD_NUMBER: _ClassVar[int]
     PIP_COUNTS_FIELD_NUMBER: _ClassVar[int]
+    CLOCKS_FIELD_NUMBER: _ClassVar[int]
     name: str
     rule_set: RuleSet
     etag: str
@@ -222,7 +256,8 @@ class Game(_message.Message):
     seat1_player: Player
     seat0_board: _board_pb2.Board
     pip_counts: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, name: _Optional[str] = ..., rule_set: _Optional[_Union[RuleSet, _Mapping]] = ..., etag: _Optional[str] = ..., event_count: _Optional[int] = ..., score: _Optional[_Iterable[int]] = ..., game_number: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[_Union[Seat, str]] = ..., position_id: _Optional[str] = ..., board: _Optional[_Union[_board_pb2.Board, _Mapping]] = ..., dice: _Optional[_Iterable[int]] = ..., cube_value: _Optional[int] = ..., cube_owner: _Optional[_Union[Seat, str]] = ..., crawford: _Optional[bool] = ..., resignation: _Optional[_Union[Resignation, _Mapping]] = ..., last_play: _Optional[_Union[LastPlay, _Mapping]] = ..., finished_games: _Optional[_Iterable[_Union[FinishedGame, _Mapping]]] = ..., winner: _Optional[_Union[Seat, str]] = ..., dice_commitment: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., to_act: _Optional[_Iterable[_Union[Seat, str]]] = ..., dice_mode: _Optional[_Union[DiceMode, str]] = ..., seat0_player: _Optional[_Union[Player, _Mapping]] = ..., seat1_player: _Optional[_Union[Player, _Mapping]] = ..., seat0_board: _Optional[_Union[_board_pb2.Board, _Mapping]] = ..., pip_counts: _Optional[_Iterable[int]] = ...) -> None: ...
+    clocks: Clocks
+    def __init__(self, name: _Optional[str] = ..., rule_set: _Optional[_Union[RuleSet, _Mapping]] = ..., etag: _Optional[str] = ..., event_count: _Optional[int] = ..., score: _Optional[_Iterable[int]] = ..., game_number: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[_Union[Seat, str]] = ..., position_id: _Optional[str] = ..., board: _Optional[_Union[_board_pb2.Board, _Mapping]] = ..., dice: _Optional[_Iterable[int]] = ..., cube_value: _Optional[int] = ..., cube_owner: _Optional[_Union[Seat, str]] = ..., crawford: _Optional[bool] = ..., resignation: _Optional[_Union[Resignation, _Mapping]] = ..., last_play: _Optional[_Union[LastPlay, _Mapping]] = ..., finished_games: _Optional[_Iterable[_Union[FinishedGame, _Mapping]]] = ..., winner: _Optional[_Union[Seat, str]] = ..., dice_commitment: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., to_act: _Optional[_Iterable[_Union[Seat, str]]] = ..., dice_mode: _Optional[_Union[DiceMode, str]] = ..., seat0_player: _Optional[_Union[Player, _Mapping]] = ..., seat1_player: _Optional[_Union[Player, _Mapping]] = ..., seat0_board: _Optional[_Union[_board_pb2.Board, _Mapping]] = ..., pip_counts: _Optional[_Iterable[int]] = ..., clocks: _Optional[_Union[Clocks, _Mapping]] = ...) -> None: ...
 
 class Player(_message.Message):
     __slots__ = ("display_name", "player_id")
@@ -283,7 +318,7 @@ class OpeningThrow(_message.Message):
     def __init__(self, seat0_die: _Optional[int] = ..., seat1_die: _Optional[int] = ...) -> None: ...
 
 class GameEvent(_message.Message):
-    __slots__ = ("sequence", "kind", "seat", "dice", "notation", "forced", "resignation_result", "opening_throws", "game_number", "dice_commitment", "dice_seed", "steps")
+    __slots__ = ("sequence", "kind", "seat", "dice", "notation", "forced", "resignation_result", "opening_throws", "game_number", "dice_commitment", "dice_seed", "steps", "event_time", "reason")
     SEQUENCE_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -296,6 +331,8 @@ class GameEvent(_message.Message):
     DICE_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
     DICE_SEED_FIELD_NUMBER: _ClassVar[int]
     STEPS_FIELD_NUMBER: _ClassVar[int]
+    EVENT_TIME_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
     sequence: int
     kind: EventKind
     seat: Seat
@@ -308,7 +345,9 @@ class GameEvent(_message.Message):
     dice_commitment: str
     dice_seed: str
     steps: _containers.RepeatedCompositeFieldContainer[_board_pb2.Step]
-    def __init__(self, sequence: _Optional[int] = ..., kind: _Optional[_Union[EventKind, str]] = ..., seat: _Optional[_Union[Seat, str]] = ..., dice: _Optional[_Iterable[int]] = ..., notation: _Optional[str] = ..., forced: _Optional[bool] = ..., resignation_result: _Optional[_Union[_board_pb2.GameResult, str]] = ..., opening_throws: _Optional[_Iterable[_Union[OpeningThrow, _Mapping]]] = ..., game_number: _Optional[int] = ..., dice_commitment: _Optional[str] = ..., dice_seed: _Optional[str] = ..., steps: _Optional[_Iterable[_Union[_board_pb2.Step, _Mapping]]] = ...) -> None: ...
+    event_time: _timestamp_pb2.Timestamp
+    reason: str
+    def __init__(self, sequence: _Optional[int] = ..., kind: _Optional[_Union[EventKind, str]] = ..., seat: _Optional[_Union[Seat, str]] = ..., dice: _Optional[_Iterable[int]] = ..., notation: _Optional[str] = ..., forced: _Optional[bool] = ..., resignation_result: _Optional[_Union[_board_pb2.GameResult, str]] = ..., opening_throws: _Optional[_Iterable[_Union[OpeningThrow, _Mapping]]] = ..., game_number: _Optional[int] = ..., dice_commitment: _Optional[str] = ..., dice_seed: _Optional[str] = ..., steps: _Optional[_Iterable[_Union[_board_pb2.Step, _Mapping]]] = ..., event_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
     __slots__ = ("rule_set", "dice_mode", "dice_seed", "request_id", "seat0_player", "seat1_player")
