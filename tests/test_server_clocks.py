@@ -74,7 +74,7 @@ def test_a_seat_that_stalls_loses_the_match_on_time_with_nobody_calling() -> Non
 
 def test_in_money_play_the_staller_loses_the_game_at_the_cube_and_play_goes_on() -> None:
     with running_server() as server, connected(server.port) as client:
-        seat_0, seat_1 = client.create_game(dice_seed="money", clock=ClockRules(reserve=0.5))
+        seat_0, seat_1 = client.create_game(dice_seed="money", clock=ClockRules(reserve=2.0))
         seats = {games_pb2.SEAT_0: seat_0, games_pb2.SEAT_1: seat_1}
         game = seat_0.roll()
         if game.phase == games_pb2.PHASE_PLAYING:  # the starter plays its opening roll
@@ -92,7 +92,7 @@ def test_in_money_play_the_staller_loses_the_game_at_the_cube_and_play_goes_on()
         assert ran_out.seat == game.finished_games[-1].winner % 2 + 1
         assert game.finished_games[-1].points == 2  # the game at the cube's value
         assert game.game_number == 2 and game.phase == games_pb2.PHASE_OPENING
-        assert [seconds(left) for left in game.clocks.remaining] == [0.5, 0.5]
+        assert [seconds(left) for left in game.clocks.remaining] == [2.0, 2.0]
 
 
 def test_game_shows_the_delay_and_a_turn_within_it_costs_no_reserve() -> None:

@@ -1,0 +1,149 @@
+"""The Store contract, written once: every store (in memory, SQLite) passes the same tests.
+
+What the game layer relies on: a new game stored with its first events; an append lands only at
+the log's current length and otherwise changes nothing; a request_id is stored with the write it
+came with, once; listing newest first with a stable cursor; each game's summary and running
+clock's deadline as its last write left them; stored answers forgotten past their retention.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tavli.server.players import NOBODY, SeatPlayer
+from tavli.server.store import (
+    Append,
+    GameRecord,
+    MemoryStore,
+    RequestIdTaken,
+    RequestRecord,
+    SqliteStore,
+    Store,
+    StoreConflict,
+)
+
+
+@pytest.fixture(params=["memory", "sqlite"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    made: Store = MemoryStore() if request.param == "memory" else SqliteStore(tmp_path / "games.sqlite3")
+    try:
+        yield made
+    finally:
+        made.close()
+
+
+def record(name: str, created: float = 100.0, **fields: object) -> GameRecord:
+    return GameRecord(name, {"variant": "backgammon", "match_length": 3}, "system", created=created, updated=created, **fields)  # type: ignore[arg-type]
+
+
+def events(*kinds: str) -> list[dict[str, object]]:
+    return [{"kind": kind, "side": 0} for kind in kinds]
+
+
+def answer(scope: str, request_id: str, game: str, version: int, stored_at: float = 100.0) -> RequestRecord:
+    return RequestRecord(scope, request_id, "RollDice", 0, "hash", game, version, stored_at, stored_at)
+
+
+def append(name: str, first: int, *kinds: str, request: RequestRecord | None = None, **fields: object) -> Append:
+    return Append(name, first, events(*kinds), updated=200.0, summary=b"after", request=request, **fields)  # type: ignore[arg-type]
+
+
+def test_a_new_game_is_read_back_as_stored(store: Store) -> None:
+    players = (SeatPlayer("Alice", "a-1"), SeatPlayer("Bob", ""))
+    store.create(record("games/a", players=players, dice_seed=""), events("opening"), b"summary", None)
+    loaded = store.load("games/a")
+    assert loaded is not None
+    stored, log = loaded
+    assert stored == record("games/a", players=players)
+    assert log == events("opening")
+    assert store.event_count("games/a") == 1
+    assert store.load("games/none") is None
+    assert store.event_count("games/none") == 0
+
+
+def test_an_append_lands_only_at_the_logs_length(store: Store) -> None:
+    store.create(record("games/a"), events("opening"), b"", None)
+    store.append(append("games/a", 1, "roll", "play"))
+    for stale in (0, 1, 2, 4):
+        with pytest.raises(StoreConflict):
+            store.append(append("games/a", stale, "double"))
+    loaded = store.load("games/a")
+    assert loaded is not None
+    assert [event["kind"] for event in loaded[1]] == ["opening", "roll", "play"]
+    assert loaded[0].updated == 200.0
+    assert store.event_count("games/a") == 3
+
+
+def test_a_request_id_is_stored_with_its_write_once(store: Store) -> None:
+    first = answer("", "create-1", "games/a", 1)
+    store.create(record("games/a"), events("opening"), b"", first)
+    assert store.request("", "create-1", not_before=0) == first
+    with pytest.raises(RequestIdTaken):
+        store.create(record("games/b"), events(), b"", answer("", "create-1", "games/b", 0))
+    assert store.load("games/b") is None  # the refused create left nothing
+
+    roll = answer("games/a", "roll-1", "games/a", 2)
+    store.append(append("games/a", 1, "roll", request=roll))
+    with pytest.raises(StoreConflict):  # the same id again, even at the right version
+        store.append(append("games/a", 2, "play", request=answer("games/a", "roll-1", "games/a", 3)))
+    assert store.event_count("games/a") == 2
+    assert store.request("games/a", "roll-1", not_before=0) == roll
+    assert store.request("games/b", "roll-1", not_before=0) is None  # ids are scoped to their game
+
+
+def test_stored_answers_are_forgotten_past_their_retention(store: Store) -> None:
+    store.create(record("games/a"), events(), b"", answer("", "old", "games/a", 0, stored_at=10.0))
+    store.append(append("games/a", 0, "roll", request=answer("games/a", "new", "games/a", 1, stored_at=50.0)))
+    assert store.request("", "old", not_before=20.0) is None  # too old to answer again
+    assert store.request("", "old", not_before=5.0) is not None
+    store.forget_requests(before=20.0)
+    assert store.request("", "old", not_before=0.0) is None
+    assert store.request("games/a", "new", not_before=0.0) is not None
+
+
+def test_listing_is_newest_first_with_a_stable_cursor(store: Store) -> None:
+    for number, created in enumerate([5.0, 7.0, 7.0, 3.0, 9.0]):
+        store.create(record(f"games/{number}", created=created), events(), f"summary {number}".encode(), None)
+    pages, after = [], None
+    while True:
+        page = store.listing(2, after)
+        if not page:
+            break
+        pages.append([stored.name for stored, _ in page])
+        last = page[-1][0]
+        after = (last.created, last.name)
+    assert pages == [["games/4", "games/1"], ["games/2", "games/0"], ["games/3"]]
+    assert dict((stored.name, summary) for stored, summary in store.listing(10, None))["games/2"] == b"summary 2"
+
+
+def test_the_summary_is_the_last_writes(store: Store) -> None:
+    store.create(record("games/a"), events(), b"before", None)
+    store.append(append("games/a", 0, "roll"))
+    assert store.listing(1, None)[0][1] == b"after"
+
+
+def test_deadlines_are_the_last_writes_and_due_earliest_first(store: Store) -> None:
+    store.create(record("games/a"), events(), b"", None, 500.0)
+    store.create(record("games/b"), events(), b"", None, 300.0)
+    store.create(record("games/c"), events(), b"", None)
+    assert store.due(400.0, 10) == ["games/b"]
+    assert store.due(600.0, 10) == ["games/b", "games/a"]
+    assert store.due(600.0, 1) == ["games/b"]
+    assert store.next_deadline(after=0.0) == 300.0
+    assert store.next_deadline(after=300.0) == 500.0
+    store.append(append("games/b", 0, "time-ran-out"))  # no clock runs after it
+    store.append(append("games/a", 0, "play", deadline=800.0))
+    assert store.due(600.0, 10) == []
+    assert store.next_deadline(after=0.0) == 800.0
+    with pytest.raises(StoreConflict):
+        store.append(append("games/a", 0, "roll", deadline=50.0))  # a lost race moves no deadline
+    assert store.next_deadline(after=0.0) == 800.0
+
+
+def test_players_default_to_nobody(store: Store) -> None:
+    store.create(record("games/a"), events(), b"", None)
+    loaded = store.load("games/a")
+    assert loaded is not None and loaded[0].players == NOBODY
