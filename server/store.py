@@ -340,7 +340,7 @@ class SqliteStore:
                     record.dice_seed,
                     record.created,
                     record.updated,
-                    _players_column(record.players),
+                    players_column(record.players),
                     len(events),
                     summary,
                     deadline,
@@ -381,7 +381,7 @@ class SqliteStore:
                 json.loads(event)
                 for (event,) in self._db.execute("SELECT event FROM events WHERE game = ? ORDER BY sequence", (name,))
             ]
-        return _record(row), events
+        return game_record(row), events
 
     def event_count(self, name: str) -> int:
         with self._using():
@@ -409,7 +409,7 @@ class SqliteStore:
         query += " ORDER BY created DESC, name LIMIT ?"
         with self._using():
             rows = self._db.execute(query, (*parameters, page_size)).fetchall()
-        return [(_record(row[:-1]), bytes(row[-1])) for row in rows]
+        return [(game_record(row[:-1]), bytes(row[-1])) for row in rows]
 
     def request(self, scope: str, request_id: str, not_before: float) -> RequestRecord | None:
         with self._using():
@@ -503,7 +503,8 @@ class _Transaction:
                 pass  # SQLite has rolled back already when a statement failed that way
 
 
-def _record(row: tuple[Any, ...]) -> GameRecord:
+def game_record(row: tuple[Any, ...]) -> GameRecord:
+    """The record of a game read from a row of its columns (``_GAME_COLUMNS``, in any SQL store)."""
     name, rules, hash_0, hash_1, dice_mode, dice_seed, created, updated, players = row
     legacy_seed = dice_seed if dice_mode == "verifiable" else ""
     return GameRecord(
@@ -519,7 +520,8 @@ def _record(row: tuple[Any, ...]) -> GameRecord:
     )
 
 
-def _players_column(players: Players) -> str:
+def players_column(players: Players) -> str:
+    """Who sits at each seat as a SQL store keeps it: a JSON pair, or '' for nobody named."""
     return "" if players == NOBODY else json.dumps([player.as_dict() for player in players])
 
 

@@ -1,4 +1,4 @@
-"""The Store contract, written once: every store (in memory, SQLite) passes the same tests.
+"""The Store contract, written once: every store (in memory, SQLite, PostgreSQL) passes the same tests.
 
 What the game layer relies on: a new game stored with its first events; an append lands only at
 the log's current length and otherwise changes nothing; a request_id is stored with the write it
@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tavli.server.players import NOBODY, SeatPlayer
+from tavli.server.postgres_store import PostgresStore
 from tavli.server.store import (
     Append,
     GameRecord,
@@ -24,11 +25,18 @@ from tavli.server.store import (
     Store,
     StoreConflict,
 )
+from tests.postgres import fresh_database
 
 
-@pytest.fixture(params=["memory", "sqlite"])
+@pytest.fixture(params=["memory", "sqlite", "postgresql"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    made: Store = MemoryStore() if request.param == "memory" else SqliteStore(tmp_path / "games.sqlite3")
+    made: Store
+    if request.param == "memory":
+        made = MemoryStore()
+    elif request.param == "sqlite":
+        made = SqliteStore(tmp_path / "games.sqlite3")
+    else:
+        made = PostgresStore(fresh_database(request.getfixturevalue("postgres_url")))
     try:
         yield made
     finally:

@@ -1,0 +1,286 @@
+"""Games in PostgreSQL, for replicas on any number of machines sharing one database.
+
+psycopg 3 with its connection pool (README "Running on several machines" says why). The schema
+is created and migrated by the server itself, each migration once, under an advisory lock so
+that replicas starting together wait for one another. Every write is one transaction: an append
+lands only if the game's log still has the length it was read at (optimistic concurrency on the
+etag), and a request_id is recorded in the same transaction as its action. Each committed write
+notifies the channel :data:`CHANNEL` with the game's name, so that other replicas learn of it at
+once (LISTEN/NOTIFY).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from tavli.server.errors import StoreUnavailable
+from tavli.server.startup import StartupError
+from tavli.server.store import (
+    Append,
+    GameRecord,
+    RequestIdTaken,
+    RequestRecord,
+    StoreConflict,
+    game_record,
+    players_column,
+)
+
+CHANNEL = "tavli_games"
+"""The channel every write notifies, with the game's name as the payload."""
+
+_SCHEMA_LOCK = 0x7461766C69  # the advisory lock migrations take: "tavli" in ASCII
+_WAIT_SECONDS = 10.0  # for a connection from the pool before a call is refused UNAVAILABLE
+
+# Each migration takes the schema from the version before it to its own (tavli_schema.version).
+_MIGRATIONS = (
+    # 1: games, their events and the requests made with a request_id, as SQLite's schema 4.
+    """
+    CREATE TABLE games (
+        name TEXT PRIMARY KEY,
+        rules TEXT NOT NULL,
+        token_hash_0 TEXT NOT NULL DEFAULT '',
+        token_hash_1 TEXT NOT NULL DEFAULT '',
+        dice_mode TEXT NOT NULL,
+        dice_seed TEXT NOT NULL,
+        created DOUBLE PRECISION NOT NULL,
+        updated DOUBLE PRECISION NOT NULL,
+        players TEXT NOT NULL DEFAULT '',
+        event_count BIGINT NOT NULL DEFAULT 0,
+        summary BYTEA NOT NULL DEFAULT '',
+        deadline DOUBLE PRECISION
+    );
+    CREATE INDEX games_by_creation ON games (created DESC, name);
+    CREATE INDEX games_by_deadline ON games (deadline) WHERE deadline IS NOT NULL;
+    CREATE TABLE events (
+        game TEXT NOT NULL REFERENCES games (name),
+        sequence BIGINT NOT NULL,
+        event TEXT NOT NULL,
+        PRIMARY KEY (game, sequence)
+    );
+    CREATE TABLE request_ids (
+        scope TEXT NOT NULL,
+        request_id TEXT NOT NULL,
+        method TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        body_hash TEXT NOT NULL,
+        game TEXT NOT NULL,
+        version BIGINT NOT NULL,
+        updated DOUBLE PRECISION NOT NULL,
+        stored_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (scope, request_id)
+    );
+    CREATE INDEX request_ids_by_age ON request_ids (stored_at);
+    """,
+)
+
+_GAME_COLUMNS = "name, rules, token_hash_0, token_hash_1, dice_mode, dice_seed, created, updated, players"
+_REQUEST_COLUMNS = "scope, request_id, method, seat, body_hash, game, version, updated, stored_at"
+
+
+def is_postgres_url(db: str) -> bool:
+    """Whether ``--db`` names a PostgreSQL database rather than a SQLite file."""
+    return db.startswith(("postgresql://", "postgres://"))
+
+
+class PostgresStore:
+    """Games in a PostgreSQL database (see the module's words)."""
+
+    def __init__(self, url: str, *, connections: int = 8) -> None:
+        """:raises StartupError: if the database cannot be reached or migrated."""
+        self.url = url
+        self._pool = ConnectionPool(
+            url, min_size=1, max_size=connections, open=False, timeout=_WAIT_SECONDS, name="tavli-store"
+        )
+        try:
+            self._pool.open(wait=True, timeout=_WAIT_SECONDS)
+            self._migrate()
+        except (PoolTimeout, psycopg.Error) as error:
+            self._pool.close()
+            raise StartupError(f"cannot use the database {_without_password(url)}: {_first_line(error)}") from None
+
+    def _migrate(self) -> None:
+        with self._pool.connection() as connection, connection.transaction():
+            connection.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+            connection.execute("CREATE TABLE IF NOT EXISTS tavli_schema (version INTEGER NOT NULL)")
+            row = connection.execute("SELECT version FROM tavli_schema").fetchone()
+            version = 0 if row is None else int(row[0])
+            if version > len(_MIGRATIONS):
+                raise StartupError(
+                    f"the database is of schema version {version}, newer than this server's {len(_MIGRATIONS)}"
+                )
+            for migration in _MIGRATIONS[version:]:
+                connection.execute(migration)
+            if row is None:
+                connection.execute("INSERT INTO tavli_schema (version) VALUES (%s)", (len(_MIGRATIONS),))
+            else:
+                connection.execute("UPDATE tavli_schema SET version = %s", (len(_MIGRATIONS),))
+
+    # --- writes ----------------------------------------------------------------------------------
+
+    def create(
+        self,
+        record: GameRecord,
+        events: list[dict[str, Any]],
+        summary: bytes,
+        request: RequestRecord | None,
+        deadline: float | None = None,
+    ) -> None:
+        with self._transaction() as connection:
+            if request is not None and not self._insert_request(connection, request):
+                raise RequestIdTaken(request.request_id)
+            connection.execute(
+                f"INSERT INTO games ({_GAME_COLUMNS}, event_count, summary, deadline)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                (
+                    record.name,
+                    json.dumps(record.rules),
+                    *record.token_hashes,
+                    record.dice_mode,
+                    record.dice_seed,
+                    record.created,
+                    record.updated,
+                    players_column(record.players),
+                    len(events),
+                    summary,
+                    deadline,
+                ),
+            )
+            self._insert_events(connection, record.name, 0, events)
+            connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, record.name))
+
+    def append(self, append: Append) -> None:
+        with self._transaction() as connection:
+            updated = connection.execute(
+                "UPDATE games SET event_count = event_count + %s, updated = %s, summary = %s, deadline = %s"
+                " WHERE name = %s AND event_count = %s",
+                (
+                    len(append.events),
+                    append.updated,
+                    append.summary,
+                    append.deadline,
+                    append.name,
+                    append.first_sequence,
+                ),
+            )
+            if updated.rowcount != 1:
+                raise StoreConflict(append.name)
+            if append.request is not None and not self._insert_request(connection, append.request):
+                raise StoreConflict(append.name)
+            self._insert_events(connection, append.name, append.first_sequence, append.events)
+            connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, append.name))
+
+    def forget_requests(self, before: float) -> None:
+        with self._transaction() as connection:
+            connection.execute("DELETE FROM request_ids WHERE stored_at < %s", (before,))
+
+    # --- reads -----------------------------------------------------------------------------------
+
+    def load(self, name: str) -> tuple[GameRecord, list[dict[str, Any]]] | None:
+        with self._transaction() as connection:  # one snapshot: the game and its events agree
+            row = connection.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE name = %s", (name,)).fetchone()
+            if row is None:
+                return None
+            events = connection.execute(
+                "SELECT event FROM events WHERE game = %s ORDER BY sequence", (name,)
+            ).fetchall()
+        return game_record(row), [json.loads(event) for (event,) in events]
+
+    def event_count(self, name: str) -> int:
+        row = self._read_one("SELECT event_count FROM games WHERE name = %s", (name,))
+        return 0 if row is None else int(row[0])
+
+    def listing(self, page_size: int, after: tuple[float, str] | None) -> list[tuple[GameRecord, bytes]]:
+        query = f"SELECT {_GAME_COLUMNS}, summary FROM games"
+        parameters: tuple[Any, ...] = ()
+        if after is not None:
+            query += " WHERE created < %s OR (created = %s AND name > %s)"
+            parameters = (after[0], after[0], after[1])
+        query += " ORDER BY created DESC, name LIMIT %s"
+        with self._transaction() as connection:
+            rows = connection.execute(query, (*parameters, page_size)).fetchall()
+        return [(game_record(row[:-1]), bytes(row[-1])) for row in rows]
+
+    def request(self, scope: str, request_id: str, not_before: float) -> RequestRecord | None:
+        row = self._read_one(
+            f"SELECT {_REQUEST_COLUMNS} FROM request_ids WHERE scope = %s AND request_id = %s AND stored_at >= %s",
+            (scope, request_id, not_before),
+        )
+        return None if row is None else RequestRecord(*row)
+
+    def due(self, now: float, most: int) -> list[str]:
+        with self._transaction() as connection:
+            rows = connection.execute(
+                "SELECT name FROM games WHERE deadline <= %s ORDER BY deadline LIMIT %s", (now, most)
+            ).fetchall()
+        return [name for (name,) in rows]
+
+    def next_deadline(self, after: float) -> float | None:
+        row = self._read_one("SELECT min(deadline) FROM games WHERE deadline > %s", (after,))
+        return None if row is None else row[0]
+
+    def close(self) -> None:
+        self._pool.close()
+
+    # --- the machinery ---------------------------------------------------------------------------
+
+    @contextmanager
+    def _transaction(self) -> Iterator[psycopg.Connection[Any]]:
+        """A pooled connection in one transaction, committed at the end of the block; what the
+        database cannot do now (down, restarting, unreachable) becomes StoreUnavailable."""
+        try:
+            with self._pool.connection() as connection, connection.transaction():
+                yield connection
+        except (PoolTimeout, psycopg.OperationalError, psycopg.InterfaceError) as error:
+            raise StoreUnavailable(
+                f"the game store cannot be used now ({_first_line(error)}); nothing was done"
+            ) from None
+
+    def _read_one(self, query: str, parameters: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        with self._transaction() as connection:
+            return connection.execute(query, parameters).fetchone()
+
+    @staticmethod
+    def _insert_events(connection: psycopg.Connection[Any], name: str, first: int, events: list[dict[str, Any]]) -> None:
+        with connection.cursor() as cursor:
+            cursor.executemany(
+                "INSERT INTO events (game, sequence, event) VALUES (%s, %s, %s)",
+                [(name, first + offset, json.dumps(event)) for offset, event in enumerate(events)],
+            )
+
+    @staticmethod
+    def _insert_request(connection: psycopg.Connection[Any], request: RequestRecord) -> bool:
+        """Record ``request``; False if its id was recorded first."""
+        inserted = connection.execute(
+            f"INSERT INTO request_ids ({_REQUEST_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
+            " ON CONFLICT (scope, request_id) DO NOTHING",
+            (
+                request.scope,
+                request.request_id,
+                request.method,
+                request.seat,
+                request.body_hash,
+                request.game,
+                request.version,
+                request.updated,
+                request.stored_at,
+            ),
+        )
+        return inserted.rowcount == 1
+
+
+def _first_line(error: BaseException) -> str:
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]
+
+
+def _without_password(url: str) -> str:
+    """``url`` with any password replaced, for messages and logs."""
+    info = psycopg.conninfo.conninfo_to_dict(url)
+    if "password" not in info:
+        return url
+    return url.replace(f":{info['password']}@", ":***@")
