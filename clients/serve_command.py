@@ -31,7 +31,8 @@ def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "serve",
         help="run the tavli gRPC server",
-        description="Run the tavli gRPC server. Games are kept in SQLite (a file, nothing to install).",
+        description="Run the tavli gRPC server. Games are kept in SQLite (a file, nothing to install),"
+        " or in PostgreSQL for replicas on several machines.",
     )
     _errors_in_one_line(parser)
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: %(default)s)")
@@ -41,7 +42,13 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument(
         "--db", default="tavli.sqlite3",
-        help="SQLite file for games, or ':memory:' to keep none (default: %(default)s)",
+        help="SQLite file for games, a postgresql://user@host:port/dbname URL (replicas share it),"
+        " or ':memory:' to keep none (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--key-file", type=Path,
+        help="the server key that seat tokens are derived from, made on first use; every server sharing"
+        " the games shares it (default: the SQLite file's name with .key; needed with PostgreSQL)",
     )
     parser.add_argument("--tls-cert", type=Path, help="PEM certificate chain, to serve TLS (with --tls-key)")
     parser.add_argument("--tls-key", type=Path, help="PEM private key of --tls-cert")
@@ -116,14 +123,22 @@ def run(arguments: argparse.Namespace) -> int:
         print("tavli serve: --workers is at least 1", file=sys.stderr)
         return 2
     if arguments.workers > 1 and (arguments.port == 0 or arguments.db == ":memory:"):
-        print("tavli serve: --workers needs a fixed --port and a --db file the workers share", file=sys.stderr)
+        print("tavli serve: --workers needs a fixed --port and a --db the workers share", file=sys.stderr)
+        return 2
+    if _is_postgres_url(arguments.db) and arguments.key_file is None:
+        print(
+            "tavli serve: a PostgreSQL --db needs --key-file, the server key every replica shares"
+            " (copy the one file to every machine)",
+            file=sys.stderr,
+        )
         return 2
     logs.configure(json_lines=True if arguments.log_json else None)
     try:
         config = ServerConfig(
             host=arguments.host,
             port=arguments.port,
-            db=None if arguments.db == ":memory:" else Path(arguments.db),
+            db=_database(arguments.db),
+            key_file=arguments.key_file,
             tls_cert=arguments.tls_cert,
             tls_key=arguments.tls_key,
             games_in_memory=arguments.games_in_memory,
@@ -154,10 +169,21 @@ def _check_can_start(config: ServerConfig) -> None:
     :raises StartupError: saying what is wrong.
     """
     check_port_free(config.host, config.port)
-    if config.db is not None:
+    if isinstance(config.db, Path):
         check_database(config.db)
     if config.tls_cert and config.tls_key:
         check_tls_files(config.tls_cert, config.tls_key)
+
+
+def _is_postgres_url(db: str) -> bool:
+    return db.startswith(("postgresql://", "postgres://"))
+
+
+def _database(db: str) -> Path | str | None:
+    """What ``--db`` names: nothing (memory), a PostgreSQL URL, or a SQLite file."""
+    if db == ":memory:":
+        return None
+    return db if _is_postgres_url(db) else Path(db)
 
 
 def _cannot_start(why: str) -> int:

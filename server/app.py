@@ -50,11 +50,14 @@ SERVICE_NAMES = (
 
 @dataclass(frozen=True)
 class ServerConfig:
-    """How to run the server. ``db`` None keeps games in memory (tests); a path uses SQLite."""
+    """How to run the server. ``db`` None keeps games in memory (tests); a path uses SQLite; a
+    ``postgresql://`` URL (a str) uses PostgreSQL, shared by any number of replicas, whose server
+    key is in ``key_file`` (which a SQLite database keeps beside itself by default)."""
 
     host: str = "127.0.0.1"
     port: int = 50051
-    db: Path | None = Path("tavli.sqlite3")
+    db: Path | str | None = Path("tavli.sqlite3")
+    key_file: Path | None = None
     tls_cert: Path | None = None
     tls_key: Path | None = None
     max_message_bytes: int = 4 * 1024 * 1024
@@ -114,18 +117,14 @@ async def start_server(config: ServerConfig) -> Running:
     :raises StartupError: if it cannot listen there, or its store cannot be opened.
     """
     check_port(config.port)
-    store: Store
-    if config.db is None:
-        store, key = MemoryStore(), ServerKey.fresh()
-    else:
-        store, key = await asyncio.to_thread(SqliteStore, config.db), ServerKey.beside(config.db)
+    store, key = await _store_and_key(config)
     quotas = Quotas(config.quotas)
     tables = Tables(
         store,
         key,
         summarize=summary_of,
         capacity=config.games_in_memory,
-        shared=config.shared_store,
+        shared=config.shared_store or isinstance(config.db, str),
         allow_seeded_dice=config.allow_seeded_dice,
         request_retention=config.request_retention_seconds,
         on_over=quotas.release_game,
@@ -163,6 +162,35 @@ async def start_server(config: ServerConfig) -> Running:
     await server.start()
     timer.start()
     return Running(port, server, health_servicer, store, tables, timer, asyncio.get_running_loop())
+
+
+async def _store_and_key(config: ServerConfig) -> tuple[Store, ServerKey]:
+    """The store ``config.db`` names and the server key that goes with it.
+
+    :raises StartupError: if either cannot be opened.
+    """
+    if config.db is None:
+        return MemoryStore(), ServerKey.fresh()
+    if isinstance(config.db, str):
+        from tavli.server.postgres_store import PostgresStore  # psycopg only where it is used
+
+        if config.key_file is None:
+            raise StartupError("a PostgreSQL database needs --key-file: the server key every replica shares")
+        key = ServerKey.in_file(config.key_file)
+        return await asyncio.to_thread(PostgresStore, config.db), key
+    key = ServerKey.in_file(config.key_file) if config.key_file else ServerKey.beside(config.db)
+    return await asyncio.to_thread(SqliteStore, config.db), key
+
+
+def _database_in_words(db: Path | str | None) -> str:
+    """Where games are kept, for the log: the file, the URL without its password, or memory."""
+    if db is None:
+        return "memory"
+    if isinstance(db, str):
+        from tavli.server.postgres_store import without_password
+
+        return without_password(db)
+    return str(db)
 
 
 def _channel_options(config: ServerConfig) -> list[tuple[str, int]]:
@@ -242,7 +270,7 @@ async def _serve(config: ServerConfig) -> None:
         "serving",
         host=config.host,
         port=running.port,
-        db=str(config.db) if config.db else "memory",
+        db=_database_in_words(config.db),
         tls=bool(config.tls_cert),
         seeded_dice=config.allow_seeded_dice,
         engine=core.IMPLEMENTATION,

@@ -3,8 +3,9 @@ derived, so that none of them is ever stored.
 
 A seat's token is an HMAC of the key, the game's name and the seat; the seed of a verifiable
 game's n-th game an HMAC of the key, the game's name and n. The key lives in a file of its own
-beside the database (``tavli.sqlite3.key``, readable by its owner alone), so that a copy of the
-database gives away no seat and no die; servers sharing a database share its key file.
+beside the database (``tavli.sqlite3.key``, readable by its owner alone) or where ``--key-file``
+says (a PostgreSQL database has no file to keep it beside), so that a copy of the database gives
+away no seat and no die; servers sharing a database share its key file.
 """
 
 from __future__ import annotations
@@ -34,11 +35,18 @@ class ServerKey:
 
     @classmethod
     def beside(cls, database: Path) -> ServerKey:
-        """The key kept beside ``database``, made on first use.
+        """The key kept beside the SQLite file ``database``, made on first use.
 
         :raises StartupError: if the key file cannot be read or made.
         """
-        path = database.with_name(database.name + ".key")
+        return cls.in_file(database.with_name(database.name + ".key"))
+
+    @classmethod
+    def in_file(cls, path: Path) -> ServerKey:
+        """The key kept in the file ``path``, made on first use.
+
+        :raises StartupError: if the key file cannot be read or made.
+        """
         try:
             return cls(_read_or_make(path))
         except (OSError, ValueError) as error:

@@ -83,17 +83,18 @@ _GAME_COLUMNS = "name, rules, token_hash_0, token_hash_1, dice_mode, dice_seed, 
 _REQUEST_COLUMNS = "scope, request_id, method, seat, body_hash, game, version, updated, stored_at"
 
 
-def is_postgres_url(db: str) -> bool:
-    """Whether ``--db`` names a PostgreSQL database rather than a SQLite file."""
-    return db.startswith(("postgresql://", "postgres://"))
-
-
 class PostgresStore:
     """Games in a PostgreSQL database (see the module's words)."""
 
     def __init__(self, url: str, *, connections: int = 8) -> None:
         """:raises StartupError: if the database cannot be reached or migrated."""
         self.url = url
+        try:
+            # One connection first, for the database's own words on what is wrong (the pool would
+            # only say that it timed out).
+            psycopg.connect(url, connect_timeout=int(_WAIT_SECONDS)).close()
+        except psycopg.Error as error:
+            raise StartupError(f"cannot use the database {without_password(url)}: {_first_line(error)}") from None
         self._pool = ConnectionPool(
             url, min_size=1, max_size=connections, open=False, timeout=_WAIT_SECONDS, name="tavli-store"
         )
@@ -102,7 +103,7 @@ class PostgresStore:
             self._migrate()
         except (PoolTimeout, psycopg.Error) as error:
             self._pool.close()
-            raise StartupError(f"cannot use the database {_without_password(url)}: {_first_line(error)}") from None
+            raise StartupError(f"cannot use the database {without_password(url)}: {_first_line(error)}") from None
 
     def _migrate(self) -> None:
         with self._pool.connection() as connection, connection.transaction():
@@ -278,9 +279,12 @@ def _first_line(error: BaseException) -> str:
     return (str(error).strip().splitlines() or [type(error).__name__])[0]
 
 
-def _without_password(url: str) -> str:
-    """``url`` with any password replaced, for messages and logs."""
-    info = psycopg.conninfo.conninfo_to_dict(url)
+def without_password(url: str) -> str:
+    """The database ``url`` names, without any password, for messages and logs."""
+    try:
+        info = psycopg.conninfo.conninfo_to_dict(url)
+    except psycopg.Error:
+        return "a PostgreSQL database (its URL cannot be read)"
     if "password" not in info:
         return url
-    return url.replace(f":{info['password']}@", ":***@")
+    return psycopg.conninfo.make_conninfo(**{key: value for key, value in info.items() if key != "password"})

@@ -1,0 +1,59 @@
+"""Replicas on PostgreSQL: any replica serves any call of any game, watchers on one replica see
+what another wrote, and a replica that cannot reach the database says so."""
+
+from __future__ import annotations
+
+import random
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import grpc
+
+from tavli.clients.client import Seat, TavliClient
+from tests.postgres import fresh_database
+from tests.server_play import REPO, RPC_TIMEOUT, Policy, play_to_end, serve_command, stop_process, tavli_serve
+
+
+def replicas(url: str, key: Path, count: int, log_folder: Path) -> list:
+    return [
+        tavli_serve("--db", url, "--key-file", str(key), stderr=log_folder / f"replica-{number}.log")
+        for number in range(count)
+    ]
+
+
+def test_seats_on_different_replicas_play_whole_games(postgres_url: str, tmp_path: Path) -> None:
+    url = fresh_database(postgres_url)
+    served = replicas(url, tmp_path / "server.key", 2, tmp_path)
+    clients = [TavliClient(grpc.insecure_channel(server.address), timeout=RPC_TIMEOUT) for server in served]
+    try:
+        for number in range(2):
+            seat_0, seat_1 = clients[0].create_game(match_length=3, dice_seed=f"replicas-{number}")
+            seats = (
+                Seat(clients[0], seat_0.name, 0, seat_0.token, seat_0.last_seen),
+                Seat(clients[1], seat_1.name, 1, seat_1.token, seat_1.last_seen),
+            )
+            final = play_to_end(seats, Policy(random.Random(number)))
+            assert final.winner
+            assert clients[1].game(final.name) == clients[0].game(final.name)
+    finally:
+        for client in clients:
+            client.close()
+        for server in served:
+            server.process.send_signal(signal.SIGTERM)
+            assert server.process.wait(timeout=30) == 0
+
+
+def test_a_postgres_database_needs_a_key_file_and_a_reachable_server(tmp_path: Path) -> None:
+    run = lambda *arguments: subprocess.run(  # noqa: E731
+        serve_command("--port", "0", *arguments), cwd=REPO, capture_output=True, text=True, timeout=60
+    )
+    no_key = run("--db", "postgresql://nobody@127.0.0.1:1/none")
+    assert no_key.returncode == 2
+    assert "a PostgreSQL --db needs --key-file" in no_key.stderr
+    unreachable = run("--db", "postgresql://nobody:secret@127.0.0.1:1/none", "--key-file", str(tmp_path / "k"))
+    assert unreachable.returncode == 2
+    assert unreachable.stderr.startswith("tavli serve: cannot use the database")
+    assert "secret" not in unreachable.stderr
+    assert "Traceback" not in unreachable.stderr
