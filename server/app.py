@@ -131,6 +131,7 @@ async def start_server(config: ServerConfig) -> Running:
     )
     timer = Timer(tables)
     tables.on_deadline = timer.wake
+    _hear_other_writes(store, tables)
     interceptors: list[grpc.aio.ServerInterceptor] = [
         ErrorInterceptor(),
         AdmissionInterceptor(config.limits, quotas, SERVICE_NAMES),
@@ -180,6 +181,18 @@ async def _store_and_key(config: ServerConfig) -> tuple[Store, ServerKey]:
         return await asyncio.to_thread(PostgresStore, config.db), key
     key = ServerKey.in_file(config.key_file) if config.key_file else ServerKey.beside(config.db)
     return await asyncio.to_thread(SqliteStore, config.db), key
+
+
+def _hear_other_writes(store: Store, tables: Tables) -> None:
+    """Have a store that can tell of other processes' writes (PostgreSQL) tell ``tables``."""
+    listen = getattr(store, "listen", None)
+    if listen is None:
+        return
+    loop = asyncio.get_running_loop()
+    listen(
+        lambda name, count: loop.call_soon_threadsafe(tables.heard_of_write, name, count),
+        lambda: loop.call_soon_threadsafe(tables.lost_track),
+    )
 
 
 def _database_in_words(db: Path | str | None) -> str:

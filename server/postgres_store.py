@@ -12,11 +12,13 @@ once (LISTEN/NOTIFY).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import psycopg
+import structlog
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from tavli.server.errors import StoreUnavailable
@@ -32,7 +34,10 @@ from tavli.server.store import (
 )
 
 CHANNEL = "tavli_games"
-"""The channel every write notifies, with the game's name as the payload."""
+"""The channel every write notifies, with ``NAME:EVENT_COUNT`` (the game and its log's length
+after the write) as the payload."""
+
+log = structlog.get_logger("tavli.server")
 
 _SCHEMA_LOCK = 0x7461766C69  # the advisory lock migrations take: "tavli" in ASCII
 _WAIT_SECONDS = 10.0  # for a connection from the pool before a call is refused UNAVAILABLE
@@ -98,6 +103,8 @@ class PostgresStore:
         self._pool = ConnectionPool(
             url, min_size=1, max_size=connections, open=False, timeout=_WAIT_SECONDS, name="tavli-store"
         )
+        self._closing = threading.Event()
+        self._listener: threading.Thread | None = None
         try:
             self._pool.open(wait=True, timeout=_WAIT_SECONDS)
             self._migrate()
@@ -153,7 +160,7 @@ class PostgresStore:
                 ),
             )
             self._insert_events(connection, record.name, 0, events)
-            connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, record.name))
+            _notify(connection, record.name, len(events))
 
     def append(self, append: Append) -> None:
         with self._transaction() as connection:
@@ -174,7 +181,7 @@ class PostgresStore:
             if append.request is not None and not self._insert_request(connection, append.request):
                 raise StoreConflict(append.name)
             self._insert_events(connection, append.name, append.first_sequence, append.events)
-            connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, append.name))
+            _notify(connection, append.name, append.first_sequence + len(append.events))
 
     def forget_requests(self, before: float) -> None:
         with self._transaction() as connection:
@@ -226,7 +233,36 @@ class PostgresStore:
         return None if row is None else row[0]
 
     def close(self) -> None:
+        self._closing.set()
+        if self._listener is not None:
+            self._listener.join()
         self._pool.close()
+
+    # --- hearing of other replicas' writes ---------------------------------------------------------
+
+    def listen(self, heard: Callable[[str, int], None], lost_track: Callable[[], None]) -> None:
+        """Call ``heard(name, event_count)`` for every write committed to the database, by this
+        process or any other, from a thread of its own, until the store is closed. Whenever the
+        listening connection is (re)made, ``lost_track()`` is called first: writes made while
+        nobody listened were not heard."""
+        self._listener = threading.Thread(
+            target=self._listen, args=(heard, lost_track), name="tavli-store-listener", daemon=True
+        )
+        self._listener.start()
+
+    def _listen(self, heard: Callable[[str, int], None], lost_track: Callable[[], None]) -> None:
+        while not self._closing.is_set():
+            try:
+                with psycopg.connect(self.url, autocommit=True, connect_timeout=int(_WAIT_SECONDS)) as connection:
+                    connection.execute(f"LISTEN {CHANNEL}")
+                    lost_track()
+                    while not self._closing.is_set():
+                        for notification in connection.notifies(timeout=0.5):
+                            name, _, count = notification.payload.rpartition(":")
+                            heard(name, int(count))
+            except (psycopg.Error, ValueError) as error:
+                log.warning("cannot hear other replicas' writes; listening again", error=_first_line(error))
+                self._closing.wait(1.0)
 
     # --- the machinery ---------------------------------------------------------------------------
 
@@ -273,6 +309,11 @@ class PostgresStore:
             ),
         )
         return inserted.rowcount == 1
+
+
+def _notify(connection: psycopg.Connection[Any], name: str, event_count: int) -> None:
+    """Tell every listening replica, once this transaction commits, that ``name`` has grown."""
+    connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{name}:{event_count}"))
 
 
 def _first_line(error: BaseException) -> str:

@@ -457,6 +457,23 @@ class Tables:
                 await self._refresh(table, unless_within=poll / 2)  # another process may act
         raise ShuttingDown("the server is shutting down; join the seat again to go on")
 
+    # --- other processes' writes ------------------------------------------------------------
+
+    def heard_of_write(self, name: str, event_count: int) -> None:
+        """Another process (or this one) stored game ``name`` at ``event_count`` events: a game in
+        memory that is behind is read again at once, which wakes its watchers and seat streams."""
+        table = self._tables.get(name)
+        if table is None or table.view.version >= event_count:
+            return
+        reload = asyncio.ensure_future(self._reload(table))
+        self._commits.add(reload)
+        reload.add_done_callback(self._commits.discard)
+
+    def lost_track(self) -> None:
+        """Writes may have been missed: every game in memory is checked again before its next use."""
+        for table in self._tables.values():
+            table.checked = float("-inf")
+
     async def drain(self) -> None:
         """Wait for the writes under way (of callers that went away) to finish."""
         if self._commits:

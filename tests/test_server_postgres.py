@@ -3,6 +3,7 @@ what another wrote, and a replica that cannot reach the database says so."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import signal
 import subprocess
@@ -12,6 +13,11 @@ from pathlib import Path
 import grpc
 
 from tavli.clients.client import Seat, TavliClient
+from tavli.engine.rules import RuleSet
+from tavli.server.games_servicer import summary_of
+from tavli.server.keys import ServerKey
+from tavli.server.postgres_store import PostgresStore
+from tavli.server.tables import Tables
 from tests.postgres import fresh_database
 from tests.server_play import REPO, RPC_TIMEOUT, Policy, play_to_end, serve_command, stop_process, tavli_serve
 
@@ -57,3 +63,36 @@ def test_a_postgres_database_needs_a_key_file_and_a_reachable_server(tmp_path: P
     assert unreachable.stderr.startswith("tavli serve: cannot use the database")
     assert "secret" not in unreachable.stderr
     assert "Traceback" not in unreachable.stderr
+
+
+def test_a_watcher_hears_of_another_replicas_writes_without_polling(postgres_url: str) -> None:
+    async def scenario() -> None:
+        url = fresh_database(postgres_url)
+        stores = [PostgresStore(url), PostgresStore(url)]
+        key = ServerKey(b"k" * 32)
+        writer, reader = (Tables(store, key, summarize=summary_of, shared=True) for store in stores)
+        loop = asyncio.get_running_loop()
+        heard: list[tuple[str, int]] = []
+
+        def hear(name: str, count: int) -> None:
+            heard.append((name, count))
+            reader.heard_of_write(name, count)
+
+        stores[1].listen(
+            lambda name, count: loop.call_soon_threadsafe(hear, name, count),
+            lambda: loop.call_soon_threadsafe(reader.lost_track),
+        )
+        created = await writer.create(RuleSet(match_length=3), dice_mode="system", dice_seed="", request=None)
+        name, tokens = created.game.name, created.tokens
+        await reader.get(name)
+        # A poll an hour long: only a notification can bring the watcher the writer's events.
+        watch = reader.watch(name, 0, poll=3600.0)
+        opened = await writer.act(name, tokens[0], "", None, lambda match, seat: match.roll(seat))
+        seen = [await asyncio.wait_for(anext(watch), 30) for _ in range(opened.version)]
+        assert [event for _, event, _, _ in seen] == opened.events
+        assert (name, opened.version) in heard
+        await watch.aclose()
+        for store in stores:
+            await asyncio.to_thread(store.close)
+
+    asyncio.run(scenario())
