@@ -36,6 +36,7 @@ from tavli.server.reflection import enable_reflection
 from tavli.server.rules_servicer import RulesServicer
 from tavli.server.startup import StartupError, check_port
 from tavli.server.store import MemoryStore, SqliteStore, Store
+from tavli.server.store_health import StoreHealth
 from tavli.server.tables import Tables
 from tavli.server.timer import Timer
 from tavli.v1 import games_service_pb2, games_service_pb2_grpc, rules_service_pb2, rules_service_pb2_grpc
@@ -88,6 +89,7 @@ class Running:
     store: Store
     tables: Tables
     timer: Timer
+    store_health: StoreHealth
     loop: asyncio.AbstractEventLoop
     thread: threading.Thread | None = None
 
@@ -95,6 +97,7 @@ class Running:
         """Mark every service NOT_SERVING, end open watches and seat streams at once
         (UNAVAILABLE), let other calls in flight finish within ``grace`` seconds, then close the
         store. (A clock that runs out meanwhile is recorded by the next server to start.)"""
+        await self.store_health.stop()
         await self.health.enter_graceful_shutdown()
         self.tables.close_watches()
         await self.timer.stop()
@@ -162,7 +165,9 @@ async def start_server(config: ServerConfig) -> Running:
         raise StartupError(f"cannot listen on {address}: the port is in use or the address is not this machine's")
     await server.start()
     timer.start()
-    return Running(port, server, health_servicer, store, tables, timer, asyncio.get_running_loop())
+    store_health = StoreHealth(store, health_servicer, (*SERVICE_NAMES, ""))
+    store_health.start()
+    return Running(port, server, health_servicer, store, tables, timer, store_health, asyncio.get_running_loop())
 
 
 async def _store_and_key(config: ServerConfig) -> tuple[Store, ServerKey]:
@@ -185,11 +190,8 @@ async def _store_and_key(config: ServerConfig) -> tuple[Store, ServerKey]:
 
 def _hear_other_writes(store: Store, tables: Tables) -> None:
     """Have a store that can tell of other processes' writes (PostgreSQL) tell ``tables``."""
-    listen = getattr(store, "listen", None)
-    if listen is None:
-        return
     loop = asyncio.get_running_loop()
-    listen(
+    store.listen(
         lambda name, count: loop.call_soon_threadsafe(tables.heard_of_write, name, count),
         lambda: loop.call_soon_threadsafe(tables.lost_track),
     )

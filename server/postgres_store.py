@@ -40,7 +40,8 @@ after the write) as the payload."""
 log = structlog.get_logger("tavli.server")
 
 _SCHEMA_LOCK = 0x7461766C69  # the advisory lock migrations take: "tavli" in ASCII
-_WAIT_SECONDS = 10.0  # for a connection from the pool before a call is refused UNAVAILABLE
+_WAIT_SECONDS = 10.0  # for the database at start
+_CALL_WAIT_SECONDS = 3.0  # for a connection from the pool before a call is refused UNAVAILABLE
 
 # Each migration takes the schema from the version before it to its own (tavli_schema.version).
 _MIGRATIONS = (
@@ -101,7 +102,13 @@ class PostgresStore:
         except psycopg.Error as error:
             raise StartupError(f"cannot use the database {without_password(url)}: {_first_line(error)}") from None
         self._pool = ConnectionPool(
-            url, min_size=1, max_size=connections, open=False, timeout=_WAIT_SECONDS, name="tavli-store"
+            url,
+            min_size=1,
+            max_size=connections,
+            open=False,
+            timeout=_CALL_WAIT_SECONDS,
+            kwargs={"connect_timeout": int(_CALL_WAIT_SECONDS)},
+            name="tavli-store",
         )
         self._closing = threading.Event()
         self._listener: threading.Thread | None = None
@@ -231,6 +238,15 @@ class PostgresStore:
     def next_deadline(self, after: float) -> float | None:
         row = self._read_one("SELECT min(deadline) FROM games WHERE deadline > %s", (after,))
         return None if row is None else row[0]
+
+    def reachable(self) -> bool:
+        """Whether the database answers now (within two seconds)."""
+        try:
+            with self._pool.connection(timeout=2.0) as connection:
+                connection.execute("SELECT 1")
+        except (PoolTimeout, psycopg.Error):
+            return False
+        return True
 
     def close(self) -> None:
         self._closing.set()

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -124,6 +125,16 @@ class Store(Protocol):
         """The earliest deadline of a running clock later than ``after``, if any."""
         ...
 
+    def listen(self, heard: Callable[[str, int], None], lost_track: Callable[[], None]) -> None:
+        """Call ``heard(name, event_count)`` from another thread for each write any process
+        commits, and ``lost_track()`` when some may have been missed; a store that cannot tell
+        (the processes sharing a SQLite file poll it instead) does nothing."""
+        ...
+
+    def reachable(self) -> bool:
+        """Whether the store can be used now (a database server may be down)."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -211,6 +222,12 @@ class MemoryStore:
         with self.lock:
             for key in [key for key, record in self.requests.items() if record.stored_at < before]:
                 del self.requests[key]
+
+    def listen(self, heard: Callable[[str, int], None], lost_track: Callable[[], None]) -> None:
+        pass  # one process: nobody else writes
+
+    def reachable(self) -> bool:
+        return True
 
     def close(self) -> None:
         pass
@@ -419,6 +436,12 @@ class SqliteStore:
     def forget_requests(self, before: float) -> None:
         with self._using(), self._transaction():
             self._db.execute("DELETE FROM request_ids WHERE stored_at < ?", (before,))
+
+    def listen(self, heard: Callable[[str, int], None], lost_track: Callable[[], None]) -> None:
+        pass  # SQLite tells nobody: processes sharing the file check it on every read
+
+    def reachable(self) -> bool:
+        return True  # a local file: what the disk refuses is answered action by action
 
     def close(self) -> None:
         with self._lock:

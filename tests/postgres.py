@@ -30,43 +30,66 @@ def postgres_available() -> bool:
     return (BIN / "initdb").exists() and (BIN / "pg_ctl").exists() and os.geteuid() == 0
 
 
+class PostgresServer:
+    """A PostgreSQL server of the tests' own: its data in a temporary folder owned by the
+    ``postgres`` user, listening on one free loopback port; it can be stopped and started again."""
+
+    def __init__(self) -> None:
+        self.folder = Path(tempfile.mkdtemp(prefix="tavli-postgres-"))
+        owner = pwd.getpwnam("postgres")
+        os.chown(self.folder, owner.pw_uid, owner.pw_gid)
+        self.data = self.folder / "data"
+        self.port = free_port()
+        self._as_postgres(BIN / "initdb", "-D", self.data, "-A", "trust", "-U", "postgres", "-E", "UTF8")
+
+    @property
+    def url(self) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def start(self) -> None:
+        options = f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories={self.folder}"
+        self._pg_ctl("-o", options, "-l", self.folder / "log", "start")
+
+    def stop(self, mode: str = "fast") -> None:
+        """Stop it: ``fast`` (sessions ended, as a restart does) or ``immediate`` (as a crash)."""
+        self._pg_ctl("-m", mode, "stop")
+
+    def remove(self) -> None:
+        with contextlib.suppress(subprocess.SubprocessError):
+            self.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def _pg_ctl(self, *arguments: object) -> None:
+        self._as_postgres(BIN / "pg_ctl", "-D", self.data, "-w", "-t", "60", *arguments)
+
+    @staticmethod
+    def _as_postgres(*command: object) -> None:
+        subprocess.run(
+            ["runuser", "-u", "postgres", "--", *map(str, command)], check=True, capture_output=True, timeout=120
+        )
+
+
 @contextlib.contextmanager
 def postgres_server() -> Iterator[str]:
-    """The URL of a PostgreSQL server's ``postgres`` database for the tests to use."""
+    """The URL of a PostgreSQL server's ``postgres`` database for the tests to use: the one
+    ``TAVLI_TEST_POSTGRES`` names, else one of the tests' own, removed at the end."""
     given = os.environ.get("TAVLI_TEST_POSTGRES")
     if given:
         yield given
         return
-    folder = Path(tempfile.mkdtemp(prefix="tavli-postgres-"))
-    data = folder / "data"
-    owner = pwd.getpwnam("postgres")
-    os.chown(folder, owner.pw_uid, owner.pw_gid)
-    port = free_port()
-    as_postgres = ["runuser", "-u", "postgres", "--"]
+    with own_postgres_server() as server:
+        yield server.url
+
+
+@contextlib.contextmanager
+def own_postgres_server() -> Iterator[PostgresServer]:
+    """A started :class:`PostgresServer`, removed at the end (for tests that stop and start it)."""
+    server = PostgresServer()
     try:
-        subprocess.run(
-            [*as_postgres, str(BIN / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres", "-E", "UTF8"],
-            check=True,
-            capture_output=True,
-            timeout=120,
-        )
-        options = f"-c listen_addresses=127.0.0.1 -c port={port} -c unix_socket_directories={folder} -c fsync=on"
-        subprocess.run(
-            [*as_postgres, str(BIN / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(folder / "log"), "-w", "-t", "60", "start"],
-            check=True,
-            capture_output=True,
-            timeout=90,
-        )
-        try:
-            yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
-        finally:
-            subprocess.run(
-                [*as_postgres, str(BIN / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "-t", "60", "stop"],
-                capture_output=True,
-                timeout=90,
-            )
+        server.start()
+        yield server
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        server.remove()
 
 
 def fresh_database(url: str) -> str:

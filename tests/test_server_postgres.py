@@ -7,10 +7,12 @@ import asyncio
 import random
 import signal
 import subprocess
-import sys
+import time
 from pathlib import Path
 
 import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from tavli.clients.client import Seat, TavliClient
 from tavli.engine.rules import RuleSet
@@ -18,8 +20,18 @@ from tavli.server.games_servicer import summary_of
 from tavli.server.keys import ServerKey
 from tavli.server.postgres_store import PostgresStore
 from tavli.server.tables import Tables
-from tests.postgres import fresh_database
-from tests.server_play import REPO, RPC_TIMEOUT, Policy, play_to_end, serve_command, stop_process, tavli_serve
+from tavli.v1 import games_service_pb2 as games_pb2
+from tests.postgres import fresh_database, own_postgres_server
+from tests.server_play import (
+    REPO,
+    RPC_TIMEOUT,
+    Policy,
+    error_info,
+    play_to_end,
+    serve_command,
+    stop_process,
+    tavli_serve,
+)
 
 
 def replicas(url: str, key: Path, count: int, log_folder: Path) -> list:
@@ -96,3 +108,48 @@ def test_a_watcher_hears_of_another_replicas_writes_without_polling(postgres_url
             await asyncio.to_thread(store.close)
 
     asyncio.run(scenario())
+
+
+def _health(channel: grpc.Channel) -> int:
+    stub = health_pb2_grpc.HealthStub(channel)
+    return stub.Check(health_pb2.HealthCheckRequest(service="tavli.v1.GamesService"), timeout=RPC_TIMEOUT).status
+
+
+def _wait_for_health(channel: grpc.Channel, status: int, within: float = 30.0) -> None:
+    deadline = time.monotonic() + within
+    while _health(channel) != status:
+        assert time.monotonic() < deadline, f"health never became {health_pb2.HealthCheckResponse.ServingStatus.Name(status)}"
+        time.sleep(0.1)
+
+
+def test_a_database_restart_is_unavailable_meanwhile_and_the_replica_reconnects(tmp_path: Path) -> None:
+    with own_postgres_server() as database:
+        served = tavli_serve(
+            "--db", fresh_database(database.url), "--key-file", str(tmp_path / "k"), stderr=tmp_path / "serve.log"
+        )
+        channel = grpc.insecure_channel(served.address)
+        client = TavliClient(channel, timeout=RPC_TIMEOUT)
+        try:
+            seat_0, seat_1 = client.create_game(match_length=1, dice_seed="restart")
+            seat_0.roll()
+            before = client.game(seat_0.name)
+            assert _health(channel) == health_pb2.HealthCheckResponse.SERVING
+
+            database.stop("immediate")  # as a crash: no goodbye to the connections
+            _wait_for_health(channel, health_pb2.HealthCheckResponse.NOT_SERVING)
+            with pytest.raises(grpc.RpcError) as refused:
+                client.games.GetGame(games_pb2.GetGameRequest(name=seat_0.name), timeout=RPC_TIMEOUT)
+            code, reason, _ = error_info(refused.value)
+            assert (code, reason) == (grpc.StatusCode.UNAVAILABLE, "STORE_UNAVAILABLE")
+
+            database.start()
+            _wait_for_health(channel, health_pb2.HealthCheckResponse.SERVING)
+            assert client.game(seat_0.name) == before  # nothing acknowledged lost
+            seats = (
+                Seat(client, seat_0.name, 0, seat_0.token, before),
+                Seat(client, seat_1.name, 1, seat_1.token, before),
+            )
+            assert play_to_end(seats, Policy(random.Random(1))).winner
+        finally:
+            client.close()
+            stop_process(served.process)
