@@ -17,12 +17,14 @@ refused with ABORTED (STALE_ETAG) or FAILED_PRECONDITION and the rules' reason, 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import threading
 import time
 import uuid
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,6 +36,7 @@ from tests.hostile import (
     Etags,
     Figures,
     Refusal,
+    Served,
     StoredGame,
     View,
     figures_fixture,  # noqa: F401 - the fixture `figures`
@@ -46,9 +49,11 @@ from tests.hostile import (
     tracebacks,
     view_of_game,
 )
+from tests.nginx import nginx_in_front
+from tests.postgres import fresh_database
 from tests.server_play import RPC_TIMEOUT
 
-# At least 1,000 rounds in all: half on one process, half on two workers.
+# At least 1,000 rounds on each deployment: one process, two workers, three replicas behind nginx.
 ROUNDS_PER_SERVER = int(os.environ.get("TAVLI_RACE_ROUNDS", "1000"))
 TIME_LIMIT = 75.0  # seconds of racing per server, at most
 CHANNELS = 24  # the kernel spreads connections over the workers by their ports: 24 all on one is 1 in 8 million
@@ -429,13 +434,39 @@ def listed_names(stub: games_service_pb2_grpc.GamesServiceStub) -> set[str]:
     raise AssertionError("ListGames never gave its last page")
 
 
-@pytest.mark.parametrize("workers", [1, 2], ids=["one process", "two workers"])
+@contextlib.contextmanager
+def deployment(kind: str, folder: Path, postgres_url: str = "") -> Iterator[tuple[str, list[Served]]]:
+    """The address the races go to and the servers behind it: one process or two workers on a
+    SQLite file, or three replicas on PostgreSQL behind nginx."""
+    if kind != "replicas":
+        workers = 2 if kind == "two workers" else 1
+        yield "", [serve("--db", str(folder / "games.sqlite3"), log=folder / "serve.log", workers=workers)]
+        return
+    url = fresh_database(postgres_url)
+    key = str(folder / "server.key")
+    replicas: list[Served] = []
+    try:
+        for number in range(3):
+            replicas.append(serve("--db", url, "--key-file", key, log=folder / f"replica-{number}.log"))
+        with nginx_in_front([replica.address for replica in replicas]) as address:
+            yield address, replicas
+    except BaseException:
+        for replica in replicas:
+            stop(replica)
+        raise
+
+
+@pytest.mark.parametrize("kind", ["one process", "two workers", "replicas"])
 def test_racing_seats_leave_one_winner_and_a_log_that_replays_to_every_read(
-    tmp_path: Path, figures: Figures, workers: int
+    tmp_path: Path, figures: Figures, kind: str, request: pytest.FixtureRequest
 ) -> None:
-    log = tmp_path / "serve.log"
-    served = serve("--db", str(tmp_path / "games.sqlite3"), log=log, workers=workers)
-    campaign = Campaign(served.address, ROUNDS_PER_SERVER, seed=workers)
+    postgres_url = request.getfixturevalue("postgres_url") if kind == "replicas" else ""
+    with deployment(kind, tmp_path, postgres_url) as (address, servers):
+        _race(address or servers[0].address, servers, figures, kind)
+
+
+def _race(address: str, servers: list[Served], figures: Figures, kind: str) -> None:
+    campaign = Campaign(address, ROUNDS_PER_SERVER, seed=len(kind))
     try:
         seconds = campaign.run(slots=len(RULE_SETS))
         stub = campaign.stubs[0]
@@ -459,10 +490,11 @@ def test_racing_seats_leave_one_winner_and_a_log_that_replays_to_every_read(
             problems.append(f"ListGames after the race failed: {refusal_of(error)}")
     finally:
         campaign.close()
-        status = stop(served)
+        statuses = [stop(server) for server in servers]
+    logs = [server.log for server in servers]
     winners = sum(isinstance(a.outcome, games_pb2.Game) for r in campaign.rounds for a in r.attempts)
     figures.update(
-        workers=workers,
+        deployment=kind,
         races=len(campaign.rounds),
         requests_racing=campaign.requests,
         winners=winners,
@@ -482,13 +514,17 @@ def test_racing_seats_leave_one_winner_and_a_log_that_replays_to_every_read(
         f"only {len(campaign.rounds)} of {ROUNDS_PER_SERVER} rounds in {TIME_LIMIT} s"
     )
     assert set(campaign.names) <= listed, f"ListGames leaves out {len(set(campaign.names) - listed)} games"
-    assert not tracebacks(log), (
-        f"{len(tracebacks(log))} tracebacks in the server's log: {tracebacks(log)[:3]}"
-    )
-    assert status == 0, f"the server exited with {status} on SIGTERM"
-    if workers > 1:
+    found = [trace for log in logs for trace in tracebacks(log)]
+    assert not found, f"{len(found)} tracebacks in the servers' logs: {found[:3]}"
+    assert statuses == [0] * len(servers), f"the servers exited with {statuses} on SIGTERM"
+    if kind == "two workers":
         served_by = {
-            line.get("worker") for line in log_lines(log) if "GamesService" in str(line.get("method", ""))
+            line.get("worker") for line in log_lines(logs[0]) if "GamesService" in str(line.get("method", ""))
         }
         assert len(served_by - {None}) == 2, "the races did not reach both workers"
+    if kind == "replicas":
+        serving = [
+            any("GamesService" in str(line.get("method", "")) for line in log_lines(log)) for log in logs
+        ]
+        assert all(serving), "the races did not reach every replica"
     figures.passed()
