@@ -12,6 +12,9 @@ read-only; acknowledged actions survive all of it and nothing else is ever answe
   ``PRAGMA integrity_check`` and, restarted, holds every acknowledged action.
 - A read-only database (the file, its WAL and its directory made immutable after the server
   opened them): actions refused with UNAVAILABLE, nothing acknowledged lost.
+- Replicas: 50 games played through nginx in front of three replicas on one PostgreSQL database,
+  a random replica SIGKILLed ten times (each after 20-120 more acknowledged actions) and started
+  again; nothing acknowledged lost, every game ended.
 """
 
 from __future__ import annotations
@@ -50,6 +53,8 @@ from tests.hostile import (
     tracebacks,
     view_of_game,
 )
+from tests.nginx import nginx_in_front
+from tests.postgres import fresh_database
 from tests.server_play import MOST_ACTIONS, RPC_TIMEOUT, free_port
 
 GAMES = 100
@@ -467,4 +472,72 @@ def test_a_read_only_database_refuses_actions_as_unavailable_and_loses_nothing(
     )
     assert len(reads) == 3, "games could not be read while the database was read-only"
     assert_nothing_lost(ledger, missing, status, integrity_after, log)
+    figures.passed()
+
+
+# --- a replica killed behind nginx ------------------------------------------------------------------
+
+REPLICA_GAMES = 50
+REPLICA_KILLS = 10
+
+
+def test_replicas_killed_behind_nginx_lose_nothing_acknowledged(
+    tmp_path: Path, figures: Figures, postgres_url: str
+) -> None:
+    url = fresh_database(postgres_url)
+    key = str(tmp_path / "server.key")
+    rng = random.Random(2026)
+    logs = [tmp_path / f"replica-{number}.log" for number in range(3)]
+    replicas = [serve("--db", url, "--key-file", key, log=log) for log in logs]
+    kills = 0
+    try:
+        with nginx_in_front([replica.address for replica in replicas]) as address:
+            clients = [reconnecting_client(address) for _ in range(4)]
+            try:
+                players = Players(clients, REPLICA_GAMES, seed=11)
+                players.start()
+                started = time.monotonic()
+                for _ in range(REPLICA_KILLS):
+                    players.wait_for(rng.randint(20, 120), most_seconds=10.0)
+                    if not players.running():
+                        break
+                    number = rng.randrange(len(replicas))
+                    kill_group(replicas[number])
+                    kills += 1
+                    replicas[number] = serve(
+                        "--db", url, "--key-file", key, log=logs[number], port=replicas[number].port
+                    )
+                for thread in players.threads:
+                    thread.join(timeout=max(1.0, PLAY_LIMIT - (time.monotonic() - started)))
+                played_seconds = time.monotonic() - started
+                stored = {
+                    seats[0].name: read_stored(clients[0].games, seats[0].name, page_size=100)
+                    for seats in players.seats
+                }
+            finally:
+                for client in clients:
+                    client.close()
+    finally:
+        statuses = [stop(replica) for replica in replicas]
+    acknowledged = players.acknowledged()
+    missing = lost(acknowledged, stored)
+    unfinished = [name for name, game in stored.items() if game.game.phase != games_pb2.PHASE_MATCH_OVER]
+    found = [trace for log in logs for trace in tracebacks(log)]
+    figures.update(
+        games=REPLICA_GAMES,
+        replicas=len(replicas),
+        replica_sigkills=kills,
+        acknowledged_actions=len(acknowledged),
+        actions_lost=len(missing),
+        retries_with_the_same_request_id=players.retries(),
+        player_errors=len(players.errors),
+        games_unfinished=len(unfinished),
+        play_seconds=round(played_seconds, 1),
+    )
+    assert kills == REPLICA_KILLS, "the games ended before every kill was made"
+    assert not players.errors, f"{len(players.errors)} games failed: {players.errors[:5]}"
+    assert not missing, f"{len(missing)} acknowledged actions not in the log: {missing[:5]}"
+    assert not unfinished, f"{len(unfinished)} games did not end: {unfinished[:5]}"
+    assert statuses == [0, 0, 0], f"the replicas exited with {statuses} on SIGTERM"
+    assert not found, found[:3]
     figures.passed()
