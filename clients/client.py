@@ -23,6 +23,8 @@ seat may do then, and its actions (the same methods as a Seat's) are answered on
 
 from __future__ import annotations
 
+import ipaddress
+import json
 import queue
 import threading
 import time
@@ -59,6 +61,7 @@ RESULT_ENUMS: dict[ResignLevel, int] = {
     result.value: board_pb2.GameResult.Value("GAME_RESULT_" + result.value.upper()) for result in GameResult
 }
 RESULT_LEVELS: dict[int, ResignLevel] = {number: level for level, number in RESULT_ENUMS.items()}
+GAMES_SERVICE = games_pb2.DESCRIPTOR.services_by_name["GamesService"].full_name
 
 
 class TavliServerError(Exception):
@@ -110,6 +113,36 @@ _RETRIED = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
 _RETRY_PAUSES = (0.1, 0.2, 0.5, 1.0, 2.0, 3.0, 3.0)
 
 
+def balanced_channel(addresses: Sequence[str]) -> grpc.Channel:
+    """A channel that spreads calls over replicas at ``addresses`` (IP ``host:port`` each),
+    round robin, leaving out any whose health check is not SERVING (a replica stopping, or one
+    that cannot reach its database). For a DNS name that resolves to every replica, give
+    ``dns:///NAME:PORT`` to a channel of your own with the same ``grpc.service_config``.
+
+    :raises ValueError: for an address that is not an IP address and port.
+    """
+    families = {_address_family(address) for address in addresses}
+    if len(families) != 1:
+        raise ValueError("give the replicas' addresses all as IPv4 or all as IPv6 addresses with their ports")
+    config = {
+        "loadBalancingConfig": [{"round_robin": {}}],
+        "healthCheckConfig": {"serviceName": GAMES_SERVICE},
+    }
+    target = f"{families.pop()}:{','.join(addresses)}"
+    return grpc.insecure_channel(target, options=[("grpc.service_config", json.dumps(config))])
+
+
+def _address_family(address: str) -> str:
+    host, _, port = address.rpartition(":")
+    try:
+        version = ipaddress.ip_address(host.strip("[]")).version
+    except ValueError:
+        raise ValueError(f"{address!r} is not an IP address and port (for a name, use dns:///NAME:PORT)") from None
+    if not port.isdigit():
+        raise ValueError(f"{address!r} has no port")
+    return f"ipv{version}"
+
+
 def _call_again_while_unavailable(method: Any, request: Any, **kwargs: Any) -> Any:
     for pause in _RETRY_PAUSES:
         try:
@@ -135,9 +168,12 @@ class TavliClient:
         self.games = games_service_pb2_grpc.GamesServiceStub(self.channel)
 
     @classmethod
-    def connect(cls, address: str, *, timeout: float = 30.0) -> TavliClient:
-        """Connect without TLS to ``host:port`` (use :class:`TavliClient` with your own channel for TLS)."""
-        return cls(grpc.insecure_channel(address), timeout=timeout)
+    def connect(cls, address: str | Sequence[str], *, timeout: float = 30.0) -> TavliClient:
+        """Connect without TLS to ``host:port``, or to several replicas' addresses at once
+        (:func:`balanced_channel`); use :class:`TavliClient` with your own channel for TLS."""
+        if isinstance(address, str):
+            return cls(grpc.insecure_channel(address), timeout=timeout)
+        return cls(balanced_channel(address), timeout=timeout)
 
     def close(self) -> None:
         self.channel.close()

@@ -153,3 +153,36 @@ def test_a_database_restart_is_unavailable_meanwhile_and_the_replica_reconnects(
         finally:
             client.close()
             stop_process(served.process)
+
+
+def test_client_side_round_robin_spreads_calls_and_goes_on_when_a_replica_stops(postgres_url: str, tmp_path: Path) -> None:
+    url = fresh_database(postgres_url)
+    served = replicas(url, tmp_path / "server.key", 2, tmp_path)
+    client = TavliClient.connect([server.address for server in served], timeout=RPC_TIMEOUT)
+    try:
+        seat_0, seat_1 = client.create_game(match_length=3, dice_seed="round-robin")
+        for _ in range(20):
+            client.game(seat_0.name)
+        served[0].process.send_signal(signal.SIGTERM)  # it reports NOT_SERVING, then stops
+        assert served[0].process.wait(timeout=30) == 0
+        seats = (
+            Seat(client, seat_0.name, 0, seat_0.token, seat_0.last_seen),
+            Seat(client, seat_1.name, 1, seat_1.token, seat_1.last_seen),
+        )
+        assert play_to_end(seats, Policy(random.Random(3))).winner
+    finally:
+        client.close()
+        for server in served:
+            stop_process(server.process)
+    served_calls = [
+        sum('GamesService/GetGame' in line for line in (tmp_path / f"replica-{number}.log").read_text().splitlines())
+        for number in range(2)
+    ]
+    assert all(served_calls), served_calls  # both replicas served reads before one stopped
+
+
+def test_round_robin_takes_only_ip_addresses_with_ports() -> None:
+    with pytest.raises(ValueError, match="not an IP address and port"):
+        TavliClient.connect(["tavli.example:50051", "127.0.0.1:1"])
+    with pytest.raises(ValueError, match="all as IPv4 or all as IPv6"):
+        TavliClient.connect(["127.0.0.1:1", "[::1]:2"])
