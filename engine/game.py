@@ -379,12 +379,16 @@ def _resignation_rejected(state: MatchState, event: ResignationRejected) -> Matc
 def _time_ran_out(state: MatchState, event: TimeRanOut) -> MatchState:
     clock, rules = state.clock, state.rules.clock
     if clock is None or rules is None:
-        raise ActionError("WRONG_PHASE", "this game has no clocks")
-    deadline = clock.deadline(rules)
-    if clock.running != event.side or deadline is None:
-        raise ActionError("WRONG_PHASE", f"seat {event.side}'s clock is not running")
-    if event.at is None or event.at < deadline:
-        raise ActionError("WRONG_PHASE", f"seat {event.side} still has time")
+        # A time loss in a record read from a file, which keeps no times (nor clocks): taken as
+        # the record gives it, but never before the game has started.
+        if event.at is not None or state.game.phase is Phase.OPENING:
+            raise ActionError("WRONG_PHASE", "no clock runs in this game now")
+    else:
+        deadline = clock.deadline(rules)
+        if clock.running != event.side or deadline is None:
+            raise ActionError("WRONG_PHASE", f"seat {event.side}'s clock is not running")
+        if event.at is None or event.at < deadline:
+            raise ActionError("WRONG_PHASE", f"seat {event.side} still has time")
     winner = other(event.side)
     if state.rules.is_match:  # the opponent scores what it needs
         points = state.rules.match_length - state.score[winner]

@@ -239,3 +239,20 @@ def test_clock_rules_that_make_no_sense_are_refused_in_words(clock: games_pb2.Cl
         assert code == grpc.StatusCode.INVALID_ARGUMENT
         assert reason in ("INVALID_RULE_SET", "INVALID_ARGUMENT")
         assert words in refused.value.details()
+
+
+def test_a_time_loss_is_exported_and_imported_back_as_one() -> None:
+    with running_server() as server, connected(server.port) as client:
+        seat_0, _ = client.create_game(
+            match_length=5, dice_seed="export", players=("Alice", "Bob"), clock=ClockRules(reserve=0.3)
+        )
+        staller = seat_0.roll().to_act[0]
+        wait_for_time_loss(client, seat_0.name)
+        exported = client.games.ExportMatch(games_pb2.ExportMatchRequest(name=seat_0.name), timeout=RPC_TIMEOUT).mat
+        loser = ("Alice", "Bob")[staller - 1]
+        assert f'; [Game 1 Time "{loser} ran out of time"]' in exported
+        imported, _ = client.import_match(exported)
+        game = client.game(imported.name)
+        assert game.phase == games_pb2.PHASE_MATCH_OVER
+        assert game.finished_games[-1].ended_by == games_pb2.GAME_END_TIME
+        assert game.winner != staller and max(game.score) == 5

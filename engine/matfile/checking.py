@@ -12,6 +12,12 @@ with the moves that could be played, a forced play left unwritten, a win written
 that were enough to win the match (the score keeps the points the game was worth, as GNU
 Backgammon counts them), the loser's ``Losses`` line as well as or instead of the winner's
 ``Wins`` line, a roll written after the game was over with nothing played.
+
+A game the header names as lost on time (``; [Game 3 Time "Alice ran out of time"]``, as
+:mod:`.export` writes it) ends at its result line with the loser's :class:`TimeRanOut`: the side
+that did not win ran out of time, and the winner's points are what the time loss gives, the points
+it needed for the match or, in money play, the cube's value. When it ran out is not checked: a
+.mat file keeps no times.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from tavli.engine.events import (
     ResignationOffered,
     Rolled,
     Side,
+    TimeRanOut,
     Took,
 )
 from tavli.engine.game import (
@@ -48,7 +55,7 @@ from tavli.engine.game import (
     read_play,
 )
 from tavli.engine.match import Match, played
-from tavli.engine.matfile.export import OPENING_WORDS, points_in_words
+from tavli.engine.matfile.export import OPENING_WORDS, points_in_words, time_loss_tag
 from tavli.engine.matfile.reading import Entry, GameRecord, MatRecord
 from tavli.engine.play import Step, format_steps
 from tavli.engine.rules import InvalidRuleSetError, RuleSet
@@ -168,7 +175,8 @@ def check_record(record: MatRecord, rules: RuleSet | None = None) -> MatchCheck:
     games: list[CheckedGame] = []
     problems: list[Problem] = []
     for game in record.games:
-        checker = _GameChecker(rules, game, players, last=game is record.games[-1])
+        time_loss = record.tags.get(time_loss_tag(game.number))
+        checker = _GameChecker(rules, game, players, last=game is record.games[-1], time_loss=time_loss)
         state = checker.check(state, crawford_played)
         games.append(checker.checked())
         if checker.problem is not None:
@@ -268,11 +276,14 @@ class _Stop(Exception):
 class _GameChecker:
     """Replays one game's entries through the engine; the first problem stops it."""
 
-    def __init__(self, rules: RuleSet, game: GameRecord, players: tuple[str, str], *, last: bool) -> None:
+    def __init__(
+        self, rules: RuleSet, game: GameRecord, players: tuple[str, str], *, last: bool, time_loss: str | None
+    ) -> None:
         self.rules = rules
         self.game = game
         self.players = game.players or players
         self.last = last
+        self.time_loss = time_loss  # the header's "Alice ran out of time" for a game lost on time
         self.state: MatchState = new_match(rules)
         self.events: list[Event] = []
         self.problem: Problem | None = None
@@ -342,6 +353,22 @@ class _GameChecker:
                 self._game_problem(
                     f"the Opening line's throws: {error.reason}", self.game.opening_line or self.game.line
                 )
+        if self.time_loss is not None:
+            self._check_lost_on_time()
+
+    def _check_lost_on_time(self) -> None:
+        """A game the header says was lost on time ended so."""
+        finished = self._finished()
+        if finished is None:
+            self._game_problem(
+                f"the header says {self.time_loss!r}, but nobody has won the game", self.game.last_line
+            )
+        if finished.ended_by != "time":
+            how = {"play": "by a play", "drop": "by a dropped double"}.get(finished.ended_by, "otherwise")
+            self._game_problem(
+                f"the header says {self.time_loss!r}, but player {finished.winner} won the game {how}",
+                self.game.line,
+            )
 
     # --- entries -----------------------------------------------------------------------------
 
@@ -374,7 +401,10 @@ class _GameChecker:
         elif entry.kind == "drop":
             self._apply(entry, Dropped(entry.side), "drops")
         elif entry.kind in ("win", "loss"):
-            self._resign(entry)
+            if self.time_loss is not None:
+                self._lose_on_time(entry)
+            else:
+                self._resign(entry)
         else:
             self._fail(entry, f"tavli does not play {entry.kind}s", _described(entry))
 
@@ -469,6 +499,23 @@ class _GameChecker:
         self._apply(entry, ResignationAccepted(winner), "accepts the resignation")
         self._check_result(entry)
 
+    def _lose_on_time(self, entry: Entry) -> None:
+        """A result while the game is still on, in a game the header says was lost on time: the
+        side that did not win ran out of time, whenever it was (a .mat file keeps no times)."""
+        winner = _winner(entry)
+        loser = other(winner)
+        named = self.time_loss.removesuffix(" ran out of time").strip() if self.time_loss else ""
+        if named == self.players[winner] != self.players[loser]:
+            reason = f"the header says {named} ran out of time, but {named} wins the game"
+            self._fail(entry, reason, _described(entry))
+        self._unplayed = None
+        if self.state.game.phase is Phase.OPENING:
+            if self.game.opening is None:
+                self._fail(entry, "no clock runs before the throw for who starts", _described(entry))
+            self._apply(entry, OpeningThrown(self.game.opening), "throws for who starts")
+        self._apply(entry, TimeRanOut(loser), f"player {loser} runs out of time")
+        self._check_result(entry)
+
     def _check_result(self, entry: Entry) -> None:
         """The points a result writes against the game's. Its column is not checked: the winner
         is known by now, and some programs write every result in the left column."""
@@ -478,11 +525,7 @@ class _GameChecker:
         needed = self._needed(finished.winner)
         enough = needed is not None and needed <= entry.value < finished.points
         if entry.value != finished.points and not enough:
-            self._fail(
-                entry,
-                f"the game ended with player {finished.winner} winning {points_in_words(finished.points)}",
-                _described(entry),
-            )
+            self._fail(entry, _result_in_words(finished, self.rules), _described(entry))
 
     def _needed(self, side: Side) -> int | None:
         """The points ``side`` needed at the game's start to win the match (``None``: money play)."""
@@ -531,6 +574,20 @@ class _GameChecker:
 
     def _game_problem(self, reason: str, line: int) -> NoReturn:
         raise _Stop(Problem(reason, game=self.game.number, line=line))
+
+
+def _result_in_words(finished: FinishedGame, rules: RuleSet) -> str:
+    """How the game ended and what it scored, for a result that writes other points."""
+    points = points_in_words(finished.points)
+    if finished.ended_by != "time":
+        return f"the game ended with player {finished.winner} winning {points}"
+    loser = other(finished.winner)
+    if rules.is_match:
+        return (
+            f"player {loser} ran out of time, which gives player {finished.winner} the {points} it needed"
+            " for the match"
+        )
+    return f"player {loser} ran out of time, which loses the game at the cube's value: {points}"
 
 
 def _winner(entry: Entry) -> Side:

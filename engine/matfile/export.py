@@ -1,6 +1,14 @@
 """Writing a match as a .mat file, laid out exactly as GNU Backgammon's ``export match mat`` does
 (its ExportGameJF), column widths included, so that gnubg, and the tools that read what gnubg
-writes, read ours."""
+writes, read ours.
+
+A game lost on time (:class:`~engine.events.TimeRanOut`) is written as gnubg writes an accepted
+resignation, the winner's ``Wins N points`` with the points the time loss gave it, and named in a
+header tag of tavli's own, ``; [Game 3 Time "Alice ran out of time"]``, by which tavli reads it
+back as a time loss. gnubg ignores header tags it does not know and has no clocks: it reads the
+game as a resignation, which it credits with at most three times the cube, so in a match it may
+score the time loss lower than the points needed for the match that tavli gives (in money play
+the cube's value is what both give). That is accepted: the format has no word for a time loss."""
 
 from __future__ import annotations
 
@@ -19,6 +27,7 @@ from tavli.engine.events import (
     ResignationAccepted,
     Rolled,
     Side,
+    TimeRanOut,
     Took,
 )
 from tavli.engine.game import FinishedGame, apply, new_match
@@ -44,7 +53,7 @@ class _Record:
     dice: Dice | None = None
     play: str = ""  # the steps as gnubg writes them
     cube: int = 1  # the cube after a double or beaver
-    points: int = 0  # for drops and resignations: what the winner scores
+    points: int = 0  # for drops, resignations and time losses: what the winner scores
 
 
 @dataclass(slots=True)
@@ -56,6 +65,7 @@ class _GameRecord:
     finished: FinishedGame | None = None
     wins_match: bool = False
     ended_by_play_at: int | None = None  # the index of the record whose play ended the game
+    ran_out_of_time: Side | None = None  # the side whose time ran out, in a game lost on time
 
 
 def export_mat(
@@ -86,15 +96,17 @@ def export_mat(
     for name in players:
         if not name.strip() or ":" in name or name.splitlines() != [name]:
             raise ValueError(f"a player's name in a .mat file cannot be empty or hold ':' or a line break: {name!r}")
-    lines = _header_lines(rules, site, event, round, date, transcriber, comment)
+    games = _game_records(rules, events)
+    lines = _header_lines(rules, _time_losses(games, players), site, event, round, date, transcriber, comment)
     text = "".join(lines) + "\n" + f" {rules.match_length} point match\n\n"
-    for game in _game_records(rules, events):
+    for game in games:
         text += _format_game(game, rules, players, and_the_match)
     return text if text.endswith("\n") else text + "\n"
 
 
 def _header_lines(
     rules: RuleSet,
+    time_losses: list[tuple[str, str]],
     site: str | None,
     event: str | None,
     round: str | None,
@@ -108,7 +120,7 @@ def _header_lines(
             lines.append(f'; [{key} "{value}"]\n')
     if date is not None:
         lines.append(f'; [EventDate "{date.year:04d}.{date.month:02d}.{date.day:02d}"]\n')
-    lines.extend(f'; [{key} "{value}"]\n' for key, value in _rule_headers(rules))
+    lines.extend(f'; [{key} "{value}"]\n' for key, value in _rule_headers(rules) + time_losses)
     if transcriber:
         lines.append(f'; [Transcriber "{transcriber}"]\n')
     if comment:
@@ -139,6 +151,21 @@ def _rule_headers(rules: RuleSet) -> list[tuple[str, str]]:
     if rules.match_openings != default.match_openings:
         headers.append(("MatchOpenings", "WinnerOpens"))
     return headers
+
+
+def _time_losses(games: list[_GameRecord], players: tuple[str, str]) -> list[tuple[str, str]]:
+    """The header lines naming each game lost on time and who ran out of time in it (a name's
+    double quotes, which would end the tag, written as single ones)."""
+    return [
+        (time_loss_tag(game.number), players[game.ran_out_of_time].replace('"', "'") + " ran out of time")
+        for game in games
+        if game.ran_out_of_time is not None
+    ]
+
+
+def time_loss_tag(number: int) -> str:
+    """The header tag that says game ``number`` was lost on time: ``Game 3 Time``."""
+    return f"Game {number} Time"
 
 
 OPENING_WORDS = {"PLAY_OPENING_DICE": "Played", "WINNER_ROLLS_AGAIN": "WinnerRollsAgain"}
@@ -175,11 +202,13 @@ def _game_records(rules: RuleSet, events: Iterable[Event]) -> list[_GameRecord]:
         elif isinstance(event, Dropped):
             game.records.append(_Record("drop", event.side, points=before.game.cube_value))
         elif isinstance(event, ResignationAccepted):
-            if rolled is not None:
-                game.records.append(_Record("dice", rolled.side, rolled.dice))
             assert before.game.resignation is not None
             resigner = before.game.resignation[0]
-            game.records.append(_Record("resign", resigner, points=state.finished[-1].points))
+            game.records.extend(_given_up(rolled, resigner, state.finished[-1].points))
+        elif isinstance(event, TimeRanOut):
+            # Written as a resignation: gnubg has no clocks (the header names the game, see above).
+            game.records.extend(_given_up(rolled, event.side, state.finished[-1].points))
+            game.ran_out_of_time = event.side
         if len(state.finished) > len(before.finished):
             game.finished = state.finished[-1]
             game.wins_match = state.over
@@ -194,6 +223,13 @@ def _game_records(rules: RuleSet, events: Iterable[Event]) -> list[_GameRecord]:
     if len(games) > 1 and not last.records and not last.opening:
         games.pop()  # the next game has not started
     return games
+
+
+def _given_up(rolled: Rolled | None, loser: Side, points: int) -> list[_Record]:
+    """The records of a game ``loser`` gives up (by resigning, or on time) with ``points`` to the
+    winner: the roll not yet played, if any, then the winner's result."""
+    records = [] if rolled is None else [_Record("dice", rolled.side, rolled.dice)]
+    return records + [_Record("resign", loser, points=points)]
 
 
 def _format_game(game: _GameRecord, rules: RuleSet, players: tuple[str, str], and_the_match: bool) -> str:
@@ -280,4 +316,4 @@ def points_in_words(points: int) -> str:
     return f"{points} point" + ("" if points == 1 else "s")
 
 
-__all__ = ["OPENING_WORDS", "export_mat", "points_in_words"]
+__all__ = ["OPENING_WORDS", "export_mat", "points_in_words", "time_loss_tag"]
