@@ -191,10 +191,7 @@ async def _store_and_key(config: ServerConfig) -> tuple[Store, ServerKey]:
 def _hear_other_writes(store: Store, tables: Tables) -> None:
     """Have a store that can tell of other processes' writes (PostgreSQL) tell ``tables``."""
     loop = asyncio.get_running_loop()
-    store.listen(
-        lambda name, count: loop.call_soon_threadsafe(tables.heard_of_write, name, count),
-        lambda: loop.call_soon_threadsafe(tables.lost_track),
-    )
+    store.listen(lambda name, count: loop.call_soon_threadsafe(tables.heard_of_write, name, count))
 
 
 def _database_in_words(db: Path | str | None) -> str:

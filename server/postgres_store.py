@@ -256,22 +256,18 @@ class PostgresStore:
 
     # --- hearing of other replicas' writes ---------------------------------------------------------
 
-    def listen(self, heard: Callable[[str, int], None], lost_track: Callable[[], None]) -> None:
+    def listen(self, heard: Callable[[str, int], None]) -> None:
         """Call ``heard(name, event_count)`` for every write committed to the database, by this
-        process or any other, from a thread of its own, until the store is closed. Whenever the
-        listening connection is (re)made, ``lost_track()`` is called first: writes made while
-        nobody listened were not heard."""
-        self._listener = threading.Thread(
-            target=self._listen, args=(heard, lost_track), name="tavli-store-listener", daemon=True
-        )
+        process or any other, from a thread of its own, until the store is closed (while the
+        listening connection is down and made again, writes go unheard)."""
+        self._listener = threading.Thread(target=self._listen, args=(heard,), name="tavli-store-listener", daemon=True)
         self._listener.start()
 
-    def _listen(self, heard: Callable[[str, int], None], lost_track: Callable[[], None]) -> None:
+    def _listen(self, heard: Callable[[str, int], None]) -> None:
         while not self._closing.is_set():
             try:
                 with psycopg.connect(self.url, autocommit=True, connect_timeout=int(_WAIT_SECONDS)) as connection:
                     connection.execute(f"LISTEN {CHANNEL}")
-                    lost_track()
                     while not self._closing.is_set():
                         for notification in connection.notifies(timeout=0.5):
                             name, _, count = notification.payload.rpartition(":")

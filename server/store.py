@@ -125,10 +125,10 @@ class Store(Protocol):
         """The earliest deadline of a running clock later than ``after``, if any."""
         ...
 
-    def listen(self, heard: Callable[[str, int], None], lost_track: Callable[[], None]) -> None:
+    def listen(self, heard: Callable[[str, int], None]) -> None:
         """Call ``heard(name, event_count)`` from another thread for each write any process
-        commits, and ``lost_track()`` when some may have been missed; a store that cannot tell
-        (the processes sharing a SQLite file poll it instead) does nothing."""
+        commits, so that watchers learn of it at once; a store that cannot tell (SQLite) does
+        nothing, and watchers learn of other processes' writes when they poll."""
         ...
 
     def reachable(self) -> bool:
@@ -223,7 +223,7 @@ class MemoryStore:
             for key in [key for key, record in self.requests.items() if record.stored_at < before]:
                 del self.requests[key]
 
-    def listen(self, heard: Callable[[str, int], None], lost_track: Callable[[], None]) -> None:
+    def listen(self, heard: Callable[[str, int], None]) -> None:
         pass  # one process: nobody else writes
 
     def reachable(self) -> bool:
@@ -437,7 +437,7 @@ class SqliteStore:
         with self._using(), self._transaction():
             self._db.execute("DELETE FROM request_ids WHERE stored_at < ?", (before,))
 
-    def listen(self, heard: Callable[[str, int], None], lost_track: Callable[[], None]) -> None:
+    def listen(self, heard: Callable[[str, int], None]) -> None:
         pass  # SQLite tells nobody: processes sharing the file check it on every read
 
     def reachable(self) -> bool:

@@ -461,18 +461,14 @@ class Tables:
 
     def heard_of_write(self, name: str, event_count: int) -> None:
         """Another process (or this one) stored game ``name`` at ``event_count`` events: a game in
-        memory that is behind is read again at once, which wakes its watchers and seat streams."""
+        memory that is behind is read again at once, which wakes its watchers and seat streams
+        (calls check the store themselves; watchers would otherwise learn of it when they poll)."""
         table = self._tables.get(name)
         if table is None or table.view.version >= event_count:
             return
         reload = asyncio.ensure_future(self._reload(table))
         self._commits.add(reload)
         reload.add_done_callback(self._commits.discard)
-
-    def lost_track(self) -> None:
-        """Writes may have been missed: every game in memory is checked again before its next use."""
-        for table in self._tables.values():
-            table.checked = float("-inf")
 
     async def drain(self) -> None:
         """Wait for the writes under way (of callers that went away) to finish."""
@@ -492,7 +488,7 @@ class Tables:
         if table is None:
             return await self._load(name)
         self._tables.move_to_end(name)
-        if self.shared:
+        if self.shared:  # each call sees every write answered before it, whoever wrote it
             await self._refresh(table)
         return table
 

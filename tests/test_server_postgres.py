@@ -64,9 +64,10 @@ def test_seats_on_different_replicas_play_whole_games(postgres_url: str, tmp_pat
 
 
 def test_a_postgres_database_needs_a_key_file_and_a_reachable_server(tmp_path: Path) -> None:
-    run = lambda *arguments: subprocess.run(  # noqa: E731
-        serve_command("--port", "0", *arguments), cwd=REPO, capture_output=True, text=True, timeout=60
-    )
+    def run(*arguments: str) -> subprocess.CompletedProcess[str]:
+        command = serve_command("--port", "0", *arguments)
+        return subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=60, check=False)
+
     no_key = run("--db", "postgresql://nobody@127.0.0.1:1/none")
     assert no_key.returncode == 2
     assert "a PostgreSQL --db needs --key-file" in no_key.stderr
@@ -90,10 +91,7 @@ def test_a_watcher_hears_of_another_replicas_writes_without_polling(postgres_url
             heard.append((name, count))
             reader.heard_of_write(name, count)
 
-        stores[1].listen(
-            lambda name, count: loop.call_soon_threadsafe(hear, name, count),
-            lambda: loop.call_soon_threadsafe(reader.lost_track),
-        )
+        stores[1].listen(lambda name, count: loop.call_soon_threadsafe(hear, name, count))
         created = await writer.create(RuleSet(match_length=3), dice_mode="system", dice_seed="", request=None)
         name, tokens = created.game.name, created.tokens
         await reader.get(name)

@@ -9,6 +9,7 @@ import random
 import threading
 import time
 from pathlib import Path
+from typing import Self
 
 import grpc
 import pytest
@@ -17,7 +18,15 @@ from tavli.clients.client import Seat, TavliClient
 from tavli.v1 import games_service_pb2 as games_pb2
 from tests.nginx import nginx_available, nginx_in_front
 from tests.postgres import fresh_database
-from tests.server_play import RPC_TIMEOUT, Policy, all_events, play_to_end, play_until, stop_process, tavli_serve
+from tests.server_play import (
+    RPC_TIMEOUT,
+    Policy,
+    all_events,
+    play_to_end,
+    play_until,
+    stop_process,
+    tavli_serve,
+)
 
 REPLICAS = 3
 
@@ -103,7 +112,7 @@ class Watcher:
         self._stream = client.games.WatchGame(games_pb2.WatchGameRequest(name=name), timeout=300)
         self._thread = threading.Thread(target=self._read, daemon=True)
 
-    def __enter__(self) -> Watcher:
+    def __enter__(self) -> Self:
         self._thread.start()
         return self
 

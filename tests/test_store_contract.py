@@ -124,7 +124,7 @@ def test_listing_is_newest_first_with_a_stable_cursor(store: Store) -> None:
         last = page[-1][0]
         after = (last.created, last.name)
     assert pages == [["games/4", "games/1"], ["games/2", "games/0"], ["games/3"]]
-    assert dict((stored.name, summary) for stored, summary in store.listing(10, None))["games/2"] == b"summary 2"
+    assert {stored.name: summary for stored, summary in store.listing(10, None)}["games/2"] == b"summary 2"
 
 
 def test_the_summary_is_the_last_writes(store: Store) -> None:
