@@ -460,15 +460,14 @@ class Tables:
     # --- other processes' writes ------------------------------------------------------------
 
     def heard_of_write(self, name: str, event_count: int) -> None:
-        """Another process (or this one) stored game ``name`` at ``event_count`` events: a game in
-        memory that is behind is read again at once, which wakes its watchers and seat streams
-        (calls check the store themselves; watchers would otherwise learn of it when they poll)."""
+        """Another process (or this one) stored game ``name`` at ``event_count`` events: the
+        watchers and seat streams of a game in memory that is behind are woken to read it again
+        at once, rather than when they next poll (calls check the store themselves)."""
         table = self._tables.get(name)
         if table is None or table.view.version >= event_count:
             return
-        reload = asyncio.ensure_future(self._reload(table))
-        self._commits.add(reload)
-        reload.add_done_callback(self._commits.discard)
+        table.checked = float("-inf")  # the next check goes to the store, however recent the last
+        table.wake()
 
     async def drain(self) -> None:
         """Wait for the writes under way (of callers that went away) to finish."""
