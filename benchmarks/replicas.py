@@ -11,7 +11,9 @@ threads, each thread playing whole 1-point games through the project's client (C
 for each turn RollDice, ListLegalActions and PlayMove of a random legal play) for ``--seconds``.
 The figure is actions a second (every GamesService call a game makes). pgbench runs a script of
 the same shape as one action's write (update the game's row at its version, insert its event,
-notify, commit) with as many connections as the load has threads.
+notify, commit) with as many connections as the load has threads. And each round, how long a
+write answered by one replica takes to reach a watcher on another (LISTEN/NOTIFY), over 200
+actions.
 
 Prints every round, then the ratios from each deployment's best round against SQLite's.
 """
@@ -29,6 +31,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from tests.nginx import nginx_in_front
 from tests.postgres import BIN, fresh_database, postgres_server
@@ -109,6 +112,52 @@ def replicas_behind_nginx(url: str, count: int, folder: Path) -> Iterator[str]:
             stop_process(server.process)
 
 
+def watch_latency(url: str, folder: Path, actions: int = 200) -> list[float]:
+    """Seconds from an action's answer by one replica to its event's arrival at a watcher on
+    another, for ``actions`` actions (the rolls and plays of games played one action at a time)."""
+    from tavli.clients.client import TavliClient
+    from tavli.v1 import games_service_pb2 as games_pb2
+
+    database = fresh_database(url)
+    served = [tavli_serve("--db", database, "--key-file", str(folder / "watch.key")) for _ in range(2)]
+    writer, reader = (TavliClient.connect(server.address, timeout=30) for server in served)
+    latencies: list[float] = []
+    rng = random.Random(5)
+    try:
+        while len(latencies) < actions:
+            seats = writer.create_game(match_length=1, cube=False)
+            stream = reader.games.WatchGame(games_pb2.WatchGameRequest(name=seats[0].name), timeout=120)
+            arrived: dict[int, float] = {}
+            watching = threading.Thread(target=_note_arrivals, args=(stream, arrived), daemon=True)
+            watching.start()
+            game = seats[0].game()
+            while game.phase != games_pb2.PHASE_MATCH_OVER and len(latencies) < actions:
+                seat = seats[game.to_act[0] - 1]
+                seat.game()
+                if game.phase == games_pb2.PHASE_PLAYING:
+                    game = seat.play(rng.choice(seat.legal_actions().plays).notation)
+                else:
+                    game = seat.roll()
+                answered = time.monotonic()
+                last = game.event_count - 1
+                while last not in arrived:
+                    time.sleep(0.0005)
+                latencies.append(max(0.0, arrived[last] - answered))
+            stream.cancel()
+    finally:
+        writer.close()
+        reader.close()
+        for server in served:
+            stop_process(server.process)
+    return latencies
+
+
+def _note_arrivals(stream: Any, arrived: dict[int, float]) -> None:
+    with contextlib.suppress(Exception):  # cancelled at the end
+        for answer in stream:
+            arrived[answer.event.sequence] = time.monotonic()
+
+
 PGBENCH_SETUP = """
 CREATE TABLE games (name TEXT PRIMARY KEY, event_count BIGINT NOT NULL, updated DOUBLE PRECISION, summary BYTEA);
 CREATE TABLE events (game TEXT NOT NULL REFERENCES games (name), sequence BIGINT NOT NULL, event TEXT NOT NULL,
@@ -172,6 +221,13 @@ def main() -> None:
                     rate = load(address, arguments.seconds, arguments.clients, arguments.threads)
                 best[name] = max(best.get(name, 0.0), rate)
                 print(f"round {round_number}  {name:<38} {rate:8.0f} actions/s", flush=True)
+            latencies = sorted(watch_latency(url, folder))
+            middle, high = latencies[len(latencies) // 2], latencies[int(len(latencies) * 0.99)]
+            print(
+                f"round {round_number}  {'a write heard by a watcher elsewhere':<38}"
+                f" p50 {middle * 1000:6.1f} ms  p99 {high * 1000:6.1f} ms",
+                flush=True,
+            )
             tps = pgbench(url, arguments.clients * arguments.threads, arguments.seconds, folder)
             best["pgbench"] = max(best.get("pgbench", 0.0), tps)
             print(f"round {round_number}  {'pgbench, one action-shaped write':<38} {tps:8.0f} transactions/s", flush=True)
