@@ -11,10 +11,14 @@ gnubg does. The notes to the right (names, score, dice, cube) go where gnubg put
 Long nardi uses the same frame. Both sides move the same way round (right to left along the top,
 left to right along the bottom), so O's checkers stand on X's numbering too: O's 24-point (its
 head) is X's 12, O's home board is X's 13-18. A line under the board says so.
+
+The clocks of a game with clocks are a line of their own (:func:`draw_clocks`, times as
+:func:`clock_time` writes them): they change as time passes, the board only as the game does.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Literal
 
@@ -61,6 +65,25 @@ class Table:
     match_id: str = ""
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Clocks:
+    """Both sides' clocks at one moment, in seconds.
+
+    ``x_time`` and ``o_time``: each side's reserve left, None when the clock has no reserve (only
+    a move limit). ``running``: the side whose clock runs, or None. ``delay_left``: what is left
+    of the running turn's delay (its reserve runs once the delay is over); ``move_limit_left``:
+    what is left of the running turn's move limit, None without one.
+    """
+
+    x_name: str = "X"
+    o_name: str = "O"
+    x_time: float | None = None
+    o_time: float | None = None
+    running: Side | None = None
+    delay_left: float = 0.0
+    move_limit_left: float | None = None
+
+
 def draw(table: Table) -> str:
     """The board as gnubg's ``show board`` draws it, then the pip counts (and, in long nardi, how
     the points are numbered). Lines carry no trailing spaces."""
@@ -96,6 +119,35 @@ def draw(table: Table) -> str:
     if table.variant.same_way_round:
         lines.extend(_same_way_round(table.variant))
     return "\n".join(lines) + "\n"
+
+
+def draw_clocks(clocks: Clocks) -> str:
+    """The clocks in a line, X's first, such as
+    ``Clocks: you 4:32 (running, delay 0:07 left), bot 5:00; move limit 0:45 left.``"""
+    heading = "Clocks" if clocks.x_time is not None else "Clocks (no reserve)"
+    sides = ", ".join(_clock_of(clocks, side) for side in ("X", "O"))
+    left = clocks.move_limit_left
+    limit = "" if left is None else f"; move limit {clock_time(left)} left"
+    return f"{heading}: {sides}{limit}."
+
+
+def _clock_of(clocks: Clocks, side: Side) -> str:
+    """One side's clock: its name, its time, and whether it runs."""
+    name, time = (clocks.x_name, clocks.x_time) if side == "X" else (clocks.o_name, clocks.o_time)
+    shown = name if time is None else f"{name} {clock_time(time)}"
+    if clocks.running != side:
+        return shown
+    delay = f", delay {clock_time(clocks.delay_left)} left" if clocks.delay_left > 0 else ""
+    return f"{shown} (running{delay})"
+
+
+def clock_time(seconds: float) -> str:
+    """A time as a clock shows it: m:ss, or h:mm:ss from an hour on. Whole seconds, rounded up, so
+    that 0:00 shows only once the time is out."""
+    whole = math.ceil(round(max(0.0, seconds), 3))
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
 
 
 def _same_way_round(variant: Variant) -> list[str]:

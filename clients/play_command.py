@@ -6,6 +6,9 @@ action goes to the server, which keeps the rules: an illegal play is refused wit
 reason and the person tries again. What happened since the person last decided (the bot's rolls
 and plays, forced plays, cube actions, resignations) is told from the game's event log.
 
+With a clock (``--clock-reserve``, ``--clock-delay``, ``--clock-move-limit``), both seats' time is
+shown before each of the person's decisions, from the game's clocks and the local time.
+
 Without ``--server`` an in-memory server is started on 127.0.0.1 (a free port) for the session.
 Input and output are streams, so a session can be scripted; the end of the input quits.
 """
@@ -17,6 +20,7 @@ import functools
 import itertools
 import re
 import sys
+import time
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import IO, Any, Literal, cast
@@ -24,10 +28,11 @@ from typing import IO, Any, Literal, cast
 import grpc
 
 from tavli.clients import bots
-from tavli.clients.board_view import Table, draw
+from tavli.clients.board_view import Clocks, Table, clock_time, draw, draw_clocks
 from tavli.clients.client import Seat, TavliClient, TavliServerError, VariantName
 from tavli.clients.seat_driver import SeatDriver, variant_of
 from tavli.engine import BACKGAMMON, VARIANTS, Position
+from tavli.engine.clock import ClockRules
 from tavli.engine.errors import InvalidMatchIdError
 from tavli.engine.match_id import GameStatus, MatchInfo, Resignation
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
@@ -41,7 +46,11 @@ _RESULT_WORDS = {
 _CUBE_TITLES = " and ".join(variant.title for variant in VARIANTS.values() if variant.cube)
 """The variants played with the cube, in words: "backgammon"."""
 _BOT_ACTIONS_IN_A_ROW = 1000  # a bot acting more often than this without the person is stuck
-_ENDED_BY = {games_pb2.GAME_END_DROP: ", by a dropped double", games_pb2.GAME_END_RESIGNATION: ", by resignation"}
+_ENDED_BY = {
+    games_pb2.GAME_END_DROP: ", by a dropped double",
+    games_pb2.GAME_END_RESIGNATION: ", by resignation",
+    games_pb2.GAME_END_TIME: ", on time",
+}
 
 
 class _Quit(Exception):
@@ -50,7 +59,8 @@ class _Quit(Exception):
 
 @dataclass(frozen=True)
 class PlayOptions:
-    """The game to set up: the variant, the match length (0: money play) and the rule options."""
+    """The game to set up: the variant, the match length (0: money play) and the rule options
+    (``clock``: None, no clock)."""
 
     variant: VariantName = BACKGAMMON.name
     match_length: int = 0
@@ -58,6 +68,7 @@ class PlayOptions:
     beavers: bool = False
     auto_forced: bool = True
     dice_seed: str = ""
+    clock: ClockRules | None = None
 
 
 def add_parser(commands: Any) -> None:
@@ -86,6 +97,19 @@ def add_parser(commands: Any) -> None:
         help="let the server play your forced rolls (default: on)",
     )
     parser.add_argument(
+        "--clock-reserve", type=float, default=0.0, metavar="SECONDS",
+        help="play with a clock: each side's time for the match (for each game, in money play)"
+        " (default: 0, no clock)",
+    )
+    parser.add_argument(
+        "--clock-delay", type=float, default=0.0, metavar="SECONDS",
+        help="with a clock: the delay of each turn, time not taken from the reserve (default: 0, none)",
+    )
+    parser.add_argument(
+        "--clock-move-limit", type=float, default=0.0, metavar="SECONDS",
+        help="play with a clock: the most any one turn may take (default: 0, no limit)",
+    )
+    parser.add_argument(
         "--bot", choices=bots.NAMES, default="heuristic", help="the bot to play (default: %(default)s)"
     )
     parser.add_argument(
@@ -105,6 +129,10 @@ def run(arguments: argparse.Namespace) -> int:
         return _fail("--match takes a number of points of at least 1 (0 for money play)")
     if not chosen.cube and arguments.cube:
         return _fail(f"{chosen.title} is played without the cube")
+    clock = _clock_of(arguments)
+    problems = clock.problems(arguments.match) if clock is not None else []
+    if problems:
+        return _fail("; ".join(problems))
     refusal = bots.refusal(arguments.bot, chosen)
     if refusal:
         return _fail(refusal)
@@ -119,6 +147,7 @@ def run(arguments: argparse.Namespace) -> int:
         beavers=arguments.beavers,
         auto_forced=arguments.auto_forced,
         dice_seed="" if arguments.seed is None else f"tavli-play-{arguments.seed}",
+        clock=clock,
     )
     try:
         if arguments.server:
@@ -132,6 +161,14 @@ def run(arguments: argparse.Namespace) -> int:
         if error.code == grpc.StatusCode.UNAVAILABLE:
             return _fail(f"cannot reach the server: {error.message}")
         return _fail(f"the server refused: {error.message}")
+
+
+def _clock_of(arguments: argparse.Namespace) -> ClockRules | None:
+    """The clock the options ask for; None when they ask for none."""
+    clock = ClockRules(
+        reserve=arguments.clock_reserve, delay=arguments.clock_delay, move_limit=arguments.clock_move_limit
+    )
+    return None if clock == ClockRules() else clock
 
 
 class PlaySession:
@@ -176,6 +213,8 @@ class PlaySession:
         if VARIANTS[options.variant].cube:
             rules["cube"] = options.cube
             rules["beavers"] = options.beavers
+        if options.clock is not None:
+            rules["clock"] = options.clock
         bot_seat, self.human = self.client.create_game(
             variant=options.variant, match_length=options.match_length, dice_seed=options.dice_seed, **rules
         )
@@ -203,7 +242,12 @@ class PlaySession:
 
     def _let_bot_act(self) -> None:
         for _ in range(_BOT_ACTIONS_IN_A_ROW):
-            after = self.driver.act(self.game)
+            try:
+                after = self.driver.act(self.game)
+            except TavliServerError:
+                after = self._after_time_ran_out()
+                if after is None:
+                    raise
             if after is None:
                 return
             self.game = after
@@ -251,11 +295,19 @@ class PlaySession:
         self._decide(prompt, answer)
 
     def _show_board(self) -> None:
-        """Draw the board before a decision, unless the board last drawn shows this state already."""
+        """Draw the board before a decision, unless the board last drawn shows this state already;
+        then the clocks, which change as time passes."""
         board = self._board()
         if board != self._board_shown:
             self._say(board)
             self._board_shown = board
+        self._show_clocks()
+
+    def _show_clocks(self) -> None:
+        """The clocks now, in a game with clocks."""
+        clocks = clocks_at(self.game, time.time(), x_seat=self.human.seat, x_name="you", o_name=self.bot_name)
+        if clocks is not None:
+            self._say(draw_clocks(clocks))
 
     def _decide(self, prompt: str, answer: Callable[[str], games_pb2.Game | None]) -> None:
         """Ask until an answer acts: the commands any prompt takes are handled here, the rest by
@@ -272,6 +324,7 @@ class PlaySession:
             if word == "board":
                 self._board_shown = self._board()
                 self._say(self._board_shown)
+                self._show_clocks()
                 continue
             if word == "score":
                 self._say(self._score_line())
@@ -282,11 +335,21 @@ class PlaySession:
                 else:
                     after = answer(text)
             except TavliServerError as error:
-                self._say(self._refusal(text, error))
-                continue
+                after = self._after_time_ran_out()
+                if after is None:
+                    self._say(self._refusal(text, error))
+                    continue
             if after is not None:
                 self.game = after
                 return
+
+    def _after_time_ran_out(self) -> games_pb2.Game | None:
+        """The game now if it moved on by itself since it was last read: a clock ran out (the
+        server records that with nobody calling, and refuses what comes after it); else None."""
+        if not self.game.rule_set.HasField("clock"):
+            return None
+        now = self.human.game()
+        return now if now.event_count > self.game.event_count else None
 
     def _refusal(self, text: str, error: TavliServerError) -> str:
         """The server's refusal of what the person typed, in its own words."""
@@ -409,6 +472,8 @@ class PlaySession:
         }
         if kind in simple:
             return f"{who} {simple[kind]}."
+        if kind == games_pb2.EVENT_KIND_TIME_RAN_OUT:
+            return "Your time ran out." if mine else f"The {self.bot_name}'s time ran out."
         if kind == games_pb2.EVENT_KIND_RESIGN:
             return f"{who} {'offer' if mine else 'offers'} to resign {_RESULT_WORDS[event.resignation_result]}."
         return ""  # the dice commitment and reveal: nothing for the person to do
@@ -543,8 +608,9 @@ class PlaySession:
         # A 1-point match has no cube (RULES.md), whatever the options say.
         with_cube = options.cube and variant.cube and options.match_length != 1
         cube = "with the cube" if with_cube else "without the cube"
+        clock = f", {_clock_words(options.clock, options.match_length)}" if options.clock is not None else ""
         return (
-            f"tavli: you play {variant.title} against the {self.bot_name}: {length}, {cube}.\n"
+            f"tavli: you play {variant.title} against the {self.bot_name}: {length}, {cube}{clock}.\n"
             f"Game {self.game.name}.\n" + self._help()
         )
 
@@ -557,13 +623,20 @@ class PlaySession:
             else ""
         )
         forced = "  Forced plays are made for you (--no-auto-forced turns that off).\n" if self.options.auto_forced else ""
+        clock = ""
+        if self.options.clock is not None:
+            clock = f"  Your clock runs while you decide: if your time runs out, you lose the {self._lost_on_time()}.\n"
         return (
             "You are X, at the bottom; the bot is O. Points are numbered from your side: you move from\n"
             "your 24-point down to your 1-point, then bear off.\n"
             f"  Type a play like {self._example_plays()}.\n"
-            f"{cube}{forced}"
+            f"{cube}{forced}{clock}"
             f"  Commands: hint (a suggestion), board (draw it again), score, resign [{levels}], help, quit."
         )
+
+    def _lost_on_time(self) -> str:
+        """What a seat out of time loses: the match in match play, the game in money play."""
+        return "match" if self.options.match_length else "game (at the cube's value)"
 
     def _example_plays(self) -> str:
         """How plays are written in the variant played, in examples: "13/7 8/7, bar/22 ... or 6/off"."""
@@ -608,6 +681,80 @@ class PlaySession:
     def _say(self, text: str) -> None:
         self.output.write(text + "\n")
         self.output.flush()
+
+
+# --- the clocks --------------------------------------------------------------------------------
+
+
+def clocks_at(
+    game: games_pb2.Game, now: float, *, x_seat: int, x_name: str = "X", o_name: str = "O"
+) -> Clocks | None:
+    """The clocks of ``game`` at ``now`` (seconds since the epoch), X being the seat ``x_seat``;
+    None in a game without clocks."""
+    if not game.rule_set.HasField("clock"):
+        return None
+    clocks = game.clocks
+    reserves = _reserves_at(clocks, now)
+    x = 0 if x_seat == games_pb2.SEAT_0 else 1
+    running: Literal["X", "O"] | None = None
+    if clocks.running != games_pb2.SEAT_UNSPECIFIED:
+        running = "X" if clocks.running == x_seat else "O"
+    return Clocks(
+        x_name=x_name,
+        o_name=o_name,
+        x_time=reserves[x],
+        o_time=reserves[1 - x],
+        running=running,
+        delay_left=_delay_left(clocks, now),
+        move_limit_left=_move_limit_left(game, now),
+    )
+
+
+def _reserves_at(clocks: games_pb2.Clocks, now: float) -> list[float | None]:
+    """Each seat's reserve at ``now``: the running seat's less the time since its turn's delay
+    ended, never below 0; None for both in a clock with no reserve."""
+    if not clocks.remaining:
+        return [None, None]
+    reserves: list[float | None] = [_seconds(left) for left in clocks.remaining]
+    if clocks.running != games_pb2.SEAT_UNSPECIFIED:
+        index = 0 if clocks.running == games_pb2.SEAT_0 else 1
+        used = max(0.0, now - _seconds(clocks.delay_end_time))
+        reserves[index] = max(0.0, _seconds(clocks.remaining[index]) - used)
+    return reserves
+
+
+def _delay_left(clocks: games_pb2.Clocks, now: float) -> float:
+    """What is left at ``now`` of the running turn's delay (0 when no clock runs)."""
+    if clocks.running == games_pb2.SEAT_UNSPECIFIED:
+        return 0.0
+    return max(0.0, _seconds(clocks.delay_end_time) - now)
+
+
+def _move_limit_left(game: games_pb2.Game, now: float) -> float | None:
+    """What is left at ``now`` of the running turn's move limit; None without a limit or a turn."""
+    limit = _seconds(game.rule_set.clock.move_limit)
+    if not limit or game.clocks.running == games_pb2.SEAT_UNSPECIFIED:
+        return None
+    return max(0.0, _seconds(game.clocks.turn_start_time) + limit - now)
+
+
+def _seconds(stamp: Any) -> float:
+    """A Duration or a Timestamp in seconds (a Timestamp's since the epoch)."""
+    return float(stamp.ToNanoseconds()) / 1e9
+
+
+def _clock_words(clock: ClockRules, match_length: int) -> str:
+    """The clock in words: "with a clock (5:00 each for the match, a delay of 0:10 a turn)"."""
+    words = []
+    if clock.reserve:
+        words.append(f"{clock_time(clock.reserve)} each for the {'match' if match_length else 'game'}")
+    if clock.reserve_per_point:
+        words.append(f"{clock_time(clock.reserve_per_point)} more a point of the match")
+    if clock.delay:
+        words.append(f"a delay of {clock_time(clock.delay)} a turn")
+    if clock.move_limit:
+        words.append(f"at most {clock_time(clock.move_limit)} a turn")
+    return f"with a clock ({', '.join(words)})"
 
 
 def _dice_words(dice: Any) -> str:

@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 import textwrap
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,12 +17,13 @@ from typing import Any
 import pytest
 
 from tavli.clients import bots, cli
-from tavli.clients.board_view import Table, draw
+from tavli.clients.board_view import Clocks, Table, clock_time, draw, draw_clocks
 from tavli.clients.bots.base import ResignLevel, Situation
 from tavli.clients.bots.random_bot import RandomBot
 from tavli.clients.client import TavliClient, VariantName
-from tavli.clients.play_command import PlayOptions, PlaySession
+from tavli.clients.play_command import PlayOptions, PlaySession, clocks_at
 from tavli.engine import BACKGAMMON, LONG_NARDI, Position
+from tavli.engine.clock import ClockRules
 from tavli.engine.match_id import MatchInfo
 from tavli.server.app import ServerConfig, create_server
 from tavli.v1 import games_service_pb2 as games_pb2
@@ -415,3 +417,162 @@ def test_tavli_play_starts_its_own_server_when_none_is_given(monkeypatch: pytest
 def test_tavli_play_refuses_the_cube_in_long_nardi(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["play", "--variant", "long-nardi", "--cube"]) == 2
     assert "long nardi is played without the cube" in capsys.readouterr().err
+
+
+# --- clocks ------------------------------------------------------------------------------------
+
+NOW = 1_800_000_000.0
+
+
+def _clocked_game(
+    *,
+    remaining: tuple[float, float] | None = (300.0, 240.0),
+    running: int = games_pb2.SEAT_1,
+    turn_started: float = NOW - 20,
+    delay: float = 0.0,
+    move_limit: float = 0.0,
+) -> games_pb2.Game:
+    """A game with clocks as the server sends it: the running seat's reserve as at the start of its turn."""
+    game = games_pb2.Game(name="games/clocked")
+    settings = {"reserve": 300.0 if remaining else 0.0, "delay": delay, "move_limit": move_limit}
+    for setting, seconds in settings.items():
+        if seconds:
+            getattr(game.rule_set.clock, setting).FromNanoseconds(round(seconds * 1e9))
+    game.rule_set.clock.SetInParent()
+    clocks = game.clocks
+    for seconds in remaining or ():
+        clocks.remaining.add().FromNanoseconds(round(seconds * 1e9))
+    clocks.running = running
+    if running != games_pb2.SEAT_UNSPECIFIED:
+        clocks.turn_start_time.FromNanoseconds(round(turn_started * 1e9))
+        clocks.delay_end_time.FromNanoseconds(round((turn_started + delay) * 1e9))
+    return game
+
+
+def _clock_text(game: games_pb2.Game, *, now: float = NOW, x_seat: int = games_pb2.SEAT_1) -> str:
+    clocks = clocks_at(game, now, x_seat=x_seat, x_name="you", o_name="random bot")
+    assert clocks is not None
+    return draw_clocks(clocks)
+
+
+@pytest.mark.parametrize(
+    ("game", "shown"),
+    [
+        # the person's clock runs: 20 s of its 240 s used
+        (_clocked_game(), "Clocks: you 3:40 (running), random bot 5:00."),
+        # within the delay: no reserve used yet, and what is left of the delay shown
+        (_clocked_game(delay=30), "Clocks: you 4:00 (running, delay 0:10 left), random bot 5:00."),
+        # past the delay: only the time after it counts
+        (_clocked_game(delay=12), "Clocks: you 3:52 (running), random bot 5:00."),
+        # the bot's clock runs; the move limit of its turn runs down with it
+        (_clocked_game(running=games_pb2.SEAT_0, move_limit=45),
+         "Clocks: you 4:00, random bot 4:40 (running); move limit 0:25 left."),
+        # no clock runs (the throw for who starts): no move limit left to show
+        (_clocked_game(running=games_pb2.SEAT_UNSPECIFIED, move_limit=45), "Clocks: you 4:00, random bot 5:00."),
+        # a clock with no reserve, only a move limit
+        (_clocked_game(remaining=None, move_limit=60),
+         "Clocks (no reserve): you (running), random bot; move limit 0:40 left."),
+        # out of time, not yet recorded: never below 0
+        (_clocked_game(turn_started=NOW - 500, move_limit=400),
+         "Clocks: you 0:00 (running), random bot 5:00; move limit 0:00 left."),
+    ],
+)
+def test_the_clocks_show_both_times_which_runs_its_delay_and_its_move_limit(
+    game: games_pb2.Game, shown: str
+) -> None:
+    assert _clock_text(game) == shown
+
+
+def test_the_clocks_are_shown_from_the_persons_side_whichever_seat_it_sits_at() -> None:
+    game = _clocked_game(running=games_pb2.SEAT_0)
+    assert _clock_text(game, x_seat=games_pb2.SEAT_0) == "Clocks: you 4:40 (running), random bot 4:00."
+
+
+def test_a_game_without_clocks_shows_none() -> None:
+    assert clocks_at(games_pb2.Game(name="games/plain"), NOW, x_seat=games_pb2.SEAT_1) is None
+
+
+@pytest.mark.parametrize(
+    ("seconds", "shown"),
+    [(0, "0:00"), (0.2, "0:01"), (59.9999999, "1:00"), (61, "1:01"), (599, "9:59"), (3599.5, "1:00:00"),
+     (3600, "1:00:00"), (3661, "1:01:01"), (36000, "10:00:00"), (-3, "0:00")],
+)
+def test_a_time_is_shown_as_m_ss_and_from_an_hour_on_as_h_mm_ss(seconds: float, shown: str) -> None:
+    assert clock_time(seconds) == shown
+
+
+def test_the_clocks_line_names_x_first() -> None:
+    clocks = Clocks(x_name="you", o_name="gnubg bot", x_time=4000, o_time=65.5, running="O", delay_left=3)
+    assert draw_clocks(clocks) == "Clocks: you 1:06:40, gnubg bot 1:06 (running, delay 0:03 left)."
+
+
+def test_a_game_with_a_clock_shows_it_before_every_decision(client: TavliClient) -> None:
+    output = io.StringIO()
+    person = ScriptedPerson(client, output)
+    clock = ClockRules(reserve=600, delay=5, move_limit=300)
+    options = PlayOptions(match_length=1, dice_seed="play-1", clock=clock)
+    session = PlaySession(client, bots.create("random", seed=5), options, input=person, output=output)
+    assert session.run() == 0
+    text = output.getvalue()
+    assert (
+        "a 1-point match, without the cube, with a clock (10:00 each for the match, a delay of 0:05 a turn,"
+        " at most 5:00 a turn)."
+    ) in text
+    assert "Your clock runs while you decide: if your time runs out, you lose the match." in text
+    lines = text.splitlines()
+    decisions = [number for number, line in enumerate(lines) if any(line.startswith(d) for d in _DECISIONS)]
+    assert len(decisions) >= 2
+    clocks = r"Clocks: you \d+:\d\d \(running(, delay 0:0[1-5] left)?\), random bot \d+:\d\d; move limit [45]:\d\d left\."
+    for number in decisions:
+        assert re.fullmatch(clocks, lines[number - 1]), f"no clocks before {lines[number]!r}"
+    assert session.game.phase == games_pb2.PHASE_MATCH_OVER
+
+
+class SlowPerson(io.TextIOBase):
+    """A person who takes ``seconds`` over each answer: resigns first, then leaves."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.answers = ["resign\n"]
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        time.sleep(self.seconds)
+        return self.answers.pop(0) if self.answers else ""
+
+
+def test_a_person_whose_time_runs_out_loses_the_match_on_time(client: TavliClient) -> None:
+    output = io.StringIO()
+    options = PlayOptions(match_length=1, cube=False, dice_seed="slow-1", clock=ClockRules(reserve=0.5))
+    session = PlaySession(client, bots.create("random", seed=5), options, input=SlowPerson(1.5), output=output)
+    assert session.run() == 0
+    text = output.getvalue()
+    assert "> resign\nYour time ran out.\n" in text, "the refusal after the time ran out is told as the time loss"
+    assert "Not allowed" not in text
+    ended = r"^\*\*\* The random bot wins game 1: a \w+( game)?, on time, 1 point\. \*\*\*$"
+    assert re.search(ended, text, re.MULTILINE)
+    assert "The random bot wins the match 1-0." in text
+    assert session.game.finished_games[-1].ended_by == games_pb2.GAME_END_TIME
+
+
+def test_tavli_play_takes_a_clock(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    clock = ["--clock-reserve", "90", "--clock-move-limit", "30"]
+    assert cli.main(["play", "--bot", "random", "--seed", "4", *clock]) == 0
+    out = capsys.readouterr().out
+    assert "with a clock (1:30 each for the game, at most 0:30 a turn)." in out
+    clocks = r"^Clocks: you 1:[0-3]\d \(running\), random bot 1:[0-3]\d; move limit 0:[0-3]\d left\.$"
+    assert re.search(clocks, out, re.MULTILINE)
+
+
+@pytest.mark.parametrize(
+    ("options", "refusal"),
+    [
+        (["--clock-delay", "5"], "a clock needs a reserve, a reserve per point or a move limit"),
+        (["--clock-reserve", "-1"], "the clock's reserve is between 0 and"),
+    ],
+)
+def test_tavli_play_refuses_a_clock_it_cannot_set(
+    options: list[str], refusal: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["play", *options]) == 2
+    assert refusal in capsys.readouterr().err
