@@ -55,7 +55,8 @@ from tests.server_play import RPC_TIMEOUT
 
 # At least 1,000 rounds on each deployment: one process, two workers, three replicas behind nginx.
 ROUNDS_PER_SERVER = int(os.environ.get("TAVLI_RACE_ROUNDS", "1000"))
-TIME_LIMIT = 75.0  # seconds of racing per server, at most
+REPLICA_ROUNDS = 2 * ROUNDS_PER_SERVER  # thousands across replicas, where races meet across processes
+TIME_LIMIT = 75.0  # seconds of racing per 1,000 rounds, at most
 CHANNELS = 24  # the kernel spreads connections over the workers by their ports: 24 all on one is 1 in 8 million
 
 BACKGAMMON, LONG_NARDI = board_pb2.VARIANT_BACKGAMMON, board_pb2.VARIANT_LONG_NARDI
@@ -129,6 +130,11 @@ class Campaign:
     done: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
+    @property
+    def time_limit(self) -> float:
+        """The most seconds of racing: :data:`TIME_LIMIT` for every 1,000 rounds wanted."""
+        return TIME_LIMIT * max(1.0, self.rounds_wanted / 1000)
+
     def __post_init__(self) -> None:
         for _ in range(CHANNELS):
             channel = grpc.insecure_channel(self.address, options=[("grpc.use_local_subchannel_pool", 1)])
@@ -149,7 +155,7 @@ class Campaign:
         threads += [threading.Thread(target=self._poll, args=(number,), daemon=True) for number in range(2)]
         for thread in threads:
             thread.start()
-        deadline = started + TIME_LIMIT
+        deadline = started + self.time_limit
         drivers = threads[:slots]
         while time.monotonic() < deadline and len(self.rounds) < self.rounds_wanted:
             if not any(thread.is_alive() for thread in drivers):
@@ -200,7 +206,7 @@ class Campaign:
             self.names.append(name)
             self.watched[name] = []
         call = self.stubs[(len(self.names) + 1) % CHANNELS].WatchGame(
-            games_pb2.WatchGameRequest(name=name), timeout=TIME_LIMIT + 60
+            games_pb2.WatchGameRequest(name=name), timeout=self.time_limit + 60
         )
         self.watch_calls.append(call)
         threading.Thread(target=self._watch, args=(name, call), daemon=True).start()
@@ -466,7 +472,8 @@ def test_racing_seats_leave_one_winner_and_a_log_that_replays_to_every_read(
 
 
 def _race(address: str, servers: list[Served], figures: Figures, kind: str) -> None:
-    campaign = Campaign(address, ROUNDS_PER_SERVER, seed=len(kind))
+    wanted = REPLICA_ROUNDS if kind == "replicas" else ROUNDS_PER_SERVER
+    campaign = Campaign(address, wanted, seed=len(kind))
     try:
         seconds = campaign.run(slots=len(RULE_SETS))
         stub = campaign.stubs[0]
@@ -510,8 +517,8 @@ def _race(address: str, servers: list[Served], figures: Figures, kind: str) -> N
         first_problems=problems[:5],
     )
     assert not problems, f"{len(problems)} problems, the first: " + "\n".join(problems[:10])
-    assert len(campaign.rounds) >= ROUNDS_PER_SERVER, (
-        f"only {len(campaign.rounds)} of {ROUNDS_PER_SERVER} rounds in {TIME_LIMIT} s"
+    assert len(campaign.rounds) >= wanted, (
+        f"only {len(campaign.rounds)} of {wanted} rounds in {campaign.time_limit} s"
     )
     assert set(campaign.names) <= listed, f"ListGames leaves out {len(set(campaign.names) - listed)} games"
     found = [trace for log in logs for trace in tracebacks(log)]
