@@ -13,7 +13,13 @@ What is counted, per bot:
 - ``points``: net points, what the bot won less what it lost (cube included); with
   --match-length a match counts +1 won and -1 lost, so ``ppg`` is then 2 x (share won) - 1
   (the table calls them ``net wins`` and ``per match`` then);
-- ``ppg`` with ``ppg_ci95``, the half-width of its 95% confidence interval (normal approximation).
+- ``ppg`` with ``ppg_ci95``, the half-width of its 95% confidence interval (normal approximation);
+- ``time_losses`` (with clocks): results lost on time (games; matches with --match-length).
+
+With the ``--clock-*`` options every game the arena creates has clocks (README "Clocks"): a bot
+that keeps its turn past its time loses, the match in match play, the game at the cube's value in
+money play, as the server records it with nobody calling. An operator so stops a stuck bot, and
+the results say how many it lost on time.
 
 Each bot holds its seat on a PlaySeat stream, as bots are best seated: the server sends it every
 state with its legal actions and plays, and answers its actions on the stream. With ``--unary``
@@ -47,6 +53,7 @@ from tavli.clients import bots
 from tavli.clients.client import RESULT_LEVELS, TavliClient, TavliServerError, VariantName
 from tavli.clients.seat_driver import play_match
 from tavli.engine import BACKGAMMON, VARIANTS, GameResult
+from tavli.engine.clock import MOST_SECONDS, ClockRules
 from tavli.v1 import games_service_pb2 as games_pb2
 
 _SEAT_INDEX = {games_pb2.SEAT_0: 0, games_pb2.SEAT_1: 1}
@@ -67,6 +74,9 @@ def add_parser(commands: Any) -> None:
             " on the same dice), then standings give each bot's results, wins, points per result with a 95%"
             " confidence interval and a rating with its standard error (FIBS ratings in match play, Elo in"
             " money play)."
+            " With the --clock-* options every game has clocks: a bot whose time runs out"
+            " loses (the match, or the game at the cube's value in money play), and the results count"
+            " each bot's losses on time."
             f" Bots: {', '.join(bots.NAMES)}."
         ),
     )
@@ -94,6 +104,7 @@ def add_parser(commands: Any) -> None:
         "--parallel", type=int, default=1, metavar="K",
         help="games (or matches) played at once, across the pairs with --round-robin (default: %(default)s)",
     )
+    _add_clock_options(parser)
     parser.add_argument("--export", type=Path, metavar="DIR", help="write each game's .mat record to DIR")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     parser.add_argument(
@@ -107,6 +118,29 @@ def add_parser(commands: Any) -> None:
         help="use this server instead of starting one (started with --allow-seeded-dice: the arena seeds its dice)",
     )
     parser.set_defaults(run=run)
+
+
+def _add_clock_options(parser: argparse.ArgumentParser) -> None:
+    """The clocks of every game the arena creates, in seconds (README "Clocks"); 0 leaves one out."""
+    parser.add_argument(
+        "--clock-reserve", type=float, default=0, metavar="SECONDS",
+        help="each bot's reserve of time for the match (for each game in money play); a bot whose time"
+             " runs out loses (default: %(default)s, no reserve)",
+    )
+    parser.add_argument(
+        "--clock-reserve-per-point", type=float, default=0, metavar="SECONDS",
+        help="more reserve for every point of --match-length, as tournaments give it (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--clock-delay", type=float, default=0, metavar="SECONDS",
+        help="a delay on every turn: time used within it is not taken from the reserve (Bronstein);"
+             " needs a reserve or a move limit (default: %(default)s, no delay)",
+    )
+    parser.add_argument(
+        "--clock-move-limit", type=float, default=0, metavar="SECONDS",
+        help="the most one turn may take, whatever reserve is left: a bot stuck longer loses on time"
+             " (default: %(default)s, no limit)",
+    )
 
 
 def run(arguments: argparse.Namespace) -> int:
@@ -154,6 +188,7 @@ def _what_to_play(arguments: argparse.Namespace, names: list[str], seed: int) ->
         "parallel": arguments.parallel,
         "export": arguments.export,
         "transport": "unary" if arguments.unary else "stream",
+        "clock": clock_of(arguments),
     }
     if arguments.round_robin:
         from tavli.clients.tournament import TournamentConfig, run_tournament  # it builds on this module
@@ -184,7 +219,59 @@ def _problem(arguments: argparse.Namespace, names: list[str]) -> str | None:
             return str(error)
     if arguments.games < 1 or arguments.parallel < 1 or arguments.match_length < 0:
         return "--games and --parallel must be at least 1, --match-length at least 0"
+    return _clock_problem(arguments)
+
+
+_CLOCK_OPTIONS = {
+    "reserve": "--clock-reserve",
+    "reserve_per_point": "--clock-reserve-per-point",
+    "delay": "--clock-delay",
+    "move_limit": "--clock-move-limit",
+}
+"""Each setting of :class:`ClockRules`, by the option that gives it."""
+
+
+def clock_of(arguments: argparse.Namespace) -> ClockRules | None:
+    """The clocks the ``--clock-*`` options give every game, or None when none is given."""
+    clock = ClockRules(**{setting: getattr(arguments, f"clock_{setting}") for setting in _CLOCK_OPTIONS})
+    return clock if clock != ClockRules() else None
+
+
+def _clock_problem(arguments: argparse.Namespace) -> str | None:
+    """What is wrong with the ``--clock-*`` options, in words naming the option."""
+    clock = clock_of(arguments)
+    if clock is None:
+        return None
+    for setting, option in _CLOCK_OPTIONS.items():
+        seconds = getattr(clock, setting)
+        if not math.isfinite(seconds) or seconds < 0:
+            return f"{option} takes a number of seconds, 0 or more, not {seconds:g}"
+        if seconds > MOST_SECONDS:
+            return f"{option} takes at most {MOST_SECONDS:.0f} seconds (30 days), not {seconds:g}"
+    if clock.reserve_per_point and not arguments.match_length:
+        return "--clock-reserve-per-point needs --match-length: money play has no points to give a reserve for"
+    if not (clock.reserve or clock.reserve_per_point or clock.move_limit):
+        return ("--clock-delay needs --clock-reserve, --clock-reserve-per-point or --clock-move-limit:"
+                " a delay alone bounds no turn")
     return None
+
+
+def clock_words(clock: ClockRules) -> str:
+    """``clock`` as the title line says it: "reserve 60 s + 6 s a point, delay 8 s, move limit 30 s"."""
+    reserve = [f"{clock.reserve:g} s"] if clock.reserve else []
+    if clock.reserve_per_point:
+        reserve.append(f"{clock.reserve_per_point:g} s a point")
+    parts = [f"reserve {' + '.join(reserve)}"] if reserve else []
+    if clock.delay:
+        parts.append(f"delay {clock.delay:g} s")
+    if clock.move_limit:
+        parts.append(f"move limit {clock.move_limit:g} s")
+    return ", ".join(parts)
+
+
+def clock_json(clock: ClockRules | None) -> dict[str, float] | None:
+    """``clock``'s settings in seconds for the JSON output (None: no clocks)."""
+    return None if clock is None else {setting: float(getattr(clock, setting)) for setting in _CLOCK_OPTIONS}
 
 
 # --- playing ------------------------------------------------------------------------------------
@@ -198,6 +285,7 @@ class ArenaConfig:
     """What to play: ``games`` results (games, or matches when ``match_length`` > 0), and how:
     ``transport`` "stream" seats each bot on a PlaySeat stream, "unary" plays over unary calls.
 
+    ``clock``: the clocks of every game, or None for none.
     ``pairing``: 0 for the two-bot arena; in a round robin, the pairing's number (from 1), which
     gives it dice and bot seeds of its own. ``known_as``: the bots' labels there (a bot named twice
     in a round robin is told apart as ``name#2``), instead of :attr:`labels`' own.
@@ -211,6 +299,7 @@ class ArenaConfig:
     parallel: int = 1
     export: Path | None = None
     transport: Transport = "stream"
+    clock: ClockRules | None = None
     pairing: int = 0
     known_as: tuple[str, str] | None = None
 
@@ -266,8 +355,10 @@ class BotTally:
     wins: int = 0
     big_wins: Counter[GameResult] = field(default_factory=Counter)  # games won by more than a single
     points: list[int] = field(default_factory=list)  # net points of each result
+    time_losses: int = 0  # results lost on time
 
-    def as_json(self, variant: str) -> dict[str, Any]:
+    def as_json(self, variant: str, *, clocked: bool = False) -> dict[str, Any]:
+        """The tally as the JSON output gives it; ``time_losses`` only where the games had clocks."""
         total = sum(self.points)
         ppg = total / self.games if self.games else 0.0
         big = {_BIG_WINS[result]: self.big_wins[result] for result in _big_wins(variant)}
@@ -278,6 +369,7 @@ class BotTally:
             "points": total,
             "ppg": round(ppg, 4),
             "ppg_ci95": round(ci95(self.points), 4),
+            **({"time_losses": self.time_losses} if clocked else {}),
         }
 
 
@@ -293,30 +385,35 @@ class ArenaResults:
         return self.config.games / self.seconds if self.seconds > 0 else 0.0
 
     def as_json(self) -> dict[str, Any]:
+        clocked = self.config.clock is not None
         return {
             "variant": self.config.variant,
             "match_length": self.config.match_length,
             "seed": self.config.seed,
             "transport": self.config.transport,
-            "bots": {label: tally.as_json(self.config.variant) for label, tally in self.tallies.items()},
+            "clock": clock_json(self.config.clock),
+            "bots": {label: tally.as_json(self.config.variant, clocked=clocked) for label, tally in self.tallies.items()},
             "games_per_second": round(self.games_per_second, 3),
         }
 
     def table(self) -> str:
         """The tallies as a table. In matches, a result counts +1 won and -1 lost: its "points"
-        and "ppg" are then net wins and net wins per match."""
+        and "ppg" are then net wins and net wins per match. With clocks, "lost on time" counts the
+        results each bot lost on time."""
         big_wins = [_BIG_WINS[result] for result in _big_wins(self.config.variant)]
         if self.config.match_length:
             unit, net, per_result = "matches", "net wins", "per match"
         else:
             unit, net, per_result = "games", "points", "ppg"
-        columns = ["bot", unit, "wins", *big_wins, net, per_result, "95% ci"]
+        on_time = ["lost on time"] if self.config.clock else []
+        columns = ["bot", unit, "wins", *big_wins, *on_time, net, per_result, "95% ci"]
         rows: list[list[object]] = [list(columns)]
         for label, tally in self.tallies.items():
             shown = tally.as_json(self.config.variant)
             big = [shown[name] for name in big_wins]
-            rows.append([label, tally.games, tally.wins, *big, shown["points"], f"{shown['ppg']:+.3f}",
-                         f"±{shown['ppg_ci95']:.3f}"])
+            lost_on_time = [tally.time_losses] if on_time else []
+            rows.append([label, tally.games, tally.wins, *big, *lost_on_time, shown["points"],
+                         f"{shown['ppg']:+.3f}", f"±{shown['ppg_ci95']:.3f}"])
         widths = [max(len(str(row[index])) for row in rows) for index in range(len(columns))]
         lines = [
             "  ".join(str(cell).ljust(width) if index == 0 else str(cell).rjust(width)
@@ -325,7 +422,8 @@ class ArenaResults:
         ]
         what = f"{self.config.match_length}-point matches" if self.config.match_length else "money games"
         config = self.config
-        lines.insert(0, f"{config.variant}, {what}, seed {config.seed}, over {config.transport}")
+        clocks = f", clocks: {clock_words(config.clock)}" if config.clock else ""
+        lines.insert(0, f"{config.variant}, {what}, seed {config.seed}, over {config.transport}{clocks}")
         lines.append(f"{self.config.games} {unit} in {self.seconds:.1f} s: {self.games_per_second:.2f} {unit}/s")
         return "\n".join(lines)
 
@@ -374,6 +472,12 @@ class Outcome:
         return _SEAT_INDEX[self.game.finished_games[0].winner]
 
     @property
+    def lost_on_time(self) -> bool:
+        """Whether the loser's time ran out: the match's last game, or the money game, ended on time."""
+        deciding = self.game.finished_games[-1 if self.match_length else 0]
+        return bool(deciding.ended_by == games_pb2.GAME_END_TIME)
+
+    @property
     def points(self) -> int:
         """What the winner won: the game's points (cube included), or 1 for a match."""
         return 1 if self.match_length else int(self.game.finished_games[0].points)
@@ -395,6 +499,8 @@ class Outcome:
         tallies[by_seat[winning_seat]].wins += 1
         tallies[by_seat[winning_seat]].points.append(points)
         tallies[by_seat[1 - winning_seat]].points.append(-points)
+        if self.lost_on_time:
+            tallies[by_seat[1 - winning_seat]].time_losses += 1
 
 
 def play_result(client: TavliClient, config: ArenaConfig, index: int) -> Outcome:
@@ -409,6 +515,7 @@ def play_result(client: TavliClient, config: ArenaConfig, index: int) -> Outcome
     seated = (first, second) if a_seat == 0 else (second, first)
     stream = config.transport == "stream"
     dice_seed = config.dice_seed(index)
+    clocks: dict[str, Any] = {"clock": config.clock} if config.clock else {}
     played = play_match(
         client,
         seated,
@@ -417,6 +524,7 @@ def play_result(client: TavliClient, config: ArenaConfig, index: int) -> Outcome
         dice_seed=dice_seed,
         engine_plays=not stream,  # a stream brings the server's legal plays with every state
         stream=stream,
+        **clocks,
     )
     if config.export is not None:
         (config.export / config.export_name(index)).write_text(client.export_mat(played.name), encoding="utf-8")

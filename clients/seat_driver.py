@@ -8,7 +8,11 @@ other seat's, or a WatchGame stream), does what its seat has to do in it, and re
 after. The server stays the authority: the plays offered to the bot are the server's legal plays,
 the cube is offered to the bot only when the server lists the double, and every action carries the
 etag of the state it was decided on, so a decision on a stale state is refused and made again on
-the fresh one.
+the fresh one. In a game with clocks the game may move on under a slow bot: its time ran out and
+the server recorded the time loss (the match is over, or the next money game has started). The
+action the bot then sends is refused (``OUT_OF_TIME``, a stale etag, ...): the driver reads the
+game again and counts no play; a game that ended under the bot is left to the caller, which takes
+the game up as it is now.
 
 A driver acts for a :class:`~clients.client.Seat` (unary calls) or a
 :class:`~clients.client.SeatStream` alike. :func:`play_seat` plays a stream's seat as the server's
@@ -35,10 +39,14 @@ from tavli.clients.client import (
     VariantName,
 )
 from tavli.engine import BACKGAMMON, VARIANTS, Play, Position, Step, Variant
+from tavli.engine.clock import ClockRules
 from tavli.engine.rules import DEFAULT_CUBE_LIMIT
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
 
 _RETRIES = 3  # fresh reads after a stale etag before giving up
+
+_MOVED_ON = frozenset({"STALE_ETAG", "OUT_OF_TIME", "WRONG_PHASE", "NOT_YOUR_TURN", "MATCH_OVER"})
+"""The refusals an action gets when the game moved on under the bot (another action, a time loss)."""
 
 
 class _StaleState(Exception):
@@ -71,7 +79,10 @@ class SeatDriver:
         """Make this seat's move in ``game`` (the latest state known); return the game after it,
         or ``None`` when this seat has nothing to do (the other seat's turn, or the match is over).
 
-        :raises TavliServerError: for an error other than a stale state.
+        An action refused because a game ended under the bot (its time ran out) makes no play:
+        ``None`` then, and the caller takes up the game as it is now.
+
+        :raises TavliServerError: for an error other than the game having moved on.
         :raises BotError: if the bot chose a play it was not offered.
         """
         for _ in range(_RETRIES):
@@ -80,10 +91,21 @@ class SeatDriver:
             except _StaleState:
                 game = self.seat.game()
             except TavliServerError as error:
-                if error.reason != "STALE_ETAG":
-                    raise
-                game = self.seat.game()
+                now = self._moved_on(game, error)
+                if game_ended_since(game, now):
+                    return None
+                game = now
         return self._act(game)
+
+    def _moved_on(self, decided: games_pb2.Game, refusal: TavliServerError) -> games_pb2.Game:
+        """The game now, when ``refusal`` refused an action decided on ``decided`` because the
+        game moved on (a stale etag, a time loss); else ``refusal`` is raised again."""
+        if refusal.reason not in _MOVED_ON:
+            raise refusal
+        now = self.seat.game()
+        if refusal.reason in ("STALE_ETAG", "OUT_OF_TIME") or now.etag != decided.etag:
+            return now
+        raise refusal
 
     def situation(self, game: games_pb2.Game, *, beavers_allowed: bool = False) -> Situation:
         """What the bot knows of ``game`` besides the board, from its own side."""
@@ -202,6 +224,14 @@ def _cube_may_be_turned(game: games_pb2.Game, me: int) -> bool:
     return limit == 0 or game.cube_value * 2 <= limit
 
 
+def game_ended_since(decided: games_pb2.Game, now: games_pb2.Game) -> bool:
+    """Whether a game ended between the state ``decided`` and ``now`` (a time loss, say): a
+    decision made on ``decided`` belongs to a game that is over."""
+    over = games_pb2.PHASE_MATCH_OVER
+    ended = len(now.finished_games) > len(decided.finished_games)
+    return ended or (now.phase == over and decided.phase != over)
+
+
 def variant_of(game: games_pb2.Game) -> Variant:
     """The engine's variant a game is played by."""
     return VARIANTS[VARIANT_NAMES[game.rule_set.variant]]
@@ -261,8 +291,9 @@ def play_match(
         **options,
     )
     if stream:
+        wait = client.timeout + longest_turn(options.get("clock"), match_length)
         return _play_over_streams(
-            client, seats, bots, games=games, max_actions=max_actions, engine_plays=engine_plays
+            client, seats, bots, games=games, max_actions=max_actions, engine_plays=engine_plays, wait=wait
         )
     drivers = (
         SeatDriver(seats[0], bots[0], engine_plays=engine_plays),
@@ -278,8 +309,20 @@ def play_match(
                 game = after
                 break
         else:
-            raise RuntimeError(f"{game.name}: neither seat can act in phase {games_pb2.Phase.Name(game.phase)}")
+            game = _moved_on_without_either_seat(seats[0], game)
     raise RuntimeError(f"{game.name}: not over after {max_actions} actions")
+
+
+def _moved_on_without_either_seat(seat: Seat, game: games_pb2.Game) -> games_pb2.Game:
+    """The game now, when neither seat acted on ``game`` because it moved on (the server recorded
+    a time loss).
+
+    :raises RuntimeError: if it did not: neither seat can act.
+    """
+    now = seat.game()
+    if now.etag == game.etag:
+        raise RuntimeError(f"{game.name}: neither seat can act in phase {games_pb2.Phase.Name(game.phase)}")
+    return now
 
 
 
@@ -315,6 +358,14 @@ def play_seat(
     return stream.last_seen
 
 
+def longest_turn(clock: ClockRules | None, match_length: int) -> float:
+    """The longest a seat may keep the other waiting under ``clock``: its move limit, else its
+    delay and whole reserve (0 with no clock: then only the client's timeout bounds a wait)."""
+    if clock is None:
+        return 0.0
+    return clock.move_limit or clock.delay + clock.reserve_for(match_length)
+
+
 def _finished(game: games_pb2.Game, games: int) -> bool:
     """Whether a match is over, or money play has finished ``games`` games."""
     if game.phase == games_pb2.PHASE_MATCH_OVER:
@@ -330,8 +381,10 @@ def _play_over_streams(
     games: int,
     max_actions: int,
     engine_plays: bool,
+    wait: float,
 ) -> PlayedMatch:
-    """:func:`play_match` over two streams: seat 1 played on a thread of its own, seat 0 on this one."""
+    """:func:`play_match` over two streams: seat 1 played on a thread of its own, seat 0 on this one,
+    each waiting at most ``wait`` seconds for the other."""
     streams = tuple(client.stream_seat(seat.name, seat.token) for seat in seats)
 
     def play(index: int) -> games_pb2.Game:
@@ -343,7 +396,7 @@ def _play_over_streams(
                 engine_plays=engine_plays,
                 games=games,
                 max_actions=max_actions,
-                wait=client.timeout,
+                wait=wait,
             )
         except BaseException:
             for stream in streams:

@@ -20,7 +20,8 @@ points (net wins in match play, a match counting +1 or -1) and per result with t
 95% confidence interval (normal approximation), and a rating with its standard error: FIBS
 ratings for matches, Elo for money games (a game counts won or lost, a gammon as one win), both
 fitted by maximum likelihood with their mean at 1500 (:mod:`clients.ratings` says how, and what
-the error means).
+the error means). With clocks (the ``--clock-*`` options) every game of every pairing has them, and
+the standings and each result say which results were lost on time.
 """
 
 from __future__ import annotations
@@ -39,11 +40,14 @@ from tavli.clients.arena_command import (
     Progress,
     Transport,
     ci95,
+    clock_json,
+    clock_words,
     play_result,
     tally,
 )
 from tavli.clients.client import TavliClient, VariantName
 from tavli.clients.ratings import START, HeadToHead, Rating, Ratings, fit_ratings, scale_for
+from tavli.engine.clock import ClockRules
 
 VIRTUAL_WINS = 1.0
 """The virtual results each side of a pairing is counted as having won, for the ratings' fit."""
@@ -62,6 +66,7 @@ class TournamentConfig:
     parallel: int = 1
     export: Path | None = None
     transport: Transport = "stream"
+    clock: ClockRules | None = None
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -86,6 +91,7 @@ class TournamentConfig:
                 parallel=self.parallel,
                 export=self.export,
                 transport=self.transport,
+                clock=self.clock,
                 pairing=number,
                 known_as=(labels[first], labels[second]),
             )
@@ -115,6 +121,7 @@ class Standing:
     games: int = 0  # results played
     wins: int = 0
     points: list[int] = field(default_factory=list)  # net points of each result (+1 or -1 for a match)
+    time_losses: int = 0  # results lost on time
 
     @property
     def win_share(self) -> float:
@@ -124,7 +131,8 @@ class Standing:
     def ppg(self) -> float:
         return sum(self.points) / self.games if self.games else 0.0
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self, *, clocked: bool = False) -> dict[str, Any]:
+        """The standing as the JSON output gives it; ``time_losses`` only where the games had clocks."""
         return {
             "bot": self.bot,
             "games": self.games,
@@ -135,6 +143,7 @@ class Standing:
             "ppg_ci95": round(ci95(self.points), 4),
             "rating": round(self.rating.rating, 1),
             "rating_error": round(self.rating.error, 1),
+            **({"time_losses": self.time_losses} if clocked else {}),
         }
 
 
@@ -178,6 +187,7 @@ class TournamentResults:
                 standing.games += bot_tally.games
                 standing.wins += bot_tally.wins
                 standing.points.extend(bot_tally.points)
+                standing.time_losses += bot_tally.time_losses
         return sorted(standings.values(), key=lambda standing: -standing.rating.rating)
 
     def as_json(self) -> dict[str, Any]:
@@ -187,6 +197,7 @@ class TournamentResults:
             "match_length": config.match_length,
             "seed": config.seed,
             "transport": config.transport,
+            "clock": clock_json(config.clock),
             "round_robin": True,
             "bots": list(config.labels),
             "games_per_pairing": config.games,
@@ -197,7 +208,7 @@ class TournamentResults:
                 "virtual_wins": VIRTUAL_WINS,
                 "method": "maximum likelihood; error: standard error from the observed information",
             },
-            "standings": [standing.as_json() for standing in self.standings()],
+            "standings": [standing.as_json(clocked=config.clock is not None) for standing in self.standings()],
             "pairings": [_pairing_json(pairing) for pairing in self.pairings],
             "games_per_second": round(self.games_per_second, 3),
         }
@@ -218,18 +229,21 @@ class TournamentResults:
         config = self.config
         what = f"{config.match_length}-point matches" if config.match_length else "money games"
         unit = "matches" if config.match_length else "games"
+        clocks = f", clocks: {clock_words(config.clock)}" if config.clock else ""
         return (f"{config.variant}, {what}, round robin of {len(config.bots)} bots, {config.games} {unit} a pairing"
-                f" (both ways, the same dice), seed {config.seed}, over {config.transport}")
+                f" (both ways, the same dice), seed {config.seed}, over {config.transport}{clocks}")
 
     def _standing_rows(self) -> list[list[str]]:
         if self.config.match_length:
             unit, net, per_result = "matches", "net wins", "per match"
         else:
             unit, net, per_result = "games", "points", "ppg"
-        rows = [["bot", unit, "wins", "win share", net, per_result, "95% ci", self.rating_system, "± error"]]
+        on_time = ["lost on time"] if self.config.clock else []
+        rows = [["bot", unit, "wins", "win share", *on_time, net, per_result, "95% ci", self.rating_system, "± error"]]
         for standing in self.standings():
+            lost_on_time = [str(standing.time_losses)] if on_time else []
             rows.append([
-                standing.bot, str(standing.games), str(standing.wins), f"{standing.win_share:.1%}",
+                standing.bot, str(standing.games), str(standing.wins), f"{standing.win_share:.1%}", *lost_on_time,
                 str(sum(standing.points)), f"{standing.ppg:+.3f}", f"±{ci95(standing.points):.3f}",
                 f"{standing.rating.rating:.0f}", f"±{standing.rating.error:.0f}",
             ])
@@ -249,7 +263,7 @@ class TournamentResults:
 
 def _pairing_json(pairing: ArenaResults) -> dict[str, Any]:
     """A pairing as the two-bot arena's JSON, with its number and every result: its dice seed, who
-    sat where, who won and what the winner won."""
+    sat where, who won, what the winner won and, with clocks, whether the loser lost on time."""
     labels = pairing.config.labels
     results = []
     for index, outcome in enumerate(pairing.outcomes):
@@ -260,6 +274,7 @@ def _pairing_json(pairing: ArenaResults) -> dict[str, Any]:
             "seats": list(seated),
             "winner": seated[outcome.winning_seat],
             "points": outcome.points,
+            **({"lost_on_time": outcome.lost_on_time} if pairing.config.clock else {}),
         })
     return {"pairing": pairing.config.pairing, **pairing.as_json(), "results": results}
 

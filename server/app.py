@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import resource
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -241,22 +243,41 @@ def create_server(config: ServerConfig) -> Running:
 @contextlib.contextmanager
 def embedded_server() -> Iterator[str]:
     """The address of an in-memory server on a free loopback port, for a client program's own
-    use while the ``with`` block runs; it logs no line per RPC. Seeded dice are allowed and no
-    quota binds: the program is the server's only client."""
-    running = create_server(
-        ServerConfig(
-            host="127.0.0.1",
-            port=0,
-            db=None,
-            log_rpcs=False,
-            allow_seeded_dice=True,
-            quotas=QuotaLimits.unbounded(),
+    use while the ``with`` block runs; it logs no line per RPC, and unless the program set up
+    logging itself, the server's lines go to standard error, warnings only (standard output is
+    the program's). Seeded dice are allowed and no quota binds: the program is the server's
+    only client."""
+    with _quiet_logs():
+        running = create_server(
+            ServerConfig(
+                host="127.0.0.1",
+                port=0,
+                db=None,
+                log_rpcs=False,
+                allow_seeded_dice=True,
+                quotas=QuotaLimits.unbounded(),
+            )
         )
+        try:
+            yield f"127.0.0.1:{running.port}"
+        finally:
+            running.stop(0)
+
+
+@contextlib.contextmanager
+def _quiet_logs() -> Iterator[None]:
+    """Log warnings only, to standard error, while the block runs, unless logging is set up."""
+    if structlog.is_configured():
+        yield
+        return
+    structlog.configure(
+        logger_factory=structlog.PrintLoggerFactory(sys.stderr),
+        wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING),
     )
     try:
-        yield f"127.0.0.1:{running.port}"
+        yield
     finally:
-        running.stop(0)
+        structlog.reset_defaults()
 
 
 def serve(config: ServerConfig) -> int:
