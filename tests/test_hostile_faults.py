@@ -14,7 +14,9 @@ read-only; acknowledged actions survive all of it and nothing else is ever answe
   opened them): actions refused with UNAVAILABLE, nothing acknowledged lost.
 - Replicas: 50 games played through nginx in front of three replicas on one PostgreSQL database,
   a random replica SIGKILLed ten times (each after 20-120 more acknowledged actions) and started
-  again; nothing acknowledged lost, every game ended.
+  again; nothing acknowledged lost, every game ended. And the database itself crashed and started
+  again while 20 games are played through two replicas: calls meanwhile UNAVAILABLE and retried,
+  nothing acknowledged lost, every game ended.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ from tests.hostile import (
     view_of_game,
 )
 from tests.nginx import nginx_in_front
-from tests.postgres import fresh_database
+from tests.postgres import fresh_database, own_postgres_server
 from tests.server_play import MOST_ACTIONS, RPC_TIMEOUT, free_port
 
 GAMES = 100
@@ -539,5 +541,54 @@ def test_replicas_killed_behind_nginx_lose_nothing_acknowledged(
     assert not missing, f"{len(missing)} acknowledged actions not in the log: {missing[:5]}"
     assert not unfinished, f"{len(unfinished)} games did not end: {unfinished[:5]}"
     assert statuses == [0, 0, 0], f"the replicas exited with {statuses} on SIGTERM"
+    assert not found, found[:3]
+    figures.passed()
+
+
+def test_a_database_restarted_under_load_loses_nothing_acknowledged(tmp_path: Path, figures: Figures) -> None:
+    with own_postgres_server() as database:
+        url = fresh_database(database.url)
+        logs = [tmp_path / f"replica-{number}.log" for number in range(2)]
+        replicas = [serve("--db", url, "--key-file", str(tmp_path / "server.key"), log=log) for log in logs]
+        try:
+            with nginx_in_front([replica.address for replica in replicas]) as address:
+                clients = [reconnecting_client(address) for _ in range(2)]
+                try:
+                    players = Players(clients, 20, seed=13)
+                    players.start()
+                    started = time.monotonic()
+                    players.wait_for(100, most_seconds=30.0)
+                    before = players.acknowledged_count()
+                    database.stop("immediate")  # as a crash, while 20 games are being played
+                    time.sleep(3.0)
+                    database.start()
+                    for thread in players.threads:
+                        thread.join(timeout=max(1.0, PLAY_LIMIT - (time.monotonic() - started)))
+                    stored = {
+                        seats[0].name: read_stored(clients[0].games, seats[0].name, page_size=100)
+                        for seats in players.seats
+                    }
+                finally:
+                    for client in clients:
+                        client.close()
+        finally:
+            statuses = [stop(replica) for replica in replicas]
+    acknowledged = players.acknowledged()
+    missing = lost(acknowledged, stored)
+    unfinished = [name for name, game in stored.items() if game.game.phase != games_pb2.PHASE_MATCH_OVER]
+    found = [trace for log in logs for trace in tracebacks(log)]
+    figures.update(
+        games=20,
+        acknowledged_before_the_restart=before,
+        acknowledged_actions=len(acknowledged),
+        actions_lost=len(missing),
+        retries_with_the_same_request_id=players.retries(),
+        games_unfinished=len(unfinished),
+    )
+    assert not players.errors, f"{len(players.errors)} games failed: {players.errors[:5]}"
+    assert not missing, f"{len(missing)} acknowledged actions not in the log: {missing[:5]}"
+    assert not unfinished, f"{len(unfinished)} games did not end: {unfinished[:5]}"
+    assert players.retries() > 0, "no call met the database down"
+    assert statuses == [0, 0], f"the replicas exited with {statuses} on SIGTERM"
     assert not found, found[:3]
     figures.passed()

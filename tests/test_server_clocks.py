@@ -19,9 +19,11 @@ from tavli.engine.game import ActionError
 from tavli.engine.rules import RuleSet
 from tavli.server.games_servicer import summary_of
 from tavli.server.keys import ServerKey
-from tavli.server.store import MemoryStore, SqliteStore
+from tavli.server.postgres_store import PostgresStore
+from tavli.server.store import MemoryStore, SqliteStore, Store
 from tavli.server.tables import Tables
 from tavli.v1 import games_service_pb2 as games_pb2
+from tests.postgres import fresh_database
 from tests.server_play import (
     RPC_TIMEOUT,
     all_events,
@@ -131,11 +133,18 @@ def test_an_action_after_the_deadline_is_refused_and_the_time_loss_is_stored_fir
     asyncio.run(scenario())
 
 
-def test_two_processes_racing_to_expire_one_clock_record_it_once(tmp_path: Path) -> None:
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_two_processes_racing_to_expire_one_clock_record_it_once(
+    tmp_path: Path, database: str, request: pytest.FixtureRequest
+) -> None:
+    if database == "sqlite":
+        stores: list[Store] = [SqliteStore(tmp_path / "games.sqlite3"), SqliteStore(tmp_path / "games.sqlite3")]
+    else:
+        url = fresh_database(request.getfixturevalue("postgres_url"))
+        stores = [PostgresStore(url), PostgresStore(url)]
+
     async def scenario() -> None:
         now = [1_800_000_000.0]
-        database = tmp_path / "games.sqlite3"
-        stores = [SqliteStore(database), SqliteStore(database)]
         key = ServerKey(b"k" * 32)
         first, second = (
             Tables(store, key, summarize=summary_of, clock=lambda: now[0], shared=True) for store in stores
