@@ -37,7 +37,8 @@ def nginx_in_front(replicas: Sequence[str]) -> Iterator[str]:
     address = f"127.0.0.1:{port}"
     (folder / "nginx.conf").write_text(nginx_config(folder, address, replicas))
     command = [NGINX, "-c", str(folder / "nginx.conf"), "-g", "daemon off; user root;"]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=open(folder / "stderr", "wb"))
+    with open(folder / "stderr", "wb") as error_file:  # the child keeps its own copy
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=error_file)
     try:
         _wait_until_listening(port, process, folder)
         yield address
