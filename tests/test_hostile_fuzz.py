@@ -278,6 +278,10 @@ def _number(descriptor: FieldDescriptor) -> st.SearchStrategy[int]:
         return st.one_of(st.integers(0, 70), st.sampled_from([2**32 - 1, 2**31, 1000, 128, 64, 65]))
     if kind == FieldDescriptor.TYPE_UINT64:
         return st.one_of(st.integers(0, 600), st.sampled_from([2**64 - 1, 2**63, 2**32, 10**12]))
+    if kind == FieldDescriptor.TYPE_INT64:  # a Duration's or Timestamp's seconds (the clocks)
+        return st.one_of(
+            st.integers(-5, 120), st.sampled_from([-1, -(2**63), 2**63 - 1, 31 * 24 * 3600, 10**12])
+        )
     raise AssertionError(f"no strategy for field type {kind} of {descriptor.full_name}")
 
 
