@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -293,6 +294,8 @@ _MIGRATIONS = (
     """,
 )
 
+_OPEN_PATIENCE_SECONDS = 30.0  # how long opening the database waits for another process holding it
+
 _GAME_COLUMNS = "name, rules, token_hash_0, token_hash_1, dice_mode, dice_seed, created, updated, players"
 _REQUEST_COLUMNS = "scope, request_id, method, seat, body_hash, game, version, updated, stored_at"
 
@@ -309,8 +312,25 @@ class SqliteStore:
         """:raises StartupError: if the file cannot be opened as a sound tavli database."""
         self.path = str(path)
         self._lock = threading.Lock()
+        # Workers starting together open one new file at once: one of them makes and migrates
+        # it, and the others find it locked (switching to WAL does not wait as queries do), so
+        # they try again, for as long as a query would wait.
+        deadline = time.monotonic() + _OPEN_PATIENCE_SECONDS
+        while True:
+            try:
+                self._db = self._open()
+                return
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or time.monotonic() > deadline:
+                    raise StartupError(f"cannot open the database {self.path}: {error}") from None
+                time.sleep(0.05)
+            except sqlite3.DatabaseError as error:
+                raise StartupError(f"cannot open the database {self.path}: {error}") from None
+
+    def _open(self) -> sqlite3.Connection:
+        """A connection to the file, checked and migrated; closed again if any of that fails."""
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=_OPEN_PATIENCE_SECONDS)
         try:
-            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
@@ -318,8 +338,10 @@ class SqliteStore:
             if check is None or check[0] != "ok":
                 raise StartupError(f"the database {self.path} is damaged: {check[0] if check else 'no answer'}")
             self._migrate()
-        except sqlite3.DatabaseError as error:
-            raise StartupError(f"cannot open the database {self.path}: {error}") from None
+        except BaseException:
+            self._db.close()
+            raise
+        return self._db
 
     def _migrate(self) -> None:
         with self._transaction():
