@@ -100,7 +100,7 @@ def start_server(port: int, workers: int, folder: Path) -> subprocess.Popen[byte
     store = ["--db", ":memory:"] if workers == 1 else ["--db", str(folder / "games.db"), "--workers", str(workers)]
     return subprocess.Popen(
         [*command, "serve", "--host", LOOPBACK, "--port", str(port), *store,
-         "--games-in-memory", "1000000", "--log-json", *UNBOUNDED],
+         "--games-in-memory", "1000000", "--log-json", "--no-web", *UNBOUNDED],
         cwd=REPO,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,

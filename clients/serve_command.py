@@ -108,6 +108,20 @@ def add_parser(commands: Any) -> None:
         default=FIELD_LIMITS[BATCH_ITEMS],
         help="plays a BatchValidatePlays may hold (default: %(default)s)",
     )
+    web = parser.add_argument_group("the web port: the API for browsers (Connect, gRPC-Web) and the web table")
+    web.add_argument(
+        "--web-port", type=_port_number, default=8080,
+        help="port of the web table and the API for browsers, 0 to pick a free one (default: %(default)s)",
+    )
+    web.add_argument(
+        "--web-host", default="127.0.0.1",
+        help="address the web port listens on (default: %(default)s, this machine only)",
+    )
+    web.add_argument("--no-web", action="store_true", help="serve no web port")
+    web.add_argument(
+        "--bots", type=int, default=64,
+        help="computer opponents (BotsService) playing at once, at most (default: %(default)s)",
+    )
     parser.add_argument("--log-json", action="store_true", help="log JSON lines even on a terminal")
     parser.set_defaults(run=run)
 
@@ -148,6 +162,9 @@ def run(arguments: argparse.Namespace) -> int:
             request_retention_seconds=arguments.request_retention_hours * 3600,
             idle_connection_seconds=arguments.idle_connection_seconds,
             keepalive_seconds=arguments.keepalive_seconds,
+            web_port=None if arguments.no_web else arguments.web_port,
+            web_host=arguments.web_host,
+            bots=arguments.bots,
             quotas=QuotaLimits(**{name: getattr(arguments, name) for name, _, _ in _QUOTA_FLAGS}),
             limits=RequestLimits(fields={**FIELD_LIMITS, BATCH_ITEMS: arguments.batch_items}),
         )
@@ -169,6 +186,8 @@ def _check_can_start(config: ServerConfig) -> None:
     :raises StartupError: saying what is wrong.
     """
     check_port_free(config.host, config.port)
+    if config.web_port:
+        check_port_free(config.web_host, config.web_port)
     if isinstance(config.db, Path):
         check_database(config.db)
     if config.tls_cert and config.tls_key:

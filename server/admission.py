@@ -23,6 +23,7 @@ import grpc.aio
 from tavli.server.errors import responses_of
 from tavli.server.limits import RequestLimits, check_request
 from tavli.server.quotas import Quotas
+from tavli.server.web_client import client_behind_web
 
 
 class AdmissionInterceptor(grpc.aio.ServerInterceptor):
@@ -62,8 +63,12 @@ class AdmissionInterceptor(grpc.aio.ServerInterceptor):
 def client_of(context: grpc.aio.ServicerContext) -> str:
     """The client's address without its port (``ipv4:127.0.0.1:50432`` is ``127.0.0.1``); an
     IPv6 client is its /64 network, the block one host is given, so that a host cannot become
-    many clients by changing addresses within it."""
+    many clients by changing addresses within it. A call the web port passed on is the
+    browser's (:func:`~server.web_client.client_behind_web`)."""
     peer = context.peer() or ""
+    behind_web = peer.startswith("unix:") and client_behind_web(peer, dict(context.invocation_metadata() or ()))
+    if behind_web:
+        peer = f"ipv6:[{behind_web}]:0" if ":" in behind_web else f"ipv4:{behind_web}:0"
     kind, _, address = peer.partition(":")
     if kind not in ("ipv4", "ipv6"):
         return peer

@@ -13,12 +13,15 @@ import contextlib
 import logging
 import os
 import resource
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import grpc
 import grpc.aio
@@ -28,6 +31,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from tavli.engine import core
 from tavli.server import logs
 from tavli.server.admission import AdmissionInterceptor
+from tavli.server.bot_seats import BotSeats, BotsServicer
 from tavli.server.errors import ErrorInterceptor
 from tavli.server.games_servicer import GamesServicer, summary_of
 from tavli.server.keys import ServerKey
@@ -41,14 +45,26 @@ from tavli.server.store import MemoryStore, SqliteStore, Store
 from tavli.server.store_health import StoreHealth
 from tavli.server.tables import Tables
 from tavli.server.timer import Timer
-from tavli.v1 import games_service_pb2, games_service_pb2_grpc, rules_service_pb2, rules_service_pb2_grpc
+from tavli.v1 import (
+    bots_service_pb2,
+    bots_service_pb2_grpc,
+    games_service_pb2,
+    games_service_pb2_grpc,
+    rules_service_pb2,
+    rules_service_pb2_grpc,
+)
+
+if TYPE_CHECKING:
+    from tavli.server.web import WebPort
 
 log = structlog.get_logger("tavli.server")
 
-SERVICE_NAMES = (
-    rules_service_pb2.DESCRIPTOR.services_by_name["RulesService"].full_name,
-    games_service_pb2.DESCRIPTOR.services_by_name["GamesService"].full_name,
+SERVICES = (
+    rules_service_pb2.DESCRIPTOR.services_by_name["RulesService"],
+    games_service_pb2.DESCRIPTOR.services_by_name["GamesService"],
+    bots_service_pb2.DESCRIPTOR.services_by_name["BotsService"],
 )
+SERVICE_NAMES = tuple(service.full_name for service in SERVICES)
 
 
 @dataclass(frozen=True)
@@ -75,6 +91,9 @@ class ServerConfig:
     quotas: QuotaLimits = field(default_factory=QuotaLimits)
     idle_connection_seconds: float = 600.0  # a connection with no call open this long is closed
     keepalive_seconds: float = 60.0  # the server pings a quiet connection this often
+    web_port: int | None = None  # the web port (Connect, gRPC-Web and the web table); None: none
+    web_host: str = "127.0.0.1"
+    bots: int = 64  # computer opponents (BotsService) playing at once, at most
 
 
 @dataclass
@@ -92,8 +111,15 @@ class Running:
     tables: Tables
     timer: Timer
     store_health: StoreHealth
+    bot_seats: BotSeats
+    own_socket: Path  # the folder of the process's own socket (for the web port and the bots)
     loop: asyncio.AbstractEventLoop
+    web: WebPort | None = None
     thread: threading.Thread | None = None
+
+    @property
+    def web_port(self) -> int | None:
+        return self.web.port if self.web is not None else None
 
     async def shutdown(self, grace: float | None) -> None:
         """Mark every service NOT_SERVING, end open watches and seat streams at once
@@ -101,11 +127,15 @@ class Running:
         store. (A clock that runs out meanwhile is recorded by the next server to start.)"""
         await self.store_health.stop()
         await self.health.enter_graceful_shutdown()
+        await asyncio.to_thread(self.bot_seats.close)
         self.tables.close_watches()
         await self.timer.stop()
+        if self.web is not None:
+            await self.web.stop(grace)
         await self.server.stop(grace)
         await self.tables.drain()
         await asyncio.to_thread(self.store.close)
+        shutil.rmtree(self.own_socket, ignore_errors=True)
 
     def stop(self, grace: float | None = None) -> None:
         """:meth:`shutdown` from another thread than the server's, then end its loop."""
@@ -147,6 +177,10 @@ async def start_server(config: ServerConfig) -> Running:
     rules_service_pb2_grpc.add_RulesServiceServicer_to_server(RulesServicer(), server)
     games_servicer = GamesServicer(tables, quotas, config.limits)
     games_service_pb2_grpc.add_GamesServiceServicer_to_server(games_servicer, server)
+    own_socket = Path(tempfile.mkdtemp(prefix="tavli-"))  # only this user may open it
+    own_address = f"unix:{own_socket / 'native.sock'}"
+    bot_seats = BotSeats(own_address, most=config.bots)
+    bots_service_pb2_grpc.add_BotsServiceServicer_to_server(BotsServicer(tables, bot_seats), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     for name in (*SERVICE_NAMES, ""):
@@ -165,11 +199,38 @@ async def start_server(config: ServerConfig) -> Running:
     if port == 0:
         store.close()
         raise StartupError(f"cannot listen on {address}: the port is in use or the address is not this machine's")
+    server.add_insecure_port(own_address)
     await server.start()
     timer.start()
     store_health = StoreHealth(store, health_servicer, (*SERVICE_NAMES, ""))
     store_health.start()
-    return Running(port, server, health_servicer, store, tables, timer, store_health, asyncio.get_running_loop())
+    running = Running(
+        port, server, health_servicer, store, tables, timer, store_health, bot_seats, own_socket, asyncio.get_running_loop()
+    )
+    if config.web_port is not None:
+        try:
+            running.web = await _start_web_port(config, own_address)
+        except OSError as error:
+            await running.shutdown(0)
+            raise StartupError(f"cannot listen on {config.web_host}:{config.web_port} for the web: {error}") from None
+    return running
+
+
+async def _start_web_port(config: ServerConfig, native: str) -> WebPort:
+    from tavli.server.web import PAGES, start_web_port  # the web's libraries only where it is on
+
+    assert config.web_port is not None
+    return await start_web_port(
+        host=config.web_host,
+        port=config.web_port,
+        native=native,
+        services=[*SERVICES, health_pb2.DESCRIPTOR.services_by_name["Health"]],
+        pages=PAGES,
+        read_max_bytes=config.max_message_bytes,
+        reuse_port=config.shared_store,
+        tls=(config.tls_cert, config.tls_key) if config.tls_cert and config.tls_key else None,
+        grace_seconds=config.grace_seconds,
+    )
 
 
 async def _store_and_key(config: ServerConfig) -> tuple[Store, ServerKey]:
@@ -303,6 +364,7 @@ async def _serve(config: ServerConfig) -> None:
         "serving",
         host=config.host,
         port=running.port,
+        web=f"http{'s' if config.tls_cert else ''}://{config.web_host}:{running.web_port}/" if running.web else None,
         db=_database_in_words(config.db),
         tls=bool(config.tls_cert),
         seeded_dice=config.allow_seeded_dice,

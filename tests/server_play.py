@@ -202,8 +202,11 @@ class ServeProcess:
 
 
 def serve_command(*arguments: str) -> list[str]:
-    """The command line of ``tavli serve`` on 127.0.0.1 with ``arguments``, run by this Python."""
-    return [sys.executable, "-m", "tavli.clients.cli", "serve", "--host", "127.0.0.1", *arguments]
+    """The command line of ``tavli serve`` on 127.0.0.1 with ``arguments``, run by this Python;
+    with no web port unless ``arguments`` ask for one (many servers run at once, and the web
+    port's default is one fixed port)."""
+    web = [] if "--web-port" in arguments else ["--no-web"]
+    return [sys.executable, "-m", "tavli.clients.cli", "serve", "--host", "127.0.0.1", *web, *arguments]
 
 
 def tavli_serve(

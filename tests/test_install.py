@@ -211,7 +211,7 @@ def test_the_installed_server_serves(installed: Installed, tmp_path: Path) -> No
     port = free_port()
     db = tmp_path / "games.sqlite3"
     log = tmp_path / "serve.log"
-    command = [installed.tavli, "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db]
+    command = [installed.tavli, "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db, "--web-port", "0"]
     with open(log, "wb") as log_file:
         process = subprocess.Popen(
             [str(part) for part in command], cwd=installed.outside, env=_environment(),

@@ -63,8 +63,12 @@ def test_watches_of_one_game_are_bounded() -> None:
 
 
 class _Peer:
-    def __init__(self, peer: str) -> None:
+    def __init__(self, peer: str, metadata: tuple[tuple[str, str], ...] = ()) -> None:
         self._peer = peer
+        self._metadata = metadata
+
+    def invocation_metadata(self) -> tuple[tuple[str, str], ...]:
+        return self._metadata
 
     def peer(self) -> str:
         return self._peer
@@ -78,3 +82,10 @@ def test_a_client_is_its_address_and_an_ipv6_client_its_64_block() -> None:
     assert client_of(_Peer("ipv6:[2001:db8:1:2:ffff::9]:1")) == "2001:db8:1:2::/64"  # type: ignore[arg-type]
     assert client_of(_Peer("ipv6:[::1]:50051")) == "::/64"  # type: ignore[arg-type]
     assert client_of(_Peer("unix:/tmp/socket")) == "unix:/tmp/socket"  # type: ignore[arg-type]
+    # a call the web port passed on, over the process's own socket, is the browser's
+    behind_web = (("tavli-web-client", "198.51.100.4"),)
+    assert client_of(_Peer("unix:/tmp/socket", behind_web)) == "198.51.100.4"  # type: ignore[arg-type]
+    from_v6 = (("tavli-web-client", "2001:db8:1:2::5"),)
+    assert client_of(_Peer("unix:/tmp/socket", from_v6)) == "2001:db8:1:2::/64"  # type: ignore[arg-type]
+    # the same header from anywhere else is nobody's word
+    assert client_of(_Peer("ipv4:127.0.0.1:50432", behind_web)) == "127.0.0.1"  # type: ignore[arg-type]

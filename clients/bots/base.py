@@ -37,6 +37,8 @@ class Bot(ABC):
     that never doubles, always takes, and accepts no resignation."""
 
     name: ClassVar[str]
+    description: ClassVar[str] = ""
+    """What the bot is, in a sentence for a player choosing an opponent."""
 
     @classmethod
     def plays(cls, variant: Variant) -> bool:

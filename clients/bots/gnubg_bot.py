@@ -50,6 +50,7 @@ def equity(probabilities: Probabilities) -> float:
 
 class GnubgBot(Bot):
     name = "gnubg"
+    description = "GNU Backgammon's neural net: a strong player, backgammon only."
 
     def __init__(self, *, seed: int | None = None) -> None:
         """:raises GnubgUnavailableError: where gnubg-nn is not installed."""

@@ -247,6 +247,7 @@ def nardi_score(position: Position) -> float:
 
 class HeuristicBot(Bot):
     name = "heuristic"
+    description = "A quick player of rules of thumb: it weighs points made, blots and the race, and doubles and takes by its chances."
 
     def __init__(self, *, seed: int | None = None) -> None:
         # Deterministic: ties go to the first play listed. The seed is accepted for a uniform registry.

@@ -19,6 +19,7 @@ DOUBLE_RATE = 0.05
 
 class RandomBot(Bot):
     name = "random"
+    description = "Plays any legal play at random and doubles on a whim: for a first game."
 
     def __init__(self, *, seed: int | None = None) -> None:
         self.random = random.Random(seed)

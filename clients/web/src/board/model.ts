@@ -1,0 +1,44 @@
+// What the board shows and what a player can do on it, in the page's own terms: the seat the page
+// sits at is "me" (a watcher sits at seat 0), and each side's checkers are counted on its own
+// points, as the API counts them (board.proto: point 1 is the last before bearing off, 24 the
+// farthest back; 25 is the bar and 0 off the board in a step).
+
+export type Variant = "backgammon" | "long-nardi";
+
+export type Side = "me" | "them";
+
+export interface SideCheckers {
+  /** 24 counts: index 0 is the side's own 1-point, index 23 its 24-point. */
+  points: number[];
+  /** Checkers on the bar (always 0 in long nardi). */
+  bar: number;
+  /** Checkers borne off. */
+  off: number;
+}
+
+export interface BoardState {
+  variant: Variant;
+  me: SideCheckers;
+  them: SideCheckers;
+  /** The dice rolled and not yet played, [] before the roll. */
+  dice: number[];
+  /** Whose the dice are (null before the opening throw). */
+  diceSide: Side | null;
+  /** The doubling cube: null when the game has none (long nardi, or the cube switched off). */
+  cube: { value: number; owner: Side | null } | null;
+  pips: { me: number; them: number };
+}
+
+/** One checker moved by one die, in the mover's numbering: from 1-24 or 25 (the bar), to 1-24 or 0 (off). */
+export interface Step {
+  from: number;
+  to: number;
+  die: number;
+  hit: boolean;
+}
+
+/** A legal play as the server lists it: the notation it writes and the steps, in an order that can be played. */
+export interface LegalPlay {
+  notation: string;
+  steps: Step[];
+}

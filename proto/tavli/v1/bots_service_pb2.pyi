@@ -1,0 +1,47 @@
+from tavli.v1 import board_pb2 as _board_pb2
+from tavli.v1 import games_service_pb2 as _games_service_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class ListBotsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListBotsResponse(_message.Message):
+    __slots__ = ("bots",)
+    BOTS_FIELD_NUMBER: _ClassVar[int]
+    bots: _containers.RepeatedCompositeFieldContainer[BotInfo]
+    def __init__(self, bots: _Optional[_Iterable[_Union[BotInfo, _Mapping]]] = ...) -> None: ...
+
+class BotInfo(_message.Message):
+    __slots__ = ("name", "description", "variants")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    VARIANTS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    description: str
+    variants: _containers.RepeatedScalarFieldContainer[_board_pb2.Variant]
+    def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ..., variants: _Optional[_Iterable[_Union[_board_pb2.Variant, str]]] = ...) -> None: ...
+
+class SeatBotRequest(_message.Message):
+    __slots__ = ("name", "seat_token", "bot")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    seat_token: str
+    bot: str
+    def __init__(self, name: _Optional[str] = ..., seat_token: _Optional[str] = ..., bot: _Optional[str] = ...) -> None: ...
+
+class SeatBotResponse(_message.Message):
+    __slots__ = ("seat", "bot")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    seat: _games_service_pb2.Seat
+    bot: str
+    def __init__(self, seat: _Optional[_Union[_games_service_pb2.Seat, str]] = ..., bot: _Optional[str] = ...) -> None: ...

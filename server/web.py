@@ -1,0 +1,372 @@
+"""The web port: ``tavli.v1`` for browsers, and the web table's page, from the server itself.
+
+Browsers cannot speak native gRPC. On the web port the server answers the same services in the
+Connect protocol and in gRPC-Web (connectrpc's ASGI application, served by Hypercorn on the
+server's own event loop), and serves the web table (clients/web/dist) beside them.
+
+Each call is passed on, as it came, to the server's native gRPC services over a Unix socket of
+the process's own, and each answer or refusal passed back: the interceptors (limits, quotas, the
+errors in words, the log line) and the servicers are the same ones a native client meets, so
+there is one way to do each thing. The native server knows the browser by the address the web
+port saw (:mod:`server.web_client`), which it believes only from that socket.
+
+PlaySeat, a two-way stream, needs HTTP/2 end to end, which browsers cannot give a script: the
+web table plays with the unary actions and follows the game with WatchGame.
+
+Requests whose Host is not this machine's loopback name are refused while the port listens on
+loopback only, so that a page elsewhere cannot reach the server by rebinding its own name to
+127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import grpc
+import grpc.aio
+from connectrpc.code import Code
+from connectrpc.errors import ConnectError, ErrorDetail
+from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
+from connectrpc.request import RequestContext
+from connectrpc.server import ConnectASGIApplication, Endpoint
+from google.protobuf import descriptor, json_format, message_factory
+from google.protobuf.message import DecodeError, Message
+from google.rpc import status_pb2
+from hypercorn.asyncio.run import worker_serve
+from hypercorn.config import Config, Sockets
+from hypercorn.utils import wrap_app
+from protobuf.wkt import Any as ConnectAny
+from starlette.staticfiles import StaticFiles
+
+import tavli.clients
+from tavli.server.web_client import WEB_CLIENT_HEADER
+
+PAGES = Path(tavli.clients.__file__).resolve().parent / "web" / "dist"
+"""The web table as built (committed, so that serving needs no Node.js)."""
+
+LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
+
+_STATUS_DETAILS = "grpc-status-details-bin"
+
+# Headers of every page and file the web port serves: nothing from elsewhere is loaded or run,
+# and no page of ours is framed by another site.
+_PAGE_HEADERS = [
+    (
+        b"content-security-policy",
+        (
+            b"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+            b"frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+        ),
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+]
+
+Scope = dict[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+def connect_code(code: grpc.StatusCode) -> Code:
+    """The Connect code of a gRPC status code (the same names; gRPC spells CANCELLED with two Ls)."""
+    return Code(code.name.lower().replace("cancelled", "canceled"))
+
+
+def _refusal(error: grpc.aio.AioRpcError) -> ConnectError:
+    """The native refusal as a Connect error: its code, its message in words, and the details
+    its google.rpc.Status carries (the ErrorInfo with its reason first)."""
+    details: list[ErrorDetail] = []
+    for key, value in error.trailing_metadata() or ():
+        if key == _STATUS_DETAILS and isinstance(value, bytes):
+            status = status_pb2.Status.FromString(value)
+            details = [ErrorDetail(ConnectAny(type_url=d.type_url, value=d.value)) for d in status.details]
+    return ConnectError(connect_code(error.code()), error.details() or "", details)
+
+
+class _BinaryCodec:
+    """The Protocol Buffers binary format, for this project's (Google's) protobuf messages:
+    connectrpc's own codecs are for another protobuf library's messages."""
+
+    def name(self) -> str:
+        return "proto"
+
+    def encode(self, message: Message) -> bytes:
+        return message.SerializeToString()
+
+    def decode(self, data: bytes | bytearray, message_class: type[Message]) -> Message:
+        try:
+            return message_class.FromString(bytes(data))
+        except DecodeError as error:
+            raise ValueError(f"not a {message_class.DESCRIPTOR.full_name}: {error}") from None
+
+
+class _JsonCodec:
+    """The Protocol Buffers JSON mapping, for this project's protobuf messages; fields the
+    server does not know are ignored, as the binary format ignores them."""
+
+    def name(self) -> str:
+        return "json"
+
+    def encode(self, message: Message) -> bytes:
+        return json_format.MessageToJson(message, indent=None).encode()
+
+    def decode(self, data: bytes | bytearray, message_class: type[Message]) -> Message:
+        try:
+            return json_format.Parse(bytes(data), message_class(), ignore_unknown_fields=True)
+        except json_format.ParseError as error:
+            raise ValueError(str(error)) from None
+
+
+CODECS = (_BinaryCodec(), _JsonCodec())
+
+
+class _Forwarded(ConnectASGIApplication[None]):
+    """One service of ``tavli.v1`` (or gRPC health) over Connect and gRPC-Web, each call passed
+    on to the native server on ``channel``."""
+
+    def __init__(
+        self, service: descriptor.ServiceDescriptor, channel: grpc.aio.Channel, read_max_bytes: int
+    ) -> None:
+        self._path = f"/{service.full_name}"
+        endpoints = {
+            f"/{service.full_name}/{method.name}": _endpoint(service, method, channel)
+            for method in service.methods
+            if not method.client_streaming  # PlaySeat: a two-way stream (see the module)
+        }
+        super().__init__(
+            service=None,
+            endpoints=lambda _: endpoints,
+            read_max_bytes=read_max_bytes,
+            codecs=CODECS,  # type: ignore[arg-type]
+        )
+
+    @property
+    def path(self) -> str:
+        return self._path
+
+
+def _endpoint(
+    service: descriptor.ServiceDescriptor, method: descriptor.MethodDescriptor, channel: grpc.aio.Channel
+) -> Any:
+    request_type = message_factory.GetMessageClass(method.input_type)
+    response_type = message_factory.GetMessageClass(method.output_type)
+    info: MethodInfo[Message, Message] = MethodInfo(
+        name=method.name,
+        service_name=service.full_name,
+        input=request_type,
+        output=response_type,
+        idempotency_level=IdempotencyLevel.UNKNOWN,
+        stream_type=StreamType.SERVER_STREAM if method.server_streaming else StreamType.UNARY,
+    )
+    path = f"/{service.full_name}/{method.name}"
+    serialize = request_type.SerializeToString
+    deserialize = response_type.FromString
+
+    if method.server_streaming:
+        stream_call = channel.unary_stream(
+            path, request_serializer=serialize, response_deserializer=deserialize
+        )
+
+        async def stream(
+            request: Message, context: RequestContext[Message, Message]
+        ) -> AsyncIterator[Message]:
+            call = stream_call(request, metadata=_metadata(context), timeout=_seconds(context))
+            try:
+                async for response in call:
+                    yield response
+            except grpc.aio.AioRpcError as error:
+                raise _refusal(error) from None
+            finally:
+                call.cancel()
+
+        return Endpoint.server_stream(method=info, function=stream)
+
+    unary_call = channel.unary_unary(path, request_serializer=serialize, response_deserializer=deserialize)
+
+    async def unary(request: Message, context: RequestContext[Message, Message]) -> Message:
+        try:
+            response: Message = await unary_call(
+                request, metadata=_metadata(context), timeout=_seconds(context)
+            )
+        except grpc.aio.AioRpcError as error:
+            raise _refusal(error) from None
+        return response
+
+    return Endpoint.unary(method=info, function=unary)
+
+
+def _metadata(context: RequestContext[Message, Message]) -> tuple[tuple[str, str], ...]:
+    """Who is calling: the address the web port saw, without its port."""
+    address = context.client_address or ""
+    host = address.rpartition(":")[0] if address.count(":") == 1 else address
+    return ((WEB_CLIENT_HEADER, host.strip("[]") or "web"),)
+
+
+def _seconds(context: RequestContext[Message, Message]) -> float | None:
+    remaining = context.timeout_ms
+    return None if remaining is None else max(remaining, 0.0) / 1000.0
+
+
+class WebApp:
+    """The web port's ASGI application: each service's path to its forwarder, anything else to
+    the page's files; every page with :data:`_PAGE_HEADERS`."""
+
+    def __init__(
+        self,
+        services: list[descriptor.ServiceDescriptor],
+        channel: grpc.aio.Channel,
+        *,
+        pages: Path | None,
+        loopback_only: bool,
+        read_max_bytes: int,
+    ) -> None:
+        self.services = {
+            f"/{service.full_name}/": _Forwarded(service, channel, read_max_bytes) for service in services
+        }
+        self.pages = StaticFiles(directory=pages, html=True) if pages is not None and pages.is_dir() else None
+        self.loopback_only = loopback_only
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await _lifespan(receive, send)
+            return
+        if scope["type"] != "http":
+            return
+        if self.loopback_only and _host_name(scope) not in LOOPBACK_NAMES:
+            await _plain(
+                send, 421, "this server answers only to its loopback address (127.0.0.1 or localhost)"
+            )
+            return
+        path: str = scope["path"]
+        for prefix, service in self.services.items():
+            if path.startswith(prefix):
+                await service(scope, receive, send)  # type: ignore[arg-type]
+                return
+        if self.pages is None:
+            await _plain(send, 404, "this server has no web table: clients/web/dist is not built")
+            return
+
+        async def with_page_headers(event: dict[str, Any]) -> None:
+            if event["type"] == "http.response.start":
+                event = {**event, "headers": [*event.get("headers", []), *_PAGE_HEADERS]}
+            await send(event)
+
+        await self.pages(scope, receive, with_page_headers)
+
+
+def _host_name(scope: Scope) -> str:
+    for key, value in scope.get("headers", ()):
+        if key == b"host":
+            host = value.decode("latin-1").lower()
+            if host.startswith("["):
+                return host.partition("]")[0] + "]"
+            return host.rpartition(":")[0] if ":" in host else host
+    return ""
+
+
+async def _lifespan(receive: Receive, send: Send) -> None:
+    while True:
+        event = await receive()
+        if event["type"] == "lifespan.startup":
+            await send({"type": "lifespan.startup.complete"})
+        elif event["type"] == "lifespan.shutdown":
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+
+
+async def _plain(send: Send, status: int, text: str) -> None:
+    body = (text + "\n").encode()
+    headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+@dataclass
+class WebPort:
+    """The web port, running on the server's event loop until :meth:`stop`."""
+
+    port: int
+    _stopping: asyncio.Event
+    _task: asyncio.Task[None]
+    _channel: grpc.aio.Channel
+
+    async def stop(self, grace: float | None) -> None:
+        """Stop taking connections; calls in flight get ``grace`` seconds (Hypercorn's own
+        graceful timeout) before the native server's stop ends them."""
+        self._stopping.set()
+        try:
+            await asyncio.wait_for(asyncio.shield(self._task), timeout=(grace or 0.0) + 5.0)
+        except TimeoutError:
+            self._task.cancel()
+        await self._channel.close()
+
+
+async def start_web_port(
+    *,
+    host: str,
+    port: int,
+    native: str,
+    services: list[descriptor.ServiceDescriptor],
+    pages: Path | None,
+    read_max_bytes: int,
+    reuse_port: bool = False,
+    tls: tuple[Path, Path] | None = None,
+    grace_seconds: float = 5.0,
+) -> WebPort:
+    """Start serving ``services`` and ``pages`` on ``host:port`` (0 picks a free port), each call
+    passed on to the native server at ``native`` (a ``unix:`` address).
+
+    :raises OSError: if it cannot listen there.
+    """
+    listener = _listen(host, port, reuse_port=reuse_port)
+    channel = grpc.aio.insecure_channel(
+        native,
+        options=[
+            ("grpc.max_receive_message_length", read_max_bytes),
+            ("grpc.max_send_message_length", read_max_bytes),
+        ],
+    )
+    app = WebApp(
+        services, channel, pages=pages, loopback_only=host in LOOPBACK_NAMES, read_max_bytes=read_max_bytes
+    )
+    config = Config()
+    config.accesslog = None
+    config.errorlog = logging.getLogger("tavli.web")
+    config.graceful_timeout = grace_seconds
+    config.include_server_header = False
+    sockets = Sockets(secure_sockets=[], insecure_sockets=[listener], quic_sockets=[])
+    if tls is not None:
+        config.certfile, config.keyfile = str(tls[0]), str(tls[1])
+        sockets = Sockets(secure_sockets=[listener], insecure_sockets=[], quic_sockets=[])
+    stopping = asyncio.Event()
+    task = asyncio.create_task(
+        worker_serve(
+            wrap_app(app, config.wsgi_max_body_size, "asgi"),
+            config,
+            sockets=sockets,
+            shutdown_trigger=stopping.wait,
+        )
+    )
+    return WebPort(listener.getsockname()[1], stopping, task, channel)
+
+
+def _listen(host: str, port: int, *, reuse_port: bool) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if reuse_port:
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        listener.bind((host.strip("[]"), port))
+        listener.listen(512)
+        listener.setblocking(False)
+    except OSError:
+        listener.close()
+        raise
+    return listener
