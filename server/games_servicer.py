@@ -145,8 +145,12 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
     async def ListLegalActions(
         self, request: pb.ListLegalActionsRequest, context: grpc.aio.ServicerContext
     ) -> pb.ListLegalActionsResponse:
-        seat = convert.seat_of(request.seat)
-        return legal_actions_message(await self.tables.get(_name_of(request)), seat)
+        view = await self.tables.get(_name_of(request))
+        if not request.seat_token:
+            return legal_actions_message(view, convert.seat_of(request.seat))
+        if request.seat:
+            raise BadRequest("give seat or seat_token, not both")
+        return legal_actions_message(view, await self.tables.seat(view.name, request.seat_token))
 
     async def ListGameEvents(
         self, request: pb.ListGameEventsRequest, context: grpc.aio.ServicerContext
@@ -247,7 +251,7 @@ def legal_actions_message(view: GameView, seat: Side) -> pb.ListLegalActionsResp
     """What ``seat`` may do in a stored game, with the legal plays when it is on turn."""
     state = view.state
     actions = convert.actions_message(legal_actions(state, seat))
-    response = pb.ListLegalActionsResponse(actions=actions, etag=view.etag)
+    response = pb.ListLegalActionsResponse(actions=actions, etag=view.etag, seat=convert.seat_message(seat))
     rolled = rolled_plays(state) if seat == state.game.turn else None
     return response if rolled is None else answers.with_plays(response, rolled)
 

@@ -42,6 +42,7 @@ from hypercorn.asyncio.run import worker_serve
 from hypercorn.config import Config, Sockets
 from hypercorn.utils import wrap_app
 from protobuf.wkt import Any as ConnectAny
+from starlette.exceptions import HTTPException
 from starlette.staticfiles import StaticFiles
 
 import tavli.clients
@@ -257,7 +258,10 @@ class WebApp:
                 event = {**event, "headers": [*event.get("headers", []), *_PAGE_HEADERS]}
             await send(event)
 
-        await self.pages(scope, receive, with_page_headers)
+        try:
+            await self.pages(scope, receive, with_page_headers)
+        except HTTPException as refused:  # no such file (StaticFiles leaves the answer to the app)
+            await _plain(send, refused.status_code, "there is no such page here: the web table is at /")
 
 
 def _host_name(scope: Scope) -> str:

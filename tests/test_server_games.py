@@ -182,6 +182,22 @@ def test_a_wrong_seat_token_is_permission_denied(clients) -> None:
     assert get(clients[0], seat_0.name).event_count == 0
 
 
+def test_a_seats_token_tells_which_seat_it_holds_and_what_it_may_do(clients) -> None:
+    seat_0, seat_1 = seats_of(clients)
+    other_game_seat, _ = seats_of(clients)
+    games = clients[0].games
+    for seat in (seat_0, seat_1):
+        by_token = games.ListLegalActions(games_pb2.ListLegalActionsRequest(name=seat.name, seat_token=seat.token))
+        by_seat = games.ListLegalActions(games_pb2.ListLegalActionsRequest(name=seat.name, seat=seat.seat))
+        assert by_token.seat == seat.seat
+        assert by_token == by_seat
+    for token in ("not-a-token", other_game_seat.token):
+        request = games_pb2.ListLegalActionsRequest(name=seat_0.name, seat_token=token)
+        assert refusal(games.ListLegalActions, request) == (grpc.StatusCode.PERMISSION_DENIED, "WRONG_SEAT_TOKEN", "tavli")
+    both = games_pb2.ListLegalActionsRequest(name=seat_0.name, seat=games_pb2.SEAT_0, seat_token=seat_0.token)
+    assert refusal(games.ListLegalActions, both)[0] == grpc.StatusCode.INVALID_ARGUMENT
+
+
 def test_seat_ones_token_on_seat_zeros_turn_is_not_your_turn(clients) -> None:
     seats = seats_of(clients, variant="backgammon", dice_seed="turns")
     game = play_until(seats, Policy(random.Random(1)), games_pb2.PHASE_ROLLING, seat_on_turn=SEAT_0)

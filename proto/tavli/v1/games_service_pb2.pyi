@@ -598,22 +598,26 @@ class RejectResignationResponse(_message.Message):
     def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ...) -> None: ...
 
 class ListLegalActionsRequest(_message.Message):
-    __slots__ = ("name", "seat")
+    __slots__ = ("name", "seat", "seat_token")
     NAME_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
     name: str
     seat: Seat
-    def __init__(self, name: _Optional[str] = ..., seat: _Optional[_Union[Seat, str]] = ...) -> None: ...
+    seat_token: str
+    def __init__(self, name: _Optional[str] = ..., seat: _Optional[_Union[Seat, str]] = ..., seat_token: _Optional[str] = ...) -> None: ...
 
 class ListLegalActionsResponse(_message.Message):
-    __slots__ = ("actions", "plays", "etag")
+    __slots__ = ("actions", "plays", "etag", "seat")
     ACTIONS_FIELD_NUMBER: _ClassVar[int]
     PLAYS_FIELD_NUMBER: _ClassVar[int]
     ETAG_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
     actions: _containers.RepeatedScalarFieldContainer[Action]
     plays: _containers.RepeatedCompositeFieldContainer[_board_pb2.Play]
     etag: str
-    def __init__(self, actions: _Optional[_Iterable[_Union[Action, str]]] = ..., plays: _Optional[_Iterable[_Union[_board_pb2.Play, _Mapping]]] = ..., etag: _Optional[str] = ...) -> None: ...
+    seat: Seat
+    def __init__(self, actions: _Optional[_Iterable[_Union[Action, str]]] = ..., plays: _Optional[_Iterable[_Union[_board_pb2.Play, _Mapping]]] = ..., etag: _Optional[str] = ..., seat: _Optional[_Union[Seat, str]] = ...) -> None: ...
 
 class ListGameEventsRequest(_message.Message):
     __slots__ = ("name", "page_size", "page_token")

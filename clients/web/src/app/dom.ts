@@ -1,0 +1,53 @@
+// A small helper to build elements in code: h("button", { type: "button", testid: "roll-button" }, "Roll").
+
+type Child = Node | string | null | undefined | false;
+
+export interface Attrs {
+  [name: string]: string | number | boolean | undefined | null | EventListener;
+}
+
+/** An element with attributes (testid → data-testid, class, on* listeners, booleans) and children. */
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) {
+      continue;
+    }
+    if (name.startsWith("on") && typeof value === "function") {
+      element.addEventListener(name.slice(2).toLowerCase(), value as EventListener);
+    } else if (name === "testid") {
+      element.setAttribute("data-testid", String(value));
+    } else if (name === "class") {
+      element.className = String(value);
+    } else if (value === true) {
+      element.setAttribute(name, "");
+    } else {
+      element.setAttribute(name, String(value));
+    }
+  }
+  append(element, ...children);
+  return element;
+}
+
+export function append(parent: Node, ...children: Child[]): void {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) {
+      continue;
+    }
+    parent.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+  }
+}
+
+/** Sets an element's text only when it changes (so that live regions announce only changes). */
+export function setText(element: HTMLElement, text: string): void {
+  if (element.textContent !== text) {
+    element.textContent = text;
+  }
+}
+
+let counter = 0;
+/** A unique id for a label's `for`. */
+export function uid(prefix: string): string {
+  counter += 1;
+  return `${prefix}-${counter}`;
+}

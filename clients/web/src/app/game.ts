@@ -1,0 +1,845 @@
+// The game screen, for a seat ("#/game/NAME/TOKEN") or a watcher ("#/watch/NAME"): the board from
+// the player's side, both players, score, cube, pips, clocks, the last play and a status line; a
+// seat also gets the controls and the dialogs that answer the other seat. The game is followed
+// with WatchGame (resumed after a dropped stream), what the seat may do is read with
+// ListLegalActions whenever the game expects it to act, and every action is a unary call carrying
+// the etag of the state it was decided on and a fresh request_id.
+
+import { Board } from "../board/board";
+import type { LegalPlay, Step } from "../board/model";
+import { GameResult } from "../gen/tavli/v1/board_pb";
+import { Action, EventKind, Phase, Seat, type Game, type GameEvent } from "../gen/tavli/v1/games_service_pb";
+import { Code, ConnectError, getApi, isCancelled, newRequestId, refusalText } from "./api";
+import { clockText, readClock } from "./clock";
+import { expectsAction, isMoneyPlay, mustPass, otherSeat, playerName, seatIndex, toBoardState, toLegalPlays } from "./convert";
+import { Dialogs } from "./dialogs";
+import { h, setText } from "./dom";
+import { gameId, type WatchFrom } from "./routes";
+import {
+  cubeText,
+  diceText,
+  doubleOfferText,
+  gameOverText,
+  lastPlayText,
+  matchLengthText,
+  matchOverText,
+  phaseName,
+  resignLevels,
+  resignationOfferText,
+  resultWord,
+  scoreText,
+  statusText,
+} from "./text";
+import type { Screen } from "./screen";
+
+export type GameRoute = { mode: "seat"; name: string; token: string } | { mode: "watch"; name: string; from: WatchFrom };
+
+interface Common {
+  name: string;
+  seatToken: string;
+  etag: string;
+  requestId: string;
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+
+export function gameScreen(root: HTMLElement, route: GameRoute, navigate: (hash: string) => void): Screen {
+  const screen = new GameScreen(root, route, navigate);
+  void screen.start();
+  return screen;
+}
+
+class GameScreen implements Screen {
+  private readonly api = getApi();
+  private readonly controller = new AbortController();
+  private readonly name: string;
+  private readonly token: string;
+  private readonly watching: boolean;
+  private readonly from: WatchFrom;
+
+  private game: Game | null = null;
+  /** The seat this page plays; null while unknown, and always for a watcher. */
+  private mySeat: Seat | null = null;
+  private actions: Action[] = [];
+  private plays: LegalPlay[] = [];
+  private actionsEtag = "";
+  private loadingEtag = "";
+  /** The server's refusal of the token, when it holds no seat of this game. */
+  private badToken = "";
+  private partial: Step[] = [];
+  private complete: LegalPlay | null = null;
+  private busy = false;
+  private boardKey = "";
+  private replaying = false;
+  private matchOverShown = false;
+  private clockTimer: number | undefined;
+  private readonly keyListener = (event: KeyboardEvent) => this.onKey(event);
+
+  // Elements.
+  private readonly rootEl: HTMLElement;
+  private readonly boardHost: HTMLElement;
+  private board: Board | null = null;
+  private readonly playerMe = h("span", { testid: "player-me", class: "name" });
+  private readonly playerThem = h("span", { testid: "player-them", class: "name" });
+  private readonly pipsMe = h("span", { testid: "pips-me", class: "pips" });
+  private readonly pipsThem = h("span", { testid: "pips-them", class: "pips" });
+  private readonly clockMe = h("span", { testid: "clock-me", class: "clock", hidden: true });
+  private readonly clockThem = h("span", { testid: "clock-them", class: "clock", hidden: true });
+  private readonly roleMe = h("span", { class: "role" });
+  private readonly roleThem = h("span", { class: "role" });
+  private readonly score = h("span", { testid: "score" });
+  private readonly matchLength = h("span", { testid: "match-length" });
+  private readonly cube = h("span", { testid: "cube-text" });
+  private readonly lastPlay = h("p", { testid: "last-play", class: "last-play" });
+  private readonly eventNote = h("p", { testid: "last-event", class: "note" });
+  private readonly status = h("p", { testid: "status", class: "status", "aria-live": "polite", role: "status" });
+  private readonly refusal = h("div", { testid: "refusal", class: "refusal", role: "alert" });
+  private readonly connection = h("p", { testid: "connection", class: "note connection", "aria-live": "polite" });
+  private readonly banner = h("p", { testid: "watching-banner", class: "banner" });
+  private readonly rollButton = h("button", { type: "button", testid: "roll-button", class: "primary" }, "Roll");
+  private readonly doubleButton = h("button", { type: "button", testid: "double-button" }, "Double");
+  private readonly resignButton = h("button", { type: "button", testid: "resign-button" }, "Resign…");
+  private readonly undoButton = h("button", { type: "button", testid: "undo-button" }, "Undo");
+  private readonly submitButton = h("button", { type: "button", testid: "submit-play", class: "primary" }, "Play");
+  private readonly notationInput = h("input", {
+    type: "text",
+    id: "notation-input",
+    testid: "notation-input",
+    autocomplete: "off",
+    autocapitalize: "off",
+    spellcheck: "false",
+    placeholder: "e.g. 24/18 13/11",
+  });
+  private readonly notationSubmit = h("button", { type: "submit", testid: "notation-submit" }, "Send");
+  private dialogs: Dialogs | null = null;
+  private dialogsHost = h("div", { class: "dialogs" });
+
+  constructor(
+    private readonly root: HTMLElement,
+    route: GameRoute,
+    private readonly navigate: (hash: string) => void,
+  ) {
+    this.name = route.name;
+    this.watching = route.mode === "watch";
+    this.token = route.mode === "seat" ? route.token : "";
+    this.from = route.mode === "watch" ? route.from : "now";
+    this.boardHost = h("div", { testid: "board", class: "board-host", role: "region", "aria-label": "Board" });
+    this.rootEl = h("section", {
+      testid: "game",
+      class: `game ${this.watching ? "watching" : "seat"}`,
+      "data-game-name": this.name,
+      "data-phase": "UNSPECIFIED",
+      "data-my-turn": "false",
+      "data-event-count": "0",
+      "aria-label": "Game",
+    });
+    this.layout();
+    document.title = `tavli: ${this.watching ? "watching " : ""}${gameId(this.name)}`;
+  }
+
+  private layout(): void {
+    const them = h("div", { class: "player them" }, this.playerThem, this.roleThem, this.pipsThem, this.clockThem);
+    const me = h("div", { class: "player me" }, this.playerMe, this.roleMe, this.pipsMe, this.clockMe);
+    const info = h("div", { class: "info" }, this.score, this.matchLength, this.cube);
+    const parts: Array<HTMLElement> = [];
+    if (this.watching) {
+      setText(this.banner, `Watching ${gameId(this.name)}${this.from === "start" ? ", from the start" : ""}`);
+      parts.push(this.banner);
+    }
+    parts.push(
+      h("nav", { class: "crumbs" }, h("a", { href: "#/" }, "← Home")),
+      info,
+      them,
+      this.boardHost,
+      me,
+      this.status,
+      this.refusal,
+    );
+    if (!this.watching) {
+      const form = h(
+        "form",
+        { class: "notation", testid: "notation-form" },
+        h("label", { for: "notation-input" }, "Type your play"),
+        h("div", { class: "notation-row" }, this.notationInput, this.notationSubmit),
+      );
+      form.addEventListener("submit", (event) => {
+        event.preventDefault();
+        void this.sendNotation();
+      });
+      parts.push(
+        h("div", { class: "controls", role: "group", "aria-label": "Your actions" }, this.rollButton, this.doubleButton, this.undoButton, this.submitButton, this.resignButton),
+        form,
+      );
+      this.rollButton.addEventListener("click", () => void this.roll());
+      this.doubleButton.addEventListener("click", () => void this.double());
+      this.resignButton.addEventListener("click", () => this.openResign());
+      this.undoButton.addEventListener("click", () => this.undo());
+      this.submitButton.addEventListener("click", () => void this.submitPlay());
+    }
+    parts.push(this.lastPlay, this.eventNote, this.connection, this.dialogsHost);
+    this.rootEl.replaceChildren(...parts);
+    this.root.replaceChildren(h("main", { class: "game-page" }, this.rootEl));
+    this.board = new Board(this.boardHost, {
+      onPartialChange: (partial, complete) => this.onPartialChange(partial, complete),
+      onIllegalAttempt: (partial, attempted) => void this.onIllegalAttempt(partial, attempted),
+      onDiceClick: () => this.onDiceClick(),
+      onCubeClick: () => this.onCubeClick(),
+    });
+    document.addEventListener("keydown", this.keyListener);
+    this.renderControls();
+  }
+
+  destroy(): void {
+    this.controller.abort();
+    document.removeEventListener("keydown", this.keyListener);
+    if (this.clockTimer !== undefined) {
+      clearInterval(this.clockTimer);
+    }
+    this.dialogs?.closeAll();
+  }
+
+  private get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** The seat the board is drawn from: mine, or seat 0 for a watcher (and until mine is known). */
+  private get viewSeat(): Seat {
+    return this.mySeat ?? Seat.SEAT_0;
+  }
+
+  /** The seat whose actions the page reads: mine; before the throw for who starts either seat's do. */
+  private get actingSeat(): Seat | null {
+    if (this.watching) {
+      return null;
+    }
+    if (this.mySeat !== null) {
+      return this.mySeat;
+    }
+    return this.game?.phase === Phase.OPENING ? Seat.SEAT_0 : null;
+  }
+
+  // --- following the game --------------------------------------------------------------------
+
+  async start(): Promise<void> {
+    let first: Game;
+    try {
+      const answer = await this.api.games.getGame({ name: this.name }, { signal: this.signal });
+      if (!answer.game) {
+        throw new Error("the server sent no game");
+      }
+      first = answer.game;
+    } catch (error) {
+      if (!this.signal.aborted) {
+        setText(this.status, `This game cannot be shown: ${refusalText(error)}`);
+        setText(this.refusal, refusalText(error));
+      }
+      return;
+    }
+    let from = first.eventCount;
+    if (this.watching && this.from === "start" && first.eventCount > 0n) {
+      from = 0n;
+      this.replaying = true;
+      this.setupDialogs(first);
+      setText(this.banner, `Watching ${gameId(this.name)}: replaying from the start`);
+    } else {
+      this.apply(first);
+    }
+    this.clockTimer = window.setInterval(() => this.renderClocks(), 250);
+    if (!this.watching) {
+      await this.findSeat();
+    }
+    await this.follow(from, first.eventCount);
+  }
+
+  /** Follows the game's events from `from` on, for as long as the screen is shown. */
+  private async follow(from: bigint, replayUntil: bigint): Promise<void> {
+    let next = from;
+    let backoff = 500;
+    const replayDelay = replayUntil > 0n ? Math.min(150, Math.max(5, Math.floor(6000 / Number(replayUntil)))) : 0;
+    while (!this.signal.aborted) {
+      try {
+        const stream = this.api.games.watchGame({ name: this.name, fromSequence: next }, { signal: this.signal });
+        for await (const message of stream) {
+          setText(this.connection, "");
+          backoff = 500;
+          const event = message.event;
+          if (event) {
+            next = event.sequence + 1n;
+          }
+          if (this.replaying && next >= replayUntil) {
+            // The last past event: from here on the game is shown live.
+            if (message.game) {
+              this.apply(message.game, event);
+            }
+            this.endReplay();
+            continue;
+          }
+          if (message.game) {
+            this.apply(message.game, event);
+          }
+          if (this.replaying) {
+            await sleep(replayDelay, this.signal);
+          }
+        }
+        // The server ended the stream: over when the match is, else resume.
+        if (this.game?.phase === Phase.MATCH_OVER) {
+          this.endReplay();
+          return;
+        }
+      } catch (error) {
+        if (this.signal.aborted || isCancelled(error)) {
+          return;
+        }
+        if (error instanceof ConnectError && (error.code === Code.NotFound || error.code === Code.InvalidArgument)) {
+          setText(this.refusal, refusalText(error));
+          return;
+        }
+        setText(this.connection, `Connection lost (${refusalText(error)}); reconnecting…`);
+      }
+      await sleep(backoff, this.signal);
+      backoff = Math.min(backoff * 2, 10000);
+      // Catch up on the state at once, so that the table does not wait for the next event.
+      if (!this.replaying) {
+        await this.refresh();
+      }
+    }
+  }
+
+  private endReplay(): void {
+    if (this.replaying) {
+      this.replaying = false;
+      setText(this.banner, `Watching ${gameId(this.name)}${this.from === "start" ? " (replayed from the start, now live)" : ""}`);
+      this.render();
+    }
+  }
+
+  /** Reads the game again (after a refusal or a reconnect). */
+  private async refresh(): Promise<void> {
+    try {
+      const answer = await this.api.games.getGame({ name: this.name }, { signal: this.signal });
+      setText(this.connection, "");
+      if (answer.game) {
+        this.apply(answer.game);
+      }
+    } catch {
+      // The watch loop says so and tries again.
+    }
+  }
+
+  /** Takes a state of the game (from the stream or an action's answer); older ones are ignored. */
+  private apply(game: Game, event?: GameEvent): void {
+    const previous = this.game;
+    if (previous) {
+      if (game.eventCount < previous.eventCount) {
+        return;
+      }
+      if (game.eventCount === previous.eventCount && game.etag === previous.etag) {
+        return;
+      }
+    }
+    this.game = game;
+    this.setupDialogs(game);
+    if (this.actionsEtag !== game.etag) {
+      this.actions = [];
+      this.plays = [];
+    }
+    if (event) {
+      setText(this.eventNote, this.eventText(game, event));
+    }
+    if (previous && game.finishedGames.length > previous.finishedGames.length && !this.replaying) {
+      this.showGameOver(game);
+    }
+    this.render();
+    void this.afterState(game);
+  }
+
+  private setupDialogs(game: Game): void {
+    if (this.dialogs) {
+      return;
+    }
+    const variant = game.ruleSet?.variant;
+    this.dialogs = new Dialogs(
+      {
+        take: () => void this.answer("take"),
+        drop: () => void this.answer("drop"),
+        beaver: () => void this.answer("beaver"),
+        resign: (result) => void this.resign(result),
+        accept: () => void this.answer("accept"),
+        reject: () => void this.answer("reject"),
+        home: () => this.navigate("#/"),
+      },
+      resignLevels(variant ?? 1),
+    );
+    this.dialogsHost.replaceChildren(...this.dialogs.elements);
+  }
+
+  /** After a new state: find out my seat if need be, and read what I may do when I am to act. */
+  private async afterState(game: Game): Promise<void> {
+    if (this.watching) {
+      return;
+    }
+    if (this.mySeat === null && !this.badToken) {
+      await this.findSeat();
+    }
+    const seat = this.actingSeat;
+    if (seat === null || this.game !== game) {
+      return;
+    }
+    if (!expectsAction(game, seat)) {
+      return;
+    }
+    await this.loadActions(game, seat);
+  }
+
+  private async loadActions(game: Game, seat: Seat): Promise<void> {
+    if (this.loadingEtag === game.etag || this.actionsEtag === game.etag) {
+      return;
+    }
+    this.loadingEtag = game.etag;
+    try {
+      const answer = await this.api.games.listLegalActions({ name: this.name, seat }, { signal: this.signal });
+      if (this.game?.etag === answer.etag) {
+        this.actions = answer.actions;
+        this.plays = toLegalPlays(answer.plays);
+        this.actionsEtag = answer.etag;
+        this.render();
+      } else if (this.game === game) {
+        // The server is ahead of the page: read the state it is at.
+        this.loadingEtag = "";
+        await this.refresh();
+      }
+    } catch (error) {
+      this.loadingEtag = "";
+      if (!this.signal.aborted) {
+        setText(this.refusal, refusalText(error));
+        await sleep(1000, this.signal);
+        if (this.game === game) {
+          void this.loadActions(game, seat);
+        }
+      }
+    } finally {
+      if (this.loadingEtag === game.etag) {
+        this.loadingEtag = "";
+      }
+    }
+  }
+
+  /**
+   * Which seat my token holds: ListLegalActions by token names it, and a token that holds no
+   * seat is refused (PERMISSION_DENIED), which makes the page watch only, saying why.
+   */
+  private async findSeat(): Promise<void> {
+    try {
+      const answer = await this.api.games.listLegalActions({ name: this.name, seatToken: this.token }, { signal: this.signal });
+      if (answer.seat !== Seat.SEAT_UNSPECIFIED) {
+        this.mySeat = answer.seat;
+        this.boardKey = "";
+        this.render();
+      }
+    } catch (error) {
+      if (this.signal.aborted) {
+        return;
+      }
+      if (error instanceof ConnectError && error.code === Code.PermissionDenied) {
+        this.badToken = refusalText(error);
+        this.actions = [];
+        this.render();
+      } else {
+        setText(this.refusal, refusalText(error));
+      }
+    }
+  }
+
+  // --- drawing ---------------------------------------------------------------------------------
+
+  private ready(): boolean {
+    if (this.badToken) {
+      return false;
+    }
+    const game = this.game;
+    const seat = this.actingSeat;
+    return game !== null && seat !== null && this.actionsEtag === game.etag && this.actions.length > 0 && expectsAction(game, seat);
+  }
+
+  private has(action: Action): boolean {
+    return this.ready() && this.actions.includes(action);
+  }
+
+  private render(): void {
+    const game = this.game;
+    if (!game) {
+      return;
+    }
+    const view = this.viewSeat;
+    const me = this.watching ? null : this.mySeat;
+    const el = this.rootEl;
+    el.setAttribute("data-game-name", game.name);
+    el.setAttribute("data-phase", phaseName(game.phase));
+    el.setAttribute("data-my-turn", this.ready() ? "true" : "false");
+    el.setAttribute("data-event-count", String(game.eventCount));
+    el.setAttribute("data-replaying", this.replaying ? "true" : "false");
+    el.setAttribute("data-seat", me === null ? "" : me === Seat.SEAT_1 ? "SEAT_1" : "SEAT_0");
+
+    const other = otherSeat(view);
+    setText(this.playerMe, this.watching ? playerName(game, view) : `${playerName(game, view)}${me !== null ? " (you)" : ""}`);
+    setText(this.playerThem, playerName(game, other));
+    setText(this.roleMe, this.turnMark(game, view));
+    setText(this.roleThem, this.turnMark(game, other));
+    setText(this.pipsMe, `Pips: ${game.pipCounts[seatIndex(view)] ?? "?"}`);
+    setText(this.pipsThem, `Pips: ${game.pipCounts[seatIndex(other)] ?? "?"}`);
+    setText(this.score, scoreText(game, me ?? (this.watching ? null : view)));
+    this.score.setAttribute("data-me", String(game.score[seatIndex(view)] ?? 0n));
+    this.score.setAttribute("data-them", String(game.score[seatIndex(other)] ?? 0n));
+    setText(this.matchLength, matchLengthText(game));
+    setText(this.cube, cubeText(game, me));
+    setText(this.lastPlay, lastPlayText(game, me) || "No play yet in this game.");
+    setText(this.status, this.replaying ? `Replaying: ${statusText(game, null, [])}` : statusText(game, this.watching ? null : me ?? (game.phase === Phase.OPENING ? view : null), this.ready() ? this.actions : []));
+    if (!this.watching && me === null && game.phase !== Phase.OPENING && game.phase !== Phase.MATCH_OVER) {
+      setText(this.status, "Finding your seat…");
+    }
+    if (this.badToken) {
+      setText(this.status, "This link holds no seat of this game: you can only watch it.");
+      setText(this.refusal, this.badToken);
+    }
+    this.renderClocks();
+    this.renderBoard(game);
+    this.renderControls();
+    this.renderDialogs(game);
+  }
+
+  private turnMark(game: Game, seat: Seat): string {
+    if (game.phase === Phase.MATCH_OVER) {
+      return game.winner === seat ? "winner" : "";
+    }
+    return game.toAct.includes(seat) && game.phase !== Phase.OPENING ? "to act" : "";
+  }
+
+  private renderBoard(game: Game): void {
+    if (!this.board) {
+      return;
+    }
+    const playing = this.has(Action.PLAY);
+    const key = `${game.etag}|${this.viewSeat}|${playing ? this.plays.length : 0}|${this.replaying}`;
+    if (key === this.boardKey) {
+      return;
+    }
+    this.boardKey = key;
+    this.partial = [];
+    this.complete = playing && mustPass(this.plays) ? this.plays[0] : null;
+    this.board.show(toBoardState(game, this.viewSeat), playing ? this.plays : undefined);
+  }
+
+  private renderClocks(): void {
+    const game = this.game;
+    if (!game || !game.ruleSet?.clock || !game.clocks) {
+      this.clockMe.hidden = true;
+      this.clockThem.hidden = true;
+      return;
+    }
+    const now = Date.now();
+    const view = this.viewSeat;
+    this.clockMe.hidden = false;
+    this.clockThem.hidden = false;
+    setText(this.clockMe, `Clock: ${clockText(readClock(game.clocks, view, now))}`);
+    setText(this.clockThem, `Clock: ${clockText(readClock(game.clocks, otherSeat(view), now))}`);
+  }
+
+  private renderControls(): void {
+    if (this.watching) {
+      return;
+    }
+    const idle = !this.busy;
+    const canDouble = this.has(Action.DOUBLE);
+    this.rollButton.disabled = !(idle && this.has(Action.ROLL));
+    this.doubleButton.disabled = !(idle && canDouble);
+    this.doubleButton.hidden = !canDouble;
+    this.resignButton.disabled = !(idle && this.has(Action.RESIGN));
+    const playing = idle && this.has(Action.PLAY);
+    this.undoButton.disabled = !(playing && this.partial.length > 0);
+    this.submitButton.disabled = !(playing && this.complete !== null);
+    setText(this.submitButton, playing && mustPass(this.plays) ? "Play (no move possible)" : "Play");
+    this.notationInput.disabled = !playing;
+    this.notationSubmit.disabled = !playing;
+  }
+
+  private renderDialogs(game: Game): void {
+    const dialogs = this.dialogs;
+    if (!dialogs) {
+      return;
+    }
+    if (game.phase === Phase.MATCH_OVER) {
+      if (!this.matchOverShown && !this.replaying) {
+        this.matchOverShown = true;
+        const last = game.finishedGames[game.finishedGames.length - 1];
+        const lastText = last ? `${gameOverText(game, last, this.watching ? null : this.mySeat)} ` : "";
+        setText(dialogs.matchOverText, `${lastText}${matchOverText(game, this.watching ? null : this.mySeat)}`);
+        dialogs.open(dialogs.matchOver.element, !this.watching);
+      }
+      dialogs.close(dialogs.double.element);
+      dialogs.close(dialogs.resignAnswer.element);
+      return;
+    }
+    if (this.watching) {
+      return;
+    }
+    if (game.phase === Phase.DOUBLED && this.has(Action.TAKE)) {
+      setText(dialogs.double.text, doubleOfferText(game));
+      dialogs.beaverButton.hidden = !this.has(Action.BEAVER);
+      dialogs.open(dialogs.double.element);
+    } else {
+      dialogs.close(dialogs.double.element);
+    }
+    if (game.phase === Phase.RESIGNING && this.has(Action.ACCEPT)) {
+      setText(dialogs.resignAnswer.text, resignationOfferText(game));
+      dialogs.open(dialogs.resignAnswer.element);
+    } else {
+      dialogs.close(dialogs.resignAnswer.element);
+    }
+    if (!this.has(Action.RESIGN)) {
+      dialogs.close(dialogs.resignOffer.element);
+    }
+  }
+
+  private showGameOver(game: Game): void {
+    const dialogs = this.dialogs;
+    const finished = game.finishedGames[game.finishedGames.length - 1];
+    if (!dialogs || !finished || game.phase === Phase.MATCH_OVER) {
+      return;
+    }
+    const me = this.watching ? null : this.mySeat;
+    const goesOn = isMoneyPlay(game) ? ` ${scoreText(game, me)}. The next game starts now.` : ` ${scoreText(game, me)}.`;
+    setText(dialogs.gameOverText, `${gameOverText(game, finished, me)}${goesOn}`);
+    dialogs.open(dialogs.gameOver.element, !this.watching);
+  }
+
+  private eventText(game: Game, event: GameEvent): string {
+    const who = (seat: Seat) => (seat === this.mySeat && !this.watching ? "You" : playerName(game, seat));
+    switch (event.kind) {
+      case EventKind.OPENING_THROW: {
+        const last = event.openingThrows[event.openingThrows.length - 1];
+        if (!last) {
+          return "";
+        }
+        const ties = event.openingThrows.length > 1 ? ` (after ${event.openingThrows.length - 1} tie${event.openingThrows.length > 2 ? "s" : ""})` : "";
+        const starter = last.seat0Die > last.seat1Die ? Seat.SEAT_0 : Seat.SEAT_1;
+        return `Throw for who starts: ${playerName(game, Seat.SEAT_0)} ${last.seat0Die}, ${playerName(game, Seat.SEAT_1)} ${last.seat1Die}${ties}. ${who(starter)} ${who(starter) === "You" ? "start" : "starts"}.`;
+      }
+      case EventKind.ROLL:
+        return `${who(event.seat)} rolled ${diceText(event.dice)}.`;
+      case EventKind.PLAY:
+        return `${who(event.seat)} played ${event.notation || "no move"}${event.forced ? " (forced, played by the server)" : ""}.`;
+      case EventKind.DOUBLE:
+        return `${who(event.seat)} doubled.`;
+      case EventKind.TAKE:
+        return `${who(event.seat)} took the double.`;
+      case EventKind.DROP:
+        return `${who(event.seat)} dropped the double.`;
+      case EventKind.BEAVER:
+        return `${who(event.seat)} beavered.`;
+      case EventKind.RESIGN:
+        return `${who(event.seat)} offered to resign a ${resultWord(event.resignationResult)}.`;
+      case EventKind.ACCEPT:
+        return `${who(event.seat)} accepted the resignation.`;
+      case EventKind.REJECT:
+        return `${who(event.seat)} rejected the resignation.`;
+      case EventKind.TIME_RAN_OUT:
+        return event.reason || `${who(event.seat)} ran out of time.`;
+      default:
+        return "";
+    }
+  }
+
+  // --- acting ----------------------------------------------------------------------------------
+
+  /** Makes one action on the state shown; a refusal shows the server's message verbatim. */
+  private async act(call: (common: Common) => Promise<{ game?: Game }>): Promise<boolean> {
+    const game = this.game;
+    if (!game || this.busy || this.watching) {
+      return false;
+    }
+    this.busy = true;
+    this.renderControls();
+    const common: Common = { name: this.name, seatToken: this.token, etag: game.etag, requestId: newRequestId() };
+    try {
+      let answer: { game?: Game };
+      try {
+        answer = await call(common);
+      } catch (error) {
+        // A lost answer: the same request_id makes the retry safe.
+        if (error instanceof ConnectError && (error.code === Code.Unavailable || error.code === Code.Unknown) && !this.signal.aborted) {
+          await sleep(500, this.signal);
+          answer = await call(common);
+        } else {
+          throw error;
+        }
+      }
+      setText(this.refusal, "");
+      this.busy = false;
+      if (answer.game) {
+        this.apply(answer.game);
+      }
+      return true;
+    } catch (error) {
+      if (!this.signal.aborted) {
+        setText(this.refusal, refusalText(error));
+        if (error instanceof ConnectError && error.code === Code.Aborted) {
+          void this.refresh();
+        }
+      }
+      return false;
+    } finally {
+      this.busy = false;
+      this.renderControls();
+    }
+  }
+
+  private async roll(): Promise<void> {
+    if (this.has(Action.ROLL)) {
+      await this.act((c) => this.api.games.rollDice(c, { signal: this.signal }));
+    }
+  }
+
+  private async double(): Promise<void> {
+    if (this.has(Action.DOUBLE)) {
+      await this.act((c) => this.api.games.offerDouble(c, { signal: this.signal }));
+    }
+  }
+
+  private async answer(kind: "take" | "drop" | "beaver" | "accept" | "reject"): Promise<void> {
+    const games = this.api.games;
+    const options = { signal: this.signal };
+    const calls = {
+      take: (c: Common) => games.takeDouble(c, options),
+      drop: (c: Common) => games.dropDouble(c, options),
+      beaver: (c: Common) => games.beaverDouble(c, options),
+      accept: (c: Common) => games.acceptResignation(c, options),
+      reject: (c: Common) => games.rejectResignation(c, options),
+    };
+    await this.act(calls[kind]);
+  }
+
+  private openResign(): void {
+    if (this.dialogs && this.game && this.has(Action.RESIGN)) {
+      this.dialogs.setResignPoints(this.game.cubeValue || 1);
+      this.dialogs.open(this.dialogs.resignOffer.element);
+    }
+  }
+
+  private async resign(result: GameResult): Promise<void> {
+    await this.act((c) => this.api.games.offerResignation({ ...c, result }, { signal: this.signal }));
+  }
+
+  private undo(): void {
+    this.board?.undo();
+    this.syncPartial();
+  }
+
+  /** After an undo: the board's steps; fewer steps than a whole play make no play. */
+  private syncPartial(): void {
+    const partial = this.board?.partial ?? [];
+    if (partial.length !== this.partial.length) {
+      this.partial = [...partial];
+      this.complete = partial.length === 0 && mustPass(this.plays) ? this.plays[0] : null;
+    }
+    this.renderControls();
+  }
+
+  private async submitPlay(): Promise<void> {
+    const complete = this.complete;
+    if (!complete || !this.has(Action.PLAY)) {
+      return;
+    }
+    const steps = (this.partial.length ? this.partial : complete.steps).map((s) => ({ fromPoint: s.from, toPoint: s.to }));
+    if (steps.length === 0) {
+      // The roll cannot be played: say so ("pass"), as the notation allows.
+      await this.act((c) => this.api.games.playMove({ ...c, play: { case: "notation", value: "pass" } }, { signal: this.signal }));
+      return;
+    }
+    await this.act((c) => this.api.games.playMove({ ...c, play: { case: "steps", value: { steps } } }, { signal: this.signal }));
+  }
+
+  private async sendNotation(): Promise<void> {
+    if (!this.has(Action.PLAY)) {
+      return;
+    }
+    const text = this.notationInput.value.trim();
+    const sent = await this.act((c) => this.api.games.playMove({ ...c, play: { case: "notation", value: text } }, { signal: this.signal }));
+    if (sent) {
+      this.notationInput.value = "";
+    }
+  }
+
+  private onPartialChange(partial: Step[], complete: LegalPlay | null): void {
+    this.partial = [...partial];
+    this.complete = complete ?? (partial.length === 0 && mustPass(this.plays) ? this.plays[0] : null);
+    if (partial.length > 0) {
+      setText(this.refusal, "");
+    }
+    this.renderControls();
+  }
+
+  /** The board refused a step: ask the server why, and say it in its words. */
+  private async onIllegalAttempt(partial: Step[], attempted: { from: number; to: number }): Promise<void> {
+    const game = this.game;
+    if (!game || !this.has(Action.PLAY)) {
+      return;
+    }
+    const steps = [...partial.map((s) => ({ fromPoint: s.from, toPoint: s.to })), { fromPoint: attempted.from, toPoint: attempted.to }];
+    try {
+      const answer = await this.api.rules.validatePlay(
+        {
+          variant: game.ruleSet?.variant,
+          position: { form: { case: "positionId", value: game.positionId } },
+          dice: [...game.dice],
+          play: { case: "steps", value: { steps } },
+        },
+        { signal: this.signal },
+      );
+      if (this.game !== game) {
+        return;
+      }
+      if (!answer.legal) {
+        setText(this.refusal, answer.reason || answer.error || "that move is not legal");
+      }
+    } catch (error) {
+      if (!this.signal.aborted) {
+        setText(this.refusal, refusalText(error));
+      }
+    }
+  }
+
+  private onDiceClick(): void {
+    if (this.has(Action.ROLL)) {
+      void this.roll();
+    } else if (this.complete && this.has(Action.PLAY)) {
+      void this.submitPlay();
+    }
+  }
+
+  private onCubeClick(): void {
+    if (this.has(Action.DOUBLE)) {
+      void this.double();
+    }
+  }
+
+  private onKey(event: KeyboardEvent): void {
+    if (event.key !== "Enter" || event.defaultPrevented || event.isComposing) {
+      return;
+    }
+    const target = event.target as HTMLElement | null;
+    if (target && target.closest("input, textarea, select, button, a, dialog")) {
+      return;
+    }
+    if (!this.submitButton.disabled) {
+      event.preventDefault();
+      void this.submitPlay();
+    }
+  }
+}

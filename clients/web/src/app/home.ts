@@ -1,0 +1,256 @@
+// The home screen: play against the computer, open a table for two, or watch a game.
+
+import { Variant } from "../gen/tavli/v1/board_pb";
+import { Seat, type Game } from "../gen/tavli/v1/games_service_pb";
+import { getApi, newRequestId, refusalText } from "./api";
+import { playerName } from "./convert";
+import { h, setText } from "./dom";
+import { formatRoute, gameId, seatUrl } from "./routes";
+import { buildSettingsForm, botLabel } from "./settings-form";
+import { loadSettings, saveSettings, toRuleSet, type Settings } from "./settings";
+import { phaseName } from "./text";
+import type { Screen } from "./screen";
+
+const GAMES_PAGE = 20;
+
+export function homeScreen(root: HTMLElement, navigate: (hash: string) => void): Screen {
+  const api = getApi();
+  const controller = new AbortController();
+  document.title = "tavli: backgammon and long nardi";
+
+  // --- play against the computer ---
+  const computer = buildSettingsForm("", loadSettings("computer"), true);
+  const computerAlert = h("p", { class: "alert", role: "alert", testid: "computer-error" });
+  const startButton = h("button", { type: "submit", testid: "start-computer-game", class: "primary" }, "Start the game");
+  const computerForm = h(
+    "form",
+    { testid: "computer-form", class: "card", "aria-labelledby": "computer-title" },
+    h("h2", { id: "computer-title" }, "Play against the computer"),
+    computer.element,
+    h("div", { class: "actions" }, startButton),
+    computerAlert,
+  );
+  computer.onChange(() => saveSettings("computer", computer.read()));
+
+  computerForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    void startComputerGame();
+  });
+
+  async function startComputerGame(): Promise<void> {
+    const settings = computer.read();
+    saveSettings("computer", settings);
+    setText(computerAlert, "");
+    startButton.disabled = true;
+    setText(startButton, "Starting…");
+    try {
+      const created = await api.games.createGame(
+        {
+          ruleSet: toRuleSet(settings),
+          requestId: newRequestId(),
+          seat0Player: { displayName: settings.name || "Guest" },
+          seat1Player: { displayName: `Computer (${botLabel(settings.bot)})`, playerId: `bot:${settings.bot}` },
+        },
+        { signal: controller.signal },
+      );
+      const name = created.game?.name ?? "";
+      await api.bots.seatBot({ name, seatToken: created.seat1Token, bot: settings.bot }, { signal: controller.signal });
+      navigate(formatRoute({ screen: "game", name, token: created.seat0Token }));
+    } catch (error) {
+      if (!controller.signal.aborted) {
+        setText(computerAlert, refusalText(error));
+      }
+    } finally {
+      startButton.disabled = false;
+      setText(startButton, "Start the game");
+    }
+  }
+
+  api.bots
+    .listBots({}, { signal: controller.signal })
+    .then((answer) => computer.setBots(answer.bots))
+    .catch((error) => {
+      if (!controller.signal.aborted) {
+        setText(computerAlert, `The computer opponents could not be listed: ${refusalText(error)}`);
+      }
+    });
+
+  // --- a table for two ---
+  const table = buildSettingsForm("table-", loadSettings("table"), false);
+  const opponentName = h("input", { type: "text", id: "table-opponent-name", maxlength: 64, testid: "table-setting-opponent-name" });
+  const tableAlert = h("p", { class: "alert", role: "alert", testid: "table-error" });
+  const createButton = h("button", { type: "submit", testid: "create-table", class: "primary" }, "Create the table");
+  const shareLink = h("input", { type: "text", readonly: true, id: "share-link", testid: "share-link", class: "share" });
+  const copyButton = h("button", { type: "button", testid: "copy-link" }, "Copy");
+  const copyNote = h("span", { class: "note", "aria-live": "polite" });
+  const openMySeat = h("a", { testid: "open-my-seat", class: "button primary", href: "#/" }, "Take my seat");
+  const shareBox = h(
+    "div",
+    { class: "share-box", hidden: true },
+    h("label", { for: "share-link" }, "Send this link to the other player (it lets them play the other seat):"),
+    h("div", { class: "share-row" }, shareLink, copyButton),
+    copyNote,
+    h("p", {}, openMySeat),
+  );
+  const tableForm = h(
+    "form",
+    { testid: "table-form", class: "card", "aria-labelledby": "table-title" },
+    h("h2", { id: "table-title" }, "A table for two"),
+    table.element,
+    h("div", { class: "field" }, h("label", { for: "table-opponent-name" }, "The other player's name (optional)"), opponentName),
+    h("div", { class: "actions" }, createButton),
+    tableAlert,
+    shareBox,
+  );
+  table.onChange(() => saveSettings("table", table.read()));
+  tableForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    void createTable(table.read());
+  });
+  copyButton.addEventListener("click", async () => {
+    shareLink.select();
+    try {
+      await navigator.clipboard.writeText(shareLink.value);
+      setText(copyNote, "Copied.");
+    } catch {
+      const copied = document.execCommand?.("copy");
+      setText(copyNote, copied ? "Copied." : "Select the link and copy it.");
+    }
+  });
+
+  async function createTable(settings: Settings): Promise<void> {
+    saveSettings("table", settings);
+    setText(tableAlert, "");
+    createButton.disabled = true;
+    try {
+      const created = await api.games.createGame(
+        {
+          ruleSet: toRuleSet(settings),
+          requestId: newRequestId(),
+          seat0Player: { displayName: settings.name || "Seat 0" },
+          seat1Player: { displayName: opponentName.value.trim() || "Seat 1" },
+        },
+        { signal: controller.signal },
+      );
+      const name = created.game?.name ?? "";
+      shareLink.value = seatUrl(location.origin, name, created.seat1Token);
+      openMySeat.href = formatRoute({ screen: "game", name, token: created.seat0Token });
+      shareBox.hidden = false;
+      setText(copyNote, "");
+    } catch (error) {
+      if (!controller.signal.aborted) {
+        setText(tableAlert, refusalText(error));
+      }
+    } finally {
+      createButton.disabled = false;
+    }
+  }
+
+  // --- watch ---
+  const watchName = h("input", { type: "text", id: "watch-name", testid: "watch-name", placeholder: "games/…", autocomplete: "off" });
+  const watchFrom = h(
+    "select",
+    { id: "watch-from", testid: "watch-from" },
+    h("option", { value: "now" }, "From now"),
+    h("option", { value: "start" }, "From the start (replay)"),
+  );
+  const watchButton = h("button", { type: "submit", testid: "watch-button", class: "primary" }, "Watch");
+  const gamesList = h("ul", { testid: "games-list", class: "games-list", "aria-label": "Games on this server, newest first" });
+  const gamesNote = h("p", { class: "note", "aria-live": "polite" });
+  const moreButton = h("button", { type: "button", testid: "games-more", hidden: true }, "More games");
+  const refreshButton = h("button", { type: "button", testid: "games-refresh" }, "Refresh");
+  const watchForm = h(
+    "form",
+    { testid: "watch-form", class: "card", "aria-labelledby": "watch-title" },
+    h("h2", { id: "watch-title" }, "Watch"),
+    h(
+      "div",
+      { class: "watch-row" },
+      h("div", { class: "field" }, h("label", { for: "watch-name" }, "Game name"), watchName),
+      h("div", { class: "field" }, h("label", { for: "watch-from" }, "Show"), watchFrom),
+      h("div", { class: "actions" }, watchButton),
+    ),
+    h("h3", {}, "Games"),
+    gamesList,
+    gamesNote,
+    h("div", { class: "actions" }, moreButton, refreshButton),
+  );
+  watchForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const name = watchName.value.trim();
+    if (!name) {
+      watchName.focus();
+      return;
+    }
+    navigate(formatRoute({ screen: "watch", name, from: watchFrom.value === "start" ? "start" : "now" }));
+  });
+
+  let nextPage = "";
+  async function listGames(reset: boolean): Promise<void> {
+    if (reset) {
+      nextPage = "";
+    }
+    setText(gamesNote, "Loading the games…");
+    try {
+      const answer = await api.games.listGames({ pageSize: GAMES_PAGE, pageToken: nextPage }, { signal: controller.signal });
+      const entries = answer.games.map((game) => h("li", {}, gameEntry(game, watchFrom.value === "start")));
+      if (reset) {
+        gamesList.replaceChildren(...entries);
+      } else {
+        gamesList.append(...entries);
+      }
+      nextPage = answer.nextPageToken;
+      moreButton.hidden = nextPage === "";
+      setText(gamesNote, gamesList.children.length === 0 ? "No games yet." : "");
+    } catch (error) {
+      if (!controller.signal.aborted) {
+        setText(gamesNote, `The games could not be listed: ${refusalText(error)}`);
+      }
+    }
+  }
+  moreButton.addEventListener("click", () => void listGames(false));
+  refreshButton.addEventListener("click", () => void listGames(true));
+  watchFrom.addEventListener("change", () => {
+    for (const link of gamesList.querySelectorAll<HTMLAnchorElement>("a[data-game-name]")) {
+      link.href = formatRoute({ screen: "watch", name: link.dataset.gameName ?? "", from: watchFrom.value === "start" ? "start" : "now" });
+    }
+  });
+  void listGames(true);
+
+  root.replaceChildren(
+    h(
+      "main",
+      { class: "home" },
+      h("header", { class: "masthead" }, h("h1", {}, "tavli"), h("p", {}, "Backgammon and long nardi: play the computer, a friend, or watch.")),
+      h("div", { class: "cards" }, computerForm, tableForm, watchForm),
+    ),
+  );
+
+  return {
+    destroy() {
+      controller.abort();
+    },
+  };
+}
+
+/** One game of the list, a link to watch it. */
+function gameEntry(game: Game, fromStart: boolean): HTMLAnchorElement {
+  const variant = game.ruleSet?.variant === Variant.LONG_NARDI ? "Long nardi" : "Backgammon";
+  const length = game.ruleSet?.matchLength ?? 0;
+  const mode = length === 0 ? "money play" : `match to ${length}`;
+  const players = `${playerName(game, Seat.SEAT_0)} – ${playerName(game, Seat.SEAT_1)}`;
+  const score = `${game.score[0] ?? 0n}–${game.score[1] ?? 0n}`;
+  const phase = phaseName(game.phase).toLowerCase().replace("_", " ");
+  return h(
+    "a",
+    {
+      testid: "game-entry",
+      class: "game-entry",
+      "data-game-name": game.name,
+      href: formatRoute({ screen: "watch", name: game.name, from: fromStart ? "start" : "now" }),
+    },
+    h("span", { class: "entry-players" }, players),
+    h("span", { class: "entry-meta" }, `${variant}, ${mode} · score ${score} · ${phase}`),
+    h("span", { class: "entry-name" }, gameId(game.name)),
+  );
+}

@@ -1,0 +1,260 @@
+// The settings panel of a new game, shared by "play against the computer" and "a table for two":
+// the same fields under the same test ids, those of the table prefixed "table-".
+
+import { Variant } from "../gen/tavli/v1/board_pb";
+import type { BotInfo } from "../gen/tavli/v1/bots_service_pb";
+import { h, uid } from "./dom";
+import { normalizeSettings, variantHasCube, type Settings } from "./settings";
+
+export interface SettingsForm {
+  /** The fields, to put in a form. */
+  element: HTMLElement;
+  read(): Settings;
+  /** Shows the bots that play the chosen variant (computer form only). */
+  setBots(bots: BotInfo[]): void;
+  /** Called whenever a field changes. */
+  onChange(listener: () => void): void;
+}
+
+interface Field<E extends HTMLElement> {
+  input: E;
+  row: HTMLElement;
+  note: HTMLElement;
+}
+
+export function buildSettingsForm(prefix: "" | "table-", initial: Settings, withBot: boolean): SettingsForm {
+  const listeners: Array<() => void> = [];
+  const testid = (name: string) => `${prefix}setting-${name}`;
+
+  function row<E extends HTMLElement>(label: string, name: string, input: E, help = ""): Field<E> {
+    const id = uid(`${prefix}setting-${name}`);
+    input.id = id;
+    input.setAttribute("data-testid", testid(name));
+    const note = h("span", { class: "note", id: `${id}-note` }, help);
+    input.setAttribute("aria-describedby", note.id);
+    const isCheck = input instanceof HTMLInputElement && input.type === "checkbox";
+    const labelEl = h("label", { for: id }, label);
+    const element = isCheck
+      ? h("div", { class: "field check" }, input, labelEl, note)
+      : h("div", { class: "field" }, labelEl, input, note);
+    return { input, row: element, note };
+  }
+
+  function select(options: Array<[string, string]>, value: string): HTMLSelectElement {
+    const element = h("select");
+    for (const [v, text] of options) {
+      element.append(h("option", { value: v }, text));
+    }
+    element.value = value;
+    return element;
+  }
+
+  function number(value: number | null, min: number, max?: number, placeholder = ""): HTMLInputElement {
+    const element = h("input", { type: "number", min, max, step: 1, inputmode: "numeric", placeholder });
+    element.value = value === null ? "" : String(value);
+    return element;
+  }
+
+  function checkbox(checked: boolean): HTMLInputElement {
+    const element = h("input", { type: "checkbox" });
+    element.checked = checked;
+    return element;
+  }
+
+  const variant = row("Variant", "variant", select([["backgammon", "Backgammon"], ["long-nardi", "Long nardi"]], initial.variant));
+  const bot = row("Computer opponent", "bot", select([], ""), "");
+  const matchLength = row("Match length (points; 0 = money play)", "match-length", number(initial.matchLength, 0, 32767));
+  const name = row("Your name", "name", h("input", { type: "text", maxlength: 64, autocomplete: "nickname" }));
+  name.input.value = initial.name;
+
+  const cube = row("Doubling cube", "cube", checkbox(initial.cube), "");
+  const cubeLimit = row(
+    "Cube limit",
+    "cube-limit",
+    select(
+      [["", "64 (standard)"], ...[2, 4, 8, 16, 32, 128, 256, 512, 1024].map((n): [string, string] => [String(n), String(n)]), ["0", "No limit"]],
+      initial.cubeLimit === null ? "" : String(initial.cubeLimit),
+    ),
+    "nobody may double past it",
+  );
+  const crawford = row("Crawford rule (no doubling in the game after a side reaches match point)", "crawford", checkbox(initial.crawford));
+  const jacoby = row("Jacoby rule (gammons count single until the cube is turned)", "jacoby", checkbox(initial.jacoby));
+  const beavers = row("Beavers (a doubled side may redouble at once, keeping the cube)", "beavers", checkbox(initial.beavers));
+  const automaticDoubles = row("Automatic doubles (a tied opening throw doubles the cube)", "automatic-doubles", checkbox(initial.automaticDoubles));
+  const automaticDoublesLimit = row("Automatic doubles per game, at most", "automatic-doubles-limit", number(initial.automaticDoublesLimit, 1, 64));
+  const opening = row(
+    "Opening",
+    "opening",
+    select([["play-opening-dice", "Play the opening dice"], ["winner-rolls-again", "The winner rolls again"]], initial.opening),
+  );
+  const matchOpenings = row(
+    "Later games of a match",
+    "match-openings",
+    select([["every-game", "Every game starts with the throw for who starts"], ["winner-opens", "The previous game's winner opens"]], initial.matchOpenings),
+  );
+  const autoPlayForced = row("Play forced moves automatically", "auto-play-forced", checkbox(initial.autoPlayForced));
+  const clockReserve = row("Reserve (seconds)", "clock-reserve", number(initial.clockReserve, 0, 2592000, "none"), "each side's time for the match");
+  const clockPerPoint = row("Reserve per point (seconds)", "clock-per-point", number(initial.clockPerPoint, 0, 2592000, "none"), "added for each point of the match");
+  const clockDelay = row("Delay per turn (seconds)", "clock-delay", number(initial.clockDelay, 0, 2592000, "none"), "time within it is not taken from the reserve");
+  const clockMoveLimit = row("Move limit (seconds)", "clock-move-limit", number(initial.clockMoveLimit, 0, 2592000, "none"), "the most one turn may take");
+
+  const cubeGroup = h(
+    "fieldset",
+    { class: "group" },
+    h("legend", {}, "Cube"),
+    cube.row,
+    cubeLimit.row,
+    jacoby.row,
+    beavers.row,
+    automaticDoubles.row,
+    automaticDoublesLimit.row,
+  );
+  const element = h(
+    "div",
+    { class: "settings" },
+    h("div", { class: "basics" }, variant.row, withBot ? bot.row : null, matchLength.row, name.row),
+    h(
+      "fieldset",
+      { class: "group rules" },
+      h("legend", {}, "Rules"),
+      cubeGroup,
+      h("fieldset", { class: "group" }, h("legend", {}, "Starting"), opening.row, matchOpenings.row, crawford.row, autoPlayForced.row),
+      h(
+        "fieldset",
+        { class: "group" },
+        h("legend", {}, "Clock (leave empty for no clock)"),
+        clockReserve.row,
+        clockPerPoint.row,
+        clockDelay.row,
+        clockMoveLimit.row,
+      ),
+    ),
+  );
+
+  let bots: BotInfo[] = [];
+  let wantedBot = initial.bot;
+  let chosenOpening: string = initial.opening;
+
+  function optionalNumber(input: HTMLInputElement): number | null {
+    const text = input.value.trim();
+    if (text === "") {
+      return null;
+    }
+    const n = Number(text);
+    return Number.isFinite(n) && n >= 0 ? n : null;
+  }
+
+  function read(): Settings {
+    const length = Number(matchLength.input.value);
+    return normalizeSettings({
+      variant: variant.input.value,
+      bot: bot.input.value,
+      matchLength: Number.isInteger(length) && length >= 0 ? length : 0,
+      name: name.input.value.trim(),
+      cube: cube.input.checked,
+      cubeLimit: cubeLimit.input.value === "" ? null : Number(cubeLimit.input.value),
+      crawford: crawford.input.checked,
+      jacoby: jacoby.input.checked,
+      beavers: beavers.input.checked,
+      automaticDoubles: automaticDoubles.input.checked,
+      automaticDoublesLimit: Number(automaticDoublesLimit.input.value) || 1,
+      opening: chosenOpening,
+      matchOpenings: matchOpenings.input.value,
+      autoPlayForced: autoPlayForced.input.checked,
+      clockReserve: optionalNumber(clockReserve.input),
+      clockPerPoint: optionalNumber(clockPerPoint.input),
+      clockDelay: optionalNumber(clockDelay.input),
+      clockMoveLimit: optionalNumber(clockMoveLimit.input),
+    });
+  }
+
+  function enable(field: Field<HTMLInputElement | HTMLSelectElement>, on: boolean, why: string, help = ""): void {
+    field.input.disabled = !on;
+    field.note.textContent = on ? help : why;
+  }
+
+  /** Shows only the options the variant has, and says why an option does not apply now. */
+  function refresh(): void {
+    const s = read();
+    const hasCube = variantHasCube(s.variant);
+    const money = s.matchLength === 0;
+    cubeGroup.hidden = !hasCube;
+    matchLength.note.textContent = money ? "money play: games scored one after another" : `a match to ${s.matchLength}`;
+    const cubeOn = hasCube && s.cube;
+    enable(cube, s.matchLength !== 1, "a 1-point match has no cube");
+    enable(cubeLimit, cubeOn, "needs the cube", "nobody may double past it");
+    enable(jacoby, cubeOn && money, money ? "needs the cube" : "money play only");
+    enable(beavers, cubeOn && money, money ? "needs the cube" : "money play only");
+    enable(automaticDoubles, cubeOn && money, money ? "needs the cube" : "money play only");
+    enable(automaticDoublesLimit, cubeOn && money && s.automaticDoubles, "with automatic doubles only");
+    crawford.row.hidden = !hasCube;
+    enable(crawford, !money, "match play only");
+    opening.input.disabled = !hasCube;
+    enable(matchOpenings, !money, "match play only");
+    enable(clockPerPoint, !money, "match play only", "added for each point of the match");
+    // Long nardi has one opening: the winner of the throw rolls again.
+    const playDice = opening.input.querySelector<HTMLOptionElement>('option[value="play-opening-dice"]');
+    if (playDice) {
+      playDice.disabled = !hasCube;
+    }
+    opening.input.value = hasCube ? chosenOpening : "winner-rolls-again";
+    opening.note.textContent = hasCube ? "" : "long nardi: the winner of the throw rolls again";
+    if (withBot) {
+      fillBots(s.variant);
+    }
+  }
+
+  function fillBots(variantName: string): void {
+    const wanted = variantName === "long-nardi" ? Variant.LONG_NARDI : Variant.BACKGAMMON;
+    const playing = bots.filter((b) => b.variants.includes(wanted));
+    const current = bot.input.value || wantedBot;
+    const names = playing.map((b) => b.name);
+    const shown = Array.from(bot.input.options).map((o) => o.value);
+    if (shown.join("\n") !== names.join("\n")) {
+      bot.input.replaceChildren(...playing.map((b) => h("option", { value: b.name }, botLabel(b.name))));
+    }
+    if (names.includes(current)) {
+      bot.input.value = current;
+    } else if (names.length) {
+      bot.input.value = names[0];
+    }
+    const chosen = playing.find((b) => b.name === bot.input.value);
+    bot.note.textContent = bots.length === 0 ? "loading the bots…" : chosen ? chosen.description : "no bot of this server plays this variant";
+    bot.input.disabled = playing.length === 0;
+  }
+
+  for (const field of [variant, bot, matchLength, name, cube, cubeLimit, crawford, jacoby, beavers, automaticDoubles, automaticDoublesLimit, opening, matchOpenings, autoPlayForced, clockReserve, clockPerPoint, clockDelay, clockMoveLimit]) {
+    const fire = () => {
+      if (field === bot) {
+        wantedBot = bot.input.value;
+      }
+      if (field === opening && !opening.input.disabled) {
+        chosenOpening = opening.input.value;
+      }
+      refresh();
+      for (const listener of listeners) {
+        listener();
+      }
+    };
+    field.input.addEventListener("input", fire);
+    field.input.addEventListener("change", fire);
+  }
+  refresh();
+
+  return {
+    element,
+    read,
+    setBots(list: BotInfo[]) {
+      bots = list;
+      refresh();
+    },
+    onChange(listener) {
+      listeners.push(listener);
+    },
+  };
+}
+
+/** A bot's name as a player reads it: "heuristic" → "Heuristic". */
+export function botLabel(name: string): string {
+  return name ? name.charAt(0).toUpperCase() + name.slice(1) : "Computer";
+}

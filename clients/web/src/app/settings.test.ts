@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import { durationMs } from "@bufbuild/protobuf/wkt";
+import { Variant } from "../gen/tavli/v1/board_pb";
+import { CubeMode, MatchOpenings, Opening } from "../gen/tavli/v1/games_service_pb";
+import { DEFAULT_SETTINGS, loadSettings, normalizeSettings, saveSettings, toRuleSet, type Settings } from "./settings";
+
+function settings(changes: Partial<Settings>): Settings {
+  return { ...DEFAULT_SETTINGS, ...changes };
+}
+
+class MemoryStorage {
+  private items = new Map<string, string>();
+  get length() {
+    return this.items.size;
+  }
+  clear() {
+    this.items.clear();
+  }
+  getItem(key: string) {
+    return this.items.get(key) ?? null;
+  }
+  key(i: number) {
+    return [...this.items.keys()][i] ?? null;
+  }
+  removeItem(key: string) {
+    this.items.delete(key);
+  }
+  setItem(key: string, value: string) {
+    this.items.set(key, value);
+  }
+}
+
+describe("the rule set the settings make", () => {
+  it("a backgammon match keeps Crawford and leaves the money-play options out", () => {
+    const rules = toRuleSet(settings({ matchLength: 7, crawford: false, jacoby: true, beavers: true, automaticDoubles: true }));
+    expect(rules.variant).toBe(Variant.BACKGAMMON);
+    expect(rules.matchLength).toBe(7);
+    expect(rules.cube).toBe(CubeMode.CUBE);
+    expect(rules.crawford).toBe(false);
+    expect(rules.jacoby).toBe(false);
+    expect(rules.beavers).toBe(false);
+    expect(rules.automaticDoubles).toBe(false);
+    expect(rules.clock).toBeUndefined();
+  });
+
+  it("money play takes Jacoby, beavers and automatic doubles, and no Crawford", () => {
+    const rules = toRuleSet(settings({ matchLength: 0, jacoby: true, beavers: true, automaticDoubles: true, automaticDoublesLimit: 2, matchOpenings: "winner-opens" }));
+    expect(rules.jacoby).toBe(true);
+    expect(rules.beavers).toBe(true);
+    expect(rules.automaticDoubles).toBe(true);
+    expect(rules.automaticDoublesLimit).toBe(2);
+    expect(rules.crawford).toBeUndefined();
+    expect(rules.matchOpenings).toBe(MatchOpenings.EVERY_GAME);
+  });
+
+  it("the cube off takes every cube option with it", () => {
+    const rules = toRuleSet(settings({ matchLength: 0, cube: false, cubeLimit: 8, jacoby: true, beavers: true }));
+    expect(rules.cube).toBe(CubeMode.NO_CUBE);
+    expect(rules.cubeLimit).toBeUndefined();
+    expect(rules.jacoby).toBe(false);
+    expect(rules.beavers).toBe(false);
+  });
+
+  it("a cube limit is sent when one is chosen (0: no limit)", () => {
+    expect(toRuleSet(settings({ cubeLimit: 0 })).cubeLimit).toBe(0);
+    expect(toRuleSet(settings({ cubeLimit: 16 })).cubeLimit).toBe(16);
+    expect(toRuleSet(settings({ cubeLimit: null })).cubeLimit).toBeUndefined();
+  });
+
+  it("long nardi has no cube and one opening", () => {
+    const rules = toRuleSet(settings({ variant: "long-nardi", matchLength: 0, cube: true, jacoby: true, opening: "play-opening-dice" }));
+    expect(rules.variant).toBe(Variant.LONG_NARDI);
+    expect(rules.cube).toBe(CubeMode.NO_CUBE);
+    expect(rules.jacoby).toBe(false);
+    expect(rules.opening).toBe(Opening.WINNER_ROLLS_AGAIN);
+  });
+
+  it("openings as chosen", () => {
+    expect(toRuleSet(settings({ opening: "winner-rolls-again" })).opening).toBe(Opening.WINNER_ROLLS_AGAIN);
+    expect(toRuleSet(settings({ matchLength: 3, matchOpenings: "winner-opens" })).matchOpenings).toBe(MatchOpenings.WINNER_OPENS);
+  });
+
+  it("a clock in seconds, the reserve per point only in a match", () => {
+    const rules = toRuleSet(settings({ matchLength: 5, clockReserve: 300, clockPerPoint: 60, clockDelay: 8.5, clockMoveLimit: 120 }));
+    expect(durationMs(rules.clock!.reserve!)).toBe(300000);
+    expect(durationMs(rules.clock!.reservePerPoint!)).toBe(60000);
+    expect(durationMs(rules.clock!.delay!)).toBe(8500);
+    expect(durationMs(rules.clock!.moveLimit!)).toBe(120000);
+    const money = toRuleSet(settings({ matchLength: 0, clockReserve: 60, clockPerPoint: 60 }));
+    expect(money.clock!.reservePerPoint).toBeUndefined();
+  });
+
+  it("forced plays played by the server when asked", () => {
+    expect(toRuleSet(settings({ autoPlayForced: true })).autoPlayForced).toBe(true);
+    expect(toRuleSet(settings({ autoPlayForced: false })).autoPlayForced).toBe(false);
+  });
+});
+
+describe("settings remembered", () => {
+  it("come back as they were saved", () => {
+    const storage = new MemoryStorage() as unknown as Storage;
+    const chosen = settings({ variant: "long-nardi", matchLength: 0, name: "Anna", clockReserve: 90 });
+    saveSettings("computer", chosen, storage);
+    expect(loadSettings("computer", storage)).toEqual(chosen);
+    expect(loadSettings("table", storage)).toEqual(DEFAULT_SETTINGS);
+  });
+
+  it("survive rubbish in storage", () => {
+    const storage = new MemoryStorage() as unknown as Storage;
+    storage.setItem("tavli.settings.table", "{not json");
+    expect(loadSettings("table", storage)).toEqual(DEFAULT_SETTINGS);
+    expect(normalizeSettings({ matchLength: -3, variant: "chess", clockDelay: "x" })).toEqual(DEFAULT_SETTINGS);
+  });
+});

@@ -1,0 +1,184 @@
+// The options of a new game as the home screen's forms hold them, kept in localStorage, and the
+// RuleSet they make. Every house custom of RULES.md is one option here; what a variant or a mode
+// does not have (a cube in long nardi, beavers in a match) is left out of the rule set it makes.
+
+import { create } from "@bufbuild/protobuf";
+import { durationFromMs } from "@bufbuild/protobuf/wkt";
+import { Variant } from "../gen/tavli/v1/board_pb";
+import {
+  ClockRulesSchema,
+  CubeMode,
+  MatchOpenings,
+  Opening,
+  RuleSetSchema,
+  type RuleSet,
+} from "../gen/tavli/v1/games_service_pb";
+
+export type VariantName = "backgammon" | "long-nardi";
+export type OpeningName = "play-opening-dice" | "winner-rolls-again";
+export type MatchOpeningsName = "every-game" | "winner-opens";
+
+export interface Settings {
+  variant: VariantName;
+  /** The bot's name (ListBots); "" for the server's default. */
+  bot: string;
+  /** Points; 0 for money play. */
+  matchLength: number;
+  name: string;
+  cube: boolean;
+  /** The cube's highest value; null for the default (64), 0 for no limit. */
+  cubeLimit: number | null;
+  crawford: boolean;
+  jacoby: boolean;
+  beavers: boolean;
+  automaticDoubles: boolean;
+  automaticDoublesLimit: number;
+  opening: OpeningName;
+  matchOpenings: MatchOpeningsName;
+  autoPlayForced: boolean;
+  /** Clock times in seconds; null when not set (all null: no clock). */
+  clockReserve: number | null;
+  clockPerPoint: number | null;
+  clockDelay: number | null;
+  clockMoveLimit: number | null;
+}
+
+export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
+  variant: "backgammon",
+  bot: "",
+  matchLength: 5,
+  name: "",
+  cube: true,
+  cubeLimit: null,
+  crawford: true,
+  jacoby: false,
+  beavers: false,
+  automaticDoubles: false,
+  automaticDoublesLimit: 1,
+  opening: "play-opening-dice",
+  matchOpenings: "every-game",
+  autoPlayForced: true,
+  clockReserve: null,
+  clockPerPoint: null,
+  clockDelay: null,
+  clockMoveLimit: null,
+});
+
+/** Settings read back from anything (stored JSON of an older page, say): unknown fields dropped, bad ones defaulted. */
+export function normalizeSettings(value: unknown): Settings {
+  const raw = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+  const d = DEFAULT_SETTINGS;
+  const bool = (key: keyof Settings, fallback: boolean) => (typeof raw[key] === "boolean" ? (raw[key] as boolean) : fallback);
+  const whole = (key: keyof Settings, fallback: number, least = 0) => {
+    const n = raw[key];
+    return typeof n === "number" && Number.isInteger(n) && n >= least ? n : fallback;
+  };
+  const optional = (key: keyof Settings) => {
+    const n = raw[key];
+    return typeof n === "number" && Number.isFinite(n) && n >= 0 ? n : null;
+  };
+  const variant: VariantName = raw.variant === "long-nardi" ? "long-nardi" : "backgammon";
+  return {
+    variant,
+    bot: typeof raw.bot === "string" ? raw.bot : d.bot,
+    matchLength: whole("matchLength", d.matchLength),
+    name: typeof raw.name === "string" ? raw.name.slice(0, 64) : d.name,
+    cube: bool("cube", d.cube),
+    cubeLimit: optional("cubeLimit"),
+    crawford: bool("crawford", d.crawford),
+    jacoby: bool("jacoby", d.jacoby),
+    beavers: bool("beavers", d.beavers),
+    automaticDoubles: bool("automaticDoubles", d.automaticDoubles),
+    automaticDoublesLimit: whole("automaticDoublesLimit", d.automaticDoublesLimit, 1),
+    opening: raw.opening === "winner-rolls-again" ? "winner-rolls-again" : "play-opening-dice",
+    matchOpenings: raw.matchOpenings === "winner-opens" ? "winner-opens" : "every-game",
+    autoPlayForced: bool("autoPlayForced", d.autoPlayForced),
+    clockReserve: optional("clockReserve"),
+    clockPerPoint: optional("clockPerPoint"),
+    clockDelay: optional("clockDelay"),
+    clockMoveLimit: optional("clockMoveLimit"),
+  };
+}
+
+/** Whether the variant has a doubling cube at all. */
+export function variantHasCube(variant: VariantName): boolean {
+  return variant === "backgammon";
+}
+
+/** Whether the settings make a clock (a reserve, a reserve per point, a move limit or a delay given). */
+export function hasClock(s: Settings): boolean {
+  return s.clockReserve !== null || s.clockPerPoint !== null || s.clockMoveLimit !== null || s.clockDelay !== null;
+}
+
+/** The rule set the settings make, with only the options the variant and the mode have. */
+export function toRuleSet(s: Settings): RuleSet {
+  const money = s.matchLength === 0;
+  const nardi = s.variant === "long-nardi";
+  const cube = !nardi && s.cube;
+  const rules = create(RuleSetSchema, {
+    variant: nardi ? Variant.LONG_NARDI : Variant.BACKGAMMON,
+    matchLength: s.matchLength,
+    cube: nardi ? CubeMode.NO_CUBE : cube ? CubeMode.CUBE : CubeMode.NO_CUBE,
+    opening: nardi
+      ? Opening.WINNER_ROLLS_AGAIN
+      : s.opening === "winner-rolls-again"
+        ? Opening.WINNER_ROLLS_AGAIN
+        : Opening.PLAY_OPENING_DICE,
+    matchOpenings: !money && s.matchOpenings === "winner-opens" ? MatchOpenings.WINNER_OPENS : MatchOpenings.EVERY_GAME,
+    autoPlayForced: s.autoPlayForced,
+  });
+  if (cube && s.cubeLimit !== null) {
+    rules.cubeLimit = s.cubeLimit;
+  }
+  if (!money && !nardi) {
+    rules.crawford = s.crawford;
+  }
+  if (money && cube) {
+    rules.jacoby = s.jacoby;
+    rules.beavers = s.beavers;
+    rules.automaticDoubles = s.automaticDoubles;
+    if (s.automaticDoubles) {
+      rules.automaticDoublesLimit = s.automaticDoublesLimit;
+    }
+  }
+  if (hasClock(s)) {
+    const seconds = (n: number) => durationFromMs(Math.round(n * 1000));
+    rules.clock = create(ClockRulesSchema, {
+      reserve: s.clockReserve !== null ? seconds(s.clockReserve) : undefined,
+      reservePerPoint: !money && s.clockPerPoint !== null ? seconds(s.clockPerPoint) : undefined,
+      delay: s.clockDelay !== null ? seconds(s.clockDelay) : undefined,
+      moveLimit: s.clockMoveLimit !== null ? seconds(s.clockMoveLimit) : undefined,
+    });
+  }
+  return rules;
+}
+
+/** Where a form's settings are kept between visits. */
+export function storageKey(form: "computer" | "table"): string {
+  return `tavli.settings.${form}`;
+}
+
+export function loadSettings(form: "computer" | "table", storage: Storage | undefined = safeStorage()): Settings {
+  try {
+    const text = storage?.getItem(storageKey(form));
+    return normalizeSettings(text ? JSON.parse(text) : {});
+  } catch {
+    return normalizeSettings({});
+  }
+}
+
+export function saveSettings(form: "computer" | "table", settings: Settings, storage: Storage | undefined = safeStorage()): void {
+  try {
+    storage?.setItem(storageKey(form), JSON.stringify(settings));
+  } catch {
+    // A full or forbidden storage: the settings are simply not remembered.
+  }
+}
+
+export function safeStorage(): Storage | undefined {
+  try {
+    return globalThis.localStorage;
+  } catch {
+    return undefined;
+  }
+}

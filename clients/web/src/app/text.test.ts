@@ -1,0 +1,117 @@
+import { describe, expect, it } from "vitest";
+import { GameResult, Variant } from "../gen/tavli/v1/board_pb";
+import { Action, CubeMode, GameEnd, Phase, Seat } from "../gen/tavli/v1/games_service_pb";
+import { backgammonGame } from "./fixtures.test-helpers";
+import {
+  cubeText,
+  doubleOfferText,
+  gameOverText,
+  lastPlayText,
+  matchLengthText,
+  matchOverText,
+  phaseName,
+  resignLevels,
+  resignationOfferText,
+  scoreText,
+  statusText,
+} from "./text";
+
+describe("the status line says whose turn it is and what is expected", () => {
+  it("my turn to roll, with the double when it is listed", () => {
+    const game = backgammonGame({ phase: Phase.ROLLING, turn: Seat.SEAT_0 });
+    expect(statusText(game, Seat.SEAT_0, [Action.ROLL, Action.DOUBLE, Action.RESIGN])).toBe("Your turn: roll or double");
+    expect(statusText(game, Seat.SEAT_0, [Action.ROLL])).toBe("Your turn: roll");
+  });
+
+  it("my turn to play the dice rolled", () => {
+    const game = backgammonGame({ phase: Phase.PLAYING, turn: Seat.SEAT_0, dice: [6, 4] });
+    expect(statusText(game, Seat.SEAT_0, [Action.PLAY])).toBe("Your turn: play your 6-4");
+  });
+
+  it("a bot thinks, a person is waited for", () => {
+    const game = backgammonGame({ phase: Phase.ROLLING, turn: Seat.SEAT_1, toAct: [Seat.SEAT_1] });
+    expect(statusText(game, Seat.SEAT_0, [])).toBe("Computer (Heuristic) is thinking (to roll)");
+    expect(statusText(game, Seat.SEAT_1, [Action.ROLL])).toBe("Your turn: roll");
+    const human = backgammonGame({ phase: Phase.ROLLING, turn: Seat.SEAT_0, seat1Player: { displayName: "Ben" } });
+    expect(statusText(human, Seat.SEAT_1, [])).toBe("Waiting for Anna (to roll)");
+  });
+
+  it("a double to answer", () => {
+    const game = backgammonGame({ phase: Phase.DOUBLED, turn: Seat.SEAT_1, cubeValue: 2, cubeOwner: Seat.SEAT_0 });
+    expect(statusText(game, Seat.SEAT_0, [Action.TAKE, Action.DROP])).toBe("Computer (Heuristic) doubles to 4: take or drop");
+    expect(doubleOfferText(game)).toContain("the cube goes to 4");
+    expect(doubleOfferText(game)).toContain("2 points in the match");
+  });
+
+  it("a resignation to answer, with its points", () => {
+    const game = backgammonGame({
+      phase: Phase.RESIGNING,
+      resignation: { seat: Seat.SEAT_1, result: GameResult.GAMMON, points: 4 },
+    });
+    expect(statusText(game, Seat.SEAT_0, [Action.ACCEPT, Action.REJECT])).toBe(
+      "Computer (Heuristic) offers to resign a gammon: you win 4 points if you accept",
+    );
+    expect(resignationOfferText(game)).toContain("4 points");
+  });
+
+  it("a watcher reads names only", () => {
+    const game = backgammonGame({ phase: Phase.PLAYING, turn: Seat.SEAT_1, dice: [3, 3] });
+    expect(statusText(game, null, [])).toBe("Computer (Heuristic) to play 3-3");
+  });
+});
+
+describe("what the table says around the board", () => {
+  it("names the phase as data-phase does", () => {
+    expect(phaseName(Phase.ROLLING)).toBe("ROLLING");
+    expect(phaseName(Phase.MATCH_OVER)).toBe("MATCH_OVER");
+  });
+
+  it("says the cube and its owner", () => {
+    expect(cubeText(backgammonGame(), Seat.SEAT_0)).toBe("Cube: 1, in the middle");
+    expect(cubeText(backgammonGame({ cubeValue: 2, cubeOwner: Seat.SEAT_0 }), Seat.SEAT_0)).toBe("Cube: 2, owned by you");
+    expect(cubeText(backgammonGame({ cubeValue: 2, cubeOwner: Seat.SEAT_0 }), null)).toBe("Cube: 2, owned by Anna");
+    const nardi = backgammonGame({ ruleSet: { variant: Variant.LONG_NARDI, cube: CubeMode.NO_CUBE } });
+    expect(cubeText(nardi, Seat.SEAT_0)).toBe("No cube");
+  });
+
+  it("writes the last play with its dice", () => {
+    const game = backgammonGame({ lastPlay: { seat: Seat.SEAT_1, dice: [6, 4], notation: "24/18 13/9" } });
+    expect(lastPlayText(game, Seat.SEAT_0)).toBe("Computer (Heuristic) played 6-4: 24/18 13/9");
+    expect(lastPlayText(backgammonGame(), Seat.SEAT_0)).toBe("");
+  });
+
+  it("score and match length, or money play and its total", () => {
+    const game = backgammonGame({ score: [3n, 1n] });
+    expect(scoreText(game, Seat.SEAT_1)).toBe("Score: You 1, Anna 3");
+    expect(matchLengthText(game)).toBe("Match to 5 points, game 1");
+    const money = backgammonGame({ ruleSet: { variant: Variant.BACKGAMMON, matchLength: 0 }, score: [12n, 4n], gameNumber: 6 });
+    expect(scoreText(money, null)).toBe("Total: Anna 12, Computer (Heuristic) 4");
+    expect(matchLengthText(money)).toBe("Money play, game 6");
+  });
+
+  it("the end of a game: winner, result, points, how", () => {
+    const game = backgammonGame();
+    const text = gameOverText(
+      game,
+      { gameNumber: 2, winner: Seat.SEAT_0, result: GameResult.GAMMON, points: 4, cubeValue: 2, endedBy: GameEnd.PLAY } as never,
+      Seat.SEAT_0,
+    );
+    expect(text).toBe("Game 2: You win a gammon (cube at 2), 4 points, by bearing off the last checker.");
+    const dropped = gameOverText(
+      game,
+      { gameNumber: 1, winner: Seat.SEAT_1, result: GameResult.SINGLE, points: 1, cubeValue: 1, endedBy: GameEnd.DROP } as never,
+      Seat.SEAT_0,
+    );
+    expect(dropped).toBe("Game 1: Computer (Heuristic) wins a single game, 1 point, by a dropped double.");
+  });
+
+  it("the end of the match with the final score", () => {
+    const game = backgammonGame({ phase: Phase.MATCH_OVER, winner: Seat.SEAT_1, score: [2n, 5n] });
+    expect(matchOverText(game, Seat.SEAT_1)).toBe("The match is over: You win the match. Final score: Anna 2, Computer (Heuristic) 5.");
+  });
+
+  it("resigns single, gammon, backgammon; single or mars in long nardi", () => {
+    expect(resignLevels(Variant.BACKGAMMON)).toEqual([GameResult.SINGLE, GameResult.GAMMON, GameResult.BACKGAMMON]);
+    expect(resignLevels(Variant.LONG_NARDI)).toEqual([GameResult.SINGLE, GameResult.MARS]);
+  });
+});

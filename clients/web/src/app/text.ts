@@ -1,0 +1,229 @@
+// What the game screen says in words: the status line, the cube, the last play, the end of a
+// game or a match. Pure functions of the Game, so that they can be tested without a page.
+
+import { GameResult, Variant } from "../gen/tavli/v1/board_pb";
+import { Action, GameEnd, Phase, Seat, type FinishedGame, type Game } from "../gen/tavli/v1/games_service_pb";
+import { isBot, isMoneyPlay, otherSeat, playerName, scoreOf, usesCube } from "./convert";
+
+/** The Phase enum's name without its prefix ("ROLLING"), as the page's data-phase shows it. */
+export function phaseName(phase: Phase): string {
+  return Phase[phase] ?? "UNSPECIFIED";
+}
+
+export function resultWord(result: GameResult): string {
+  switch (result) {
+    case GameResult.SINGLE:
+      return "single game";
+    case GameResult.GAMMON:
+      return "gammon";
+    case GameResult.BACKGAMMON:
+      return "backgammon";
+    case GameResult.MARS:
+      return "mars";
+    default:
+      return "game";
+  }
+}
+
+/** What a result is worth before the cube: 1, 2 or 3. */
+export function resultMultiplier(result: GameResult): number {
+  switch (result) {
+    case GameResult.GAMMON:
+    case GameResult.MARS:
+      return 2;
+    case GameResult.BACKGAMMON:
+      return 3;
+    default:
+      return 1;
+  }
+}
+
+export function endWords(end: GameEnd): string {
+  switch (end) {
+    case GameEnd.PLAY:
+      return "by bearing off the last checker";
+    case GameEnd.DROP:
+      return "by a dropped double";
+    case GameEnd.RESIGNATION:
+      return "by resignation";
+    case GameEnd.TIME:
+      return "on time (the clock ran out)";
+    default:
+      return "";
+  }
+}
+
+function points(n: number | bigint): string {
+  return `${n} point${n === 1 || n === 1n ? "" : "s"}`;
+}
+
+/** "a single game", "a gammon": what is offered, with its article. */
+function withArticle(result: GameResult): string {
+  return `a ${resultWord(result)}`;
+}
+
+export function diceText(dice: readonly number[]): string {
+  return dice.join("-");
+}
+
+/** The cube in words: "Cube: 2, owned by Anna", "Cube: 1, in the middle", "" without a cube. */
+export function cubeText(game: Game, mySeat: Seat | null): string {
+  if (!usesCube(game)) {
+    return "No cube";
+  }
+  const value = game.cubeValue || 1;
+  if (game.cubeOwner === Seat.SEAT_UNSPECIFIED) {
+    return `Cube: ${value}, in the middle${game.crawford ? " (Crawford game: no doubling)" : ""}`;
+  }
+  const owner = game.cubeOwner === mySeat ? "you" : playerName(game, game.cubeOwner);
+  return `Cube: ${value}, owned by ${owner}`;
+}
+
+/** The last play: "Anna played 6-4: 24/18 13/9", or "" before any play of this game. */
+export function lastPlayText(game: Game, mySeat: Seat | null): string {
+  const last = game.lastPlay;
+  if (!last || last.seat === Seat.SEAT_UNSPECIFIED) {
+    return "";
+  }
+  const who = last.seat === mySeat ? "You" : playerName(game, last.seat);
+  const dice = last.dice.length ? ` ${diceText(last.dice)}` : "";
+  const notation = last.notation || "no move (the roll could not be played)";
+  return `${who} played${dice}: ${notation}`;
+}
+
+/** The score in words, from seat 0's side for a watcher, from mine for a player. */
+export function scoreText(game: Game, mySeat: Seat | null): string {
+  const me = mySeat ?? Seat.SEAT_0;
+  const them = otherSeat(me);
+  const mine = scoreOf(game, me);
+  const theirs = scoreOf(game, them);
+  const left = mySeat === null ? playerName(game, me) : "You";
+  const total = isMoneyPlay(game) ? "Total" : "Score";
+  return `${total}: ${left} ${mine}, ${playerName(game, them)} ${theirs}`;
+}
+
+export function matchLengthText(game: Game): string {
+  const length = game.ruleSet?.matchLength ?? 0;
+  const number = game.gameNumber ? `, game ${game.gameNumber}` : "";
+  return length === 0 ? `Money play${number}` : `Match to ${points(length)}${number}`;
+}
+
+/**
+ * The status line: whose turn it is and what is expected. `mySeat` null: a watcher.
+ * `actions` are what ListLegalActions gave me for this state (empty while I wait).
+ */
+export function statusText(game: Game, mySeat: Seat | null, actions: readonly Action[]): string {
+  const turnName = (seat: Seat) => playerName(game, seat);
+  if (game.phase === Phase.MATCH_OVER) {
+    return matchOverText(game, mySeat);
+  }
+  if (mySeat === null) {
+    return watcherStatus(game);
+  }
+  const opponent = otherSeat(mySeat);
+  const waiting = isBot(game, opponent) ? `${turnName(opponent)} is thinking` : `Waiting for ${turnName(opponent)}`;
+  const has = (action: Action) => actions.includes(action);
+  switch (game.phase) {
+    case Phase.OPENING:
+      return has(Action.ROLL) || game.toAct.includes(mySeat)
+        ? "Throw for who starts: roll"
+        : `Waiting for the throw for who starts`;
+    case Phase.ROLLING:
+      if (game.turn === mySeat) {
+        return has(Action.DOUBLE) ? "Your turn: roll or double" : "Your turn: roll";
+      }
+      return `${waiting} (to roll)`;
+    case Phase.PLAYING:
+      if (game.turn === mySeat) {
+        return `Your turn: play your ${diceText(game.dice)}`;
+      }
+      return `${waiting} (to play ${diceText(game.dice)})`;
+    case Phase.DOUBLED: {
+      const value = (game.cubeValue || 1) * 2;
+      if (game.turn === mySeat) {
+        return `You doubled to ${value}: ${waiting} (to answer)`;
+      }
+      return `${turnName(game.turn)} doubles to ${value}: take or drop`;
+    }
+    case Phase.RESIGNING: {
+      const r = game.resignation;
+      if (!r) {
+        return "A resignation is offered";
+      }
+      if (r.seat === mySeat) {
+        return `You offered to resign ${withArticle(r.result)} (${points(r.points)}): ${waiting} (to answer)`;
+      }
+      return `${turnName(r.seat)} offers to resign ${withArticle(r.result)}: you win ${points(r.points)} if you accept`;
+    }
+    default:
+      return "";
+  }
+}
+
+function watcherStatus(game: Game): string {
+  const name = (seat: Seat) => playerName(game, seat);
+  switch (game.phase) {
+    case Phase.OPENING:
+      return "The throw for who starts is due";
+    case Phase.ROLLING:
+      return `${name(game.turn)} to roll`;
+    case Phase.PLAYING:
+      return `${name(game.turn)} to play ${diceText(game.dice)}`;
+    case Phase.DOUBLED:
+      return `${name(game.turn)} doubles to ${(game.cubeValue || 1) * 2}; ${name(otherSeat(game.turn))} to answer`;
+    case Phase.RESIGNING: {
+      const r = game.resignation;
+      return r
+        ? `${name(r.seat)} offers to resign ${withArticle(r.result)} (${points(r.points)}); ${name(otherSeat(r.seat))} to answer`
+        : "A resignation is offered";
+    }
+    default:
+      return "";
+  }
+}
+
+/** The end of one game, in words: who won, what, how many points and how it ended. */
+export function gameOverText(game: Game, finished: FinishedGame, mySeat: Seat | null): string {
+  const winner = finished.winner === mySeat ? "You" : playerName(game, finished.winner);
+  const verb = finished.winner === mySeat ? "win" : "wins";
+  const how = endWords(finished.endedBy);
+  const cube = finished.cubeValue > 1 ? ` (cube at ${finished.cubeValue})` : "";
+  return `Game ${finished.gameNumber}: ${winner} ${verb} ${withArticle(finished.result)}${cube}, ${points(finished.points)}, ${how}.`;
+}
+
+/** The end of the match: the winner and the final score. */
+export function matchOverText(game: Game, mySeat: Seat | null): string {
+  const winner = game.winner;
+  const s0 = scoreOf(game, Seat.SEAT_0);
+  const s1 = scoreOf(game, Seat.SEAT_1);
+  const score = `${playerName(game, Seat.SEAT_0)} ${s0}, ${playerName(game, Seat.SEAT_1)} ${s1}`;
+  if (winner === Seat.SEAT_UNSPECIFIED) {
+    return `The match is over. Final score: ${score}.`;
+  }
+  const who = winner === mySeat ? "You win" : `${playerName(game, winner)} wins`;
+  return `The match is over: ${who} the match. Final score: ${score}.`;
+}
+
+/** The resignation levels a variant offers, highest last. */
+export function resignLevels(variant: Variant): GameResult[] {
+  return variant === Variant.LONG_NARDI
+    ? [GameResult.SINGLE, GameResult.MARS]
+    : [GameResult.SINGLE, GameResult.GAMMON, GameResult.BACKGAMMON];
+}
+
+/** The double waiting for my answer, in words. */
+export function doubleOfferText(game: Game): string {
+  const value = game.cubeValue || 1;
+  const money = isMoneyPlay(game);
+  const lose = `${points(value)}${money ? "" : " in the match"}`;
+  return `${playerName(game, game.turn)} doubles: the cube goes to ${value * 2}. Take to play on at ${value * 2} (you then own the cube), or drop and lose this game now for ${lose}.`;
+}
+
+/** A resignation offered to me, in words. */
+export function resignationOfferText(game: Game): string {
+  const r = game.resignation;
+  if (!r) {
+    return "";
+  }
+  return `${playerName(game, r.seat)} offers to resign ${withArticle(r.result)}. If you accept, you win this game and ${points(r.points)}; if you reject, play goes on.`;
+}
