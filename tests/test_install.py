@@ -24,6 +24,7 @@ started here is stopped here; the servers listen on 127.0.0.1 only.
 from __future__ import annotations
 
 import codecs
+import http.client
 import os
 import queue
 import re
@@ -45,7 +46,8 @@ from tests.server_play import REPO, RPC_TIMEOUT, free_port, stop_process, wait_u
 
 # What a source checkout has that the build needs (the rest: tests, benchmarks, the run script).
 SOURCE = ("pyproject.toml", "README.md", "proto", "engine", "server", "clients")
-SKIPPED = shutil.ignore_patterns("node_modules", "__pycache__", "*.pyc", ".venv", "*.egg-info", "build", "dist")
+# (clients/web/dist is not skipped: it is the web table as built, committed and installed)
+SKIPPED = shutil.ignore_patterns("node_modules", "__pycache__", "*.pyc", ".venv", "*.egg-info", "build")
 VENV_TIMEOUT = 120.0
 INSTALL_TIMEOUT = 600.0
 COMMAND_TIMEOUT = 60.0
@@ -125,7 +127,9 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     python = venv / "bin" / "python"
     _run([python, "-m", "pip", "install", "--quiet", copy], cwd=outside, timeout=INSTALL_TIMEOUT)
     purelib = _run(
-        [python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"], cwd=outside, timeout=COMMAND_TIMEOUT
+        [python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        cwd=outside,
+        timeout=COMMAND_TIMEOUT,
     ).stdout.strip()
     return Installed(venv=venv, site_packages=Path(purelib), outside=outside)
 
@@ -137,26 +141,46 @@ def test_the_wheel_installs_the_one_package_tavli(installed: Installed) -> None:
     site = installed.site_packages
     top = {path.name for path in site.iterdir()}
     assert "tavli" in top
-    assert not set(NOT_INSTALLED) & top, f"checkout folders installed at the top level: {set(NOT_INSTALLED) & top}"
+    assert not set(NOT_INSTALLED) & top, (
+        f"checkout folders installed at the top level: {set(NOT_INSTALLED) & top}"
+    )
     # Every file the distribution installed is in tavli/, its dist-info or the script.
     record = next(site.glob("tavli-*.dist-info")) / "RECORD"
     installed_files = [line.split(",")[0] for line in record.read_text().splitlines() if line]
     outside_tavli = {
-        path for path in installed_files
+        path
+        for path in installed_files
         if path.split("/")[0] != "tavli" and not path.startswith("tavli-") and not path.endswith("/bin/tavli")
     }
     assert not outside_tavli, f"the distribution installs files outside tavli/: {sorted(outside_tavli)}"
-    for package in ("tavli", "tavli/v1", "tavli/engine", "tavli/server", "tavli/clients", "tavli/clients/bots"):
+    for package in (
+        "tavli",
+        "tavli/v1",
+        "tavli/engine",
+        "tavli/server",
+        "tavli/clients",
+        "tavli/clients/bots",
+    ):
         assert (site / package / "__init__.py").is_file(), f"{package} is not installed"
     assert (site / "tavli/engine/py.typed").is_file()
     protos = {path.name for path in (site / "tavli/v1").glob("*.proto")}
     assert protos == {path.name for path in (REPO / "proto/tavli/v1").glob("*.proto")}
     assert protos >= {"board.proto", "games_service.proto", "rules_service.proto"}
-    assert {path.name for path in (site / "tavli/v1").glob("*_pb2.pyi")} >= {"board_pb2.pyi", "rules_service_pb2.pyi"}
+    assert {path.name for path in (site / "tavli/v1").glob("*_pb2.pyi")} >= {
+        "board_pb2.pyi",
+        "rules_service_pb2.pyi",
+    }
     # Every module of the checkout's packages is installed.
-    for folder, package in (("engine", "tavli/engine"), ("server", "tavli/server"), ("clients", "tavli/clients"),
-                            ("clients/bots", "tavli/clients/bots"), ("proto/tavli/v1", "tavli/v1")):
-        missing = {path.name for path in (REPO / folder).glob("*.py")} - {path.name for path in (site / package).glob("*.py")}
+    for folder, package in (
+        ("engine", "tavli/engine"),
+        ("server", "tavli/server"),
+        ("clients", "tavli/clients"),
+        ("clients/bots", "tavli/clients/bots"),
+        ("proto/tavli/v1", "tavli/v1"),
+    ):
+        missing = {path.name for path in (REPO / folder).glob("*.py")} - {
+            path.name for path in (site / package).glob("*.py")
+        }
         assert not missing, f"modules of {folder}/ not installed in {package}/: {sorted(missing)}"
 
 
@@ -164,10 +188,14 @@ def test_no_test_or_bench_tool_is_installed_at_runtime(installed: Installed) -> 
     top = {path.name.lower() for path in installed.site_packages.iterdir()}
     assert not set(NOT_AT_RUNTIME) & top, f"test or bench tools installed: {set(NOT_AT_RUNTIME) & top}"
     found = _run(
-        [installed.python, "-c",
-         "import importlib.util, sys; print(' '.join(n for n in sys.argv[1:] if importlib.util.find_spec(n)))",
-         *NOT_AT_RUNTIME],
-        cwd=installed.outside, timeout=COMMAND_TIMEOUT,
+        [
+            installed.python,
+            "-c",
+            "import importlib.util, sys; print(' '.join(n for n in sys.argv[1:] if importlib.util.find_spec(n)))",
+            *NOT_AT_RUNTIME,
+        ],
+        cwd=installed.outside,
+        timeout=COMMAND_TIMEOUT,
     ).stdout.split()
     assert not found, f"importable in the runtime venv: {found}"
     _run([installed.python, "-m", "pip", "check"], cwd=installed.outside, timeout=COMMAND_TIMEOUT)
@@ -179,7 +207,9 @@ def test_tavli_is_imported_from_the_venv_not_the_checkout(installed: Installed) 
         "print(tavli.__file__)\n"
         "print(' '.join(n for n in ('engine', 'server', 'clients', 'proto') if importlib.util.find_spec(n)))\n"
     )
-    lines = _run([installed.python, "-c", script], cwd=installed.outside, timeout=COMMAND_TIMEOUT).stdout.splitlines()
+    lines = _run(
+        [installed.python, "-c", script], cwd=installed.outside, timeout=COMMAND_TIMEOUT
+    ).stdout.splitlines()
     assert Path(lines[0]).resolve().is_relative_to(installed.site_packages.resolve())
     assert lines[1:] == [""], f"checkout folders importable as top-level packages: {lines[1:]}"
 
@@ -211,11 +241,27 @@ def test_the_installed_server_serves(installed: Installed, tmp_path: Path) -> No
     port = free_port()
     db = tmp_path / "games.sqlite3"
     log = tmp_path / "serve.log"
-    command = [installed.tavli, "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db, "--web-port", "0"]
+    web_port = free_port()
+    command = [
+        installed.tavli,
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--db",
+        db,
+        "--web-port",
+        str(web_port),
+    ]
     with open(log, "wb") as log_file:
         process = subprocess.Popen(
-            [str(part) for part in command], cwd=installed.outside, env=_environment(),
-            stdin=subprocess.DEVNULL, stdout=log_file, stderr=subprocess.STDOUT,
+            [str(part) for part in command],
+            cwd=installed.outside,
+            env=_environment(),
+            stdin=subprocess.DEVNULL,
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
         )
     status: int | None = None
     try:
@@ -236,13 +282,22 @@ def test_the_installed_server_serves(installed: Installed, tmp_path: Path) -> No
             rules = rules_service_pb2_grpc.RulesServiceStub(channel)
             response = rules.ListLegalPlays(
                 rules_pb2.ListLegalPlaysRequest(
-                    variant=board_pb2.VARIANT_BACKGAMMON, position=board_pb2.Position(position_id=BG_START), dice=[3, 1]
+                    variant=board_pb2.VARIANT_BACKGAMMON,
+                    position=board_pb2.Position(position_id=BG_START),
+                    dice=[3, 1],
                 ),
                 timeout=RPC_TIMEOUT,
             )
             assert len(response.plays) == 16
             assert response.dice_used == 2
             assert "8/5 6/5" in {play.notation for play in response.plays}
+        # the installed package carries the web table's built files, and the web port serves them
+        page = http.client.HTTPConnection("127.0.0.1", web_port, timeout=RPC_TIMEOUT)
+        page.request("GET", "/")
+        answer = page.getresponse()
+        body = answer.read()
+        page.close()
+        assert answer.status == 200 and b'<script type="module"' in body
     finally:
         status = _stop_gracefully(process)
     output = log.read_text(errors="replace")
@@ -285,7 +340,9 @@ class Terminal:
             try:
                 chunk = self._chunks.get(timeout=max(remaining, 0.01))
             except queue.Empty:
-                raise AssertionError(f"tavli play showed no prompt in time; it showed:\n{self.text[-3000:]}") from None
+                raise AssertionError(
+                    f"tavli play showed no prompt in time; it showed:\n{self.text[-3000:]}"
+                ) from None
             if chunk is None:
                 self.text += self._decoder.decode(b"", final=True)
                 return None
@@ -314,7 +371,9 @@ def _answer(shown: str) -> str:
     """The person's answer to what was shown: a play is the one the built-in hint suggests."""
     prompt = shown.rsplit("\n", 1)[-1]
     if prompt.startswith("Your play with"):
-        hint = re.search(r"^The heuristic bot would play (.+) \(\d+ other legal plays?\)\.$", shown, re.MULTILINE)
+        hint = re.search(
+            r"^The heuristic bot would play (.+) \(\d+ other legal plays?\)\.$", shown, re.MULTILINE
+        )
         if hint is None:
             return "hint"
         return "" if hint.group(1) == "(no move)" else hint.group(1)
@@ -329,8 +388,12 @@ def test_the_installed_tavli_play_plays_a_match_to_its_end(installed: Installed,
     command = [installed.tavli, "play", "--bot", "random", "--match", "1", "--seed", "7"]
     with open(errors, "wb") as error_file:
         process = subprocess.Popen(
-            [str(part) for part in command], cwd=installed.outside, env=_environment(),
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=error_file,
+            [str(part) for part in command],
+            cwd=installed.outside,
+            env=_environment(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=error_file,
         )
     terminal = Terminal(process)
     plays_typed = 0
@@ -366,7 +429,9 @@ def test_the_installed_tavli_play_plays_a_match_to_its_end(installed: Installed,
     assert re.search(r"^ Pip counts: O \d+, X \d+$", text, re.MULTILINE)
     assert re.search(r"^Throw for who starts: you \d, the random bot \d", text, re.MULTILINE)
     assert re.search(r"^The random bot plays \d-\d: \S+", text, re.MULTILINE), "the bot's plays are told"
-    assert plays_typed >= 1 and re.search(r"^You play \S+", text, re.MULTILINE), "the person's plays are accepted"
+    assert plays_typed >= 1 and re.search(r"^You play \S+", text, re.MULTILINE), (
+        "the person's plays are accepted"
+    )
     assert re.search(r"^\*\*\* (You win|The random bot wins) game 1: ", text, re.MULTILINE)
     assert re.search(r"^(You win|The random bot wins) the match [1-3]-0", text, re.MULTILINE), text[-2000:]
     assert "Traceback" not in stderr, stderr

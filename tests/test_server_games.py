@@ -187,13 +187,19 @@ def test_a_seats_token_tells_which_seat_it_holds_and_what_it_may_do(clients) -> 
     other_game_seat, _ = seats_of(clients)
     games = clients[0].games
     for seat in (seat_0, seat_1):
-        by_token = games.ListLegalActions(games_pb2.ListLegalActionsRequest(name=seat.name, seat_token=seat.token))
+        by_token = games.ListLegalActions(
+            games_pb2.ListLegalActionsRequest(name=seat.name, seat_token=seat.token)
+        )
         by_seat = games.ListLegalActions(games_pb2.ListLegalActionsRequest(name=seat.name, seat=seat.seat))
         assert by_token.seat == seat.seat
         assert by_token == by_seat
     for token in ("not-a-token", other_game_seat.token):
         request = games_pb2.ListLegalActionsRequest(name=seat_0.name, seat_token=token)
-        assert refusal(games.ListLegalActions, request) == (grpc.StatusCode.PERMISSION_DENIED, "WRONG_SEAT_TOKEN", "tavli")
+        assert refusal(games.ListLegalActions, request) == (
+            grpc.StatusCode.PERMISSION_DENIED,
+            "WRONG_SEAT_TOKEN",
+            "tavli",
+        )
     both = games_pb2.ListLegalActionsRequest(name=seat_0.name, seat=games_pb2.SEAT_0, seat_token=seat_0.token)
     assert refusal(games.ListLegalActions, both)[0] == grpc.StatusCode.INVALID_ARGUMENT
 

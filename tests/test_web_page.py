@@ -25,7 +25,12 @@ def _npx(*arguments: str, timeout: float = 300) -> subprocess.CompletedProcess[s
     if not (WEB / "node_modules").is_dir():
         pytest.fail("clients/web/node_modules is missing: ./run test installs it (npm ci)")
     return subprocess.run(
-        [NPX, "--no-install", *arguments], cwd=WEB, capture_output=True, text=True, timeout=timeout, check=False
+        [NPX, "--no-install", *arguments],
+        cwd=WEB,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
     )
 
 
@@ -33,7 +38,11 @@ def _differences(made: Path, committed: Path) -> list[str]:
     """The files that differ between two folders, or are only in one of them."""
     comparison = filecmp.dircmp(made, committed)
     found = [*comparison.left_only, *comparison.right_only]
-    found += [name for name in comparison.common_files if not filecmp.cmp(made / name, committed / name, shallow=False)]
+    found += [
+        name
+        for name in comparison.common_files
+        if not filecmp.cmp(made / name, committed / name, shallow=False)
+    ]
     for folder in comparison.common_dirs:
         found += [f"{folder}/{name}" for name in _differences(made / folder, committed / folder)]
     return sorted(found)
@@ -44,7 +53,9 @@ def test_the_committed_page_is_the_build_of_its_source(tmp_path: Path) -> None:
     assert checked.returncode == 0, checked.stdout + checked.stderr
     built = _npx("vite", "build", "--outDir", str(tmp_path / "dist"), "--emptyOutDir", "--logLevel", "warn")
     assert built.returncode == 0, built.stdout + built.stderr
-    assert _differences(tmp_path / "dist", WEB / "dist") == [], "clients/web/dist is stale: cd clients/web && npm run build"
+    assert _differences(tmp_path / "dist", WEB / "dist") == [], (
+        "clients/web/dist is stale: cd clients/web && npm run build"
+    )
 
 
 def test_the_typescript_api_is_generated_from_the_protos(tmp_path: Path) -> None:
@@ -52,7 +63,9 @@ def test_the_typescript_api_is_generated_from_the_protos(tmp_path: Path) -> None
     (tmp_path / "buf.gen.yaml").write_text(template)
     made = _npx("buf", "generate", "../../proto", "--template", str(tmp_path / "buf.gen.yaml"))
     assert made.returncode == 0, made.stdout + made.stderr
-    assert _differences(tmp_path / "gen", WEB / "src" / "gen") == [], "src/gen is stale: cd clients/web && npm run generate"
+    assert _differences(tmp_path / "gen", WEB / "src" / "gen") == [], (
+        "src/gen is stale: cd clients/web && npm run generate"
+    )
 
 
 def test_the_front_ends_own_unit_tests_pass() -> None:
