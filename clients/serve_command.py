@@ -187,7 +187,10 @@ def _check_can_start(config: ServerConfig) -> None:
     """
     check_port_free(config.host, config.port)
     if config.web_port:
-        check_port_free(config.web_host, config.web_port)
+        try:
+            check_port_free(config.web_host, config.web_port)
+        except StartupError as error:
+            raise StartupError(f"{error} (the web port: choose another with --web-port, or --no-web)") from None
     if isinstance(config.db, Path):
         check_database(config.db)
     if config.tls_cert and config.tls_key:

@@ -7,12 +7,14 @@ from __future__ import annotations
 import base64
 import http.client
 import json
+import socket
 import struct
 import subprocess
 import sys
 import threading
 import urllib.parse
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,7 +23,7 @@ from google.rpc import error_details_pb2
 from tavli.server.app import Running
 from tavli.server.quotas import QuotaLimits
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
-from tests.server_play import connected, running_server
+from tests.server_play import connected, running_server, serve_command
 
 TIMEOUT = 30
 
@@ -261,3 +263,21 @@ def test_serve_offers_the_web_port_on_loopback_by_default() -> None:
     ).stdout
     assert "--web-port" in help_text and "8080" in help_text
     assert "--no-web" in help_text
+
+
+def test_a_web_port_in_use_is_one_line_saying_so_and_how_to_choose_another(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        web_port = taken.getsockname()[1]
+        done = subprocess.run(
+            serve_command("--port", "0", "--db", str(tmp_path / "games.sqlite3"), "--web-port", str(web_port)),
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    assert done.returncode == 2
+    assert f"port {web_port} on 127.0.0.1 is already in use" in done.stderr
+    assert "--web-port" in done.stderr and "--no-web" in done.stderr
+    assert "Traceback" not in done.stderr
