@@ -34,8 +34,8 @@ export function variantOf(variant: VariantEnum): Variant {
 /** Whether the game is played with the doubling cube at all. */
 export function usesCube(game: Game): boolean {
   const rules = game.ruleSet;
-  if (!rules || rules.variant === VariantEnum.LONG_NARDI) {
-    return false;
+  if (!rules || rules.variant === VariantEnum.LONG_NARDI || rules.matchLength === 1) {
+    return false; // no cube in long nardi; no double can be offered in a 1-point match
   }
   return rules.cube !== CubeMode.NO_CUBE;
 }

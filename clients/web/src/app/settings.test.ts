@@ -67,6 +67,11 @@ describe("the rule set the settings make", () => {
     expect(toRuleSet(settings({ cubeLimit: null })).cubeLimit).toBeUndefined();
   });
 
+  it("a 1-point match has no cube, whatever the cube setting", () => {
+    expect(toRuleSet(settings({ matchLength: 1, cube: true })).cube).toBe(CubeMode.NO_CUBE);
+    expect(toRuleSet(settings({ matchLength: 3, cube: true })).cube).toBe(CubeMode.CUBE);
+  });
+
   it("long nardi has no cube and one opening", () => {
     const rules = toRuleSet(settings({ variant: "long-nardi", matchLength: 0, cube: true, jacoby: true, opening: "play-opening-dice" }));
     expect(rules.variant).toBe(Variant.LONG_NARDI);

@@ -114,7 +114,7 @@ export function hasClock(s: Settings): boolean {
 export function toRuleSet(s: Settings): RuleSet {
   const money = s.matchLength === 0;
   const nardi = s.variant === "long-nardi";
-  const cube = !nardi && s.cube;
+  const cube = !nardi && s.cube && s.matchLength !== 1; // a 1-point match has no use for a cube
   const rules = create(RuleSetSchema, {
     variant: nardi ? Variant.LONG_NARDI : Variant.BACKGAMMON,
     matchLength: s.matchLength,
