@@ -203,9 +203,9 @@ def _endpoint(
 
 
 def _metadata(context: RequestContext[Message, Message]) -> tuple[tuple[str, str], ...]:
-    """Who is calling: the address the web port saw, without its port."""
-    address = context.client_address or ""
-    host = address.rpartition(":")[0] if address.count(":") == 1 else address
+    """Who is calling: the address the web port saw, without its port (connectrpc writes it
+    ``host:port``, an IPv6 host without brackets, so the port is what follows the last colon)."""
+    host = (context.client_address or "").rpartition(":")[0]
     return ((WEB_CLIENT_HEADER, host.strip("[]") or "web"),)
 
 

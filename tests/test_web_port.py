@@ -271,7 +271,9 @@ def test_a_web_port_in_use_is_one_line_saying_so_and_how_to_choose_another(tmp_p
         taken.listen()
         web_port = taken.getsockname()[1]
         done = subprocess.run(
-            serve_command("--port", "0", "--db", str(tmp_path / "games.sqlite3"), "--web-port", str(web_port)),
+            serve_command(
+                "--port", "0", "--db", str(tmp_path / "games.sqlite3"), "--web-port", str(web_port)
+            ),
             capture_output=True,
             text=True,
             timeout=60,
@@ -281,3 +283,17 @@ def test_a_web_port_in_use_is_one_line_saying_so_and_how_to_choose_another(tmp_p
     assert f"port {web_port} on 127.0.0.1 is already in use" in done.stderr
     assert "--web-port" in done.stderr and "--no-web" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_browser_on_ipv6_is_its_address_without_the_port() -> None:
+    from connectrpc.request import RequestContext
+
+    from tavli.server.web import _metadata
+
+    for seen, host in (
+        ("::1:50432", "::1"),
+        ("2001:db8::5:443", "2001:db8::5"),
+        ("127.0.0.1:8080", "127.0.0.1"),
+    ):
+        context = RequestContext(method=None, http_method="POST", request_headers=None, client_address=seen)  # type: ignore[arg-type]
+        assert _metadata(context) == (("tavli-web-client", host),)
