@@ -93,7 +93,7 @@ export function buildSettingsForm(prefix: "" | "table-", initial: Settings, with
     select([["every-game", "Every game starts with the throw for who starts"], ["winner-opens", "The previous game's winner opens"]], initial.matchOpenings),
   );
   const autoPlayForced = row("Play forced moves automatically", "auto-play-forced", checkbox(initial.autoPlayForced));
-  const clockReserve = row("Reserve (seconds)", "clock-reserve", number(initial.clockReserve, 0, 2592000, "none"), "each side's time for the match");
+  const clockReserve = row("Reserve (seconds)", "clock-reserve", number(initial.clockReserve, 0, 2592000, "none"), "each side's time for the match (for each game in money play)");
   const clockPerPoint = row("Reserve per point (seconds)", "clock-per-point", number(initial.clockPerPoint, 0, 2592000, "none"), "added for each point of the match");
   const clockDelay = row("Delay per turn (seconds)", "clock-delay", number(initial.clockDelay, 0, 2592000, "none"), "time within it is not taken from the reserve");
   const clockMoveLimit = row("Move limit (seconds)", "clock-move-limit", number(initial.clockMoveLimit, 0, 2592000, "none"), "the most one turn may take");

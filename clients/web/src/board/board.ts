@@ -73,7 +73,7 @@ export class Board {
     this.svg.setAttribute("viewBox", VIEW_BOX);
     this.svg.setAttribute("width", "100%");
     this.svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
-    this.svg.setAttribute("role", "img");
+    this.svg.setAttribute("role", "group"); // labelled by the description; its points stay buttons a screen reader can reach
     this.description = document.createElement("p");
     this.description.className = "tavli-board-description";
     this.description.dataset.testid = "board-description";
