@@ -194,11 +194,13 @@ async def start_server(config: ServerConfig) -> Running:
         else:
             port = server.add_insecure_port(address)
     except (RuntimeError, OSError) as error:
-        store.close()
-        raise StartupError(f"cannot listen on {address}: {error}") from None
+        port, why = 0, str(error)
+    else:
+        why = "the port is in use or the address is not this machine's"
     if port == 0:
         store.close()
-        raise StartupError(f"cannot listen on {address}: the port is in use or the address is not this machine's")
+        shutil.rmtree(own_socket, ignore_errors=True)
+        raise StartupError(f"cannot listen on {address}: {why}")
     server.add_insecure_port(own_address)
     await server.start()
     timer.start()
