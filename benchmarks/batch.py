@@ -43,7 +43,7 @@ def write_queries(path: Path, count: int) -> int:
     then new pairs from seeded random games. Returns how many came from the corpus."""
     from tavli.engine import BACKGAMMON
     from tests.games import positions_from_games
-    from tests.test_perft import read_perft
+    from tests.engine.test_perft import read_perft
 
     queries = [(position_id, (max(dice), min(dice))) for position_id, dice, _ in read_perft("perft-backgammon.txt")]
     queries = queries[:count]

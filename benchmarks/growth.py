@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 
 from tavli.engine import BACKGAMMON, BAR, LONG_NARDI, Position, Variant
-from tests.test_perft import read_perft
+from tests.engine.test_perft import read_perft
 
 BUCKETS = [(1, 1, "1"), (2, 5, "2-5"), (6, 20, "6-20"), (21, 60, "21-60"), (61, 10**6, "61+")]
 Rows = list[tuple[Position, tuple[int, int], int]]

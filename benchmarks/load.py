@@ -371,7 +371,7 @@ def measure(kind: str, concurrency: int, *, port: int, server_pid: int, processe
 
 def load_corpus() -> Corpus:
     from tavli.engine import BACKGAMMON, Position
-    from tests.test_perft import read_perft
+    from tests.engine.test_perft import read_perft
 
     rows = []
     for position_id, dice, _ in read_perft("perft-backgammon.txt"):

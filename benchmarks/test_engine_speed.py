@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from tavli.engine import BACKGAMMON, LONG_NARDI, Play, Position, Variant
-from tests.test_perft import read_perft
+from tests.engine.test_perft import read_perft
 
 Corpus = list[tuple[Position, tuple[int, int]]]
 GAMES = 20  # whole random games per timed round

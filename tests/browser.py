@@ -2,7 +2,7 @@
 browser for the test module, a fresh context per page), screenshots kept by the run, and a player
 that plays the page by clicking, as a person does, reading only the legal plays from the server.
 
-The page's DOM contract (its data-testid attributes) is written in tests/test_web_browser.py.
+The page's DOM contract (its data-testid attributes) is written in tests/web/test_web_browser.py.
 Every wait here has a timeout, every game loop a bound on its turns, and every failure says what
 the page showed (its status line, its refusal) and where its screenshot is.
 

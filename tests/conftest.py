@@ -1,4 +1,5 @@
-"""Shared test fixtures: where the rule book's vectors live, a PostgreSQL server."""
+"""Shared test fixtures (where the rule book's vectors live, a PostgreSQL server) and the markers each
+test carries by its folder and fixtures."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+TESTS = Path(__file__).resolve().parent
+REPO = TESTS.parent
 SHARED_VECTORS = REPO.parent / "shared" / "vectors"
-DATA = Path(__file__).resolve().parent / "data"
+DATA = TESTS / "data"
 
 
 @pytest.fixture(scope="session")
@@ -28,3 +30,58 @@ def postgres_url() -> Iterator[str]:
         pytest.fail("PostgreSQL 15 is needed: set TAVLI_TEST_POSTGRES to a server's URL or install postgresql-15")
     with postgres_server() as url:
         yield url
+
+
+
+FOLDER_MARKERS: dict[str, tuple[str, ...]] = {
+    "engine": ("engine",),
+    "hostile": ("hostile", "slow"),
+}
+"""The markers every test in a folder of tests/ carries."""
+
+FIXTURE_MARKERS: dict[str, tuple[str, ...]] = {
+    "postgres_url": ("postgres", "slow"),
+    "browser": ("browser", "slow"),
+}
+"""The markers a test carries for a fixture it uses."""
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("tavli", "which of tavli's tests run (./run test's passes)")
+    group.addoption(
+        "--engine-only",
+        action="store_true",
+        help="only the engine's own tests (tests/engine): the pass on the pure engine",
+    )
+    group.addoption(
+        "--together",
+        action="store_true",
+        help="leave out the tests marked alone: the pass that runs tests in parallel processes",
+    )
+    group.addoption(
+        "--alone",
+        action="store_true",
+        help="only the tests marked alone, which measure how the server answers under a load of their own",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        folder = item.path.relative_to(TESTS).parts[0] if item.path.is_relative_to(TESTS) else ""
+        for name in FOLDER_MARKERS.get(folder, ()):
+            item.add_marker(name)
+        for fixture, names in FIXTURE_MARKERS.items():
+            if fixture in getattr(item, "fixturenames", ()):
+                for name in names:
+                    item.add_marker(name)
+    wanted = [
+        lambda item: not config.getoption("--engine-only") or item.get_closest_marker("engine"),
+        lambda item: not config.getoption("--together") or not item.get_closest_marker("alone"),
+        lambda item: not config.getoption("--alone") or item.get_closest_marker("alone"),
+    ]
+    kept = [item for item in items if all(test(item) for test in wanted)]
+    if len(kept) < len(items):
+        config.hook.pytest_deselected(items=[item for item in items if item not in kept])
+    # The slow tests first, so that parallel processes end together rather than one of them
+    # starting a campaign when the others are done (sorted is stable: the rest keep their order).
+    items[:] = sorted(kept, key=lambda item: item.get_closest_marker("slow") is None)

@@ -75,10 +75,10 @@ def free_port() -> int:
     Chosen below the kernel's ephemeral range: a port the kernel hands out (binding port 0) may be
     handed out again as the local end of some client's connection before the subprocess binds it.
     """
-    lowest_ephemeral = _ephemeral_ports()[0]
+    low, high = _ports_of_this_worker()
     chooser = random.Random()
     for _ in range(200):
-        port = chooser.randrange(10_000, max(lowest_ephemeral, 20_000))
+        port = chooser.randrange(low, high)
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
             try:
                 probe.bind(("127.0.0.1", port))
@@ -86,6 +86,21 @@ def free_port() -> int:
                 continue
             return port
     raise AssertionError("no free port below the ephemeral range")
+
+
+XDIST_WORKERS = 8
+"""The most parallel test processes (pytest-xdist's workers) whose port ranges are kept apart."""
+
+
+def _ports_of_this_worker() -> tuple[int, int]:
+    """This test process's share of the ports below the ephemeral range: parallel workers choose
+    from ranges of their own, so two of them never start servers on the same port."""
+    lowest = 10_000
+    highest = max(_ephemeral_ports()[0], 20_000)
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    index = int(worker.removeprefix("gw")) % XDIST_WORKERS if worker.startswith("gw") else 0
+    share = (highest - lowest) // XDIST_WORKERS
+    return lowest + index * share, lowest + (index + 1) * share
 
 
 def _ephemeral_ports() -> tuple[int, int]:

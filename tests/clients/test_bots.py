@@ -1,0 +1,212 @@
+"""The bots: the interface contract every bot keeps, and how they fare in the arena.
+
+The arena tests play through a real server on a loopback port (``tavli arena`` starts one in
+this process), so they also check that a bot seated by the driver never makes an action the
+server refuses.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tavli.clients import bots
+from tavli.clients.bots.base import Situation
+from tavli.clients.cli import main
+from tavli.engine import BACKGAMMON, LONG_NARDI, Position, Variant
+from tavli.engine.matfile import import_mat
+from tests.games import positions_from_games
+
+REPO = Path(__file__).resolve().parents[2]
+HAS_GNUBG = importlib.util.find_spec("gnubg_nn") is not None
+ARENA_GAMES = 200
+PARALLEL = "4"
+
+
+def _bots_for(variant: Variant) -> list[str]:
+    names = [name for name in bots.NAMES if HAS_GNUBG or name != "gnubg"]
+    return [name for name in names if bots.plays(name, variant)]
+
+
+def _situation(variant: Variant, position: Position, **changes: object) -> Situation:
+    fields: dict[str, object] = {
+        "variant": variant, "position": position, "cube_value": 1, "cube_owner": "centre", "score": (0, 0),
+        "match_length": 0, "crawford": False,
+    }
+    fields.update(changes)
+    return Situation(**fields)  # type: ignore[arg-type]
+
+
+def _arena(capsys: pytest.CaptureFixture[str], *arguments: str) -> dict[str, object]:
+    assert main(["arena", *arguments, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)  # type: ignore[no-any-return]
+
+
+# --- the contract ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", [BACKGAMMON, LONG_NARDI], ids=lambda variant: variant.name)
+def test_every_bot_always_chooses_one_of_the_legal_plays(variant: Variant) -> None:
+    for name in _bots_for(variant):
+        bot = bots.create(name, seed=3)
+        for position, dice in positions_from_games(variant, seed=11, count=400):
+            plays = list(variant.legal_plays(position, dice))
+            chosen = bot.choose_play(variant, position, dice, plays)
+            assert chosen in plays, f"{name} chose {chosen.notation()!r} in {position!r} with {dice}"
+
+
+def test_every_bot_answers_a_double_with_a_legal_answer() -> None:
+    for name in _bots_for(BACKGAMMON):
+        bot = bots.create(name, seed=5)
+        for index, (position, _) in enumerate(positions_from_games(BACKGAMMON, seed=12, count=200)):
+            beavers = index % 2 == 0
+            answer = bot.answer_double(_situation(BACKGAMMON, position.swapped(), beavers_allowed=beavers))
+            assert answer in (("take", "drop", "beaver") if beavers else ("take", "drop")), name
+
+
+@pytest.mark.parametrize("name", ["heuristic", "gnubg"])
+def test_a_thinking_bot_never_doubles_when_the_rules_or_the_score_forbid_it(name: str) -> None:
+    if name == "gnubg" and not HAS_GNUBG:
+        pytest.skip("gnubg-nn is not installed")
+    bot = bots.create(name)
+    # 16 pips ahead in a 77-pip race, no gammons: a double wherever the cube is free.
+    winning = Position.from_points({4: 4, 5: 5, 6: 6}, {5: 3, 6: 6, 7: 6})
+    assert bot.offer_double(_situation(BACKGAMMON, winning))
+    assert bot.offer_double(_situation(BACKGAMMON, winning, match_length=5, score=(2, 1)))
+    assert not bot.offer_double(_situation(BACKGAMMON, winning, match_length=5, score=(3, 4), crawford=True))
+    assert not bot.offer_double(_situation(BACKGAMMON, winning, match_length=5, score=(4, 2)))  # cube 1 wins it
+    assert not bot.offer_double(_situation(BACKGAMMON, winning, match_length=5, score=(3, 2), cube_value=2,
+                                           cube_owner="bot"))
+    assert not bot.offer_double(_situation(BACKGAMMON, winning, match_length=1))
+
+
+def test_the_heuristic_bot_takes_when_a_drop_would_lose_the_match_and_drops_a_hopeless_money_game() -> None:
+    bot = bots.create("heuristic")
+    # The opponent (on roll, doubling) bears off next turn; we have all 15 still far away.
+    hopeless = Position.from_points({19: 5, 20: 5, 21: 5}, {1: 2})
+    assert bot.answer_double(_situation(BACKGAMMON, hopeless)) == "drop"
+    assert bot.answer_double(_situation(BACKGAMMON, hopeless, match_length=5, score=(3, 4))) == "take"
+
+
+def test_the_heuristic_bot_plays_its_opening_six_one_by_making_the_seven_point() -> None:
+    start = BACKGAMMON.start_position()
+    plays = list(BACKGAMMON.legal_plays(start, (6, 1)))
+    assert bots.create("heuristic").choose_play(BACKGAMMON, start, (6, 1), plays).notation() == "13/7 8/7"
+
+
+@pytest.mark.alone
+def test_the_heuristic_bot_decides_in_about_a_millisecond() -> None:
+    for variant in (BACKGAMMON, LONG_NARDI):
+        bot = bots.create("heuristic")
+        decisions = [(position, dice, list(variant.legal_plays(position, dice)))
+                     for position, dice in positions_from_games(variant, seed=13, count=300)]
+        started = time.perf_counter()
+        for position, dice, plays in decisions:
+            bot.choose_play(variant, position, dice, plays)
+        per_decision = (time.perf_counter() - started) / len(decisions)
+        assert per_decision < 0.005, f"{variant.name}: {per_decision * 1000:.2f} ms a decision"
+
+
+def test_unknown_bots_are_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="unknown bot 'alphazero'"):
+        bots.create("alphazero")
+
+
+def test_the_bots_import_without_gnubg_nn_and_the_gnubg_bot_then_says_what_is_missing() -> None:
+    script = (
+        "import sys; sys.modules['gnubg_nn'] = None\n"
+        "from clients import bots\n"
+        "assert 'gnubg' in bots.NAMES\n"
+        "bots.create('heuristic')\n"
+        "try:\n"
+        "    bots.create('gnubg')\n"
+        "except bots.GnubgUnavailableError as error:\n"
+        "    print(error)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "gnubg-nn" in done.stdout
+
+
+# --- the arena ------------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["backgammon", "long-nardi"])
+def test_the_heuristic_bot_beats_the_random_bot_in_nine_games_of_ten(
+    variant: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    results = _arena(capsys, "--variant", variant, "--bots", "heuristic,random", "--games", str(ARENA_GAMES),
+                     "--seed", "1", "--parallel", PARALLEL)
+    heuristic = results["bots"]["heuristic"]  # type: ignore[index]
+    print(f"{variant}: heuristic won {heuristic['wins']}/{ARENA_GAMES},"
+          f" {results['games_per_second']} games/s", file=sys.stderr)
+    assert heuristic["games"] == ARENA_GAMES
+    assert heuristic["wins"] >= 0.9 * ARENA_GAMES
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not HAS_GNUBG, reason="gnubg-nn is not installed")
+def test_the_gnubg_bot_beats_the_random_bot(capsys: pytest.CaptureFixture[str]) -> None:
+    results = _arena(capsys, "--bots", "gnubg,random", "--games", "20", "--seed", "2", "--parallel", PARALLEL)
+    assert results["bots"]["gnubg"]["wins"] >= 17  # type: ignore[index]
+
+
+def test_matches_play_to_their_end_with_the_cube_and_the_crawford_game(capsys: pytest.CaptureFixture[str]) -> None:
+    results = _arena(capsys, "--bots", "heuristic,random", "--games", "6", "--match-length", "5",
+                     "--seed", "3", "--parallel", PARALLEL)
+    tallies = results["bots"]  # type: ignore[assignment]
+    assert tallies["heuristic"]["games"] == 6  # type: ignore[index]
+    assert tallies["heuristic"]["wins"] + tallies["random"]["wins"] == 6  # type: ignore[index]
+    assert abs(tallies["heuristic"]["points"]) <= 6  # type: ignore[index]  # a match counts +1 or -1
+
+
+@pytest.mark.slow
+def test_the_arena_prints_one_json_object_with_every_bot_s_tally(capsys: pytest.CaptureFixture[str]) -> None:
+    results = _arena(capsys, "--variant", "long-nardi", "--bots", "random,random", "--games", "2", "--seed", "4")
+    assert set(results) >= {"bots", "games_per_second"}
+    assert results["games_per_second"] > 0  # type: ignore[operator]
+    assert set(results["bots"]) == {"random", "random#2"}  # type: ignore[arg-type]
+    for tally in results["bots"].values():  # type: ignore[attr-defined]
+        assert set(tally) == {"games", "wins", "mars", "points", "ppg", "ppg_ci95"}
+        assert tally["games"] == 2
+    wins = [tally["wins"] for tally in results["bots"].values()]  # type: ignore[attr-defined]
+    assert sum(wins) == 2
+    backgammon = _arena(capsys, "--bots", "heuristic,random", "--games", "2", "--seed", "4")
+    assert set(backgammon["bots"]["heuristic"]) == {  # type: ignore[index]
+        "games", "wins", "gammons", "backgammons", "points", "ppg", "ppg_ci95"}
+
+
+def test_the_arena_prints_a_table_by_default(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "--bots", "heuristic,random", "--games", "2", "--seed", "5"]) == 0
+    table = capsys.readouterr().out
+    assert "heuristic" in table and "random" in table and "games/s" in table
+
+
+def test_the_arena_refuses_an_unknown_bot_and_gnubg_at_long_nardi(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "--bots", "heuristic,nobody", "--games", "1"]) == 2
+    assert main(["arena", "--variant", "long-nardi", "--bots", "gnubg,random", "--games", "1"]) == 2
+    assert "backgammon only" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["backgammon", "long-nardi"])
+def test_the_arena_exports_each_game_as_a_mat_file_the_engine_reads_back(
+    variant: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _arena(capsys, "--variant", variant, "--bots", "heuristic,random", "--games", "3", "--seed", "6",
+           "--export", str(tmp_path), "--match-length", "3")
+    files = sorted(tmp_path.glob("*.mat"))
+    assert len(files) == 3
+    for number, file in enumerate(files):
+        imported = import_mat(file.read_text(encoding="utf-8"))
+        assert imported.rules.variant == variant
+        assert imported.match.state.over
+        # Each seat is named after its bot; the bots change seats from one match to the next.
+        assert imported.players == (("heuristic", "random") if number % 2 == 0 else ("random", "heuristic"))

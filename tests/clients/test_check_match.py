@@ -1,0 +1,114 @@
+"""`tavli check-match`: a report per file, JSON lines for scripts, exit statuses by the worst file."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tavli.clients.cli import main
+from tavli.engine.matfile import export_mat
+from tavli.engine.rules import RuleSet
+
+from tests.engine.test_matfile import bot_match
+
+CLEAN = export_mat(bot_match(RuleSet(match_length=3), seed=5), players=("Alice", "Bob"))
+# Move 2 of game 1 moves a checker from a point the mover does not hold.
+BROKEN = """ 3 point match
+
+ Game 1
+ Alice : 0                      Bob : 0
+  1) 31: 8/5 6/5                 42: 8/4 6/4
+  2) 65: 12/1                    Doubles => 2
+  3)  Drops                       Wins 1 point
+"""
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> dict[str, Path]:
+    paths = {"clean": tmp_path / "clean.mat", "broken": tmp_path / "broken.mat", "junk": tmp_path / "junk.txt"}
+    paths["clean"].write_text(CLEAN)
+    paths["broken"].write_text(BROKEN)
+    paths["junk"].write_text("not a match record\n")
+    return paths
+
+
+def _json_lines(output: str) -> list[dict[str, object]]:
+    return [json.loads(line) for line in output.splitlines()]
+
+
+def test_a_clean_file_exits_0_with_its_games_and_score(files: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check-match", "--json", str(files["clean"])]) == 0
+    (found,) = _json_lines(capsys.readouterr().out)
+    match = bot_match(RuleSet(match_length=3), seed=5)
+    assert found == {
+        "file": str(files["clean"]),
+        "match_length": 3,
+        "games": len(match.state.finished),
+        "score": list(match.state.score),
+        "problems": [],
+    }
+
+
+def test_a_file_with_problems_exits_1_and_says_where(files: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check-match", "--json", str(files["broken"])]) == 1
+    (found,) = _json_lines(capsys.readouterr().out)
+    assert found["games"] == 1 and found["score"] == [0, 1]  # the result written after the problem
+    (problem,) = found["problems"]  # type: ignore[misc]
+    assert problem["game"] == 1 and problem["move"] == 2 and problem["line"] == 6 and problem["side"] == 0
+    assert problem["reason"].startswith("plays '12/1' with 6-5: ")
+
+
+def test_an_unreadable_file_exits_2_and_the_worst_file_decides(
+    files: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "missing.mat"
+    names = [str(files["clean"]), str(files["junk"]), str(files["broken"]), str(missing)]
+    assert main(["check-match", "--json", *names]) == 2
+    captured = capsys.readouterr()
+    found = _json_lines(captured.out)
+    assert [line["file"] for line in found] == names  # one line a file, in the order given
+    assert "point match" in str(found[1]["error"]) and "No such file" in str(found[3]["error"])
+    assert "4 files: 1 clean, 1 with problems, 2 unreadable" in captured.err  # stdout stays JSON
+    assert main(["check-match", "--json", str(files["clean"]), str(files["broken"])]) == 1
+
+
+def test_the_readable_report_names_the_players_and_every_problem(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["check-match", str(files["broken"]), str(files["clean"])]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"{files['broken']}: 3 point match, Alice - Bob, 1 game, score 0-1: 1 problem"
+    assert out[1].startswith("  game 1, move 2, player 0 (Alice), line 6: plays '12/1' with 6-5: ")
+    assert out[2].endswith(": clean")
+    assert out[3].startswith("2 files: 1 clean, 1 with problems, 0 unreadable (")
+
+
+def test_it_reads_standard_input_and_non_utf8_bytes() -> None:
+    latin = BROKEN.replace("Alice", "Kévin").encode("latin-1")
+    done = subprocess.run(
+        [sys.executable, "-m", "tavli.clients.cli", "check-match", "-"],
+        input=latin,
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    out = done.stdout.decode("utf-8")
+    assert out.startswith("-: 3 point match, Kévin - Bob, 1 game, score 0-1: 1 problem\n")
+    assert "game 1, move 2, player 0 (Kévin), line 6: plays '12/1' with 6-5: " in out
+
+
+def test_files_checked_in_several_processes_are_reported_in_the_order_given(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    names = [str(files[kind]) for kind in ("clean", "broken", "junk")] * 12
+    assert main(["check-match", "--json", "--jobs", "2", *names]) == 2
+    together = capsys.readouterr().out
+    assert main(["check-match", "--json", "--jobs", "1", *names]) == 2
+    alone = capsys.readouterr().out
+    assert together == alone
+    assert [line["file"] for line in _json_lines(together)] == names

@@ -1,0 +1,257 @@
+"""The Node.js client (clients/node) plays a game of backgammon and one of long nardi against the server,
+and its bot holds a seat on a PlaySeat stream against a Python bot on the other seat.
+
+It needs Node.js and the client's packages: ``./run test`` installs them (``npm ci`` in
+clients/node); by hand, run ``npm ci`` in clients/node first. Every Node process started here has
+a timeout, and every wait for a stream a bound, so that a bug makes a test fail rather than hang.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import grpc
+import pytest
+
+from tavli.clients import bots
+from tavli.clients.client import Seat, TavliClient
+from tavli.clients.seat_driver import play_seat
+from tavli.server.app import Running, ServerConfig, create_server
+from tavli.v1 import games_service_pb2 as games_pb2, games_service_pb2_grpc
+
+REPO = Path(__file__).resolve().parents[2]
+NODE_CLIENT = REPO / "clients" / "node"
+SETUP_HINT = "run ./run test (it installs them), or `npm ci` in clients/node"
+NODE_TIMEOUT = 120.0  # a Node process started here is killed after this, whatever happens
+WAIT = 10.0  # how long either bot waits at most for the other seat
+
+
+def node_executable() -> str:
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("Node.js (node) is not on PATH: the Node client's test needs Node.js 20 or later")
+    if not (NODE_CLIENT / "node_modules" / "@grpc" / "grpc-js").is_dir():
+        pytest.fail(f"the Node client's packages are not installed in {NODE_CLIENT / 'node_modules'}: {SETUP_HINT}")
+    return node
+
+
+@pytest.fixture
+def server() -> Iterator[Running]:
+    running = create_server(ServerConfig(host="127.0.0.1", port=0, db=None, allow_seeded_dice=True))
+    try:
+        yield running
+    finally:
+        running.stop(None)
+
+
+@pytest.mark.slow
+def test_node_client_plays_both_variants_to_the_end(server: Running) -> None:
+    node = node_executable()
+    address = f"127.0.0.1:{server.port}"
+    try:
+        completed = subprocess.run(
+            [node, "play.js", address, "--seed", "pytest"],
+            cwd=NODE_CLIENT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    except subprocess.TimeoutExpired as error:
+        pytest.fail(f"play.js did not finish in {error.timeout} s; it printed:\n{error.stdout}\n{error.stderr}")
+    output = f"stdout:\n{completed.stdout}\nstderr:\n{completed.stderr}"
+    assert completed.returncode == 0, output
+
+    # play.js names each game it played; the server must show both over.
+    names = re.findall(r"^(backgammon|long nardi) .*?: (games/\S+) won by seat [01]:", completed.stdout, re.M)
+    assert [variant for variant, _ in names] == ["backgammon", "long nardi"], output
+    with grpc.insecure_channel(address) as channel:
+        games = games_service_pb2_grpc.GamesServiceStub(channel)
+        backgammon = games.GetGame(games_pb2.GetGameRequest(name=names[0][1]), timeout=10).game
+        long_nardi = games.GetGame(games_pb2.GetGameRequest(name=names[1][1]), timeout=10).game
+
+    # The money game: its first game finished, with a winner and at least a point.
+    assert len(backgammon.finished_games) == 1, backgammon
+    first = backgammon.finished_games[0]
+    assert first.winner in (games_pb2.SEAT_0, games_pb2.SEAT_1)
+    assert first.points >= 1 and sum(backgammon.score) == first.points
+
+    # The 1-point match: over, won by the winner of its only game.
+    assert long_nardi.phase == games_pb2.PHASE_MATCH_OVER, long_nardi
+    assert len(long_nardi.finished_games) == 1
+    assert long_nardi.winner == long_nardi.finished_games[0].winner != games_pb2.SEAT_UNSPECIFIED
+    assert sorted(long_nardi.score) == [0, 1]
+
+
+# --- the bot on a PlaySeat stream ---------------------------------------------------------------
+
+
+def start_bot(node: str, address: str, seat: Seat, *options: str) -> subprocess.Popen[str]:
+    """``bot.js`` playing ``seat``, its token given in the environment as the bot takes it."""
+    return subprocess.Popen(
+        [node, "bot.js", address, seat.name, "--seed", "pytest", "--wait", str(WAIT), *options],
+        cwd=NODE_CLIENT,
+        env={**os.environ, "TAVLI_SEAT_TOKEN": seat.token},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def finished(bot: subprocess.Popen[str]) -> tuple[int, str]:
+    """The bot's exit code and what it printed, once it has ended (killed past NODE_TIMEOUT)."""
+    try:
+        stdout, stderr = bot.communicate(timeout=NODE_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        bot.kill()
+        stdout, stderr = bot.communicate()
+        pytest.fail(f"bot.js did not finish in {NODE_TIMEOUT} s; it printed:\n{stdout}\n{stderr}")
+    return bot.returncode, f"stdout:\n{stdout}\nstderr:\n{stderr}"
+
+
+def play_against_node_bot(
+    server: Running, *options: str, variant: str = "backgammon", match_length: int = 3, **rules: object
+) -> tuple[games_pb2.Game, games_pb2.Game, str]:
+    """A new seeded game: the Node bot on seat 1 (it throws for who starts), a Python random bot on
+    seat 0 over its own stream. Returns the game as the Python seat last saw it, as the server
+    stores it, and the bot's output."""
+    node = node_executable()
+    address = f"127.0.0.1:{server.port}"
+    with TavliClient.connect(address, timeout=WAIT) as client:
+        seat_0, seat_1 = client.create_game(
+            variant=variant, match_length=match_length, dice_seed=f"node-{variant}", **rules
+        )
+        bot = start_bot(node, address, seat_1, *options)
+        try:
+            with client.stream_seat(seat_0.name, seat_0.token) as stream:
+                seen = play_seat(stream, bots.create("random", seed=3), throws_opening=False, wait=WAIT)
+        finally:
+            code, output = finished(bot)
+        assert code == 0, output
+        return seen, client.game(seat_0.name), output
+
+
+def assert_played_to_the_end(server: Running, seen: games_pb2.Game, stored: games_pb2.Game) -> None:
+    """The match is over as both seats saw it, and its log holds every event once, in order."""
+    assert stored.phase == games_pb2.PHASE_MATCH_OVER, stored
+    assert seen.event_count == stored.event_count
+    assert stored.winner == stored.finished_games[-1].winner != games_pb2.SEAT_UNSPECIFIED
+    assert max(stored.score) >= stored.rule_set.match_length
+    with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+        games = games_service_pb2_grpc.GamesServiceStub(channel)
+        request = games_pb2.ListGameEventsRequest(name=stored.name, page_size=5000)
+        events = games.ListGameEvents(request, timeout=WAIT).events
+    assert [event.sequence for event in events] == list(range(stored.event_count))
+    plays = [event for event in events if event.kind == games_pb2.EVENT_KIND_PLAY]
+    assert {event.seat for event in plays} == {games_pb2.SEAT_0, games_pb2.SEAT_1}  # both seats played
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("variant", "length", "rules"), [("backgammon", 3, {"cube": True}), ("long-nardi", 1, {})]
+)
+def test_the_node_bot_plays_a_whole_match_over_a_seat_stream(
+    server: Running, variant: str, length: int, rules: dict[str, object]
+) -> None:
+    seen, stored, output = play_against_node_bot(server, variant=variant, match_length=length, **rules)
+    assert_played_to_the_end(server, seen, stored)
+    assert f"{stored.name} over: game {len(stored.finished_games)} won by seat" in output, output
+    assert "played over the stream (joined 1 time)" in output, output
+
+
+def outcome(game: games_pb2.Game) -> tuple[int, list[int], int, str]:
+    return game.event_count, list(game.score), game.winner, game.last_play.notation
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        # The bot hangs up its stream without a word after 7 actions and joins again on a new one.
+        (("--drop-after", "7"), "played over the stream (joined 2 times)"),
+        (("--unary", "--seat", "1"), "played over unary calls"),
+    ],
+    ids=["resumed-stream", "unary"],
+)
+def test_the_node_bot_plays_the_same_match_resumed_or_over_unary_calls(
+    server: Running, options: tuple[str, ...], words: str
+) -> None:
+    # Seeded dice and seeded bots: how the bot is seated must not lose, repeat or change an event.
+    streamed, _, _ = play_against_node_bot(server, variant="long-nardi", match_length=1)
+    seen, stored, output = play_against_node_bot(server, *options, variant="long-nardi", match_length=1)
+    assert_played_to_the_end(server, seen, stored)
+    assert words in output, output
+    assert outcome(stored) == outcome(streamed)
+
+
+def test_a_node_stream_for_a_seat_held_by_another_is_refused_and_the_holder_plays_on(server: Running) -> None:
+    node = node_executable()
+    address = f"127.0.0.1:{server.port}"
+    with TavliClient.connect(address, timeout=WAIT) as client:
+        seat_0, _ = client.create_game(dice_seed="node-held")
+        with client.stream_seat(seat_0.name, seat_0.token) as holder:
+            code, output = finished(start_bot(node, address, seat_0))
+            assert code == 1, output
+            assert "FAILED_PRECONDITION SEAT_ALREADY_STREAMING" in output, output
+            assert seat_0.token not in output  # a seat token is never printed
+            rolled = holder.roll()  # the throw for who starts, on the stream that holds the seat
+        assert rolled.phase == games_pb2.PHASE_PLAYING
+
+
+# What a refused action on a Node stream gives: a TavliError with the refusal's code and reason,
+# and the stream goes on with the view of the game now.
+REFUSAL_SCRIPT = r"""
+const { TavliClient, TavliError } = require('./tavli');
+(async () => {
+  const tavli = TavliClient.connect(process.argv[1]);
+  const { game, seats: [seat0] } = await tavli.createGame({ variant: 'backgammon', matchLength: 1 });
+  const stream = await tavli.streamSeat(game.name, seat0.token);
+  const views = stream.views({ timeoutMs: 10000 });
+  const joined = (await views.next()).value;
+  const report = { seat: joined.seat, phase: joined.game.phase, actions: joined.legalActions.actions };
+  try {
+    await stream.double();
+  } catch (error) {
+    const { codeName: code, reason, domain, message } = error;
+    report.refusal = { isTavliError: error instanceof TavliError, code, reason, domain, message };
+  }
+  report.afterRefusal = (await views.next()).value.answer;
+  report.rolled = (await stream.roll()).phase;
+  report.second = await tavli.streamSeat(game.name, seat0.token).catch((error) => error.reason);
+  stream.close();
+  tavli.close();
+  console.log(JSON.stringify(report));
+})().catch((error) => { console.error(String(error)); process.exitCode = 1; });
+"""
+
+
+def test_a_refused_action_on_a_node_stream_carries_its_reason_and_the_stream_goes_on(server: Running) -> None:
+    node = node_executable()
+    completed = subprocess.run(
+        [node, "-e", REFUSAL_SCRIPT, f"127.0.0.1:{server.port}"],
+        check=False,
+        cwd=NODE_CLIENT,
+        capture_output=True,
+        text=True,
+        timeout=NODE_TIMEOUT,
+    )
+    assert completed.returncode == 0, completed.stderr
+    report = json.loads(completed.stdout)
+    assert report["seat"] == "SEAT_0" and report["phase"] == "PHASE_OPENING"
+    assert report["actions"] == ["ACTION_ROLL"]
+    assert report["refusal"] == {
+        "isTavliError": True,
+        "code": "FAILED_PRECONDITION",
+        "reason": "WRONG_PHASE",
+        "domain": "tavli",
+        "message": report["refusal"]["message"],
+    }
+    assert report["refusal"]["message"]  # in a player's words
+    assert report["afterRefusal"]["refusal"]["code"] == 9  # the refusal's view is the next one
+    assert report["rolled"] == "PHASE_PLAYING"
+    assert report["second"] == "SEAT_ALREADY_STREAMING"

@@ -1,0 +1,77 @@
+"""Adding a variant is one module: the README's worked example (nackgammon), run as written.
+
+The module in the README is executed as it stands and registered for the test's duration; games,
+matches, resignations and .mat files then work for it with no other change to the engine.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import types
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tavli.engine import BACKGAMMON, GameResult, Position, Variant, variants
+from tavli.engine.match import Match
+from tavli.engine.matfile import export_mat, import_mat
+from tavli.engine.rules import RuleSet
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def readme_module(path: str) -> types.ModuleType:
+    """The Python block of the README that starts with the comment ``# <path>``, as a module."""
+    blocks = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.DOTALL)
+    (source,) = [block for block in blocks if block.startswith(f"# {path}\n")]
+    module = types.ModuleType(path.removesuffix(".py").replace("/", "."))
+    exec(compile(source, path, "exec"), module.__dict__)
+    return module
+
+
+@pytest.fixture
+def nackgammon(monkeypatch: pytest.MonkeyPatch) -> Iterator[Variant]:
+    variant: Variant = readme_module("engine/nackgammon.py").Nackgammon()
+    monkeypatch.setitem(variants.VARIANTS, variant.name, variant)
+    yield variant
+
+
+def test_the_new_variant_starts_from_its_own_position_and_moves_as_backgammon(nackgammon: Variant) -> None:
+    start = nackgammon.start_position()
+    nackgammon.validate(start)
+    assert sum(start.player) == 15 and start.player[23] == 2
+    assert start != BACKGAMMON.start_position()
+    plays = {play.notation() for play in nackgammon.legal_plays(start, (3, 1))}
+    assert "8/5 6/5" in plays and "24/21 23/22" in plays
+    assert nackgammon.hits and nackgammon.cube and nackgammon.resign_levels == BACKGAMMON.resign_levels
+
+
+def test_whole_matches_of_the_new_variant_are_played_scored_and_exported(nackgammon: Variant) -> None:
+    rules = RuleSet(variant="nackgammon", match_length=3)  # type: ignore[arg-type]
+    rng = random.Random(5)
+    match = Match(rules)
+    for _ in range(5_000):
+        state = match.state
+        if state.over:
+            break
+        side = state.game.turn if state.game.phase.value != "opening" else 0
+        plays = match.legal_plays()
+        if plays:
+            match.play(side, rng.choice(plays))
+        else:
+            match.roll(side)
+    assert match.state.over and max(match.state.score) >= 3
+    assert all(game.result in GameResult for game in match.state.finished)
+    text = export_mat(match)
+    assert '; [Variation "Nackgammon"]' in text
+    imported = import_mat(text)
+    assert imported.rules == rules and imported.score == match.state.score
+
+
+def test_a_position_of_the_new_variant_is_checked_by_its_rules(nackgammon: Variant) -> None:
+    start = nackgammon.start_position()
+    play = nackgammon.check_play(start, (6, 5), [(24, 18), (18, 13)])
+    assert play.notation() == "24/13"
+    assert isinstance(play.position, Position)

@@ -1,0 +1,237 @@
+"""The compiled core (engine/_core.pyx) against the pure-Python engine it stands for.
+
+On 100,000 positions of each variant, reached by seeded games of random legal plays, each with a
+roll: the same legal plays in the same order (steps, hits and resulting positions), the same
+notation and Position ID for every play, the same answer for a given play (legal ones, and
+random moves that are mostly not), the same position read back from every Position ID, and the
+same verdict on whether a position can occur. The pure side runs with the core switched off in
+this process, so both answer the same question from the same objects.
+
+The core must be built here: the project's install builds it, and a machine that cannot (no C
+compiler) runs the pure engine, which the whole suite also covers (``TAVLI_PURE=1``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import ModuleType
+
+import pytest
+
+from tavli.engine import BACKGAMMON, LONG_NARDI, IllegalPlayError, Play, Position, TavliError, Variant, core
+from tavli.engine.play import format_steps, steps_code, steps_of_code
+from tavli.engine.position import decode_position_id, encode_position_id
+
+POSITIONS_PER_VARIANT = 100_000
+GIVEN_PLAY_SHARE = 0.2  # of the positions, those where given plays are compared too
+GAMES_MOST_TURNS = 2_000
+
+
+def compiled_core() -> ModuleType:
+    try:
+        return importlib.import_module("tavli.engine._core")
+    except ImportError as error:
+        pytest.fail(
+            f"the compiled core was not built (it needs a C compiler and the Python headers): {error}"
+        )
+
+
+@contextmanager
+def pure() -> Iterator[None]:
+    """The engine with its compiled core switched off."""
+    compiled = core.compiled
+    core.compiled = None
+    try:
+        yield
+    finally:
+        core.compiled = compiled
+
+
+def roll(rng: random.Random) -> tuple[int, int]:
+    first, second = rng.randint(1, 6), rng.randint(1, 6)
+    return max(first, second), min(first, second)
+
+
+def reached_positions(variant: Variant, count: int, seed: int) -> Iterator[tuple[Position, tuple[int, int]]]:
+    """``count`` positions of seeded random games, each with the roll its mover then plays."""
+    rng = random.Random(seed)
+    _core = compiled_core()
+    rules = variant.compiled_rules
+    assert rules is not None
+    made = 0
+    while made < count:
+        position = variant.start_position()
+        for _ in range(GAMES_MOST_TURNS):
+            dice = roll(rng)
+            yield position, dice
+            made += 1
+            if made == count:
+                return
+            after = rng.choice(_core.legal_plays(rules, position, *dice).plays()).position
+            if variant.result(after) is not None:
+                break
+            position = after.swapped()
+
+
+def random_moves(rng: random.Random, dice: tuple[int, int]) -> list[tuple[int, int]]:
+    """Moves of one die each, from anywhere: a few are legal, most are not."""
+    moves = []
+    for die in [dice[0]] * 4 if dice[0] == dice[1] else list(dice):
+        start = rng.randint(1, 25)
+        moves.append((start, max(start - die, 0)))
+    rng.shuffle(moves)
+    return moves
+
+
+def pure_check(
+    variant: Variant, position: Position, dice: tuple[int, int], moves: list[tuple[int, int]]
+) -> Play | None:
+    with pure():
+        try:
+            return variant.check_play(position, dice, moves)
+        except TavliError:
+            return None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("variant", "seed"), [(BACKGAMMON, 13), (LONG_NARDI, 31)], ids=["backgammon", "long-nardi"]
+)
+def test_the_core_and_the_pure_engine_agree(variant: Variant, seed: int) -> None:
+    _core = compiled_core()
+    rules = variant.compiled_rules
+    assert rules is not None
+    rng = random.Random(seed + 1)
+    plays_compared = given_compared = given_legal = 0
+    for position, dice in reached_positions(variant, POSITIONS_PER_VARIANT, seed):
+        compiled = _core.legal_plays(rules, position, *dice)
+        with pure():
+            reference = variant.generate_plays(position, dice)
+            reference_plays = list(reference)
+            notations = [format_steps(play.steps) for play in reference_plays]
+            position_ids = [encode_position_id(play.position) for play in reference_plays]
+            assert decode_position_id.__wrapped__(position_ids[0]) == reference_plays[0].position
+        where = f"{variant.name} {encode_position_id(position)} {dice[0]}-{dice[1]}"
+        assert compiled.plays() == reference_plays, where
+        assert compiled.play(-1) == reference_plays[-1] == reference[-1], where
+        assert compiled.notations() == notations, where
+        assert compiled.position_ids() == position_ids, where
+        assert compiled.step_codes() == [steps_code(play.steps) for play in reference_plays], where
+        assert compiled.dice_used == reference.dice_used, where
+        assert _core.decode_position_id(position_ids[-1]) == reference_plays[-1].position, where
+        assert _core.format_steps(reference_plays[-1].steps) == notations[-1], where
+        assert _core.playable(rules, position), where
+        plays_compared += len(reference_plays)
+
+        if rng.random() >= GIVEN_PLAY_SHARE:
+            continue
+        # A given play: a legal one, in its order and shuffled, and random moves.
+        play = rng.choice(reference_plays)
+        moves = [(step.start, step.end) for step in play.steps]
+        shuffled = rng.sample(moves, len(moves))
+        for given in (moves, shuffled, random_moves(rng, dice)):
+            answer = _core.check_play(rules, position, dice[0], dice[1], given)
+            expected = pure_check(variant, position, dice, given)
+            if answer is not None:
+                given_legal += 1
+                assert answer == expected, f"{where}: {given}"
+            elif expected is not None:
+                # Only plays of fewer dice than the roll has are left to the pure code.
+                assert len(given) < (4 if dice[0] == dice[1] else 2), f"{where}: {given}"
+            given_compared += 1
+    assert plays_compared > POSITIONS_PER_VARIANT
+    assert given_legal > POSITIONS_PER_VARIANT * GIVEN_PLAY_SHARE  # most legal plays given are decided in C
+
+
+def test_a_steps_code_stands_for_its_steps() -> None:
+    _core = compiled_core()
+    for position, dice in reached_positions(BACKGAMMON, 2_000, 5):
+        legal = _core.legal_plays(BACKGAMMON.compiled_rules, position, *dice)
+        assert [steps_of_code(code) for code in legal.step_codes()] == [play.steps for play in legal.plays()]
+
+
+def test_positions_that_cannot_occur_are_left_to_the_pure_check() -> None:
+    """``valid`` and ``playable`` say no exactly where ``validate`` and ``check_position`` raise,
+    on random boards."""
+    _core = compiled_core()
+    rng = random.Random(7)
+    refused = 0
+    for index in range(20_000):
+        sides = []
+        for _side in range(2):
+            counts = [0] * 26
+            for _checker in range(15):
+                counts[rng.choice((0, 25, *range(1, 25)))] += 1
+            if index % 50 == 0:  # now and then a side with all its checkers borne off
+                counts = [15] + [0] * 25
+            sides.append(tuple(counts))
+        position = Position(sides[0], sides[1])
+        for variant in (BACKGAMMON, LONG_NARDI):
+            with pure():
+                try:
+                    variant.validate(position)
+                    valid = True
+                except TavliError:
+                    valid = False
+                try:
+                    variant.check_position(position)
+                    can_occur = True
+                except TavliError:
+                    can_occur = False
+            assert _core.valid(variant.compiled_rules, position) == valid, position
+            assert _core.playable(variant.compiled_rules, position) == can_occur, position
+            refused += not can_occur
+    assert refused > 1_000
+
+
+def test_position_ids_read_alike() -> None:
+    """Every 14-letter string a client may send: the same position, or ``None`` where the pure
+    reading refuses it (and then says why)."""
+    _core = compiled_core()
+    rng = random.Random(11)
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    valid = 0
+    reached = [position.position_id() for position, _ in reached_positions(BACKGAMMON, 5_000, 3)]
+    samples = list(reached)
+    for _ in range(20_000):
+        changed = list(rng.choice(reached))
+        changed[rng.randrange(14)] = rng.choice(letters + "=-é ")
+        samples.append(
+            "".join(changed) if rng.random() < 0.8 else "".join(rng.choice(letters) for _ in range(14))
+        )
+    for text in samples + ["", "A" * 13, "A" * 15, "////////////AA", "AAAAAAAAAAAAA="]:
+        with pure():
+            try:
+                expected: Position | None = decode_position_id.__wrapped__(text)
+            except TavliError:
+                expected = None
+        assert _core.decode_position_id(text) == expected, text
+        valid += expected is not None
+    assert valid > 10_000
+
+
+def test_a_play_of_fewer_dice_or_a_refused_one_is_decided_by_the_pure_code() -> None:
+    _core = compiled_core()
+    position = Position.from_id("4HPwATDgc/ABMA")  # the backgammon start
+    assert _core.check_play(BACKGAMMON.compiled_rules, position, 3, 1, [(8, 5)]) is None
+    assert _core.check_play(BACKGAMMON.compiled_rules, position, 6, 5, [(24, 18), (24, 13)]) is None
+    with pytest.raises(IllegalPlayError, match="both dice"):
+        BACKGAMMON.check_play(position, (3, 1), [(8, 5)])
+
+
+def test_variants_whose_moves_differ_do_not_use_the_core() -> None:
+    class Hypermoves(type(BACKGAMMON)):  # type: ignore[misc]
+        def refusal_of_play(self, position: Position) -> str | None:
+            return "every play is refused"
+
+    class StartsElsewhere(type(BACKGAMMON)):  # type: ignore[misc]
+        name = "starts-elsewhere"  # type: ignore[assignment]
+
+    assert Hypermoves.compiled_rules is None
+    assert StartsElsewhere.compiled_rules == BACKGAMMON.compiled_rules == core.BACKGAMMON_RULES
+    assert LONG_NARDI.compiled_rules == core.LONG_NARDI_RULES
+    _core = compiled_core()
+    assert (_core.BACKGAMMON, _core.LONG_NARDI) == (core.BACKGAMMON_RULES, core.LONG_NARDI_RULES)
