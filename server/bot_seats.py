@@ -15,10 +15,11 @@ again) claims it first, within a few seconds. A holder that cannot renew its lea
 before the lease can run out; and each action carries the etag of the state it was decided on, so
 that of two bots that both believe they hold the seat only one action per decision is stored.
 
-A bot's seat is given up only when its match is over (in money play, after :data:`MONEY_GAMES`
-games). A bot its opponent keeps waiting :attr:`BotSeats.patience` seconds goes off the table
-meanwhile (its thread and its place among the :attr:`BotSeats.most` that play at once) and is
-taken up again, by whichever process sees it first, once the opponent has acted.
+A bot stays at its seat until its match is over (in money play, for :data:`MONEY_GAMES` games);
+the seat then stays named as the bot's, and nobody takes it up again. A bot its opponent keeps
+waiting :attr:`BotSeats.patience` seconds goes off the table meanwhile (its thread and its place
+among the :attr:`BotSeats.most` that play at once) and is taken up again, by whichever process
+sees it first, once the opponent has acted.
 """
 
 from __future__ import annotations
@@ -183,6 +184,7 @@ class BotSeats:
                 self.store.seat_bot(given, version, self.holder, now + LEASE_SECONDS)
             except BotSeatTaken:
                 raise SeatAlreadyStreaming("a bot of this server plays that seat already") from None
+            log.info("bot seated", game=name, seat=seat, bot=bot_name)
             self._start(given)
 
     def seated(self, name: str) -> list[BotSeat]:
@@ -235,7 +237,7 @@ class BotSeats:
                     continue
                 now = self.clock()
                 try:
-                    held = self.store.claim_bot_seat(seat.name, seat.seat, self.holder, now, now + LEASE_SECONDS)
+                    held = self._claim(seat, now)
                 except StoreUnavailable:
                     held = time.monotonic() - each.renewed < LEASE_SECONDS - 2 * RENEW_SECONDS
                 else:
@@ -256,10 +258,14 @@ class BotSeats:
             with self._lock:
                 if self._closed.is_set() or (seat.name, seat.seat) in self._playing:
                     continue
-                if not self.store.claim_bot_seat(seat.name, seat.seat, self.holder, now, now + LEASE_SECONDS):
+                if not self._claim(seat, now):
                     continue  # another process claimed it first
                 log.info("bot taken up", game=seat.name, seat=seat.seat, bot=seat.bot)
                 self._start(seat)
+
+    def _claim(self, seat: BotSeat, now: float) -> bool:
+        """Claim or renew the lease of ``seat``; whether this process holds it now."""
+        return self.store.claim_bot_seat(seat.name, seat.seat, self.holder, now, now + LEASE_SECONDS)
 
     def _let_go(self, seat: BotSeat, waiting_at: int = NOT_WAITING) -> None:
         try:
@@ -287,7 +293,8 @@ class BotSeats:
             playing.stream.close()
 
     def _forget_finished(self) -> None:
-        for key in [key for key, each in self._playing.items() if each.thread is not None and not each.thread.is_alive()]:
+        ended = [key for key, each in self._playing.items() if each.thread and not each.thread.is_alive()]
+        for key in ended:
             del self._playing[key]
 
     def _play(self, client: TavliClient, playing: _Playing) -> None:
@@ -306,9 +313,9 @@ class BotSeats:
                 return
             finally:
                 stream.close()
-            if finished(last, MONEY_GAMES):
-                self._leave(playing)
-                log.info("bot left a game that is over", game=seat.name, bot=seat.bot)
+            if finished(last, MONEY_GAMES):  # the seat stays the bot's, never to be taken up again
+                self._leave(playing, waiting_at=int(last.etag or 0))
+                log.info("bot finished its match", game=seat.name, bot=seat.bot)
         except TavliServerError as refusal:
             if refusal.reason in _SEAT_GONE:
                 self._leave(playing)
@@ -321,8 +328,8 @@ class BotSeats:
                 log.exception("bot failed", game=seat.name, bot=seat.bot)
 
     def _leave(self, playing: _Playing, *, waiting_at: int | None = None) -> None:
-        """The bot of ``playing`` leaves its seat: for good (its match is over, or its game
-        gone), or, with ``waiting_at``, until its opponent acts on the game at that version."""
+        """The bot of ``playing`` leaves the table: with ``waiting_at``, until the game moves on
+        from that version (never, once its match is over); without, for good (its game is gone)."""
         seat = playing.seat
         with self._lock:
             if playing.done:

@@ -235,7 +235,9 @@ class PostgresStore:
 
     def claim_bot_seat(self, name: str, seat: int, holder: str, now: float, lease_until: float) -> bool:
         with self._transaction() as connection:
-            claimed = connection.execute(_BOT_SEAT_SQL["claim"], (holder, lease_until, name, seat, holder, now))
+            claimed = connection.execute(
+                _BOT_SEAT_SQL["claim"], (holder, lease_until, name, seat, holder, now)
+            )
         return claimed.rowcount == 1
 
     def bot_seats_to_take(self, now: float, most: int) -> list[BotSeat]:

@@ -102,7 +102,7 @@ class BotSeat:
 
 
 NOT_WAITING = -1
-"""The ``waiting_at`` of a bot seat that is not waiting for its opponent (see :meth:`Store.let_go_of_bot_seat`)."""
+"""The ``waiting_at`` of a bot seat not waiting for its opponent (:meth:`Store.let_go_of_bot_seat`)."""
 
 
 class Store(Protocol):
@@ -433,7 +433,9 @@ BOT_SEAT_SQL = {
         "SELECT b.game, b.seat, b.bot, b.since FROM bot_seats b JOIN games g ON g.name = b.game"
         " WHERE b.lease_until < ? AND b.waiting_at <> g.event_count ORDER BY b.lease_until LIMIT ?"
     ),
-    "let go": "UPDATE bot_seats SET lease_until = 0, waiting_at = ? WHERE game = ? AND seat = ? AND holder = ?",
+    "let go": (
+        "UPDATE bot_seats SET lease_until = 0, waiting_at = ? WHERE game = ? AND seat = ? AND holder = ?"
+    ),
     "unseat": "DELETE FROM bot_seats WHERE game = ? AND seat = ? AND holder = ?",
 }
 
