@@ -220,6 +220,8 @@ class BotSeats:
             try:
                 self._renew()
                 self._take_up()
+            except StoreUnavailable as error:
+                log.warning("bot seats cannot be kept now", error=str(error))
             except Exception:  # a bad turn of the keeper is logged; the next one comes all the same
                 log.exception("bot seats could not be kept")
             self._closed.wait(RENEW_SECONDS)
@@ -313,8 +315,8 @@ class BotSeats:
                 return
             finally:
                 stream.close()
-            if finished(last, MONEY_GAMES):  # the seat stays the bot's, never to be taken up again
-                self._leave(playing, waiting_at=int(last.etag or 0))
+            if finished(last, MONEY_GAMES):
+                self._leave(playing)
                 log.info("bot finished its match", game=seat.name, bot=seat.bot)
         except TavliServerError as refusal:
             if refusal.reason in _SEAT_GONE:
@@ -329,7 +331,7 @@ class BotSeats:
 
     def _leave(self, playing: _Playing, *, waiting_at: int | None = None) -> None:
         """The bot of ``playing`` leaves the table: with ``waiting_at``, until the game moves on
-        from that version (never, once its match is over); without, for good (its game is gone)."""
+        from that version; without, for good (its match is over, or its game gone)."""
         seat = playing.seat
         with self._lock:
             if playing.done:
@@ -337,7 +339,7 @@ class BotSeats:
             playing.done = True
             try:
                 if waiting_at is None:
-                    self.store.unseat_bot(seat.name, seat.seat, self.holder)
+                    self.store.retire_bot_seat(seat.name, seat.seat, self.holder)
                 else:
                     self.store.let_go_of_bot_seat(seat.name, seat.seat, self.holder, waiting_at)
             except StoreUnavailable:

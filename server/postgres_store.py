@@ -249,9 +249,9 @@ class PostgresStore:
         with self._transaction() as connection:
             connection.execute(_BOT_SEAT_SQL["let go"], (waiting_at, name, seat, holder))
 
-    def unseat_bot(self, name: str, seat: int, holder: str) -> None:
+    def retire_bot_seat(self, name: str, seat: int, holder: str) -> None:
         with self._transaction() as connection:
-            connection.execute(_BOT_SEAT_SQL["unseat"], (name, seat, holder))
+            connection.execute(_BOT_SEAT_SQL["retire"], (name, seat, holder))
 
     # --- reads -----------------------------------------------------------------------------------
 

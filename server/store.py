@@ -101,6 +101,10 @@ class BotSeat:
     since: float
 
 
+RETIRED = 1e300
+"""The lease of a bot seat whose bot has left it for good: it runs out never (and the SQL stores'
+index of leases leaves it out of every search for seats to take up)."""
+
 NOT_WAITING = -1
 """The ``waiting_at`` of a bot seat not waiting for its opponent (:meth:`Store.let_go_of_bot_seat`)."""
 
@@ -179,8 +183,9 @@ class Store(Protocol):
         takes it up until the game has moved on from there."""
         ...
 
-    def unseat_bot(self, name: str, seat: int, holder: str) -> None:
-        """Take a bot seat's bot away for good (its match is over), if ``holder`` holds it."""
+    def retire_bot_seat(self, name: str, seat: int, holder: str) -> None:
+        """The bot of a seat ``holder`` holds leaves it for good (its match is over): the seat is
+        still named as the bot's, and nobody takes it up again."""
         ...
 
     def listen(self, heard: Callable[[str, int], None]) -> None:
@@ -317,11 +322,11 @@ class MemoryStore:
             if leased is not None and leased.holder == holder:
                 self.bots[(name, seat)] = _Leased(leased.seat, holder, 0.0, waiting_at)
 
-    def unseat_bot(self, name: str, seat: int, holder: str) -> None:
+    def retire_bot_seat(self, name: str, seat: int, holder: str) -> None:
         with self.lock:
             leased = self.bots.get((name, seat))
             if leased is not None and leased.holder == holder:
-                del self.bots[(name, seat)]
+                self.bots[(name, seat)] = _Leased(leased.seat, holder, RETIRED)
 
     def listen(self, heard: Callable[[str, int], None]) -> None:
         pass  # one process: nobody else writes
@@ -436,7 +441,7 @@ BOT_SEAT_SQL = {
     "let go": (
         "UPDATE bot_seats SET lease_until = 0, waiting_at = ? WHERE game = ? AND seat = ? AND holder = ?"
     ),
-    "unseat": "DELETE FROM bot_seats WHERE game = ? AND seat = ? AND holder = ?",
+    "retire": f"UPDATE bot_seats SET lease_until = {RETIRED!r} WHERE game = ? AND seat = ? AND holder = ?",
 }
 
 _OPEN_PATIENCE_SECONDS = 30.0  # how long opening the database waits for another process holding it
@@ -631,9 +636,9 @@ class SqliteStore:
         with self._using(), self._transaction():
             self._db.execute(BOT_SEAT_SQL["let go"], (waiting_at, name, seat, holder))
 
-    def unseat_bot(self, name: str, seat: int, holder: str) -> None:
+    def retire_bot_seat(self, name: str, seat: int, holder: str) -> None:
         with self._using(), self._transaction():
-            self._db.execute(BOT_SEAT_SQL["unseat"], (name, seat, holder))
+            self._db.execute(BOT_SEAT_SQL["retire"], (name, seat, holder))
 
     def listen(self, heard: Callable[[str, int], None]) -> None:
         pass  # SQLite tells nobody: processes sharing the file check it on every read

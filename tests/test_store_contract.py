@@ -184,11 +184,14 @@ def test_a_bot_seats_lease_goes_to_one_holder_until_it_runs_out(store: Store) ->
     assert store.claim_bot_seat("games/a", 1, "two", 211.0, 220.0)  # ran out: taken over
     assert not store.claim_bot_seat("games/a", 1, "one", 212.0, 230.0)  # the old holder has lost it
     assert not store.claim_bot_seat("games/a", 0, "two", 212.0, 230.0)  # no bot at that seat
-    store.unseat_bot("games/a", 1, "one")  # not its holder: nothing happens
-    assert store.bot_seats("games/a") != []
-    store.unseat_bot("games/a", 1, "two")
-    assert store.bot_seats("games/a") == []
-    assert store.bot_seats_to_take(1000.0, 10) == []
+    store.retire_bot_seat("games/a", 1, "one")  # not its holder: nothing happens
+    assert store.bot_seats_to_take(1000.0, 10) != []
+    store.retire_bot_seat("games/a", 1, "two")  # its match is over
+    assert store.bot_seats("games/a") == [BotSeat("games/a", 1, "heuristic", 150.0)]  # still its bot's
+    assert store.bot_seats_to_take(1e12, 10) == []
+    store.append(append("games/a", 1, "roll"))
+    assert store.bot_seats_to_take(1e12, 10) == []
+    assert not store.claim_bot_seat("games/a", 1, "three", 1e12, 1e12 + 5)
 
 
 def test_a_bot_let_go_of_is_taken_up_at_once_unless_it_waits_for_its_opponent(store: Store) -> None:
