@@ -269,3 +269,18 @@ def test_get_seat_bot_refuses_in_words() -> None:
             assert "internal" not in (refused.value.details() or "").lower()
         nobody = bots_of(client).GetSeatBot(pb.GetSeatBotRequest(name=mine.name, seat=BOT_SEAT))
         assert nobody.bot == "" and not nobody.HasField("seat_time")
+
+
+def test_a_bot_whose_lease_is_taken_stops_and_the_seat_plays_on_with_its_next_holder(tmp_path: Path) -> None:
+    with running_server(db=tmp_path / "games.sqlite3") as running, connected(running.port) as client:
+        seat = new_game_against_the_computer(client)
+        opponent = Opponent(seat)
+        opponent.play(until=lambda game: bot_plays(all_events(client, seat.name)) >= 1)
+        # Another holder claims the seat as if this process's lease had run out.
+        later = time.time() + 3600
+        assert running.store.claim_bot_seat(seat.name, 1, "another process", later, later + 3600)
+        wait_for("the bot stopped", lambda: not bot_threads(seat.name), within=WAIT_SECONDS)
+        running.store.let_go_of_bot_seat(seat.name, 1, "another process")  # it stops, in turn
+        final = opponent.play(until=lambda game: False)
+        assert final.phase == games_pb2.PHASE_MATCH_OVER
+        assert_one_action_per_decision(all_events(client, seat.name))
