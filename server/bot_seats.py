@@ -227,27 +227,28 @@ class BotSeats:
             self._closed.wait(RENEW_SECONDS)
 
     def _renew(self) -> None:
-        """Renew this process's leases; stop each bot whose lease went to another process, or
-        that could not be renewed for so long that another process may take it up soon."""
-        with self._lock:
+        """Renew this process's leases, in one write; stop each bot whose lease went to another
+        process, or that could not be renewed for so long that another may take it up soon."""
+        with self._lock:  # held throughout: a bot that has just left its seat is not claimed back
             self._forget_finished()
-            playing = list(self._playing.values())
-        for each in playing:
-            seat = each.seat
-            with self._lock:  # a bot that has just left its seat is not claimed back
-                if each.done:
-                    continue
-                now = self.clock()
-                try:
-                    held = self._claim(seat, now)
-                except StoreUnavailable:
-                    held = time.monotonic() - each.renewed < LEASE_SECONDS - 2 * RENEW_SECONDS
+            playing = {(each.seat.name, each.seat.seat): each for each in self._playing.values()}
+            playing = {key: each for key, each in playing.items() if not each.done}
+            if not playing:
+                return
+            now = self.clock()
+            try:
+                held = self.store.claim_bot_seats(list(playing), self.holder, now, now + LEASE_SECONDS)
+            except StoreUnavailable:
+                for each in playing.values():
+                    if time.monotonic() - each.renewed > LEASE_SECONDS - 2 * RENEW_SECONDS:
+                        self._lose(each)
+                raise
+            renewed = time.monotonic()
+            for key, each in playing.items():
+                if key in held:
+                    each.renewed = renewed
                 else:
-                    if held:
-                        each.renewed = time.monotonic()
-                if not held:
-                    log.warning("bot lost its seat's lease", game=seat.name, seat=seat.seat, bot=seat.bot)
-                    self._stop(each)
+                    self._lose(each)
 
     def _take_up(self) -> None:
         """Start a bot at each seat nobody holds, as many as there is room for."""
@@ -255,19 +256,22 @@ class BotSeats:
             room = self.most - len(self._playing)
         if room <= 0:
             return
-        now = self.clock()
-        for seat in self.store.bot_seats_to_take(now, room):
-            with self._lock:
-                if self._closed.is_set() or (seat.name, seat.seat) in self._playing:
-                    continue
-                if not self._claim(seat, now):
-                    continue  # another process claimed it first
-                log.info("bot taken up", game=seat.name, seat=seat.seat, bot=seat.bot)
-                self._start(seat)
-
-    def _claim(self, seat: BotSeat, now: float) -> bool:
-        """Claim or renew the lease of ``seat``; whether this process holds it now."""
-        return self.store.claim_bot_seat(seat.name, seat.seat, self.holder, now, now + LEASE_SECONDS)
+        free = self.store.bot_seats_to_take(self.clock(), room)
+        with self._lock:
+            if self._closed.is_set():
+                return
+            room = self.most - len(self._playing)
+            free = [seat for seat in free if (seat.name, seat.seat) not in self._playing][:room]
+            if not free:
+                return
+            now = self.clock()
+            held = self.store.claim_bot_seats(
+                [(seat.name, seat.seat) for seat in free], self.holder, now, now + LEASE_SECONDS
+            )
+            for seat in free:
+                if (seat.name, seat.seat) in held:  # else another process claimed it first
+                    log.info("bot taken up", game=seat.name, seat=seat.seat, bot=seat.bot)
+                    self._start(seat)
 
     def _let_go(self, seat: BotSeat, waiting_at: int = NOT_WAITING) -> None:
         try:
@@ -288,8 +292,10 @@ class BotSeats:
         self._playing[(seat.name, seat.seat)] = playing
         playing.thread.start()
 
-    def _stop(self, playing: _Playing) -> None:
+    def _lose(self, playing: _Playing) -> None:
         """Stop a bot that no longer holds its seat (with the lock held)."""
+        seat = playing.seat
+        log.warning("bot lost its seat's lease", game=seat.name, seat=seat.seat, bot=seat.bot)
         playing.done = True
         if playing.stream is not None:
             playing.stream.close()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -233,12 +233,17 @@ class PostgresStore:
             rows = connection.execute(_BOT_SEAT_SQL["seats"], (name,)).fetchall()
         return [BotSeat(*row) for row in rows]
 
-    def claim_bot_seat(self, name: str, seat: int, holder: str, now: float, lease_until: float) -> bool:
+    def claim_bot_seats(
+        self, seats: Sequence[tuple[str, int]], holder: str, now: float, lease_until: float
+    ) -> set[tuple[str, int]]:
+        held = set()
         with self._transaction() as connection:
-            claimed = connection.execute(
-                _BOT_SEAT_SQL["claim"], (holder, lease_until, name, seat, holder, now)
-            )
-        return claimed.rowcount == 1
+            for name, seat in seats:
+                claim = (holder, lease_until, name, seat, holder, now)
+                claimed = connection.execute(_BOT_SEAT_SQL["claim"], claim)
+                if claimed.rowcount:
+                    held.add((name, seat))
+        return held
 
     def bot_seats_to_take(self, now: float, most: int) -> list[BotSeat]:
         with self._transaction() as connection:

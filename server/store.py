@@ -23,7 +23,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -167,9 +167,12 @@ class Store(Protocol):
         """The seats of game ``name`` given to bots, seat 0 first."""
         ...
 
-    def claim_bot_seat(self, name: str, seat: int, holder: str, now: float, lease_until: float) -> bool:
-        """Lease bot seat ``seat`` of ``name`` to ``holder`` until ``lease_until``, if ``holder``
-        holds it already (a renewal) or its lease ran out by ``now``; whether ``holder`` holds it."""
+    def claim_bot_seats(
+        self, seats: Sequence[tuple[str, int]], holder: str, now: float, lease_until: float
+    ) -> set[tuple[str, int]]:
+        """Lease each bot seat of ``seats`` (a game's name and a seat) to ``holder`` until
+        ``lease_until``, if ``holder`` holds it already (a renewal) or its lease ran out by
+        ``now``, in one write; returns the seats ``holder`` holds."""
         ...
 
     def bot_seats_to_take(self, now: float, most: int) -> list[BotSeat]:
@@ -299,13 +302,17 @@ class MemoryStore:
         with self.lock:
             return [self.bots[key].seat for key in sorted(self.bots) if key[0] == name]
 
-    def claim_bot_seat(self, name: str, seat: int, holder: str, now: float, lease_until: float) -> bool:
+    def claim_bot_seats(
+        self, seats: Sequence[tuple[str, int]], holder: str, now: float, lease_until: float
+    ) -> set[tuple[str, int]]:
+        held = set()
         with self.lock:
-            leased = self.bots.get((name, seat))
-            if leased is None or (leased.holder != holder and leased.lease_until >= now):
-                return False
-            self.bots[(name, seat)] = _Leased(leased.seat, holder, lease_until)
-            return True
+            for key in seats:
+                leased = self.bots.get(key)
+                if leased is not None and (leased.holder == holder or leased.lease_until < now):
+                    self.bots[key] = _Leased(leased.seat, holder, lease_until)
+                    held.add(key)
+        return held
 
     def bot_seats_to_take(self, now: float, most: int) -> list[BotSeat]:
         with self.lock:
@@ -623,10 +630,17 @@ class SqliteStore:
         with self._using():
             return [BotSeat(*row) for row in self._db.execute(BOT_SEAT_SQL["seats"], (name,))]
 
-    def claim_bot_seat(self, name: str, seat: int, holder: str, now: float, lease_until: float) -> bool:
+    def claim_bot_seats(
+        self, seats: Sequence[tuple[str, int]], holder: str, now: float, lease_until: float
+    ) -> set[tuple[str, int]]:
+        held = set()
         with self._using(), self._transaction():
-            claimed = self._db.execute(BOT_SEAT_SQL["claim"], (holder, lease_until, name, seat, holder, now))
-        return claimed.rowcount == 1
+            for name, seat in seats:
+                claim = (holder, lease_until, name, seat, holder, now)
+                claimed = self._db.execute(BOT_SEAT_SQL["claim"], claim)
+                if claimed.rowcount:
+                    held.add((name, seat))
+        return held
 
     def bot_seats_to_take(self, now: float, most: int) -> list[BotSeat]:
         with self._using():

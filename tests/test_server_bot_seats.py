@@ -278,7 +278,7 @@ def test_a_bot_whose_lease_is_taken_stops_and_the_seat_plays_on_with_its_next_ho
         opponent.play(until=lambda game: bot_plays(all_events(client, seat.name)) >= 1)
         # Another holder claims the seat as if this process's lease had run out.
         later = time.time() + 3600
-        assert running.store.claim_bot_seat(seat.name, 1, "another process", later, later + 3600)
+        assert running.store.claim_bot_seats([(seat.name, 1)], "another process", later, later + 3600)
         wait_for("the bot stopped", lambda: not bot_threads(seat.name), within=WAIT_SECONDS)
         running.store.let_go_of_bot_seat(seat.name, 1, "another process")  # it stops, in turn
         final = opponent.play(until=lambda game: False)
