@@ -10,17 +10,21 @@ from __future__ import annotations
 import itertools
 import os
 import signal
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import grpc
+import psycopg
 import pytest
 
 from tavli.clients import bots
 from tavli.clients.client import Seat, TavliClient, TavliServerError
 from tavli.clients.seat_driver import SeatDriver
+from tavli.server.postgres_store import PostgresStore
+from tavli.server.store import BotSeat, GameRecord
 from tavli.v1 import bots_service_pb2 as pb, bots_service_pb2_grpc, games_service_pb2 as games_pb2
 from tests.nginx import nginx_available, nginx_in_front
 from tests.postgres import fresh_database
@@ -284,3 +288,33 @@ def test_a_bot_whose_lease_is_taken_stops_and_the_seat_plays_on_with_its_next_ho
         final = opponent.play(until=lambda game: False)
         assert final.phase == games_pb2.PHASE_MATCH_OVER
         assert_one_action_per_decision(all_events(client, seat.name))
+
+
+# --- databases made before bot seats were stored ----------------------------------------------------
+
+
+def test_a_sqlite_database_made_before_bot_seats_is_migrated_to_keep_them(tmp_path: Path) -> None:
+    database = tmp_path / "games.sqlite3"
+    with running_server(db=database) as running, connected(running.port) as client:
+        mine, theirs = client.create_game(match_length=1)
+    with sqlite3.connect(database) as db:  # as schema 4 left it
+        db.execute("DROP TABLE bot_seats")
+        db.execute("PRAGMA user_version = 4")
+    with running_server(db=database) as running, connected(running.port) as client:
+        bots_of(client).SeatBot(pb.SeatBotRequest(name=mine.name, seat_token=theirs.token, bot="heuristic"))
+        assert_the_seat_names_its_bot(client, mine.name)
+
+
+def test_a_postgresql_database_made_before_bot_seats_is_migrated_to_keep_them(postgres_url: str) -> None:
+    url = fresh_database(postgres_url)
+    PostgresStore(url).close()
+    with psycopg.connect(url, autocommit=True) as connection:  # as schema 1 left it
+        connection.execute("DROP TABLE bot_seats")
+        connection.execute("UPDATE tavli_schema SET version = 1")
+    store = PostgresStore(url)
+    try:
+        store.create(GameRecord("games/a", {}, "system"), [], b"", None)
+        store.seat_bot(BotSeat("games/a", 1, "heuristic", 1.0), 0, "one", 2.0)
+        assert store.bot_seats("games/a") == [BotSeat("games/a", 1, "heuristic", 1.0)]
+    finally:
+        store.close()
