@@ -349,7 +349,7 @@ def play_seat(
     actions = 0
     for view in stream.views(timeout=wait):
         game = view.game
-        if _finished(game, games):
+        if finished(game, games):
             return game
         if driver.act(game) is not None:
             actions += 1
@@ -366,7 +366,7 @@ def longest_turn(clock: ClockRules | None, match_length: int) -> float:
     return clock.move_limit or clock.delay + clock.reserve_for(match_length)
 
 
-def _finished(game: games_pb2.Game, games: int) -> bool:
+def finished(game: games_pb2.Game, games: int = 1) -> bool:
     """Whether a match is over, or money play has finished ``games`` games."""
     if game.phase == games_pb2.PHASE_MATCH_OVER:
         return True
@@ -412,7 +412,7 @@ def _play_over_streams(
         for stream in streams:
             stream.close()
     game = max(first, last, key=lambda seen: seen.event_count)
-    if not _finished(game, games):
+    if not finished(game, games):
         phase = games_pb2.Phase.Name(game.phase)
         raise RuntimeError(f"{game.name}: the seats stopped before the end, in phase {phase}")
     return PlayedMatch(game.name, game)

@@ -120,7 +120,8 @@ def add_parser(commands: Any) -> None:
     web.add_argument("--no-web", action="store_true", help="serve no web port")
     web.add_argument(
         "--bots", type=int, default=64,
-        help="computer opponents (BotsService) playing at once, at most (default: %(default)s)",
+        help="computer opponents (BotsService) this process plays at once, at most, those it took up"
+        " from a stopped process included (default: %(default)s)",
     )
     parser.add_argument("--log-json", action="store_true", help="log JSON lines even on a terminal")
     parser.set_defaults(run=run)

@@ -31,7 +31,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from tavli.engine import core
 from tavli.server import logs
 from tavli.server.admission import AdmissionInterceptor
-from tavli.server.bot_seats import BotSeats, BotsServicer
+from tavli.server.bot_seats import PATIENCE_SECONDS, BotSeats, BotsServicer
 from tavli.server.errors import ErrorInterceptor
 from tavli.server.games_servicer import GamesServicer, summary_of
 from tavli.server.keys import ServerKey
@@ -94,6 +94,7 @@ class ServerConfig:
     web_port: int | None = None  # the web port (Connect, gRPC-Web and the web table); None: none
     web_host: str = "127.0.0.1"
     bots: int = 64  # computer opponents (BotsService) playing at once, at most
+    bot_patience_seconds: float = PATIENCE_SECONDS  # a bot kept waiting this long leaves the table until its opponent acts
 
 
 @dataclass
@@ -179,7 +180,7 @@ async def start_server(config: ServerConfig) -> Running:
     games_service_pb2_grpc.add_GamesServiceServicer_to_server(games_servicer, server)
     own_socket = Path(tempfile.mkdtemp(prefix="tavli-"))  # only this user may open it
     own_address = f"unix:{own_socket / 'native.sock'}"
-    bot_seats = BotSeats(own_address, most=config.bots)
+    bot_seats = BotSeats(own_address, store, key, most=config.bots, patience=config.bot_patience_seconds)
     bots_service_pb2_grpc.add_BotsServiceServicer_to_server(BotsServicer(tables, bot_seats), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -204,6 +205,7 @@ async def start_server(config: ServerConfig) -> Running:
     server.add_insecure_port(own_address)
     await server.start()
     timer.start()
+    bot_seats.start()
     store_health = StoreHealth(store, health_servicer, (*SERVICE_NAMES, ""))
     store_health.start()
     running = Running(

@@ -2,33 +2,49 @@
 
 A front end with no bot of its own (the web table) creates a game and hands one seat's token to
 SeatBot. The server checks what it can answer at once (the game, the token, the bot, the variant,
-the match not over), then seats the bot: a thread of its own holding the seat on a PlaySeat stream
-to this same server, driven by :func:`~clients.seat_driver.play_seat`. So a hosted bot is held to
-exactly the rules, refusals, etags and clocks of every other client; the server does not make its
-moves for it.
+the match not over), then stores the seat as the bot's (:class:`~server.store.BotSeat`: which bot,
+since when) and seats it: a thread of its own holding the seat on a PlaySeat stream to this same
+server, driven by :func:`~clients.seat_driver.play_seat`. So a hosted bot is held to exactly the
+rules, refusals, etags and clocks of every other client; the server does not make its moves for it.
 
-A bot leaves its seat when the match is over (in money play, after :data:`MONEY_GAMES` games),
-when its opponent has kept it waiting :attr:`BotSeats.patience` seconds, or when the server stops.
-At most :attr:`BotSeats.most` play at once.
+The seat is the game's, not the process's. The process whose bot plays it holds a lease on it in
+the store (:data:`LEASE_SECONDS`), renewed every :data:`RENEW_SECONDS` by a conditional write; a
+process that started, or has room, takes up every bot seat whose lease ran out, so that a seat
+whose server was killed is played on by whichever process (worker, replica, or the server started
+again) claims it first, within a few seconds. A holder that cannot renew its lease stops its bot
+before the lease can run out; and each action carries the etag of the state it was decided on, so
+that of two bots that both believe they hold the seat only one action per decision is stored.
+
+A bot stays at its seat until its match is over (in money play, for :data:`MONEY_GAMES` games);
+the seat then stays named as the bot's, and nobody takes it up again. A bot its opponent keeps
+waiting :attr:`BotSeats.patience` seconds goes off the table meanwhile (its thread and its place
+among the :attr:`BotSeats.most` that play at once) and is taken up again, by whichever process
+sees it first, once the opponent has acted.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import os
+import socket
 import threading
-from dataclasses import dataclass
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import grpc
 import structlog
 
 from tavli.clients import bots
 from tavli.clients.client import SeatStream, TavliClient, TavliServerError
-from tavli.clients.seat_driver import play_seat
+from tavli.clients.seat_driver import finished, play_seat
 from tavli.engine import VARIANTS, Variant
 from tavli.engine.game import ActionError
 from tavli.server import convert
-from tavli.server.errors import LimitReached, SeatAlreadyStreaming, ServiceError
+from tavli.server.errors import LimitReached, SeatAlreadyStreaming, ServiceError, StaleEtag, StoreUnavailable
+from tavli.server.keys import ServerKey
+from tavli.server.store import NOT_WAITING, BotSeat, BotSeatTaken, Store, StoreConflict
 from tavli.server.tables import Tables
 from tavli.v1 import bots_service_pb2 as pb, bots_service_pb2_grpc
 
@@ -36,6 +52,22 @@ log = structlog.get_logger("tavli.server")
 
 MONEY_GAMES = 1_000
 """The games a bot plays at one money table before it leaves."""
+
+LEASE_SECONDS = 5.0
+"""How long a claim on a bot seat holds it: a killed holder's seats are played on after this."""
+
+RENEW_SECONDS = 1.0
+"""How often a process renews its leases and looks for bot seats nobody holds."""
+
+PATIENCE_SECONDS = 600.0
+"""How long a bot waits for its opponent at the table before it goes off it until they act."""
+
+# Times the game moving on under a SeatBot is checked again before the call gives up (ABORTED).
+_ATTEMPTS = 5
+
+# A seated bot joins the game through GamesService; these are the seat's refusals it counts as
+# "the seat is gone" (tried again by no one), rather than a fault tried again after the lease.
+_SEAT_GONE = frozenset({"GAME_NOT_FOUND", "WRONG_SEAT_TOKEN"})
 
 
 class UnknownBot(ServiceError):
@@ -71,19 +103,44 @@ def hosted_bots() -> list[HostedBot]:
     return found
 
 
-class BotSeats:
-    """The bots playing at this server, each in a thread of its own, on a client of ``address``
-    (this server's own, reached without the network)."""
+@dataclass
+class _Playing:
+    """A bot seat this process plays: its thread, its stream once joined, and its lease."""
 
-    def __init__(self, address: str, *, most: int = 64, patience: float = 3600.0) -> None:
+    seat: BotSeat
+    thread: threading.Thread | None = None
+    stream: SeatStream | None = None
+    renewed: float = field(default_factory=time.monotonic)  # when the lease was last claimed
+    done: bool = False  # it left its seat, or lost it (to another process, or unrenewed in time)
+
+
+class BotSeats:
+    """The bot seats this process plays, each bot in a thread of its own, on a client of
+    ``address`` (this server's own, reached without the network); the seats' leases in ``store``
+    are renewed, and seats nobody holds taken up, by a thread of its own once :meth:`start` ran."""
+
+    def __init__(
+        self,
+        address: str,
+        store: Store,
+        key: ServerKey,
+        *,
+        most: int = 64,
+        patience: float = PATIENCE_SECONDS,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.address = address
+        self.store = store
+        self.key = key
         self.most = most
         self.patience = patience
-        self._playing: dict[tuple[str, int], threading.Thread] = {}
-        self._streams: set[SeatStream] = set()
+        self.clock = clock
+        self.holder = f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"
+        self._playing: dict[tuple[str, int], _Playing] = {}
         self._lock = threading.Lock()
         self._client: TavliClient | None = None
-        self._closed = False
+        self._closed = threading.Event()
+        self._keeper: threading.Thread | None = None
 
     @functools.cached_property
     def hosted(self) -> list[HostedBot]:
@@ -94,14 +151,25 @@ class BotSeats:
     def default_for(self, variant: Variant) -> HostedBot | None:
         return next((hosted for hosted in self.hosted if variant in hosted.variants), None)
 
-    def seat(self, name: str, token: str, seat: int, bot_name: str) -> None:
-        """Start ``bot_name`` playing ``seat`` of game ``name`` in a thread of its own.
+    def description_of(self, name: str) -> str:
+        return next((hosted.description for hosted in self.hosted if hosted.name == name), name)
 
-        :raises SeatAlreadyStreaming: if a bot of this server plays that seat already.
+    def start(self) -> None:
+        """Take up the bot seats nobody holds (those of a server that stopped or died), now and
+        from then on, and keep this process's leases."""
+        self._keeper = threading.Thread(target=self._keep, name="tavli-bot-seats", daemon=True)
+        self._keeper.start()
+
+    def seat(self, name: str, seat: int, bot_name: str, version: int) -> None:
+        """Give ``seat`` of game ``name``, still at ``version``, to ``bot_name``, and start it.
+
+        :raises SeatAlreadyStreaming: if a bot plays that seat already.
         :raises LimitReached: if :attr:`most` bots play already.
+        :raises StoreConflict: if the game has moved on from ``version``.
+        :raises StoreUnavailable: if the store cannot take the write now.
         """
         with self._lock:
-            if self._closed:
+            if self._closed.is_set():
                 raise LimitReached("TOO_MANY_BOTS", "the server is stopping and seats no more bots")
             self._forget_finished()
             if (name, seat) in self._playing:
@@ -110,56 +178,178 @@ class BotSeats:
                 raise LimitReached(
                     "TOO_MANY_BOTS", f"all {self.most} of this server's bots are playing; try again later"
                 )
-            if self._client is None:
-                self._client = TavliClient.connect(self.address)
-            thread = threading.Thread(
-                target=self._play,
-                args=(self._client, name, token, bot_name),
-                name=f"bot-{name}-{seat}",
-                daemon=True,
-            )
-            self._playing[(name, seat)] = thread
-            thread.start()
-
-    def _forget_finished(self) -> None:
-        for key in [key for key, thread in self._playing.items() if not thread.is_alive()]:
-            del self._playing[key]
-
-    def _play(self, client: TavliClient, name: str, token: str, bot_name: str) -> None:
-        try:
-            stream = client.stream_seat(name, token, resume=True)
-            with self._lock:
-                self._streams.add(stream)
-                if self._closed:
-                    stream.close()
+            now = self.clock()
+            given = BotSeat(name, seat, bot_name, now)
             try:
-                play_seat(stream, bots.create(bot_name), games=MONEY_GAMES, wait=self.patience)
-            finally:
-                stream.close()
-                with self._lock:
-                    self._streams.discard(stream)
-        except TimeoutError:
-            log.info("bot left a game that waited too long", game=name, bot=bot_name)
-        except TavliServerError as refusal:
-            if not self._closed:
-                log.warning(
-                    "bot stopped", game=name, bot=bot_name, code=refusal.code.name, reason=refusal.reason
-                )
-        except Exception:  # a bot's thread ends with a line in the log, never with a traceback on stderr
-            if not self._closed:
-                log.exception("bot failed", game=name, bot=bot_name)
+                self.store.seat_bot(given, version, self.holder, now + LEASE_SECONDS)
+            except BotSeatTaken:
+                raise SeatAlreadyStreaming("a bot of this server plays that seat already") from None
+            log.info("bot seated", game=name, seat=seat, bot=bot_name)
+            self._start(given)
+
+    def seated(self, name: str) -> list[BotSeat]:
+        """The seats of game ``name`` given to bots.
+
+        :raises StoreUnavailable: if the store cannot be read now.
+        """
+        return self.store.bot_seats(name)
 
     def close(self) -> None:
-        """Stop every bot: each lets go of its seat, then its thread ends."""
+        """Stop every bot: each lets go of its seat (for the next process to take up at once),
+        then its thread ends."""
         with self._lock:
-            self._closed = True
-            threads = list(self._playing.values())
-            for stream in self._streams:
-                stream.close()
-        for thread in threads:
-            thread.join(timeout=5)
+            self._closed.set()
+            playing = list(self._playing.values())
+            for each in playing:
+                if each.stream is not None:
+                    each.stream.close()
+        if self._keeper is not None:
+            self._keeper.join(timeout=5)
+        for each in playing:
+            if each.thread is not None:
+                each.thread.join(timeout=5)
+            if not each.done:
+                self._let_go(each.seat)
         if self._client is not None:
             self._client.close()
+
+    # --- leases ----------------------------------------------------------------------------
+
+    def _keep(self) -> None:
+        while not self._closed.is_set():
+            try:
+                self._renew()
+                self._take_up()
+            except StoreUnavailable as error:
+                log.warning("bot seats cannot be kept now", error=str(error))
+            except Exception:  # a bad turn of the keeper is logged; the next one comes all the same
+                log.exception("bot seats could not be kept")
+            self._closed.wait(RENEW_SECONDS)
+
+    def _renew(self) -> None:
+        """Renew this process's leases, in one write; stop each bot whose lease went to another
+        process, or that could not be renewed for so long that another may take it up soon."""
+        with self._lock:  # held throughout: a bot that has just left its seat is not claimed back
+            self._forget_finished()
+            playing = {(each.seat.name, each.seat.seat): each for each in self._playing.values()}
+            playing = {key: each for key, each in playing.items() if not each.done}
+            if not playing:
+                return
+            now = self.clock()
+            try:
+                held = self.store.claim_bot_seats(list(playing), self.holder, now, now + LEASE_SECONDS)
+            except StoreUnavailable:
+                for each in playing.values():
+                    if time.monotonic() - each.renewed > LEASE_SECONDS - 2 * RENEW_SECONDS:
+                        self._lose(each)
+                raise
+            renewed = time.monotonic()
+            for key, each in playing.items():
+                if key in held:
+                    each.renewed = renewed
+                else:
+                    self._lose(each)
+
+    def _take_up(self) -> None:
+        """Start a bot at each seat nobody holds, as many as there is room for."""
+        with self._lock:
+            room = self.most - len(self._playing)
+        if room <= 0:
+            return
+        free = self.store.bot_seats_to_take(self.clock(), room)
+        with self._lock:
+            if self._closed.is_set():
+                return
+            room = self.most - len(self._playing)
+            free = [seat for seat in free if (seat.name, seat.seat) not in self._playing][:room]
+            if not free:
+                return
+            now = self.clock()
+            held = self.store.claim_bot_seats(
+                [(seat.name, seat.seat) for seat in free], self.holder, now, now + LEASE_SECONDS
+            )
+            for seat in free:
+                if (seat.name, seat.seat) in held:  # else another process claimed it first
+                    log.info("bot taken up", game=seat.name, seat=seat.seat, bot=seat.bot)
+                    self._start(seat)
+
+    def _let_go(self, seat: BotSeat, waiting_at: int = NOT_WAITING) -> None:
+        try:
+            self.store.let_go_of_bot_seat(seat.name, seat.seat, self.holder, waiting_at)
+        except StoreUnavailable:
+            pass  # its lease runs out by itself, and another process takes it up then
+
+    # --- the bots --------------------------------------------------------------------------
+
+    def _start(self, seat: BotSeat) -> None:
+        """Start the bot of ``seat`` (with the lock held)."""
+        if self._client is None:
+            self._client = TavliClient.connect(self.address)
+        playing = _Playing(seat)
+        playing.thread = threading.Thread(
+            target=self._play, args=(self._client, playing), name=f"bot-{seat.name}-{seat.seat}", daemon=True
+        )
+        self._playing[(seat.name, seat.seat)] = playing
+        playing.thread.start()
+
+    def _lose(self, playing: _Playing) -> None:
+        """Stop a bot that no longer holds its seat (with the lock held)."""
+        seat = playing.seat
+        log.warning("bot lost its seat's lease", game=seat.name, seat=seat.seat, bot=seat.bot)
+        playing.done = True
+        if playing.stream is not None:
+            playing.stream.close()
+
+    def _forget_finished(self) -> None:
+        ended = [key for key, each in self._playing.items() if each.thread and not each.thread.is_alive()]
+        for key in ended:
+            del self._playing[key]
+
+    def _play(self, client: TavliClient, playing: _Playing) -> None:
+        seat = playing.seat
+        try:
+            stream = client.stream_seat(seat.name, self.key.seat_token(seat.name, seat.seat), resume=True)
+            with self._lock:
+                playing.stream = stream
+                if self._closed.is_set() or playing.done:
+                    stream.close()
+            try:
+                last = play_seat(stream, bots.create(seat.bot), games=MONEY_GAMES, wait=self.patience)
+            except TimeoutError:
+                self._leave(playing, waiting_at=int(stream.last_seen.etag or 0))
+                log.info("bot waits for its opponent off the table", game=seat.name, bot=seat.bot)
+                return
+            finally:
+                stream.close()
+            if finished(last, MONEY_GAMES):
+                self._leave(playing)
+                log.info("bot finished its match", game=seat.name, bot=seat.bot)
+        except TavliServerError as refusal:
+            if refusal.reason in _SEAT_GONE:
+                self._leave(playing)
+            if not (self._closed.is_set() or playing.done):
+                log.warning(
+                    "bot stopped", game=seat.name, bot=seat.bot, code=refusal.code.name, reason=refusal.reason
+                )
+        except Exception:  # a bot's thread ends with a line in the log, never with a traceback on stderr
+            if not (self._closed.is_set() or playing.done):
+                log.exception("bot failed", game=seat.name, bot=seat.bot)
+
+    def _leave(self, playing: _Playing, *, waiting_at: int | None = None) -> None:
+        """The bot of ``playing`` leaves the table: with ``waiting_at``, until the game moves on
+        from that version; without, for good (its match is over, or its game gone)."""
+        seat = playing.seat
+        with self._lock:
+            if playing.done:
+                return  # it lost its seat to another process, which now decides
+            playing.done = True
+            try:
+                if waiting_at is None:
+                    self.store.retire_bot_seat(seat.name, seat.seat, self.holder)
+                else:
+                    self.store.let_go_of_bot_seat(seat.name, seat.seat, self.holder, waiting_at)
+            except StoreUnavailable:
+                pass  # its lease runs out, and the next holder finds the match over or the opponent's turn
 
 
 class BotsServicer(bots_service_pb2_grpc.BotsServiceServicer):
@@ -185,16 +375,32 @@ class BotsServicer(bots_service_pb2_grpc.BotsServiceServicer):
     async def SeatBot(
         self, request: pb.SeatBotRequest, context: grpc.aio.ServicerContext
     ) -> pb.SeatBotResponse:
-        view = await self.tables.get(request.name)
         side = await self.tables.seat(request.name, request.seat_token)
-        variant = view.rules.rules
         await asyncio.to_thread(lambda: self.seats.hosted)  # the first time, gnubg's net loads
-        hosted = self._bot(request.bot, variant)
-        if view.state.over:
-            raise ActionError("MATCH_OVER", "the match is over")
-        seat = convert.seat_message(side)
-        await asyncio.to_thread(self.seats.seat, request.name, request.seat_token, seat, hosted.name)
-        return pb.SeatBotResponse(seat=seat, bot=hosted.name)
+        for _ in range(_ATTEMPTS):
+            view = await self.tables.get(request.name)
+            hosted = self._bot(request.bot, view.rules.rules)
+            if view.state.over:
+                raise ActionError("MATCH_OVER", "the match is over")
+            try:
+                await asyncio.to_thread(self.seats.seat, request.name, side, hosted.name, view.version)
+            except StoreConflict:
+                continue  # the game moved on meanwhile: checked again on what it is now
+            return pb.SeatBotResponse(seat=convert.seat_message(side), bot=hosted.name)
+        raise StaleEtag("the game kept moving on while the bot was being seated; seat it again")
+
+    async def GetSeatBot(
+        self, request: pb.GetSeatBotRequest, context: grpc.aio.ServicerContext
+    ) -> pb.GetSeatBotResponse:
+        side = convert.seat_of(request.seat)
+        await self.tables.get(request.name)  # a game that is not there is NOT_FOUND
+        answer = pb.GetSeatBotResponse(seat=request.seat)
+        for seated in await asyncio.to_thread(self.seats.seated, request.name):
+            if seated.seat == side:
+                description = await asyncio.to_thread(self.seats.description_of, seated.bot)
+                answer.bot, answer.description = seated.bot, description
+                answer.seat_time.CopyFrom(convert.timestamp(seated.since))
+        return answer
 
     def _bot(self, name: str, variant: Variant) -> HostedBot:
         if not name:

@@ -320,9 +320,9 @@ def clocks_message(state: MatchState) -> games_pb2.Clocks | None:
         message.remaining.extend(_duration(seconds) for seconds in clock.remaining)
     deadline, delay_ends = clock.deadline(rules), clock.delay_ends(rules)
     if deadline is not None and delay_ends is not None:
-        message.turn_start_time.CopyFrom(_timestamp(clock.started))
-        message.delay_end_time.CopyFrom(_timestamp(delay_ends))
-        message.deadline.CopyFrom(_timestamp(deadline))
+        message.turn_start_time.CopyFrom(timestamp(clock.started))
+        message.delay_end_time.CopyFrom(timestamp(delay_ends))
+        message.deadline.CopyFrom(timestamp(deadline))
     return message
 
 
@@ -363,8 +363,8 @@ def game_message(
         winner=seat_message(state.winner),
         dice_commitment=dice_commitment,
         dice_mode=_DICE_MODES[dice_mode],
-        create_time=_timestamp(created),
-        update_time=_timestamp(updated),
+        create_time=timestamp(created),
+        update_time=timestamp(updated),
         to_act=[seat_message(side) for side in seats_to_act(state)],
         seat0_player=player_message(players[0]),
         seat1_player=player_message(players[1]),
@@ -412,7 +412,7 @@ def event_message(sequence: int, event: Event) -> games_pb2.GameEvent:
     side = getattr(event, "side", None)
     message.seat = seat_message(side)
     if event.at is not None:
-        message.event_time.CopyFrom(_timestamp(event.at))
+        message.event_time.CopyFrom(timestamp(event.at))
     if isinstance(event, OpeningThrown):
         message.opening_throws.extend(
             games_pb2.OpeningThrow(seat0_die=first, seat1_die=second) for first, second in event.throws
@@ -442,7 +442,7 @@ def _duration(seconds: float) -> Duration:
     return duration
 
 
-def _timestamp(seconds: float) -> Timestamp:
+def timestamp(seconds: float) -> Timestamp:
     stamp = Timestamp()
     stamp.FromNanoseconds(int(seconds * 1e9))
     return stamp

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -24,7 +24,11 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from tavli.server.errors import StoreUnavailable
 from tavli.server.startup import StartupError
 from tavli.server.store import (
+    BOT_SEAT_SQL,
+    NOT_WAITING,
     Append,
+    BotSeat,
+    BotSeatTaken,
     GameRecord,
     RequestIdTaken,
     RequestRecord,
@@ -83,7 +87,23 @@ _MIGRATIONS = (
     );
     CREATE INDEX request_ids_by_age ON request_ids (stored_at);
     """,
+    # 2: the seats given to the server's bots, as SQLite's schema 5.
+    """
+    CREATE TABLE bot_seats (
+        game TEXT NOT NULL REFERENCES games (name),
+        seat INTEGER NOT NULL,
+        bot TEXT NOT NULL,
+        since DOUBLE PRECISION NOT NULL,
+        holder TEXT NOT NULL,
+        lease_until DOUBLE PRECISION NOT NULL,
+        waiting_at BIGINT NOT NULL DEFAULT -1,
+        PRIMARY KEY (game, seat)
+    );
+    CREATE INDEX bot_seats_by_lease ON bot_seats (lease_until);
+    """,
 )
+
+_BOT_SEAT_SQL = {purpose: statement.replace("?", "%s") for purpose, statement in BOT_SEAT_SQL.items()}
 
 _GAME_COLUMNS = "name, rules, token_hash_0, token_hash_1, dice_mode, dice_seed, created, updated, players"
 _REQUEST_COLUMNS = "scope, request_id, method, seat, body_hash, game, version, updated, stored_at"
@@ -193,6 +213,50 @@ class PostgresStore:
     def forget_requests(self, before: float) -> None:
         with self._transaction() as connection:
             connection.execute("DELETE FROM request_ids WHERE stored_at < %s", (before,))
+
+    # --- bot seats -------------------------------------------------------------------------------
+
+    def seat_bot(self, seat: BotSeat, version: int, holder: str, lease_until: float) -> None:
+        with self._transaction() as connection:
+            # The game's row is locked as an append locks it: no action lands between check and write.
+            checked = connection.execute(_BOT_SEAT_SQL["version"] + " FOR UPDATE", (seat.name, version))
+            if checked.fetchone() is None:
+                raise StoreConflict(seat.name)
+            inserted = connection.execute(
+                _BOT_SEAT_SQL["seat"], (seat.name, seat.seat, seat.bot, seat.since, holder, lease_until)
+            )
+            if inserted.rowcount != 1:
+                raise BotSeatTaken(seat.name)
+
+    def bot_seats(self, name: str) -> list[BotSeat]:
+        with self._transaction() as connection:
+            rows = connection.execute(_BOT_SEAT_SQL["seats"], (name,)).fetchall()
+        return [BotSeat(*row) for row in rows]
+
+    def claim_bot_seats(
+        self, seats: Sequence[tuple[str, int]], holder: str, now: float, lease_until: float
+    ) -> set[tuple[str, int]]:
+        held = set()
+        with self._transaction() as connection:
+            for name, seat in seats:
+                claim = (holder, lease_until, name, seat, holder, now)
+                claimed = connection.execute(_BOT_SEAT_SQL["claim"], claim)
+                if claimed.rowcount:
+                    held.add((name, seat))
+        return held
+
+    def bot_seats_to_take(self, now: float, most: int) -> list[BotSeat]:
+        with self._transaction() as connection:
+            rows = connection.execute(_BOT_SEAT_SQL["to take"], (now, most)).fetchall()
+        return [BotSeat(*row) for row in rows]
+
+    def let_go_of_bot_seat(self, name: str, seat: int, holder: str, waiting_at: int = NOT_WAITING) -> None:
+        with self._transaction() as connection:
+            connection.execute(_BOT_SEAT_SQL["let go"], (waiting_at, name, seat, holder))
+
+    def retire_bot_seat(self, name: str, seat: int, holder: str) -> None:
+        with self._transaction() as connection:
+            connection.execute(_BOT_SEAT_SQL["retire"], (name, seat, holder))
 
     # --- reads -----------------------------------------------------------------------------------
 

@@ -8,6 +8,11 @@ action, and a retried request is answered again. Appends name the log length the
 two writers cannot both extend the same log: the loser's transaction fails with
 :class:`StoreConflict` and leaves no trace.
 
+A seat given to one of the server's bots is stored too (:class:`BotSeat`), written only at the
+game's version its giver saw, with a lease: the process whose bot plays the seat holds it for a
+few seconds at a time and renews it, each claim a conditional write, so that one process at a
+time plays it and another takes it up once the holder has died and its lease has run out.
+
 No secret is stored: seat tokens and the seeds of verifiable dice are derived from the server's
 key (:mod:`server.secrets`), which lives beside the database, not in it.
 """
@@ -18,7 +23,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -34,6 +39,10 @@ class StoreConflict(Exception):
 
 class RequestIdTaken(Exception):
     """Another request with the same request_id was stored first."""
+
+
+class BotSeatTaken(Exception):
+    """A bot was given that seat first."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +91,24 @@ class Append:
     deadline: float | None = None  # when the running clock runs out after it; None: none runs
 
 
+@dataclass(frozen=True)
+class BotSeat:
+    """A seat of game ``name`` played by the server's bot ``bot`` since ``since``."""
+
+    name: str
+    seat: int
+    bot: str
+    since: float
+
+
+RETIRED = 1e300
+"""The lease of a bot seat whose bot has left it for good: it runs out never (and the SQL stores'
+index of leases leaves it out of every search for seats to take up)."""
+
+NOT_WAITING = -1
+"""The ``waiting_at`` of a bot seat not waiting for its opponent (:meth:`Store.let_go_of_bot_seat`)."""
+
+
 class Store(Protocol):
     def create(
         self,
@@ -126,6 +153,44 @@ class Store(Protocol):
         """The earliest deadline of a running clock later than ``after``, if any."""
         ...
 
+    def seat_bot(self, seat: BotSeat, version: int, holder: str, lease_until: float) -> None:
+        """Give ``seat`` to a bot, if game ``seat.name`` is still at ``version``; ``holder`` plays
+        it, leased until ``lease_until``.
+
+        :raises StoreConflict: if the game has moved on from ``version``.
+        :raises BotSeatTaken: if a bot was given that seat first.
+        :raises StoreUnavailable: if the write cannot be made now.
+        """
+        ...
+
+    def bot_seats(self, name: str) -> list[BotSeat]:
+        """The seats of game ``name`` given to bots, seat 0 first."""
+        ...
+
+    def claim_bot_seats(
+        self, seats: Sequence[tuple[str, int]], holder: str, now: float, lease_until: float
+    ) -> set[tuple[str, int]]:
+        """Lease each bot seat of ``seats`` (a game's name and a seat) to ``holder`` until
+        ``lease_until``, if ``holder`` holds it already (a renewal) or its lease ran out by
+        ``now``, in one write; returns the seats ``holder`` holds."""
+        ...
+
+    def bot_seats_to_take(self, now: float, most: int) -> list[BotSeat]:
+        """Bot seats nobody holds at ``now`` (their lease ran out or was let go of), at most
+        ``most``, but not those waiting for an opponent who has not acted since."""
+        ...
+
+    def let_go_of_bot_seat(self, name: str, seat: int, holder: str, waiting_at: int = NOT_WAITING) -> None:
+        """End ``holder``'s lease of a bot seat now, so that any process may take it up; with
+        ``waiting_at``, the game's version at which the bot waits for its opponent: nobody
+        takes it up until the game has moved on from there."""
+        ...
+
+    def retire_bot_seat(self, name: str, seat: int, holder: str) -> None:
+        """The bot of a seat ``holder`` holds leaves it for good (its match is over): the seat is
+        still named as the bot's, and nobody takes it up again."""
+        ...
+
     def listen(self, heard: Callable[[str, int], None]) -> None:
         """Call ``heard(name, event_count)`` from another thread for each write any process
         commits, so that watchers learn of it at once; a store that cannot tell (SQLite) does
@@ -148,6 +213,7 @@ class MemoryStore:
     summaries: dict[str, bytes] = field(default_factory=dict)
     requests: dict[tuple[str, str], RequestRecord] = field(default_factory=dict)
     deadlines: dict[str, float] = field(default_factory=dict)
+    bots: dict[tuple[str, int], _Leased] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def create(
@@ -224,6 +290,51 @@ class MemoryStore:
             for key in [key for key, record in self.requests.items() if record.stored_at < before]:
                 del self.requests[key]
 
+    def seat_bot(self, seat: BotSeat, version: int, holder: str, lease_until: float) -> None:
+        with self.lock:
+            if len(self.events.get(seat.name, ())) != version:
+                raise StoreConflict(seat.name)
+            if (seat.name, seat.seat) in self.bots:
+                raise BotSeatTaken(seat.name)
+            self.bots[(seat.name, seat.seat)] = _Leased(seat, holder, lease_until)
+
+    def bot_seats(self, name: str) -> list[BotSeat]:
+        with self.lock:
+            return [self.bots[key].seat for key in sorted(self.bots) if key[0] == name]
+
+    def claim_bot_seats(
+        self, seats: Sequence[tuple[str, int]], holder: str, now: float, lease_until: float
+    ) -> set[tuple[str, int]]:
+        held = set()
+        with self.lock:
+            for key in seats:
+                leased = self.bots.get(key)
+                if leased is not None and (leased.holder == holder or leased.lease_until < now):
+                    self.bots[key] = _Leased(leased.seat, holder, lease_until)
+                    held.add(key)
+        return held
+
+    def bot_seats_to_take(self, now: float, most: int) -> list[BotSeat]:
+        with self.lock:
+            free = [
+                leased
+                for leased in self.bots.values()
+                if leased.lease_until < now and leased.waiting_at != len(self.events[leased.seat.name])
+            ]
+        return [leased.seat for leased in sorted(free, key=lambda leased: leased.lease_until)[:most]]
+
+    def let_go_of_bot_seat(self, name: str, seat: int, holder: str, waiting_at: int = NOT_WAITING) -> None:
+        with self.lock:
+            leased = self.bots.get((name, seat))
+            if leased is not None and leased.holder == holder:
+                self.bots[(name, seat)] = _Leased(leased.seat, holder, 0.0, waiting_at)
+
+    def retire_bot_seat(self, name: str, seat: int, holder: str) -> None:
+        with self.lock:
+            leased = self.bots.get((name, seat))
+            if leased is not None and leased.holder == holder:
+                self.bots[(name, seat)] = _Leased(leased.seat, holder, RETIRED)
+
     def listen(self, heard: Callable[[str, int], None]) -> None:
         pass  # one process: nobody else writes
 
@@ -232,6 +343,16 @@ class MemoryStore:
 
     def close(self) -> None:
         pass
+
+
+@dataclass(frozen=True)
+class _Leased:
+    """A bot seat in memory with its lease (as the SQL stores keep it in ``bot_seats``)."""
+
+    seat: BotSeat
+    holder: str
+    lease_until: float
+    waiting_at: int = NOT_WAITING
 
 
 # Each migration takes the schema from the version before it (PRAGMA user_version) to its own;
@@ -292,7 +413,43 @@ _MIGRATIONS = (
     ALTER TABLE games ADD COLUMN deadline REAL;
     CREATE INDEX games_by_deadline ON games (deadline) WHERE deadline IS NOT NULL;
     """,
+    # 5: the seats given to the server's bots, with who plays each and until when.
+    """
+    CREATE TABLE bot_seats (
+        game TEXT NOT NULL REFERENCES games (name),
+        seat INTEGER NOT NULL,
+        bot TEXT NOT NULL,
+        since REAL NOT NULL,
+        holder TEXT NOT NULL,
+        lease_until REAL NOT NULL,
+        waiting_at INTEGER NOT NULL DEFAULT -1,
+        PRIMARY KEY (game, seat)
+    ) WITHOUT ROWID;
+    CREATE INDEX bot_seats_by_lease ON bot_seats (lease_until);
+    """,
 )
+
+# The statements on bot seats, in SQLite's placeholders (PostgreSQL's store swaps them for its own).
+BOT_SEAT_SQL = {
+    "version": "SELECT 1 FROM games WHERE name = ? AND event_count = ?",
+    "seat": (
+        "INSERT INTO bot_seats (game, seat, bot, since, holder, lease_until) VALUES (?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (game, seat) DO NOTHING"
+    ),
+    "seats": "SELECT game, seat, bot, since FROM bot_seats WHERE game = ? ORDER BY seat",
+    "claim": (
+        "UPDATE bot_seats SET holder = ?, lease_until = ?, waiting_at = -1"
+        " WHERE game = ? AND seat = ? AND (holder = ? OR lease_until < ?)"
+    ),
+    "to take": (
+        "SELECT b.game, b.seat, b.bot, b.since FROM bot_seats b JOIN games g ON g.name = b.game"
+        " WHERE b.lease_until < ? AND b.waiting_at <> g.event_count ORDER BY b.lease_until LIMIT ?"
+    ),
+    "let go": (
+        "UPDATE bot_seats SET lease_until = 0, waiting_at = ? WHERE game = ? AND seat = ? AND holder = ?"
+    ),
+    "retire": f"UPDATE bot_seats SET lease_until = {RETIRED!r} WHERE game = ? AND seat = ? AND holder = ?",
+}
 
 _OPEN_PATIENCE_SECONDS = 30.0  # how long opening the database waits for another process holding it
 
@@ -458,6 +615,44 @@ class SqliteStore:
     def forget_requests(self, before: float) -> None:
         with self._using(), self._transaction():
             self._db.execute("DELETE FROM request_ids WHERE stored_at < ?", (before,))
+
+    def seat_bot(self, seat: BotSeat, version: int, holder: str, lease_until: float) -> None:
+        with self._using(), self._transaction():
+            if self._db.execute(BOT_SEAT_SQL["version"], (seat.name, version)).fetchone() is None:
+                raise StoreConflict(seat.name)
+            inserted = self._db.execute(
+                BOT_SEAT_SQL["seat"], (seat.name, seat.seat, seat.bot, seat.since, holder, lease_until)
+            )
+            if inserted.rowcount != 1:
+                raise BotSeatTaken(seat.name)
+
+    def bot_seats(self, name: str) -> list[BotSeat]:
+        with self._using():
+            return [BotSeat(*row) for row in self._db.execute(BOT_SEAT_SQL["seats"], (name,))]
+
+    def claim_bot_seats(
+        self, seats: Sequence[tuple[str, int]], holder: str, now: float, lease_until: float
+    ) -> set[tuple[str, int]]:
+        held = set()
+        with self._using(), self._transaction():
+            for name, seat in seats:
+                claim = (holder, lease_until, name, seat, holder, now)
+                claimed = self._db.execute(BOT_SEAT_SQL["claim"], claim)
+                if claimed.rowcount:
+                    held.add((name, seat))
+        return held
+
+    def bot_seats_to_take(self, now: float, most: int) -> list[BotSeat]:
+        with self._using():
+            return [BotSeat(*row) for row in self._db.execute(BOT_SEAT_SQL["to take"], (now, most))]
+
+    def let_go_of_bot_seat(self, name: str, seat: int, holder: str, waiting_at: int = NOT_WAITING) -> None:
+        with self._using(), self._transaction():
+            self._db.execute(BOT_SEAT_SQL["let go"], (waiting_at, name, seat, holder))
+
+    def retire_bot_seat(self, name: str, seat: int, holder: str) -> None:
+        with self._using(), self._transaction():
+            self._db.execute(BOT_SEAT_SQL["retire"], (name, seat, holder))
 
     def listen(self, heard: Callable[[str, int], None]) -> None:
         pass  # SQLite tells nobody: processes sharing the file check it on every read

@@ -17,6 +17,8 @@ from tavli.server.players import NOBODY, SeatPlayer
 from tavli.server.postgres_store import PostgresStore
 from tavli.server.store import (
     Append,
+    BotSeat,
+    BotSeatTaken,
     GameRecord,
     MemoryStore,
     RequestIdTaken,
@@ -155,3 +157,61 @@ def test_players_default_to_nobody(store: Store) -> None:
     store.create(record("games/a"), events(), b"", None)
     loaded = store.load("games/a")
     assert loaded is not None and loaded[0].players == NOBODY
+
+
+def test_a_bot_seat_is_given_once_and_only_at_the_version_its_giver_saw(store: Store) -> None:
+    store.create(record("games/a"), events("opening"), b"", None)
+    seat = BotSeat("games/a", 1, "heuristic", 150.0)
+    with pytest.raises(StoreConflict):
+        store.seat_bot(seat, 0, "one", 200.0)  # the game has moved on from version 0
+    assert store.bot_seats("games/a") == []
+    store.seat_bot(seat, 1, "one", 200.0)
+    with pytest.raises(BotSeatTaken):
+        store.seat_bot(BotSeat("games/a", 1, "random", 160.0), 1, "two", 200.0)
+    store.seat_bot(BotSeat("games/a", 0, "random", 160.0), 1, "two", 200.0)
+    assert store.bot_seats("games/a") == [BotSeat("games/a", 0, "random", 160.0), seat]
+    assert store.bot_seats("games/none") == []
+
+
+def test_a_bot_seats_lease_goes_to_one_holder_until_it_runs_out(store: Store) -> None:
+    store.create(record("games/a"), events("opening"), b"", None)
+    store.seat_bot(BotSeat("games/a", 1, "heuristic", 150.0), 1, "one", 200.0)
+    assert store.bot_seats_to_take(190.0, 10) == []  # held
+    assert not store.claim_bot_seats([("games/a", 1)], "two", 190.0, 300.0)
+    assert store.claim_bot_seats([("games/a", 1)], "one", 190.0, 210.0)  # renewed by its holder
+    assert store.bot_seats_to_take(205.0, 10) == []
+    assert store.bot_seats_to_take(211.0, 10) == [BotSeat("games/a", 1, "heuristic", 150.0)]
+    assert store.claim_bot_seats([("games/a", 1)], "two", 211.0, 220.0)  # ran out: taken over
+    assert not store.claim_bot_seats([("games/a", 1)], "one", 212.0, 230.0)  # the old holder has lost it
+    assert not store.claim_bot_seats([("games/a", 0)], "two", 212.0, 230.0)  # no bot at that seat
+    store.seat_bot(BotSeat("games/a", 0, "random", 150.0), 1, "one", 200.0)
+    both = [("games/a", 0), ("games/a", 1)]
+    assert store.claim_bot_seats(both, "one", 212.0, 230.0) == {("games/a", 0)}  # one write, each seat's own
+    store.retire_bot_seat("games/a", 1, "one")  # not its holder: nothing happens
+    assert store.bot_seats_to_take(1000.0, 10) != []
+    store.retire_bot_seat("games/a", 1, "two")  # its match is over
+    store.retire_bot_seat("games/a", 0, "one")
+    assert store.bot_seats("games/a") == [  # still their bots'
+        BotSeat("games/a", 0, "random", 150.0),
+        BotSeat("games/a", 1, "heuristic", 150.0),
+    ]
+    assert store.bot_seats_to_take(1e12, 10) == []
+    store.append(append("games/a", 1, "roll"))
+    assert store.bot_seats_to_take(1e12, 10) == []
+    assert not store.claim_bot_seats([("games/a", 1)], "three", 1e12, 1e12 + 5)
+
+
+def test_a_bot_let_go_of_is_taken_up_at_once_unless_it_waits_for_its_opponent(store: Store) -> None:
+    store.create(record("games/a"), events("opening"), b"", None)
+    seat = BotSeat("games/a", 1, "heuristic", 150.0)
+    store.seat_bot(seat, 1, "one", 200.0)
+    store.let_go_of_bot_seat("games/a", 1, "two")  # not its holder: nothing happens
+    assert store.bot_seats_to_take(199.0, 10) == []
+    store.let_go_of_bot_seat("games/a", 1, "one")  # a server stopping
+    assert store.bot_seats_to_take(100.0, 10) == [seat]
+    assert store.claim_bot_seats([("games/a", 1)], "two", 100.0, 300.0)
+    store.let_go_of_bot_seat("games/a", 1, "two", waiting_at=1)  # its opponent keeps it waiting
+    assert store.bot_seats_to_take(100.0, 10) == []
+    store.append(append("games/a", 1, "roll"))  # the opponent acts
+    assert store.bot_seats_to_take(100.0, 10) == [seat]
+    assert store.bot_seats_to_take(100.0, 0) == []

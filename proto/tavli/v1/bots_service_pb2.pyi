@@ -1,3 +1,6 @@
+import datetime
+
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from tavli.v1 import board_pb2 as _board_pb2
 from tavli.v1 import games_service_pb2 as _games_service_pb2
 from google.protobuf.internal import containers as _containers
@@ -45,3 +48,23 @@ class SeatBotResponse(_message.Message):
     seat: _games_service_pb2.Seat
     bot: str
     def __init__(self, seat: _Optional[_Union[_games_service_pb2.Seat, str]] = ..., bot: _Optional[str] = ...) -> None: ...
+
+class GetSeatBotRequest(_message.Message):
+    __slots__ = ("name", "seat")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    seat: _games_service_pb2.Seat
+    def __init__(self, name: _Optional[str] = ..., seat: _Optional[_Union[_games_service_pb2.Seat, str]] = ...) -> None: ...
+
+class GetSeatBotResponse(_message.Message):
+    __slots__ = ("seat", "bot", "description", "seat_time")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TIME_FIELD_NUMBER: _ClassVar[int]
+    seat: _games_service_pb2.Seat
+    bot: str
+    description: str
+    seat_time: _timestamp_pb2.Timestamp
+    def __init__(self, seat: _Optional[_Union[_games_service_pb2.Seat, str]] = ..., bot: _Optional[str] = ..., description: _Optional[str] = ..., seat_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...

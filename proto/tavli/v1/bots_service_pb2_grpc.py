@@ -31,9 +31,17 @@ class BotsServiceStub:
     token and hand the other to SeatBot. The bot then plays that seat through GamesService like any
     client, with the same rules, refusals and clocks, until the match is over.
 
-    A server hosts a bounded number of bots at once (RESOURCE_EXHAUSTED, reason TOO_MANY_BOTS, when
-    all are playing); a bot seated by a server process that stops plays no more (the seat then waits,
-    and loses on time in a game with clocks).
+    A seat given to a bot is part of the game as stored (which bot, since when), not of the server
+    process that seated it: when that process stops or dies, whichever process serves the game next
+    (the server started again, another worker, another replica on the same database) takes the bot
+    up within a few seconds and it plays on. One process at a time plays a bot's seat, holding a
+    lease on it in the store that it renews every second; an action decided on a state the game has
+    moved on from is refused by its etag, so a seat never gets two actions for one decision.
+
+    A bot stays at its seat until the match is over (in money play, for 1,000 games). A bot kept
+    waiting for ten minutes by its opponent leaves the server's table until the opponent acts, and
+    answers within a few seconds of it. A server plays a bounded number of bots at once
+    (RESOURCE_EXHAUSTED, reason TOO_MANY_BOTS, when all are playing); bots it takes up count too.
     """
 
     def __init__(self, channel):
@@ -52,6 +60,11 @@ class BotsServiceStub:
                 request_serializer=tavli_dot_v1_dot_bots__service__pb2.SeatBotRequest.SerializeToString,
                 response_deserializer=tavli_dot_v1_dot_bots__service__pb2.SeatBotResponse.FromString,
                 _registered_method=True)
+        self.GetSeatBot = channel.unary_unary(
+                '/tavli.v1.BotsService/GetSeatBot',
+                request_serializer=tavli_dot_v1_dot_bots__service__pb2.GetSeatBotRequest.SerializeToString,
+                response_deserializer=tavli_dot_v1_dot_bots__service__pb2.GetSeatBotResponse.FromString,
+                _registered_method=True)
 
 
 class BotsServiceServicer:
@@ -60,9 +73,17 @@ class BotsServiceServicer:
     token and hand the other to SeatBot. The bot then plays that seat through GamesService like any
     client, with the same rules, refusals and clocks, until the match is over.
 
-    A server hosts a bounded number of bots at once (RESOURCE_EXHAUSTED, reason TOO_MANY_BOTS, when
-    all are playing); a bot seated by a server process that stops plays no more (the seat then waits,
-    and loses on time in a game with clocks).
+    A seat given to a bot is part of the game as stored (which bot, since when), not of the server
+    process that seated it: when that process stops or dies, whichever process serves the game next
+    (the server started again, another worker, another replica on the same database) takes the bot
+    up within a few seconds and it plays on. One process at a time plays a bot's seat, holding a
+    lease on it in the store that it renews every second; an action decided on a state the game has
+    moved on from is refused by its etag, so a seat never gets two actions for one decision.
+
+    A bot stays at its seat until the match is over (in money play, for 1,000 games). A bot kept
+    waiting for ten minutes by its opponent leaves the server's table until the opponent acts, and
+    answers within a few seconds of it. A server plays a bounded number of bots at once
+    (RESOURCE_EXHAUSTED, reason TOO_MANY_BOTS, when all are playing); bots it takes up count too.
     """
 
     def ListBots(self, request, context):
@@ -82,6 +103,14 @@ class BotsServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetSeatBot(self, request, context):
+        """Which of the server's bots plays a seat of a game, and since when: none (an empty bot) when
+        a person plays it or nobody yet. Anyone may ask, as anyone may watch the game.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_BotsServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -94,6 +123,11 @@ def add_BotsServiceServicer_to_server(servicer, server):
                     servicer.SeatBot,
                     request_deserializer=tavli_dot_v1_dot_bots__service__pb2.SeatBotRequest.FromString,
                     response_serializer=tavli_dot_v1_dot_bots__service__pb2.SeatBotResponse.SerializeToString,
+            ),
+            'GetSeatBot': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetSeatBot,
+                    request_deserializer=tavli_dot_v1_dot_bots__service__pb2.GetSeatBotRequest.FromString,
+                    response_serializer=tavli_dot_v1_dot_bots__service__pb2.GetSeatBotResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -109,9 +143,17 @@ class BotsService:
     token and hand the other to SeatBot. The bot then plays that seat through GamesService like any
     client, with the same rules, refusals and clocks, until the match is over.
 
-    A server hosts a bounded number of bots at once (RESOURCE_EXHAUSTED, reason TOO_MANY_BOTS, when
-    all are playing); a bot seated by a server process that stops plays no more (the seat then waits,
-    and loses on time in a game with clocks).
+    A seat given to a bot is part of the game as stored (which bot, since when), not of the server
+    process that seated it: when that process stops or dies, whichever process serves the game next
+    (the server started again, another worker, another replica on the same database) takes the bot
+    up within a few seconds and it plays on. One process at a time plays a bot's seat, holding a
+    lease on it in the store that it renews every second; an action decided on a state the game has
+    moved on from is refused by its etag, so a seat never gets two actions for one decision.
+
+    A bot stays at its seat until the match is over (in money play, for 1,000 games). A bot kept
+    waiting for ten minutes by its opponent leaves the server's table until the opponent acts, and
+    answers within a few seconds of it. A server plays a bounded number of bots at once
+    (RESOURCE_EXHAUSTED, reason TOO_MANY_BOTS, when all are playing); bots it takes up count too.
     """
 
     @staticmethod
@@ -158,6 +200,33 @@ class BotsService:
             '/tavli.v1.BotsService/SeatBot',
             tavli_dot_v1_dot_bots__service__pb2.SeatBotRequest.SerializeToString,
             tavli_dot_v1_dot_bots__service__pb2.SeatBotResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetSeatBot(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavli.v1.BotsService/GetSeatBot',
+            tavli_dot_v1_dot_bots__service__pb2.GetSeatBotRequest.SerializeToString,
+            tavli_dot_v1_dot_bots__service__pb2.GetSeatBotResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -4,6 +4,8 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Variant } from "./board_pb";
 import { file_tavli_v1_board } from "./board_pb";
 import type { Seat } from "./games_service_pb";
@@ -14,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file tavli/v1/bots_service.proto.
  */
 export const file_tavli_v1_bots_service: GenFile = /*@__PURE__*/
-  fileDesc("Cht0YXZsaS92MS9ib3RzX3NlcnZpY2UucHJvdG8SCHRhdmxpLnYxIhEKD0xpc3RCb3RzUmVxdWVzdCIzChBMaXN0Qm90c1Jlc3BvbnNlEh8KBGJvdHMYASADKAsyES50YXZsaS52MS5Cb3RJbmZvIlEKB0JvdEluZm8SDAoEbmFtZRgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRIjCgh2YXJpYW50cxgDIAMoDjIRLnRhdmxpLnYxLlZhcmlhbnQiPwoOU2VhdEJvdFJlcXVlc3QSDAoEbmFtZRgBIAEoCRISCgpzZWF0X3Rva2VuGAIgASgJEgsKA2JvdBgDIAEoCSI8Cg9TZWF0Qm90UmVzcG9uc2USHAoEc2VhdBgBIAEoDjIOLnRhdmxpLnYxLlNlYXQSCwoDYm90GAIgASgJMpABCgtCb3RzU2VydmljZRJBCghMaXN0Qm90cxIZLnRhdmxpLnYxLkxpc3RCb3RzUmVxdWVzdBoaLnRhdmxpLnYxLkxpc3RCb3RzUmVzcG9uc2USPgoHU2VhdEJvdBIYLnRhdmxpLnYxLlNlYXRCb3RSZXF1ZXN0GhkudGF2bGkudjEuU2VhdEJvdFJlc3BvbnNlYgZwcm90bzM", [file_tavli_v1_board, file_tavli_v1_games_service]);
+  fileDesc("Cht0YXZsaS92MS9ib3RzX3NlcnZpY2UucHJvdG8SCHRhdmxpLnYxIhEKD0xpc3RCb3RzUmVxdWVzdCIzChBMaXN0Qm90c1Jlc3BvbnNlEh8KBGJvdHMYASADKAsyES50YXZsaS52MS5Cb3RJbmZvIlEKB0JvdEluZm8SDAoEbmFtZRgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRIjCgh2YXJpYW50cxgDIAMoDjIRLnRhdmxpLnYxLlZhcmlhbnQiPwoOU2VhdEJvdFJlcXVlc3QSDAoEbmFtZRgBIAEoCRISCgpzZWF0X3Rva2VuGAIgASgJEgsKA2JvdBgDIAEoCSI8Cg9TZWF0Qm90UmVzcG9uc2USHAoEc2VhdBgBIAEoDjIOLnRhdmxpLnYxLlNlYXQSCwoDYm90GAIgASgJIj8KEUdldFNlYXRCb3RSZXF1ZXN0EgwKBG5hbWUYASABKAkSHAoEc2VhdBgCIAEoDjIOLnRhdmxpLnYxLlNlYXQigwEKEkdldFNlYXRCb3RSZXNwb25zZRIcCgRzZWF0GAEgASgOMg4udGF2bGkudjEuU2VhdBILCgNib3QYAiABKAkSEwoLZGVzY3JpcHRpb24YAyABKAkSLQoJc2VhdF90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcDLZAQoLQm90c1NlcnZpY2USQQoITGlzdEJvdHMSGS50YXZsaS52MS5MaXN0Qm90c1JlcXVlc3QaGi50YXZsaS52MS5MaXN0Qm90c1Jlc3BvbnNlEj4KB1NlYXRCb3QSGC50YXZsaS52MS5TZWF0Qm90UmVxdWVzdBoZLnRhdmxpLnYxLlNlYXRCb3RSZXNwb25zZRJHCgpHZXRTZWF0Qm90EhsudGF2bGkudjEuR2V0U2VhdEJvdFJlcXVlc3QaHC50YXZsaS52MS5HZXRTZWF0Qm90UmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp, file_tavli_v1_board, file_tavli_v1_games_service]);
 
 /**
  * The request of ListBots.
@@ -151,14 +153,92 @@ export const SeatBotResponseSchema: GenMessage<SeatBotResponse> = /*@__PURE__*/
   messageDesc(file_tavli_v1_bots_service, 4);
 
 /**
+ * The request of GetSeatBot.
+ *
+ * @generated from message tavli.v1.GetSeatBotRequest
+ */
+export type GetSeatBotRequest = Message<"tavli.v1.GetSeatBotRequest"> & {
+  /**
+   * The game's name.
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * The seat asked about: SEAT_0 or SEAT_1.
+   *
+   * @generated from field: tavli.v1.Seat seat = 2;
+   */
+  seat: Seat;
+};
+
+/**
+ * Describes the message tavli.v1.GetSeatBotRequest.
+ * Use `create(GetSeatBotRequestSchema)` to create a new message.
+ */
+export const GetSeatBotRequestSchema: GenMessage<GetSeatBotRequest> = /*@__PURE__*/
+  messageDesc(file_tavli_v1_bots_service, 5);
+
+/**
+ * The response of GetSeatBot.
+ *
+ * @generated from message tavli.v1.GetSeatBotResponse
+ */
+export type GetSeatBotResponse = Message<"tavli.v1.GetSeatBotResponse"> & {
+  /**
+   * The seat asked about.
+   *
+   * @generated from field: tavli.v1.Seat seat = 1;
+   */
+  seat: Seat;
+
+  /**
+   * The bot that plays it, by its ListBots name; empty when no bot of the server does.
+   *
+   * @generated from field: string bot = 2;
+   */
+  bot: string;
+
+  /**
+   * What that bot is, in a sentence for a player (ListBots' description).
+   *
+   * @generated from field: string description = 3;
+   */
+  description: string;
+
+  /**
+   * When the bot was given the seat.
+   *
+   * @generated from field: google.protobuf.Timestamp seat_time = 4;
+   */
+  seatTime?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message tavli.v1.GetSeatBotResponse.
+ * Use `create(GetSeatBotResponseSchema)` to create a new message.
+ */
+export const GetSeatBotResponseSchema: GenMessage<GetSeatBotResponse> = /*@__PURE__*/
+  messageDesc(file_tavli_v1_bots_service, 6);
+
+/**
  * The computer opponents a server hosts, for front ends that have no bot of their own (the web
  * table's "play against the computer"): create a game with GamesService.CreateGame, keep one seat's
  * token and hand the other to SeatBot. The bot then plays that seat through GamesService like any
  * client, with the same rules, refusals and clocks, until the match is over.
  *
- * A server hosts a bounded number of bots at once (RESOURCE_EXHAUSTED, reason TOO_MANY_BOTS, when
- * all are playing); a bot seated by a server process that stops plays no more (the seat then waits,
- * and loses on time in a game with clocks).
+ * A seat given to a bot is part of the game as stored (which bot, since when), not of the server
+ * process that seated it: when that process stops or dies, whichever process serves the game next
+ * (the server started again, another worker, another replica on the same database) takes the bot
+ * up within a few seconds and it plays on. One process at a time plays a bot's seat, holding a
+ * lease on it in the store that it renews every second; an action decided on a state the game has
+ * moved on from is refused by its etag, so a seat never gets two actions for one decision.
+ *
+ * A bot stays at its seat until the match is over (in money play, for 1,000 games). A bot kept
+ * waiting for ten minutes by its opponent leaves the server's table until the opponent acts, and
+ * answers within a few seconds of it. A server plays a bounded number of bots at once
+ * (RESOURCE_EXHAUSTED, reason TOO_MANY_BOTS, when all are playing); bots it takes up count too.
  *
  * @generated from service tavli.v1.BotsService
  */
@@ -185,6 +265,17 @@ export const BotsService: GenService<{
     methodKind: "unary";
     input: typeof SeatBotRequestSchema;
     output: typeof SeatBotResponseSchema;
+  },
+  /**
+   * Which of the server's bots plays a seat of a game, and since when: none (an empty bot) when
+   * a person plays it or nobody yet. Anyone may ask, as anyone may watch the game.
+   *
+   * @generated from rpc tavli.v1.BotsService.GetSeatBot
+   */
+  getSeatBot: {
+    methodKind: "unary";
+    input: typeof GetSeatBotRequestSchema;
+    output: typeof GetSeatBotResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_tavli_v1_bots_service, 0);

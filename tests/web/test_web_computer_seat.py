@@ -1,0 +1,108 @@
+"""The web table against the computer in Debian's Chromium, across a server killed with SIGKILL and
+started again on the same SQLite file and ports: the computer plays on, whether the page is
+reloaded or left as it was (it follows the game through WatchGame, reconnecting by itself)."""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tavli.clients.client import TavliClient
+from tavli.v1 import games_service_pb2 as games_pb2
+from tests.browser import (  # the fixtures browser and page, and what the tests share
+    ClickingPlayer,
+    browser_fixture,  # noqa: F401
+    game_root,
+    page_fixture,  # noqa: F401
+    play_pages_to_match_over,
+    playwright_driver_fixture,  # noqa: F401
+    start_computer_game,
+    wait_until_actionable,
+)
+from tests.server_play import RPC_TIMEOUT, ServeProcess, all_events, free_port, stop_process, tavli_serve
+
+START_SECONDS = 15.0
+MOST_ACTIONS = 400  # a bound on the page's actions in one 1-point match
+
+
+class RestartableServer:
+    """`tavli serve` on a SQLite file, with a web port; killed and started again on the same
+    file and ports."""
+
+    def __init__(self, folder: Path) -> None:
+        self.database = str(folder / "games.sqlite3")
+        self.web_port = free_port()
+        self.process: ServeProcess = self._start(port=None)
+
+    def _start(self, port: int | None) -> ServeProcess:
+        served = tavli_serve("--db", self.database, "--web-port", str(self.web_port), port=port)
+        deadline = time.monotonic() + START_SECONDS
+        while True:  # the web port opens just after the native one answers
+            try:
+                socket.create_connection(("127.0.0.1", self.web_port), timeout=1).close()
+                return served
+            except OSError:
+                if time.monotonic() > deadline:
+                    stop_process(served.process)
+                    raise AssertionError(
+                        f"the web port {self.web_port} did not open within {START_SECONDS} s"
+                    ) from None
+                time.sleep(0.05)
+
+    def kill_and_start_again(self) -> None:
+        stop_process(self.process.process)  # SIGKILL: the bot has no chance to let go of its seat
+        self.process = self._start(port=self.process.port)
+
+    def stop(self) -> None:
+        stop_process(self.process.process)
+
+
+@pytest.fixture()
+def server(tmp_path: Path) -> Iterator[RestartableServer]:
+    served = RestartableServer(tmp_path)
+    try:
+        yield served
+    finally:
+        served.stop()
+
+
+def computer_plays(client: TavliClient, name: str, after: int = 0) -> int:
+    return sum(
+        1
+        for event in all_events(client, name)[after:]
+        if event.seat == games_pb2.SEAT_1 and event.kind == games_pb2.EVENT_KIND_PLAY
+    )
+
+
+@pytest.mark.parametrize("reload", [False, True], ids=["page-left-as-it-was", "page-reloaded"])
+def test_the_computer_plays_on_after_the_server_is_killed_and_started_again(
+    page: Page, server: RestartableServer, reload: bool
+) -> None:
+    name = start_computer_game(
+        page, server.web_port, variant="backgammon", bot="heuristic", match_length=1, name="Tester"
+    )
+    with TavliClient.connect(server.process.address, timeout=RPC_TIMEOUT) as client:
+        player = ClickingPlayer(page, client, name, 0, label="before the kill")
+        for _ in range(MOST_ACTIONS):
+            if computer_plays(client, name) >= 2 or client.game(name).phase == games_pb2.PHASE_MATCH_OVER:
+                break
+            if wait_until_actionable(page):
+                player.act()
+        assert computer_plays(client, name) >= 2, "the computer did not play before the kill"
+        killed_at = len(all_events(client, name))
+
+        server.kill_and_start_again()
+        if reload:
+            page.reload()
+            expect(game_root(page)).to_have_attribute("data-game-name", name)
+
+        player.label = "after the kill"
+        final = play_pages_to_match_over(client, name, [player], MOST_ACTIONS)
+        assert final.phase == games_pb2.PHASE_MATCH_OVER
+        assert computer_plays(client, name, after=killed_at) >= 1, "the computer never played after the kill"
+        expect(game_root(page)).to_have_attribute("data-event-count", str(final.event_count))
