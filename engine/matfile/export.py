@@ -150,6 +150,8 @@ def _rule_headers(rules: RuleSet) -> list[tuple[str, str]]:
         headers.append(("OpeningThrow", OPENING_WORDS[rules.opening or "PLAY_OPENING_DICE"]))
     if rules.match_openings != default.match_openings:
         headers.append(("MatchOpenings", "WinnerOpens"))
+    if rules.backgammons != default.backgammons:
+        headers.append(("Backgammons", BACKGAMMONS_WORDS[rules.backgammons]))
     return headers
 
 
@@ -170,6 +172,9 @@ def time_loss_tag(number: int) -> str:
 
 OPENING_WORDS = {"PLAY_OPENING_DICE": "Played", "WINNER_ROLLS_AGAIN": "WinnerRollsAgain"}
 """The ``OpeningThrow`` tag's words for the opening rules a .mat file does not assume."""
+
+BACKGAMMONS_WORDS = {"COUNTED": "Counted", "AS_GAMMON": "AsGammon"}
+"""The ``Backgammons`` tag's words: a .mat file assumes backgammons are counted (3 times the cube)."""
 
 
 def _game_records(rules: RuleSet, events: Iterable[Event]) -> list[_GameRecord]:
