@@ -454,12 +454,13 @@ def test_gnubg_ignores_the_header_takes_the_score_lines_and_scores_a_last_game_b
     reading = gnubg_read(path)
     assert reading is not None
     backgammon = match.state.finished[BACKGAMMON_GAME - 1]
-    expected = list(_score_after(match, BACKGAMMON_GAME - 1))
+    expected = list(score_after(match, BACKGAMMON_GAME - 1))
     expected[backgammon.winner] += 3 * backgammon.cube_value
     assert (reading.games, reading.score) == (BACKGAMMON_GAME, tuple(expected))
 
 
-def _score_after(match: Match, games: int) -> tuple[int, int]:
+def score_after(match: Match, games: int) -> tuple[int, int]:
+    """The score after the match's first ``games`` games."""
     score = [0, 0]
     for game in match.state.finished[:games]:
         score[game.winner] += game.points

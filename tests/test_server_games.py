@@ -20,12 +20,6 @@ from tavli.engine.dice import verify_throws
 from tavli.engine.events import Event, OpeningThrown, Played, Rolled
 from tavli.engine.matfile import import_mat
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
-from tests.test_matfile import (
-    BACKGAMMON_GAME,
-    BACKGAMMON_SEED,
-    _score_after,
-    as_gammon_match_with_a_backgammon,
-)
 from tests.server_play import (
     RPC_TIMEOUT,
     Policy,
@@ -37,6 +31,12 @@ from tests.server_play import (
     play_until,
     running_server,
     seat_to_act,
+)
+from tests.test_matfile import (
+    BACKGAMMON_GAME,
+    BACKGAMMON_SEED,
+    as_gammon_match_with_a_backgammon,
+    score_after,
 )
 
 SEAT_0, SEAT_1 = games_pb2.SEAT_0, games_pb2.SEAT_1
@@ -179,7 +179,7 @@ def test_a_backgammon_played_to_its_end_through_the_server_scores_twice_the_cube
     finished = game.finished_games[BACKGAMMON_GAME - 1]
     assert finished.ended_by == games_pb2.GAME_END_PLAY
     assert (finished.result, finished.points) == (board_pb2.GAME_RESULT_GAMMON, 2 * finished.cube_value)
-    assert list(game.score) == list(_score_after(match, BACKGAMMON_GAME))
+    assert list(game.score) == list(score_after(match, BACKGAMMON_GAME))
 
 
 @pytest.mark.parametrize(
