@@ -1142,7 +1142,8 @@ def rule_id(rules: RuleSet) -> str:
     changed = [
         f"{name}={getattr(rules, name)}"
         for name in ("cube", "cube_limit", "crawford", "jacoby", "beavers", "automatic_doubles",
-                     "automatic_doubles_limit", "opening", "match_openings", "auto_play_forced", "backgammons")
+                     "automatic_doubles_limit", "opening", "match_openings", "auto_play_forced",
+                     "backgammons")
         if getattr(rules, name) != getattr(defaults, name)
     ]
     return f"{rules.variant}-{rules.match_length or 'money'}" + ("-" + ",".join(changed) if changed else "")

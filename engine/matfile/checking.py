@@ -4,8 +4,8 @@ Each game is replayed through the engine's state machine from the game before it
 one could not be checked to its end, from its own score line (as GNU Backgammon takes each game
 up). A problem ends the checking of its game and is kept with where it stands: the game, the move
 number, the side, the line. The rules come from the header's tags: the variant (``Variation``),
-``Crawford``, ``Jacoby``, ``Beaver``, the cube's tags, ``Backgammons``; Crawford is on in match play unless a tag
-turns it off, and which game is the Crawford game follows from the score.
+``Crawford``, ``Jacoby``, ``Beaver``, the cube's tags, ``Backgammons``; Crawford is on in match
+play unless a tag turns it off, and which game is the Crawford game follows from the score.
 
 Lenient where the record is only written differently: dice in either order, a double written
 with the moves that could be played, a forced play left unwritten, a win written as the points
