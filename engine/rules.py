@@ -66,6 +66,7 @@ class RuleSet:
     backgammons: Backgammons = "COUNTED"
     clock: ClockRules | None = None  # None: no clocks
     _variant: Variant = field(init=False, repr=False, compare=False)
+    _resign_levels: tuple[GameResult, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
@@ -77,6 +78,8 @@ class RuleSet:
         if self.opening is None:
             object.__setattr__(self, "opening", variant.default_opening)
         self._check()
+        levels = dict.fromkeys(self.counted(level) for level in variant.resign_levels)
+        object.__setattr__(self, "_resign_levels", tuple(levels))
         if self.cube_limit > CUBE_CEILING:
             object.__setattr__(self, "cube_limit", CUBE_CEILING)
 
@@ -147,7 +150,7 @@ class RuleSet:
     def resign_levels(self) -> tuple[GameResult, ...]:
         """What a game can be lost by under this rule set, least first: the variant's results,
         without the backgammon where it counts as a gammon."""
-        return tuple(dict.fromkeys(self.counted(level) for level in self._variant.resign_levels))
+        return self._resign_levels
 
     @property
     def highest_cube(self) -> int:
