@@ -13,7 +13,7 @@ BACKGAMMONS: dict[str, Backgammons] = {"counted": "COUNTED", "as-gammon": "AS_GA
 
 
 def add_backgammons_option(parser: argparse.ArgumentParser) -> None:
-    """``--backgammons counted|as-gammon``: how a backgammon is scored (README "Rule options")."""
+    """``--backgammons counted|as-gammon``: how a backgammon is scored (README, "Games and matches")."""
     parser.add_argument(
         "--backgammons", choices=tuple(BACKGAMMONS), default="counted",
         help="how a backgammon scores: counted, 3 times the cube; as-gammon, as a gammon, 2 times the cube"

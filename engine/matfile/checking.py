@@ -58,7 +58,7 @@ from tavli.engine.match import Match, played
 from tavli.engine.matfile.export import BACKGAMMONS_WORDS, OPENING_WORDS, points_in_words, time_loss_tag
 from tavli.engine.matfile.reading import Entry, GameRecord, MatRecord
 from tavli.engine.play import Step, format_steps
-from tavli.engine.rules import InvalidRuleSetError, RuleSet
+from tavli.engine.rules import Backgammons, InvalidRuleSetError, RuleSet
 from tavli.engine.variant import Variant
 from tavli.engine.variants import VARIANTS
 
@@ -252,7 +252,7 @@ def rules_of(tags: dict[str, str], length: int) -> RuleSet:
         raise RulesUnknown(f"the header's rules do not go together: {error}") from None
 
 
-def _backgammons_named(words: str) -> str:
+def _backgammons_named(words: str) -> Backgammons:
     """The ``backgammons`` option a ``Backgammons`` tag names (``Counted`` or ``AsGammon``, in any case).
 
     :raises RulesUnknown: for other words.

@@ -34,7 +34,7 @@ from tavli.engine.game import FinishedGame, apply, new_match
 from tavli.engine.match import Match
 from tavli.engine.play import Dice
 from tavli.engine.position import OFF, Checkers
-from tavli.engine.rules import RuleSet
+from tavli.engine.rules import Backgammons, RuleSet
 
 # --- export ---------------------------------------------------------------------------------------
 
@@ -173,7 +173,7 @@ def time_loss_tag(number: int) -> str:
 OPENING_WORDS = {"PLAY_OPENING_DICE": "Played", "WINNER_ROLLS_AGAIN": "WinnerRollsAgain"}
 """The ``OpeningThrow`` tag's words for the opening rules a .mat file does not assume."""
 
-BACKGAMMONS_WORDS = {"COUNTED": "Counted", "AS_GAMMON": "AsGammon"}
+BACKGAMMONS_WORDS: dict[Backgammons, str] = {"COUNTED": "Counted", "AS_GAMMON": "AsGammon"}
 """The ``Backgammons`` tag's words: a .mat file assumes backgammons are counted (3 times the cube)."""
 
 
