@@ -51,9 +51,11 @@ from typing import Any, Literal, Protocol, TextIO
 
 from tavli.clients import bots
 from tavli.clients.client import RESULT_LEVELS, TavliClient, TavliServerError, VariantName
+from tavli.clients.rule_options import add_backgammons_option, backgammons_of, rules_problem
 from tavli.clients.seat_driver import play_match
 from tavli.engine import BACKGAMMON, VARIANTS, GameResult
 from tavli.engine.clock import MOST_SECONDS, ClockRules
+from tavli.engine.rules import Backgammons
 from tavli.v1 import games_service_pb2 as games_pb2
 
 _SEAT_INDEX = {games_pb2.SEAT_0: 0, games_pb2.SEAT_1: 1}
@@ -99,6 +101,7 @@ def add_parser(commands: Any) -> None:
         "--match-length", type=int, default=0, metavar="L",
         help="play matches to L points (default: %(default)s, money games)",
     )
+    add_backgammons_option(parser)
     parser.add_argument("--seed", type=int, help="seed for the dice and the bots (default: a random one)")
     parser.add_argument(
         "--parallel", type=int, default=1, metavar="K",
@@ -189,6 +192,7 @@ def _what_to_play(arguments: argparse.Namespace, names: list[str], seed: int) ->
         "export": arguments.export,
         "transport": "unary" if arguments.unary else "stream",
         "clock": clock_of(arguments),
+        "backgammons": backgammons_of(arguments),
     }
     if arguments.round_robin:
         from tavli.clients.tournament import TournamentConfig, run_tournament  # it builds on this module
@@ -219,7 +223,7 @@ def _problem(arguments: argparse.Namespace, names: list[str]) -> str | None:
             return str(error)
     if arguments.games < 1 or arguments.parallel < 1 or arguments.match_length < 0:
         return "--games and --parallel must be at least 1, --match-length at least 0"
-    return _clock_problem(arguments)
+    return rules_problem(arguments.variant, backgammons_of(arguments)) or _clock_problem(arguments)
 
 
 _CLOCK_OPTIONS = {
@@ -269,6 +273,11 @@ def clock_words(clock: ClockRules) -> str:
     return ", ".join(parts)
 
 
+def backgammons_words(backgammons: Backgammons) -> str:
+    """What the title line adds for the ``backgammons`` option: nothing when they are counted."""
+    return " (backgammons scored as gammons)" if backgammons == "AS_GAMMON" else ""
+
+
 def clock_json(clock: ClockRules | None) -> dict[str, float] | None:
     """``clock``'s settings in seconds for the JSON output (None: no clocks)."""
     return None if clock is None else {setting: float(getattr(clock, setting)) for setting in _CLOCK_OPTIONS}
@@ -285,7 +294,8 @@ class ArenaConfig:
     """What to play: ``games`` results (games, or matches when ``match_length`` > 0), and how:
     ``transport`` "stream" seats each bot on a PlaySeat stream, "unary" plays over unary calls.
 
-    ``clock``: the clocks of every game, or None for none.
+    ``clock``: the clocks of every game, or None for none. ``backgammons``: how a backgammon scores
+    in every game (RuleSet's option).
     ``pairing``: 0 for the two-bot arena; in a round robin, the pairing's number (from 1), which
     gives it dice and bot seeds of its own. ``known_as``: the bots' labels there (a bot named twice
     in a round robin is told apart as ``name#2``), instead of :attr:`labels`' own.
@@ -300,6 +310,7 @@ class ArenaConfig:
     export: Path | None = None
     transport: Transport = "stream"
     clock: ClockRules | None = None
+    backgammons: Backgammons = "COUNTED"
     pairing: int = 0
     known_as: tuple[str, str] | None = None
 
@@ -392,6 +403,7 @@ class ArenaResults:
             "seed": self.config.seed,
             "transport": self.config.transport,
             "clock": clock_json(self.config.clock),
+            "backgammons": self.config.backgammons,
             "bots": {label: tally.as_json(self.config.variant, clocked=clocked) for label, tally in self.tallies.items()},
             "games_per_second": round(self.games_per_second, 3),
         }
@@ -423,7 +435,8 @@ class ArenaResults:
         what = f"{self.config.match_length}-point matches" if self.config.match_length else "money games"
         config = self.config
         clocks = f", clocks: {clock_words(config.clock)}" if config.clock else ""
-        lines.insert(0, f"{config.variant}, {what}, seed {config.seed}, over {config.transport}{clocks}")
+        variant = f"{config.variant}{backgammons_words(config.backgammons)}"
+        lines.insert(0, f"{variant}, {what}, seed {config.seed}, over {config.transport}{clocks}")
         lines.append(f"{self.config.games} {unit} in {self.seconds:.1f} s: {self.games_per_second:.2f} {unit}/s")
         return "\n".join(lines)
 
@@ -524,6 +537,7 @@ def play_result(client: TavliClient, config: ArenaConfig, index: int) -> Outcome
         dice_seed=dice_seed,
         engine_plays=not stream,  # a stream brings the server's legal plays with every state
         stream=stream,
+        backgammons=config.backgammons,
         **clocks,
     )
     if config.export is not None:

@@ -226,7 +226,7 @@ class TavliClient:
     ) -> tuple[Seat, Seat]:
         """Create a game; returns its two seats. ``players`` names who sits at each seat (seat 0
         first); ``options`` are RuleSet fields (``cube=...`` takes True/False,
-        ``opening``/``match_openings`` take the engine's names, ``clock`` an
+        ``opening``/``match_openings``/``backgammons`` take the engine's names, ``clock`` an
         :class:`~engine.clock.ClockRules` in seconds)."""
         rule_set = games_pb2.RuleSet(variant=VARIANT_ENUMS[variant], match_length=match_length)
         for name, value in options.items():
@@ -240,6 +240,8 @@ class TavliClient:
                 value = getattr(games_pb2, f"OPENING_{value}")
             elif name == "match_openings":
                 value = getattr(games_pb2, f"MATCH_OPENINGS_{value}")
+            elif name == "backgammons":
+                value = getattr(games_pb2, f"BACKGAMMONS_{value}")
             setattr(rule_set, name, value)
         request = games_pb2.CreateGameRequest(
             rule_set=rule_set,

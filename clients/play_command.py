@@ -30,11 +30,14 @@ import grpc
 from tavli.clients import bots
 from tavli.clients.board_view import Clocks, Table, clock_time, draw, draw_clocks
 from tavli.clients.client import Seat, TavliClient, TavliServerError, VariantName
+from tavli.clients.rule_options import add_backgammons_option, backgammons_of, rules_problem
 from tavli.clients.seat_driver import SeatDriver, variant_of
 from tavli.engine import BACKGAMMON, VARIANTS, Position
 from tavli.engine.clock import ClockRules
 from tavli.engine.errors import InvalidMatchIdError
 from tavli.engine.match_id import GameStatus, MatchInfo, Resignation
+from tavli.engine.rules import Backgammons, RuleSet
+from tavli.engine.variant import GameResult
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
 
 _RESULT_WORDS = {
@@ -66,6 +69,7 @@ class PlayOptions:
     match_length: int = 0
     cube: bool = True
     beavers: bool = False
+    backgammons: Backgammons = "COUNTED"
     auto_forced: bool = True
     dice_seed: str = ""
     clock: ClockRules | None = None
@@ -92,6 +96,7 @@ def add_parser(commands: Any) -> None:
         help=f"play with the doubling cube ({_CUBE_TITLES} only; default: on in {_CUBE_TITLES})",
     )
     parser.add_argument("--beavers", action="store_true", help="money play: allow beavers (default: off)")
+    add_backgammons_option(parser)
     parser.add_argument(
         "--auto-forced", action=argparse.BooleanOptionalAction, default=True,
         help="let the server play your forced rolls (default: on)",
@@ -129,6 +134,10 @@ def run(arguments: argparse.Namespace) -> int:
         return _fail("--match takes a number of points of at least 1 (0 for money play)")
     if not chosen.cube and arguments.cube:
         return _fail(f"{chosen.title} is played without the cube")
+    backgammons = backgammons_of(arguments)
+    problem = rules_problem(variant, backgammons)
+    if problem:
+        return _fail(problem)
     clock = _clock_of(arguments)
     problems = clock.problems(arguments.match) if clock is not None else []
     if problems:
@@ -145,6 +154,7 @@ def run(arguments: argparse.Namespace) -> int:
         match_length=arguments.match,
         cube=chosen.cube and arguments.cube is not False,
         beavers=arguments.beavers,
+        backgammons=backgammons,
         auto_forced=arguments.auto_forced,
         dice_seed="" if arguments.seed is None else f"tavli-play-{arguments.seed}",
         clock=clock,
@@ -209,7 +219,7 @@ class PlaySession:
     def run(self) -> int:
         """Play until the match is over or the person quits; returns the exit status (0)."""
         options = self.options
-        rules: dict[str, Any] = {"auto_play_forced": options.auto_forced}
+        rules: dict[str, Any] = {"auto_play_forced": options.auto_forced, "backgammons": options.backgammons}
         if VARIANTS[options.variant].cube:
             rules["cube"] = options.cube
             rules["beavers"] = options.beavers
@@ -404,7 +414,7 @@ class PlaySession:
     def _resign(self, text: str, level: str) -> games_pb2.Game | None:
         """Offer to resign ``level`` (a single game if none); whether the offer may be made now is
         the server's to say."""
-        levels = [level.value for level in VARIANTS[self.options.variant].resign_levels]
+        levels = [level.value for level in self._resign_levels()]
         level = level or "single"
         if level not in levels:
             self._say(f"Cannot read {text!r}: type resign, or resign followed by one of: {', '.join(levels)}.")
@@ -608,15 +618,20 @@ class PlaySession:
         # A 1-point match has no cube (RULES.md), whatever the options say.
         with_cube = options.cube and variant.cube and options.match_length != 1
         cube = "with the cube" if with_cube else "without the cube"
+        backgammons = ", backgammons scored as gammons" if options.backgammons == "AS_GAMMON" else ""
         clock = f", {_clock_words(options.clock, options.match_length)}" if options.clock is not None else ""
+        rules = f"{length}, {cube}{backgammons}{clock}"
         return (
-            f"tavli: you play {variant.title} against the {self.bot_name}: {length}, {cube}{clock}.\n"
+            f"tavli: you play {variant.title} against the {self.bot_name}: {rules}.\n"
             f"Game {self.game.name}.\n" + self._help()
         )
 
+    def _resign_levels(self) -> tuple[GameResult, ...]:
+        """What the person may offer to resign: a backgammon only where backgammons are counted."""
+        return RuleSet(variant=self.options.variant, backgammons=self.options.backgammons).resign_levels
+
     def _help(self) -> str:
-        variant = VARIANTS[self.options.variant]
-        levels = "|".join(level.value for level in variant.resign_levels)
+        levels = "|".join(level.value for level in self._resign_levels())
         cube = (
             "  At 'roll or double?' press Enter to roll or type double; answer a double with take or drop.\n"
             if self._may_double()

@@ -39,6 +39,7 @@ from tavli.clients.arena_command import (
     Outcome,
     Progress,
     Transport,
+    backgammons_words,
     ci95,
     clock_json,
     clock_words,
@@ -48,6 +49,7 @@ from tavli.clients.arena_command import (
 from tavli.clients.client import TavliClient, VariantName
 from tavli.clients.ratings import START, HeadToHead, Rating, Ratings, fit_ratings, scale_for
 from tavli.engine.clock import ClockRules
+from tavli.engine.rules import Backgammons
 
 VIRTUAL_WINS = 1.0
 """The virtual results each side of a pairing is counted as having won, for the ratings' fit."""
@@ -67,6 +69,7 @@ class TournamentConfig:
     export: Path | None = None
     transport: Transport = "stream"
     clock: ClockRules | None = None
+    backgammons: Backgammons = "COUNTED"
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -92,6 +95,7 @@ class TournamentConfig:
                 export=self.export,
                 transport=self.transport,
                 clock=self.clock,
+                backgammons=self.backgammons,
                 pairing=number,
                 known_as=(labels[first], labels[second]),
             )
@@ -198,6 +202,7 @@ class TournamentResults:
             "seed": config.seed,
             "transport": config.transport,
             "clock": clock_json(config.clock),
+            "backgammons": config.backgammons,
             "round_robin": True,
             "bots": list(config.labels),
             "games_per_pairing": config.games,
@@ -230,7 +235,8 @@ class TournamentResults:
         what = f"{config.match_length}-point matches" if config.match_length else "money games"
         unit = "matches" if config.match_length else "games"
         clocks = f", clocks: {clock_words(config.clock)}" if config.clock else ""
-        return (f"{config.variant}, {what}, round robin of {len(config.bots)} bots, {config.games} {unit} a pairing"
+        return (f"{config.variant}{backgammons_words(config.backgammons)}, {what}, round robin of"
+                f" {len(config.bots)} bots, {config.games} {unit} a pairing"
                 f" (both ways, the same dice), seed {config.seed}, over {config.transport}{clocks}")
 
     def _standing_rows(self) -> list[list[str]]:

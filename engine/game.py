@@ -272,7 +272,7 @@ def make_play(state: MatchState, side: Side, play: Play) -> MatchState:
     game = state.game
     assert game.dice is not None
     last = LastPlay(side, game.dice, play, game.position)
-    result = state.rules.rules.result(play.position)
+    result = state.rules.result(play.position)
     if result is not None:
         game = replace(game, position=play.position, last_play=last)
         return _end_game(replace(state, game=game), side, result, "play")
@@ -327,7 +327,8 @@ def _beavered(state: MatchState, event: Beavered) -> MatchState:
 
 
 def resignation_offered(state: MatchState, event: ResignationOffered) -> ResignLevel:
-    """What an offer to resign offers once capped to what can still be lost.
+    """What an offer to resign offers once capped to what can still be lost (so an offer of a
+    backgammon where backgammons score as gammons offers a gammon).
 
     :raises ActionError: if the side may not offer now, or asks for a level the variant lacks.
     """
@@ -495,11 +496,13 @@ def resign_refusal(state: MatchState, side: Side) -> str | None:
 
 
 def most_that_can_be_lost(state: MatchState, side: Side) -> GameResult:
-    """The most ``side`` can still lose this game by (RULES.md, Resigning)."""
+    """The most ``side`` can still lose this game by (RULES.md, Resigning), as the rule set
+    counts it: never a backgammon where backgammons score as gammons."""
     game = state.game
     if _jacoby_holds(state):
         return GameResult.SINGLE
-    return state.rules.rules.most_to_lose(game.position_of(side))
+    rules = state.rules
+    return rules.counted(rules.rules.most_to_lose(game.position_of(side)))
 
 
 def _jacoby_holds(state: MatchState) -> bool:

@@ -7,11 +7,13 @@ from typing import Literal
 
 from tavli.engine.clock import ClockRules
 from tavli.engine.errors import TavliError
-from tavli.engine.variant import Variant, VariantName
+from tavli.engine.position import Position
+from tavli.engine.variant import GameResult, Variant, VariantName
 from tavli.engine.variants import VARIANTS
 
 Opening = Literal["PLAY_OPENING_DICE", "WINNER_ROLLS_AGAIN"]
 MatchOpenings = Literal["EVERY_GAME", "WINNER_OPENS"]
+Backgammons = Literal["COUNTED", "AS_GAMMON"]
 
 CUBE_CEILING = 1 << 24
 """The highest value the cube ever takes, even with ``cube_limit`` 0 ("no limit").
@@ -42,7 +44,8 @@ class RuleSet:
     ``opening`` default to the variant's own: the cube and ``PLAY_OPENING_DICE`` in backgammon,
     no cube and ``WINNER_ROLLS_AGAIN`` in long nardi. ``cube_limit`` 0 means no limit but
     :data:`CUBE_CEILING`; a limit above the ceiling is capped to it (so ``cube_limit`` reads
-    2**24 afterwards), the cube being unable to go higher anyway.
+    2**24 afterwards), the cube being unable to go higher anyway. ``backgammons`` ``AS_GAMMON``
+    scores a backgammon as a gammon (:meth:`counted`), in a variant that has backgammons.
 
     :raises InvalidRuleSetError: for options that make no sense together ("a cube in long nardi",
         "beavers in a match").
@@ -60,8 +63,10 @@ class RuleSet:
     opening: Opening | None = None
     match_openings: MatchOpenings = "EVERY_GAME"
     auto_play_forced: bool = False
+    backgammons: Backgammons = "COUNTED"
     clock: ClockRules | None = None  # None: no clocks
     _variant: Variant = field(init=False, repr=False, compare=False)
+    _resign_levels: tuple[GameResult, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
@@ -73,6 +78,8 @@ class RuleSet:
         if self.opening is None:
             object.__setattr__(self, "opening", variant.default_opening)
         self._check()
+        levels = dict.fromkeys(self.counted(level) for level in variant.resign_levels)
+        object.__setattr__(self, "_resign_levels", tuple(levels))
         if self.cube_limit > CUBE_CEILING:
             object.__setattr__(self, "cube_limit", CUBE_CEILING)
 
@@ -91,6 +98,14 @@ class RuleSet:
         if self.match_openings not in ("EVERY_GAME", "WINNER_OPENS"):
             problems.append(f"unknown match openings {self.match_openings!r}")
         variant = self._variant
+        if self.backgammons not in ("COUNTED", "AS_GAMMON"):
+            problems.append(f"backgammons are COUNTED or scored AS_GAMMON, not {self.backgammons!r}")
+        elif self.backgammons == "AS_GAMMON" and GameResult.BACKGAMMON not in variant.resign_levels:
+            biggest = variant.resign_levels[-1]
+            problems.append(
+                f"{variant.title} has no backgammons to score as gammons: its biggest win, a"
+                f" {biggest.value}, is worth {biggest.multiplier} already"
+            )
         if not variant.cube:
             if self.cube:
                 problems.append(f"{variant.title} is played without a cube")
@@ -115,6 +130,27 @@ class RuleSet:
     def rules(self) -> Variant:
         """The variant's rules for moving checkers."""
         return self._variant
+
+    def counted(self, result: GameResult) -> GameResult:
+        """``result`` as this rule set scores it: a backgammon is a gammon under ``AS_GAMMON``.
+
+        Every result the game reaches (a play, a resignation's cap) passes here, so a backgammon
+        is never recorded, offered or scored where the rule set counts it as a gammon.
+        """
+        if result is GameResult.BACKGAMMON and self.backgammons == "AS_GAMMON":
+            return GameResult.GAMMON
+        return result
+
+    def result(self, position: Position) -> GameResult | None:
+        """How the game in ``position`` stands won under this rule set, or ``None`` while it goes on."""
+        result = self._variant.result(position)
+        return None if result is None else self.counted(result)
+
+    @property
+    def resign_levels(self) -> tuple[GameResult, ...]:
+        """What a game can be lost by under this rule set, least first: the variant's results,
+        without the backgammon where it counts as a gammon."""
+        return self._resign_levels
 
     @property
     def highest_cube(self) -> int:

@@ -168,6 +168,7 @@ def rules_of(message: games_pb2.RuleSet) -> RuleSet:
     match_openings = (
         "WINNER_OPENS" if message.match_openings == games_pb2.MATCH_OPENINGS_WINNER_OPENS else "EVERY_GAME"
     )
+    backgammons = "AS_GAMMON" if message.backgammons == games_pb2.BACKGAMMONS_AS_GAMMON else "COUNTED"
     return RuleSet(
         variant=name,  # type: ignore[arg-type]
         match_length=message.match_length,
@@ -183,6 +184,7 @@ def rules_of(message: games_pb2.RuleSet) -> RuleSet:
         opening=opening,  # type: ignore[arg-type]
         match_openings=match_openings,  # type: ignore[arg-type]
         auto_play_forced=message.auto_play_forced,
+        backgammons=backgammons,  # type: ignore[arg-type]
         clock=_clock_rules_of(message.clock) if message.HasField("clock") else None,
     )
 
@@ -297,6 +299,7 @@ def rules_message(rules: RuleSet) -> games_pb2.RuleSet:
         opening=getattr(games_pb2, f"OPENING_{rules.opening}"),
         match_openings=getattr(games_pb2, f"MATCH_OPENINGS_{rules.match_openings}"),
         auto_play_forced=rules.auto_play_forced,
+        backgammons=getattr(games_pb2, f"BACKGAMMONS_{rules.backgammons}"),
         clock=None if rules.clock is None else _clock_rules_message(rules.clock),
     )
 

@@ -634,6 +634,8 @@ def rules_to_dict(rules: RuleSet) -> dict[str, Any]:
         del data["clock"]  # as games without clocks were always stored
     else:
         data["clock"] = asdict(rules.clock)
+    if rules.backgammons == "COUNTED":
+        del data["backgammons"]  # as games were stored before the option, for a server of then to read
     return data
 
 

@@ -4,8 +4,8 @@ Each game is replayed through the engine's state machine from the game before it
 one could not be checked to its end, from its own score line (as GNU Backgammon takes each game
 up). A problem ends the checking of its game and is kept with where it stands: the game, the move
 number, the side, the line. The rules come from the header's tags: the variant (``Variation``),
-``Crawford``, ``Jacoby``, ``Beaver``, the cube's tags; Crawford is on in match play unless a tag
-turns it off, and which game is the Crawford game follows from the score.
+``Crawford``, ``Jacoby``, ``Beaver``, the cube's tags, ``Backgammons``; Crawford is on in match
+play unless a tag turns it off, and which game is the Crawford game follows from the score.
 
 Lenient where the record is only written differently: dice in either order, a double written
 with the moves that could be played, a forced play left unwritten, a win written as the points
@@ -55,10 +55,10 @@ from tavli.engine.game import (
     read_play,
 )
 from tavli.engine.match import Match, played
-from tavli.engine.matfile.export import OPENING_WORDS, points_in_words, time_loss_tag
+from tavli.engine.matfile.export import BACKGAMMONS_WORDS, OPENING_WORDS, points_in_words, time_loss_tag
 from tavli.engine.matfile.reading import Entry, GameRecord, MatRecord
 from tavli.engine.play import Step, format_steps
-from tavli.engine.rules import InvalidRuleSetError, RuleSet
+from tavli.engine.rules import Backgammons, InvalidRuleSetError, RuleSet
 from tavli.engine.variant import Variant
 from tavli.engine.variants import VARIANTS
 
@@ -244,10 +244,24 @@ def rules_of(tags: dict[str, str], length: int) -> RuleSet:
         options["opening"] = _OPENING_RULES.get(tags["OpeningThrow"].lower(), tags["OpeningThrow"])
     if tags.get("MatchOpenings", "").lower() == "winneropens":
         options["match_openings"] = "WINNER_OPENS"
+    if "Backgammons" in tags:
+        options["backgammons"] = _backgammons_named(tags["Backgammons"])
     try:
         return RuleSet(**options)  # type: ignore[arg-type]
     except InvalidRuleSetError as error:
         raise RulesUnknown(f"the header's rules do not go together: {error}") from None
+
+
+def _backgammons_named(words: str) -> Backgammons:
+    """The ``backgammons`` option a ``Backgammons`` tag names (``Counted`` or ``AsGammon``, in any case).
+
+    :raises RulesUnknown: for other words.
+    """
+    for option, word in BACKGAMMONS_WORDS.items():
+        if words.strip().lower() == word.lower():
+            return option
+    choices = " or ".join(BACKGAMMONS_WORDS.values())
+    raise RulesUnknown(f"the header's Backgammons is {choices}, not {words!r}")
 
 
 def _variant_named(variation: str) -> Variant:
@@ -478,7 +492,7 @@ class _GameChecker:
         winner = _winner(entry)
         assert entry.value is not None
         cube = self.state.game.cube_value
-        levels = self.rules.rules.resign_levels
+        levels = self.rules.resign_levels
         # The least the resignation can have been for to be worth the points written.
         level = next((level for level in levels if level.multiplier * cube >= entry.value), None)
         if level is None:

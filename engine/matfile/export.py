@@ -34,7 +34,7 @@ from tavli.engine.game import FinishedGame, apply, new_match
 from tavli.engine.match import Match
 from tavli.engine.play import Dice
 from tavli.engine.position import OFF, Checkers
-from tavli.engine.rules import RuleSet
+from tavli.engine.rules import Backgammons, RuleSet
 
 # --- export ---------------------------------------------------------------------------------------
 
@@ -150,6 +150,8 @@ def _rule_headers(rules: RuleSet) -> list[tuple[str, str]]:
         headers.append(("OpeningThrow", OPENING_WORDS[rules.opening or "PLAY_OPENING_DICE"]))
     if rules.match_openings != default.match_openings:
         headers.append(("MatchOpenings", "WinnerOpens"))
+    if rules.backgammons != default.backgammons:
+        headers.append(("Backgammons", BACKGAMMONS_WORDS[rules.backgammons]))
     return headers
 
 
@@ -170,6 +172,9 @@ def time_loss_tag(number: int) -> str:
 
 OPENING_WORDS = {"PLAY_OPENING_DICE": "Played", "WINNER_ROLLS_AGAIN": "WinnerRollsAgain"}
 """The ``OpeningThrow`` tag's words for the opening rules a .mat file does not assume."""
+
+BACKGAMMONS_WORDS: dict[Backgammons, str] = {"COUNTED": "Counted", "AS_GAMMON": "AsGammon"}
+"""The ``Backgammons`` tag's words: a .mat file assumes backgammons are counted (3 times the cube)."""
 
 
 def _game_records(rules: RuleSet, events: Iterable[Event]) -> list[_GameRecord]:

@@ -210,3 +210,32 @@ def test_the_arena_exports_each_game_as_a_mat_file_the_engine_reads_back(
         assert imported.match.state.over
         # Each seat is named after its bot; the bots change seats from one match to the next.
         assert imported.players == (("heuristic", "random") if number % 2 == 0 else ("random", "heuristic"))
+
+
+def test_the_arena_plays_every_game_with_backgammons_as_gammon(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    results = _arena(capsys, "--bots", "heuristic,random", "--games", "4", "--seed", "7",
+                     "--match-length", "3", "--backgammons", "as-gammon", "--export", str(tmp_path))
+    assert results["backgammons"] == "AS_GAMMON"
+    assert all(tally["backgammons"] == 0 for tally in results["bots"].values())  # type: ignore[attr-defined]
+    for file in sorted(tmp_path.glob("*.mat")):
+        text = file.read_text(encoding="utf-8")
+        assert text.startswith('; [Backgammons "AsGammon"]\n')
+        imported = import_mat(text)
+        assert imported.rules.backgammons == "AS_GAMMON"
+        assert all(game.points <= 2 * game.cube_value for game in imported.match.state.finished)
+    assert main(["arena", "--bots", "heuristic,random", "--games", "2", "--seed", "7",
+                 "--backgammons", "as-gammon"]) == 0
+    assert capsys.readouterr().out.startswith(
+        "backgammon (backgammons scored as gammons), money games, seed 7, over stream\n"
+    )
+
+
+def test_the_arena_refuses_backgammons_as_gammon_in_long_nardi(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "--variant", "long-nardi", "--bots", "random,random", "--games", "1",
+                 "--backgammons", "as-gammon"]) == 2
+    assert capsys.readouterr().err == (
+        "tavli arena: long nardi has no backgammons to score as gammons: its biggest win, a mars, is worth 2"
+        " already\n"
+    )

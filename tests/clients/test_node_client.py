@@ -88,6 +88,46 @@ def test_node_client_plays_both_variants_to_the_end(server: Running) -> None:
     assert sorted(long_nardi.score) == [0, 1]
 
 
+# The Node client passes RuleSet fields on as the .proto files name them: backgammons too.
+CREATE_WITH_BACKGAMMONS = """
+const { TavliClient } = require('./tavli');
+(async () => {
+  const tavli = TavliClient.connect(process.argv[1]);
+  const ruleSet = { backgammons: 'BACKGAMMONS_AS_GAMMON' };
+  const { game } = await tavli.createGame({ variant: 'backgammon', matchLength: 5, ruleSet });
+  console.log(JSON.stringify({ name: game.name, backgammons: game.ruleSet.backgammons }));
+  try {
+    await tavli.createGame({ variant: 'long-nardi', ruleSet });
+  } catch (error) {
+    console.log(JSON.stringify({ reason: error.reason, message: error.message }));
+  }
+  tavli.close();
+})();
+"""
+
+
+def test_node_client_creates_a_game_with_backgammons_as_gammon(server: Running) -> None:
+    address = f"127.0.0.1:{server.port}"
+    completed = subprocess.run(
+        [node_executable(), "-e", CREATE_WITH_BACKGAMMONS, address],
+        cwd=NODE_CLIENT,
+        capture_output=True,
+        text=True,
+        timeout=NODE_TIMEOUT,
+    )
+    assert completed.returncode == 0, completed.stderr
+    created, refused = (json.loads(line) for line in completed.stdout.splitlines())
+    assert created["backgammons"] == "BACKGAMMONS_AS_GAMMON"
+    with grpc.insecure_channel(address) as channel:
+        games = games_service_pb2_grpc.GamesServiceStub(channel)
+        stored = games.GetGame(games_pb2.GetGameRequest(name=created["name"]), timeout=10).game
+    assert stored.rule_set.backgammons == games_pb2.BACKGAMMONS_AS_GAMMON
+    assert refused == {
+        "reason": "INVALID_RULE_SET",
+        "message": "long nardi has no backgammons to score as gammons: its biggest win, a mars, is worth 2 already",
+    }
+
+
 # --- the bot on a PlaySeat stream ---------------------------------------------------------------
 
 

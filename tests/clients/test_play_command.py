@@ -419,6 +419,49 @@ def test_tavli_play_refuses_the_cube_in_long_nardi(capsys: pytest.CaptureFixture
     assert "long nardi is played without the cube" in capsys.readouterr().err
 
 
+def test_tavli_play_takes_backgammons_as_gammon_and_offers_no_backgammon_to_resign(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("resign backgammon\nquit\n"))
+    assert cli.main(["play", "--bot", "random", "--seed", "4", "--backgammons", "as-gammon"]) == 0
+    out = capsys.readouterr().out
+    assert "the random bot: money play, game after game, with the cube, backgammons scored as gammons." in out
+    assert "resign [single|gammon]," in out
+    refused = "Cannot read 'resign backgammon': type resign, or resign followed by one of: single, gammon."
+    assert refused in out
+
+
+def test_the_session_creates_its_game_with_the_backgammons_option(client: TavliClient) -> None:
+    as_gammon, counted = games_pb2.BACKGAMMONS_AS_GAMMON, games_pb2.BACKGAMMONS_COUNTED
+    for backgammons, expected in (("AS_GAMMON", as_gammon), ("COUNTED", counted)):
+        options = PlayOptions(backgammons=backgammons, dice_seed="backgammons-1")  # type: ignore[arg-type]
+        session = PlaySession(client, bots.create("random", seed=1), options,
+                              input=io.StringIO(""), output=io.StringIO())
+        assert session.run() == 0
+        assert session.game.rule_set.backgammons == expected
+
+
+@pytest.mark.parametrize(
+    ("options", "refusal"),
+    [
+        (
+            ["--variant", "long-nardi", "--backgammons", "as-gammon"],
+            "tavli play: long nardi has no backgammons to score as gammons: its biggest win, a mars, is",
+        ),
+        (["--backgammons", "triple"], "argument --backgammons: invalid choice: 'triple'"),
+    ],
+)
+def test_tavli_play_refuses_backgammons_it_cannot_play(
+    options: list[str], refusal: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    try:
+        status = cli.main(["play", *options])
+    except SystemExit as exit:  # argparse exits on a word it does not know
+        status = exit.code  # type: ignore[assignment]
+    assert status == 2
+    assert refusal in capsys.readouterr().err
+
+
 # --- clocks ------------------------------------------------------------------------------------
 
 NOW = 1_800_000_000.0

@@ -225,6 +225,22 @@ def test_a_match_round_robin_rates_by_fibs_and_is_the_same_whatever_the_thread_o
         assert all(result["points"] == 1 for result in pairing["results"])  # a match counts one win
 
 
+def test_a_round_robin_plays_every_pairing_with_backgammons_as_gammon(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    results = _tournament(capsys, "--bots", "heuristic,random,random", "--games", "2", "--seed", "11",
+                          "--backgammons", "as-gammon", "--export", str(tmp_path))
+    assert results["backgammons"] == "AS_GAMMON"
+    files = sorted(tmp_path.glob("*.mat"))
+    assert len(files) == 3 * 2
+    assert all(import_mat(file.read_text()).rules.backgammons == "AS_GAMMON" for file in files)
+    assert main(["arena", "--round-robin", "--bots", "heuristic,random", "--games", "2", "--seed", "9",
+                 "--backgammons", "as-gammon"]) == 0
+    assert capsys.readouterr().out.startswith(
+        "backgammon (backgammons scored as gammons), money games, round robin of 2 bots"
+    )
+
+
 def test_two_bots_make_a_round_robin_of_one_pairing_printed_as_a_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["arena", "--round-robin", "--bots", "heuristic,random", "--games", "2", "--seed", "9"]) == 0
     table = capsys.readouterr().out
@@ -259,6 +275,11 @@ def test_the_progress_bar_shows_the_results_done_and_an_eta_on_a_terminal(
         ("heuristic", ["--round-robin"], "--round-robin takes two bots or more"),
         ("heuristic,random,nobody", ["--round-robin"], "unknown bot 'nobody'"),
         ("random,gnubg,heuristic", ["--round-robin", "--variant", "long-nardi"], "backgammon only"),
+        (
+            "random,random",
+            ["--round-robin", "--variant", "long-nardi", "--backgammons", "as-gammon"],
+            "long nardi has no backgammons to score as gammons",
+        ),
     ],
 )
 def test_bad_combinations_are_refused_in_words(

@@ -124,6 +124,7 @@ def test_backgammon_defaults_to_the_cube_at_64_crawford_and_playing_the_opening_
     assert rules.opening == "PLAY_OPENING_DICE"
     assert rules.match_openings == "EVERY_GAME"
     assert rules.auto_play_forced is False
+    assert rules.backgammons == "COUNTED"
 
 
 def test_long_nardi_defaults_to_no_cube_and_the_winner_rolling_again() -> None:
@@ -155,6 +156,11 @@ def test_a_one_point_match_has_no_cube() -> None:
         ({"match_openings": "WINNER_OPENS"}, "money games all start with the opening throw"),
         ({"opening": "LOSER_OPENS"}, "unknown opening"),
         ({"variant": "chess"}, "unknown variant 'chess'"),
+        (
+            {"variant": "long-nardi", "backgammons": "AS_GAMMON"},
+            "long nardi has no backgammons to score as gammons: its biggest win, a mars, is worth 2 already",
+        ),
+        ({"backgammons": "TRIPLE"}, "backgammons are COUNTED or scored AS_GAMMON, not 'TRIPLE'"),
     ],
 )
 def test_rule_sets_that_contradict_themselves_are_refused_with_the_reason(
@@ -791,6 +797,108 @@ def test_money_play_keeps_running_totals_over_several_games() -> None:
     assert (state.game.number, state.game.phase) == (4, Phase.OPENING)
 
 
+# --- backgammons scored as gammons ----------------------------------------------------------------
+
+AS_GAMMON = RuleSet(backgammons="AS_GAMMON")
+# Side 1's checkers when side 0 bears off its last: a backgammon on the board, and the gammon and
+# single game it is not.
+BACKGAMMONED = ({20: 1, 6: 14}, {25: 1, 6: 14})
+
+
+@pytest.mark.parametrize("loser", BACKGAMMONED, ids=["in-the-winners-home", "on-the-bar"])
+def test_as_gammon_scores_a_backgammon_as_a_gammon_twice_the_turned_cube(loser: dict[int, int]) -> None:
+    match = bearing_off_last_two(loser, rules=AS_GAMMON, cube_value=4, cube_owner=1)
+    (game,) = match.state.finished
+    assert (game.winner, game.result, game.points, game.ended_by) == (0, GameResult.GAMMON, 8, "play")
+    assert match.state.score == (8, 0)
+
+
+@pytest.mark.parametrize(
+    ("loser", "result", "points"),
+    [({12: 5, 6: 10}, GameResult.GAMMON, 4), ({6: 14}, GameResult.SINGLE, 2)],
+)
+def test_as_gammon_leaves_gammons_and_single_games_as_they_are(
+    loser: dict[int, int], result: GameResult, points: int
+) -> None:
+    match = bearing_off_last_two(loser, rules=AS_GAMMON, cube_value=2, cube_owner=0)
+    assert (match.state.finished[-1].result, match.state.finished[-1].points) == (result, points)
+
+
+def test_as_gammon_scores_a_backgammon_as_a_gammon_in_match_play_too() -> None:
+    rules = RuleSet(match_length=7, backgammons="AS_GAMMON")
+    match = bearing_off_last_two({20: 1, 6: 14}, rules=rules, cube_value=2, cube_owner=1)
+    game = match.state.finished[-1]
+    assert (game.result, game.points) == (GameResult.GAMMON, 4)
+    assert match.state.score == (4, 0) and not match.state.over
+    counted = bearing_off_last_two({20: 1, 6: 14}, rules=RuleSet(match_length=7), cube_value=2, cube_owner=1)
+    assert (counted.state.finished[-1].result, counted.state.score) == (GameResult.BACKGAMMON, (6, 0))
+
+
+def test_as_gammon_a_backgammon_that_reaches_the_match_length_wins_the_match_at_twice_the_cube() -> None:
+    rules = RuleSet(match_length=5, backgammons="AS_GAMMON")
+    match = match_with(rules, SIDE_0_OPENS, (2, 1))
+    match.roll(0)
+    set_score(match, (2, 3))
+    set_game(match, position=Position.from_points({1: 2}, {25: 1, 6: 14}), turn=0, phase=Phase.ROLLING,
+             dice=None, cube_value=2, cube_owner=1)
+    match.roll(0)
+    match.play(0, "1/off(2)")
+    assert match.state.over and match.state.winner == 0
+    assert match.state.score == (6, 3)
+    assert match.state.finished[-1].points == 4
+
+
+def test_as_gammon_with_jacoby_a_backgammon_counts_single_while_the_cube_is_centred() -> None:
+    rules = RuleSet(backgammons="AS_GAMMON", jacoby=True)
+    match = bearing_off_last_two({20: 1, 6: 14}, rules=rules)
+    assert (match.state.finished[-1].result, match.state.finished[-1].points) == (GameResult.GAMMON, 1)
+
+
+def test_as_gammon_with_jacoby_a_backgammon_counts_twice_the_cube_once_it_is_turned() -> None:
+    rules = RuleSet(backgammons="AS_GAMMON", jacoby=True)
+    match = bearing_off_last_two({20: 1, 6: 14}, rules=rules, cube_value=2, cube_owner=1)
+    assert (match.state.finished[-1].result, match.state.finished[-1].points) == (GameResult.GAMMON, 4)
+
+
+def test_as_gammon_caps_a_backgammon_resignation_to_a_gammon_where_a_backgammon_could_be_lost() -> None:
+    match = side_1_on_roll(AS_GAMMON)
+    match.double(1)
+    match.take(0)
+    # Side 1 has a checker in side 0's home board: under COUNTED a backgammon offer would stand.
+    set_game(match, position=Position.from_points({20: 1, 10: 14}, {6: 5, 4: 5, 3: 5}))
+    match.resign(1, "backgammon")
+    assert match.state.game.resignation == (1, GameResult.GAMMON)
+    match.accept(0)
+    (game,) = match.state.finished
+    assert (game.winner, game.result, game.points, game.ended_by) == (0, GameResult.GAMMON, 4, "resignation")
+
+
+def test_as_gammon_still_caps_a_resignation_to_a_single_game_once_a_checker_is_off() -> None:
+    match = side_1_on_roll(AS_GAMMON)
+    set_game(match, position=Position.from_points({20: 1, 6: 13}, {6: 5, 4: 5, 3: 5}))
+    match.resign(1, "backgammon")
+    assert match.state.game.resignation == (1, GameResult.SINGLE)
+
+
+def test_as_gammon_with_jacoby_and_a_centred_cube_a_resignation_is_of_a_single_game() -> None:
+    match = side_1_on_roll(RuleSet(backgammons="AS_GAMMON", jacoby=True))
+    match.resign(1, "backgammon")
+    assert match.state.game.resignation == (1, GameResult.SINGLE)
+
+
+def test_the_rule_set_says_what_a_game_can_be_lost_by() -> None:
+    assert RuleSet().resign_levels == (GameResult.SINGLE, GameResult.GAMMON, GameResult.BACKGAMMON)
+    assert AS_GAMMON.resign_levels == (GameResult.SINGLE, GameResult.GAMMON)
+    assert RuleSet(variant="long-nardi").resign_levels == (GameResult.SINGLE, GameResult.MARS)
+
+
+def test_a_rule_set_counts_a_finished_position_by_its_backgammons_option() -> None:
+    position = Position.from_points({}, {20: 1, 6: 14})  # the player has borne off all 15
+    assert RuleSet().result(position) is GameResult.BACKGAMMON
+    assert AS_GAMMON.result(position) is GameResult.GAMMON
+    assert AS_GAMMON.result(RuleSet().rules.start_position()) is None
+
+
 # --- who opens later games ------------------------------------------------------------------------
 
 
@@ -1008,6 +1116,7 @@ DONE_WHEN_MATCHES = [
     RuleSet(match_length=7, opening="WINNER_ROLLS_AGAIN", match_openings="WINNER_OPENS"),
     RuleSet(match_length=7, cube_limit=4, auto_play_forced=True),
     RuleSet(match_length=7, cube=False, match_openings="WINNER_OPENS", auto_play_forced=True),
+    RuleSet(match_length=7, backgammons="AS_GAMMON"),
     RuleSet(variant="long-nardi", match_length=5),
     RuleSet(variant="long-nardi", match_length=5, match_openings="WINNER_OPENS", auto_play_forced=True),
 ]
@@ -1021,6 +1130,8 @@ MONEY_SESSIONS = [
 ] + [
     RuleSet(cube=False),
     RuleSet(cube_limit=8, beavers=True),
+    RuleSet(backgammons="AS_GAMMON"),
+    RuleSet(backgammons="AS_GAMMON", jacoby=True, beavers=True),
     RuleSet(variant="long-nardi"),
     RuleSet(variant="long-nardi", auto_play_forced=True),
 ]
@@ -1031,7 +1142,8 @@ def rule_id(rules: RuleSet) -> str:
     changed = [
         f"{name}={getattr(rules, name)}"
         for name in ("cube", "cube_limit", "crawford", "jacoby", "beavers", "automatic_doubles",
-                     "automatic_doubles_limit", "opening", "match_openings", "auto_play_forced")
+                     "automatic_doubles_limit", "opening", "match_openings", "auto_play_forced",
+                     "backgammons")
         if getattr(rules, name) != getattr(defaults, name)
     ]
     return f"{rules.variant}-{rules.match_length or 'money'}" + ("-" + ",".join(changed) if changed else "")
@@ -1081,6 +1193,8 @@ def test_done_when_two_seeded_bots_finish_a_match_with_a_winner_at_the_length(ru
     if rules.variant == "long-nardi":
         assert all(game.cube_value == 1 and game.result in (GameResult.SINGLE, GameResult.MARS)
                    for game in state.finished)
+    assert all(game.result in rules.resign_levels and game.points <= 2 * game.cube_value
+               for game in state.finished if rules.backgammons == "AS_GAMMON")
     if not rules.uses_cube:
         assert not any(isinstance(event, Doubled) for event in match.events)
     if rules.auto_play_forced:
@@ -1246,6 +1360,7 @@ def test_a_bot_money_session_replays_from_its_log_to_the_same_state(rules: RuleS
     play_out(match, random.Random(f"money {rule_id(rules)}"), games=4)
     assert len(match.state.finished) == 4 and not match.state.over
     assert sum(match.state.score) == sum(game.points for game in match.state.finished)
+    assert all(game.result in rules.resign_levels for game in match.state.finished)
     assert_replays(match)
 
 

@@ -34,9 +34,10 @@ from tavli.engine.events import (
 )
 from tavli.engine.game import Action, FinishedGame, Phase, apply, new_match
 from tavli.engine.match import Match
-from tavli.engine.matfile import MatFileError, export_mat, import_mat
+from tavli.engine.matfile import MatFileError, check_mat, export_mat, import_mat
 from tavli.engine.position import Position
 from tavli.engine.rules import RuleSet
+from tests.gnubg_mat import gnubg_read, requires_gnubg
 
 MAT_FILES = Path(__file__).resolve().parents[1] / "data" / "mat"
 
@@ -356,6 +357,114 @@ def test_a_roll_left_unplayed_in_the_middle_of_a_game_says_what_should_have_been
 def test_a_file_without_a_match_length_is_not_a_mat_file() -> None:
     with pytest.raises(MatFileError, match="no ' N point match' line"):
         import_mat('; [Site "nowhere"]\n Game 1\n')
+
+
+# --- backgammons scored as gammons --------------------------------------------------------------------
+
+AS_GAMMON_MATCH = RuleSet(match_length=7, backgammons="AS_GAMMON")
+# The bots of this seed end game 3 with the loser's checker still in the winner's home board: a
+# backgammon on the board, at a centred cube.
+BACKGAMMON_SEED = 5
+BACKGAMMON_GAME = 3
+
+
+def as_gammon_match_with_a_backgammon() -> Match:
+    """A 7-point match under AS_GAMMON whose game 3 is a backgammon on the board (checked here: the
+    same log replayed with backgammons counted scores that game 3, the others the same)."""
+    match = bot_match(AS_GAMMON_MATCH, seed=BACKGAMMON_SEED)
+    counted = Match.replay(RuleSet(match_length=7), match.events).state.finished
+    ours = match.state.finished
+    assert [game.points for game in counted] == [
+        3 if game.number == BACKGAMMON_GAME else game.points for game in ours
+    ]
+    assert counted[BACKGAMMON_GAME - 1].result.value == "backgammon"
+    return match
+
+
+def test_a_match_with_backgammons_as_gammons_names_the_option_and_comes_back_the_same() -> None:
+    match = as_gammon_match_with_a_backgammon()
+    text = export_mat(match, players=("Alice", "Bob"))
+    assert text.startswith('; [Backgammons "AsGammon"]\n\n 7 point match\n')
+    assert_same_games(match, text)
+    scored = import_mat(text).games[BACKGAMMON_GAME - 1].result
+    assert scored is not None
+    assert (scored.result.value, scored.points, scored.cube_value) == ("gammon", 2, 1)
+
+
+def test_without_its_header_line_the_backgammon_scored_as_a_gammon_is_a_problem() -> None:
+    text = export_mat(as_gammon_match_with_a_backgammon(), players=("Alice", "Bob"))
+    problems = check_mat(text.replace('; [Backgammons "AsGammon"]\n', "", 1)).problems
+    assert problems[0].game == BACKGAMMON_GAME
+    assert problems[0].reason.endswith("the game ended with player 1 winning 3 points")
+
+
+def test_a_counted_backgammon_needs_no_header_line() -> None:
+    match = bot_match(RuleSet(match_length=7), seed=BACKGAMMON_SEED)
+    assert "Backgammons" not in export_mat(match)
+    assert import_mat(export_mat(match)).rules.backgammons == "COUNTED"
+
+
+@pytest.mark.parametrize("words", ["AsGammon", "asgammon", " ASGAMMON "])
+def test_the_backgammons_header_is_read_in_any_case(words: str) -> None:
+    text = f'; [Backgammons "{words}"]\n' + mat(" Game 1\n Alice : 0                      Bob : 0\n")
+    assert import_mat(text).rules.backgammons == "AS_GAMMON"
+
+
+@pytest.mark.parametrize(
+    ("header", "reason"),
+    [
+        ('; [Backgammons "Triple"]', "the header's Backgammons is Counted or AsGammon, not 'Triple'"),
+        (
+            '; [Variation "Long Nardi"]\n; [Backgammons "AsGammon"]',
+            "the header's rules do not go together: long nardi has no backgammons to score as gammons",
+        ),
+    ],
+    ids=["unknown-words", "long-nardi"],
+)
+def test_a_backgammons_header_tavli_cannot_play_is_refused_in_words(header: str, reason: str) -> None:
+    with pytest.raises(MatFileError) as caught:
+        import_mat(header + "\n" + mat(" Game 1\n Alice : 0                      Bob : 0\n"))
+    assert str(caught.value).startswith(reason)
+
+
+def test_under_as_gammon_a_resignation_written_as_three_times_the_cube_is_refused() -> None:
+    text = '; [Backgammons "AsGammon"]\n' + mat(
+        " Game 1\n Alice : 0                      Bob : 0\n"
+        "  1) 31: 8/5 6/5                  Wins 3 points\n"
+    )
+    with pytest.raises(MatFileError, match="a resignation is worth at most 2 points with the cube at 1"):
+        import_mat(text)
+    assert import_mat(text.replace("Wins 3", "Wins 2")).match.state.finished[0].points == 2
+
+
+@requires_gnubg
+def test_gnubg_ignores_the_header_takes_the_score_lines_and_scores_a_last_game_by_the_board(
+    tmp_path: Path,
+) -> None:
+    match = as_gammon_match_with_a_backgammon()
+    path = tmp_path / "as-gammon.mat"
+    path.write_text(export_mat(match, players=("Alice", "Bob")))
+    reading = gnubg_read(path)
+    assert reading is not None and not reading.warnings
+    # The backgammon is not the last game: the score lines after it carry tavli's score.
+    assert (reading.games, reading.score) == (len(match.state.finished), match.state.score)
+    # Cut after the backgammon: gnubg scores that game as the board has it, 3 times the cube.
+    text = export_mat(match, players=("Alice", "Bob"))
+    path.write_text(text[: text.index(f" Game {BACKGAMMON_GAME + 1}\n")])
+    reading = gnubg_read(path)
+    assert reading is not None
+    backgammon = match.state.finished[BACKGAMMON_GAME - 1]
+    expected = list(score_after(match, BACKGAMMON_GAME - 1))
+    expected[backgammon.winner] += 3 * backgammon.cube_value
+    assert (reading.games, reading.score) == (BACKGAMMON_GAME, tuple(expected))
+
+
+def score_after(match: Match, games: int) -> tuple[int, int]:
+    """The score after the match's first ``games`` games."""
+    score = [0, 0]
+    for game in match.state.finished[:games]:
+        score[game.winner] += game.points
+    return score[0], score[1]
 
 
 # --- GNU Backgammon reads our files -----------------------------------------------------------------

@@ -17,6 +17,7 @@ import pytest
 
 from tavli.clients.client import Seat, TavliClient
 from tavli.engine.dice import verify_throws
+from tavli.engine.events import Event, OpeningThrown, Played, Rolled
 from tavli.engine.matfile import import_mat
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
 from tests.server_play import (
@@ -30,6 +31,12 @@ from tests.server_play import (
     play_until,
     running_server,
     seat_to_act,
+)
+from tests.engine.test_matfile import (
+    BACKGAMMON_GAME,
+    BACKGAMMON_SEED,
+    as_gammon_match_with_a_backgammon,
+    score_after,
 )
 
 SEAT_0, SEAT_1 = games_pb2.SEAT_0, games_pb2.SEAT_1
@@ -133,6 +140,95 @@ def test_a_money_game_ends_by_a_double_dropped_and_by_a_resignation_accepted(cli
         finished.points
         == {board_pb2.GAME_RESULT_GAMMON: 2, board_pb2.GAME_RESULT_BACKGAMMON: 3}[finished.result]
     )
+
+
+# --- backgammons scored as gammons ----------------------------------------------------------------
+
+
+def test_a_game_created_with_backgammons_as_gammon_shows_the_option_and_the_default_is_counted(
+    clients,
+) -> None:
+    seats = seats_of(clients, variant="backgammon", backgammons="AS_GAMMON")
+    assert get(clients[1], seats[0].name).rule_set.backgammons == games_pb2.BACKGAMMONS_AS_GAMMON
+    plain = seats_of(clients, variant="backgammon")
+    assert get(clients[1], plain[0].name).rule_set.backgammons == games_pb2.BACKGAMMONS_COUNTED
+
+
+def replay_through_the_server(seats: tuple[Seat, Seat], events: list[Event], games: int) -> games_pb2.Game:
+    """The engine's log acted out by the two seats, on the same seeded dice, until ``games`` games
+    have finished; returns the state then."""
+    game = seats[0].game()
+    for event in events:
+        if len(game.finished_games) == games:
+            return game
+        actor = seats[getattr(event, "side", 0)]
+        actor.game()  # the state it acts on, and its etag
+        if isinstance(event, (OpeningThrown, Rolled)):
+            game = actor.roll()
+            assert isinstance(event, OpeningThrown) or tuple(game.dice) == event.dice, "the engine's dice"
+        elif isinstance(event, Played):
+            game = actor.play([(step.start, step.end) for step in event.steps])
+        else:
+            game = getattr(actor, event.kind)()  # a double, take or drop
+    raise AssertionError(f"the log holds fewer than {games} games")
+
+
+def test_a_backgammon_played_to_its_end_through_the_server_scores_twice_the_cube(clients) -> None:
+    match = as_gammon_match_with_a_backgammon()
+    seats = seats_of(
+        clients,
+        variant="backgammon",
+        match_length=7,
+        backgammons="AS_GAMMON",
+        dice_seed=f"mat-{BACKGAMMON_SEED}",
+    )
+    game = replay_through_the_server(seats, match.events, BACKGAMMON_GAME)
+    finished = game.finished_games[BACKGAMMON_GAME - 1]
+    assert finished.ended_by == games_pb2.GAME_END_PLAY
+    assert (finished.result, finished.points) == (board_pb2.GAME_RESULT_GAMMON, 2 * finished.cube_value)
+    assert list(game.score) == list(score_after(match, BACKGAMMON_GAME))
+
+
+@pytest.mark.parametrize(
+    ("backgammons", "result", "points"),
+    [("COUNTED", board_pb2.GAME_RESULT_BACKGAMMON, 3), ("AS_GAMMON", board_pb2.GAME_RESULT_GAMMON, 2)],
+)
+def test_an_offer_to_resign_a_backgammon_is_capped_to_a_gammon_under_as_gammon(
+    clients, backgammons: str, result: int, points: int
+) -> None:
+    seats = seats_of(clients, variant="backgammon", backgammons=backgammons, dice_seed="resign-backgammon")
+    game = seats[0].roll()  # the opening throw: the sides are in contact, a backgammon can be lost
+    resigner, accepter = on_turn(seats, game)
+    game = resigner.resign("backgammon")
+    assert (game.resignation.result, game.resignation.points) == (result, points)
+    accepter.game()
+    finished = accepter.accept().finished_games[0]
+    assert (finished.result, finished.points) == (result, points)
+    assert finished.ended_by == games_pb2.GAME_END_RESIGNATION
+
+
+def test_backgammons_as_gammon_in_long_nardi_is_refused_in_words(clients) -> None:
+    request_message = games_pb2.CreateGameRequest(
+        rule_set=games_pb2.RuleSet(
+            variant=board_pb2.VARIANT_LONG_NARDI, backgammons=games_pb2.BACKGAMMONS_AS_GAMMON
+        )
+    )
+    with pytest.raises(grpc.RpcError) as failure:
+        clients[0].games.CreateGame(request_message, timeout=RPC_TIMEOUT)
+    assert error_info(failure.value)[:2] == (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_RULE_SET")
+    assert failure.value.details() == (
+        "long nardi has no backgammons to score as gammons: its biggest win, a mars, is worth 2 already"
+    )
+
+
+def test_a_backgammons_value_the_api_does_not_define_is_refused_in_words(clients) -> None:
+    request_message = games_pb2.CreateGameRequest(
+        rule_set=games_pb2.RuleSet(variant=board_pb2.VARIANT_BACKGAMMON, backgammons=7)
+    )
+    with pytest.raises(grpc.RpcError) as failure:
+        clients[0].games.CreateGame(request_message, timeout=RPC_TIMEOUT)
+    assert error_info(failure.value)[:2] == (grpc.StatusCode.INVALID_ARGUMENT, "UNKNOWN_ENUM_VALUE")
+    assert "backgammons" in failure.value.details() and "BACKGAMMONS_AS_GAMMON (2)" in failure.value.details()
 
 
 # --- refusals: NOT_FOUND, PERMISSION_DENIED -------------------------------------------------------

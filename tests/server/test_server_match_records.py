@@ -36,7 +36,7 @@ from tavli.v1 import (
     rules_service_pb2 as rules_pb2,
 )
 from tests.server_play import RPC_TIMEOUT, Policy, all_events, connected, play_to_end, running_server
-from tests.engine.test_matfile import bot_match
+from tests.engine.test_matfile import BACKGAMMON_GAME, as_gammon_match_with_a_backgammon, bot_match
 
 INVALID_ARGUMENT = grpc.StatusCode.INVALID_ARGUMENT
 
@@ -232,6 +232,22 @@ def test_an_imported_match_is_a_game_of_the_server_and_exports_the_same_record(c
     assert all_events(client, again.name) == events
     assert list(client.game(again.name).score) == list(game.score)
     assert client.export_mat(again.name) == text
+
+
+def test_an_imported_record_keeps_backgammons_as_gammons_and_exports_its_header_line(client) -> None:
+    match = as_gammon_match_with_a_backgammon()
+    text = export_mat(match)
+    seat_0, _ = client.import_match(text)
+    game = client.game(seat_0.name)
+    assert game.rule_set.backgammons == games_pb2.BACKGAMMONS_AS_GAMMON
+    scored = game.finished_games[BACKGAMMON_GAME - 1]
+    assert (scored.result, scored.points) == (board_pb2.GAME_RESULT_GAMMON, 2 * scored.cube_value)
+    assert list(game.score) == list(match.state.score)
+    assert client.export_mat(seat_0.name) == text
+    # Without its header line the record counts the backgammon: the result written is a problem.
+    unmarked = text.replace('; [Backgammons "AsGammon"]\n', "", 1)
+    (problem,) = client.validate_match(unmarked).problems
+    assert problem.game == BACKGAMMON_GAME and problem.reason.endswith("winning 3 points")
 
 
 def test_an_imported_money_session_plays_on_into_its_next_game(client) -> None:

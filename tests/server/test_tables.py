@@ -17,7 +17,7 @@ from tavli.server.errors import GameDataLost, RequestIdReused, SeededDiceDisable
 from tavli.server.games_servicer import summary_of
 from tavli.server.keys import ServerKey
 from tavli.server.store import Append, MemoryStore
-from tavli.server.tables import GameView, Request, Tables
+from tavli.server.tables import GameView, Request, Tables, rules_from_dict, rules_to_dict
 
 T = TypeVar("T")
 MONEY = RuleSet()
@@ -240,3 +240,13 @@ def test_a_stale_etag_is_refused_and_changes_nothing() -> None:
             await tables.act(view.name, created.tokens[1], view.etag, None, lambda match, seat: match.roll(seat))
 
     run(scenario())
+
+
+def test_a_rule_set_is_stored_as_before_unless_it_scores_backgammons_as_gammons() -> None:
+    counted = rules_to_dict(RuleSet(match_length=5))
+    assert "backgammons" not in counted  # a server from before the option reads it
+    assert rules_from_dict(json.loads(json.dumps(counted))) == RuleSet(match_length=5)
+    as_gammon = RuleSet(match_length=5, backgammons="AS_GAMMON")
+    stored = json.loads(json.dumps(rules_to_dict(as_gammon)))
+    assert stored["backgammons"] == "AS_GAMMON"
+    assert rules_from_dict(stored) == as_gammon

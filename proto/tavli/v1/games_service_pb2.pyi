@@ -38,6 +38,12 @@ class MatchOpenings(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     MATCH_OPENINGS_EVERY_GAME: _ClassVar[MatchOpenings]
     MATCH_OPENINGS_WINNER_OPENS: _ClassVar[MatchOpenings]
 
+class Backgammons(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    BACKGAMMONS_UNSPECIFIED: _ClassVar[Backgammons]
+    BACKGAMMONS_COUNTED: _ClassVar[Backgammons]
+    BACKGAMMONS_AS_GAMMON: _ClassVar[Backgammons]
+
 class DiceMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     DICE_MODE_UNSPECIFIED: _ClassVar[DiceMode]
@@ -103,6 +109,9 @@ OPENING_WINNER_ROLLS_AGAIN: Opening
 MATCH_OPENINGS_UNSPECIFIED: MatchOpenings
 MATCH_OPENINGS_EVERY_GAME: MatchOpenings
 MATCH_OPENINGS_WINNER_OPENS: MatchOpenings
+BACKGAMMONS_UNSPECIFIED: Backgammons
+BACKGAMMONS_COUNTED: Backgammons
+BACKGAMMONS_AS_GAMMON: Backgammons
 DICE_MODE_UNSPECIFIED: DiceMode
 DICE_MODE_SEEDED: DiceMode
 DICE_MODE_VERIFIABLE: DiceMode
@@ -144,7 +153,7 @@ EVENT_KIND_SEED_REVEALED: EventKind
 EVENT_KIND_TIME_RAN_OUT: EventKind
 
 class RuleSet(_message.Message):
-    __slots__ = ("variant", "match_length", "cube", "cube_limit", "crawford", "jacoby", "beavers", "automatic_doubles", "automatic_doubles_limit", "opening", "match_openings", "auto_play_forced", "clock")
+    __slots__ = ("variant", "match_length", "cube", "cube_limit", "crawford", "jacoby", "beavers", "automatic_doubles", "automatic_doubles_limit", "opening", "match_openings", "auto_play_forced", "clock", "backgammons")
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     MATCH_LENGTH_FIELD_NUMBER: _ClassVar[int]
     CUBE_FIELD_NUMBER: _ClassVar[int]
@@ -158,6 +167,7 @@ class RuleSet(_message.Message):
     MATCH_OPENINGS_FIELD_NUMBER: _ClassVar[int]
     AUTO_PLAY_FORCED_FIELD_NUMBER: _ClassVar[int]
     CLOCK_FIELD_NUMBER: _ClassVar[int]
+    BACKGAMMONS_FIELD_NUMBER: _ClassVar[int]
     variant: _board_pb2.Variant
     match_length: int
     cube: CubeMode
@@ -171,7 +181,8 @@ class RuleSet(_message.Message):
     match_openings: MatchOpenings
     auto_play_forced: bool
     clock: ClockRules
-    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., match_length: _Optional[int] = ..., cube: _Optional[_Union[CubeMode, str]] = ..., cube_limit: _Optional[int] = ..., crawford: _Optional[bool] = ..., jacoby: _Optional[bool] = ..., beavers: _Optional[bool] = ..., automatic_doubles: _Optional[bool] = ..., automatic_doubles_limit: _Optional[int] = ..., opening: _Optional[_Union[Opening, str]] = ..., match_openings: _Optional[_Union[MatchOpenings, str]] = ..., auto_play_forced: _Optional[bool] = ..., clock: _Optional[_Union[ClockRules, _Mapping]] = ...) -> None: ...
+    backgammons: Backgammons
+    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., match_length: _Optional[int] = ..., cube: _Optional[_Union[CubeMode, str]] = ..., cube_limit: _Optional[int] = ..., crawford: _Optional[bool] = ..., jacoby: _Optional[bool] = ..., beavers: _Optional[bool] = ..., automatic_doubles: _Optional[bool] = ..., automatic_doubles_limit: _Optional[int] = ..., opening: _Optional[_Union[Opening, str]] = ..., match_openings: _Optional[_Union[MatchOpenings, str]] = ..., auto_play_forced: _Optional[bool] = ..., clock: _Optional[_Union[ClockRules, _Mapping]] = ..., backgammons: _Optional[_Union[Backgammons, str]] = ...) -> None: ...
 
 class ClockRules(_message.Message):
     __slots__ = ("reserve", "reserve_per_point", "delay", "move_limit")
