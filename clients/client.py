@@ -107,10 +107,22 @@ def _call(method: Any, request: Any, **kwargs: Any) -> Any:
 
 
 # A request with a request_id is safe to send again: the server answers a repeat with its first
-# answer. Sent again while the server is unreachable (restarting, or a full disk), a few times
-# over about ten seconds.
+# answer. Sent again while the server is unreachable (restarting, or a full disk), or when a proxy
+# between (nginx, a replica behind it dying mid-call) reset the call's stream, a few times over
+# about ten seconds.
 _RETRIED = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
 _RETRY_PAUSES = (0.1, 0.2, 0.5, 1.0, 2.0, 3.0, 3.0)
+_STREAM_RESET = ("RST_STREAM", "Stream removed")
+"""What grpc's transport says of a stream reset under a call (INTERNAL, never the server's own
+answer: the server says what went wrong in words and an ErrorInfo)."""
+
+
+def _worth_sending_again(error: grpc.RpcError) -> bool:
+    code = error.code()  # type: ignore[attr-defined]
+    if code in _RETRIED:
+        return True
+    details = error.details() or ""  # type: ignore[attr-defined]
+    return code == grpc.StatusCode.INTERNAL and any(words in details for words in _STREAM_RESET)
 
 
 def balanced_channel(addresses: Sequence[str]) -> grpc.Channel:
@@ -148,7 +160,7 @@ def _call_again_while_unavailable(method: Any, request: Any, **kwargs: Any) -> A
         try:
             return method(request, **kwargs)
         except grpc.RpcError as error:
-            if error.code() not in _RETRIED:  # type: ignore[attr-defined]
+            if not _worth_sending_again(error):
                 raise TavliServerError.from_rpc_error(error) from None
         time.sleep(pause)
     return _call(method, request, **kwargs)
