@@ -27,7 +27,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     named = arguments_given[0] if arguments_given and arguments_given[0] in COMMANDS else None
     for name in COMMANDS if named is None else (named,):
         importlib.import_module(f"tavli.clients.{name.replace('-', '_')}_command").add_parser(commands)
-    arguments = parser.parse_args(arguments_given)
+    arguments, unknown = parser.parse_known_args(arguments_given)
+    if unknown:  # said with the command's own usage, not the list of commands
+        commands.choices[arguments.command].error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
         return int(arguments.run(arguments))
     except BrokenPipeError:

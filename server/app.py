@@ -40,7 +40,7 @@ from tavli.server.logs import RpcLogInterceptor
 from tavli.server.quotas import QuotaLimits, Quotas
 from tavli.server.reflection import enable_reflection
 from tavli.server.rules_servicer import RulesServicer
-from tavli.server.startup import StartupError, check_port
+from tavli.server.startup import StartupError, check_port, host_port
 from tavli.server.store import MemoryStore, SqliteStore, Store
 from tavli.server.store_health import StoreHealth
 from tavli.server.tables import Tables
@@ -187,7 +187,7 @@ async def start_server(config: ServerConfig) -> Running:
     for name in (*SERVICE_NAMES, ""):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     enable_reflection((*SERVICE_NAMES, health.SERVICE_NAME), server)
-    address = f"{config.host}:{config.port}"
+    address = host_port(config.host, config.port)
     try:
         if config.tls_cert and config.tls_key:
             credentials = grpc.ssl_server_credentials([(config.tls_key.read_bytes(), config.tls_cert.read_bytes())])
@@ -216,7 +216,8 @@ async def start_server(config: ServerConfig) -> Running:
             running.web = await _start_web_port(config, own_address)
         except OSError as error:
             await running.shutdown(0)
-            raise StartupError(f"cannot listen on {config.web_host}:{config.web_port} for the web: {error}") from None
+            web_address = host_port(config.web_host, config.web_port)
+            raise StartupError(f"cannot listen on {web_address} for the web: {error}") from None
     return running
 
 
@@ -259,6 +260,10 @@ def _hear_other_writes(store: Store, tables: Tables) -> None:
     """Have a store that can tell of other processes' writes (PostgreSQL) tell ``tables``."""
     loop = asyncio.get_running_loop()
     store.listen(lambda name, count: loop.call_soon_threadsafe(tables.heard_of_write, name, count))
+
+
+def _web_url(config: ServerConfig, port: int) -> str:
+    return f"http{'s' if config.tls_cert else ''}://{host_port(config.web_host, port)}/"
 
 
 def _database_in_words(db: Path | str | None) -> str:
@@ -368,7 +373,7 @@ async def _serve(config: ServerConfig) -> None:
         "serving",
         host=config.host,
         port=running.port,
-        web=f"http{'s' if config.tls_cert else ''}://{config.web_host}:{running.web_port}/" if running.web else None,
+        web=_web_url(config, running.web_port) if running.web else None,
         db=_database_in_words(config.db),
         tls=bool(config.tls_cert),
         seeded_dice=config.allow_seeded_dice,

@@ -19,6 +19,13 @@ HIGHEST_PORT = 65_535
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 
+def host_port(host: str, port: int) -> str:
+    """``host:port`` as gRPC and URLs take it: an IPv6 address in brackets (``[::1]:50051``)."""
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"
+    return f"{host}:{port}"
+
+
 class StartupError(Exception):
     """The server cannot start; the message says why, in one line, without the program's name."""
 
@@ -41,7 +48,7 @@ def check_port_free(host: str, port: int) -> None:
     check_port(port)
     if port == 0:
         return
-    address = f"{host}:{port}"
+    address = host_port(host, port)
     try:
         # gRPC takes "[::1]" for an IPv6 address; the resolver takes it bare.
         candidates = socket.getaddrinfo(

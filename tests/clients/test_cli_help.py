@@ -75,3 +75,12 @@ def test_the_arena_table_counts_points_in_money_games() -> None:
     _, columns, *_ = _table(match_length=0)
     assert re.split(r"\s{2,}", columns.strip()) == [
         "bot", "games", "wins", "gammons", "backgammons", "points", "ppg", "95% ci"]
+
+
+def test_a_mistyped_option_shows_the_usage_of_the_command_it_was_given_to(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["plays", "--positon-id", "4HPwATDgc/ABMA"])
+    assert exited.value.code == 2
+    said = capsys.readouterr().err
+    assert said.startswith("usage: tavli plays ")
+    assert "tavli plays: error: unrecognized arguments: --positon-id 4HPwATDgc/ABMA" in said

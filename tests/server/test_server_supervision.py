@@ -27,7 +27,15 @@ from structlog.testing import capture_logs
 from tavli.server.app import ServerConfig
 from tavli.server.startup import StartupError
 from tavli.server.workers import RestartPolicy, supervise
-from tests.server_play import REPO, ServeProcess, free_port, serve_command, stop_process, tavli_serve
+from tests.server_play import (
+    REPO,
+    ServeProcess,
+    free_port,
+    serve_command,
+    stop_process,
+    tavli_serve,
+    wait_until_serving,
+)
 
 WAIT_SECONDS = 20.0
 
@@ -303,3 +311,19 @@ def test_workers_that_find_the_database_damaged_stop_the_supervisor_with_their_r
     lines = serve_fails("--port", port, "--db", str(damaged), "--workers", "2", "--log-json", lines=None)
     assert lines[-1].startswith("tavli serve: ") and str(damaged) in lines[-1]
     assert all(json.loads(line) for line in lines[:-1] if line.startswith("{"))
+
+
+def test_a_mistyped_option_is_said_by_serve_not_by_the_list_of_commands() -> None:
+    (line,) = serve_fails("--prot", "5")
+    assert line == "tavli serve: unrecognized arguments: --prot 5; tavli serve --help lists the options"
+
+
+def test_the_server_listens_on_an_ipv6_address(tmp_path: Path) -> None:
+    port = free_port()
+    command = [*serve_command("--port", str(port), "--db", str(tmp_path / "games.sqlite3"))]
+    command[command.index("--host") + 1] = "::1"
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        wait_until_serving(f"[::1]:{port}", process)
+    finally:
+        stop_process(process)
