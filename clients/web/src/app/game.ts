@@ -21,7 +21,7 @@ import { h, setText } from "./dom";
 import { loadSpeed, prefersReducedMotion, speedSelect, stepMs } from "./motion";
 import { gameId, type WatchFrom } from "./routes";
 import { Stage, boardOf, finalBoard, pause } from "./stage";
-import { GameSync, type Change, type Shown } from "./sync";
+import { GameSync, unseenFrom, type Change, type Message, type Shown } from "./sync";
 import {
   cubeText,
   diceText,
@@ -278,13 +278,14 @@ class GameScreen implements Screen {
       this.replaying = true;
       this.replayUntil = first.eventCount;
       setText(this.banner, `Watching ${gameId(this.name)}: replaying from the start`);
-    } else {
+    } else if (this.watching) {
       this.sync.jump(first);
       void this.drain();
     }
     this.clockTimer = window.setInterval(() => this.renderClocks(), 250);
     if (!this.watching) {
       await this.findSeat();
+      await this.catchUp(first);
     }
     await this.follow();
   }
@@ -319,6 +320,41 @@ class GameScreen implements Screen {
       await sleep(backoff, this.signal);
       backoff = Math.min(backoff * 2, 10000);
     }
+  }
+
+  /**
+   * A seat coming to the game: what happened since its own last action in the game in play (the
+   * throw for who starts, the computer's first play, plays made for it) is shown moving; what
+   * came before is drawn at once.
+   */
+  private async catchUp(first: Game): Promise<void> {
+    const past: Message[] = [];
+    if (first.eventCount > 0n) {
+      try {
+        const stream = this.api.games.watchGame({ name: this.name, fromSequence: 0n }, { signal: this.signal });
+        for await (const message of stream) {
+          past.push(message);
+          if ((message.event?.sequence ?? 0n) + 1n >= first.eventCount) {
+            break;
+          }
+        }
+      } catch {
+        past.length = 0; // the state read is shown, and the stream follows from it
+      }
+    }
+    const from = past.length ? unseenFrom(past, this.mySeat) : 0;
+    if (past.length === 0 || from === past.length) {
+      this.sync.jump(first);
+    } else {
+      const seen = from > 0 ? past[from - 1].game : undefined;
+      if (seen) {
+        this.sync.jump(seen);
+      }
+      for (const message of past.slice(from)) {
+        this.sync.receive(message.event, message.game);
+      }
+    }
+    void this.drain();
   }
 
   private endReplay(): void {

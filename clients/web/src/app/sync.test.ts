@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { EventKind, GameEventSchema, Phase, Seat, type Game, type GameEvent } from "../gen/tavli/v1/games_service_pb";
 import { backgammonGame } from "./fixtures.test-helpers";
-import { GameSync, playOf } from "./sync";
+import { GameSync, playOf, unseenFrom } from "./sync";
 
 function event(sequence: number, init: MessageInitShape<typeof GameEventSchema>): GameEvent {
   return create(GameEventSchema, { ...init, sequence: BigInt(sequence) });
@@ -118,5 +118,34 @@ describe("the game's events, queued in order", () => {
     expect(sync.shown?.rolled).toEqual([[2], [6]]);
     sync.take();
     expect(sync.shown?.rolled).toEqual([[5, 3], [6]]);
+  });
+});
+
+describe("where a seat coming to a game in progress starts to see it move", () => {
+  const message = (e: GameEvent, g: Game) => ({ event: e, game: g });
+
+  it("after its own last action, a play the server made for it still shown", () => {
+    const forced = play(5, Seat.SEAT_0, [[24, 18, 6]]);
+    forced.forced = true;
+    const past = [
+      message(roll(3, Seat.SEAT_0, [6, 1]), state(4)),
+      message(play(4, Seat.SEAT_0, [[8, 2, 6], [6, 5, 1]]), state(5)),
+      message(roll(5, Seat.SEAT_1, [3, 2]), state(6)),
+      message(forced, state(7)),
+    ];
+    expect(unseenFrom(past, Seat.SEAT_0)).toBe(2);
+    expect(unseenFrom(past, Seat.SEAT_1)).toBe(3);
+  });
+
+  it("never before the game in play, and from the start of a fresh game", () => {
+    const finished = { gameNumber: 1, winner: Seat.SEAT_1, points: 1, cubeValue: 1 };
+    const past = [
+      message(roll(0, Seat.SEAT_1, [6, 1]), state(1, { gameNumber: 1 })),
+      message(event(1, { kind: EventKind.DROP, seat: Seat.SEAT_1 }), state(2, { gameNumber: 2, finishedGames: [finished] })),
+      message(event(2, { kind: EventKind.OPENING_THROW, openingThrows: [{ seat0Die: 1, seat1Die: 4 }] }), state(3, { gameNumber: 2, finishedGames: [finished] })),
+    ];
+    expect(unseenFrom(past, Seat.SEAT_0)).toBe(1);
+    expect(unseenFrom(past.slice(2), Seat.SEAT_0)).toBe(0);
+    expect(unseenFrom([], Seat.SEAT_0)).toBe(0);
   });
 });

@@ -77,6 +77,30 @@ export function showChange(shown: Shown | null, change: Change): Shown {
   return { game: after, rolled, lastPlay };
 }
 
+/** One message of the stream: an event and the state after it. */
+export interface Message {
+  event?: GameEvent;
+  game?: Game;
+}
+
+/**
+ * Where a seat coming to a game in progress starts to see it move: the past events after its own
+ * last action (a play the server made for it is not its own) in the game in play; those before
+ * are drawn at once. An index into `past` (its length when nothing is left unseen).
+ */
+export function unseenFrom(past: Message[], seat: Seat | null): number {
+  const last = past[past.length - 1]?.game;
+  let from = past.length;
+  while (from > 0) {
+    const { event, game } = past[from - 1];
+    const mine = seat !== null && event?.seat === seat && !(event.kind === EventKind.PLAY && event.forced);
+    const sameGame = game?.gameNumber === last?.gameNumber && game?.finishedGames.length === last?.finishedGames.length;
+    if (mine || !sameGame) break;
+    from--;
+  }
+  return from;
+}
+
 /** The game's events in order, and the queue of changes not yet shown. */
 export class GameSync {
   private received: Game | null = null;
