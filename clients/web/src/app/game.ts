@@ -413,8 +413,10 @@ class GameScreen implements Screen {
     }
     const event = change.event;
     const own = event !== null && event.sequence === this.ownPlay && event.kind === EventKind.PLAY && !event.forced;
+    // What the change leads to is written once it has been shown; meanwhile nothing can be done.
     this.animating = true;
-    this.render();
+    this.rootEl.setAttribute("data-my-turn", "false");
+    this.renderControls();
     await this.stage?.show(change, before, this.viewSeat, own);
     this.animating = false;
     this.boardKey = "";
@@ -597,8 +599,9 @@ class GameScreen implements Screen {
     setText(this.playerThem, playerName(game, other));
     setText(this.roleMe, this.turnMark(game, view));
     setText(this.roleThem, this.turnMark(game, other));
-    setText(this.pipsMe, `Pips: ${game.pipCounts[seatIndex(view)] ?? "?"}`);
-    setText(this.pipsThem, `Pips: ${game.pipCounts[seatIndex(other)] ?? "?"}`);
+    const final = this.finalPosition;
+    setText(this.pipsMe, `Pips: ${final ? final.pips.me : game.pipCounts[seatIndex(view)] ?? "?"}`);
+    setText(this.pipsThem, `Pips: ${final ? final.pips.them : game.pipCounts[seatIndex(other)] ?? "?"}`);
     setText(this.score, scoreText(game, me ?? (this.watching ? null : view)));
     this.score.setAttribute("data-me", String(game.score[seatIndex(view)] ?? 0n));
     this.score.setAttribute("data-them", String(game.score[seatIndex(other)] ?? 0n));
@@ -606,6 +609,9 @@ class GameScreen implements Screen {
     setText(this.cube, cubeText(game, me));
     setText(this.lastPlay, lastPlayText(game, me) || "No play yet in this game.");
     setText(this.status, this.replaying ? `Replaying: ${statusText(game, null, [])}` : statusText(game, this.watching ? null : me ?? (game.phase === Phase.OPENING ? view : null), this.ready() ? this.actions : []));
+    if (this.holding) {
+      setText(this.status, "Game over: its final position is on the board. The next game is shown when you go on.");
+    }
     if (!this.watching && me === null && game.phase !== Phase.OPENING && game.phase !== Phase.MATCH_OVER) {
       setText(this.status, "Finding your seat…");
     }
