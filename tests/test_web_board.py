@@ -259,3 +259,42 @@ def test_a_watcher_from_the_start_sees_a_replay_reaching_the_stored_position(
     # Then it follows live.
     game = act_once(seats, stored, policy)
     expect(root).to_have_attribute("data-event-count", str(game.event_count))
+
+
+def test_the_cube_goes_across_when_doubled_and_to_its_owner_when_taken(
+    page: Page, server: Running, client: TavliClient
+) -> None:
+    with_speed(page, "fast")
+    seats = client.create_game(variant="backgammon", match_length=3, dice_seed="board-cube-1", players=("Anna", "Boris"))
+    name = seats[0].name
+    policy = Policy(random.Random(6))
+    game = seats[0].game()
+    for _ in range(40):
+        if game.phase == games_pb2.PHASE_ROLLING and game.turn == games_pb2.SEAT_1:
+            seats[1].observe(game)
+            if games_pb2.ACTION_DOUBLE in seats[1].legal_actions().actions:
+                break
+        game = act_once(seats, game, policy)
+    page.goto(url(server, f"#/game/{name.removeprefix('games/')}/{seats[0].token}"))
+    root = game_root(page)
+    expect(root).to_have_attribute("data-event-count", str(game.event_count))
+    cube = by(page, "cube")
+    expect(cube).to_have_attribute("data-owner", "centre")
+
+    doubled = seats[1].double()
+    expect(by(page, "dialog-double")).to_be_visible()
+    # The cube went across to me at 2, and waits there for my answer.
+    moves = [m for m in animated(page) if m["kind"] == "cube"]
+    assert [(m["seat"], m["from"], m["to"], m["sequence"]) for m in moves] == [
+        ("SEAT_1", 1, 2, doubled.event_count - 1)
+    ]
+    expect(cube).to_have_attribute("data-offered", "true")
+    expect(cube).to_have_attribute("data-owner", "me")
+    expect(cube).to_have_attribute("aria-label", "cube 2, offered to me")
+
+    by(page, "take-button").click()
+    expect(root).to_have_attribute("data-event-count", str(doubled.event_count + 1))
+    expect(cube).to_have_attribute("aria-label", "cube 2, mine")
+    expect(cube).not_to_have_attribute("data-offered", "true")
+    moves = [m for m in animated(page) if m["kind"] == "cube"]
+    assert [(m["seat"], m["to"]) for m in moves][-1] == ("SEAT_0", 2)

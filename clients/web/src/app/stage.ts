@@ -9,7 +9,7 @@ import { afterPlay, planPlay, type Path } from "../board/animation";
 import type { Board } from "../board/board";
 import { cubeSpot } from "../board/geometry";
 import type { BoardState, Side } from "../board/model";
-import { EventKind, Seat, type Game } from "../gen/tavli/v1/games_service_pb";
+import { EventKind, Phase, Seat, type Game } from "../gen/tavli/v1/games_service_pb";
 import { otherSeat, seatIndex, sideOf, toBoardState, usesCube } from "./convert";
 import { stepMs, type Speed } from "./motion";
 import { playOf, type Change, type Shown } from "./sync";
@@ -35,9 +35,14 @@ declare global {
 
 /** The board as `shown`, from `view`'s side: the game, each side's last roll and the last play marked. */
 export function boardOf(shown: Shown, view: Seat): BoardState {
-  const board = toBoardState(shown.game, view);
+  const game = shown.game;
+  const board = toBoardState(game, view);
   const me = seatIndex(view);
   const play = shown.lastPlay;
+  if (board.cube && game.phase === Phase.DOUBLED) {
+    // A double waiting for its answer: the cube at twice its value, before the side that answers.
+    board.cube = { value: board.cube.value * 2, owner: sideOf(offeredTo(game), view), offered: true };
+  }
   return {
     ...board,
     rolled: { me: shown.rolled[me], them: shown.rolled[1 - me] },

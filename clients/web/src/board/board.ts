@@ -468,12 +468,17 @@ function cubeFace(value: number, at: Spot): string {
   );
 }
 
+function cubePlace(cube: NonNullable<BoardState["cube"]>): string {
+  if (cube.offered) return `offered to ${cube.owner === "me" ? "me" : "them"}`;
+  return cube.owner === null ? "in the middle" : cube.owner === "me" ? "mine" : "theirs";
+}
+
 function cubeMarkup(cube: NonNullable<BoardState["cube"]>, clickable: boolean): string {
   const at = cubeSpot(cube.owner);
   const owner = cube.owner ?? "centre";
   const attrs = clickable ? ` role="button" tabindex="0"` : "";
   return (
-    `<g class="cube" data-testid="cube" data-owner="${owner}" aria-label="cube ${cube.value}, ${cube.owner === null ? "in the middle" : cube.owner === "me" ? "mine" : "theirs"}"${attrs}>` +
+    `<g class="cube${cube.offered ? " cube-offered" : ""}" data-testid="cube" data-owner="${owner}"${cube.offered ? ` data-offered="true"` : ""} aria-label="cube ${cube.value}, ${cubePlace(cube)}"${attrs}>` +
     `${cubeFace(cube.value, at)}</g>`
   );
 }

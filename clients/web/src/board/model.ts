@@ -25,7 +25,7 @@ export interface BoardState {
   /** Whose the dice are (null before the opening throw). */
   diceSide: Side | null;
   /** The doubling cube: null when the game has none (long nardi, or the cube switched off). */
-  cube: { value: number; owner: Side | null } | null;
+  cube: { value: number; owner: Side | null; offered?: boolean } | null;
   pips: { me: number; them: number };
   /** The steps of `dice` already played (their dice are drawn crossed out); none when absent. */
   played?: Step[];
