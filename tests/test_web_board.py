@@ -59,7 +59,8 @@ def url(server: Running, fragment: str) -> str:
 def with_speed(page: Page, speed: str) -> None:
     """The page starts with this animation speed chosen (until one is chosen on the page)."""
     page.add_init_script(
-        f"if (window.localStorage.getItem({SPEED_KEY!r}) === null) window.localStorage.setItem({SPEED_KEY!r}, {speed!r})"
+        f"if (window.localStorage.getItem({SPEED_KEY!r}) === null)"
+        f" window.localStorage.setItem({SPEED_KEY!r}, {speed!r})"
     )
 
 
@@ -131,7 +132,8 @@ def test_the_computers_plays_and_those_made_for_me_move_step_by_step(
         if player.act() == "played":
             clicked.add(before)  # my own play from the board has the sequence of the state I played on
     assert computer_plays >= 3 and forced_plays >= 1, (
-        f"in 40 turns the computer made {computer_plays} plays and the server {forced_plays} forced ones of mine"
+        f"in 40 turns the computer made {computer_plays} plays and the server {forced_plays} "
+        "forced ones of mine"
     )
     for event in events:
         if event.kind != games_pb2.EVENT_KIND_PLAY or not event.steps:
@@ -164,7 +166,9 @@ def test_speed_off_moves_nothing_and_the_choice_is_remembered(
         if not wait_until_actionable(page):
             fail_with_screenshot(page, "board-off-stall", "the page never came to act")
         events = logged_events(client, name, event_count(page))
-        computer_plays = sum(1 for e in events if e.kind == games_pb2.EVENT_KIND_PLAY and e.seat == games_pb2.SEAT_1)
+        computer_plays = sum(
+            1 for e in events if e.kind == games_pb2.EVENT_KIND_PLAY and e.seat == games_pb2.SEAT_1
+        )
         if computer_plays >= 2:
             break
         player.act()
@@ -182,7 +186,9 @@ def test_a_finished_games_final_position_stays_until_the_player_goes_on(
     page: Page, server: Running, client: TavliClient
 ) -> None:
     with_speed(page, "fast")
-    seats = client.create_game(variant="backgammon", match_length=3, dice_seed="board-end-2", players=("Anna", "Boris"))
+    seats = client.create_game(
+        variant="backgammon", match_length=3, dice_seed="board-end-2", players=("Anna", "Boris")
+    )
     name = seats[0].name
     policy = Policy(random.Random(2))
     game = seats[0].game()
@@ -223,7 +229,9 @@ def test_a_watcher_from_the_start_sees_a_replay_reaching_the_stored_position(
     page: Page, server: Running, client: TavliClient
 ) -> None:
     with_speed(page, "normal")
-    seats = client.create_game(variant="backgammon", match_length=3, dice_seed="board-replay-1", players=("Anna", "Boris"))
+    seats = client.create_game(
+        variant="backgammon", match_length=3, dice_seed="board-replay-1", players=("Anna", "Boris")
+    )
     name = seats[0].name
     policy = Policy(random.Random(4))
     game = seats[0].game()
@@ -265,7 +273,9 @@ def test_the_cube_goes_across_when_doubled_and_to_its_owner_when_taken(
     page: Page, server: Running, client: TavliClient
 ) -> None:
     with_speed(page, "fast")
-    seats = client.create_game(variant="backgammon", match_length=3, dice_seed="board-cube-1", players=("Anna", "Boris"))
+    seats = client.create_game(
+        variant="backgammon", match_length=3, dice_seed="board-cube-1", players=("Anna", "Boris")
+    )
     name = seats[0].name
     policy = Policy(random.Random(6))
     game = seats[0].game()
