@@ -150,6 +150,7 @@ def test_the_computers_plays_and_those_made_for_me_move_step_by_step(
     # The last play stays marked, and both sides' rolls stay in view.
     expect(page.locator("[data-last-play=from]").first).to_be_attached()
     expect(page.locator("[data-last-play=to]").first).to_be_attached()
+    screenshot(page, "board-long-nardi-last-play", full_page=True)
 
 
 def test_speed_off_moves_nothing_and_the_choice_is_remembered(

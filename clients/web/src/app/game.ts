@@ -50,8 +50,10 @@ interface Common {
 
 const sleep = pause;
 
-/** How long a watcher sees a finished game's final position, in steps of the chosen speed. */
+/** How long a watcher sees a finished game's final position: some steps of the chosen speed, and
+ *  never less than a moment to read the result (at speed "off" too) except in a replay. */
 const WATCHER_HOLD_STEPS = 6;
+const WATCHER_HOLD_LEAST_MS = 1500;
 
 export function gameScreen(root: HTMLElement, route: GameRoute, navigate: (hash: string) => void): Screen {
   const screen = new GameScreen(root, route, navigate);
@@ -443,7 +445,7 @@ class GameScreen implements Screen {
     } else {
       this.showGameOver(change.after);
       if (this.watching) {
-        await sleep(stepMs(this.speed) * WATCHER_HOLD_STEPS, this.signal);
+        await sleep(Math.max(WATCHER_HOLD_LEAST_MS, stepMs(this.speed) * WATCHER_HOLD_STEPS), this.signal);
         this.dialogs?.close(this.dialogs.gameOver.element);
       }
     }
