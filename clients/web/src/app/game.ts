@@ -13,7 +13,7 @@ import { Board } from "../board/board";
 import type { BoardState, LegalPlay, Step } from "../board/model";
 import { GameResult } from "../gen/tavli/v1/board_pb";
 import { Action, EventKind, Phase, Seat, type Game, type GameEvent } from "../gen/tavli/v1/games_service_pb";
-import { Code, ConnectError, getApi, isCancelled, newRequestId, refusalText } from "./api";
+import { Code, ConnectError, getApi, newRequestId, refusalText } from "./api";
 import { clockText, readClock } from "./clock";
 import { expectsAction, isMoneyPlay, mustPass, otherSeat, playerName, seatIndex, toLegalPlays } from "./convert";
 import { Dialogs } from "./dialogs";
@@ -21,7 +21,8 @@ import { h, setText } from "./dom";
 import { loadSpeed, prefersReducedMotion, speedSelect, stepMs } from "./motion";
 import { gameId, type WatchFrom } from "./routes";
 import { Stage, boardOf, finalBoard, pause } from "./stage";
-import { GameSync, unseenFrom, type Change, type Message, type Shown } from "./sync";
+import { GameFeed } from "./feed";
+import { GameSync, type Change, type Shown } from "./sync";
 import {
   cubeText,
   diceText,
@@ -71,6 +72,7 @@ class GameScreen implements Screen {
 
   /** The events received and the changes still to show. */
   private readonly sync = new GameSync();
+  private readonly feed: GameFeed;
   private speed = loadSpeed(window.localStorage, prefersReducedMotion());
   private stage: Stage | null = null;
   /** Taking and showing queued changes (one loop at a time). */
@@ -83,6 +85,8 @@ class GameScreen implements Screen {
   private holding = false;
   /** The sequence my own play from the board gets: it is on the board already, so not moved again. */
   private ownPlay: bigint | null = null;
+  /** The etag of the state my last action was made on: until the stream shows what it made, nothing more is sent. */
+  private actedOn = "";
   /** Replaying from the start: the events until this many are past ones. */
   private replayUntil = 0n;
   /** The seat this page plays; null while unknown, and always for a watcher. */
@@ -161,6 +165,17 @@ class GameScreen implements Screen {
       "data-animating": "false",
       "aria-label": "Game",
     });
+    this.feed = new GameFeed(
+      this.api,
+      this.name,
+      this.sync,
+      {
+        queued: () => void this.drain(),
+        connection: (text) => setText(this.connection, text),
+        refused: (text) => setText(this.refusal, text),
+      },
+      this.signal,
+    );
     this.layout();
     document.title = `tavli: ${this.watching ? "watching " : ""}${gameId(this.name)}`;
   }
@@ -287,76 +302,9 @@ class GameScreen implements Screen {
     this.clockTimer = window.setInterval(() => this.renderClocks(), 250);
     if (!this.watching) {
       await this.findSeat();
-      await this.catchUp(first);
+      await this.feed.catchUp(first, this.mySeat);
     }
-    await this.follow();
-  }
-
-  /** Follows the game's events, for as long as the screen is shown; a dropped stream resumes where it stopped. */
-  private async follow(): Promise<void> {
-    let backoff = 500;
-    while (!this.signal.aborted) {
-      try {
-        const stream = this.api.games.watchGame({ name: this.name, fromSequence: this.sync.nextSequence }, { signal: this.signal });
-        for await (const message of stream) {
-          setText(this.connection, "");
-          backoff = 500;
-          if (this.sync.receive(message.event, message.game)) {
-            void this.drain();
-          }
-        }
-        // The server ended the stream: over when the match is, else resume.
-        if (this.sync.latest?.phase === Phase.MATCH_OVER) {
-          return;
-        }
-      } catch (error) {
-        if (this.signal.aborted || isCancelled(error)) {
-          return;
-        }
-        if (error instanceof ConnectError && (error.code === Code.NotFound || error.code === Code.InvalidArgument)) {
-          setText(this.refusal, refusalText(error));
-          return;
-        }
-        setText(this.connection, `Connection lost (${refusalText(error)}); reconnecting…`);
-      }
-      await sleep(backoff, this.signal);
-      backoff = Math.min(backoff * 2, 10000);
-    }
-  }
-
-  /**
-   * A seat coming to the game: what happened since its own last action in the game in play (the
-   * throw for who starts, the computer's first play, plays made for it) is shown moving; what
-   * came before is drawn at once.
-   */
-  private async catchUp(first: Game): Promise<void> {
-    const past: Message[] = [];
-    if (first.eventCount > 0n) {
-      try {
-        const stream = this.api.games.watchGame({ name: this.name, fromSequence: 0n }, { signal: this.signal });
-        for await (const message of stream) {
-          past.push(message);
-          if ((message.event?.sequence ?? 0n) + 1n >= first.eventCount) {
-            break;
-          }
-        }
-      } catch {
-        past.length = 0; // the state read is shown, and the stream follows from it
-      }
-    }
-    const from = past.length ? unseenFrom(past, this.mySeat) : 0;
-    if (past.length === 0 || from === past.length) {
-      this.sync.jump(first);
-    } else {
-      const seen = from > 0 ? past[from - 1].game : undefined;
-      if (seen) {
-        this.sync.jump(seen);
-      }
-      for (const message of past.slice(from)) {
-        this.sync.receive(message.event, message.game);
-      }
-    }
-    void this.drain();
+    await this.feed.follow();
   }
 
   private endReplay(): void {
@@ -364,19 +312,6 @@ class GameScreen implements Screen {
       this.replaying = false;
       setText(this.banner, `Watching ${gameId(this.name)}${this.from === "start" ? " (replayed from the start, now live)" : ""}`);
       this.render();
-    }
-  }
-
-  /** Reads the game again (after a refusal): queued behind what is still to show, if it is ahead. */
-  private async refresh(): Promise<void> {
-    try {
-      const answer = await this.api.games.getGame({ name: this.name }, { signal: this.signal });
-      setText(this.connection, "");
-      if (answer.game && this.sync.jump(answer.game)) {
-        void this.drain();
-      }
-    } catch {
-      // The watch loop says so and tries again.
     }
   }
 
@@ -519,7 +454,7 @@ class GameScreen implements Screen {
       } else if (this.game === game) {
         // The server is ahead of the page: read the state it is at.
         this.loadingEtag = "";
-        await this.refresh();
+        await this.feed.refresh();
       }
     } catch (error) {
       this.loadingEtag = "";
@@ -571,7 +506,7 @@ class GameScreen implements Screen {
     }
     const game = this.game;
     const seat = this.actingSeat;
-    if (!this.sync.settled || this.animating || this.holding) {
+    if (!this.sync.settled || this.animating || this.holding || this.game?.etag === this.actedOn) {
       return false;
     }
     return game !== null && seat !== null && this.actionsEtag === game.etag && this.actions.length > 0 && expectsAction(game, seat);
@@ -800,12 +735,13 @@ class GameScreen implements Screen {
         }
       }
       setText(this.refusal, "");
+      this.actedOn = common.etag;
       return true;
     } catch (error) {
       if (!this.signal.aborted) {
         setText(this.refusal, refusalText(error));
         if (error instanceof ConnectError && error.code === Code.Aborted) {
-          void this.refresh();
+          void this.feed.refresh();
         }
       }
       return false;
