@@ -231,7 +231,7 @@ def test_a_watcher_from_the_start_sees_a_replay_reaching_the_stored_position(
 ) -> None:
     with_speed(page, "normal")
     seats = client.create_game(
-        variant="backgammon", match_length=3, dice_seed="board-replay-1", players=("Anna", "Boris")
+        variant="backgammon", match_length=3, dice_seed="board-replay-4", players=("Anna", "Boris")
     )
     name = seats[0].name
     policy = Policy(random.Random(4))
@@ -252,10 +252,18 @@ def test_a_watcher_from_the_start_sees_a_replay_reaching_the_stored_position(
     expect(root).to_have_attribute("data-replaying", "false", timeout=TURN_TIMEOUT_MS * 2)
     expect(root).to_have_attribute("data-event-count", str(stored.event_count))
     settle(page)
+    hits = 0
     for event in logged_events(client, name, stored.event_count):
         if event.kind == games_pb2.EVENT_KIND_PLAY and event.steps:
             expected = [(step.from_point, step.to_point) for step in event.steps]
             assert steps_animated(page, event.sequence) == expected, f"the replay skipped {event.notation}"
+            # Each checker hit went to the bar: from its point (the other side's numbering) to 25.
+            struck = [(25 - step.to_point, 25) for step in event.steps if step.hit]
+            hit_moves = [m for m in animated(page) if m["kind"] == "hit" and m["sequence"] == event.sequence]
+            shown = [(m["from"], m["to"]) for m in hit_moves]
+            assert shown == struck, f"the hits of {event.notation} were shown as {shown}"
+            hits += len(struck)
+    assert hits > 0, "the seeded game was chosen for its hits"
     # The replay ends on the stored position: the board a watcher from now sees.
     replayed = by(page, "board-description").inner_text()
     live = page.context.new_page()
