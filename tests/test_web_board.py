@@ -1,7 +1,8 @@
 """The web table shows every change of the game, in order (Debian's Chromium, driven by Playwright):
 the computer's plays and the plays the server makes for the player move step by step on the board,
-speed "off" moves nothing, a finished game's final position stays under its result until the player
-goes on, and a watcher from the start sees a replay reaching the stored position.
+speed "off" moves nothing (and is the default for a browser that asks for reduced motion), the cube
+goes across when doubled, a finished game's final position stays under its result until the player
+goes on, and a watcher from the start sees a replay (hits and all) reaching the stored position.
 
 What these tests read of the page, besides tests/test_web_browser.py's contract: the game element's
 `data-animating` ("true" while a change moves on the board), `window.tavliAnimations` (each checker
@@ -17,7 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from tavli.clients.client import Seat, TavliClient
 from tavli.server.app import Running
@@ -30,6 +31,7 @@ from tests.browser import (  # the fixtures browser and page, and what the tests
     event_count,
     fail_with_screenshot,
     game_root,
+    open_context,
     page_fixture,  # noqa: F401
     playwright_driver_fixture,  # noqa: F401
     screenshot,
@@ -154,7 +156,7 @@ def test_the_computers_plays_and_those_made_for_me_move_step_by_step(
 
 
 def test_speed_off_moves_nothing_and_the_choice_is_remembered(
-    page: Page, server: Running, client: TavliClient
+    browser: Browser, page: Page, server: Running, client: TavliClient
 ) -> None:
     with_speed(page, "off")
     seats = against_the_computer(client, variant="backgammon", match_length=1, dice_seed="board-off-1")
@@ -181,6 +183,15 @@ def test_speed_off_moves_nothing_and_the_choice_is_remembered(
     assert page.evaluate(f"() => window.localStorage.getItem({SPEED_KEY!r})") == "slow"
     page.reload()
     expect(by(page, "animation-speed")).to_have_value("slow")
+
+    # A browser that asks for reduced motion, with no choice made, gets "off".
+    context, reduced = open_context(browser)
+    try:
+        reduced.emulate_media(reduced_motion="reduce")
+        reduced.goto(page.url)
+        expect(by(reduced, "animation-speed")).to_have_value("off")
+    finally:
+        context.close()
 
 
 def test_a_finished_games_final_position_stays_until_the_player_goes_on(

@@ -81,8 +81,9 @@ export class Stage {
     private readonly signal: AbortSignal,
   ) {}
 
+  /** A hidden page (another tab) moves nothing: its changes are drawn at once. */
   private get ms(): number {
-    return this.signal.aborted ? 0 : stepMs(this.speed());
+    return this.signal.aborted || document.hidden ? 0 : stepMs(this.speed());
   }
 
   /** Shows `change` moving on the board (nothing at speed "off", or for `skip`, a play already on the board). */
