@@ -49,8 +49,6 @@ interface Common {
   requestId: string;
 }
 
-const sleep = pause;
-
 /** How long a watcher sees a finished game's final position: some steps of the chosen speed, and
  *  never less than a moment to read the result (at speed "off" too) except in a replay. */
 const WATCHER_HOLD_STEPS = 6;
@@ -375,12 +373,12 @@ class GameScreen implements Screen {
     this.holding = !this.replaying;
     this.render();
     if (this.replaying) {
-      await sleep(stepMs(this.speed) * WATCHER_HOLD_STEPS, this.signal);
+      await pause(stepMs(this.speed) * WATCHER_HOLD_STEPS, this.signal);
       this.finalPosition = null;
     } else {
       this.showGameOver(change.after);
       if (this.watching) {
-        await sleep(Math.max(WATCHER_HOLD_LEAST_MS, stepMs(this.speed) * WATCHER_HOLD_STEPS), this.signal);
+        await pause(Math.max(WATCHER_HOLD_LEAST_MS, stepMs(this.speed) * WATCHER_HOLD_STEPS), this.signal);
         this.dialogs?.close(this.dialogs.gameOver.element);
       }
     }
@@ -460,7 +458,7 @@ class GameScreen implements Screen {
       this.loadingEtag = "";
       if (!this.signal.aborted) {
         setText(this.refusal, refusalText(error));
-        await sleep(1000, this.signal);
+        await pause(1000, this.signal);
         if (this.game === game) {
           void this.loadActions(game, seat);
         }
@@ -728,7 +726,7 @@ class GameScreen implements Screen {
       } catch (error) {
         // A lost answer: the same request_id makes the retry safe.
         if (error instanceof ConnectError && (error.code === Code.Unavailable || error.code === Code.Unknown) && !this.signal.aborted) {
-          await sleep(500, this.signal);
+          await pause(500, this.signal);
           await call(common);
         } else {
           throw error;
