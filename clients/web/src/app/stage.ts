@@ -5,9 +5,9 @@
 // data-animating="true" while a change is shown, each move is appended to window.tavliAnimations
 // and announced with a "tavli-animation" event on the game element.
 
-import { afterPlay, planPlay, type Path } from "../board/animation";
+import { afterPlay, planPlay, type Path, type PlannedStep } from "../board/animation";
 import type { Board } from "../board/board";
-import { cubeSpot } from "../board/geometry";
+import { BAR, cubeSpot, otherSidePoint } from "../board/geometry";
 import type { BoardState, Side } from "../board/model";
 import { EventKind, Phase, Seat, type Game } from "../gen/tavli/v1/games_service_pb";
 import { otherSeat, seatIndex, sideOf, toBoardState, usesCube } from "./convert";
@@ -111,7 +111,7 @@ export class Stage {
     const board = boardBefore(change, shownBefore, view);
     if (!play || !board || !change.before || play.steps.length === 0) return;
     const side = sideOf(play.seat, view) ?? "me";
-    let planned;
+    let planned: PlannedStep[];
     try {
       planned = planPlay({ ...board, lastPlay: null }, side, play.steps, [...change.before.dice]);
     } catch {
@@ -125,9 +125,10 @@ export class Stage {
       if (step.struck) {
         this.board.show(step.struck.board);
         const struck = otherSeat(play.seat);
-        const to = 25;
-        this.record({ kind: "hit", sequence, side: sideOf(struck, view) ?? "them", seat: seatName(struck), from: 25 - step.step.to, to });
-        await this.board.slideChecker(sideOf(struck, view) ?? "them", step.struck.path, this.ms * 0.7);
+        const struckSide = sideOf(struck, view) ?? "them";
+        const from = otherSidePoint(board.variant, step.step.to);
+        this.record({ kind: "hit", sequence, side: struckSide, seat: seatName(struck), from, to: BAR });
+        await this.board.slideChecker(struckSide, step.struck.path, this.ms * 0.7);
       }
       this.board.show(step.landed);
     }
