@@ -95,8 +95,12 @@ def browser_fixture(playwright_driver: Playwright) -> Iterator[Browser]:
 
 
 def open_context(browser: Browser, viewport: ViewportSize | None = None) -> tuple[BrowserContext, Page]:
-    """A fresh context (its own storage, as another person's browser) and a page in it."""
-    context = browser.new_context(viewport=viewport or DESKTOP)
+    """A fresh context (its own storage, as another person's browser) and a page in it.
+
+    Its pages ask for reduced motion, so the board shows each change at once unless a test
+    chooses an animation speed (tests/web/test_web_board.py does): a whole match played by
+    clicking does not wait for every checker to slide."""
+    context = browser.new_context(viewport=viewport or DESKTOP, reduced_motion="reduce")
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
@@ -117,7 +121,9 @@ def page_fixture(browser: Browser) -> Iterator[Page]:
 @pytest.fixture(name="phone_page")
 def phone_page_fixture(browser: Browser) -> Iterator[Page]:
     """A page at a phone's size (390x844, touch) in a fresh context, closed after the test."""
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
+    context = browser.new_context(
+        viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2, reduced_motion="reduce"
+    )
     context.set_default_timeout(TIMEOUT_MS)
     fresh = context.new_page()
     fresh.set_default_timeout(TIMEOUT_MS)

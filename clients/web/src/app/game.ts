@@ -4,17 +4,25 @@
 // with WatchGame (resumed after a dropped stream), what the seat may do is read with
 // ListLegalActions whenever the game expects it to act, and every action is a unary call carrying
 // the etag of the state it was decided on and a fresh request_id.
+//
+// The events are queued (sync.ts) and shown one at a time (stage.ts): a play moves step by step,
+// a finished game's final position stays under its result until the player goes on, and the page
+// acts only on the newest state once everything before it is shown.
 
 import { Board } from "../board/board";
-import type { LegalPlay, Step } from "../board/model";
+import type { BoardState, LegalPlay, Step } from "../board/model";
 import { GameResult } from "../gen/tavli/v1/board_pb";
 import { Action, EventKind, Phase, Seat, type Game, type GameEvent } from "../gen/tavli/v1/games_service_pb";
-import { Code, ConnectError, getApi, isCancelled, newRequestId, refusalText } from "./api";
+import { Code, ConnectError, getApi, newRequestId, refusalText } from "./api";
 import { clockText, readClock } from "./clock";
-import { expectsAction, isMoneyPlay, mustPass, otherSeat, playerName, seatIndex, toBoardState, toLegalPlays } from "./convert";
+import { expectsAction, isMoneyPlay, mustPass, otherSeat, playerName, seatIndex, toLegalPlays } from "./convert";
 import { Dialogs } from "./dialogs";
 import { h, setText } from "./dom";
+import { loadSpeed, prefersReducedMotion, speedSelect, stepMs } from "./motion";
 import { gameId, type WatchFrom } from "./routes";
+import { Stage, boardOf, finalBoard, pause } from "./stage";
+import { GameFeed } from "./feed";
+import { GameSync, type Change, type Shown } from "./sync";
 import {
   cubeText,
   diceText,
@@ -41,14 +49,10 @@ interface Common {
   requestId: string;
 }
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
+/** How long a watcher sees a finished game's final position: some steps of the chosen speed, and
+ *  never less than a moment to read the result (at speed "off" too) except in a replay. */
+const WATCHER_HOLD_STEPS = 6;
+const WATCHER_HOLD_LEAST_MS = 1500;
 
 export function gameScreen(root: HTMLElement, route: GameRoute, navigate: (hash: string) => void): Screen {
   const screen = new GameScreen(root, route, navigate);
@@ -64,7 +68,25 @@ class GameScreen implements Screen {
   private readonly watching: boolean;
   private readonly from: WatchFrom;
 
-  private game: Game | null = null;
+  /** The events received and the changes still to show. */
+  private readonly sync = new GameSync();
+  private readonly feed: GameFeed;
+  private speed = loadSpeed(window.localStorage, prefersReducedMotion());
+  private stage: Stage | null = null;
+  /** Taking and showing queued changes (one loop at a time). */
+  private draining = false;
+  /** A change is moving on the board: the board is the stage's. */
+  private animating = false;
+  /** A finished game's final position, shown under its result (until the player goes on; for good once the match is over). */
+  private finalPosition: BoardState | null = null;
+  /** The player has not gone on from a finished game yet: the next game's changes wait. */
+  private holding = false;
+  /** The sequence my own play from the board gets: it is on the board already, so not moved again. */
+  private ownPlay: bigint | null = null;
+  /** The etag of the state my last action was made on: until the stream shows what it made, nothing more is sent. */
+  private actedOn = "";
+  /** Replaying from the start: the events until this many are past ones. */
+  private replayUntil = 0n;
   /** The seat this page plays; null while unknown, and always for a watcher. */
   private mySeat: Seat | null = null;
   private actions: Action[] = [];
@@ -138,8 +160,20 @@ class GameScreen implements Screen {
       "data-phase": "UNSPECIFIED",
       "data-my-turn": "false",
       "data-event-count": "0",
+      "data-animating": "false",
       "aria-label": "Game",
     });
+    this.feed = new GameFeed(
+      this.api,
+      this.name,
+      this.sync,
+      {
+        queued: () => void this.drain(),
+        connection: (text) => setText(this.connection, text),
+        refused: (text) => setText(this.refusal, text),
+      },
+      this.signal,
+    );
     this.layout();
     document.title = `tavli: ${this.watching ? "watching " : ""}${gameId(this.name)}`;
   }
@@ -183,7 +217,13 @@ class GameScreen implements Screen {
       this.undoButton.addEventListener("click", () => this.undo());
       this.submitButton.addEventListener("click", () => void this.submitPlay());
     }
-    parts.push(this.lastPlay, this.eventNote, this.connection, this.dialogsHost);
+    parts.push(
+      speedSelect(this.speed, (speed) => (this.speed = speed)),
+      this.lastPlay,
+      this.eventNote,
+      this.connection,
+      this.dialogsHost,
+    );
     this.rootEl.replaceChildren(...parts);
     this.root.replaceChildren(h("main", { class: "game-page" }, this.rootEl));
     this.board = new Board(this.boardHost, {
@@ -192,6 +232,7 @@ class GameScreen implements Screen {
       onDiceClick: () => this.onDiceClick(),
       onCubeClick: () => this.onCubeClick(),
     });
+    this.stage = new Stage(this.board, this.rootEl, () => this.speed, this.signal);
     document.addEventListener("keydown", this.keyListener);
     this.renderControls();
   }
@@ -203,6 +244,11 @@ class GameScreen implements Screen {
       clearInterval(this.clockTimer);
     }
     this.dialogs?.closeAll();
+  }
+
+  /** The game as the page shows it now (events still queued are not in it yet). */
+  private get game(): Game | null {
+    return this.sync.shown?.game ?? null;
   }
 
   private get signal(): AbortSignal {
@@ -242,74 +288,21 @@ class GameScreen implements Screen {
       }
       return;
     }
-    let from = first.eventCount;
+    this.setupDialogs(first);
     if (this.watching && this.from === "start" && first.eventCount > 0n) {
-      from = 0n;
       this.replaying = true;
-      this.setupDialogs(first);
+      this.replayUntil = first.eventCount;
       setText(this.banner, `Watching ${gameId(this.name)}: replaying from the start`);
-    } else {
-      this.apply(first);
+    } else if (this.watching) {
+      this.sync.jump(first);
+      void this.drain();
     }
     this.clockTimer = window.setInterval(() => this.renderClocks(), 250);
     if (!this.watching) {
       await this.findSeat();
+      await this.feed.catchUp(first, this.mySeat);
     }
-    await this.follow(from, first.eventCount);
-  }
-
-  /** Follows the game's events from `from` on, for as long as the screen is shown. */
-  private async follow(from: bigint, replayUntil: bigint): Promise<void> {
-    let next = from;
-    let backoff = 500;
-    const replayDelay = replayUntil > 0n ? Math.min(150, Math.max(5, Math.floor(6000 / Number(replayUntil)))) : 0;
-    while (!this.signal.aborted) {
-      try {
-        const stream = this.api.games.watchGame({ name: this.name, fromSequence: next }, { signal: this.signal });
-        for await (const message of stream) {
-          setText(this.connection, "");
-          backoff = 500;
-          const event = message.event;
-          if (event) {
-            next = event.sequence + 1n;
-          }
-          if (this.replaying && next >= replayUntil) {
-            // The last past event: from here on the game is shown live.
-            if (message.game) {
-              this.apply(message.game, event);
-            }
-            this.endReplay();
-            continue;
-          }
-          if (message.game) {
-            this.apply(message.game, event);
-          }
-          if (this.replaying) {
-            await sleep(replayDelay, this.signal);
-          }
-        }
-        // The server ended the stream: over when the match is, else resume.
-        if (this.game?.phase === Phase.MATCH_OVER) {
-          this.endReplay();
-          return;
-        }
-      } catch (error) {
-        if (this.signal.aborted || isCancelled(error)) {
-          return;
-        }
-        if (error instanceof ConnectError && (error.code === Code.NotFound || error.code === Code.InvalidArgument)) {
-          setText(this.refusal, refusalText(error));
-          return;
-        }
-        setText(this.connection, `Connection lost (${refusalText(error)}); reconnecting…`);
-      }
-      await sleep(backoff, this.signal);
-      backoff = Math.min(backoff * 2, 10000);
-      // Catch up on the state at once, so that the table does not wait for the next event.
-      if (!this.replaying) {
-        await this.refresh();
-      }
-    }
+    await this.feed.follow();
   }
 
   private endReplay(): void {
@@ -320,44 +313,89 @@ class GameScreen implements Screen {
     }
   }
 
-  /** Reads the game again (after a refusal or a reconnect). */
-  private async refresh(): Promise<void> {
+  /** Shows the queued changes one after the other; stops while a finished game waits for the player. */
+  private async drain(): Promise<void> {
+    if (this.draining) {
+      return;
+    }
+    this.draining = true;
     try {
-      const answer = await this.api.games.getGame({ name: this.name }, { signal: this.signal });
-      setText(this.connection, "");
-      if (answer.game) {
-        this.apply(answer.game);
+      while (!this.signal.aborted && !this.holding) {
+        const before = this.sync.shown;
+        const change = this.sync.take();
+        if (!change) {
+          break;
+        }
+        await this.showChange(change, before);
       }
-    } catch {
-      // The watch loop says so and tries again.
+    } finally {
+      this.draining = false;
+    }
+    const game = this.game;
+    if (game && this.sync.settled && !this.holding) {
+      void this.afterState(game);
     }
   }
 
-  /** Takes a state of the game (from the stream or an action's answer); older ones are ignored. */
-  private apply(game: Game, event?: GameEvent): void {
-    const previous = this.game;
-    if (previous) {
-      if (game.eventCount < previous.eventCount) {
-        return;
-      }
-      if (game.eventCount === previous.eventCount && game.etag === previous.etag) {
-        return;
-      }
-    }
-    this.game = game;
-    this.setupDialogs(game);
+  private async showChange(change: Change, before: Shown | null): Promise<void> {
+    const game = change.after;
     if (this.actionsEtag !== game.etag) {
       this.actions = [];
       this.plays = [];
     }
-    if (event) {
-      setText(this.eventNote, this.eventText(game, event));
+    if (change.event) {
+      setText(this.eventNote, this.eventText(game, change.event));
     }
-    if (previous && game.finishedGames.length > previous.finishedGames.length && !this.replaying) {
-      this.showGameOver(game);
+    const event = change.event;
+    const own = event !== null && event.sequence === this.ownPlay && event.kind === EventKind.PLAY && !event.forced;
+    // What the change leads to is written once it has been shown; meanwhile nothing can be done.
+    this.animating = true;
+    this.rootEl.setAttribute("data-my-turn", "false");
+    this.renderControls();
+    await this.stage?.show(change, before, this.viewSeat, own);
+    this.animating = false;
+    this.boardKey = "";
+    if (this.replaying && game.eventCount >= this.replayUntil) {
+      this.endReplay();
+    }
+    if (change.ended) {
+      await this.showGameEnd(change, before);
     }
     this.render();
-    void this.afterState(game);
+  }
+
+  /** The finished game's final position under its result: a player goes on with "Next game"; a watcher sees it a moment. */
+  private async showGameEnd(change: Change, before: Shown | null): Promise<void> {
+    this.finalPosition = finalBoard(change, before, this.viewSeat);
+    if (change.after.phase === Phase.MATCH_OVER) {
+      return; // the match-over dialog says it; the final position stays
+    }
+    this.holding = !this.replaying;
+    this.render();
+    if (this.replaying) {
+      await pause(stepMs(this.speed) * WATCHER_HOLD_STEPS, this.signal);
+      this.finalPosition = null;
+    } else {
+      this.showGameOver(change.after);
+      if (this.watching) {
+        await pause(Math.max(WATCHER_HOLD_LEAST_MS, stepMs(this.speed) * WATCHER_HOLD_STEPS), this.signal);
+        this.dialogs?.close(this.dialogs.gameOver.element);
+      }
+    }
+  }
+
+  /** The player went on from a finished game (closed its dialog): the next game is shown. */
+  private goOn(): void {
+    if (!this.holding && this.finalPosition === null) {
+      return;
+    }
+    this.holding = false;
+    if (this.game?.phase !== Phase.MATCH_OVER) {
+      this.finalPosition = null;
+    }
+    this.boardKey = "";
+    this.render();
+    void this.drain();
   }
 
   private setupDialogs(game: Game): void {
@@ -378,6 +416,7 @@ class GameScreen implements Screen {
       resignLevels(variant ?? 1),
     );
     this.dialogsHost.replaceChildren(...this.dialogs.elements);
+    this.dialogs.gameOver.element.addEventListener("close", () => this.goOn());
   }
 
   /** After a new state: find out my seat if need be, and read what I may do when I am to act. */
@@ -413,13 +452,13 @@ class GameScreen implements Screen {
       } else if (this.game === game) {
         // The server is ahead of the page: read the state it is at.
         this.loadingEtag = "";
-        await this.refresh();
+        await this.feed.refresh();
       }
     } catch (error) {
       this.loadingEtag = "";
       if (!this.signal.aborted) {
         setText(this.refusal, refusalText(error));
-        await sleep(1000, this.signal);
+        await pause(1000, this.signal);
         if (this.game === game) {
           void this.loadActions(game, seat);
         }
@@ -465,6 +504,9 @@ class GameScreen implements Screen {
     }
     const game = this.game;
     const seat = this.actingSeat;
+    if (!this.sync.settled || this.animating || this.holding || this.game?.etag === this.actedOn) {
+      return false;
+    }
     return game !== null && seat !== null && this.actionsEtag === game.etag && this.actions.length > 0 && expectsAction(game, seat);
   }
 
@@ -492,8 +534,9 @@ class GameScreen implements Screen {
     setText(this.playerThem, playerName(game, other));
     setText(this.roleMe, this.turnMark(game, view));
     setText(this.roleThem, this.turnMark(game, other));
-    setText(this.pipsMe, `Pips: ${game.pipCounts[seatIndex(view)] ?? "?"}`);
-    setText(this.pipsThem, `Pips: ${game.pipCounts[seatIndex(other)] ?? "?"}`);
+    const final = this.finalPosition;
+    setText(this.pipsMe, `Pips: ${final ? final.pips.me : game.pipCounts[seatIndex(view)] ?? "?"}`);
+    setText(this.pipsThem, `Pips: ${final ? final.pips.them : game.pipCounts[seatIndex(other)] ?? "?"}`);
     setText(this.score, scoreText(game, me ?? (this.watching ? null : view)));
     this.score.setAttribute("data-me", String(game.score[seatIndex(view)] ?? 0n));
     this.score.setAttribute("data-them", String(game.score[seatIndex(other)] ?? 0n));
@@ -501,6 +544,9 @@ class GameScreen implements Screen {
     setText(this.cube, cubeText(game, me));
     setText(this.lastPlay, lastPlayText(game, me) || "No play yet in this game.");
     setText(this.status, this.replaying ? `Replaying: ${statusText(game, null, [])}` : statusText(game, this.watching ? null : me ?? (game.phase === Phase.OPENING ? view : null), this.ready() ? this.actions : []));
+    if (this.holding) {
+      setText(this.status, "Game over: its final position is on the board. The next game is shown when you go on.");
+    }
     if (!this.watching && me === null && game.phase !== Phase.OPENING && game.phase !== Phase.MATCH_OVER) {
       setText(this.status, "Finding your seat…");
     }
@@ -522,7 +568,13 @@ class GameScreen implements Screen {
   }
 
   private renderBoard(game: Game): void {
-    if (!this.board) {
+    const shown = this.sync.shown;
+    if (!this.board || !shown || this.animating) {
+      return;
+    }
+    if (this.finalPosition) {
+      this.boardKey = "";
+      this.board.show(this.finalPosition);
       return;
     }
     const playing = this.has(Action.PLAY);
@@ -533,7 +585,7 @@ class GameScreen implements Screen {
     this.boardKey = key;
     this.partial = [];
     this.complete = playing && mustPass(this.plays) ? this.plays[0] : null;
-    this.board.show(toBoardState(game, this.viewSeat), playing ? this.plays : undefined);
+    this.board.show(boardOf(shown, this.viewSeat), playing ? this.plays : undefined);
   }
 
   private renderClocks(): void {
@@ -668,29 +720,26 @@ class GameScreen implements Screen {
     this.renderControls();
     const common: Common = { name: this.name, seatToken: this.token, etag: game.etag, requestId: newRequestId() };
     try {
-      let answer: { game?: Game };
+      // The state an action makes comes on the stream, in order, behind whatever is still to show.
       try {
-        answer = await call(common);
+        await call(common);
       } catch (error) {
         // A lost answer: the same request_id makes the retry safe.
         if (error instanceof ConnectError && (error.code === Code.Unavailable || error.code === Code.Unknown) && !this.signal.aborted) {
-          await sleep(500, this.signal);
-          answer = await call(common);
+          await pause(500, this.signal);
+          await call(common);
         } else {
           throw error;
         }
       }
       setText(this.refusal, "");
-      this.busy = false;
-      if (answer.game) {
-        this.apply(answer.game);
-      }
+      this.actedOn = common.etag;
       return true;
     } catch (error) {
       if (!this.signal.aborted) {
         setText(this.refusal, refusalText(error));
         if (error instanceof ConnectError && error.code === Code.Aborted) {
-          void this.refresh();
+          void this.feed.refresh();
         }
       }
       return false;
@@ -762,6 +811,7 @@ class GameScreen implements Screen {
       await this.act((c) => this.api.games.playMove({ ...c, play: { case: "notation", value: "pass" } }, { signal: this.signal }));
       return;
     }
+    this.ownPlay = this.game?.eventCount ?? null;
     await this.act((c) => this.api.games.playMove({ ...c, play: { case: "steps", value: { steps } } }, { signal: this.signal }));
   }
 

@@ -20,12 +20,15 @@
 // checker that follows the pointer during a drag is moved in place.
 
 import "./board.css";
+import "./motion.css";
 import {
   BAR, CHECKER_RADIUS, CUBE_SIZE, DIE_SIZE, FRAME, OFF, VIEW_BOX, VIEW_HEIGHT, VIEW_WIDTH,
   barRect, boardHalves, barSpots, cubeSpot, diceArea, diePips, dieSpots, myOffTarget, offSlabs, offTray,
   otherSidePoint, pipsSpot, pointAt, pointNumberSpot, pointSlot, stackLabel, stackSpots,
   type Rect, type Spot,
 } from "./geometry";
+import type { Path } from "./animation";
+import { lastPlayMarkup } from "./marks";
 import type { BoardState, LegalPlay, Side, SideCheckers, Step } from "./model";
 import { MoveInput, diceLeft, diceShown } from "./moves";
 
@@ -101,6 +104,34 @@ export class Board {
       this.endPress();
     }
     this.render();
+  }
+
+  /** Slide a checker of `side` along `path` over the board drawn now; resolves when it lands
+   *  (the caller then draws the board it landed on). */
+  async slideChecker(side: Side, path: Path, ms: number): Promise<void> {
+    await this.slide(checkerMarkup(side, { x: 0, y: 0 }), "moving-checker", path, ms);
+  }
+
+  /** Slide the cube (its top-left corner) along `path`, showing `value`. */
+  async slideCube(value: number, path: Path, ms: number): Promise<void> {
+    await this.slide(cubeFace(value, { x: 0, y: 0 }), "moving-cube", path, ms);
+  }
+
+  private async slide(markup: string, cls: string, path: Path, ms: number): Promise<void> {
+    const ghost = document.createElementNS(SVG_NS, "g");
+    ghost.setAttribute("class", cls);
+    ghost.innerHTML = markup;
+    const at = (spot: { x: number; y: number }) => `translate(${spot.x}px, ${spot.y}px)`;
+    ghost.style.transform = at(path.to);
+    this.svg.append(ghost);
+    try {
+      if (typeof ghost.animate === "function" && ms > 0) {
+        const motion = ghost.animate([{ transform: at(path.from) }, { transform: at(path.to) }], { duration: ms, easing: "ease-in-out" });
+        await motion.finished.catch(() => undefined);
+      }
+    } finally {
+      ghost.remove();
+    }
   }
 
   /** Take back the last step of this turn. */
@@ -228,7 +259,7 @@ export class Board {
     const state = this.state;
     if (!state) return;
     const board = this.input ? this.input.board : state;
-    const partial = this.input?.partial ?? [];
+    const partial = this.input ? this.input.partial : state.played ?? [];
     const text = describeBoard({ ...board, dice: diceLeft(state.dice, partial) });
     const focused = this.focusedKey();
 
@@ -266,6 +297,7 @@ export class Board {
     parts.push(stackMarkup("me", barSpots("me", board.me.bar), board.me.bar));
     parts.push(stackMarkup("them", barSpots("them", board.them.bar), board.them.bar));
     parts.push(trayMarkup(board, "me"), trayMarkup(board, "them"));
+    parts.push(lastPlayMarkup(state));
 
     // The marks of the selection and its targets: shapes, not only colours.
     if (selected !== null) parts.push(selectedMark(board, selected));
@@ -282,6 +314,7 @@ export class Board {
     parts.push(hitTarget(OFF, myOffTarget(), `my off tray, ${board.me.off} off`, input !== null, false, false, targets.has(OFF)));
 
     parts.push(diceMarkup(state, partial, this.callbacks.onDiceClick !== undefined));
+    parts.push(lastRollMarkup(state));
     if (state.cube) parts.push(cubeMarkup(state.cube, this.callbacks.onCubeClick !== undefined));
     return parts.join("");
   }
@@ -382,32 +415,62 @@ function hitTarget(point: number, area: Rect, label: string, inputOn: boolean, m
   return rect(area, "hit", attrs.join(""));
 }
 
+/** The dice of the side whose turn it is: those to play (the played ones crossed out); before
+ *  its roll, its last roll crossed out, or empty places. */
 function diceMarkup(state: BoardState, partial: Step[], clickable: boolean): string {
   const side: Side = state.diceSide ?? "me";
   const area = diceArea(side);
-  const dice = diceShown(state.dice, partial);
-  const words = dice.length === 0 ? "no dice" : `dice ${dice.map((d) => d.value + (d.used ? " used" : "")).join(", ")}`;
+  const last = state.dice.length === 0 ? state.rolled?.[side] ?? [] : [];
+  const dice = last.length ? diceShown(last, []).map((d) => ({ ...d, used: true })) : diceShown(state.dice, partial);
+  const words = dice.length === 0 ? "no dice" : `${last.length ? "last roll" : "dice"} ${dice.map((d) => d.value + (d.used ? " used" : "")).join(", ")}`;
   const attrs = clickable ? ` role="button" tabindex="0"` : "";
   const parts = [`<g class="dice" data-testid="dice" data-side="${side}" aria-label="${escapeText(words)}"${attrs}>`, rect(area, "dice-area")];
   if (dice.length === 0) {
     for (const at of dieSpots(area, 2)) parts.push(rect({ x: at.x, y: at.y, width: DIE_SIZE, height: DIE_SIZE }, "die-empty"));
   }
+  parts.push(diceFaces(area, dice, last.length > 0), "</g>");
+  return parts.join("");
+}
+
+/** The other side's last roll, crossed out, in its own dice area until it rolls again. */
+function lastRollMarkup(state: BoardState): string {
+  const side: Side = state.diceSide === "me" ? "them" : "me";
+  const last = state.rolled?.[side] ?? [];
+  if (state.diceSide === null || last.length === 0) return "";
+  const dice = diceShown(last, []).map((d) => ({ ...d, used: true }));
+  const words = `last roll ${dice.map((d) => d.value).join(", ")}`;
+  return `<g class="dice dice-last" data-testid="dice-last" data-side="${side}" aria-label="${escapeText(words)}">${diceFaces(diceArea(side), dice, true)}</g>`;
+}
+
+function diceFaces(area: Rect, dice: { value: number; used: boolean }[], lastRoll: boolean): string {
+  const parts: string[] = [];
   dieSpots(area, dice.length).forEach((at, i) => {
     const die = dice[i];
     const used = die.used ? ` data-used="true"` : "";
-    parts.push(`<g class="die${die.used ? " die-used" : ""}" data-value="${die.value}"${used}>`);
+    parts.push(`<g class="die${die.used ? " die-used" : ""}${lastRoll ? " die-last" : ""}" data-value="${die.value}"${used}>`);
     parts.push(`<rect class="die-face" x="${at.x}" y="${at.y}" width="${DIE_SIZE}" height="${DIE_SIZE}" rx="8"/>`);
     for (const pip of diePips(die.value)) {
       parts.push(`<circle class="die-pip" cx="${at.x + pip.x * DIE_SIZE}" cy="${at.y + pip.y * DIE_SIZE}" r="5"/>`);
     }
-    if (die.used) {
+    if (die.used && !lastRoll) {
       const a = at.x + 6, b = at.x + DIE_SIZE - 6, c = at.y + 6, d = at.y + DIE_SIZE - 6;
       parts.push(`<path class="die-cross" d="M${a} ${c}L${b} ${d}M${b} ${c}L${a} ${d}"/>`);
     }
     parts.push("</g>");
   });
-  parts.push("</g>");
   return parts.join("");
+}
+
+function cubeFace(value: number, at: Spot): string {
+  return (
+    `<rect class="cube-face" x="${at.x}" y="${at.y}" width="${CUBE_SIZE}" height="${CUBE_SIZE}" rx="8"/>` +
+    `<text class="cube-value" x="${at.x + CUBE_SIZE / 2}" y="${at.y + CUBE_SIZE / 2 + 10}">${value}</text>`
+  );
+}
+
+function cubePlace(cube: NonNullable<BoardState["cube"]>): string {
+  if (cube.offered) return `offered to ${cube.owner === "me" ? "me" : "them"}`;
+  return cube.owner === null ? "in the middle" : cube.owner === "me" ? "mine" : "theirs";
 }
 
 function cubeMarkup(cube: NonNullable<BoardState["cube"]>, clickable: boolean): string {
@@ -415,9 +478,8 @@ function cubeMarkup(cube: NonNullable<BoardState["cube"]>, clickable: boolean): 
   const owner = cube.owner ?? "centre";
   const attrs = clickable ? ` role="button" tabindex="0"` : "";
   return (
-    `<g class="cube" data-testid="cube" data-owner="${owner}" aria-label="cube ${cube.value}, ${cube.owner === null ? "in the middle" : cube.owner === "me" ? "mine" : "theirs"}"${attrs}>` +
-    `<rect class="cube-face" x="${at.x}" y="${at.y}" width="${CUBE_SIZE}" height="${CUBE_SIZE}" rx="8"/>` +
-    `<text class="cube-value" x="${at.x + CUBE_SIZE / 2}" y="${at.y + CUBE_SIZE / 2 + 10}">${cube.value}</text></g>`
+    `<g class="cube${cube.offered ? " cube-offered" : ""}" data-testid="cube" data-owner="${owner}"${cube.offered ? ` data-offered="true"` : ""} aria-label="cube ${cube.value}, ${cubePlace(cube)}"${attrs}>` +
+    `${cubeFace(cube.value, at)}</g>`
   );
 }
 

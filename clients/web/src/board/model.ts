@@ -25,8 +25,20 @@ export interface BoardState {
   /** Whose the dice are (null before the opening throw). */
   diceSide: Side | null;
   /** The doubling cube: null when the game has none (long nardi, or the cube switched off). */
-  cube: { value: number; owner: Side | null } | null;
+  cube: { value: number; owner: Side | null; offered?: boolean } | null;
   pips: { me: number; them: number };
+  /** The steps of `dice` already played (their dice are drawn crossed out); none when absent. */
+  played?: Step[];
+  /** Each side's last roll, kept in view (crossed out) until that side rolls again. */
+  rolled?: Partial<Record<Side, number[]>>;
+  /** The last play made, marked on the board (where it left from, where it went). */
+  lastPlay?: PlayOnBoard | null;
+}
+
+/** A play of one side, each step in that side's own numbering. */
+export interface PlayOnBoard {
+  side: Side;
+  steps: Step[];
 }
 
 /** One checker moved by one die, in the mover's numbering: from 1-24 or 25 (the bar), to 1-24 or 0 (off). */
