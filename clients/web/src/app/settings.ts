@@ -3,6 +3,7 @@
 // does not have (a cube in long nardi, beavers in a match) is left out of the rule set it makes.
 
 import { create } from "@bufbuild/protobuf";
+import { reflect } from "@bufbuild/protobuf/reflect";
 import { durationFromMs } from "@bufbuild/protobuf/wkt";
 import { Variant } from "../gen/tavli/v1/board_pb";
 import {
@@ -17,6 +18,7 @@ import {
 export type VariantName = "backgammon" | "long-nardi";
 export type OpeningName = "play-opening-dice" | "winner-rolls-again";
 export type MatchOpeningsName = "every-game" | "winner-opens";
+export type BackgammonsName = "counted" | "as-gammon";
 
 export interface Settings {
   variant: VariantName;
@@ -36,6 +38,8 @@ export interface Settings {
   opening: OpeningName;
   matchOpenings: MatchOpeningsName;
   autoPlayForced: boolean;
+  /** How a backgammon scores: as the book says (counted, x3) or as a gammon. */
+  backgammons: BackgammonsName;
   /** Clock times in seconds; null when not set (all null: no clock). */
   clockReserve: number | null;
   clockPerPoint: number | null;
@@ -58,6 +62,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   opening: "play-opening-dice",
   matchOpenings: "every-game",
   autoPlayForced: true,
+  backgammons: "counted",
   clockReserve: null,
   clockPerPoint: null,
   clockDelay: null,
@@ -93,6 +98,7 @@ export function normalizeSettings(value: unknown): Settings {
     opening: raw.opening === "winner-rolls-again" ? "winner-rolls-again" : "play-opening-dice",
     matchOpenings: raw.matchOpenings === "winner-opens" ? "winner-opens" : "every-game",
     autoPlayForced: bool("autoPlayForced", d.autoPlayForced),
+    backgammons: raw.backgammons === "as-gammon" ? "as-gammon" : "counted",
     clockReserve: optional("clockReserve"),
     clockPerPoint: optional("clockPerPoint"),
     clockDelay: optional("clockDelay"),
@@ -141,6 +147,9 @@ export function toRuleSet(s: Settings): RuleSet {
       rules.automaticDoublesLimit = s.automaticDoublesLimit;
     }
   }
+  if (!nardi && s.backgammons === "as-gammon") {
+    setBackgammons(rules, s.backgammons);
+  }
   if (hasClock(s)) {
     const seconds = (n: number) => durationFromMs(Math.round(n * 1000));
     rules.clock = create(ClockRulesSchema, {
@@ -151,6 +160,28 @@ export function toRuleSet(s: Settings): RuleSet {
     });
   }
   return rules;
+}
+
+const BACKGAMMONS_FIELD = RuleSetSchema.fields.find((field) => field.name === "backgammons");
+
+/** Whether the server's API (as this page was built with it) has the rule set's `backgammons`
+ *  option; without it every backgammon is counted, as the book's default. */
+export function apiHasBackgammons(): boolean {
+  return BACKGAMMONS_FIELD?.fieldKind === "enum";
+}
+
+/** The one place the page writes the `backgammons` option (an enum, BACKGAMMONS_AS_GAMMON...),
+ *  looked up by name so that the page builds whether or not its API has the option yet; an
+ *  API without it leaves the rule set as it is. */
+function setBackgammons(rules: RuleSet, value: BackgammonsName): void {
+  if (BACKGAMMONS_FIELD?.fieldKind !== "enum") {
+    return;
+  }
+  const wanted = `BACKGAMMONS_${value.toUpperCase().replace("-", "_")}`;
+  const number = BACKGAMMONS_FIELD.enum.values.find((v) => v.name === wanted)?.number;
+  if (number !== undefined) {
+    reflect(RuleSetSchema, rules).set(BACKGAMMONS_FIELD, number);
+  }
 }
 
 /** Where a form's settings are kept between visits. */
