@@ -14,6 +14,8 @@ import { clockText, readClock } from "./clock";
 import { expectsAction, isMoneyPlay, mustPass, otherSeat, playerName, seatIndex, toBoardState, toLegalPlays } from "./convert";
 import { Dialogs } from "./dialogs";
 import { h, setText } from "./dom";
+import { followPreferences } from "./preferences";
+import { preferencesMenu } from "./preferences-menu";
 import { gameId, type WatchFrom } from "./routes";
 import {
   cubeText,
@@ -31,6 +33,7 @@ import {
   statusText,
 } from "./text";
 import type { Screen } from "./screen";
+import { TableSounds, playSound } from "./sounds";
 
 export type GameRoute = { mode: "seat"; name: string; token: string } | { mode: "watch"; name: string; from: WatchFrom };
 
@@ -81,6 +84,9 @@ class GameScreen implements Screen {
   private matchOverShown = false;
   private clockTimer: number | undefined;
   private readonly keyListener = (event: KeyboardEvent) => this.onKey(event);
+  private readonly preferences = preferencesMenu();
+  private readonly sounds = new TableSounds();
+  private stopFollowingPreferences: () => void = () => {};
 
   // Elements.
   private readonly rootEl: HTMLElement;
@@ -154,7 +160,7 @@ class GameScreen implements Screen {
       parts.push(this.banner);
     }
     parts.push(
-      h("nav", { class: "crumbs" }, h("a", { href: "#/" }, "← Home")),
+      h("nav", { class: "crumbs" }, h("a", { href: "#/" }, "← Home"), this.preferences.element),
       info,
       them,
       this.boardHost,
@@ -192,6 +198,8 @@ class GameScreen implements Screen {
       onDiceClick: () => this.onDiceClick(),
       onCubeClick: () => this.onCubeClick(),
     });
+    const board = this.board;
+    this.stopFollowingPreferences = followPreferences((preferences) => board.setHomeSide(preferences.homeSide));
     document.addEventListener("keydown", this.keyListener);
     this.renderControls();
   }
@@ -199,6 +207,8 @@ class GameScreen implements Screen {
   destroy(): void {
     this.controller.abort();
     document.removeEventListener("keydown", this.keyListener);
+    this.stopFollowingPreferences();
+    this.preferences.destroy();
     if (this.clockTimer !== undefined) {
       clearInterval(this.clockTimer);
     }
@@ -533,7 +543,9 @@ class GameScreen implements Screen {
     this.boardKey = key;
     this.partial = [];
     this.complete = playing && mustPass(this.plays) ? this.plays[0] : null;
-    this.board.show(toBoardState(game, this.viewSeat), playing ? this.plays : undefined);
+    const state = toBoardState(game, this.viewSeat);
+    this.sounds.follow(state);
+    this.board.show(state, playing ? this.plays : undefined);
   }
 
   private renderClocks(): void {
@@ -777,6 +789,9 @@ class GameScreen implements Screen {
   }
 
   private onPartialChange(partial: Step[], complete: LegalPlay | null): void {
+    if (partial.length > this.partial.length) {
+      playSound("checker");
+    }
     this.partial = [...partial];
     this.complete = complete ?? (partial.length === 0 && mustPass(this.plays) ? this.plays[0] : null);
     if (partial.length > 0) {

@@ -20,11 +20,12 @@
 // checker that follows the pointer during a drag is moved in place.
 
 import "./board.css";
+import "./mirror.css";
 import {
   BAR, CHECKER_RADIUS, CUBE_SIZE, DIE_SIZE, FRAME, OFF, VIEW_BOX, VIEW_HEIGHT, VIEW_WIDTH,
-  barRect, boardHalves, barSpots, cubeSpot, diceArea, diePips, dieSpots, myOffTarget, offSlabs, offTray,
-  otherSidePoint, pipsSpot, pointAt, pointNumberSpot, pointSlot, stackLabel, stackSpots,
-  type Rect, type Spot,
+  barRect, boardHalves, barSpots, cubeSpot, diceArea, diePips, dieSpots, layoutTransform, myOffTarget, offSlabs,
+  offTray, otherSidePoint, pipsSpot, pointAt, pointNumberSpot, pointSlot, seenSpot, stackLabel, stackSpots,
+  type HomeSide, type Rect, type Spot,
 } from "./geometry";
 import type { BoardState, LegalPlay, Side, SideCheckers, Step } from "./model";
 import { MoveInput, diceLeft, diceShown } from "./moves";
@@ -61,6 +62,7 @@ export class Board {
   private state: BoardState | null = null;
   private input: MoveInput | null = null;
   private shown = "";
+  private homeSide: HomeSide = "right";
   private press: Press | null = null;
   /** Set when a drag ends, so that the click the browser may send after it is not acted on. */
   private suppressClick = false;
@@ -74,6 +76,7 @@ export class Board {
     this.svg.setAttribute("width", "100%");
     this.svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
     this.svg.setAttribute("role", "group"); // labelled by the description; its points stay buttons a screen reader can reach
+    this.svg.dataset.home = this.homeSide;
     this.description = document.createElement("p");
     this.description.className = "tavli-board-description";
     this.description.dataset.testid = "board-description";
@@ -100,6 +103,14 @@ export class Board {
       this.input = plays ? new MoveInput(state, plays) : null;
       this.endPress();
     }
+    this.render();
+  }
+
+  /** Draw my home board on the right (the usual layout) or on the left (its mirror image). */
+  setHomeSide(home: HomeSide): void {
+    if (home === this.homeSide) return;
+    this.homeSide = home;
+    this.svg.dataset.home = home;
     this.render();
   }
 
@@ -199,7 +210,7 @@ export class Board {
     if (!press.dragging || !this.input) return;
     this.suppressClick = true;
     const spot = this.toBoard(event);
-    const to = spot ? pointAt(spot) : null;
+    const to = spot ? pointAt(seenSpot(spot, this.homeSide)) : null;
     if (to === press.from) return this.render();
     if (to === null) {
       this.input.selected = null;
@@ -234,7 +245,9 @@ export class Board {
 
     this.svg.setAttribute("aria-label", text);
     this.svg.classList.toggle("input-on", this.input !== null);
-    this.svg.innerHTML = `<title>${escapeText(text)}</title>${this.markup(state, board, partial)}`;
+    const layout = layoutTransform(this.homeSide);
+    const markup = this.markup(state, board, partial);
+    this.svg.innerHTML = `<title>${escapeText(text)}</title>${layout ? `<g transform="${layout}">${markup}</g>` : markup}`;
     this.description.textContent = text;
     if (focused) this.svg.querySelector<SVGElement>(focused)?.focus();
   }
@@ -373,7 +386,8 @@ function targetMark(board: BoardState, point: number): string {
 function hitTarget(point: number, area: Rect, label: string, inputOn: boolean, movable: boolean, selected: boolean, target: boolean): string {
   const attrs = [
     ` data-point="${point}"`,
-    inputOn ? ` tabindex="0" role="button"` : "",
+    // A button while input is on; otherwise a labelled picture of the point (a label needs a role).
+    inputOn ? ` tabindex="0" role="button"` : ` role="img"`,
     ` aria-label="${escapeText(label + (movable ? ", can move" : "") + (target ? ", move here" : ""))}"`,
     movable ? ` data-movable="true"` : "",
     selected ? ` data-selected="true" aria-pressed="true"` : "",
