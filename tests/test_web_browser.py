@@ -132,11 +132,10 @@ def to_my_turn_to_play(seats: tuple[Seat, Seat], seat_index: int = 0) -> games_p
 def test_a_whole_match_against_the_computer_by_clicking(
     page: Page, server: Running, client: TavliClient, variant: str, screenshots: bool
 ) -> None:
-    if screenshots:
+    if screenshots:  # (home.png and home-phone.png are tests/test_web_home.py's)
         page.goto(url(server))
         expect(by(page, "computer-form")).to_be_visible()
         expect(by(page, "games-list")).to_be_attached()
-        screenshot(page, "home", full_page=True)
     name = start_computer_game(
         page, server.web_port, variant=variant, bot="heuristic", match_length=1, name="Tester"
     )
@@ -346,9 +345,11 @@ def cube_owner_word(game: games_pb2.Game, my_seat: int) -> str:
 
 
 def assert_cube_shown(page: Page, game: games_pb2.Game, my_seat: int) -> None:
-    """The board's cube and its text alternative show the server's cube value and owner."""
+    """The board's cube and its text alternative show the server's cube value and owner (the
+    cube's face 64 while it is centred at 1, as a real cube)."""
     cube = by(page, "board").locator('[data-testid="cube"]')
-    expect(cube).to_have_text(re.compile(rf"^\s*{game.cube_value}\s*$"))
+    centred = game.cube_value == 1 and game.cube_owner == games_pb2.SEAT_UNSPECIFIED
+    expect(cube).to_have_text(re.compile(rf"^\s*{64 if centred else game.cube_value}\s*$"))
     owner = OWNER_WORDS[cube_owner_word(game, my_seat)]
     expect(by(page, "board-description")).to_contain_text(
         re.compile(rf"\bcube:?\s*{game.cube_value}\b[^.]*{owner}", re.IGNORECASE)

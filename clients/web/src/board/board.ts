@@ -424,14 +424,21 @@ function diceMarkup(state: BoardState, partial: Step[], clickable: boolean): str
   return parts.join("");
 }
 
+/** The number on the cube's face: its value, but 64 while it is centred at 1, as a real cube
+ *  shows it (it has no 1). */
+export function cubeFace(cube: NonNullable<BoardState["cube"]>): number {
+  return cube.value === 1 && cube.owner === null ? 64 : cube.value;
+}
+
 function cubeMarkup(cube: NonNullable<BoardState["cube"]>, clickable: boolean): string {
   const at = cubeSpot(cube.owner);
   const owner = cube.owner ?? "centre";
+  const face = cubeFace(cube);
   const attrs = clickable ? ` role="button" tabindex="0"` : "";
   return (
-    `<g class="cube" data-testid="cube" data-owner="${owner}" aria-label="cube ${cube.value}, ${cube.owner === null ? "in the middle" : cube.owner === "me" ? "mine" : "theirs"}"${attrs}>` +
+    `<g class="cube" data-testid="cube" data-owner="${owner}" aria-label="cube ${cube.value}${face === cube.value ? "" : `, its face ${face}`}, ${cube.owner === null ? "in the middle" : cube.owner === "me" ? "mine" : "theirs"}"${attrs}>` +
     `<rect class="cube-face" x="${at.x}" y="${at.y}" width="${CUBE_SIZE}" height="${CUBE_SIZE}" rx="8"/>` +
-    `<text class="cube-value" x="${at.x + CUBE_SIZE / 2}" y="${at.y + CUBE_SIZE / 2 + 10}">${cube.value}</text></g>`
+    `<text class="cube-value" x="${at.x + CUBE_SIZE / 2}" y="${at.y + CUBE_SIZE / 2 + 10}">${face}</text></g>`
   );
 }
 
