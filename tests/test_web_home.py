@@ -4,7 +4,8 @@ each preset's rule set reaches the server, the board flipped and in high contras
 stay so across a reload, and axe-core finds nothing serious on any screen.
 
 The DOM contract these tests add to tests/test_web_browser.py's: the home page's tabs
-(`tab-computer`, `tab-table`, `tab-watch`), the forms' `setting-preset` and their `rules`
+(`tab-computer`, `tab-table`, `tab-watch`), the forms' preset cards (`setting-preset-KEY`, a
+radio for each key of engine/presets.json and `setting-preset-custom`) and their `rules`
 disclosures (`rules`, `table-rules`); the board preferences menu `preferences` (`pref-home-right`,
 `pref-home-left`, `pref-theme-classic`, `pref-theme-high-contrast`, `pref-sounds`), on the home
 page and above the table.
@@ -19,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, expect
+from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 
 from tavli.clients.client import Seat, TavliClient
 from tavli.engine.presets import PRESETS
@@ -106,7 +107,7 @@ def test_the_home_page_opens_on_the_computer_with_one_start_button_in_view(
         expect(page.get_by_role("button", name="Start the game")).to_have_count(1)
         expect(by(page, "rules")).not_to_have_attribute("open", "")
         expect(by(page, "setting-cube")).to_be_hidden()
-        expect(by(page, "setting-preset")).to_have_value("international")
+        expect(by(page, "setting-preset-international")).to_be_checked()
         screenshot(page, shot)
         # The table for two and watching are one tab away.
         by(page, "tab-table").click()
@@ -126,7 +127,7 @@ def test_each_preset_reaches_the_server_and_the_last_used_comes_back(
         page.goto(home(server))
         wait_for_bots(page)
         by(page, "setting-bot").select_option("random")
-        by(page, "setting-preset").select_option(preset.key)
+        by(page, f"setting-preset-{preset.key}").check()
         expect(by(page, "computer-form")).to_contain_text(preset.description)
         by(page, "start-computer-game").click()
         root = game_root(page)
@@ -137,12 +138,12 @@ def test_each_preset_reaches_the_server_and_the_last_used_comes_back(
     # The home page opens with the last preset chosen; a rule changed after makes it custom.
     last = list(PRESETS.values())[-1]
     page.goto(home(server))
-    expect(by(page, "setting-preset")).to_have_value(last.key)
+    expect(by(page, f"setting-preset-{last.key}")).to_be_checked()
     show_rules(page)
     by(page, "setting-match-length").fill(str(last.rule_set().match_length + 2))
-    expect(by(page, "setting-preset")).to_have_value("custom")
-    expect(by(page, "setting-preset").locator("option:checked")).to_have_text("Custom")
-    by(page, "setting-preset").select_option("money")
+    expect(by(page, "setting-preset-custom")).to_be_checked()
+    expect(by(page, f"setting-preset-{last.key}")).not_to_be_checked()
+    by(page, "setting-preset-money").check()
     expect(by(page, "setting-variant")).to_have_value("backgammon")
     expect(by(page, "setting-match-length")).to_have_value("0")
     expect(by(page, "setting-beavers")).to_be_checked()
@@ -151,14 +152,17 @@ def test_each_preset_reaches_the_server_and_the_last_used_comes_back(
 # --- 2. board preferences ------------------------------------------------------------------------
 
 
-def centre_x(page: Page, number: int) -> float:
-    """Where the middle of my point is seen, across the page (the board redraws itself whole, so
-    the point is measured in one go, in the page)."""
+def middle_x(element: Locator) -> float:
+    """Where the middle of an element is seen, across the page (measured in one go in the page:
+    the board redraws itself whole whenever the game moves on)."""
     return float(
-        point(page, number).evaluate(
-            "(p) => { const r = p.getBoundingClientRect(); return r.x + r.width / 2; }"
-        )
+        element.evaluate("(e) => { const r = e.getBoundingClientRect(); return r.x + r.width / 2; }")
     )
+
+
+def centre_x(page: Page, number: int) -> float:
+    """Where the middle of my point is seen, across the page."""
+    return middle_x(point(page, number))
 
 
 def board_middle_x(page: Page) -> float:
@@ -203,8 +207,7 @@ def test_the_board_flipped_in_high_contrast_with_sounds_stays_so_after_a_reload(
     assert felt_colour(page) == "rgb(0, 0, 0)" != classic
     # The point numbers read as written, each under its own point.
     number_one = by(page, "board").locator("text.point-number", has_text=re.compile(r"^1$"))
-    box = number_one.bounding_box()
-    assert box is not None and abs(box["x"] + box["width"] / 2 - centre_x(page, 1)) < 8
+    assert abs(middle_x(number_one) - centre_x(page, 1)) < 8
 
     page.reload()
     expect(game_root(page)).to_have_attribute("data-game-name", name)
@@ -217,14 +220,15 @@ def test_the_board_flipped_in_high_contrast_with_sounds_stays_so_after_a_reload(
     by(page, "preferences").locator("summary").click()
 
     # Checkers are clicked where the flipped board shows them, each move and roll with its click.
+    plays_before = player.plays_clicked
     for _ in range(20):
-        if player.plays_clicked:
+        if player.plays_clicked > plays_before:
             break
         assert wait_until_actionable(page), "the page never came to act"
         player.act()
-    assert player.plays_clicked >= 1
+    assert player.plays_clicked > plays_before
     # (A play may have been a pass, which moves nothing: the next roll clicks, then.)
-    page.wait_for_function("window.tavliClicks > 0")
+    page.wait_for_function("() => window.tavliClicks > 0")
     screenshot(page, "game-flipped-high-contrast", full_page=True)
 
 

@@ -5,11 +5,9 @@
 import { Variant } from "../gen/tavli/v1/board_pb";
 import type { BotInfo } from "../gen/tavli/v1/bots_service_pb";
 import { h, uid } from "./dom";
+import { CUSTOM, buildPresetPicker } from "./preset-picker";
 import { PRESETS, applyPreset, presetOf } from "./presets";
 import { apiHasBackgammons, normalizeSettings, variantHasCube, type Settings } from "./settings";
-
-/** The preset picker's value for settings that are no preset's. */
-const CUSTOM = "custom";
 
 export interface SettingsForm {
   /** The preset, the bot (computer form only) and the name, to show first. */
@@ -68,11 +66,7 @@ export function buildSettingsForm(prefix: "" | "table-", initial: Settings, with
     return element;
   }
 
-  const preset = row(
-    "Table",
-    "preset",
-    select([...PRESETS.map((p): [string, string] => [p.key, p.title]), [CUSTOM, "Custom"]], presetOf(initial)?.key ?? CUSTOM),
-  );
+  const preset = buildPresetPicker(prefix);
   const variant = row("Variant", "variant", select([["backgammon", "Backgammon"], ["long-nardi", "Long nardi"]], initial.variant));
   const bot = row("Computer opponent", "bot", select([], ""), "");
   const matchLength = row("Match length (points; 0 = money play)", "match-length", number(initial.matchLength, 0, 32767));
@@ -122,7 +116,7 @@ export function buildSettingsForm(prefix: "" | "table-", initial: Settings, with
     automaticDoubles.row,
     automaticDoublesLimit.row,
   );
-  const basics = h("div", { class: "basics" }, preset.row, withBot ? bot.row : null, name.row);
+  const basics = h("div", { class: "basics" }, preset.element, withBot ? bot.row : null, name.row);
   const rules = h(
     "details",
     { class: "rules", testid: `${prefix}rules` },
@@ -201,8 +195,8 @@ export function buildSettingsForm(prefix: "" | "table-", initial: Settings, with
     backgammonsAsGammons.input.checked = s.backgammons === "as-gammon";
   }
 
-  function choosePreset(): void {
-    const chosen = PRESETS.find((p) => p.key === preset.input.value);
+  function choosePreset(key: string): void {
+    const chosen = PRESETS.find((p) => p.key === key);
     if (chosen) {
       fillRules(applyPreset(read(), chosen));
     } else {
@@ -219,8 +213,7 @@ export function buildSettingsForm(prefix: "" | "table-", initial: Settings, with
   function refresh(): void {
     const s = read();
     const chosenPreset = presetOf(s);
-    preset.input.value = chosenPreset?.key ?? CUSTOM;
-    preset.note.textContent = chosenPreset ? chosenPreset.description : "your own rules (see Rules)";
+    preset.show(chosenPreset?.key ?? CUSTOM, chosenPreset ? chosenPreset.description : "Your own rules: see Rules below.");
     const hasCube = variantHasCube(s.variant);
     const money = s.matchLength === 0;
     cubeGroup.hidden = !hasCube;
@@ -269,12 +262,9 @@ export function buildSettingsForm(prefix: "" | "table-", initial: Settings, with
     bot.input.disabled = playing.length === 0;
   }
 
-  const fields = [preset, variant, bot, matchLength, name, cube, cubeLimit, crawford, jacoby, beavers, automaticDoubles, automaticDoublesLimit, opening, matchOpenings, autoPlayForced, backgammonsAsGammons, clockReserve, clockPerPoint, clockDelay, clockMoveLimit];
+  const fields = [variant, bot, matchLength, name, cube, cubeLimit, crawford, jacoby, beavers, automaticDoubles, automaticDoublesLimit, opening, matchOpenings, autoPlayForced, backgammonsAsGammons, clockReserve, clockPerPoint, clockDelay, clockMoveLimit];
   for (const field of fields) {
     const fire = () => {
-      if (field === preset) {
-        choosePreset();
-      }
       if (field === bot) {
         wantedBot = bot.input.value;
       }
@@ -289,6 +279,13 @@ export function buildSettingsForm(prefix: "" | "table-", initial: Settings, with
     field.input.addEventListener("input", fire);
     field.input.addEventListener("change", fire);
   }
+  preset.onChoose((key) => {
+    choosePreset(key);
+    refresh();
+    for (const listener of listeners) {
+      listener();
+    }
+  });
   refresh();
 
   return {
