@@ -26,10 +26,11 @@ from tavli.clients.client import Seat, TavliClient
 from tavli.engine.presets import PRESETS
 from tavli.server.app import Running
 from tavli.server.convert import rules_of
-from tavli.v1 import games_service_pb2 as games_pb2
+from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
 from tests.browser import (  # the fixtures browser and page, and what the tests share
     PHONE,
     ClickingPlayer,
+    attribute,
     browser_fixture,  # noqa: F401
     by,
     game_root,
@@ -171,6 +172,29 @@ def board_middle_x(page: Page) -> float:
     return box["x"] + box["width"] / 2
 
 
+def my_next_play(page: Page, player: ClickingPlayer) -> board_pb2.Play:
+    """Act (roll, pass) until the page's seat has a play that moves a checker; returns one."""
+    for _ in range(20):
+        assert wait_until_actionable(page), "the page never came to act"
+        if attribute(page, "data-phase") == "PLAYING":
+            moving = [play for play in player.legal().plays if play.steps]
+            if moving:
+                return player.choose(moving)
+        player.act()
+    raise AssertionError("the page never came to a play that moves a checker")
+
+
+def drag(page: Page, from_point: int, to_point: int) -> None:
+    """Press on one of my points, move in steps to another and let go there."""
+    start = point(page, from_point).bounding_box()
+    end = point(page, to_point).bounding_box()
+    assert start is not None and end is not None
+    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=8)
+    page.mouse.up()
+
+
 def felt_colour(page: Page) -> str:
     return str(page.eval_on_selector(".tavli-board .felt", "(felt) => getComputedStyle(felt).fill"))
 
@@ -219,13 +243,15 @@ def test_the_board_flipped_in_high_contrast_with_sounds_stays_so_after_a_reload(
         expect(by(page, testid)).to_be_checked()
     by(page, "preferences").locator("summary").click()
 
-    # Checkers are clicked where the flipped board shows them, each move and roll with its click.
+    # A checker dragged on the flipped board lands where it is dropped; the rest are clicked where
+    # the board shows them; each move and roll with its click.
     plays_before = player.plays_clicked
-    for _ in range(20):
-        if player.plays_clicked > plays_before:
-            break
-        assert wait_until_actionable(page), "the page never came to act"
-        player.act()
+    play = my_next_play(page, player)
+    first, *rest = play.steps
+    drag(page, first.from_point, first.to_point)
+    expect(by(page, "undo-button")).to_be_enabled()
+    expect(by(page, "refusal")).to_be_empty()
+    player.play_by_clicking(board_pb2.Play(notation=play.notation, steps=rest))
     assert player.plays_clicked > plays_before
     # (A play may have been a pass, which moves nothing: the next roll clicks, then.)
     page.wait_for_function("() => window.tavliClicks > 0")
