@@ -132,7 +132,7 @@ def to_my_turn_to_play(seats: tuple[Seat, Seat], seat_index: int = 0) -> games_p
 def test_a_whole_match_against_the_computer_by_clicking(
     page: Page, server: Running, client: TavliClient, variant: str, screenshots: bool
 ) -> None:
-    if screenshots:  # (home.png and home-phone.png are tests/test_web_home.py's)
+    if screenshots:  # (home.png and home-phone.png are test_web_home.py's)
         page.goto(url(server))
         expect(by(page, "computer-form")).to_be_visible()
         expect(by(page, "games-list")).to_be_attached()

@@ -3,7 +3,7 @@ Playwright): a game against the computer starts in one click at a laptop's and a
 each preset's rule set reaches the server, the board flipped and in high contrast (and sounds)
 stay so across a reload, and axe-core finds nothing serious on any screen.
 
-The DOM contract these tests add to tests/test_web_browser.py's: the home page's tabs
+The DOM contract these tests add to test_web_browser.py's: the home page's tabs
 (`tab-computer`, `tab-table`, `tab-watch`), the forms' preset cards (`setting-preset-KEY`, a
 radio for each key of engine/presets.json and `setting-preset-custom`) and their `rules`
 disclosures (`rules`, `table-rules`); the board preferences menu `preferences` (`pref-home-right`,
@@ -46,7 +46,7 @@ from tests.browser import (  # the fixtures browser and page, and what the tests
 from tests.server_play import Policy, act_once, connected, running_server
 
 LAPTOP: ViewportSize = {"width": 1280, "height": 800}
-AXE = Path(__file__).resolve().parent.parent / "clients" / "web" / "node_modules" / "axe-core" / "axe.min.js"
+AXE = Path(__file__).resolve().parents[2] / "clients" / "web" / "node_modules" / "axe-core" / "axe.min.js"
 # Counts the clicks the page's WebAudio makes (each is one buffer source started).
 COUNT_CLICKS = """
     window.tavliClicks = 0;
