@@ -114,9 +114,11 @@ def test_the_home_page_opens_on_the_computer_with_one_start_button_in_view(
         by(page, "tab-table").click()
         expect(by(page, "table-form")).to_be_visible()
         expect(by(page, "computer-form")).to_be_hidden()
+        screenshot(page, f"{shot}-table")
         by(page, "tab-table").press("ArrowRight")
         expect(by(page, "tab-watch")).to_be_focused()
         expect(by(page, "watch-form")).to_be_visible()
+        screenshot(page, f"{shot}-watch")
     finally:
         context.close()
 
