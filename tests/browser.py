@@ -231,6 +231,20 @@ def fail_with_screenshot(page: Page, name: str, why: str) -> None:
     pytest.fail(f"{why}\npage: {describe(page)}\nscreenshot: {path}", pytrace=False)
 
 
+def open_home_tab(page: Page, tab: str) -> None:
+    """Show one of the home page's tabs: "computer", "table" or "watch"."""
+    by(page, f"tab-{tab}").click()
+    expect(by(page, f"tab-{tab}")).to_have_attribute("aria-selected", "true")
+
+
+def show_rules(page: Page, prefix: str = "") -> None:
+    """Open the "Rules" of the computer form (or, with prefix "table-", of the table form)."""
+    rules = by(page, f"{prefix}rules")
+    if rules.get_attribute("open") is None:
+        rules.locator("summary").click()
+    expect(rules).to_have_attribute("open", "")
+
+
 def start_computer_game(
     page: Page,
     web_port: int,
@@ -246,6 +260,7 @@ def start_computer_game(
     page.goto(f"http://127.0.0.1:{web_port}/#/")
     form = by(page, "computer-form")
     expect(form).to_be_visible()
+    show_rules(page)
     by(page, "setting-variant").select_option(variant)
     # The bots are listed by the server (ListBots): wait for the one asked for.
     expect(by(page, "setting-bot").locator(f'option[value="{bot}"]')).to_have_count(1)

@@ -11,6 +11,8 @@ export default defineConfig({
     target: "es2022",
   },
   server: {
+    // The presets are the engine's data file (engine/presets.json), outside this folder.
+    fs: { allow: [".", "../../engine/presets.json"] },
     // `npm run dev` beside `tavli serve`: the API calls go to the server's web port.
     proxy: { "/tavli.v1.": "http://127.0.0.1:8080" },
   },

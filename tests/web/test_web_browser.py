@@ -38,12 +38,14 @@ from tests.browser import (  # the fixtures browser, page and phone_page, and wh
     fragment_token,
     game_root,
     open_context,
+    open_home_tab,
     page_fixture,  # noqa: F401
     phone_page_fixture,  # noqa: F401
     play_pages_to_match_over,
     playwright_driver_fixture,  # noqa: F401
     point,
     screenshot,
+    show_rules,
     start_computer_game,
     wait_until_actionable,
 )
@@ -130,11 +132,10 @@ def to_my_turn_to_play(seats: tuple[Seat, Seat], seat_index: int = 0) -> games_p
 def test_a_whole_match_against_the_computer_by_clicking(
     page: Page, server: Running, client: TavliClient, variant: str, screenshots: bool
 ) -> None:
-    if screenshots:
+    if screenshots:  # (home.png and home-phone.png are test_web_home.py's)
         page.goto(url(server))
         expect(by(page, "computer-form")).to_be_visible()
         expect(by(page, "games-list")).to_be_attached()
-        screenshot(page, "home", full_page=True)
     name = start_computer_game(
         page, server.web_port, variant=variant, bot="heuristic", match_length=1, name="Tester"
     )
@@ -180,6 +181,7 @@ def test_the_settings_panel_makes_the_rule_set_and_clocks_show(
     page.goto(url(server))
     form = by(page, "computer-form")
     expect(form).to_be_visible()
+    show_rules(page)
     by(page, "setting-variant").select_option("backgammon")
     expect(by(page, "setting-bot").locator('option[value="random"]')).to_have_count(1)
     by(page, "setting-bot").select_option("random")
@@ -212,6 +214,7 @@ def test_the_settings_panel_makes_the_rule_set_and_clocks_show(
 
     # A match: the Crawford rule and how later games start.
     page.goto(url(server))
+    show_rules(page)
     by(page, "setting-variant").select_option("backgammon")
     by(page, "setting-match-length").fill("3")
     expect(by(page, "setting-crawford")).to_be_enabled()
@@ -231,6 +234,7 @@ def test_the_settings_panel_makes_the_rule_set_and_clocks_show(
 
     # Long nardi: no cube, and the bots that play it.
     page.goto(url(server))
+    show_rules(page)
     by(page, "setting-variant").select_option("long-nardi")
     expect(by(page, "setting-bot").locator('option[value="heuristic"]')).to_have_count(1)
     by(page, "setting-bot").select_option("heuristic")
@@ -341,9 +345,11 @@ def cube_owner_word(game: games_pb2.Game, my_seat: int) -> str:
 
 
 def assert_cube_shown(page: Page, game: games_pb2.Game, my_seat: int) -> None:
-    """The board's cube and its text alternative show the server's cube value and owner."""
+    """The board's cube and its text alternative show the server's cube value and owner (the
+    cube's face 64 while it is centred at 1, as a real cube)."""
     cube = by(page, "board").locator('[data-testid="cube"]')
-    expect(cube).to_have_text(re.compile(rf"^\s*{game.cube_value}\s*$"))
+    centred = game.cube_value == 1 and game.cube_owner == games_pb2.SEAT_UNSPECIFIED
+    expect(cube).to_have_text(re.compile(rf"^\s*{64 if centred else game.cube_value}\s*$"))
     owner = OWNER_WORDS[cube_owner_word(game, my_seat)]
     expect(by(page, "board-description")).to_contain_text(
         re.compile(rf"\bcube:?\s*{game.cube_value}\b[^.]*{owner}", re.IGNORECASE)
@@ -497,6 +503,8 @@ def test_two_browsers_play_a_match_through_a_shared_link(
     page_b.on("request", lambda request: requests.append(request))
     try:
         page_a.goto(url(server))
+        open_home_tab(page_a, "table")
+        show_rules(page_a, "table-")
         form = by(page_a, "table-form")
         expect(form).to_be_visible()
         by(page_a, "table-setting-variant").select_option("backgammon")
@@ -594,6 +602,7 @@ def test_a_watcher_follows_a_game_played_through_the_api(
 
     # The watch form opens the same page from the game's name.
     page.goto(url(server, "#/"))
+    open_home_tab(page, "watch")
     by(page, "watch-name").fill(name)
     by(page, "watch-from").select_option("start")
     by(page, "watch-button").click()
@@ -606,6 +615,7 @@ def test_a_watcher_follows_a_game_played_through_the_api(
 
     # The home page lists the game, and its entry opens the watch page.
     page.goto(url(server, "#/"))
+    open_home_tab(page, "watch")
     entry = by(page, "games-list").locator(f'[data-testid="game-entry"][data-game-name="{name}"]')
     expect(entry).to_be_visible()
     screenshot(page, "home-games-list", full_page=True)

@@ -3,6 +3,7 @@
 import "./app/app.css";
 import { gameScreen } from "./app/game";
 import { homeScreen } from "./app/home";
+import { followPreferences, showTheme } from "./app/preferences";
 import { parseRoute } from "./app/routes";
 import type { Screen } from "./app/screen";
 
@@ -35,5 +36,6 @@ function show(): void {
   window.scrollTo(0, 0);
 }
 
+followPreferences(showTheme);
 window.addEventListener("hashchange", show);
 show();

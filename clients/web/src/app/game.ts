@@ -19,6 +19,8 @@ import { expectsAction, isMoneyPlay, mustPass, otherSeat, playerName, seatIndex,
 import { Dialogs } from "./dialogs";
 import { h, setText } from "./dom";
 import { loadSpeed, prefersReducedMotion, speedSelect, stepMs } from "./motion";
+import { followPreferences } from "./preferences";
+import { preferencesMenu } from "./preferences-menu";
 import { gameId, type WatchFrom } from "./routes";
 import { Stage, boardOf, finalBoard, pause } from "./stage";
 import { GameFeed } from "./feed";
@@ -39,6 +41,7 @@ import {
   statusText,
 } from "./text";
 import type { Screen } from "./screen";
+import { TableSounds, playSound } from "./sounds";
 
 export type GameRoute = { mode: "seat"; name: string; token: string } | { mode: "watch"; name: string; from: WatchFrom };
 
@@ -103,6 +106,9 @@ class GameScreen implements Screen {
   private matchOverShown = false;
   private clockTimer: number | undefined;
   private readonly keyListener = (event: KeyboardEvent) => this.onKey(event);
+  private readonly preferences = preferencesMenu();
+  private readonly sounds = new TableSounds();
+  private stopFollowingPreferences: () => void = () => {};
 
   // Elements.
   private readonly rootEl: HTMLElement;
@@ -188,7 +194,7 @@ class GameScreen implements Screen {
       parts.push(this.banner);
     }
     parts.push(
-      h("nav", { class: "crumbs" }, h("a", { href: "#/" }, "← Home")),
+      h("nav", { class: "crumbs" }, h("a", { href: "#/" }, "← Home"), this.preferences.element),
       info,
       them,
       this.boardHost,
@@ -233,6 +239,8 @@ class GameScreen implements Screen {
       onCubeClick: () => this.onCubeClick(),
     });
     this.stage = new Stage(this.board, this.rootEl, () => this.speed, this.signal);
+    const board = this.board;
+    this.stopFollowingPreferences = followPreferences((preferences) => board.setHomeSide(preferences.homeSide));
     document.addEventListener("keydown", this.keyListener);
     this.renderControls();
   }
@@ -240,6 +248,8 @@ class GameScreen implements Screen {
   destroy(): void {
     this.controller.abort();
     document.removeEventListener("keydown", this.keyListener);
+    this.stopFollowingPreferences();
+    this.preferences.destroy();
     if (this.clockTimer !== undefined) {
       clearInterval(this.clockTimer);
     }
@@ -585,7 +595,9 @@ class GameScreen implements Screen {
     this.boardKey = key;
     this.partial = [];
     this.complete = playing && mustPass(this.plays) ? this.plays[0] : null;
-    this.board.show(boardOf(shown, this.viewSeat), playing ? this.plays : undefined);
+    const state = boardOf(shown, this.viewSeat);
+    this.sounds.follow(state);
+    this.board.show(state, playing ? this.plays : undefined);
   }
 
   private renderClocks(): void {
@@ -827,6 +839,9 @@ class GameScreen implements Screen {
   }
 
   private onPartialChange(partial: Step[], complete: LegalPlay | null): void {
+    if (partial.length > this.partial.length) {
+      playSound("checker");
+    }
     this.partial = [...partial];
     this.complete = complete ?? (partial.length === 0 && mustPass(this.plays) ? this.plays[0] : null);
     if (partial.length > 0) {

@@ -1,13 +1,17 @@
-// The home screen: play against the computer, open a table for two, or watch a game.
+// The home screen: play against the computer (the tab it opens on, one Start button in view), open
+// a table for two, or watch a game; the board's preferences in the masthead.
 
 import { Variant } from "../gen/tavli/v1/board_pb";
 import { Seat, type Game } from "../gen/tavli/v1/games_service_pb";
 import { getApi, newRequestId, refusalText } from "./api";
 import { playerName } from "./convert";
 import { h, setText } from "./dom";
+import "./home.css";
+import { preferencesMenu } from "./preferences-menu";
 import { formatRoute, gameId, seatUrl } from "./routes";
 import { buildSettingsForm, botLabel } from "./settings-form";
 import { loadSettings, saveSettings, toRuleSet, type Settings } from "./settings";
+import { buildTabs } from "./tabs";
 import { phaseName } from "./text";
 import type { Screen } from "./screen";
 
@@ -21,14 +25,14 @@ export function homeScreen(root: HTMLElement, navigate: (hash: string) => void):
   // --- play against the computer ---
   const computer = buildSettingsForm("", loadSettings("computer"), true);
   const computerAlert = h("p", { class: "alert", role: "alert", testid: "computer-error" });
-  const startButton = h("button", { type: "submit", testid: "start-computer-game", class: "primary" }, "Start the game");
+  const startButton = h("button", { type: "submit", testid: "start-computer-game", class: "primary start" }, "Start the game");
   const computerForm = h(
     "form",
-    { testid: "computer-form", class: "card", "aria-labelledby": "computer-title" },
-    h("h2", { id: "computer-title" }, "Play against the computer"),
-    computer.element,
+    { testid: "computer-form", class: "card", "aria-label": "Play against the computer" },
+    computer.basics,
     h("div", { class: "actions" }, startButton),
     computerAlert,
+    computer.rules,
   );
   computer.onChange(() => saveSettings("computer", computer.read()));
 
@@ -94,13 +98,13 @@ export function homeScreen(root: HTMLElement, navigate: (hash: string) => void):
   );
   const tableForm = h(
     "form",
-    { testid: "table-form", class: "card", "aria-labelledby": "table-title" },
-    h("h2", { id: "table-title" }, "A table for two"),
-    table.element,
+    { testid: "table-form", class: "card", "aria-label": "A table for two" },
+    table.basics,
     h("div", { class: "field" }, h("label", { for: "table-opponent-name" }, "The other player's name (optional)"), opponentName),
     h("div", { class: "actions" }, createButton),
     tableAlert,
     shareBox,
+    table.rules,
   );
   table.onChange(() => saveSettings("table", table.read()));
   tableForm.addEventListener("submit", (event) => {
@@ -161,8 +165,7 @@ export function homeScreen(root: HTMLElement, navigate: (hash: string) => void):
   const refreshButton = h("button", { type: "button", testid: "games-refresh" }, "Refresh");
   const watchForm = h(
     "form",
-    { testid: "watch-form", class: "card", "aria-labelledby": "watch-title" },
-    h("h2", { id: "watch-title" }, "Watch"),
+    { testid: "watch-form", class: "card", "aria-label": "Watch a game" },
     h(
       "div",
       { class: "watch-row" },
@@ -170,7 +173,7 @@ export function homeScreen(root: HTMLElement, navigate: (hash: string) => void):
       h("div", { class: "field" }, h("label", { for: "watch-from" }, "Show"), watchFrom),
       h("div", { class: "actions" }, watchButton),
     ),
-    h("h3", {}, "Games"),
+    h("h2", {}, "Games"),
     gamesList,
     gamesNote,
     h("div", { class: "actions" }, moreButton, refreshButton),
@@ -217,18 +220,30 @@ export function homeScreen(root: HTMLElement, navigate: (hash: string) => void):
   });
   void listGames(true);
 
+  const tabs = buildTabs("What to do", [
+    { name: "computer", label: "Play the computer", panel: h("div", {}, computerForm) },
+    { name: "table", label: "A table for two", panel: h("div", {}, tableForm) },
+    { name: "watch", label: "Watch", panel: h("div", {}, watchForm) },
+  ]);
+  const preferences = preferencesMenu();
   root.replaceChildren(
     h(
       "main",
       { class: "home" },
-      h("header", { class: "masthead" }, h("h1", {}, "tavli"), h("p", {}, "Backgammon and long nardi: play the computer, a friend, or watch.")),
-      h("div", { class: "cards" }, computerForm, tableForm, watchForm),
+      h(
+        "header",
+        { class: "masthead" },
+        h("div", {}, h("h1", {}, "tavli"), h("p", {}, "Backgammon and long nardi: play the computer, a friend, or watch.")),
+        preferences.element,
+      ),
+      tabs.element,
     ),
   );
 
   return {
     destroy() {
       controller.abort();
+      preferences.destroy();
     },
   };
 }

@@ -1,14 +1,19 @@
 // The settings panel of a new game, shared by "play against the computer" and "a table for two":
-// the same fields under the same test ids, those of the table prefixed "table-".
+// the same fields under the same test ids, those of the table prefixed "table-". Its basics (the
+// preset, the bot, the name) are in view; every rule folds under "Rules", closed at first.
 
 import { Variant } from "../gen/tavli/v1/board_pb";
 import type { BotInfo } from "../gen/tavli/v1/bots_service_pb";
 import { h, uid } from "./dom";
+import { CUSTOM, buildPresetPicker } from "./preset-picker";
+import { PRESETS, applyPreset, presetOf } from "./presets";
 import { normalizeSettings, variantHasCube, type Settings } from "./settings";
 
 export interface SettingsForm {
-  /** The fields, to put in a form. */
-  element: HTMLElement;
+  /** The preset, the bot (computer form only) and the name, to show first. */
+  basics: HTMLElement;
+  /** Every rule, in a disclosure "Rules", closed by default. */
+  rules: HTMLDetailsElement;
   read(): Settings;
   /** Shows the bots that play the chosen variant (computer form only). */
   setBots(bots: BotInfo[]): void;
@@ -61,6 +66,7 @@ export function buildSettingsForm(prefix: "" | "table-", initial: Settings, with
     return element;
   }
 
+  const preset = buildPresetPicker(prefix);
   const variant = row("Variant", "variant", select([["backgammon", "Backgammon"], ["long-nardi", "Long nardi"]], initial.variant));
   const bot = row("Computer opponent", "bot", select([], ""), "");
   const matchLength = row("Match length (points; 0 = money play)", "match-length", number(initial.matchLength, 0, 32767));
@@ -93,6 +99,7 @@ export function buildSettingsForm(prefix: "" | "table-", initial: Settings, with
     select([["every-game", "Every game starts with the throw for who starts"], ["winner-opens", "The previous game's winner opens"]], initial.matchOpenings),
   );
   const autoPlayForced = row("Play forced moves automatically", "auto-play-forced", checkbox(initial.autoPlayForced));
+  const backgammonsAsGammons = row("A backgammon counts as a gammon", "backgammons-as-gammons", checkbox(initial.backgammons === "as-gammon"));
   const clockReserve = row("Reserve (seconds)", "clock-reserve", number(initial.clockReserve, 0, 2592000, "none"), "each side's time for the match (for each game in money play)");
   const clockPerPoint = row("Reserve per point (seconds)", "clock-per-point", number(initial.clockPerPoint, 0, 2592000, "none"), "added for each point of the match");
   const clockDelay = row("Delay per turn (seconds)", "clock-delay", number(initial.clockDelay, 0, 2592000, "none"), "time within it is not taken from the reserve");
@@ -109,16 +116,18 @@ export function buildSettingsForm(prefix: "" | "table-", initial: Settings, with
     automaticDoubles.row,
     automaticDoublesLimit.row,
   );
-  const element = h(
-    "div",
-    { class: "settings" },
-    h("div", { class: "basics" }, variant.row, withBot ? bot.row : null, matchLength.row, name.row),
+  const basics = h("div", { class: "basics" }, preset.element, withBot ? bot.row : null, name.row);
+  const rules = h(
+    "details",
+    { class: "rules", testid: `${prefix}rules` },
+    h("summary", {}, "Rules"),
     h(
-      "fieldset",
-      { class: "group rules" },
-      h("legend", {}, "Rules"),
+      "div",
+      { class: "rules-body" },
+      variant.row,
+      matchLength.row,
       cubeGroup,
-      h("fieldset", { class: "group" }, h("legend", {}, "Starting"), opening.row, matchOpenings.row, crawford.row, autoPlayForced.row),
+      h("fieldset", { class: "group" }, h("legend", {}, "Starting and scoring"), opening.row, matchOpenings.row, crawford.row, autoPlayForced.row, backgammonsAsGammons.row),
       h(
         "fieldset",
         { class: "group" },
@@ -161,11 +170,38 @@ export function buildSettingsForm(prefix: "" | "table-", initial: Settings, with
       opening: chosenOpening,
       matchOpenings: matchOpenings.input.value,
       autoPlayForced: autoPlayForced.input.checked,
+      backgammons: backgammonsAsGammons.input.checked ? "as-gammon" : "counted",
       clockReserve: optionalNumber(clockReserve.input),
       clockPerPoint: optionalNumber(clockPerPoint.input),
       clockDelay: optionalNumber(clockDelay.input),
       clockMoveLimit: optionalNumber(clockMoveLimit.input),
     });
+  }
+
+  /** Puts the rules of `s` into the fields (a preset chosen). */
+  function fillRules(s: Settings): void {
+    variant.input.value = s.variant;
+    matchLength.input.value = String(s.matchLength);
+    cube.input.checked = s.cube;
+    cubeLimit.input.value = s.cubeLimit === null ? "" : String(s.cubeLimit);
+    crawford.input.checked = s.crawford;
+    jacoby.input.checked = s.jacoby;
+    beavers.input.checked = s.beavers;
+    automaticDoubles.input.checked = s.automaticDoubles;
+    chosenOpening = s.opening;
+    opening.input.value = s.opening;
+    matchOpenings.input.value = s.matchOpenings;
+    autoPlayForced.input.checked = s.autoPlayForced;
+    backgammonsAsGammons.input.checked = s.backgammons === "as-gammon";
+  }
+
+  function choosePreset(key: string): void {
+    const chosen = PRESETS.find((p) => p.key === key);
+    if (chosen) {
+      fillRules(applyPreset(read(), chosen));
+    } else {
+      rules.open = true;
+    }
   }
 
   function enable(field: Field<HTMLInputElement | HTMLSelectElement>, on: boolean, why: string, help = ""): void {
@@ -176,6 +212,8 @@ export function buildSettingsForm(prefix: "" | "table-", initial: Settings, with
   /** Shows only the options the variant has, and says why an option does not apply now. */
   function refresh(): void {
     const s = read();
+    const chosenPreset = presetOf(s);
+    preset.show(chosenPreset?.key ?? CUSTOM, chosenPreset ? chosenPreset.description : "Your own rules: see Rules below.");
     const hasCube = variantHasCube(s.variant);
     const money = s.matchLength === 0;
     cubeGroup.hidden = !hasCube;
@@ -188,6 +226,7 @@ export function buildSettingsForm(prefix: "" | "table-", initial: Settings, with
     enable(automaticDoubles, cubeOn && money, money ? "needs the cube" : "money play only");
     enable(automaticDoublesLimit, cubeOn && money && s.automaticDoubles, "with automatic doubles only");
     crawford.row.hidden = !hasCube;
+    backgammonsAsGammons.row.hidden = !hasCube;
     enable(crawford, !money, "match play only");
     opening.input.disabled = !hasCube;
     enable(matchOpenings, !money, "match play only");
@@ -223,7 +262,8 @@ export function buildSettingsForm(prefix: "" | "table-", initial: Settings, with
     bot.input.disabled = playing.length === 0;
   }
 
-  for (const field of [variant, bot, matchLength, name, cube, cubeLimit, crawford, jacoby, beavers, automaticDoubles, automaticDoublesLimit, opening, matchOpenings, autoPlayForced, clockReserve, clockPerPoint, clockDelay, clockMoveLimit]) {
+  const fields = [variant, bot, matchLength, name, cube, cubeLimit, crawford, jacoby, beavers, automaticDoubles, automaticDoublesLimit, opening, matchOpenings, autoPlayForced, backgammonsAsGammons, clockReserve, clockPerPoint, clockDelay, clockMoveLimit];
+  for (const field of fields) {
     const fire = () => {
       if (field === bot) {
         wantedBot = bot.input.value;
@@ -239,10 +279,18 @@ export function buildSettingsForm(prefix: "" | "table-", initial: Settings, with
     field.input.addEventListener("input", fire);
     field.input.addEventListener("change", fire);
   }
+  preset.onChoose((key) => {
+    choosePreset(key);
+    refresh();
+    for (const listener of listeners) {
+      listener();
+    }
+  });
   refresh();
 
   return {
-    element,
+    basics,
+    rules,
     read,
     setBots(list: BotInfo[]) {
       bots = list;

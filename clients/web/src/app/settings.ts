@@ -6,6 +6,7 @@ import { create } from "@bufbuild/protobuf";
 import { durationFromMs } from "@bufbuild/protobuf/wkt";
 import { Variant } from "../gen/tavli/v1/board_pb";
 import {
+  Backgammons,
   ClockRulesSchema,
   CubeMode,
   MatchOpenings,
@@ -17,6 +18,7 @@ import {
 export type VariantName = "backgammon" | "long-nardi";
 export type OpeningName = "play-opening-dice" | "winner-rolls-again";
 export type MatchOpeningsName = "every-game" | "winner-opens";
+export type BackgammonsName = "counted" | "as-gammon";
 
 export interface Settings {
   variant: VariantName;
@@ -36,6 +38,8 @@ export interface Settings {
   opening: OpeningName;
   matchOpenings: MatchOpeningsName;
   autoPlayForced: boolean;
+  /** How a backgammon scores: as the book says (counted, x3) or as a gammon. */
+  backgammons: BackgammonsName;
   /** Clock times in seconds; null when not set (all null: no clock). */
   clockReserve: number | null;
   clockPerPoint: number | null;
@@ -58,6 +62,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   opening: "play-opening-dice",
   matchOpenings: "every-game",
   autoPlayForced: true,
+  backgammons: "counted",
   clockReserve: null,
   clockPerPoint: null,
   clockDelay: null,
@@ -93,6 +98,7 @@ export function normalizeSettings(value: unknown): Settings {
     opening: raw.opening === "winner-rolls-again" ? "winner-rolls-again" : "play-opening-dice",
     matchOpenings: raw.matchOpenings === "winner-opens" ? "winner-opens" : "every-game",
     autoPlayForced: bool("autoPlayForced", d.autoPlayForced),
+    backgammons: raw.backgammons === "as-gammon" ? "as-gammon" : "counted",
     clockReserve: optional("clockReserve"),
     clockPerPoint: optional("clockPerPoint"),
     clockDelay: optional("clockDelay"),
@@ -140,6 +146,9 @@ export function toRuleSet(s: Settings): RuleSet {
     if (s.automaticDoubles) {
       rules.automaticDoublesLimit = s.automaticDoublesLimit;
     }
+  }
+  if (!nardi && s.backgammons === "as-gammon") {
+    rules.backgammons = Backgammons.AS_GAMMON;
   }
   if (hasClock(s)) {
     const seconds = (n: number) => durationFromMs(Math.round(n * 1000));

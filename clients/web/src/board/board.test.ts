@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeBoard } from "./board";
+import { cubeNumber, describeBoard } from "./board";
 import type { BoardState, SideCheckers } from "./model";
 
 function side(counts: Record<number, number>, bar = 0): SideCheckers {
@@ -48,5 +48,18 @@ describe("the board in words", () => {
         "Their checkers, by my point numbers: 13 on my 12-point; 2 off. " +
         "No dice to play. No cube. Pips: mine 339, theirs 312.",
     );
+  });
+});
+
+describe("the cube's face", () => {
+  it("shows 64 while the cube is centred at 1, as a real cube has no 1", () => {
+    expect(cubeNumber({ value: 1, owner: null })).toBe(64);
+  });
+
+  it("shows its value once it has been turned, wherever it is", () => {
+    expect(cubeNumber({ value: 2, owner: "them" })).toBe(2);
+    expect(cubeNumber({ value: 64, owner: "me" })).toBe(64);
+    // An automatic double leaves it centred at 2.
+    expect(cubeNumber({ value: 2, owner: null })).toBe(2);
   });
 });

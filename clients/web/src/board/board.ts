@@ -21,11 +21,12 @@
 
 import "./board.css";
 import "./motion.css";
+import "./mirror.css";
 import {
   BAR, CHECKER_RADIUS, CUBE_SIZE, DIE_SIZE, FRAME, OFF, VIEW_BOX, VIEW_HEIGHT, VIEW_WIDTH,
-  barRect, boardHalves, barSpots, cubeSpot, diceArea, diePips, dieSpots, myOffTarget, offSlabs, offTray,
-  otherSidePoint, pipsSpot, pointAt, pointNumberSpot, pointSlot, stackLabel, stackSpots,
-  type Rect, type Spot,
+  barRect, boardHalves, barSpots, cubeSpot, diceArea, diePips, dieSpots, layoutTransform, myOffTarget, offSlabs,
+  offTray, otherSidePoint, pipsSpot, pointAt, pointNumberSpot, pointSlot, seenSpot, stackLabel, stackSpots,
+  type HomeSide, type Rect, type Spot,
 } from "./geometry";
 import type { Path } from "./animation";
 import { lastPlayMarkup } from "./marks";
@@ -64,6 +65,7 @@ export class Board {
   private state: BoardState | null = null;
   private input: MoveInput | null = null;
   private shown = "";
+  private homeSide: HomeSide = "right";
   private press: Press | null = null;
   /** Set when a drag ends, so that the click the browser may send after it is not acted on. */
   private suppressClick = false;
@@ -77,6 +79,7 @@ export class Board {
     this.svg.setAttribute("width", "100%");
     this.svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
     this.svg.setAttribute("role", "group"); // labelled by the description; its points stay buttons a screen reader can reach
+    this.svg.dataset.home = this.homeSide;
     this.description = document.createElement("p");
     this.description.className = "tavli-board-description";
     this.description.dataset.testid = "board-description";
@@ -109,19 +112,25 @@ export class Board {
   /** Slide a checker of `side` along `path` over the board drawn now; resolves when it lands
    *  (the caller then draws the board it landed on). */
   async slideChecker(side: Side, path: Path, ms: number): Promise<void> {
-    await this.slide(checkerMarkup(side, { x: 0, y: 0 }), "moving-checker", path, ms);
+    await this.slide(checkerMarkup(side, { x: 0, y: 0 }), "moving-checker", path, 0, ms);
   }
 
   /** Slide the cube (its top-left corner) along `path`, showing `value`. */
   async slideCube(value: number, path: Path, ms: number): Promise<void> {
-    await this.slide(cubeFace(value, { x: 0, y: 0 }), "moving-cube", path, ms);
+    await this.slide(cubeFace(value, { x: 0, y: 0 }), "moving-cube", path, CUBE_SIZE, ms);
   }
 
-  private async slide(markup: string, cls: string, path: Path, ms: number): Promise<void> {
+  /** Slide `markup`, drawn at the origin and `width` wide, along `path` (in the layout's
+   *  coordinates: mirrored here when my home board is on the left, the ghost being outside the
+   *  mirrored drawing). */
+  private async slide(markup: string, cls: string, path: Path, width: number, ms: number): Promise<void> {
     const ghost = document.createElementNS(SVG_NS, "g");
     ghost.setAttribute("class", cls);
     ghost.innerHTML = markup;
-    const at = (spot: { x: number; y: number }) => `translate(${spot.x}px, ${spot.y}px)`;
+    const at = (spot: { x: number; y: number }) => {
+      const seen = this.homeSide === "right" ? spot : { x: seenSpot(spot, this.homeSide).x - width, y: spot.y };
+      return `translate(${seen.x}px, ${seen.y}px)`;
+    };
     ghost.style.transform = at(path.to);
     this.svg.append(ghost);
     try {
@@ -132,6 +141,14 @@ export class Board {
     } finally {
       ghost.remove();
     }
+  }
+
+  /** Draw my home board on the right (the usual layout) or on the left (its mirror image). */
+  setHomeSide(home: HomeSide): void {
+    if (home === this.homeSide) return;
+    this.homeSide = home;
+    this.svg.dataset.home = home;
+    this.render();
   }
 
   /** Take back the last step of this turn. */
@@ -230,7 +247,7 @@ export class Board {
     if (!press.dragging || !this.input) return;
     this.suppressClick = true;
     const spot = this.toBoard(event);
-    const to = spot ? pointAt(spot) : null;
+    const to = spot ? pointAt(seenSpot(spot, this.homeSide)) : null;
     if (to === press.from) return this.render();
     if (to === null) {
       this.input.selected = null;
@@ -265,7 +282,9 @@ export class Board {
 
     this.svg.setAttribute("aria-label", text);
     this.svg.classList.toggle("input-on", this.input !== null);
-    this.svg.innerHTML = `<title>${escapeText(text)}</title>${this.markup(state, board, partial)}`;
+    const layout = layoutTransform(this.homeSide);
+    const markup = this.markup(state, board, partial);
+    this.svg.innerHTML = `<title>${escapeText(text)}</title>${layout ? `<g transform="${layout}">${markup}</g>` : markup}`;
     this.description.textContent = text;
     if (focused) this.svg.querySelector<SVGElement>(focused)?.focus();
   }
@@ -406,7 +425,8 @@ function targetMark(board: BoardState, point: number): string {
 function hitTarget(point: number, area: Rect, label: string, inputOn: boolean, movable: boolean, selected: boolean, target: boolean): string {
   const attrs = [
     ` data-point="${point}"`,
-    inputOn ? ` tabindex="0" role="button"` : "",
+    // A button while input is on; otherwise a labelled picture of the point (a label needs a role).
+    inputOn ? ` tabindex="0" role="button"` : ` role="img"`,
     ` aria-label="${escapeText(label + (movable ? ", can move" : "") + (target ? ", move here" : ""))}"`,
     movable ? ` data-movable="true"` : "",
     selected ? ` data-selected="true" aria-pressed="true"` : "",
@@ -473,13 +493,20 @@ function cubePlace(cube: NonNullable<BoardState["cube"]>): string {
   return cube.owner === null ? "in the middle" : cube.owner === "me" ? "mine" : "theirs";
 }
 
+/** The number on the cube's face: its value, but 64 while it is centred at 1, as a real cube
+ *  shows it (it has no 1). */
+export function cubeNumber(cube: NonNullable<BoardState["cube"]>): number {
+  return cube.value === 1 && cube.owner === null ? 64 : cube.value;
+}
+
 function cubeMarkup(cube: NonNullable<BoardState["cube"]>, clickable: boolean): string {
   const at = cubeSpot(cube.owner);
   const owner = cube.owner ?? "centre";
+  const face = cubeNumber(cube);
   const attrs = clickable ? ` role="button" tabindex="0"` : "";
   return (
-    `<g class="cube${cube.offered ? " cube-offered" : ""}" data-testid="cube" data-owner="${owner}"${cube.offered ? ` data-offered="true"` : ""} aria-label="cube ${cube.value}, ${cubePlace(cube)}"${attrs}>` +
-    `${cubeFace(cube.value, at)}</g>`
+    `<g class="cube${cube.offered ? " cube-offered" : ""}" data-testid="cube" data-owner="${owner}"${cube.offered ? ` data-offered="true"` : ""} aria-label="cube ${cube.value}${face === cube.value ? "" : `, its face ${face}`}, ${cubePlace(cube)}"${attrs}>` +
+    `${cubeFace(face, at)}</g>`
   );
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   BAR, CHECKER_RADIUS, OFF, STACK_LIMIT, VIEW_HEIGHT, VIEW_WIDTH,
   barRect, barSpots, cubeSpot, diceArea, diePips, myOffTarget, offSlabs, offTray, otherSidePoint,
-  pointAt, pointSlot, stackLabel, stackSpots, theirPointSlot,
+  layoutTransform, pointAt, pointSlot, seenSpot, stackLabel, stackSpots, theirPointSlot,
 } from "./geometry";
 
 const centre = (r: { x: number; y: number; width: number; height: number }) => ({ x: r.x + r.width / 2, y: r.y + r.height / 2 });
@@ -139,5 +139,45 @@ describe("dice and cube", () => {
     expect(cubeSpot("me").y).toBeGreaterThan(cubeSpot(null).y);
     expect(cubeSpot(null).y).toBeGreaterThan(cubeSpot("them").y);
     expect(pointAt(cubeSpot(null))).toBeNull();
+  });
+});
+
+describe("my home board on the left", () => {
+  const seenCentre = (r: { x: number; y: number; width: number; height: number }) => seenSpot(centre(r), "left");
+
+  it("mirrors the board: my 1-point bottom left, my 24 top left, 12 bottom right, 13 top right", () => {
+    const xs = Array.from({ length: 24 }, (_, i) => seenCentre(pointSlot(i + 1)).x);
+    expect(seenCentre(pointSlot(1)).x).toBe(Math.min(...xs));
+    expect(seenCentre(pointSlot(24)).x).toBe(Math.min(...xs));
+    expect(seenCentre(pointSlot(12)).x).toBe(Math.max(...xs));
+    expect(seenCentre(pointSlot(13)).x).toBe(Math.max(...xs));
+    expect(seenCentre(pointSlot(1)).y).toBe(centre(pointSlot(1)).y);
+  });
+
+  it("puts my off tray at the left edge and the cube at the right", () => {
+    expect(seenCentre(offTray("me", "backgammon")).x).toBeLessThan(seenCentre(pointSlot(12)).x);
+    expect(seenCentre(offTray("me", "backgammon")).x).toBeLessThan(seenCentre(pointSlot(1)).x);
+    expect(seenSpot(cubeSpot(null), "left").x).toBeGreaterThan(seenCentre(pointSlot(12)).x);
+  });
+
+  it("finds the point under a pointer where it is seen", () => {
+    for (let p = 1; p <= 24; p++) {
+      expect(pointAt(seenSpot(seenCentre(pointSlot(p)), "left"))).toBe(p);
+    }
+    expect(pointAt(seenSpot(seenCentre(myOffTarget()), "left"))).toBe(OFF);
+    expect(pointAt(seenSpot(seenCentre(barRect()), "left"))).toBe(BAR);
+  });
+
+  it("is drawn by the transform that maps the layout as seenSpot does", () => {
+    const numbers = layoutTransform("left").match(/-?\d+(\.\d+)?/g)!.map(Number);
+    const [a, b, c, d, e, f] = numbers;
+    for (const spot of [{ x: 0, y: 0 }, { x: 130, y: 600 }, centre(pointSlot(6))]) {
+      expect({ x: a * spot.x + c * spot.y + e, y: b * spot.x + d * spot.y + f }).toEqual(seenSpot(spot, "left"));
+    }
+  });
+
+  it("leaves the usual board as it is", () => {
+    expect(layoutTransform("right")).toBe("");
+    expect(seenSpot({ x: 12, y: 34 }, "right")).toEqual({ x: 12, y: 34 });
   });
 });

@@ -18,6 +18,11 @@
 // (their 1-6 = my 13-18), so their off tray is at the top left. The middle divider is drawn as in
 // backgammon but holds nothing.
 //
+// That is the board with my home board on the right. Many players learnt on a board with it on the
+// left: that board is this one's mirror image (the off trays at the left, the cube at the right),
+// drawn through layoutTransform; everything here is in the layout above, and seenSpot takes a spot
+// between the two.
+//
 // Layout (viewBox 0 0 1060 760, landscape, reads at 360 px wide):
 //   x: left column 0-110 (pip counts, cube; their off tray in long nardi), frame 110-970,
 //      right column 970-1060 (off trays). y: numbers 0-44, top row 54-334, middle band 334-426
@@ -230,4 +235,18 @@ export function pointAt(spot: Spot): number | null {
 /** The hit target of my off tray: the whole right column beside my home board. */
 export function myOffTarget(): Rect {
   return { x: FRAME.x + FRAME.width, y: BOTTOM_ROW_Y, width: VIEW_WIDTH - FRAME.x - FRAME.width, height: POINT_LENGTH };
+}
+
+/** Which side my home board is drawn on: "right" is the layout above, "left" its mirror image. */
+export type HomeSide = "right" | "left";
+
+/** The SVG transform that draws the layout above with my home board on `home`'s side. */
+export function layoutTransform(home: HomeSide): string {
+  return home === "right" ? "" : `matrix(-1 0 0 1 ${VIEW_WIDTH} 0)`;
+}
+
+/** Where a spot of the layout is seen with my home board on `home`'s side; a mirror is its own
+ *  inverse, so this also takes a spot seen on the board (a pointer) back to the layout. */
+export function seenSpot(spot: Spot, home: HomeSide): Spot {
+  return home === "right" ? spot : { x: VIEW_WIDTH - spot.x, y: spot.y };
 }

@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { CubeMode, Opening } from "../gen/tavli/v1/games_service_pb";
+import { Variant } from "../gen/tavli/v1/board_pb";
+import { PRESETS, applyPreset, presetFromData, presetOf } from "./presets";
+import { DEFAULT_SETTINGS, toRuleSet, type Settings } from "./settings";
+
+function preset(key: string) {
+  const found = PRESETS.find((p) => p.key === key);
+  if (!found) throw new Error(`no preset ${key}`);
+  return found;
+}
+
+function settings(changes: Partial<Settings>): Settings {
+  return { ...DEFAULT_SETTINGS, ...changes };
+}
+
+describe("the presets, as the engine's data file has them", () => {
+  it("are the tables players know, in order", () => {
+    expect(PRESETS.map((p) => p.title)).toEqual(["International", "Money", "Israeli café", "Single games", "Long nardi"]);
+  });
+
+  it("International is a match with the cube and Crawford", () => {
+    const rules = toRuleSet(applyPreset(DEFAULT_SETTINGS, preset("international")));
+    expect(rules.matchLength).toBeGreaterThan(1);
+    expect(rules.cube).toBe(CubeMode.CUBE);
+    expect(rules.crawford).toBe(true);
+  });
+
+  it("Money is money play with Jacoby and beavers", () => {
+    const rules = toRuleSet(applyPreset(DEFAULT_SETTINGS, preset("money")));
+    expect([rules.matchLength, rules.cube, rules.jacoby, rules.beavers]).toEqual([0, CubeMode.CUBE, true, true]);
+  });
+
+  it("the Israeli café has no cube, the winner of the opening throw rolls again, forced moves play themselves, a backgammon is a gammon", () => {
+    const cafe = preset("israeli-cafe");
+    expect(cafe.rules.backgammons).toBe("as-gammon");
+    const rules = toRuleSet(applyPreset(DEFAULT_SETTINGS, cafe));
+    expect([rules.cube, rules.opening, rules.autoPlayForced]).toEqual([CubeMode.NO_CUBE, Opening.WINNER_ROLLS_AGAIN, true]);
+  });
+
+  it("Single games are money play with the cube off", () => {
+    const rules = toRuleSet(applyPreset(DEFAULT_SETTINGS, preset("single-games")));
+    expect([rules.variant, rules.matchLength, rules.cube]).toEqual([Variant.BACKGAMMON, 0, CubeMode.NO_CUBE]);
+  });
+
+  it("Long nardi is long nardi", () => {
+    expect(toRuleSet(applyPreset(DEFAULT_SETTINGS, preset("long-nardi"))).variant).toBe(Variant.LONG_NARDI);
+  });
+
+  it("engine words become the page's", () => {
+    const made = presetFromData({
+      key: "k",
+      title: "T",
+      description: "D",
+      rules: { variant: "long-nardi", match_length: 3, cube: false, opening: "WINNER_ROLLS_AGAIN", match_openings: "WINNER_OPENS", backgammons: "AS_GAMMON" },
+    });
+    expect(made.rules).toMatchObject({ variant: "long-nardi", matchLength: 3, opening: "winner-rolls-again", matchOpenings: "winner-opens", backgammons: "as-gammon" });
+  });
+});
+
+describe("which preset the settings are", () => {
+  it("each preset chosen is itself, whatever the settings were", () => {
+    const before = settings({ variant: "long-nardi", matchLength: 0, jacoby: true, name: "Anna", clockReserve: 60 });
+    for (const p of PRESETS) {
+      const chosen = applyPreset(before, p);
+      expect(presetOf(chosen)?.key).toBe(p.key);
+      expect([chosen.name, chosen.clockReserve]).toEqual(["Anna", 60]);
+    }
+  });
+
+  it("a rule changed after makes them custom", () => {
+    const money = applyPreset(DEFAULT_SETTINGS, preset("money"));
+    expect(presetOf({ ...money, beavers: false })).toBeNull();
+    expect(presetOf({ ...applyPreset(DEFAULT_SETTINGS, preset("international")), matchLength: 7 })).toBeNull();
+  });
+
+  it("a change to an option the rule set leaves out keeps the preset", () => {
+    // With the cube off, Jacoby cannot apply: single games stay single games.
+    const single = applyPreset(DEFAULT_SETTINGS, preset("single-games"));
+    expect(presetOf({ ...single, jacoby: true })?.key).toBe("single-games");
+  });
+});
