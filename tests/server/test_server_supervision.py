@@ -106,11 +106,12 @@ def refuses(port: int) -> bool:
 
 
 @contextlib.contextmanager
-def supervised(tmp_path: Path, workers: int = 2) -> Iterator[tuple[ServeProcess, Path]]:
-    """``tavli serve --workers N`` logging JSON lines to a file; killed after, workers too."""
+def supervised(tmp_path: Path, workers: int = 2, *arguments: str) -> Iterator[tuple[ServeProcess, Path]]:
+    """``tavli serve --workers N`` (and ``arguments``) logging JSON lines to a file; killed after,
+    workers too."""
     log = tmp_path / "serve.log"
     database = str(tmp_path / "games.sqlite3")
-    served = tavli_serve("--workers", str(workers), "--db", database, "--log-json", stderr=log)
+    served = tavli_serve("--workers", str(workers), "--db", database, "--log-json", *arguments, stderr=log)
     pids: set[int] = set()
     try:
         pids = wait_for(f"{workers} workers serving", lambda: len(serving_pids(log)) >= workers)

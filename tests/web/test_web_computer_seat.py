@@ -1,9 +1,12 @@
 """The web table against the computer in Debian's Chromium, across a server killed with SIGKILL and
-started again on the same SQLite file and ports: the computer plays on, whether the page is
-reloaded or left as it was (it follows the game through WatchGame, reconnecting by itself)."""
+started again on the same SQLite file and ports, and across the `--workers` worker playing the
+computer killed: the computer plays on, whether the page is reloaded or left as it was (it follows
+the game through WatchGame, reconnecting by itself)."""
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
 import time
 from collections.abc import Iterator
@@ -23,11 +26,26 @@ from tests.browser import (  # the fixtures browser and page, and what the tests
     start_computer_game,
     wait_until_actionable,
 )
+from tests.server.test_server_bot_seats import logged
+from tests.server.test_server_supervision import supervised
 from tests.server_play import RPC_TIMEOUT, ServeProcess, all_events, free_port, stop_process, tavli_serve
 
 START_SECONDS = 15.0
 MOST_ACTIONS = 400  # a bound on the page's actions in one 1-point match
 PLAYS_TO_SEE = 2  # the computer's plays that show it at work, before the kill and after
+
+
+def wait_for_the_web_port(port: int) -> None:
+    """Wait until the web port takes connections: it opens just after the native one answers."""
+    deadline = time.monotonic() + START_SECONDS
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the web port {port} did not open within {START_SECONDS} s") from None
+            time.sleep(0.05)
 
 
 class RestartableServer:
@@ -41,18 +59,12 @@ class RestartableServer:
 
     def _start(self, port: int | None) -> ServeProcess:
         served = tavli_serve("--db", self.database, "--web-port", str(self.web_port), port=port)
-        deadline = time.monotonic() + START_SECONDS
-        while True:  # the web port opens just after the native one answers
-            try:
-                socket.create_connection(("127.0.0.1", self.web_port), timeout=1).close()
-                return served
-            except OSError:
-                if time.monotonic() > deadline:
-                    stop_process(served.process)
-                    raise AssertionError(
-                        f"the web port {self.web_port} did not open within {START_SECONDS} s"
-                    ) from None
-                time.sleep(0.05)
+        try:
+            wait_for_the_web_port(self.web_port)
+        except AssertionError:
+            stop_process(served.process)
+            raise
+        return served
 
     def kill_and_start_again(self) -> None:
         stop_process(self.process.process)  # SIGKILL: the bot has no chance to let go of its seat
@@ -116,3 +128,23 @@ def test_the_computer_plays_on_after_the_server_is_killed_and_started_again(
         play_until_the_computer_has_played(client, name, player, PLAYS_TO_SEE, after=killed_at)
         # The page, reloaded or reconnected by itself, shows what the server stored.
         expect(game_root(page)).to_have_attribute("data-event-count", str(len(all_events(client, name))))
+
+
+def test_the_computer_plays_on_after_the_worker_playing_it_is_killed(page: Page, tmp_path: Path) -> None:
+    web_port = free_port()
+    with supervised(tmp_path, 2, "--web-port", str(web_port)) as (served, log):
+        wait_for_the_web_port(web_port)
+        name = start_computer_game(
+            page, web_port, variant="backgammon", bot="heuristic", match_length=1, name="Tester"
+        )
+        with TavliClient.connect(served.address, timeout=RPC_TIMEOUT) as client:
+            player = ClickingPlayer(page, client, name, 0, label="before the kill")
+            play_until_the_computer_has_played(client, name, player, PLAYS_TO_SEE)
+            (seated,) = logged(log, "bot seated")
+            killed_at = len(all_events(client, name))
+        os.kill(int(str(seated["worker"])), signal.SIGKILL)
+        # A new connection: the one above may have been the killed worker's.
+        with TavliClient.connect(served.address, timeout=RPC_TIMEOUT) as client:
+            player = ClickingPlayer(page, client, name, 0, label="after the kill")
+            play_until_the_computer_has_played(client, name, player, PLAYS_TO_SEE, after=killed_at)
+            expect(game_root(page)).to_have_attribute("data-event-count", str(len(all_events(client, name))))
