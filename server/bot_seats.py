@@ -209,10 +209,6 @@ class BotSeats:
             self._forget_finished()
             if (name, seat) in self._playing:
                 raise SeatAlreadyStreaming("a bot of this server plays that seat already")
-            if len(self._playing) >= self.most:
-                raise LimitReached(
-                    "TOO_MANY_BOTS", f"all {self.most} of this server's bots are playing; try again later"
-                )
             if not self.each_other:
                 for other in self.store.bot_seats(name):
                     if other.seat != seat:
@@ -220,6 +216,10 @@ class BotSeats:
                             f"the other seat of this game is the {other.bot} bot's already, and this"
                             " server's bots do not play each other; seat a person there"
                         )
+            if len(self._playing) >= self.most:
+                raise LimitReached(
+                    "TOO_MANY_BOTS", f"all {self.most} of this server's bots are playing; try again later"
+                )
             self.quotas.count_bot(client, (name, seat))
             now = self.clock()
             given = BotSeat(name, seat, bot_name, now)
