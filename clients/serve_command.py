@@ -26,8 +26,11 @@ _QUOTA_FLAGS = (
     ("streams_per_game", int, "open watches of one game"),
     ("live_games_per_client", int, "games created and not over yet"),
     ("bots_per_client", int, "hosted bots (BotsService) playing for the client at once"),
-    ("cpu_seconds_per_minute", float, "seconds of CPU a minute spent checking its match records"
-     " (ValidateMatch, ImportMatch) and by its hosted bots"),
+    (
+        "cpu_seconds_per_minute",
+        float,
+        "seconds of CPU a minute spent checking its match records (ValidateMatch, ImportMatch) and by its hosted bots",
+    ),
     ("checks_waiting_per_client", int, "match records waiting to be checked"),
 )
 

@@ -122,7 +122,7 @@ class FairQueue:
             started = time.thread_time()
             try:
                 outcome: tuple[bool, Any] = (True, job.work())
-            except Exception as error:  # handed to the caller, whose call it is
+            except Exception as error:  # noqa: BLE001 - handed to the caller, whose call it is
                 outcome = (False, error)
             self.quotas.charge_cpu(client, time.thread_time() - started)
             with self._lock:

@@ -12,8 +12,8 @@ import grpc
 import pytest
 
 from tavli.clients import bots
-from tavli.clients.seat_driver import play_seat
 from tavli.clients.client import Seat, TavliClient
+from tavli.clients.seat_driver import play_seat
 from tavli.server.app import Running
 from tavli.server.quotas import QuotaLimits
 from tavli.v1 import (
