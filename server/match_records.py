@@ -5,7 +5,7 @@ RulesService.ValidateMatch reports what :func:`check` finds (:func:`report`); Ga
 ImportMatch stores a clean record and refuses one with problems (:func:`refusal`). Both read the
 record the same way, so a record ValidateMatch finds clean is one ImportMatch takes.
 
-Checking a long record takes a while (one to two seconds for a megabyte of real games), so it
+Checking a long record takes a while (seconds of CPU for a megabyte of real games), so it
 runs on threads of its own, shared fairly between clients (:mod:`server.fair_queue`), and the
 event loop and the store's threads go on serving everyone else meanwhile.
 """

@@ -59,7 +59,7 @@ class QuotaLimits:
     streams_per_game: int = 1_100
     live_games_per_client: int = 10_000  # games created and not over yet
     bots_per_client: int = 4  # hosted bots playing for one client at once
-    cpu_seconds_per_minute: float = 30.0  # a 1 MiB record costs about 1.5 s to check
+    cpu_seconds_per_minute: float = 30.0  # a 1 MiB record costs 2-5 s to check
     checks_waiting_per_client: int = 8  # match records waiting to be checked
     clients_remembered: int = 100_000  # token buckets kept at most
 
