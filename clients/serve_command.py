@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from tavli.server.bot_seats import BOT_MATCH_POINTS, MONEY_GAMES
 from tavli.server.limits import BATCH_ITEMS, FIELD_LIMITS, RequestLimits
 from tavli.server.quotas import QuotaLimits
 from tavli.server.startup import StartupError, check_database, check_port, check_port_free, check_tls_files
@@ -24,6 +25,13 @@ _QUOTA_FLAGS = (
     ("streams_per_client", int, "open watches"),
     ("streams_per_game", int, "open watches of one game"),
     ("live_games_per_client", int, "games created and not over yet"),
+    ("bots_per_client", int, "hosted bots (BotsService) playing for the client at once"),
+    (
+        "cpu_seconds_per_minute",
+        float,
+        "seconds of CPU a minute spent checking its match records (ValidateMatch, ImportMatch) and by its hosted bots",
+    ),
+    ("checks_waiting_per_client", int, "match records waiting to be checked"),
 )
 
 
@@ -123,6 +131,15 @@ def add_parser(commands: Any) -> None:
         help="computer opponents (BotsService) this process plays at once, at most, those it took up"
         " from a stopped process included (default: %(default)s)",
     )
+    web.add_argument(
+        "--bots-play-each-other", action="store_true",
+        help="let SeatBot give both seats of one game to bots (default: a bot's opponent is a person)",
+    )
+    web.add_argument(
+        "--bot-match-points", type=int, default=BOT_MATCH_POINTS,
+        help="the longest match, in points, a bot is seated at (money play: up to"
+        f" {MONEY_GAMES} games; default: %(default)s)",
+    )
     parser.add_argument("--log-json", action="store_true", help="log JSON lines even on a terminal")
     parser.set_defaults(run=run)
 
@@ -166,6 +183,8 @@ def run(arguments: argparse.Namespace) -> int:
             web_port=None if arguments.no_web else arguments.web_port,
             web_host=arguments.web_host,
             bots=arguments.bots,
+            bots_play_each_other=arguments.bots_play_each_other,
+            bot_match_points=arguments.bot_match_points,
             quotas=QuotaLimits(**{name: getattr(arguments, name) for name, _, _ in _QUOTA_FLAGS}),
             limits=RequestLimits(fields={**FIELD_LIMITS, BATCH_ITEMS: arguments.batch_items}),
         )

@@ -31,8 +31,9 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from tavli.engine import core
 from tavli.server import logs
 from tavli.server.admission import AdmissionInterceptor
-from tavli.server.bot_seats import PATIENCE_SECONDS, BotSeats, BotsServicer
+from tavli.server.bot_seats import BOT_MATCH_POINTS, PATIENCE_SECONDS, BotSeats, BotsServicer
 from tavli.server.errors import ErrorInterceptor
+from tavli.server.fair_queue import FairQueue
 from tavli.server.games_servicer import GamesServicer, summary_of
 from tavli.server.keys import ServerKey
 from tavli.server.limits import RequestLimits
@@ -94,6 +95,8 @@ class ServerConfig:
     web_port: int | None = None  # the web port (Connect, gRPC-Web and the web table); None: none
     web_host: str = "127.0.0.1"
     bots: int = 64  # computer opponents (BotsService) playing at once, at most
+    bots_play_each_other: bool = False  # SeatBot may give both seats of one game to bots
+    bot_match_points: int = BOT_MATCH_POINTS  # the longest match a bot is seated at
     bot_patience_seconds: float = PATIENCE_SECONDS  # a bot kept waiting this long leaves the table until its opponent acts
 
 
@@ -110,6 +113,7 @@ class Running:
     health: health.aio.HealthServicer
     store: Store
     tables: Tables
+    checks: FairQueue
     timer: Timer
     store_health: StoreHealth
     bot_seats: BotSeats
@@ -135,6 +139,7 @@ class Running:
             await self.web.stop(grace)
         await self.server.stop(grace)
         await self.tables.drain()
+        await asyncio.to_thread(self.checks.close)
         await asyncio.to_thread(self.store.close)
         shutil.rmtree(self.own_socket, ignore_errors=True)
 
@@ -175,13 +180,23 @@ async def start_server(config: ServerConfig) -> Running:
     if config.log_rpcs:
         interceptors.insert(0, RpcLogInterceptor())
     server = grpc.aio.server(interceptors=interceptors, options=_channel_options(config))
-    rules_service_pb2_grpc.add_RulesServiceServicer_to_server(RulesServicer(), server)
-    games_servicer = GamesServicer(tables, quotas, config.limits)
+    checks = FairQueue(quotas, name="tavli-mat")
+    rules_service_pb2_grpc.add_RulesServiceServicer_to_server(RulesServicer(checks), server)
+    games_servicer = GamesServicer(tables, quotas, checks, config.limits)
     games_service_pb2_grpc.add_GamesServiceServicer_to_server(games_servicer, server)
     own_socket = Path(tempfile.mkdtemp(prefix="tavli-"))  # only this user may open it
     own_address = f"unix:{own_socket / 'native.sock'}"
-    bot_seats = BotSeats(own_address, store, key, most=config.bots, patience=config.bot_patience_seconds)
-    bots_service_pb2_grpc.add_BotsServiceServicer_to_server(BotsServicer(tables, bot_seats), server)
+    bot_seats = BotSeats(
+        own_address,
+        store,
+        key,
+        quotas,
+        most=config.bots,
+        patience=config.bot_patience_seconds,
+        each_other=config.bots_play_each_other,
+    )
+    bots_servicer = BotsServicer(tables, bot_seats, match_points=config.bot_match_points)
+    bots_service_pb2_grpc.add_BotsServiceServicer_to_server(bots_servicer, server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     for name in (*SERVICE_NAMES, ""):
@@ -199,6 +214,7 @@ async def start_server(config: ServerConfig) -> Running:
     else:
         why = "the port is in use or the address is not this machine's"
     if port == 0:
+        checks.close()
         store.close()
         shutil.rmtree(own_socket, ignore_errors=True)
         raise StartupError(f"cannot listen on {address}: {why}")
@@ -209,7 +225,17 @@ async def start_server(config: ServerConfig) -> Running:
     store_health = StoreHealth(store, health_servicer, (*SERVICE_NAMES, ""))
     store_health.start()
     running = Running(
-        port, server, health_servicer, store, tables, timer, store_health, bot_seats, own_socket, asyncio.get_running_loop()
+        port,
+        server,
+        health_servicer,
+        store,
+        tables,
+        checks,
+        timer,
+        store_health,
+        bot_seats,
+        own_socket,
+        asyncio.get_running_loop(),
     )
     if config.web_port is not None:
         try:

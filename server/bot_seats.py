@@ -15,6 +15,13 @@ again) claims it first, within a few seconds. A holder that cannot renew its lea
 before the lease can run out; and each action carries the etag of the state it was decided on, so
 that of two bots that both believe they hold the seat only one action per decision is stored.
 
+Bots are shared by every client, so each client may have :attr:`QuotaLimits.bots_per_client`
+playing for it at once (counted from its SeatBot until the bot leaves its seat, in this process),
+and the CPU time of each one's thread (choosing its actions, and its side of the stream) is
+charged to that client's CPU budget, every :data:`RENEW_SECONDS`
+(:mod:`server.quotas`); a bot is seated at a match of at most ``match_points`` points, and at one
+game's two seats only where the operator allows bots to play each other.
+
 A bot stays at its seat until its match is over (in money play, for :data:`MONEY_GAMES` games);
 the seat then stays named as the bot's, and nobody takes it up again. A bot its opponent keeps
 waiting :attr:`BotSeats.patience` seconds goes off the table meanwhile (its thread and its place
@@ -42,16 +49,21 @@ from tavli.clients.seat_driver import finished, play_seat
 from tavli.engine import VARIANTS, Variant
 from tavli.engine.game import ActionError
 from tavli.server import convert
+from tavli.server.admission import client_of
 from tavli.server.errors import LimitReached, SeatAlreadyStreaming, ServiceError, StaleEtag, StoreUnavailable
 from tavli.server.keys import ServerKey
+from tavli.server.quotas import Quotas
 from tavli.server.store import NOT_WAITING, BotSeat, BotSeatTaken, Store, StoreConflict
 from tavli.server.tables import Tables
 from tavli.v1 import bots_service_pb2 as pb, bots_service_pb2_grpc
 
 log = structlog.get_logger("tavli.server")
 
-MONEY_GAMES = 1_000
+MONEY_GAMES = 100
 """The games a bot plays at one money table before it leaves."""
+
+BOT_MATCH_POINTS = 25
+"""The longest match a bot is seated at, unless the operator says otherwise."""
 
 LEASE_SECONDS = 5.0
 """How long a claim on a bot seat holds it: a killed holder's seats are played on after this."""
@@ -74,6 +86,20 @@ class UnknownBot(ServiceError):
     """A bot this server does not have, or one that does not play the game's variant."""
 
     reason = "UNKNOWN_BOT"
+
+
+class BotsMayNotPlayEachOther(ServiceError):
+    """The other seat of the game is a bot's already, and this server's bots do not play each other."""
+
+    code = grpc.StatusCode.FAILED_PRECONDITION
+    reason = "BOTS_MAY_NOT_PLAY_EACH_OTHER"
+
+
+class MatchTooLongForBots(ServiceError):
+    """The game's match is longer than the server seats its bots at."""
+
+    code = grpc.StatusCode.FAILED_PRECONDITION
+    reason = "MATCH_TOO_LONG_FOR_BOTS"
 
 
 @dataclass(frozen=True)
@@ -112,27 +138,34 @@ class _Playing:
     stream: SeatStream | None = None
     renewed: float = field(default_factory=time.monotonic)  # when the lease was last claimed
     done: bool = False  # it left its seat, or lost it (to another process, or unrenewed in time)
+    cpu_charged: float = 0.0  # the CPU time of its thread charged to its client so far
 
 
 class BotSeats:
     """The bot seats this process plays, each bot in a thread of its own, on a client of
     ``address`` (this server's own, reached without the network); the seats' leases in ``store``
-    are renewed, and seats nobody holds taken up, by a thread of its own once :meth:`start` ran."""
+    are renewed, and seats nobody holds taken up, by a thread of its own once :meth:`start` ran.
+    Each seat given by :meth:`seat` counts against its client's ``quotas``; with ``each_other``,
+    both seats of one game may be bots'."""
 
     def __init__(
         self,
         address: str,
         store: Store,
         key: ServerKey,
+        quotas: Quotas,
         *,
         most: int = 64,
         patience: float = PATIENCE_SECONDS,
+        each_other: bool = False,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.address = address
         self.store = store
         self.key = key
+        self.quotas = quotas
         self.most = most
+        self.each_other = each_other
         self.patience = patience
         self.clock = clock
         self.holder = f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"
@@ -160,11 +193,13 @@ class BotSeats:
         self._keeper = threading.Thread(target=self._keep, name="tavli-bot-seats", daemon=True)
         self._keeper.start()
 
-    def seat(self, name: str, seat: int, bot_name: str, version: int) -> None:
-        """Give ``seat`` of game ``name``, still at ``version``, to ``bot_name``, and start it.
+    def seat(self, name: str, seat: int, bot_name: str, version: int, client: str) -> None:
+        """Give ``seat`` of game ``name``, still at ``version``, to ``bot_name``, and start it,
+        playing for ``client``.
 
         :raises SeatAlreadyStreaming: if a bot plays that seat already.
-        :raises LimitReached: if :attr:`most` bots play already.
+        :raises BotsMayNotPlayEachOther: if the other seat is a bot's and bots do not play each other.
+        :raises LimitReached: if :attr:`most` bots play already, or as many for ``client`` as it may have.
         :raises StoreConflict: if the game has moved on from ``version``.
         :raises StoreUnavailable: if the store cannot take the write now.
         """
@@ -174,17 +209,29 @@ class BotSeats:
             self._forget_finished()
             if (name, seat) in self._playing:
                 raise SeatAlreadyStreaming("a bot of this server plays that seat already")
+            if not self.each_other:
+                for other in self.store.bot_seats(name):
+                    if other.seat != seat:
+                        raise BotsMayNotPlayEachOther(
+                            f"the other seat of this game is the {other.bot} bot's already, and this"
+                            " server's bots do not play each other; seat a person there"
+                        )
             if len(self._playing) >= self.most:
                 raise LimitReached(
                     "TOO_MANY_BOTS", f"all {self.most} of this server's bots are playing; try again later"
                 )
+            self.quotas.count_bot(client, (name, seat))
             now = self.clock()
             given = BotSeat(name, seat, bot_name, now)
             try:
                 self.store.seat_bot(given, version, self.holder, now + LEASE_SECONDS)
             except BotSeatTaken:
+                self.quotas.release_bot((name, seat))
                 raise SeatAlreadyStreaming("a bot of this server plays that seat already") from None
-            log.info("bot seated", game=name, seat=seat, bot=bot_name)
+            except BaseException:
+                self.quotas.release_bot((name, seat))
+                raise
+            log.info("bot seated", game=name, seat=seat, bot=bot_name, client=client)
             self._start(given)
 
     def seated(self, name: str) -> list[BotSeat]:
@@ -230,6 +277,7 @@ class BotSeats:
         """Renew this process's leases, in one write; stop each bot whose lease went to another
         process, or that could not be renewed for so long that another may take it up soon."""
         with self._lock:  # held throughout: a bot that has just left its seat is not claimed back
+            self._charge_cpu()
             self._forget_finished()
             playing = {(each.seat.name, each.seat.seat): each for each in self._playing.values()}
             playing = {key: each for key, each in playing.items() if not each.done}
@@ -306,6 +354,34 @@ class BotSeats:
             del self._playing[key]
 
     def _play(self, client: TavliClient, playing: _Playing) -> None:
+        try:
+            self._play_seat(client, playing)
+        finally:
+            with self._lock:
+                self._charge(playing, time.thread_time())
+            self.quotas.release_bot((playing.seat.name, playing.seat.seat))
+
+    def _charge_cpu(self) -> None:
+        """Charge each bot's CPU time since the last charge to the client it plays for (with
+        the lock held)."""
+        for each in self._playing.values():
+            if each.thread is None or each.thread.ident is None or not each.thread.is_alive():
+                continue
+            try:
+                used = time.clock_gettime(time.pthread_getcpuclockid(each.thread.ident))
+            except OSError:  # it has just ended, and charged itself
+                continue
+            self._charge(each, used)
+
+    def _charge(self, playing: _Playing, used: float) -> None:
+        """Charge ``playing``'s bot, whose thread has used ``used`` seconds of CPU, for what it
+        used since the last charge (with the lock held)."""
+        client = self.quotas.bot_client((playing.seat.name, playing.seat.seat))
+        if client is not None and used > playing.cpu_charged:
+            self.quotas.charge_cpu(client, used - playing.cpu_charged)
+        playing.cpu_charged = max(playing.cpu_charged, used)
+
+    def _play_seat(self, client: TavliClient, playing: _Playing) -> None:
         seat = playing.seat
         try:
             stream = client.stream_seat(seat.name, self.key.seat_token(seat.name, seat.seat), resume=True)
@@ -353,9 +429,12 @@ class BotSeats:
 
 
 class BotsServicer(bots_service_pb2_grpc.BotsServiceServicer):
-    def __init__(self, tables: Tables, seats: BotSeats) -> None:
+    def __init__(self, tables: Tables, seats: BotSeats, *, match_points: int = BOT_MATCH_POINTS) -> None:
+        """Bots are seated at matches of at most ``match_points`` points (money play has its own
+        bound, :data:`MONEY_GAMES`)."""
         self.tables = tables
         self.seats = seats
+        self.match_points = match_points
 
     async def ListBots(
         self, request: pb.ListBotsRequest, context: grpc.aio.ServicerContext
@@ -376,14 +455,22 @@ class BotsServicer(bots_service_pb2_grpc.BotsServiceServicer):
         self, request: pb.SeatBotRequest, context: grpc.aio.ServicerContext
     ) -> pb.SeatBotResponse:
         side = await self.tables.seat(request.name, request.seat_token)
+        client = client_of(context)
+        self.seats.quotas.check_cpu_left(client)
         await asyncio.to_thread(lambda: self.seats.hosted)  # the first time, gnubg's net loads
         for _ in range(_ATTEMPTS):
             view = await self.tables.get(request.name)
             hosted = self._bot(request.bot, view.rules.rules)
             if view.state.over:
                 raise ActionError("MATCH_OVER", "the match is over")
+            points = view.rules.match_length
+            if points > self.match_points:
+                raise MatchTooLongForBots(
+                    f"this server's bots play matches of up to {self.match_points} points (and money"
+                    f" play, up to {MONEY_GAMES} games), not of {points}"
+                )
             try:
-                await asyncio.to_thread(self.seats.seat, request.name, side, hosted.name, view.version)
+                await asyncio.to_thread(self.seats.seat, request.name, side, hosted.name, view.version, client)
             except StoreConflict:
                 continue  # the game moved on meanwhile: checked again on what it is now
             return pb.SeatBotResponse(seat=convert.seat_message(side), bot=hosted.name)

@@ -24,6 +24,7 @@ from tavli.engine.matfile import export_mat
 from tavli.server import answers, convert, match_records
 from tavli.server.admission import client_of
 from tavli.server.errors import BadRequest
+from tavli.server.fair_queue import FairQueue
 from tavli.server.limits import RequestLimits
 from tavli.server.players import from_record, mat_names, players_of
 from tavli.server.quotas import Quotas
@@ -38,11 +39,14 @@ _MOST_PAGE_TOKEN_CHARS = 512
 
 
 class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
-    def __init__(self, tables: Tables, quotas: Quotas, limits: RequestLimits | None = None) -> None:
+    def __init__(
+        self, tables: Tables, quotas: Quotas, checks: FairQueue, limits: RequestLimits | None = None
+    ) -> None:
         """``limits`` bound the messages of a seat stream after its first (the admission
-        interceptor bounds every other request)."""
+        interceptor bounds every other request); imported records are checked among ``checks``."""
         self.tables = tables
         self.quotas = quotas
+        self.checks = checks
         limits = limits or RequestLimits()
         self.seat_streams = SeatStreams(tables, quotas, limits, act=self.act, view=seat_view)
 
@@ -67,10 +71,10 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
     ) -> pb.ImportMatchResponse:
         dice_mode = convert.dice_mode_of(request.dice_mode)
         players = players_of(request)  # the cheap refusals before the long check
-        checked = await match_records.check(request.record)
+        client = client_of(context)
+        checked = await match_records.check(request.record, self.checks, client)
         if not checked.clean:
             raise match_records.refusal(checked)
-        client = client_of(context)
         created = await self.tables.create(
             checked.rules,
             dice_mode=dice_mode,

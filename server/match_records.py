@@ -5,21 +5,20 @@ RulesService.ValidateMatch reports what :func:`check` finds (:func:`report`); Ga
 ImportMatch stores a clean record and refuses one with problems (:func:`refusal`). Both read the
 record the same way, so a record ValidateMatch finds clean is one ImportMatch takes.
 
-Checking a long record takes a while (about half a second for a megabyte of real games), so it
-runs on threads of its own, and the event loop and the store's threads go on serving everyone
-else meanwhile.
+Checking a long record takes a while (seconds of CPU for a megabyte of real games), so it
+runs on threads of its own, shared fairly between clients (:mod:`server.fair_queue`), and the
+event loop and the store's threads go on serving everyone else meanwhile.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 
 from tavli.engine.matfile import MatchCheck, MatFileError, Problem, check_mat
 from tavli.engine.matfile.reading import decode
 from tavli.server import convert
 from tavli.server.errors import BadRequest, InvalidMatchRecord, UnreadableMatchRecord, cut, packed
+from tavli.server.fair_queue import FairQueue
 from tavli.v1 import match_record_pb2, rules_service_pb2
 
 MOST_PROBLEMS_LISTED = 1000
@@ -29,18 +28,17 @@ PROBLEM_DETAILS_BYTES = 4096
 """The most bytes of problems a refusal's status carries: a status travels in trailers, and
 clients accept about 8 KiB of them."""
 
-# Checks run here, two at a time: never on the threads the store's reads and writes need.
-_CHECKER = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tavli-mat")
-
-
-async def check(record: match_record_pb2.MatchRecord) -> MatchCheck:
-    """The record checked against its header's rules: every game, the score and every problem.
+async def check(record: match_record_pb2.MatchRecord, checks: FairQueue, client: str) -> MatchCheck:
+    """The record checked against its header's rules: every game, the score and every problem;
+    checked in ``client``'s turn among the ``checks`` of every client, never on the threads the
+    store's reads and writes need.
 
     :raises BadRequest: for a record with neither its text nor its data.
     :raises UnreadableMatchRecord: for a record that holds no match the server can read.
+    :raises LimitReached: for a client that has spent its CPU, or has too many records waiting.
     """
     text = text_of(record)
-    return await asyncio.get_running_loop().run_in_executor(_CHECKER, checked_text, text)
+    return await checks.run(client, lambda: checked_text(text))
 
 
 def text_of(record: match_record_pb2.MatchRecord) -> str:

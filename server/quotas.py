@@ -7,6 +7,12 @@ yet; each game has a number of streams open on it. Going past any of them raises
 :class:`~server.errors.LimitReached` (RESOURCE_EXHAUSTED) whose reason says which was hit and
 whose message names the limit and its value.
 
+Each client also has a budget of CPU time (``cpu_seconds_per_minute``, refilled continuously,
+holding at most a minute's worth): what its heavy work (match records checked, see
+:mod:`server.fair_queue`) and its hosted bots spend choosing their plays is charged to it, and a
+client that has spent it all is refused more of either until it has refilled. And a client may
+have ``bots_per_client`` hosted bots playing for it at once.
+
 One :class:`Quotas` serves one process: with ``--workers N`` each worker counts its own.
 
 Memory stays bounded however many keys call: a client holding nothing is remembered only by its
@@ -29,6 +35,8 @@ RATE_LIMITED = "RATE_LIMITED"
 TOO_MANY_CALLS = "TOO_MANY_CALLS"
 TOO_MANY_STREAMS = "TOO_MANY_STREAMS"
 TOO_MANY_GAMES = "TOO_MANY_GAMES"
+TOO_MANY_BOTS = "TOO_MANY_BOTS"
+CPU_BUDGET_SPENT = "CPU_BUDGET_SPENT"
 
 # Buckets looked at for forgetting per call: more than the one a call may add, so that their
 # number falls back after a crowd of clients has gone, at a bounded cost to each call.
@@ -50,6 +58,9 @@ class QuotaLimits:
     streams_per_client: int = 2_000
     streams_per_game: int = 1_100
     live_games_per_client: int = 10_000  # games created and not over yet
+    bots_per_client: int = 4  # hosted bots playing for one client at once
+    cpu_seconds_per_minute: float = 30.0  # a 1 MiB record costs 2-5 s to check
+    checks_waiting_per_client: int = 8  # match records waiting to be checked
     clients_remembered: int = 100_000  # token buckets kept at most
 
     @classmethod
@@ -81,9 +92,10 @@ class _Holdings:
     calls: int = 0
     streams: int = 0
     games: int = 0
+    bots: int = 0
 
     def empty(self) -> bool:
-        return not (self.calls or self.streams or self.games)
+        return not (self.calls or self.streams or self.games or self.bots)
 
 
 class Quotas:
@@ -104,6 +116,8 @@ class Quotas:
         self._holdings: dict[str, _Holdings] = {}
         self._streams_on_game: dict[str, int] = {}
         self._game_creators: dict[str, str] = {}
+        self._bot_clients: dict[tuple[str, int], str] = {}
+        self._cpu_spent: OrderedDict[str, _Bucket] = OrderedDict()  # seconds owed, least recently charged first
         # An empty bucket is full again after this long: one untouched as long can be forgotten.
         self._refill_seconds = self.limits.call_burst / self.limits.calls_per_second
 
@@ -151,6 +165,65 @@ class Quotas:
             if client is not None:
                 self._release(client, games=1)
 
+    def count_bot(self, client: str, seat: tuple[str, int]) -> None:
+        """Count the hosted bot at ``seat`` (a game's name and a seat) as playing for ``client``,
+        until :meth:`release_bot`; counting one again changes nothing.
+
+        :raises LimitReached: TOO_MANY_BOTS, when as many bots play for the client as allowed.
+        """
+        with self._lock:
+            if seat in self._bot_clients:
+                return
+            holdings = self._holdings.get(client) or _Holdings()
+            most = self.limits.bots_per_client
+            if holdings.bots >= most:
+                raise LimitReached(
+                    TOO_MANY_BOTS,
+                    f"{most} of this server's bots play for {client} already, the most one client may"
+                    " have; wait for one of their matches to end",
+                )
+            holdings.bots += 1
+            self._holdings[client] = holdings
+            self._bot_clients[seat] = client
+
+    def release_bot(self, seat: tuple[str, int]) -> None:
+        """The bot at ``seat`` left it: it no longer counts against its client."""
+        with self._lock:
+            client = self._bot_clients.pop(seat, None)
+            if client is not None:
+                self._release(client, bots=1)
+
+    def bot_client(self, seat: tuple[str, int]) -> str | None:
+        """The client the bot at ``seat`` plays for, if it is counted here."""
+        with self._lock:
+            return self._bot_clients.get(seat)
+
+    def charge_cpu(self, client: str, seconds: float) -> None:
+        """Charge ``seconds`` of CPU time spent for ``client`` to its budget."""
+        with self._lock:
+            spent = self._cpu_owed(client)
+            spent.tokens += max(0.0, seconds)
+            self._cpu_spent[client] = spent
+            self._cpu_spent.move_to_end(client)
+            self._forget_repaid()
+
+    def cpu_left(self, client: str) -> float:
+        """The seconds of CPU ``client`` may still spend now (below zero when overspent)."""
+        with self._lock:
+            return self.limits.cpu_seconds_per_minute - self._cpu_owed(client).tokens
+
+    def check_cpu_left(self, client: str) -> None:
+        """:raises LimitReached: CPU_BUDGET_SPENT, if ``client`` has no CPU time left now."""
+        left = self.cpu_left(client)
+        if left <= 0:
+            budget = self.limits.cpu_seconds_per_minute
+            wait = -left / (budget / 60) + 1
+            raise LimitReached(
+                CPU_BUDGET_SPENT,
+                f"{client} has spent its {budget:g} s a minute of the server's CPU (match records checked"
+                f" and bots' plays); try again in {wait:.0f} s",
+            )
+
     def live_games(self, client: str) -> int:
         """How many live games ``client`` created."""
         with self._lock:
@@ -158,11 +231,28 @@ class Quotas:
             return holdings.games if holdings else 0
 
     def clients_remembered(self) -> int:
-        """How many clients the quotas hold anything for (a bucket, a call, a stream, a game)."""
+        """How many clients the quotas hold anything for (a bucket, a call, a stream, a game, a
+        bot, CPU spent)."""
         with self._lock:
-            return len(self._buckets.keys() | self._holdings.keys())
+            return len(self._buckets.keys() | self._holdings.keys() | self._cpu_spent.keys())
 
     # --- under the lock ---------------------------------------------------------------------
+
+    def _cpu_owed(self, client: str) -> _Bucket:
+        """The CPU seconds ``client`` has spent and not yet earned back, as of now."""
+        now = self._clock()
+        spent = self._cpu_spent.get(client) or _Bucket(0.0, now)
+        earned = max(0.0, now - spent.updated) * self.limits.cpu_seconds_per_minute / 60
+        return _Bucket(max(0.0, spent.tokens - earned), now)
+
+    def _forget_repaid(self) -> None:
+        for _ in range(_FORGET_PER_CALL):
+            if len(self._cpu_spent) <= 1:
+                return
+            client = next(iter(self._cpu_spent))
+            if self._cpu_owed(client).tokens > 0:
+                return
+            del self._cpu_spent[client]
 
     def _enter_call(self, client: str) -> None:
         with self._lock:
@@ -243,13 +333,14 @@ class Quotas:
                 return
             self._buckets.popitem(last=False)
 
-    def _release(self, client: str, *, calls: int = 0, streams: int = 0, games: int = 0) -> None:
+    def _release(self, client: str, *, calls: int = 0, streams: int = 0, games: int = 0, bots: int = 0) -> None:
         holdings = self._holdings.get(client)
         if holdings is None:
             return
         holdings.calls -= calls
         holdings.streams -= streams
         holdings.games -= games
+        holdings.bots -= bots
         if holdings.empty():
             del self._holdings[client]
 

@@ -1,8 +1,8 @@
 """RulesService: stateless rule queries, each one conversion in, one engine call, one conversion out.
 
 The calls are short and bound by the CPU: they run on the event loop itself, with no thread;
-but ValidateMatch, whose record may take seconds to check, runs its check on threads of its own
-(:mod:`server.match_records`).
+but ValidateMatch, whose record may take seconds to check, runs its check on threads of its own,
+shared fairly between clients (:mod:`server.match_records`, :mod:`server.fair_queue`).
 """
 
 from __future__ import annotations
@@ -16,11 +16,16 @@ from tavli.engine import OFF, IllegalPlayError, InvalidPositionError, Play, Posi
 from tavli.engine.play import Dice
 from tavli.engine.xgid import Xgid, format_xgid
 from tavli.server import answers, convert, match_records
+from tavli.server.admission import client_of
 from tavli.server.errors import ServiceError
+from tavli.server.fair_queue import FairQueue
 from tavli.v1 import rules_service_pb2 as pb, rules_service_pb2_grpc
 
 
 class RulesServicer(rules_service_pb2_grpc.RulesServiceServicer):
+    def __init__(self, checks: FairQueue) -> None:
+        self.checks = checks
+
     async def ListLegalPlays(
         self, request: pb.ListLegalPlaysRequest, context: grpc.aio.ServicerContext
     ) -> pb.ListLegalPlaysResponse:
@@ -79,7 +84,8 @@ class RulesServicer(rules_service_pb2_grpc.RulesServiceServicer):
     async def ValidateMatch(
         self, request: pb.ValidateMatchRequest, context: grpc.aio.ServicerContext
     ) -> pb.ValidateMatchResponse:
-        return match_records.report(await match_records.check(request.record))
+        checked = await match_records.check(request.record, self.checks, client_of(context))
+        return match_records.report(checked)
 
 
 def _xgid_or_empty(position: Position) -> str:

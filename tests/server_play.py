@@ -25,6 +25,7 @@ from grpc_status import rpc_status
 
 from tavli.clients.client import Seat, TavliClient
 from tavli.server.app import Running, ServerConfig, create_server
+from tavli.server.web_client import WEB_CLIENT_HEADER
 from tavli.v1 import games_service_pb2 as games_pb2
 
 REPO = Path(__file__).resolve().parents[1]
@@ -56,6 +57,17 @@ def connected(port: int) -> Iterator[TavliClient]:
         yield client
     finally:
         client.close()
+
+
+@contextlib.contextmanager
+def as_web_client(running: Running, address: str) -> Iterator[tuple[grpc.Channel, tuple[tuple[str, str], ...]]]:
+    """A channel to ``running``'s own socket and the metadata with which its calls count as the
+    browser at ``address`` the web port passes them on for: another client than the tests' own."""
+    channel = grpc.insecure_channel(f"unix:{running.own_socket / 'native.sock'}")
+    try:
+        yield channel, ((WEB_CLIENT_HEADER, address),)
+    finally:
+        channel.close()
 
 
 def error_info(error: grpc.RpcError) -> tuple[grpc.StatusCode, str, str]:

@@ -5,18 +5,31 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import grpc
 import pytest
 
 from tavli.clients import bots
+from tavli.clients.client import Seat, TavliClient
 from tavli.clients.seat_driver import play_seat
 from tavli.server.app import Running
-from tavli.v1 import board_pb2, bots_service_pb2 as pb, bots_service_pb2_grpc, games_service_pb2 as games_pb2
-from tests.server_play import connected, error_info, running_server
+from tavli.server.quotas import QuotaLimits
+from tavli.v1 import (
+    board_pb2,
+    bots_service_pb2 as pb,
+    bots_service_pb2_grpc,
+    games_service_pb2 as games_pb2,
+    games_service_pb2_grpc,
+    match_record_pb2,
+    rules_service_pb2,
+    rules_service_pb2_grpc,
+)
+from tests.server_play import as_web_client, connected, error_info, running_server
 
 WAIT = 60
+RECORD = Path(__file__).parents[1] / "data" / "mat" / "gnubg_3_point.mat"
 
 
 @pytest.fixture(scope="module")
@@ -135,3 +148,104 @@ def test_stopping_the_server_stops_its_bots() -> None:
             break
         time.sleep(0.05)
     assert not left
+
+
+def seat_bot(client: TavliClient, seat: Seat, bot: str = "random") -> pb.SeatBotResponse:
+    return stub(client).SeatBot(pb.SeatBotRequest(name=seat.name, seat_token=seat.token, bot=bot))
+
+
+def refusal(call: Callable[[], object]) -> grpc.RpcError:
+    with pytest.raises(grpc.RpcError) as refused:
+        call()
+    return refused.value
+
+
+def bot_named_at(client: TavliClient, seat: Seat) -> str:
+    return stub(client).GetSeatBot(pb.GetSeatBotRequest(name=seat.name, seat=seat.seat)).bot
+
+
+def test_a_client_gets_no_more_bots_than_its_share_and_another_client_still_gets_one() -> None:
+    with running_server(quotas=QuotaLimits(bots_per_client=2)) as running, connected(running.port) as client:
+        for _ in range(2):
+            _, theirs = client.create_game(match_length=5)
+            seat_bot(client, theirs)
+        _, theirs = client.create_game(match_length=5)
+        refused = refusal(lambda: seat_bot(client, theirs))
+        assert bot_named_at(client, theirs) == ""  # the refusal changed nothing
+        with as_web_client(running, "203.0.113.7") as (channel, metadata):
+            created = games_service_pb2_grpc.GamesServiceStub(channel).CreateGame(
+                games_pb2.CreateGameRequest(rule_set=games_pb2.RuleSet(variant=1, match_length=5)), metadata=metadata
+            )
+            request = pb.SeatBotRequest(name=created.game.name, seat_token=created.seat1_token)
+            seated = bots_service_pb2_grpc.BotsServiceStub(channel).SeatBot(request, metadata=metadata)
+    assert error_info(refused)[:2] == (grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_BOTS")
+    assert "2 of this server's bots play for 127.0.0.1 already" in refused.details()
+    assert seated.seat == games_pb2.SEAT_1
+
+
+def test_a_bot_that_left_its_seat_no_longer_counts_against_its_client() -> None:
+    with running_server(quotas=QuotaLimits(bots_per_client=1)) as running, connected(running.port) as client:
+        mine, theirs = client.create_game(match_length=1)
+        seat_bot(client, theirs)
+        stream = client.stream_seat(mine.name, mine.token)
+        try:
+            over = play_seat(stream, bots.create("random", seed=5), wait=WAIT)
+        finally:
+            stream.close()
+        assert over.phase == games_pb2.PHASE_MATCH_OVER
+        _, next_theirs = client.create_game(match_length=1)
+        deadline = time.monotonic() + WAIT  # the bot's thread ends after the match's last event
+        while running.bot_seats.quotas.bot_client((theirs.name, theirs.seat)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert seat_bot(client, next_theirs).seat == games_pb2.SEAT_1
+
+
+def test_both_seats_of_a_game_go_to_bots_only_where_the_operator_allows_it() -> None:
+    with running_server() as running, connected(running.port) as client:
+        mine, theirs = client.create_game(match_length=1)
+        seat_bot(client, theirs)
+        refused = refusal(lambda: seat_bot(client, mine))
+        assert bot_named_at(client, mine) == ""
+    assert error_info(refused)[:2] == (grpc.StatusCode.FAILED_PRECONDITION, "BOTS_MAY_NOT_PLAY_EACH_OTHER")
+    assert "the other seat of this game is the random bot's already" in refused.details()
+
+    with running_server(bots_play_each_other=True) as running, connected(running.port) as client:
+        mine, theirs = client.create_game(match_length=1)
+        seat_bot(client, theirs)
+        seat_bot(client, mine)
+        deadline = time.monotonic() + WAIT
+        while mine.game().phase != games_pb2.PHASE_MATCH_OVER and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert mine.game().phase == games_pb2.PHASE_MATCH_OVER
+
+
+def test_a_bot_is_not_seated_at_a_match_longer_than_the_server_allows() -> None:
+    with running_server() as running, connected(running.port) as client:
+        _, theirs = client.create_game(match_length=32_767)
+        refused = refusal(lambda: seat_bot(client, theirs))
+        _, allowed = client.create_game(match_length=25)
+        assert seat_bot(client, allowed).bot == "random"
+    assert error_info(refused)[:2] == (grpc.StatusCode.FAILED_PRECONDITION, "MATCH_TOO_LONG_FOR_BOTS")
+    assert "matches of up to 25 points (and money play, up to 100 games), not of 32767" in refused.details()
+
+
+def test_a_bots_cpu_is_charged_to_the_client_that_seated_it() -> None:
+    tiny_budget = QuotaLimits(cpu_seconds_per_minute=0.001, bots_per_client=10)
+    with running_server(quotas=tiny_budget, bots_play_each_other=True) as running, connected(running.port) as client:
+        mine, theirs = client.create_game(match_length=3)
+        seat_bot(client, theirs, "heuristic")
+        seat_bot(client, mine, "heuristic")
+        deadline = time.monotonic() + WAIT
+        while mine.game().phase != games_pb2.PHASE_MATCH_OVER and time.monotonic() < deadline:
+            time.sleep(0.1)
+        _, next_theirs = client.create_game(match_length=1)
+        no_bot = refusal(lambda: seat_bot(client, next_theirs))
+        record = match_record_pb2.MatchRecord(text=RECORD.read_text())
+        check = rules_service_pb2.ValidateMatchRequest(record=record)
+        no_check = refusal(lambda: rules_service_pb2_grpc.RulesServiceStub(client.channel).ValidateMatch(check))
+        with as_web_client(running, "203.0.113.7") as (channel, metadata):
+            other = rules_service_pb2_grpc.RulesServiceStub(channel).ValidateMatch(check, metadata=metadata)
+    for refused in (no_bot, no_check):
+        assert error_info(refused)[:2] == (grpc.StatusCode.RESOURCE_EXHAUSTED, "CPU_BUDGET_SPENT")
+        assert "127.0.0.1 has spent its 0.001 s a minute of the server's CPU" in refused.details()
+    assert other.match_length == 3  # another client's CPU is its own

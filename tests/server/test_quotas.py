@@ -352,3 +352,33 @@ def test_threads_calling_at_once_never_pass_the_limits() -> None:
 def test_limits_are_positive(name: str) -> None:
     with pytest.raises(ValueError, match=name):
         QuotaLimits(**{name: 0})
+
+
+def test_cpu_spent_is_earned_back_at_the_budgets_rate_and_never_past_a_minutes_worth() -> None:
+    clock = FakeClock()
+    limits = quotas(clock, cpu_seconds_per_minute=30)
+    limits.charge_cpu("a", 45.0)
+    assert limits.cpu_left("a") == -15.0
+    with pytest.raises(LimitReached) as refused:
+        limits.check_cpu_left("a")
+    assert refused.value.reason == "CPU_BUDGET_SPENT" and "try again in 31 s" in str(refused.value)
+    clock.advance(40)  # 20 s earned back
+    assert limits.cpu_left("a") == pytest.approx(5.0)
+    limits.check_cpu_left("a")
+    clock.advance(3600)
+    assert limits.cpu_left("a") == 30.0
+    assert limits.clients_remembered() <= 1
+
+
+def test_a_client_has_no_more_bots_than_its_share_and_a_bot_counts_once() -> None:
+    limits = quotas(FakeClock(), bots_per_client=2)
+    limits.count_bot("a", ("games/1", 1))
+    limits.count_bot("a", ("games/1", 1))  # the same seat again
+    limits.count_bot("a", ("games/2", 0))
+    with pytest.raises(LimitReached) as refused:
+        limits.count_bot("a", ("games/3", 0))
+    assert refused.value.reason == "TOO_MANY_BOTS"
+    limits.count_bot("b", ("games/3", 0))  # another client's share is its own
+    limits.release_bot(("games/1", 1))
+    limits.count_bot("a", ("games/3", 1))
+    assert limits.bot_client(("games/3", 1)) == "a"

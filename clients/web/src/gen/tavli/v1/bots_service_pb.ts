@@ -235,10 +235,16 @@ export const GetSeatBotResponseSchema: GenMessage<GetSeatBotResponse> = /*@__PUR
  * lease on it in the store that it renews every second; an action decided on a state the game has
  * moved on from is refused by its etag, so a seat never gets two actions for one decision.
  *
- * A bot stays at its seat until the match is over (in money play, for 1,000 games). A bot kept
+ * A bot stays at its seat until the match is over (in money play, for 100 games). A bot kept
  * waiting for ten minutes by its opponent leaves the server's table until the opponent acts, and
  * answers within a few seconds of it. A server plays a bounded number of bots at once
  * (RESOURCE_EXHAUSTED, reason TOO_MANY_BOTS, when all are playing); bots it takes up count too.
+ *
+ * Bots are shared by every client: a client may have a bounded number playing for it at once
+ * (TOO_MANY_BOTS), and their CPU time counts against its CPU budget (RESOURCE_EXHAUSTED,
+ * CPU_BUDGET_SPENT); a bot is seated only at a match of at most the server's bound in points
+ * (FAILED_PRECONDITION, MATCH_TOO_LONG_FOR_BOTS), and at one seat of a game unless the server lets
+ * bots play each other (FAILED_PRECONDITION, BOTS_MAY_NOT_PLAY_EACH_OTHER).
  *
  * @generated from service tavli.v1.BotsService
  */
