@@ -104,23 +104,20 @@ class Match:
         :raises ValueError: if that seed is not the seed the log committed to.
         """
         match = cls(rules, dice=dice, seeds=seeds, now=now)
-        for event in events:
-            if isinstance(event, WrittenPlay):  # an older log's form: read once, kept as data
-                play = read_play(match.state, event.side, event.play)
-                event = played(event.side, play, forced=event.forced)
-            match.state = apply(match.state, event)
-            match.events.append(event)
+        match._fold(events)
         match._verifiable = verifiable
-        commitment = open_commitment(match.events)
-        if commitment is not None:
-            if seed_in_play is None and seeds is not None:
-                seed_in_play = seeds(commitment.game)
-            seed = SeededDice(seed_in_play or b"")
-            if seed.commitment != commitment.commitment:
-                raise ValueError("the seed in play does not match the game's dice commitment")
-            match._game_seed = seed
-            match._game_first_throw = commitment.first_throw
+        match._resume_dice(seed_in_play)
         return match
+
+    def extend(self, events: Iterable[Event]) -> None:
+        """Apply ``events``, logged after this match's own (by another process), as
+        :meth:`replay` would have: a process that is behind folds only what it has not seen.
+
+        :raises ActionError: if an event breaks the rules.
+        :raises ValueError: if a game's dice commitment is not to the seed :attr:`seeds` gives.
+        """
+        self._fold(events)
+        self._resume_dice(None)
 
     def fork(self) -> Match:
         """A copy to decide an action on: acting on it leaves this match as it is."""
@@ -217,6 +214,31 @@ class Match:
         return len(self.events)
 
     # --- the machinery ---------------------------------------------------------------------
+
+    def _fold(self, events: Iterable[Event]) -> None:
+        for event in events:
+            if isinstance(event, WrittenPlay):  # an older log's form: read once, kept as data
+                play = read_play(self.state, event.side, event.play)
+                event = played(event.side, play, forced=event.forced)
+            self.state = apply(self.state, event)
+            self.events.append(event)
+
+    def _resume_dice(self, seed_in_play: bytes | None) -> None:
+        """Go on with the secret seed of the game in play after the log, if its dice are
+        committed to one: ``seed_in_play``, else the one :attr:`_seeds` gives for its number."""
+        commitment = open_commitment(self.events)
+        if commitment is None:
+            self._game_seed = None
+            return
+        if self._game_seed is not None and self._game_seed.commitment == commitment.commitment:
+            return  # the same game goes on with the seed already in hand
+        if seed_in_play is None and self._seeds is not None:
+            seed_in_play = self._seeds(commitment.game)
+        seed = SeededDice(seed_in_play or b"")
+        if seed.commitment != commitment.commitment:
+            raise ValueError("the seed in play does not match the game's dice commitment")
+        self._game_seed = seed
+        self._game_first_throw = commitment.first_throw
 
     def _record_play(self, side: Side, play: Play, *, forced: bool = False) -> list[Event]:
         """Record a play :func:`read_play` has read for the state now, without checking it again."""

@@ -25,6 +25,7 @@ from tavli.server.errors import StoreUnavailable
 from tavli.server.startup import StartupError
 from tavli.server.store import (
     BOT_SEAT_SQL,
+    EVENTS_FROM,
     NOT_WAITING,
     Append,
     BotSeat,
@@ -104,6 +105,7 @@ _MIGRATIONS = (
 )
 
 _BOT_SEAT_SQL = {purpose: statement.replace("?", "%s") for purpose, statement in BOT_SEAT_SQL.items()}
+_EVENTS_FROM = EVENTS_FROM.replace("?", "%s")
 
 _GAME_COLUMNS = "name, rules, token_hash_0, token_hash_1, dice_mode, dice_seed, created, updated, players"
 _REQUEST_COLUMNS = "scope, request_id, method, seat, body_hash, game, version, updated, stored_at"
@@ -260,14 +262,12 @@ class PostgresStore:
 
     # --- reads -----------------------------------------------------------------------------------
 
-    def load(self, name: str) -> tuple[GameRecord, list[dict[str, Any]]] | None:
+    def load(self, name: str, first: int = 0) -> tuple[GameRecord, list[dict[str, Any]]] | None:
         with self._transaction() as connection:  # one snapshot: the game and its events agree
             row = connection.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE name = %s", (name,)).fetchone()
             if row is None:
                 return None
-            events = connection.execute(
-                "SELECT event FROM events WHERE game = %s ORDER BY sequence", (name,)
-            ).fetchall()
+            events = connection.execute(_EVENTS_FROM, (name, first)).fetchall()
         return game_record(row), [json.loads(event) for (event,) in events]
 
     def event_count(self, name: str) -> int:

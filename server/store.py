@@ -129,7 +129,10 @@ class Store(Protocol):
         """:raises StoreConflict, StoreUnavailable: as their names say; nothing is written then."""
         ...
 
-    def load(self, name: str) -> tuple[GameRecord, list[dict[str, Any]]] | None: ...
+    def load(self, name: str, first: int = 0) -> tuple[GameRecord, list[dict[str, Any]]] | None:
+        """Game ``name``'s record and its stored events from number ``first`` on (a process
+        that has folded the log up to there reads only the rest); None if there is no game."""
+        ...
 
     def event_count(self, name: str) -> int: ...
 
@@ -264,10 +267,10 @@ class MemoryStore:
         with self.lock:
             return min((deadline for deadline in self.deadlines.values() if deadline > after), default=None)
 
-    def load(self, name: str) -> tuple[GameRecord, list[dict[str, Any]]] | None:
+    def load(self, name: str, first: int = 0) -> tuple[GameRecord, list[dict[str, Any]]] | None:
         with self.lock:
             record = self.records.get(name)
-            return None if record is None else (record, list(self.events[name]))
+            return None if record is None else (record, self.events[name][first:])
 
     def event_count(self, name: str) -> int:
         with self.lock:
@@ -451,6 +454,9 @@ BOT_SEAT_SQL = {
     "retire": f"UPDATE bot_seats SET lease_until = {RETIRED!r} WHERE game = ? AND seat = ? AND holder = ?",
 }
 
+EVENTS_FROM = "SELECT event FROM events WHERE game = ? AND sequence >= ? ORDER BY sequence"
+"""A game's stored events from a number on (PostgreSQL's store swaps the placeholders for its own)."""
+
 _OPEN_PATIENCE_SECONDS = 30.0  # how long opening the database waits for another process holding it
 
 _GAME_COLUMNS = "name, rules, token_hash_0, token_hash_1, dice_mode, dice_seed, created, updated, players"
@@ -568,14 +574,14 @@ class SqliteStore:
                 self._insert_request(append.request)
             self._insert_events(append.name, append.first_sequence, append.events)
 
-    def load(self, name: str) -> tuple[GameRecord, list[dict[str, Any]]] | None:
+    def load(self, name: str, first: int = 0) -> tuple[GameRecord, list[dict[str, Any]]] | None:
         with self._using():
             row = self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE name = ?", (name,)).fetchone()
             if row is None:
                 return None
             events = [
                 json.loads(event)
-                for (event,) in self._db.execute("SELECT event FROM events WHERE game = ? ORDER BY sequence", (name,))
+                for (event,) in self._db.execute(EVENTS_FROM, (name, first))
             ]
         return game_record(row), events
 

@@ -151,7 +151,8 @@ class Table:
 class Tables:
     """Every game the server keeps, the most recently used of them in memory.
 
-    Every method runs on the server's event loop; the store is called from worker threads.
+    Every method runs on the server's event loop; the store is called, and stored logs are folded,
+    in worker threads.
     """
 
     def __init__(
@@ -239,14 +240,12 @@ class Tables:
         stored = None if request is None else self._request_record("", request, -1, view)
         admit(name)
         try:
-            # A verifiable game's first event, the commitment to its seed, is stored with the game.
+            # A verifiable game's first event, the commitment to its seed, is stored with the game;
+            # an imported record's log is written out in the worker thread too.
             await asyncio.to_thread(
-                self.store.create,
-                record,
-                [event.to_dict() for event in match.events],
-                self.summarize(view),
-                stored,
-                match.deadline,
+                lambda: self.store.create(
+                    record, [event.to_dict() for event in match.events], self.summarize(view), stored, match.deadline
+                )
             )
         except RequestIdTaken:
             assert request is not None
@@ -502,11 +501,10 @@ class Tables:
             await self._reload(table)
 
     async def _load(self, name: str) -> Table:
-        loaded = await asyncio.to_thread(self.store.load, name)
-        if loaded is None:
+        read = await asyncio.to_thread(self._read, name)
+        if read is None:
             raise GameNotFound(f"there is no game {name!r}")
-        record, events = loaded
-        view = self._replay(record, events)
+        record, view = read
         existing = self._tables.get(name)  # loaded meanwhile by another call
         if existing is not None:
             existing.publish(view)
@@ -516,9 +514,34 @@ class Tables:
         return table
 
     async def _reload(self, table: Table) -> None:
-        loaded = await asyncio.to_thread(self.store.load, table.view.name)
-        if loaded is not None:
-            table.publish(self._replay(*loaded))
+        """Take in what other processes have stored of the game since this one last read it."""
+        view = await asyncio.to_thread(self._caught_up, table.view)
+        if view is not None:
+            table.publish(view)
+
+    def _caught_up(self, view: GameView) -> GameView | None:
+        """``view`` with the events stored after it applied: only those are read and folded (in a
+        worker thread); the whole log is replayed if they cannot be applied to it."""
+        loaded = self.store.load(view.name, view.version)
+        if loaded is None:
+            return None
+        record, events = loaded
+        match = view.match.fork()
+        try:
+            match.extend([event_from_dict(event) for event in events])
+        except Exception:  # noqa: BLE001 - whatever they raise, the whole log is the judge
+            read = self._read(view.name)
+            return None if read is None else read[1]
+        return replace(view, match=match, updated=record.updated)
+
+    def _read(self, name: str, upto: int | None = None) -> tuple[GameRecord, GameView] | None:
+        """Game ``name`` read from the store and replayed (up to event ``upto``), None if there
+        is none; called in a worker thread, since a long log takes long to fold."""
+        loaded = self.store.load(name)
+        if loaded is None:
+            return None
+        record, events = loaded
+        return record, self._replay(record, events, upto)
 
     def _replay(self, record: GameRecord, stored_events: list[dict[str, Any]], upto: int | None = None) -> GameView:
         try:
@@ -605,10 +628,10 @@ class Tables:
         view = table.view
         if view.version == version:
             return view
-        loaded = await asyncio.to_thread(self.store.load, view.name)
-        if loaded is None:
+        read = await asyncio.to_thread(self._read, view.name, version)
+        if read is None:
             raise GameNotFound(f"there is no game {view.name!r}")
-        return replace(self._replay(loaded[0], loaded[1], upto=version), updated=updated)
+        return replace(read[1], updated=updated)
 
     async def _summary_of(self, record: GameRecord) -> bytes:
         # Games stored before summaries were: replayed once, for their listing.

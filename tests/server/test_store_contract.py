@@ -87,6 +87,18 @@ def test_an_append_lands_only_at_the_logs_length(store: Store) -> None:
     assert store.event_count("games/a") == 3
 
 
+def test_a_log_is_read_from_any_event_on_with_the_record_as_last_written(store: Store) -> None:
+    store.create(record("games/a"), events("opening"), b"", None)
+    store.append(append("games/a", 1, "roll", "play", "double"))
+    whole = ["opening", "roll", "play", "double"]
+    for first in range(5):
+        loaded = store.load("games/a", first)
+        assert loaded is not None
+        assert [event["kind"] for event in loaded[1]] == whole[first:]
+        assert loaded[0].updated == 200.0
+    assert store.load("games/none", 1) is None
+
+
 def test_a_request_id_is_stored_with_its_write_once(store: Store) -> None:
     first = answer("", "create-1", "games/a", 1)
     store.create(record("games/a"), events("opening"), b"", first)
