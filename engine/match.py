@@ -80,6 +80,8 @@ class Match:
         self._now = now
         self._game_seed: SeededDice | None = None
         self._game_first_throw = 0
+        # Where in the log the game in play started, and the state then (a snapshot's matter).
+        self.game_started: tuple[int, MatchState] = (0, self.state)
         if verifiable:
             self._commit_dice()
 
@@ -94,8 +96,12 @@ class Match:
         seeds: Callable[[int], bytes] | None = None,
         seed_in_play: bytes | None = None,
         now: Callable[[], float] = time.time,
+        start: tuple[int, MatchState] | None = None,
     ) -> Match:
         """The match a log describes, ready to go on with ``dice``.
+
+        ``start`` is the state after the log's first n events (a snapshot, see
+        :mod:`engine.snapshot`): the log is folded from there rather than from its first event.
 
         A verifiable match goes on with the secret seed committed to for the game in play: the
         one ``seeds`` gives for its number, or ``seed_in_play`` (see :attr:`seed_in_play`).
@@ -104,6 +110,11 @@ class Match:
         :raises ValueError: if that seed is not the seed the log committed to.
         """
         match = cls(rules, dice=dice, seeds=seeds, now=now)
+        if start is not None:
+            at, match.state = start
+            logged = list(events)
+            match.events, events = logged[:at], logged[at:]
+            match.game_started = start
         match._fold(events)
         match._verifiable = verifiable
         match._resume_dice(seed_in_play)
@@ -220,8 +231,14 @@ class Match:
             if isinstance(event, WrittenPlay):  # an older log's form: read once, kept as data
                 play = read_play(self.state, event.side, event.play)
                 event = played(event.side, play, forced=event.forced)
-            self.state = apply(self.state, event)
-            self.events.append(event)
+            self._apply(event)
+
+    def _apply(self, event: Event, after: MatchState | None = None) -> None:
+        game = self.state.game.number
+        self.state = apply(self.state, event, after)
+        self.events.append(event)
+        if self.state.game.number != game:
+            self.game_started = (self.version, self.state)
 
     def _resume_dice(self, seed_in_play: bytes | None) -> None:
         """Go on with the secret seed of the game in play after the log, if its dice are
@@ -251,8 +268,7 @@ class Match:
         games_finished = len(self.state.finished)
         if self.state.clock is not None and event.at is None:
             event = replace(event, at=self._now())
-        self.state = apply(self.state, event, after)
-        self.events.append(event)
+        self._apply(event, after)
         if len(self.state.finished) > games_finished:
             self._reveal_dice()
             if not self.state.over:

@@ -45,6 +45,7 @@ from tavli.server.errors import (
 )
 from tavli.server.keys import ServerKey
 from tavli.server.players import NOBODY, Players
+from tavli.server.snapshots import snapshot_to_keep, start_of
 from tavli.server.store import Append, GameRecord, RequestIdTaken, RequestRecord, Store, StoreConflict
 
 DiceMode = Literal["system", "seeded", "verifiable"]
@@ -231,11 +232,12 @@ class Tables:
         name = f"games/{secrets.token_hex(8)}"
         now = self.clock()
         seed = dice_seed if dice_mode == "seeded" else ""
-        record = GameRecord(name, rules_to_dict(rules), dice_mode, seed, now, now, players=players)
         if played:  # a whole record replayed is long work: off the event loop
             match = await asyncio.to_thread(self._new_match, name, rules, dice_mode, dice_seed, played)
         else:
             match = self._new_match(name, rules, dice_mode, dice_seed, played)
+        snapshot = snapshot_to_keep(match, 0)
+        record = GameRecord(name, rules_to_dict(rules), dice_mode, seed, now, now, players=players, snapshot=snapshot)
         view = GameView(name, rules, dice_mode, match, now, now, players)
         stored = None if request is None else self._request_record("", request, -1, view)
         admit(name)
@@ -372,6 +374,7 @@ class Tables:
             summary=self.summarize(after),
             request=request,
             deadline=deadline,
+            snapshot=snapshot_to_keep(after.match, view.version),
         )
         # Shielded: a caller that goes away mid-write does not leave memory behind the store.
         commit = asyncio.ensure_future(self._commit(table, append, after))
@@ -546,14 +549,16 @@ class Tables:
     def _replay(self, record: GameRecord, stored_events: list[dict[str, Any]], upto: int | None = None) -> GameView:
         try:
             rules = rules_from_dict(record.rules)
+            log_read = stored_events[:upto]
             match = Match.replay(
                 rules,
-                [event_from_dict(event) for event in stored_events[:upto]],
+                [event_from_dict(event) for event in log_read],
                 dice=SeededDice(record.dice_seed) if record.dice_mode == "seeded" else None,
                 verifiable=record.dice_mode == "verifiable",
                 seeds=None if record.legacy_seed else self._seeds(record.name),
                 seed_in_play=bytes.fromhex(record.legacy_seed) if record.legacy_seed else None,
                 now=self.clock,
+                start=start_of(record.name, rules, record.snapshot, log_read),
             )
         except Exception as error:  # noqa: BLE001 - whatever a damaged log raises, the game is lost
             log.error("stored game does not replay", game=record.name, error=f"{type(error).__name__}: {error}")

@@ -4,12 +4,14 @@ event loop, and a process that is behind reads only the events it has not seen."
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import threading
 from typing import Any
 
 import pytest
 
 import tavli.engine.match
+from tavli.engine.events import Dropped, Played, Side
 from tavli.engine.match import Match
 from tavli.engine.rules import RuleSet
 from tavli.server.games_servicer import summary_of
@@ -110,3 +112,89 @@ def test_a_catch_up_leaves_the_view_it_started_from_as_it_was() -> None:
 
     asyncio.run(scenario())
 
+
+
+class FoldCounter:
+    """Counts the events the engine folds (:func:`engine.game.apply` as the match calls it)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.folded = 0
+        fold = tavli.engine.match.apply
+
+        def counted(*arguments: Any) -> Any:
+            self.folded += 1
+            return fold(*arguments)
+
+        monkeypatch.setattr(tavli.engine.match, "apply", counted)
+
+
+@pytest.mark.parametrize("dice_mode", ["system", "verifiable"])
+def test_a_cold_load_folds_only_the_game_in_play_from_the_snapshot_kept(
+    monkeypatch: pytest.MonkeyPatch, dice_mode: str
+) -> None:
+    whole = bot_match(MONEY, seed=5, games=8)
+
+    async def scenario() -> None:
+        store = MemoryStore()
+        created = await tables_over(store).create(
+            MONEY, dice_mode=dice_mode, dice_seed="", request=None, played=whole.events[:-3]  # type: ignore[arg-type]
+        )
+        name, stored = created.game.name, created.game
+        record = store.records[name]
+        assert record.snapshot is not None
+        in_play = stored.version - record.snapshot.at
+        assert 0 < in_play < len(whole.events) / 4
+
+        counter = FoldCounter(monkeypatch)
+        cold = await tables_over(store).get(name)
+        assert counter.folded == in_play
+        assert cold.state == stored.state
+        assert [event.to_dict() for event in cold.events] == [event.to_dict() for event in stored.events]
+        assert cold.match.dice_commitment == stored.match.dice_commitment
+
+    asyncio.run(scenario())
+
+
+def test_a_snapshot_that_does_not_follow_the_log_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    whole = bot_match(MONEY, seed=6, games=5)
+
+    async def scenario() -> None:
+        store = MemoryStore()
+        created = await tables_over(store).create(MONEY, dice_mode="system", dice_seed="", request=None, played=whole.events)
+        name = created.game.name
+        kept = store.records[name].snapshot
+        assert kept is not None
+        moved = dataclasses.replace(kept, at=kept.at - 1)
+        store.records[name] = dataclasses.replace(store.records[name], snapshot=moved)
+
+        counter = FoldCounter(monkeypatch)
+        cold = await tables_over(store).get(name)
+        assert counter.folded == len(whole.events)
+        assert cold.state == created.game.state
+
+    asyncio.run(scenario())
+
+
+def test_the_action_that_ends_a_game_keeps_the_next_games_start_as_the_snapshot() -> None:
+    whole = bot_match(MONEY, seed=7, games=3)
+    ends = next(at for at in range(len(whole.events)) if Match.replay(MONEY, whole.events[:at]).state.finished)
+    last = whole.events[ends - 1]
+    assert isinstance(last, Played | Dropped)
+
+    def final_action(match: Match, seat: Side) -> object:
+        return match.play(seat, last.steps) if isinstance(last, Played) else match.drop(seat)
+
+    async def scenario() -> None:
+        store = MemoryStore()
+        tables = tables_over(store)
+        created = await tables.create(MONEY, dice_mode="system", dice_seed="", request=None, played=whole.events[: ends - 1])
+        name = created.game.name
+        assert store.records[name].snapshot is None
+        after = await tables.act(name, created.tokens[last.side], "", None, final_action)
+        kept = store.records[name].snapshot
+        assert kept is not None and kept.at == ends
+        assert after.state.game.number == 2
+        cold = await tables_over(store).get(name)
+        assert cold.state == after.state
+
+    asyncio.run(scenario())
