@@ -408,8 +408,10 @@ class Tables:
         :raises ShuttingDown: when the server stops while the watch is open.
         """
         table = await self._table(name)
-        state = new_match(table.view.rules)
-        sequence = 0
+        # A watcher joining during a game starts from that game's start, not the log's first event.
+        sequence, state = table.view.match.game_started
+        if from_sequence < sequence:
+            sequence, state = 0, new_match(table.view.rules)
         while not self._closing:
             view = table.view
             events = view.events[sequence:]

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 import tavli.engine.match
+import tavli.server.tables
 from tavli.engine.events import Dropped, Played, Side
 from tavli.engine.match import Match
 from tavli.engine.rules import RuleSet
@@ -115,7 +116,7 @@ def test_a_catch_up_leaves_the_view_it_started_from_as_it_was() -> None:
 
 
 class FoldCounter:
-    """Counts the events the engine folds (:func:`engine.game.apply` as the match calls it)."""
+    """Counts the events folded (:func:`engine.game.apply` as a match and a watch call it)."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.folded = 0
@@ -126,6 +127,7 @@ class FoldCounter:
             return fold(*arguments)
 
         monkeypatch.setattr(tavli.engine.match, "apply", counted)
+        monkeypatch.setattr(tavli.server.tables, "apply", counted)
 
 
 @pytest.mark.parametrize("dice_mode", ["system", "verifiable"])
@@ -196,5 +198,32 @@ def test_the_action_that_ends_a_game_keeps_the_next_games_start_as_the_snapshot(
         assert after.state.game.number == 2
         cold = await tables_over(store).get(name)
         assert cold.state == after.state
+
+    asyncio.run(scenario())
+
+
+def test_a_watcher_joining_during_a_game_folds_from_that_games_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    whole = bot_match(MONEY, seed=8, games=6)
+    played = whole.events[:-4]
+
+    async def scenario() -> None:
+        tables = tables_over(MemoryStore())
+        created = await tables.create(MONEY, dice_mode="system", dice_seed="", request=None, played=played)
+        game_start = created.game.match.game_started[0]
+        counter = FoldCounter(monkeypatch)
+        seen = []
+        watch = tables.watch(created.game.name, len(played) - 2)
+        async for sequence, event, state, _ in watch:
+            seen.append((sequence, event, state))
+            if sequence == len(played) - 1:
+                break
+        await watch.aclose()
+        assert counter.folded == len(played) - game_start
+        assert [(sequence, event) for sequence, event, _ in seen] == [
+            (len(played) - 2, played[-2]),
+            (len(played) - 1, played[-1]),
+        ]
+        assert seen[0][2] == Match.replay(MONEY, played[:-1]).state
+        assert seen[1][2] == Match.replay(MONEY, played).state
 
     asyncio.run(scenario())
