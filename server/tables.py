@@ -36,6 +36,8 @@ from tavli.server.errors import (
     BadRequest,
     GameDataLost,
     GameNotFound,
+    GameTooLong,
+    RecordTooLong,
     RequestIdReused,
     SeededDiceDisabled,
     ShuttingDown,
@@ -44,6 +46,7 @@ from tavli.server.errors import (
     WrongSeatToken,
 )
 from tavli.server.keys import ServerKey
+from tavli.server.limits import MOST_GAME_EVENTS
 from tavli.server.players import NOBODY, Players
 from tavli.server.snapshots import snapshot_to_keep, start_of
 from tavli.server.store import Append, GameRecord, RequestIdTaken, RequestRecord, Store, StoreConflict
@@ -169,13 +172,15 @@ class Tables:
         on_over: Callable[[str], None] = lambda name: None,
         on_deadline: Callable[[float], None] = lambda deadline: None,
         clock: Callable[[], float] = time.time,
+        most_events: int = MOST_GAME_EVENTS,
     ) -> None:
         """``summarize`` writes the stored summary of a game (what a listing shows); ``on_over``
         hears the name of each game whose match an action of this process ended, and
         ``on_deadline`` each deadline of a running clock it stored (the timer's wake-up call).
         ``clock`` tells the time: of each action, and of the clocks of games that have them.
         ``shared``: other processes act on the same store, so every read first checks that no
-        other process has extended the game's log (and reads it again if one has)."""
+        other process has extended the game's log (and reads it again if one has).
+        ``most_events``: the most events a game's log may hold, imported or played."""
         self.store = store
         self.key = key
         self.summarize = summarize
@@ -186,6 +191,7 @@ class Tables:
         self.on_over = on_over
         self.on_deadline = on_deadline
         self.clock = clock
+        self.most_events = most_events
         self._tables: OrderedDict[str, Table] = OrderedDict()
         self._closing = False
         self._commits: set[asyncio.Future[bool]] = set()
@@ -215,6 +221,7 @@ class Tables:
 
         :raises SeededDiceDisabled: for seeded dice on a server that does not allow them.
         :raises BadRequest: for a seeded game without a seed.
+        :raises RecordTooLong: if ``played`` holds more events than a game may.
         :raises RequestIdReused: if the id came first with another request.
         """
         if dice_mode == "seeded":
@@ -225,6 +232,11 @@ class Tables:
                 )
             if not dice_seed:
                 raise BadRequest("seeded dice need a dice_seed")
+        if len(played) > self.most_events:
+            raise RecordTooLong(
+                f"the record holds {len(played):,} events, more than a game may hold ({self.most_events:,});"
+                " split the session into shorter records"
+            )
         if request is not None:
             earlier = await self._earlier("", request, -1)
             if earlier is not None:
@@ -307,6 +319,7 @@ class Tables:
 
         :raises GameNotFound, WrongSeatToken, StaleEtag, RequestIdReused: as their names say.
         :raises ActionError: if the rules forbid the action now; nothing changes then.
+        :raises GameTooLong: if the action would take the game past the events a game may hold.
         :raises StoreUnavailable: if the store cannot take the write; nothing changes then.
         """
         table = await self._table(name)
@@ -327,6 +340,11 @@ class Tables:
                     if error.code == "OUT_OF_TIME":  # too late: the time loss is stored first
                         await self._expire(table)
                     raise
+                if decided.version > self.most_events:
+                    raise GameTooLong(
+                        f"this game holds {view.version:,} events, and a game may hold at most"
+                        f" {self.most_events:,}; start a new game to play on"
+                    )
                 after = replace(view, match=decided, updated=self.clock())
                 stored = None if request is None else self._request_record(name, request, seat, after)
                 if await self._write(table, view, after, stored):

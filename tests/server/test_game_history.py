@@ -1,5 +1,6 @@
-"""A game's cost is bounded by what it is, not by its history: a long log is folded off the
-event loop, and a process that is behind reads only the events it has not seen."""
+"""A game's cost is bounded by what it is, not by its history: a long log is folded off the event
+loop, from the snapshot kept at its latest game's start; a process that is behind reads only the
+events it has not seen; a game holds a bounded number of events."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import tavli.server.tables
 from tavli.engine.events import Dropped, Played, Side
 from tavli.engine.match import Match
 from tavli.engine.rules import RuleSet
+from tavli.server.errors import GameTooLong, RecordTooLong
 from tavli.server.games_servicer import summary_of
 from tavli.server.keys import ServerKey
 from tavli.server.store import Append, GameRecord, MemoryStore
@@ -225,5 +227,42 @@ def test_a_watcher_joining_during_a_game_folds_from_that_games_start(monkeypatch
         ]
         assert seen[0][2] == Match.replay(MONEY, played[:-1]).state
         assert seen[1][2] == Match.replay(MONEY, played).state
+
+    asyncio.run(scenario())
+
+
+def test_a_record_with_more_events_than_a_game_holds_is_refused_saying_both_and_nothing_is_stored() -> None:
+    played = bot_match(MONEY, seed=9, events=400).events
+
+    async def scenario() -> None:
+        store = MemoryStore()
+        tables = tables_over(store, most_events=300)
+        with pytest.raises(RecordTooLong, match=f"holds {len(played)} events, more than a game may hold \\(300\\)"):
+            await tables.create(MONEY, dice_mode="system", dice_seed="", request=None, played=played)
+        assert store.records == {}
+
+    asyncio.run(scenario())
+
+
+def test_an_action_past_the_events_a_game_holds_is_refused_and_changes_nothing() -> None:
+    whole = bot_match(MONEY, seed=10, events=200)
+    played = whole.events[:-1]
+    last = whole.events[-1]
+    assert isinstance(last, Played | Dropped)
+
+    def last_action(match: Match, seat: Side) -> object:
+        return match.play(seat, last.steps) if isinstance(last, Played) else match.drop(seat)
+
+    async def scenario() -> None:
+        store = MemoryStore()
+        tables = tables_over(store, most_events=len(played))
+        created = await tables.create(MONEY, dice_mode="system", dice_seed="", request=None, played=played)
+        name = created.game.name
+        with pytest.raises(GameTooLong, match=f"holds {len(played)} events, and a game may hold at most {len(played)}"):
+            await tables.act(name, created.tokens[last.side], "", None, last_action)
+        assert store.event_count(name) == len(played)
+        assert (await tables.get(name)).version == len(played)
+        roomier = tables_over(store, most_events=len(played) + 10)
+        assert (await roomier.act(name, created.tokens[last.side], "", None, last_action)).version > len(played)
 
     asyncio.run(scenario())
