@@ -1,7 +1,8 @@
 """Where games live between actions: SQLite by default, memory for tests.
 
-A game is a record (rules, dice, times), its append-only event log and a summary of its state
-(for listing games without replaying them). Every action is one transaction that appends its
+A game is a record (rules, dice, times), its append-only event log, a summary of its state
+(for listing games without replaying them) and a snapshot of its folded state at its latest
+game's start (:mod:`server.snapshots`: loads fold the log from there). Every action is one transaction that appends its
 events, rewrites the summary and, when it came with a request_id, records what the request was
 and where it left the game; so a server killed at any moment restarts with every acknowledged
 action, and a retried request is answered again. Appends name the log length they expect, so
