@@ -312,9 +312,11 @@ def played(side: Side, play: Play, *, forced: bool = False) -> Played:
     return Played(side, play.steps, play.notation(), forced)
 
 
-def open_commitment(events: list[Event]) -> DiceCommitted | None:
-    """The dice commitment of the game in play after ``events``, if its seed is not yet revealed."""
-    for event in reversed(events):
+def open_commitment(events: Sequence[Event], end: int | None = None) -> DiceCommitted | None:
+    """The dice commitment of the game in play after ``events`` (their first ``end``, if given),
+    if its seed is not yet revealed. Read from the end back, without copying the log."""
+    for index in range((len(events) if end is None else end) - 1, -1, -1):
+        event = events[index]
         if isinstance(event, SeedRevealed):
             return None
         if isinstance(event, DiceCommitted):
