@@ -80,6 +80,8 @@ class Match:
         self._now = now
         self._game_seed: SeededDice | None = None
         self._game_first_throw = 0
+        # Where in the log the game in play started, and the state then (a snapshot's matter).
+        self.game_started: tuple[int, MatchState] = (0, self.state)
         if verifiable:
             self._commit_dice()
 
@@ -94,8 +96,12 @@ class Match:
         seeds: Callable[[int], bytes] | None = None,
         seed_in_play: bytes | None = None,
         now: Callable[[], float] = time.time,
+        start: tuple[int, MatchState] | None = None,
     ) -> Match:
         """The match a log describes, ready to go on with ``dice``.
+
+        ``start`` is the state after the log's first n events (a snapshot, see
+        :mod:`engine.snapshot`): the log is folded from there rather than from its first event.
 
         A verifiable match goes on with the secret seed committed to for the game in play: the
         one ``seeds`` gives for its number, or ``seed_in_play`` (see :attr:`seed_in_play`).
@@ -104,23 +110,25 @@ class Match:
         :raises ValueError: if that seed is not the seed the log committed to.
         """
         match = cls(rules, dice=dice, seeds=seeds, now=now)
-        for event in events:
-            if isinstance(event, WrittenPlay):  # an older log's form: read once, kept as data
-                play = read_play(match.state, event.side, event.play)
-                event = played(event.side, play, forced=event.forced)
-            match.state = apply(match.state, event)
-            match.events.append(event)
+        if start is not None:
+            at, match.state = start
+            logged = list(events)
+            match.events, events = logged[:at], logged[at:]
+            match.game_started = start
+        match._fold(events)
         match._verifiable = verifiable
-        commitment = open_commitment(match.events)
-        if commitment is not None:
-            if seed_in_play is None and seeds is not None:
-                seed_in_play = seeds(commitment.game)
-            seed = SeededDice(seed_in_play or b"")
-            if seed.commitment != commitment.commitment:
-                raise ValueError("the seed in play does not match the game's dice commitment")
-            match._game_seed = seed
-            match._game_first_throw = commitment.first_throw
+        match._resume_dice(seed_in_play)
         return match
+
+    def extend(self, events: Iterable[Event]) -> None:
+        """Apply ``events``, logged after this match's own (by another process), as
+        :meth:`replay` would have: a process that is behind folds only what it has not seen.
+
+        :raises ActionError: if an event breaks the rules.
+        :raises ValueError: if a game's dice commitment is not to the seed :attr:`seeds` gives.
+        """
+        self._fold(events)
+        self._resume_dice(None)
 
     def fork(self) -> Match:
         """A copy to decide an action on: acting on it leaves this match as it is."""
@@ -218,6 +226,37 @@ class Match:
 
     # --- the machinery ---------------------------------------------------------------------
 
+    def _fold(self, events: Iterable[Event]) -> None:
+        for event in events:
+            if isinstance(event, WrittenPlay):  # an older log's form: read once, kept as data
+                play = read_play(self.state, event.side, event.play)
+                event = played(event.side, play, forced=event.forced)
+            self._apply(event)
+
+    def _apply(self, event: Event, after: MatchState | None = None) -> None:
+        game = self.state.game.number
+        self.state = apply(self.state, event, after)
+        self.events.append(event)
+        if self.state.game.number != game:
+            self.game_started = (self.version, self.state)
+
+    def _resume_dice(self, seed_in_play: bytes | None) -> None:
+        """Go on with the secret seed of the game in play after the log, if its dice are
+        committed to one: ``seed_in_play``, else the one :attr:`_seeds` gives for its number."""
+        commitment = open_commitment(self.events)
+        if commitment is None:
+            self._game_seed = None
+            return
+        if self._game_seed is not None and self._game_seed.commitment == commitment.commitment:
+            return  # the same game goes on with the seed already in hand
+        if seed_in_play is None and self._seeds is not None:
+            seed_in_play = self._seeds(commitment.game)
+        seed = SeededDice(seed_in_play or b"")
+        if seed.commitment != commitment.commitment:
+            raise ValueError("the seed in play does not match the game's dice commitment")
+        self._game_seed = seed
+        self._game_first_throw = commitment.first_throw
+
     def _record_play(self, side: Side, play: Play, *, forced: bool = False) -> list[Event]:
         """Record a play :func:`read_play` has read for the state now, without checking it again."""
         return self._record(played(side, play, forced=forced), make_play(self.state, side, play))
@@ -229,8 +268,7 @@ class Match:
         games_finished = len(self.state.finished)
         if self.state.clock is not None and event.at is None:
             event = replace(event, at=self._now())
-        self.state = apply(self.state, event, after)
-        self.events.append(event)
+        self._apply(event, after)
         if len(self.state.finished) > games_finished:
             self._reveal_dice()
             if not self.state.over:
@@ -274,9 +312,11 @@ def played(side: Side, play: Play, *, forced: bool = False) -> Played:
     return Played(side, play.steps, play.notation(), forced)
 
 
-def open_commitment(events: list[Event]) -> DiceCommitted | None:
-    """The dice commitment of the game in play after ``events``, if its seed is not yet revealed."""
-    for event in reversed(events):
+def open_commitment(events: Sequence[Event], end: int | None = None) -> DiceCommitted | None:
+    """The dice commitment of the game in play after ``events`` (their first ``end``, if given),
+    if its seed is not yet revealed. Read from the end back, without copying the log."""
+    for index in range((len(events) if end is None else end) - 1, -1, -1):
+        event = events[index]
         if isinstance(event, SeedRevealed):
             return None
         if isinstance(event, DiceCommitted):

@@ -110,6 +110,19 @@ class InvalidMatchRecord(ServiceError):
     reason = "INVALID_MATCH_RECORD"
 
 
+class RecordTooLong(ServiceError):
+    """A record to import with more events than a game may hold (:data:`server.limits.MOST_GAME_EVENTS`)."""
+
+    reason = "MATCH_RECORD_TOO_LONG"
+
+
+class GameTooLong(ServiceError):
+    """An action on a game that holds as many events as a game may."""
+
+    code = grpc.StatusCode.FAILED_PRECONDITION
+    reason = "GAME_TOO_LONG"
+
+
 class SeededDiceDisabled(ServiceError):
     code = grpc.StatusCode.FAILED_PRECONDITION
     reason = "SEEDED_DICE_DISABLED"

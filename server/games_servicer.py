@@ -304,7 +304,7 @@ def _commitment_after(view: GameView, sequence: int) -> str:
     """The dice commitment in force just after event ``sequence``."""
     if view.dice_mode != "verifiable":
         return ""
-    commitment = open_commitment(view.events[: sequence + 1])
+    commitment = open_commitment(view.events, sequence + 1)
     return "" if commitment is None else commitment.commitment
 
 

@@ -34,6 +34,11 @@ MOST_MATCH_RECORD = 1 << 20
 session of 300 games 250 KB; a record fits the server's messages (4 MiB) even if each of its
 characters takes three bytes, and its check stays within seconds (see :mod:`server.match_records`)."""
 
+MOST_GAME_EVENTS = 100_000
+"""The most events a game's log holds, imported or played: a 1 MiB record (the longest taken) holds
+about 80,000, a money session of 500 games as many. A game's cost in memory, in its store and for
+a watcher from its first event grows with its log; this bounds it."""
+
 FIELD_LIMITS: Mapping[str, int] = MappingProxyType(
     {
         # Text, in characters.

@@ -25,7 +25,9 @@ from tavli.server.errors import StoreUnavailable
 from tavli.server.startup import StartupError
 from tavli.server.store import (
     BOT_SEAT_SQL,
+    EVENTS_FROM,
     NOT_WAITING,
+    SNAPSHOT_SQL,
     Append,
     BotSeat,
     BotSeatTaken,
@@ -101,9 +103,19 @@ _MIGRATIONS = (
     );
     CREATE INDEX bot_seats_by_lease ON bot_seats (lease_until);
     """,
+    # 3: each game's latest snapshot of its folded state, as SQLite's schema 6.
+    """
+    CREATE TABLE IF NOT EXISTS snapshots (
+        game TEXT PRIMARY KEY REFERENCES games (name),
+        at BIGINT NOT NULL,
+        state TEXT NOT NULL
+    );
+    """,
 )
 
 _BOT_SEAT_SQL = {purpose: statement.replace("?", "%s") for purpose, statement in BOT_SEAT_SQL.items()}
+_EVENTS_FROM = EVENTS_FROM.replace("?", "%s")
+_SNAPSHOT_SQL = {purpose: statement.replace("?", "%s") for purpose, statement in SNAPSHOT_SQL.items()}
 
 _GAME_COLUMNS = "name, rules, token_hash_0, token_hash_1, dice_mode, dice_seed, created, updated, players"
 _REQUEST_COLUMNS = "scope, request_id, method, seat, body_hash, game, version, updated, stored_at"
@@ -187,6 +199,8 @@ class PostgresStore:
                 ),
             )
             self._insert_events(connection, record.name, 0, events)
+            if record.snapshot is not None:
+                connection.execute(_SNAPSHOT_SQL["keep"], (record.name, record.snapshot.at, record.snapshot.state))
             _notify(connection, record.name, len(events))
 
     def append(self, append: Append) -> None:
@@ -208,6 +222,8 @@ class PostgresStore:
             if append.request is not None and not self._insert_request(connection, append.request):
                 raise StoreConflict(append.name)
             self._insert_events(connection, append.name, append.first_sequence, append.events)
+            if append.snapshot is not None:
+                connection.execute(_SNAPSHOT_SQL["keep"], (append.name, append.snapshot.at, append.snapshot.state))
             _notify(connection, append.name, append.first_sequence + len(append.events))
 
     def forget_requests(self, before: float) -> None:
@@ -260,15 +276,14 @@ class PostgresStore:
 
     # --- reads -----------------------------------------------------------------------------------
 
-    def load(self, name: str) -> tuple[GameRecord, list[dict[str, Any]]] | None:
+    def load(self, name: str, first: int = 0) -> tuple[GameRecord, list[dict[str, Any]]] | None:
         with self._transaction() as connection:  # one snapshot: the game and its events agree
             row = connection.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE name = %s", (name,)).fetchone()
             if row is None:
                 return None
-            events = connection.execute(
-                "SELECT event FROM events WHERE game = %s ORDER BY sequence", (name,)
-            ).fetchall()
-        return game_record(row), [json.loads(event) for (event,) in events]
+            events = connection.execute(_EVENTS_FROM, (name, first)).fetchall()
+            snapshot = connection.execute(_SNAPSHOT_SQL["read"], (name,)).fetchone()
+        return game_record(row, snapshot), [json.loads(event) for (event,) in events]
 
     def event_count(self, name: str) -> int:
         row = self._read_one("SELECT event_count FROM games WHERE name = %s", (name,))

@@ -1,7 +1,8 @@
 """Where games live between actions: SQLite by default, memory for tests.
 
-A game is a record (rules, dice, times), its append-only event log and a summary of its state
-(for listing games without replaying them). Every action is one transaction that appends its
+A game is a record (rules, dice, times), its append-only event log, a summary of its state
+(for listing games without replaying them) and a snapshot of its folded state at its latest
+game's start (:mod:`server.snapshots`: loads fold the log from there). Every action is one transaction that appends its
 events, rewrites the summary and, when it came with a request_id, records what the request was
 and where it left the game; so a server killed at any moment restarts with every acknowledged
 action, and a retried request is answered again. Appends name the log length they expect, so
@@ -61,6 +62,15 @@ class GameRecord:
     # Verifiable games created before their seeds were derived kept the seed in play here.
     legacy_seed: str = ""
     players: Players = NOBODY  # who sits at each seat, as the game was created with
+    snapshot: Snapshot | None = None  # the folded state at the start of a game, if one is kept
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A game's folded state after its first ``at`` events, as written by :mod:`server.snapshots`."""
+
+    at: int
+    state: str
 
 
 @dataclass(frozen=True)
@@ -89,6 +99,7 @@ class Append:
     summary: bytes
     request: RequestRecord | None = None
     deadline: float | None = None  # when the running clock runs out after it; None: none runs
+    snapshot: Snapshot | None = None  # a new snapshot to keep in place of the last; None: keep that
 
 
 @dataclass(frozen=True)
@@ -129,7 +140,10 @@ class Store(Protocol):
         """:raises StoreConflict, StoreUnavailable: as their names say; nothing is written then."""
         ...
 
-    def load(self, name: str) -> tuple[GameRecord, list[dict[str, Any]]] | None: ...
+    def load(self, name: str, first: int = 0) -> tuple[GameRecord, list[dict[str, Any]]] | None:
+        """Game ``name``'s record and its stored events from number ``first`` on (a process
+        that has folded the log up to there reads only the rest); None if there is no game."""
+        ...
 
     def event_count(self, name: str) -> int: ...
 
@@ -243,7 +257,8 @@ class MemoryStore:
             if key is not None and key in self.requests:
                 raise StoreConflict(append.name)
             log.extend(append.events)
-            self.records[append.name] = replace(self.records[append.name], updated=append.updated)
+            record = replace(self.records[append.name], updated=append.updated)
+            self.records[append.name] = record if append.snapshot is None else replace(record, snapshot=append.snapshot)
             self.summaries[append.name] = append.summary
             self._set_deadline(append.name, append.deadline)
             if key is not None and append.request is not None:
@@ -264,10 +279,10 @@ class MemoryStore:
         with self.lock:
             return min((deadline for deadline in self.deadlines.values() if deadline > after), default=None)
 
-    def load(self, name: str) -> tuple[GameRecord, list[dict[str, Any]]] | None:
+    def load(self, name: str, first: int = 0) -> tuple[GameRecord, list[dict[str, Any]]] | None:
         with self.lock:
             record = self.records.get(name)
-            return None if record is None else (record, list(self.events[name]))
+            return None if record is None else (record, self.events[name][first:])
 
     def event_count(self, name: str) -> int:
         with self.lock:
@@ -427,7 +442,24 @@ _MIGRATIONS = (
     ) WITHOUT ROWID;
     CREATE INDEX bot_seats_by_lease ON bot_seats (lease_until);
     """,
+    # 6: each game's latest snapshot of its folded state (none for the games stored before).
+    """
+    CREATE TABLE IF NOT EXISTS snapshots (
+        game TEXT PRIMARY KEY REFERENCES games (name),
+        at INTEGER NOT NULL,
+        state TEXT NOT NULL
+    ) WITHOUT ROWID;
+    """,
 )
+
+# The statements on snapshots, in SQLite's placeholders (PostgreSQL's store swaps them for its own).
+SNAPSHOT_SQL = {
+    "keep": (
+        "INSERT INTO snapshots (game, at, state) VALUES (?, ?, ?)"
+        " ON CONFLICT (game) DO UPDATE SET at = excluded.at, state = excluded.state"
+    ),
+    "read": "SELECT at, state FROM snapshots WHERE game = ?",
+}
 
 # The statements on bot seats, in SQLite's placeholders (PostgreSQL's store swaps them for its own).
 BOT_SEAT_SQL = {
@@ -450,6 +482,9 @@ BOT_SEAT_SQL = {
     ),
     "retire": f"UPDATE bot_seats SET lease_until = {RETIRED!r} WHERE game = ? AND seat = ? AND holder = ?",
 }
+
+EVENTS_FROM = "SELECT event FROM events WHERE game = ? AND sequence >= ? ORDER BY sequence"
+"""A game's stored events from a number on (PostgreSQL's store swaps the placeholders for its own)."""
 
 _OPEN_PATIENCE_SECONDS = 30.0  # how long opening the database waits for another process holding it
 
@@ -543,6 +578,8 @@ class SqliteStore:
                 ),
             )
             self._insert_events(record.name, 0, events)
+            if record.snapshot is not None:
+                self._db.execute(SNAPSHOT_SQL["keep"], (record.name, record.snapshot.at, record.snapshot.state))
             if request is not None:
                 self._insert_request(request)
 
@@ -567,17 +604,17 @@ class SqliteStore:
                     raise StoreConflict(append.name)
                 self._insert_request(append.request)
             self._insert_events(append.name, append.first_sequence, append.events)
+            if append.snapshot is not None:
+                self._db.execute(SNAPSHOT_SQL["keep"], (append.name, append.snapshot.at, append.snapshot.state))
 
-    def load(self, name: str) -> tuple[GameRecord, list[dict[str, Any]]] | None:
+    def load(self, name: str, first: int = 0) -> tuple[GameRecord, list[dict[str, Any]]] | None:
         with self._using():
             row = self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE name = ?", (name,)).fetchone()
             if row is None:
                 return None
-            events = [
-                json.loads(event)
-                for (event,) in self._db.execute("SELECT event FROM events WHERE game = ? ORDER BY sequence", (name,))
-            ]
-        return game_record(row), events
+            events = [json.loads(event) for (event,) in self._db.execute(EVENTS_FROM, (name, first))]
+            snapshot = self._db.execute(SNAPSHOT_SQL["read"], (name,)).fetchone()
+        return game_record(row, snapshot), events
 
     def event_count(self, name: str) -> int:
         with self._using():
@@ -743,8 +780,9 @@ class _Transaction:
                 pass  # SQLite has rolled back already when a statement failed that way
 
 
-def game_record(row: tuple[Any, ...]) -> GameRecord:
-    """The record of a game read from a row of its columns (``_GAME_COLUMNS``, in any SQL store)."""
+def game_record(row: tuple[Any, ...], snapshot: tuple[int, str] | None = None) -> GameRecord:
+    """The record of a game read from a row of its columns (``_GAME_COLUMNS``, in any SQL store)
+    and the row of its snapshot, if one is kept."""
     name, rules, hash_0, hash_1, dice_mode, dice_seed, created, updated, players = row
     legacy_seed = dice_seed if dice_mode == "verifiable" else ""
     return GameRecord(
@@ -757,6 +795,7 @@ def game_record(row: tuple[Any, ...]) -> GameRecord:
         (hash_0, hash_1),
         legacy_seed,
         _players_of_column(players),
+        None if snapshot is None else Snapshot(int(snapshot[0]), snapshot[1]),
     )
 
 

@@ -36,6 +36,8 @@ from tavli.server.errors import (
     BadRequest,
     GameDataLost,
     GameNotFound,
+    GameTooLong,
+    RecordTooLong,
     RequestIdReused,
     SeededDiceDisabled,
     ShuttingDown,
@@ -44,7 +46,9 @@ from tavli.server.errors import (
     WrongSeatToken,
 )
 from tavli.server.keys import ServerKey
+from tavli.server.limits import MOST_GAME_EVENTS
 from tavli.server.players import NOBODY, Players
+from tavli.server.snapshots import snapshot_to_keep, start_of
 from tavli.server.store import Append, GameRecord, RequestIdTaken, RequestRecord, Store, StoreConflict
 
 DiceMode = Literal["system", "seeded", "verifiable"]
@@ -151,7 +155,8 @@ class Table:
 class Tables:
     """Every game the server keeps, the most recently used of them in memory.
 
-    Every method runs on the server's event loop; the store is called from worker threads.
+    Every method runs on the server's event loop; the store is called, and stored logs are folded,
+    in worker threads.
     """
 
     def __init__(
@@ -167,13 +172,15 @@ class Tables:
         on_over: Callable[[str], None] = lambda name: None,
         on_deadline: Callable[[float], None] = lambda deadline: None,
         clock: Callable[[], float] = time.time,
+        most_events: int = MOST_GAME_EVENTS,
     ) -> None:
         """``summarize`` writes the stored summary of a game (what a listing shows); ``on_over``
         hears the name of each game whose match an action of this process ended, and
         ``on_deadline`` each deadline of a running clock it stored (the timer's wake-up call).
         ``clock`` tells the time: of each action, and of the clocks of games that have them.
         ``shared``: other processes act on the same store, so every read first checks that no
-        other process has extended the game's log (and reads it again if one has)."""
+        other process has extended the game's log (and reads it again if one has).
+        ``most_events``: the most events a game's log may hold, imported or played."""
         self.store = store
         self.key = key
         self.summarize = summarize
@@ -184,6 +191,7 @@ class Tables:
         self.on_over = on_over
         self.on_deadline = on_deadline
         self.clock = clock
+        self.most_events = most_events
         self._tables: OrderedDict[str, Table] = OrderedDict()
         self._closing = False
         self._commits: set[asyncio.Future[bool]] = set()
@@ -213,6 +221,7 @@ class Tables:
 
         :raises SeededDiceDisabled: for seeded dice on a server that does not allow them.
         :raises BadRequest: for a seeded game without a seed.
+        :raises RecordTooLong: if ``played`` holds more events than a game may.
         :raises RequestIdReused: if the id came first with another request.
         """
         if dice_mode == "seeded":
@@ -223,6 +232,11 @@ class Tables:
                 )
             if not dice_seed:
                 raise BadRequest("seeded dice need a dice_seed")
+        if len(played) > self.most_events:
+            raise RecordTooLong(
+                f"the record holds {len(played):,} events, more than a game may hold ({self.most_events:,});"
+                " split the session into shorter records"
+            )
         if request is not None:
             earlier = await self._earlier("", request, -1)
             if earlier is not None:
@@ -230,23 +244,22 @@ class Tables:
         name = f"games/{secrets.token_hex(8)}"
         now = self.clock()
         seed = dice_seed if dice_mode == "seeded" else ""
-        record = GameRecord(name, rules_to_dict(rules), dice_mode, seed, now, now, players=players)
         if played:  # a whole record replayed is long work: off the event loop
             match = await asyncio.to_thread(self._new_match, name, rules, dice_mode, dice_seed, played)
         else:
             match = self._new_match(name, rules, dice_mode, dice_seed, played)
+        snapshot = snapshot_to_keep(match, 0)
+        record = GameRecord(name, rules_to_dict(rules), dice_mode, seed, now, now, players=players, snapshot=snapshot)
         view = GameView(name, rules, dice_mode, match, now, now, players)
         stored = None if request is None else self._request_record("", request, -1, view)
         admit(name)
         try:
-            # A verifiable game's first event, the commitment to its seed, is stored with the game.
+            # A verifiable game's first event, the commitment to its seed, is stored with the game;
+            # an imported record's log is written out in the worker thread too.
             await asyncio.to_thread(
-                self.store.create,
-                record,
-                [event.to_dict() for event in match.events],
-                self.summarize(view),
-                stored,
-                match.deadline,
+                lambda: self.store.create(
+                    record, [event.to_dict() for event in match.events], self.summarize(view), stored, match.deadline
+                )
             )
         except RequestIdTaken:
             assert request is not None
@@ -306,6 +319,7 @@ class Tables:
 
         :raises GameNotFound, WrongSeatToken, StaleEtag, RequestIdReused: as their names say.
         :raises ActionError: if the rules forbid the action now; nothing changes then.
+        :raises GameTooLong: if the action would take the game past the events a game may hold.
         :raises StoreUnavailable: if the store cannot take the write; nothing changes then.
         """
         table = await self._table(name)
@@ -326,6 +340,11 @@ class Tables:
                     if error.code == "OUT_OF_TIME":  # too late: the time loss is stored first
                         await self._expire(table)
                     raise
+                if decided.version > self.most_events:
+                    raise GameTooLong(
+                        f"this game holds {view.version:,} events, and a game may hold at most"
+                        f" {self.most_events:,}; start a new game to play on"
+                    )
                 after = replace(view, match=decided, updated=self.clock())
                 stored = None if request is None else self._request_record(name, request, seat, after)
                 if await self._write(table, view, after, stored):
@@ -373,6 +392,7 @@ class Tables:
             summary=self.summarize(after),
             request=request,
             deadline=deadline,
+            snapshot=snapshot_to_keep(after.match, view.version),
         )
         # Shielded: a caller that goes away mid-write does not leave memory behind the store.
         commit = asyncio.ensure_future(self._commit(table, append, after))
@@ -406,8 +426,10 @@ class Tables:
         :raises ShuttingDown: when the server stops while the watch is open.
         """
         table = await self._table(name)
-        state = new_match(table.view.rules)
-        sequence = 0
+        # A watcher joining during a game starts from that game's start, not the log's first event.
+        sequence, state = table.view.match.game_started
+        if from_sequence < sequence:
+            sequence, state = 0, new_match(table.view.rules)
         while not self._closing:
             view = table.view
             events = view.events[sequence:]
@@ -502,11 +524,10 @@ class Tables:
             await self._reload(table)
 
     async def _load(self, name: str) -> Table:
-        loaded = await asyncio.to_thread(self.store.load, name)
-        if loaded is None:
+        read = await asyncio.to_thread(self._read, name)
+        if read is None:
             raise GameNotFound(f"there is no game {name!r}")
-        record, events = loaded
-        view = self._replay(record, events)
+        record, view = read
         existing = self._tables.get(name)  # loaded meanwhile by another call
         if existing is not None:
             existing.publish(view)
@@ -516,21 +537,48 @@ class Tables:
         return table
 
     async def _reload(self, table: Table) -> None:
-        loaded = await asyncio.to_thread(self.store.load, table.view.name)
-        if loaded is not None:
-            table.publish(self._replay(*loaded))
+        """Take in what other processes have stored of the game since this one last read it."""
+        view = await asyncio.to_thread(self._caught_up, table.view)
+        if view is not None:
+            table.publish(view)
+
+    def _caught_up(self, view: GameView) -> GameView | None:
+        """``view`` with the events stored after it applied: only those are read and folded (in a
+        worker thread); the whole log is replayed if they cannot be applied to it."""
+        loaded = self.store.load(view.name, view.version)
+        if loaded is None:
+            return None
+        record, events = loaded
+        match = view.match.fork()
+        try:
+            match.extend([event_from_dict(event) for event in events])
+        except Exception:  # noqa: BLE001 - whatever they raise, the whole log is the judge
+            read = self._read(view.name)
+            return None if read is None else read[1]
+        return replace(view, match=match, updated=record.updated)
+
+    def _read(self, name: str, upto: int | None = None) -> tuple[GameRecord, GameView] | None:
+        """Game ``name`` read from the store and replayed (up to event ``upto``), None if there
+        is none; called in a worker thread, since a long log takes long to fold."""
+        loaded = self.store.load(name)
+        if loaded is None:
+            return None
+        record, events = loaded
+        return record, self._replay(record, events, upto)
 
     def _replay(self, record: GameRecord, stored_events: list[dict[str, Any]], upto: int | None = None) -> GameView:
         try:
             rules = rules_from_dict(record.rules)
+            log_read = stored_events[:upto]
             match = Match.replay(
                 rules,
-                [event_from_dict(event) for event in stored_events[:upto]],
+                [event_from_dict(event) for event in log_read],
                 dice=SeededDice(record.dice_seed) if record.dice_mode == "seeded" else None,
                 verifiable=record.dice_mode == "verifiable",
                 seeds=None if record.legacy_seed else self._seeds(record.name),
                 seed_in_play=bytes.fromhex(record.legacy_seed) if record.legacy_seed else None,
                 now=self.clock,
+                start=start_of(record.name, rules, record.snapshot, log_read),
             )
         except Exception as error:  # noqa: BLE001 - whatever a damaged log raises, the game is lost
             log.error("stored game does not replay", game=record.name, error=f"{type(error).__name__}: {error}")
@@ -605,10 +653,10 @@ class Tables:
         view = table.view
         if view.version == version:
             return view
-        loaded = await asyncio.to_thread(self.store.load, view.name)
-        if loaded is None:
+        read = await asyncio.to_thread(self._read, view.name, version)
+        if read is None:
             raise GameNotFound(f"there is no game {view.name!r}")
-        return replace(self._replay(loaded[0], loaded[1], upto=version), updated=updated)
+        return replace(read[1], updated=updated)
 
     async def _summary_of(self, record: GameRecord) -> bytes:
         # Games stored before summaries were: replayed once, for their listing.

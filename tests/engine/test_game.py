@@ -32,7 +32,7 @@ from tavli.engine.events import (
     event_from_dict,
 )
 from tavli.engine.game import Action, ActionError, Phase, other
-from tavli.engine.match import Match
+from tavli.engine.match import Match, open_commitment
 from tavli.engine.play import Dice
 from tavli.engine.rules import InvalidRuleSetError, RuleSet
 
@@ -1320,6 +1320,16 @@ def test_verifiable_dice_are_committed_before_each_game_and_revealed_after_it() 
                        for other_game in commitments if other_game is not commitment)
         throws_before += len(game_throws)
     assert throws_before == match.state.throws
+
+
+def test_the_commitment_open_after_any_event_is_read_back_from_that_event() -> None:
+    match = Match(RuleSet(match_length=3), verifiable=True)
+    play_out(match, random.Random(12))
+    events = match.events
+    for end in range(len(events) + 1):
+        assert open_commitment(events, end) == open_commitment(events[:end])
+    kinds = {type(open_commitment(events, end)) for end in range(len(events) + 1)}
+    assert kinds == {DiceCommitted, type(None)}
 
 
 def test_a_verification_fails_for_a_changed_throw_or_a_wrong_seed() -> None:

@@ -8,9 +8,11 @@ clock's deadline as its last write left them; stored answers forgotten past thei
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from tavli.server.players import NOBODY, SeatPlayer
@@ -23,6 +25,7 @@ from tavli.server.store import (
     MemoryStore,
     RequestIdTaken,
     RequestRecord,
+    Snapshot,
     SqliteStore,
     Store,
     StoreConflict,
@@ -85,6 +88,77 @@ def test_an_append_lands_only_at_the_logs_length(store: Store) -> None:
     assert [event["kind"] for event in loaded[1]] == ["opening", "roll", "play"]
     assert loaded[0].updated == 200.0
     assert store.event_count("games/a") == 3
+
+
+def test_a_log_is_read_from_any_event_on_with_the_record_as_last_written(store: Store) -> None:
+    store.create(record("games/a"), events("opening"), b"", None)
+    store.append(append("games/a", 1, "roll", "play", "double"))
+    whole = ["opening", "roll", "play", "double"]
+    for first in range(5):
+        loaded = store.load("games/a", first)
+        assert loaded is not None
+        assert [event["kind"] for event in loaded[1]] == whole[first:]
+        assert loaded[0].updated == 200.0
+    assert store.load("games/none", 1) is None
+
+
+def test_a_snapshot_is_kept_from_the_write_that_brings_it_until_one_brings_another(store: Store) -> None:
+    first, second = Snapshot(1, '{"state": 1}'), Snapshot(3, '{"state": 3}')
+    store.create(record("games/a", snapshot=first), events("opening"), b"", None)
+    store.create(record("games/b"), events("opening"), b"", None)
+    store.append(append("games/a", 1, "roll", "play"))
+    assert snapshot_of(store, "games/a") == first
+    store.append(append("games/a", 3, "double", snapshot=second))
+    assert snapshot_of(store, "games/a") == second
+    assert snapshot_of(store, "games/b") is None
+    with pytest.raises(StoreConflict):
+        store.append(append("games/a", 3, "take", snapshot=first))
+    assert snapshot_of(store, "games/a") == second
+
+
+def snapshot_of(store: Store, name: str) -> Snapshot | None:
+    loaded = store.load(name)
+    assert loaded is not None
+    return loaded[0].snapshot
+
+
+def test_a_sqlite_database_made_before_snapshots_keeps_its_games_and_keeps_snapshots(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    store = SqliteStore(path)
+    store.create(record("games/a"), events("opening", "roll"), b"summary", None)
+    store.close()
+    with sqlite3.connect(path) as db:  # as schema 5 left it
+        db.execute("DROP TABLE snapshots")
+        db.execute("PRAGMA user_version = 5")
+    store = SqliteStore(path)
+    try:
+        assert_migrated_keeping_the_game(store)
+    finally:
+        store.close()
+
+
+def test_a_postgresql_database_made_before_snapshots_keeps_its_games_and_keeps_snapshots(postgres_url: str) -> None:
+    url = fresh_database(postgres_url)
+    store = PostgresStore(url)
+    store.create(record("games/a"), events("opening", "roll"), b"summary", None)
+    store.close()
+    with psycopg.connect(url, autocommit=True) as connection:  # as schema 2 left it
+        connection.execute("DROP TABLE snapshots")
+        connection.execute("UPDATE tavli_schema SET version = 2")
+    store = PostgresStore(url)
+    try:
+        assert_migrated_keeping_the_game(store)
+    finally:
+        store.close()
+
+
+def assert_migrated_keeping_the_game(store: Store) -> None:
+    loaded = store.load("games/a")
+    assert loaded is not None
+    assert loaded[0] == record("games/a") and loaded[1] == events("opening", "roll")
+    assert store.listing(10, None)[0][1] == b"summary"
+    store.append(append("games/a", 2, "play", snapshot=Snapshot(3, "{}")))
+    assert snapshot_of(store, "games/a") == Snapshot(3, "{}")
 
 
 def test_a_request_id_is_stored_with_its_write_once(store: Store) -> None:

@@ -48,9 +48,9 @@ class FaultyStore(MemoryStore):
             before(append)
         super().append(append)
 
-    def load(self, name: str) -> Any:
+    def load(self, name: str, first: int = 0) -> Any:
         self.loads += 1
-        return super().load(name)
+        return super().load(name, first)
 
 
 def tables_over(store: MemoryStore, clock: Clock | None = None, **options: Any) -> Tables:
