@@ -259,7 +259,7 @@ def tavli_serve(
     return served
 
 
-def wait_until_serving(address: str, process: subprocess.Popen[bytes], *, within: float = 15.0) -> None:
+def wait_until_serving(address: str, process: subprocess.Popen[bytes], *, within: float = 60.0) -> None:
     """Wait until a server answers on ``address``; fail if the process exits or time runs out."""
     deadline = time.monotonic() + within
     # Reconnect attempts every 50 ms, not gRPC's default backoff (1 s and growing), so that the wait

@@ -30,7 +30,7 @@ from tests.server.test_server_bot_seats import logged
 from tests.server.test_server_supervision import supervised
 from tests.server_play import RPC_TIMEOUT, ServeProcess, all_events, free_port, stop_process, tavli_serve
 
-START_SECONDS = 15.0
+START_SECONDS = 60.0
 MOST_ACTIONS = 400  # a bound on the page's actions in one 1-point match
 PLAYS_TO_SEE = 2  # the computer's plays that show it at work, before the kill and after
 
