@@ -130,7 +130,10 @@ def test_the_computer_plays_on_after_the_server_is_killed_and_started_again(
         expect(game_root(page)).to_have_attribute("data-event-count", str(len(all_events(client, name))))
 
 
-def test_the_computer_plays_on_after_the_worker_playing_it_is_killed(page: Page, tmp_path: Path) -> None:
+@pytest.mark.parametrize("reload", [False, True], ids=["page-left-as-it-was", "page-reloaded"])
+def test_the_computer_plays_on_after_the_worker_playing_it_is_killed(
+    page: Page, tmp_path: Path, reload: bool
+) -> None:
     web_port = free_port()
     with supervised(tmp_path, 2, "--web-port", str(web_port)) as (served, log):
         wait_for_the_web_port(web_port)
@@ -143,6 +146,9 @@ def test_the_computer_plays_on_after_the_worker_playing_it_is_killed(page: Page,
             (seated,) = logged(log, "bot seated")
             killed_at = len(all_events(client, name))
         os.kill(int(str(seated["worker"])), signal.SIGKILL)
+        if reload:
+            page.reload()
+            expect(game_root(page)).to_have_attribute("data-game-name", name)
         # A new connection: the one above may have been the killed worker's.
         with TavliClient.connect(served.address, timeout=RPC_TIMEOUT) as client:
             player = ClickingPlayer(page, client, name, 0, label="after the kill")
