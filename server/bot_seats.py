@@ -45,6 +45,7 @@ from tavli.server import convert
 from tavli.server.errors import LimitReached, SeatAlreadyStreaming, ServiceError, StaleEtag, StoreUnavailable
 from tavli.server.keys import ServerKey
 from tavli.server.store import NOT_WAITING, BotSeat, BotSeatTaken, Store, StoreConflict
+from tavli.server.seat_stream import SeatStreams
 from tavli.server.tables import Tables
 from tavli.v1 import bots_service_pb2 as pb, bots_service_pb2_grpc
 
@@ -353,9 +354,11 @@ class BotSeats:
 
 
 class BotsServicer(bots_service_pb2_grpc.BotsServiceServicer):
-    def __init__(self, tables: Tables, seats: BotSeats) -> None:
+    def __init__(self, tables: Tables, seats: BotSeats, streams: SeatStreams) -> None:
+        """``streams`` are the seat streams of this process: a bot takes no seat one of them holds."""
         self.tables = tables
         self.seats = seats
+        self.streams = streams
 
     async def ListBots(
         self, request: pb.ListBotsRequest, context: grpc.aio.ServicerContext
@@ -376,6 +379,11 @@ class BotsServicer(bots_service_pb2_grpc.BotsServiceServicer):
         self, request: pb.SeatBotRequest, context: grpc.aio.ServicerContext
     ) -> pb.SeatBotResponse:
         side = await self.tables.seat(request.name, request.seat_token)
+        if self.streams.holds(request.name, side):
+            raise SeatAlreadyStreaming(
+                f"seat {side} of {request.name} is played on a seat stream now: a bot takes a seat that"
+                " no stream holds; end that stream first"
+            )
         await asyncio.to_thread(lambda: self.seats.hosted)  # the first time, gnubg's net loads
         for _ in range(_ATTEMPTS):
             view = await self.tables.get(request.name)
