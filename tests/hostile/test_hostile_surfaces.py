@@ -41,6 +41,7 @@ from tavli.server.limits import WebLimits
 from tavli.server.quotas import QuotaLimits
 from tavli.v1 import board_pb2, bots_service_pb2, bots_service_pb2_grpc, games_service_pb2 as games_pb2
 from tests.engine.test_matfile import bot_match
+from tests.hostile.campaign import Figures, figures_fixture  # noqa: F401 - the fixture `figures`
 from tests.server_play import RPC_TIMEOUT, connected, error_info, running_server
 from tests.server.test_server_seat_stream import RawStream
 
@@ -268,19 +269,24 @@ def health_of(port: int) -> int:
         return stub.Check(health_pb2.HealthCheckRequest(), timeout=RPC_TIMEOUT).status
 
 
-def test_slow_bodies_are_answered_and_closed_while_native_health_answers() -> None:
+def test_slow_bodies_are_answered_and_closed_while_native_health_answers(figures: Figures) -> None:
     limits = WebLimits(body_seconds=2.0, requests_per_address=1000)
     with running_server(web_port=0, web_limits=limits) as running:
         started = time.monotonic()
         slow = [SlowBody(running.web_port, every=0.5) for _ in range(100)]
+        checks = 0
         while not all(body.closed.is_set() for body in slow):
             assert health_of(running.port) == health_pb2.HealthCheckResponse.SERVING
+            checks += 1
             assert time.monotonic() - started < 120, "slow bodies were still open after 120 s"
             slow[0].closed.wait(0.2)
+        figures.update(slow_bodies=len(slow), all_closed_after_s=round(time.monotonic() - started, 1))
+        figures.update(health_checks_serving=checks)
         for body in slow:
             head = body.answer.split(b"\r\n", 1)[0]
             assert head == b"HTTP/1.1 429 ", body.answer[:200]
             assert b"did not arrive within 2 seconds" in body.answer
+    figures.passed()
 
 
 def test_one_address_has_a_bounded_number_of_requests_open_and_refusals_count_as_calls() -> None:
