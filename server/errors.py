@@ -186,6 +186,10 @@ def status_of(error: Exception) -> tuple[grpc.StatusCode, str, str]:
             return grpc.StatusCode.INVALID_ARGUMENT, reason, str(error)
     if isinstance(error, TavliError):
         return grpc.StatusCode.INVALID_ARGUMENT, "INVALID_ARGUMENT", str(error)
+    if isinstance(error, NotImplementedError):
+        # What a generated servicer raises for a method of its service the server does not
+        # offer (gRPC health's List): the client's question, not a bug.
+        return grpc.StatusCode.UNIMPLEMENTED, "NOT_IMPLEMENTED", "this server does not offer this method"
     return grpc.StatusCode.INTERNAL, "INTERNAL", "internal error; the server's log has the details"
 
 

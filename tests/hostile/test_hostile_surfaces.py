@@ -20,11 +20,12 @@ from __future__ import annotations
 import http.client
 import json
 import logging
+import random
 import socket
 import struct
 import threading
 import time
-import uuid
+from collections import Counter
 from collections.abc import Iterator
 
 import grpc
@@ -36,7 +37,7 @@ from structlog.testing import capture_logs
 from tavli.clients.client import TavliClient
 from tavli.engine.matfile import export_mat
 from tavli.engine.rules import RuleSet
-from tavli.server.app import Running
+from tavli.server.app import SERVICES, Running
 from tavli.server.limits import WebLimits
 from tavli.server.quotas import QuotaLimits
 from tavli.v1 import board_pb2, bots_service_pb2, bots_service_pb2_grpc, games_service_pb2 as games_pb2
@@ -311,3 +312,71 @@ def test_one_address_has_a_bounded_number_of_requests_open_and_refusals_count_as
 
 
 VALIDATE_MATCH = "/tavli.v1.RulesService/ValidateMatch"
+
+
+SPOKEN = ["application/json", "application/proto", "application/connect+json", "application/connect+proto"]
+WEB_CONTENT_TYPES = [
+    *SPOKEN * 3,
+    "application/grpc-web+proto",
+    "application/grpc-web",
+    "application/grpc-web-text",
+    "application/grpc",
+    "text/plain",
+    "",
+]  # mostly what the web port speaks, so that most requests reach a method
+WEB_FUZZ_REQUESTS = 1500
+
+
+def fuzzed_body(rng: random.Random) -> bytes:
+    """Bytes, JSON of random fields, or envelopes with random flags and lengths, short or lying."""
+    kind = rng.randrange(4)
+    if kind == 0:
+        return rng.randbytes(rng.randrange(40))
+    if kind == 1:
+        field = rng.choice(["name", "seatToken", "requestId", "fromSequence", "record", "xgid", "notation"])
+        value = rng.choice(["games/none", "\u0000", "x" * rng.randrange(3000), -1, 10**30, None, [], {}])
+        return json.dumps({field: value}).encode()
+    payload = rng.randbytes(rng.randrange(30))
+    length = rng.choice([len(payload), len(payload) + rng.randrange(1, 9), 2**31 - 1])
+    return struct.pack(">BI", rng.randrange(256), length) + payload
+
+
+def web_faults(status: int, headers: dict[str, str], body: bytes) -> list[str]:
+    """What in one answer of the web port is a fault of the server: a 5xx, or internal/unknown
+    in any of the places Connect and gRPC-Web put a status (501, unimplemented, answers a
+    method the server does not offer)."""
+    found = [f"HTTP {status}"] if status >= 500 and status != 501 else []
+    if headers.get("grpc-status") in ("2", "13"):
+        found.append(f"grpc-status {headers['grpc-status']}")
+    text = body.decode("latin-1")
+    for code in ('"code":"internal"', '"code":"unknown"', "grpc-status:2\r", "grpc-status:13\r"):
+        if code in text.replace(" ", ""):
+            found.append(code)
+    return found
+
+
+def test_fuzzed_requests_to_every_method_of_the_web_port_never_fault_it(
+    server: Running, caplog: pytest.LogCaptureFixture, figures: Figures
+) -> None:
+    rng = random.Random(25)
+    paths = [
+        f"/{service.full_name}/{method.name}"
+        for service in (*SERVICES, health_pb2.DESCRIPTOR.services_by_name["Health"])
+        for method in service.methods
+    ]
+    caplog.set_level(logging.WARNING)
+    faulty: list[str] = []
+    statuses: Counter[int] = Counter()
+    with capture_logs() as logs:
+        for _ in range(WEB_FUZZ_REQUESTS):
+            path, content_type, body = rng.choice(paths), rng.choice(WEB_CONTENT_TYPES), fuzzed_body(rng)
+            status, headers, answer = post(server.web_port, path, body, content_type)
+            statuses[status] += 1
+            faulty += [f"{path} {content_type} {body[:40]!r}: {fault}" for fault in web_faults(status, headers, answer)]
+    errors = [record.getMessage() for record in caplog.records if record.levelno >= logging.ERROR]
+    figures.update(requests=WEB_FUZZ_REQUESTS, statuses=dict(statuses), faults=len(faulty), errors_logged=len(errors))
+    assert not faulty, faulty[:10]
+    assert not errors, errors[:5]
+    assert not faults(logs)
+    assert health_of(server.port) == health_pb2.HealthCheckResponse.SERVING
+    figures.passed()
