@@ -175,7 +175,8 @@ def run(arguments: argparse.Namespace) -> int:
             web_port=None if arguments.no_web else arguments.web_port,
             web_host=arguments.web_host,
             web_limits=WebLimits(
-                body_seconds=arguments.web_body_seconds, requests_per_address=arguments.web_requests_per_address
+                body_seconds=arguments.web_body_seconds,
+                requests_per_address=arguments.web_requests_per_address,
             ),
             bots=arguments.bots,
             quotas=QuotaLimits(**{name: getattr(arguments, name) for name, _, _ in _QUOTA_FLAGS}),

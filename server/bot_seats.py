@@ -44,8 +44,8 @@ from tavli.engine.game import ActionError
 from tavli.server import convert
 from tavli.server.errors import LimitReached, SeatAlreadyStreaming, ServiceError, StaleEtag, StoreUnavailable
 from tavli.server.keys import ServerKey
-from tavli.server.store import NOT_WAITING, BotSeat, BotSeatTaken, Store, StoreConflict
 from tavli.server.seat_stream import SeatStreams
+from tavli.server.store import NOT_WAITING, BotSeat, BotSeatTaken, Store, StoreConflict
 from tavli.server.tables import Tables
 from tavli.v1 import bots_service_pb2 as pb, bots_service_pb2_grpc
 

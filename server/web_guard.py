@@ -35,7 +35,10 @@ Send = Callable[[Event], Awaitable[None]]
 App = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
-_STREAM_ENCODINGS = {"application/connect+": b"connect-content-encoding", "application/grpc": b"grpc-encoding"}
+_STREAM_ENCODINGS = {
+    "application/connect+": b"connect-content-encoding",
+    "application/grpc": b"grpc-encoding",
+}
 
 
 class WebGuard:

@@ -43,8 +43,8 @@ from tavli.server.quotas import QuotaLimits
 from tavli.v1 import board_pb2, bots_service_pb2, bots_service_pb2_grpc, games_service_pb2 as games_pb2
 from tests.engine.test_matfile import bot_match
 from tests.hostile.campaign import Figures, figures_fixture  # noqa: F401 - the fixture `figures`
-from tests.server_play import RPC_TIMEOUT, connected, error_info, running_server
 from tests.server.test_server_seat_stream import RawStream
+from tests.server_play import RPC_TIMEOUT, connected, error_info, running_server
 
 PLAY_SEAT = "/tavli.v1.GamesService/PlaySeat"
 HTTP_TIMEOUT = 30.0
@@ -145,14 +145,17 @@ def test_a_duration_of_a_second_or_more_in_nanos_is_refused_in_words(client: Tav
 
 
 def test_seat_bot_for_a_seat_a_stream_holds_is_refused_in_words(client: TavliClient) -> None:
-    mine, theirs = client.create_game(match_length=1)
+    _, theirs = client.create_game(match_length=1)
     stream = RawStream.joined(client, theirs)
     try:
         stream.next()  # joined: the seat is held
         bots = bots_service_pb2_grpc.BotsServiceStub(client.channel)
         with pytest.raises(grpc.RpcError) as refused:
             bots.SeatBot(bots_service_pb2.SeatBotRequest(name=theirs.name, seat_token=theirs.token))
-        assert error_info(refused.value)[:2] == (grpc.StatusCode.FAILED_PRECONDITION, "SEAT_ALREADY_STREAMING")
+        assert error_info(refused.value)[:2] == (
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "SEAT_ALREADY_STREAMING",
+        )
         assert "played on a seat stream now" in refused.value.details()
         seated = bots.GetSeatBot(bots_service_pb2.GetSeatBotRequest(name=theirs.name, seat=games_pb2.SEAT_1))
         assert not seated.bot
@@ -183,7 +186,9 @@ def post(
 
 def test_every_api_answer_of_the_web_port_says_nosniff(server: Running) -> None:
     answers = [
-        post(server.web_port, "/tavli.v1.GamesService/GetGame", b'{"name": "games/none"}', "application/json"),
+        post(
+            server.web_port, "/tavli.v1.GamesService/GetGame", b'{"name": "games/none"}', "application/json"
+        ),
         post(server.web_port, "/tavli.v1.RulesService/ValidateMatch", b"{}", "application/json"),
         post(server.web_port, "/grpc.health.v1.Health/Check", b"{}", "application/json"),
     ]
@@ -224,7 +229,10 @@ def test_a_message_flagged_compressed_with_no_compression_named_is_invalid_argum
     assert "flagged compressed" in end["error"]["message"]
     # gRPC-Web: the status is in the trailers (a frame of its own) or the headers
     _, headers, body = post(
-        server.web_port, "/tavli.v1.GamesService/WatchGame", envelope(request, flags=1), "application/grpc-web+proto"
+        server.web_port,
+        "/tavli.v1.GamesService/WatchGame",
+        envelope(request, flags=1),
+        "application/grpc-web+proto",
     )
     status = headers.get("grpc-status") or body.decode("latin-1")
     assert "grpc-status:3" in status.replace(" ", "") or status == "3"
@@ -296,7 +304,9 @@ def test_one_address_has_a_bounded_number_of_requests_open_and_refusals_count_as
     with running_server(web_port=0, web_limits=limits, quotas=quotas) as running:
         slow = [SlowBody(running.web_port, every=1.0) for _ in range(3)]
         try:
-            status, _, body = post(running.web_port, "/grpc.health.v1.Health/Check", b"{}", "application/json")
+            status, _, body = post(
+                running.web_port, "/grpc.health.v1.Health/Check", b"{}", "application/json"
+            )
             assert status == 429
             assert b"this address has 3 requests open on the web port" in body
         finally:
@@ -372,9 +382,14 @@ def test_fuzzed_requests_to_every_method_of_the_web_port_never_fault_it(
             path, content_type, body = rng.choice(paths), rng.choice(WEB_CONTENT_TYPES), fuzzed_body(rng)
             status, headers, answer = post(server.web_port, path, body, content_type)
             statuses[status] += 1
-            faulty += [f"{path} {content_type} {body[:40]!r}: {fault}" for fault in web_faults(status, headers, answer)]
+            faulty += [
+                f"{path} {content_type} {body[:40]!r}: {fault}"
+                for fault in web_faults(status, headers, answer)
+            ]
     errors = [record.getMessage() for record in caplog.records if record.levelno >= logging.ERROR]
-    figures.update(requests=WEB_FUZZ_REQUESTS, statuses=dict(statuses), faults=len(faulty), errors_logged=len(errors))
+    figures.update(
+        requests=WEB_FUZZ_REQUESTS, statuses=dict(statuses), faults=len(faulty), errors_logged=len(errors)
+    )
     assert not faulty, faulty[:10]
     assert not errors, errors[:5]
     assert not faults(logs)

@@ -65,6 +65,8 @@ def test_web_watchers_that_never_read_keep_server_memory_bounded(tmp_path: Path,
             watcher.close()
         client.close()
         stop(served)
-    figures.update(watchers=WATCHERS, events=events, memory_mb_before=round(before), memory_mb_after=round(after))
+    figures.update(
+        watchers=WATCHERS, events=events, memory_mb_before=round(before), memory_mb_after=round(after)
+    )
     assert after - before < MOST_GROWTH_MB, f"server memory grew {before:.0f} -> {after:.0f} MB"
     figures.passed()
