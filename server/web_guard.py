@@ -51,7 +51,8 @@ class WebGuard:
         self.limits = limits
         self.most_requests = limits.most_requests()
         self._refused = refused
-        self._open: Counter[str] = Counter()
+        self._open: Counter[str] = Counter()  # requests open, by client
+        self._open_in_all = 0
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -67,7 +68,7 @@ class WebGuard:
                 " it may: finish some first",
             )
             return
-        if self._open.total() >= self.most_requests:
+        if self._open_in_all >= self.most_requests:
             await self._refuse(send, address, 503, "the web port is full: try again in a moment")
             return
         content_type = _header(scope, b"content-type").split(";")[0].strip().lower()
@@ -82,9 +83,11 @@ class WebGuard:
             )
             return
         self._open[address] += 1
+        self._open_in_all += 1
         try:
             await self.app(scope, _Body(scope, receive, content_type, self.limits.body_seconds), send)
         finally:
+            self._open_in_all -= 1
             self._open[address] -= 1
             if not self._open[address]:
                 del self._open[address]
