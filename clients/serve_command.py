@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from tavli.server.bot_seats import BOT_MATCH_POINTS, MONEY_GAMES
-from tavli.server.limits import BATCH_ITEMS, FIELD_LIMITS, RequestLimits
+from tavli.server.limits import BATCH_ITEMS, FIELD_LIMITS, RequestLimits, WebLimits
 from tavli.server.quotas import QuotaLimits
 from tavli.server.startup import StartupError, check_database, check_port, check_port_free, check_tls_files
 
@@ -126,6 +126,15 @@ def add_parser(commands: Any) -> None:
         help="address the web port listens on (default: %(default)s, this machine only)",
     )
     web.add_argument("--no-web", action="store_true", help="serve no web port")
+    web_limits = WebLimits()
+    web.add_argument(
+        "--web-body-seconds", type=float, default=web_limits.body_seconds,
+        help="how long a request's body may take to arrive on the web port (default: %(default)s)",
+    )
+    web.add_argument(
+        "--web-requests-per-address", type=int, default=web_limits.requests_per_address,
+        help="requests (each a connection) one address may have open on the web port (default: %(default)s)",
+    )
     web.add_argument(
         "--bots", type=int, default=64,
         help="computer opponents (BotsService) this process plays at once, at most, those it took up"
@@ -182,6 +191,10 @@ def run(arguments: argparse.Namespace) -> int:
             keepalive_seconds=arguments.keepalive_seconds,
             web_port=None if arguments.no_web else arguments.web_port,
             web_host=arguments.web_host,
+            web_limits=WebLimits(
+                body_seconds=arguments.web_body_seconds,
+                requests_per_address=arguments.web_requests_per_address,
+            ),
             bots=arguments.bots,
             bots_play_each_other=arguments.bots_play_each_other,
             bot_match_points=arguments.bot_match_points,

@@ -68,14 +68,19 @@ def client_of(context: grpc.aio.ServicerContext) -> str:
     peer = context.peer() or ""
     behind_web = peer.startswith("unix:") and client_behind_web(peer, dict(context.invocation_metadata() or ()))
     if behind_web:
-        peer = f"ipv6:[{behind_web}]:0" if ":" in behind_web else f"ipv4:{behind_web}:0"
+        return client_at(behind_web)
     kind, _, address = peer.partition(":")
     if kind not in ("ipv4", "ipv6"):
         return peer
-    host = address.rpartition(":")[0].strip("[]") or address
-    if kind == "ipv6":
-        try:
-            return str(ipaddress.IPv6Network(f"{host.partition('%')[0]}/64", strict=False))
-        except ValueError:
-            return host
-    return host
+    return client_at(address.rpartition(":")[0].strip("[]") or address)
+
+
+def client_at(host: str) -> str:
+    """The client a host address (without its port) is: an IPv4 address itself, an IPv6
+    address its /64 network."""
+    if ":" not in host:
+        return host
+    try:
+        return str(ipaddress.IPv6Network(f"{host.partition('%')[0]}/64", strict=False))
+    except ValueError:
+        return host

@@ -32,11 +32,11 @@ from tavli.engine import core
 from tavli.server import logs
 from tavli.server.admission import AdmissionInterceptor
 from tavli.server.bot_seats import BOT_MATCH_POINTS, PATIENCE_SECONDS, BotSeats, BotsServicer
-from tavli.server.errors import ErrorInterceptor
+from tavli.server.errors import ErrorInterceptor, LimitReached
 from tavli.server.fair_queue import FairQueue
 from tavli.server.games_servicer import GamesServicer, summary_of
 from tavli.server.keys import ServerKey
-from tavli.server.limits import RequestLimits
+from tavli.server.limits import RequestLimits, WebLimits
 from tavli.server.logs import RpcLogInterceptor
 from tavli.server.quotas import QuotaLimits, Quotas
 from tavli.server.reflection import enable_reflection
@@ -94,6 +94,7 @@ class ServerConfig:
     keepalive_seconds: float = 60.0  # the server pings a quiet connection this often
     web_port: int | None = None  # the web port (Connect, gRPC-Web and the web table); None: none
     web_host: str = "127.0.0.1"
+    web_limits: WebLimits = field(default_factory=WebLimits)  # slow and numerous requests on the web port
     bots: int = 64  # computer opponents (BotsService) playing at once, at most
     bots_play_each_other: bool = False  # SeatBot may give both seats of one game to bots
     bot_match_points: int = BOT_MATCH_POINTS  # the longest match a bot is seated at
@@ -195,7 +196,9 @@ async def start_server(config: ServerConfig) -> Running:
         patience=config.bot_patience_seconds,
         each_other=config.bots_play_each_other,
     )
-    bots_servicer = BotsServicer(tables, bot_seats, match_points=config.bot_match_points)
+    bots_servicer = BotsServicer(
+        tables, bot_seats, games_servicer.seat_streams, match_points=config.bot_match_points
+    )
     bots_service_pb2_grpc.add_BotsServiceServicer_to_server(bots_servicer, server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -239,7 +242,7 @@ async def start_server(config: ServerConfig) -> Running:
     )
     if config.web_port is not None:
         try:
-            running.web = await _start_web_port(config, own_address)
+            running.web = await _start_web_port(config, own_address, quotas)
         except OSError as error:
             await running.shutdown(0)
             web_address = host_port(config.web_host, config.web_port)
@@ -247,10 +250,16 @@ async def start_server(config: ServerConfig) -> Running:
     return running
 
 
-async def _start_web_port(config: ServerConfig, native: str) -> WebPort:
+async def _start_web_port(config: ServerConfig, native: str, quotas: Quotas) -> WebPort:
     from tavli.server.web import PAGES, start_web_port  # the web's libraries only where it is on
 
     assert config.web_port is not None
+
+    def refused(address: str) -> None:
+        # A request the web port refuses itself is a call of its client all the same.
+        with contextlib.suppress(LimitReached), quotas.admit_call(address):
+            pass
+
     return await start_web_port(
         host=config.web_host,
         port=config.web_port,
@@ -261,6 +270,8 @@ async def _start_web_port(config: ServerConfig, native: str) -> WebPort:
         reuse_port=config.shared_store,
         tls=(config.tls_cert, config.tls_key) if config.tls_cert and config.tls_key else None,
         grace_seconds=config.grace_seconds,
+        limits=config.web_limits,
+        refused=refused,
     )
 
 

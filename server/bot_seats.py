@@ -53,6 +53,7 @@ from tavli.server.admission import client_of
 from tavli.server.errors import LimitReached, SeatAlreadyStreaming, ServiceError, StaleEtag, StoreUnavailable
 from tavli.server.keys import ServerKey
 from tavli.server.quotas import Quotas
+from tavli.server.seat_stream import SeatStreams
 from tavli.server.store import NOT_WAITING, BotSeat, BotSeatTaken, Store, StoreConflict
 from tavli.server.tables import Tables
 from tavli.v1 import bots_service_pb2 as pb, bots_service_pb2_grpc
@@ -429,11 +430,15 @@ class BotSeats:
 
 
 class BotsServicer(bots_service_pb2_grpc.BotsServiceServicer):
-    def __init__(self, tables: Tables, seats: BotSeats, *, match_points: int = BOT_MATCH_POINTS) -> None:
-        """Bots are seated at matches of at most ``match_points`` points (money play has its own
+    def __init__(
+        self, tables: Tables, seats: BotSeats, streams: SeatStreams, *, match_points: int = BOT_MATCH_POINTS
+    ) -> None:
+        """``streams`` are the seat streams of this process: a bot takes no seat one of them holds.
+        Bots are seated at matches of at most ``match_points`` points (money play has its own
         bound, :data:`MONEY_GAMES`)."""
         self.tables = tables
         self.seats = seats
+        self.streams = streams
         self.match_points = match_points
 
     async def ListBots(
@@ -455,6 +460,11 @@ class BotsServicer(bots_service_pb2_grpc.BotsServiceServicer):
         self, request: pb.SeatBotRequest, context: grpc.aio.ServicerContext
     ) -> pb.SeatBotResponse:
         side = await self.tables.seat(request.name, request.seat_token)
+        if self.streams.holds(request.name, side):
+            raise SeatAlreadyStreaming(
+                f"seat {side} of {request.name} is played on a seat stream now: a bot takes a seat that"
+                " no stream holds; end that stream first"
+            )
         client = client_of(context)
         self.seats.quotas.check_cpu_left(client)
         await asyncio.to_thread(lambda: self.seats.hosted)  # the first time, gnubg's net loads

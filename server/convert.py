@@ -189,13 +189,23 @@ def rules_of(message: games_pb2.RuleSet) -> RuleSet:
     )
 
 
+_NANOS_PER_SECOND = 1_000_000_000
+
+
 def _clock_rules_of(message: games_pb2.ClockRules) -> ClockRules:
-    """:raises BadRequest: for a negative duration (the rule set checks the rest)."""
+    """:raises BadRequest: for a negative duration, or one whose nanos are a second or more
+        (google.protobuf.Duration keeps them under 1,000,000,000); the rule set checks the rest."""
     seconds = {}
     for name in ("reserve", "reserve_per_point", "delay", "move_limit"):
         duration = getattr(message, name)
+        words = name.replace("_", " ")
         if duration.seconds < 0 or duration.nanos < 0:
-            raise BadRequest(f"the clock's {name.replace('_', ' ')} cannot be negative")
+            raise BadRequest(f"the clock's {words} cannot be negative")
+        if duration.nanos >= _NANOS_PER_SECOND:
+            raise BadRequest(
+                f"the clock's {words} has {duration.nanos:,} nanos: a Duration's nanos are under one second"
+                " (999,999,999 at most); put whole seconds in its seconds"
+            )
         seconds[name] = duration.seconds + duration.nanos / 1e9
     return ClockRules(**seconds)
 

@@ -16,7 +16,7 @@ import grpc
 import grpc.aio
 import structlog
 from google.protobuf import any_pb2
-from google.protobuf.message import Message
+from google.protobuf.message import DecodeError, Message
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
@@ -57,6 +57,12 @@ class ServiceError(Exception):
 
 class BadRequest(ServiceError):
     """A request missing a field or holding a value no client should send."""
+
+
+class UndecodableMessage(ServiceError):
+    """A message of a client's stream that is not its request's kind in the binary format."""
+
+    reason = "UNDECODABLE_MESSAGE"
 
 
 class GameNotFound(ServiceError):
@@ -193,6 +199,10 @@ def status_of(error: Exception) -> tuple[grpc.StatusCode, str, str]:
             return grpc.StatusCode.INVALID_ARGUMENT, reason, str(error)
     if isinstance(error, TavliError):
         return grpc.StatusCode.INVALID_ARGUMENT, "INVALID_ARGUMENT", str(error)
+    if isinstance(error, NotImplementedError):
+        # What a generated servicer raises for a method of its service the server does not
+        # offer (gRPC health's List): the client's question, not a bug.
+        return grpc.StatusCode.UNIMPLEMENTED, "NOT_IMPLEMENTED", "this server does not offer this method"
     return grpc.StatusCode.INTERNAL, "INTERNAL", "internal error; the server's log has the details"
 
 
@@ -255,7 +265,8 @@ class ErrorInterceptor(grpc.aio.ServerInterceptor):
             return handler._replace(unary_stream=_guard_stream(handler.unary_stream))
         if handler.stream_stream:
             # The same guard: a stream of requests is passed on as the handler's first argument.
-            return handler._replace(stream_stream=_guard_stream(handler.stream_stream))
+            method = details.method.rpartition("/")[2]
+            return handler._replace(stream_stream=_guard_stream(_reading(method, handler.stream_stream)))
         return handler
 
 
@@ -295,6 +306,33 @@ async def responses_of(
             yield response
     else:
         await call
+
+
+def _reading(
+    method: str, behaviour: Callable[[Any, grpc.aio.ServicerContext], AsyncIterator[Any]]
+) -> Callable[..., AsyncIterator[Any]]:
+    """``behaviour``, its client's messages read so that one that cannot be decoded is the
+    client's error in words (INVALID_ARGUMENT), not the handler's (gRPC decodes each message of a
+    stream as the handler reads it, in the handler's own call)."""
+
+    async def messages(requests: AsyncIterator[Any]) -> AsyncIterator[Any]:
+        requests = aiter(requests)
+        while True:
+            try:
+                message = await anext(requests)
+            except StopAsyncIteration:
+                return
+            except DecodeError as error:
+                raise UndecodableMessage(
+                    f"a message the client sent on this {method} stream is not a {method} request"
+                    f" in the Protocol Buffers binary format ({error}); the stream ends here"
+                ) from None
+            yield message
+
+    def reading(requests: AsyncIterator[Any], context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+        return behaviour(messages(requests), context)
+
+    return reading
 
 
 def _guard_stream(behaviour: Callable[[Any, grpc.aio.ServicerContext], AsyncIterator[Any]]) -> Callable[..., Any]:

@@ -4,12 +4,15 @@ gRPC's message size limit (``ServerConfig.max_message_bytes``) bounds a request 
 it, one field could still hold megabytes of notation, a batch a hundred thousand items, or an
 enum a number the API does not define. :func:`check_request` walks any request message through
 its descriptor, set fields only, nested messages and repeated fields included, and refuses the
-first field past its bound with an error naming the field, its size and the bound.
+first field past its bound with an error naming the field, its size and the bound. Text holding
+NUL is refused here too, for every store alike: PostgreSQL cannot keep it in text, and a name or
+id the server could not store must not mean one thing on SQLite and another on PostgreSQL.
 """
 
 from __future__ import annotations
 
 import functools
+import resource
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -20,7 +23,7 @@ from google.protobuf.message import Message
 
 from tavli.engine.notation import MAX_NOTATION_LENGTH
 from tavli.engine.xgid import MAX_XGID_LENGTH
-from tavli.server.errors import FieldTooLong, ServiceError, TooManyItems, UnknownEnumValue
+from tavli.server.errors import BadRequest, FieldTooLong, ServiceError, TooManyItems, UnknownEnumValue
 
 BATCH_ITEMS = "tavli.v1.BatchValidatePlaysRequest.requests"
 """The key of the number of plays a BatchValidatePlays may hold."""
@@ -126,6 +129,7 @@ def check_request(message: Message, limits: RequestLimits) -> None:
     :raises FieldTooLong: for a text or bytes field longer than its bound.
     :raises TooManyItems: for a repeated field (or a map) with more items than its bound.
     :raises UnknownEnumValue: for an enum field holding a number its enum does not define.
+    :raises BadRequest: for text holding NUL (0x0000), which no store keeps.
     """
     try:
         _check_message(message, limits)
@@ -168,6 +172,8 @@ def _check_message(message: Message, limits: RequestLimits) -> None:
         elif kind == _TEXT or kind == _BYTES:
             if len(value) > bound:
                 raise _too_long(kind, value, bound, descriptor.name)
+            if kind == _TEXT and _NUL in value:
+                raise _holds_nul(descriptor.name)
         elif kind == _REPEATED or kind == _MAP:
             if len(value) > bound:
                 raise _Refusal(
@@ -195,6 +201,8 @@ def _check_item(descriptor: FieldDescriptor, kind: int, value: Any, limits: Requ
     elif kind == _TEXT or kind == _BYTES:
         if len(value) > limits.text_length:
             raise _too_long(kind, value, limits.text_length, name)
+        if kind == _TEXT and _NUL in value:
+            raise _holds_nul(name)
 
 
 def _unknown_enum(descriptor: FieldDescriptor, value: int, name: str) -> _Refusal:
@@ -206,6 +214,14 @@ def _unknown_enum(descriptor: FieldDescriptor, value: int, name: str) -> _Refusa
 def _too_long(kind: int, value: str | bytes, bound: int, name: str) -> _Refusal:
     unit = "characters" if kind == _TEXT else "bytes"
     return _Refusal(FieldTooLong, name, f"is {len(value):,} {unit}; at most {bound:,}")
+
+
+_NUL = "\x00"
+
+
+def _holds_nul(name: str) -> _Refusal:
+    words = "holds a control character (0x0000): NUL, which no store keeps in text; write it without"
+    return _Refusal(BadRequest, name, words)
 
 
 def _check_map(descriptor: FieldDescriptor, entries: Mapping[Any, Any], limits: RequestLimits) -> None:
@@ -235,3 +251,30 @@ def _enum_numbers(descriptor: FieldDescriptor) -> frozenset[int]:
     if descriptor.enum_type is None:
         return frozenset()
     return frozenset(descriptor.enum_type.values_by_number)
+
+
+@dataclass(frozen=True, slots=True)
+class WebLimits:
+    """The web port's bounds on slow and numerous requests.
+
+    :raises ValueError: for a bound that is not positive.
+    """
+
+    body_seconds: float = 10.0
+    """How long a request's whole body may take to arrive, from its headers."""
+    requests_per_address: int = 64
+    """Requests one client address may have open at once (each holds a connection)."""
+    reserved_descriptors: int = 256
+    """Descriptors the web port leaves to the native port, health and the store."""
+
+    def __post_init__(self) -> None:
+        if not self.body_seconds > 0 or self.requests_per_address < 1 or self.reserved_descriptors < 0:
+            raise ValueError(f"the web port's limits are positive: {self}")
+
+    def most_requests(self) -> int:
+        """Requests all addresses together may have open: the descriptors the process may open,
+        less those reserved (and at least 16)."""
+        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if soft == resource.RLIM_INFINITY:
+            return 1 << 20
+        return max(16, soft - self.reserved_descriptors)

@@ -43,7 +43,7 @@ async def check(record: match_record_pb2.MatchRecord, checks: FairQueue, client:
 
 def text_of(record: match_record_pb2.MatchRecord) -> str:
     """The record's text: given as text, or decoded from the file's bytes as the engine decodes
-    them (UTF-8, else Windows-1252, else Latin-1).
+    them (UTF-8, else Windows-1252, an undefined byte read as U+FFFD).
 
     :raises BadRequest: for a record with neither.
     """

@@ -91,6 +91,10 @@ class SeatStreams:
                 async for response in self._serve(requests, client, join, seat):
                     yield response
 
+    def holds(self, name: str, seat: Side) -> bool:
+        """Whether an open stream of this process holds ``seat`` of the game ``name``."""
+        return (name, seat) in self._held
+
     @contextlib.contextmanager
     def _holding(self, name: str, seat: Side) -> Iterator[None]:
         if (name, seat) in self._held:

@@ -47,6 +47,8 @@ from starlette.staticfiles import StaticFiles
 
 import tavli.clients
 from tavli.server.web_client import WEB_CLIENT_HEADER
+from tavli.server.limits import WebLimits
+from tavli.server.web_guard import WebGuard
 
 PAGES = Path(tavli.clients.__file__).resolve().parent / "web" / "dist"
 """The web table as built (committed, so that serving needs no Node.js)."""
@@ -68,6 +70,10 @@ _PAGE_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
 ]
+
+# Headers of every answer of the services: a browser never reads one as anything but what its
+# content type says (an error's text as a page, say).
+_API_HEADERS = [(b"x-content-type-options", b"nosniff")]
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -247,21 +253,26 @@ class WebApp:
         path: str = scope["path"]
         for prefix, service in self.services.items():
             if path.startswith(prefix):
-                await service(scope, receive, send)  # type: ignore[arg-type]
+                await service(scope, receive, _with_headers(send, _API_HEADERS))  # type: ignore[arg-type]
                 return
         if self.pages is None:
             await _plain(send, 404, "this server has no web table: clients/web/dist is not built")
             return
-
-        async def with_page_headers(event: dict[str, Any]) -> None:
-            if event["type"] == "http.response.start":
-                event = {**event, "headers": [*event.get("headers", []), *_PAGE_HEADERS]}
-            await send(event)
-
         try:
-            await self.pages(scope, receive, with_page_headers)
+            await self.pages(scope, receive, _with_headers(send, _PAGE_HEADERS))
         except HTTPException as refused:  # no such file (StaticFiles leaves the answer to the app)
             await _plain(send, refused.status_code, "there is no such page here: the web table is at /")
+
+
+def _with_headers(send: Send, headers: list[tuple[bytes, bytes]]) -> Send:
+    """``send``, adding ``headers`` to the start of the answer."""
+
+    async def sending(event: dict[str, Any]) -> None:
+        if event["type"] == "http.response.start":
+            event = {**event, "headers": [*event.get("headers", []), *headers]}
+        await send(event)
+
+    return sending
 
 
 def _host_name(scope: Scope) -> str:
@@ -319,12 +330,15 @@ async def start_web_port(
     services: list[descriptor.ServiceDescriptor],
     pages: Path | None,
     read_max_bytes: int,
+    limits: WebLimits,
+    refused: Callable[[str], None],
     reuse_port: bool = False,
     tls: tuple[Path, Path] | None = None,
     grace_seconds: float = 5.0,
 ) -> WebPort:
     """Start serving ``services`` and ``pages`` on ``host:port`` (0 picks a free port), each call
-    passed on to the native server at ``native`` (a ``unix:`` address).
+    passed on to the native server at ``native`` (a ``unix:`` address), each request held to
+    ``limits`` (``refused(address)`` counting one refused there against its client).
 
     :raises OSError: if it cannot listen there.
     """
@@ -351,7 +365,7 @@ async def start_web_port(
     stopping = asyncio.Event()
     task = asyncio.create_task(
         worker_serve(
-            wrap_app(app, config.wsgi_max_body_size, "asgi"),
+            wrap_app(WebGuard(app, limits, refused=refused), config.wsgi_max_body_size, "asgi"),
             config,
             sockets=sockets,
             shutdown_trigger=stopping.wait,

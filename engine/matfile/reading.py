@@ -88,15 +88,12 @@ class MatRecord:
 
 def decode(data: bytes) -> str:
     """A file's bytes as text: UTF-8 (with or without a byte-order mark), else Windows' Western
-    European code page, else Latin-1 (which reads any bytes)."""
+    European code page (which reads Latin-1's letters as Latin-1 does), its five undefined bytes
+    read as U+FFFD: never as the control characters Latin-1 would make of bytes 0x80-0x9F."""
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        pass
-    try:
-        return data.decode("cp1252")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
+        return data.decode("cp1252", errors="replace")
 
 
 # Every pattern is linear in its line (possessive runs, names taken whole and stripped after), so

@@ -104,10 +104,9 @@ def serve(
     own, standard error appended to ``log``; return once it answers (with ``workers`` > 1, once
     every worker has logged that it serves)."""
     port = port or free_port()
-    command = serve_command("--port", str(port), "--log-json")
+    command = serve_command("--port", str(port), "--log-json", *arguments)
     if workers > 1:
         command += ["--workers", str(workers)]
-    command += list(arguments)
     start = log.stat().st_size if log.exists() else 0
     with open(log, "ab") as error_file:  # the child keeps its own copy
         process = subprocess.Popen(
