@@ -50,6 +50,7 @@ from pathlib import Path
 from typing import Any, Literal, Protocol, TextIO
 
 from tavli.clients import bots
+from tavli.clients.board_view import clock_time
 from tavli.clients.client import RESULT_LEVELS, TavliClient, TavliServerError, VariantName
 from tavli.clients.rule_options import add_backgammons_option, backgammons_of, rules_problem
 from tavli.clients.seat_driver import play_match
@@ -590,16 +591,9 @@ class _ProgressBar:
         rate = done / max(elapsed, 1e-9)
         eta = (self.total - done) / rate if done else None
         bar = "#" * filled + "-" * (width - filled)
-        left = _clock(eta) if eta is not None else "?"
-        return f"[{bar}] {done}/{self.total}  {rate:.1f}/s  elapsed {_clock(elapsed)}  ETA {left} "
+        left = clock_time(eta) if eta is not None else "?"
+        return f"[{bar}] {done}/{self.total}  {rate:.1f}/s  elapsed {clock_time(elapsed)}  ETA {left} "
 
     def close(self) -> None:
         self.out.write("\n")
         self.out.flush()
-
-
-def _clock(seconds: float) -> str:
-    """``seconds`` as m:ss, or h:mm:ss from an hour."""
-    minutes, second = divmod(round(seconds), 60)
-    hours, minute = divmod(minutes, 60)
-    return f"{hours}:{minute:02d}:{second:02d}" if hours else f"{minute}:{second:02d}"
