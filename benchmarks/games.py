@@ -40,8 +40,8 @@ BUILDS: dict[str, str | None] = {"compiled": None, "pure": "1"}  # TAVLI_PURE in
 
 
 def gnubg_game(start: Any, rng: random.Random, *, most_turns: int) -> int:
-    """One random game with gnubg-nn's generator; returns its number of turns. The loop of
-    ``test_engine_speed.test_gnubg_game_backgammon`` (a closure there, so not importable)."""
+    """One random game with gnubg-nn's generator from ``start``; returns its number of turns (also
+    timed by ``test_engine_speed.test_gnubg_game_backgammon``)."""
     import gnubg_nn
 
     board = start

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from benchmarks.games import gnubg_game
 from tavli.engine import BACKGAMMON, LONG_NARDI, Play, Position, Variant
 from tests.engine.test_perft import read_perft
 
@@ -144,23 +145,12 @@ def test_engine_game_long_nardi(timed: Callable[..., Any]) -> None:
 
 
 def test_gnubg_game_backgammon(timed: Callable[..., Any]) -> None:
-    gnubg_nn = pytest.importorskip("gnubg_nn")
+    pytest.importorskip("gnubg_nn")
     start = gnubg_board(BACKGAMMON.start_position())
-
-    def game(rng: random.Random) -> int:
-        board: Any = start
-        for turn in range(MOST_TURNS):
-            keys = gnubg_nn.moves(board, rng.randint(1, 6), rng.randint(1, 6))
-            if keys:
-                board = gnubg_nn.boardfromkey(rng.choice(keys))
-                if not any(board[1]):  # the mover has borne off all its checkers
-                    return turn + 1
-            board = (board[1], board[0])
-        raise AssertionError(f"a random gnubg-nn game did not end in {MOST_TURNS} turns")
 
     def games() -> int:
         rng = random.Random(2024)
-        return sum(game(rng) for _ in range(GAMES))
+        return sum(gnubg_game(start, rng, most_turns=MOST_TURNS) for _ in range(GAMES))
 
     assert timed("gnubg-game-backgammon", games) > GAMES
 

@@ -45,16 +45,24 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol, TextIO
 
 from tavli.clients import bots
+from tavli.clients.board_view import clock_time
 from tavli.clients.client import RESULT_LEVELS, TavliClient, TavliServerError, VariantName
-from tavli.clients.rule_options import add_backgammons_option, backgammons_of, rules_problem
+from tavli.clients.rule_options import (
+    add_backgammons_option,
+    add_clock_options,
+    backgammons_of,
+    clock_of,
+    clock_problem,
+    rules_problem,
+)
 from tavli.clients.seat_driver import play_match
 from tavli.engine import BACKGAMMON, VARIANTS, GameResult
-from tavli.engine.clock import MOST_SECONDS, ClockRules
+from tavli.engine.clock import ClockRules
 from tavli.engine.rules import Backgammons
 from tavli.v1 import games_service_pb2 as games_pb2
 
@@ -107,7 +115,7 @@ def add_parser(commands: Any) -> None:
         "--parallel", type=int, default=1, metavar="K",
         help="games (or matches) played at once, across the pairs with --round-robin (default: %(default)s)",
     )
-    _add_clock_options(parser)
+    add_clock_options(parser)
     parser.add_argument("--export", type=Path, metavar="DIR", help="write each game's .mat record to DIR")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     parser.add_argument(
@@ -121,29 +129,6 @@ def add_parser(commands: Any) -> None:
         help="use this server instead of starting one (started with --allow-seeded-dice: the arena seeds its dice)",
     )
     parser.set_defaults(run=run)
-
-
-def _add_clock_options(parser: argparse.ArgumentParser) -> None:
-    """The clocks of every game the arena creates, in seconds (README "Clocks"); 0 leaves one out."""
-    parser.add_argument(
-        "--clock-reserve", type=float, default=0, metavar="SECONDS",
-        help="each bot's reserve of time for the match (for each game in money play); a bot whose time"
-             " runs out loses (default: %(default)s, no reserve)",
-    )
-    parser.add_argument(
-        "--clock-reserve-per-point", type=float, default=0, metavar="SECONDS",
-        help="more reserve for every point of --match-length, as tournaments give it (default: %(default)s)",
-    )
-    parser.add_argument(
-        "--clock-delay", type=float, default=0, metavar="SECONDS",
-        help="a delay on every turn: time used within it is not taken from the reserve (Bronstein);"
-             " needs a reserve or a move limit (default: %(default)s, no delay)",
-    )
-    parser.add_argument(
-        "--clock-move-limit", type=float, default=0, metavar="SECONDS",
-        help="the most one turn may take, whatever reserve is left: a bot stuck longer loses on time"
-             " (default: %(default)s, no limit)",
-    )
 
 
 def run(arguments: argparse.Namespace) -> int:
@@ -223,41 +208,9 @@ def _problem(arguments: argparse.Namespace, names: list[str]) -> str | None:
             return str(error)
     if arguments.games < 1 or arguments.parallel < 1 or arguments.match_length < 0:
         return "--games and --parallel must be at least 1, --match-length at least 0"
-    return rules_problem(arguments.variant, backgammons_of(arguments)) or _clock_problem(arguments)
-
-
-_CLOCK_OPTIONS = {
-    "reserve": "--clock-reserve",
-    "reserve_per_point": "--clock-reserve-per-point",
-    "delay": "--clock-delay",
-    "move_limit": "--clock-move-limit",
-}
-"""Each setting of :class:`ClockRules`, by the option that gives it."""
-
-
-def clock_of(arguments: argparse.Namespace) -> ClockRules | None:
-    """The clocks the ``--clock-*`` options give every game, or None when none is given."""
-    clock = ClockRules(**{setting: getattr(arguments, f"clock_{setting}") for setting in _CLOCK_OPTIONS})
-    return clock if clock != ClockRules() else None
-
-
-def _clock_problem(arguments: argparse.Namespace) -> str | None:
-    """What is wrong with the ``--clock-*`` options, in words naming the option."""
-    clock = clock_of(arguments)
-    if clock is None:
-        return None
-    for setting, option in _CLOCK_OPTIONS.items():
-        seconds = getattr(clock, setting)
-        if not math.isfinite(seconds) or seconds < 0:
-            return f"{option} takes a number of seconds, 0 or more, not {seconds:g}"
-        if seconds > MOST_SECONDS:
-            return f"{option} takes at most {MOST_SECONDS:.0f} seconds (30 days), not {seconds:g}"
-    if clock.reserve_per_point and not arguments.match_length:
-        return "--clock-reserve-per-point needs --match-length: money play has no points to give a reserve for"
-    if not (clock.reserve or clock.reserve_per_point or clock.move_limit):
-        return ("--clock-delay needs --clock-reserve, --clock-reserve-per-point or --clock-move-limit:"
-                " a delay alone bounds no turn")
-    return None
+    return rules_problem(arguments.variant, backgammons_of(arguments)) or clock_problem(
+        clock_of(arguments), arguments.match_length
+    )
 
 
 def clock_words(clock: ClockRules) -> str:
@@ -280,7 +233,7 @@ def backgammons_words(backgammons: Backgammons) -> str:
 
 def clock_json(clock: ClockRules | None) -> dict[str, float] | None:
     """``clock``'s settings in seconds for the JSON output (None: no clocks)."""
-    return None if clock is None else {setting: float(getattr(clock, setting)) for setting in _CLOCK_OPTIONS}
+    return None if clock is None else {setting: float(seconds) for setting, seconds in asdict(clock).items()}
 
 
 # --- playing ------------------------------------------------------------------------------------
@@ -590,16 +543,9 @@ class _ProgressBar:
         rate = done / max(elapsed, 1e-9)
         eta = (self.total - done) / rate if done else None
         bar = "#" * filled + "-" * (width - filled)
-        left = _clock(eta) if eta is not None else "?"
-        return f"[{bar}] {done}/{self.total}  {rate:.1f}/s  elapsed {_clock(elapsed)}  ETA {left} "
+        left = clock_time(eta) if eta is not None else "?"
+        return f"[{bar}] {done}/{self.total}  {rate:.1f}/s  elapsed {clock_time(elapsed)}  ETA {left} "
 
     def close(self) -> None:
         self.out.write("\n")
         self.out.flush()
-
-
-def _clock(seconds: float) -> str:
-    """``seconds`` as m:ss, or h:mm:ss from an hour."""
-    minutes, second = divmod(round(seconds), 60)
-    hours, minute = divmod(minutes, 60)
-    return f"{hours}:{minute:02d}:{second:02d}" if hours else f"{minute}:{second:02d}"

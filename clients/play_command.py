@@ -30,7 +30,14 @@ import grpc
 from tavli.clients import bots
 from tavli.clients.board_view import Clocks, Table, clock_time, draw, draw_clocks
 from tavli.clients.client import Seat, TavliClient, TavliServerError, VariantName
-from tavli.clients.rule_options import add_backgammons_option, backgammons_of, rules_problem
+from tavli.clients.rule_options import (
+    add_backgammons_option,
+    add_clock_options,
+    backgammons_of,
+    clock_of,
+    clock_problem,
+    rules_problem,
+)
 from tavli.clients.seat_driver import SeatDriver, variant_of
 from tavli.engine import BACKGAMMON, VARIANTS, Position
 from tavli.engine.clock import ClockRules
@@ -101,19 +108,7 @@ def add_parser(commands: Any) -> None:
         "--auto-forced", action=argparse.BooleanOptionalAction, default=True,
         help="let the server play your forced rolls (default: on)",
     )
-    parser.add_argument(
-        "--clock-reserve", type=float, default=0.0, metavar="SECONDS",
-        help="play with a clock: each side's time for the match (for each game, in money play)"
-        " (default: 0, no clock)",
-    )
-    parser.add_argument(
-        "--clock-delay", type=float, default=0.0, metavar="SECONDS",
-        help="with a clock: the delay of each turn, time not taken from the reserve (default: 0, none)",
-    )
-    parser.add_argument(
-        "--clock-move-limit", type=float, default=0.0, metavar="SECONDS",
-        help="play with a clock: the most any one turn may take (default: 0, no limit)",
-    )
+    add_clock_options(parser, reserve_per_point=False)
     parser.add_argument(
         "--bot", choices=bots.NAMES, default="heuristic", help="the bot to play (default: %(default)s)"
     )
@@ -138,10 +133,10 @@ def run(arguments: argparse.Namespace) -> int:
     problem = rules_problem(variant, backgammons)
     if problem:
         return _fail(problem)
-    clock = _clock_of(arguments)
-    problems = clock.problems(arguments.match) if clock is not None else []
-    if problems:
-        return _fail("; ".join(problems))
+    clock = clock_of(arguments)
+    problem = clock_problem(clock, arguments.match)
+    if problem:
+        return _fail(problem)
     refusal = bots.refusal(arguments.bot, chosen)
     if refusal:
         return _fail(refusal)
@@ -171,14 +166,6 @@ def run(arguments: argparse.Namespace) -> int:
         if error.code == grpc.StatusCode.UNAVAILABLE:
             return _fail(f"cannot reach the server: {error.message}")
         return _fail(f"the server refused: {error.message}")
-
-
-def _clock_of(arguments: argparse.Namespace) -> ClockRules | None:
-    """The clock the options ask for; None when they ask for none."""
-    clock = ClockRules(
-        reserve=arguments.clock_reserve, delay=arguments.clock_delay, move_limit=arguments.clock_move_limit
-    )
-    return None if clock == ClockRules() else clock
 
 
 class PlaySession:

@@ -16,8 +16,7 @@ What is here, each beside the pure function it stands for:
 - one given play (``checking.check_play``): :func:`check_play`;
 - Position IDs (``position.encode_position_id``, ``position.decode_position_id``);
 - notation (``play.format_steps``);
-- whether a position can occur (``Variant.validate``, ``Variant.check_position``): :func:`valid`,
-  :func:`playable`.
+- whether a position can occur (``Variant.validate``, ``Variant.check_position``): :func:`valid`.
 
 A side's checkers are 26 counts (off, points 1-24, the bar), as in ``engine.position``.
 """
@@ -935,6 +934,20 @@ cdef class CompiledPlays:
                 opponent[25 - point] -= 1
                 opponent[BAR] += 1
 
+    cdef tavli_bits _id_bits(self, CPlay* play, tavli_bits quiet, int quiet_start) noexcept:
+        """The bits of the Position ID after ``play``; ``quiet`` and ``quiet_start``, the
+        opponent's bits and the bit after them when nothing is hit, are shared by every play."""
+        cdef count_t opponent[POINTS]
+        cdef tavli_bits bits
+        if play.hits:
+            self._opponent_after(play.hits, opponent)
+            bits = 0
+            _side_bits(play.player, &bits, _side_bits(opponent, &bits, 0))
+        else:
+            bits = quiet
+            _side_bits(play.player, &bits, quiet_start)
+        return bits
+
     def plays(self):
         """Every play as a :class:`~engine.play.Play` (the steps and the position after them)."""
         cdef count_t opponent[POINTS]
@@ -975,23 +988,12 @@ cdef class CompiledPlays:
 
     def position_ids(self):
         """Each play's resulting Position ID, the mover still first."""
-        cdef count_t opponent[POINTS]
         cdef int index, quiet_start
-        cdef CPlay* play
         cdef tavli_bits quiet = 0
-        cdef tavli_bits bits
         quiet_start = _side_bits(self._opponent, &quiet, 0)  # the opponent's bits when nothing is hit
         result = []
         for index in range(self._count):
-            play = &self._plays[index]
-            if play.hits:
-                self._opponent_after(play.hits, opponent)
-                bits = 0
-                _side_bits(play.player, &bits, _side_bits(opponent, &bits, 0))
-            else:
-                bits = quiet
-                _side_bits(play.player, &bits, quiet_start)
-            result.append(_id_text(bits))
+            result.append(_id_text(self._id_bits(&self._plays[index], quiet, quiet_start)))
         return result
 
     def notations(self):
@@ -1011,9 +1013,7 @@ cdef class CompiledPlays:
         cdef Py_ssize_t size = 0
         cdef Py_ssize_t at = 0
         cdef CPlay* play
-        cdef count_t opponent[POINTS]
         cdef tavli_bits quiet = 0
-        cdef tavli_bits bits
         cdef int quiet_start = _side_bits(self._opponent, &quiet, 0)
         cdef list found = [None] * self._count
         cdef tuple piece
@@ -1031,14 +1031,7 @@ cdef class CompiledPlays:
             after = <bytes>piece[1]
             memcpy(out + at, PyBytes_AS_STRING(before), len(before))
             at += len(before)
-            if play.hits:
-                self._opponent_after(play.hits, opponent)
-                bits = 0
-                _side_bits(play.player, &bits, _side_bits(opponent, &bits, 0))
-            else:
-                bits = quiet
-                _side_bits(play.player, &bits, quiet_start)
-            _id_chars(bits, out + at)
+            _id_chars(self._id_bits(play, quiet, quiet_start), out + at)
             at += 14
             memcpy(out + at, PyBytes_AS_STRING(after), len(after))
             at += len(after)
@@ -1252,33 +1245,17 @@ def check_play(int rules, position, int high, int low, moves):
 
 # --- whether a position can occur -------------------------------------------------------------------
 
-def valid(int rules, position):
+def valid(int rules, position, bint in_play=False):
     """Whether ``position`` (with 15 checkers a side, as a Position always has) can occur under
-    ``rules``: ``Variant.validate`` passes. ``False`` sends the caller to that check, which says
-    what is wrong."""
+    ``rules``: ``Variant.validate`` passes; with ``in_play``, also that its game is not over:
+    ``Variant.check_position`` passes. ``False`` sends the caller to that check, which says what
+    is wrong."""
     cdef count_t player[POINTS]
     cdef count_t opponent[POINTS]
-    cdef int point
+    cdef int point, finished
     _read_position(position, player, opponent)
-    if player[OFF] == 15 and opponent[OFF] == 15:
-        return False
-    if rules == LONG_NARDI_RULES and (player[BAR] or opponent[BAR]):
-        return False
-    for point in range(1, 25):
-        if player[point] and opponent[_opponent_point(rules, point)]:
-            return False
-    return True
-
-
-def playable(int rules, position):
-    """Whether ``position`` (with 15 checkers a side, as a Position always has) can occur under
-    ``rules`` and its game is not over: ``Variant.check_position`` passes. ``False`` sends the
-    caller to that check, which says what is wrong."""
-    cdef count_t player[POINTS]
-    cdef count_t opponent[POINTS]
-    cdef int point
-    _read_position(position, player, opponent)
-    if player[OFF] == 15 or opponent[OFF] == 15:
+    finished = (player[OFF] == 15) + (opponent[OFF] == 15)
+    if finished == 2 or (in_play and finished):
         return False
     if rules == LONG_NARDI_RULES and (player[BAR] or opponent[BAR]):
         return False

@@ -294,7 +294,8 @@ class Variant(ABC):
         :raises GameOverError: if a side has already borne off all its checkers.
         """
         rules = self.compiled_rules
-        if rules is not None and core.compiled is not None and core.compiled.playable(rules, position):
+        compiled = core.compiled
+        if rules is not None and compiled is not None and compiled.valid(rules, position, in_play=True):
             return
         self.validate(position)
         if self.result(position) is not None:

@@ -20,7 +20,7 @@ from typing import Any
 import grpc
 import grpc.aio
 
-from tavli.server.errors import responses_of
+from tavli.server.handlers import responses_of, wrapped
 from tavli.server.limits import RequestLimits, check_request
 from tavli.server.quotas import Quotas
 from tavli.server.web_client import client_behind_web
@@ -36,11 +36,7 @@ class AdmissionInterceptor(grpc.aio.ServerInterceptor):
         handler = await continuation(details)
         if handler is None or not details.method.startswith(self._prefixes):
             return handler
-        if handler.unary_unary:
-            return handler._replace(unary_unary=self._admit_unary(handler.unary_unary))
-        if handler.unary_stream:
-            return handler._replace(unary_stream=self._admit_stream(handler.unary_stream))
-        return handler
+        return wrapped(handler, unary_unary=self._admit_unary, unary_stream=self._admit_stream)
 
     def _admit_unary(self, behaviour: Callable[..., Awaitable[Any]]) -> Callable[..., Any]:
         async def admitted(request: Any, context: grpc.aio.ServicerContext) -> Any:

@@ -13,15 +13,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from functools import cache, lru_cache
 from typing import TypeVar
 
 from google.protobuf.message import Message
 
 from tavli.engine import LegalPlays, Play
-from tavli.engine.play import Step, format_steps, steps_code, steps_of_code
+from tavli.engine.play import steps_code, steps_of_code
 from tavli.server import convert
-from tavli.v1 import board_pb2, rules_service_pb2 as pb
+from tavli.v1 import rules_service_pb2 as pb
 
 _PLACEHOLDER = "\0" * 14  # never in a notation, and as long as a Position ID
 
@@ -37,26 +36,24 @@ def with_plays(answer: Listing, legal: LegalPlays) -> Listing:
     """``answer`` (a message with a ``repeated Play plays`` field and none in it yet) with the
     plays of ``legal`` in that field."""
     listing = type(answer)
-    known = _LISTED.setdefault(listing, {})
-    if len(known) >= _MOST_LISTED:  # the older half goes, between answers: never one's own pieces
-        for older in list(itertools.islice(known, len(known) // 2)):
-            del known[older]
+    known = _pieces(listing)
     while True:
         try:
             plays = legal.position_ids_within(known)
             break
         except KeyError as missing:  # steps not seen before: their piece is made, once
-            _listed(listing, missing.args[0])
+            _piece(listing, known, missing.args[0])
     return listing.FromString(answer.SerializeToString() + plays)
 
 
 def batch_response(answers: Sequence[Play | pb.ValidatePlayResponse]) -> pb.BatchValidatePlaysResponse:
     """The BatchValidatePlays answer: for each request in turn, its legal play, or the answer
     that says why it is not one."""
+    known = _pieces(pb.BatchValidatePlaysResponse)
     pieces = []
     for answer in answers:
         if isinstance(answer, Play):
-            before, after = _validated(steps_code(answer.steps))
+            before, after = _piece(pb.BatchValidatePlaysResponse, known, steps_code(answer.steps))
             pieces += (before, answer.position.position_id().encode("ascii"), after)
         else:
             pieces.append(pb.BatchValidatePlaysResponse(responses=[answer]).SerializeToString())
@@ -70,36 +67,27 @@ _LISTED: dict[type[Message], dict[int, tuple[bytes, bytes]]] = {}
 _MOST_LISTED = 65536
 
 
-def _listed(listing: type[Message], code: int) -> None:
-    known = _LISTED[listing]
-    known[code] = _around_placeholder(listing(plays=[_play_message(code)]))
+def _pieces(kind: type[Message]) -> dict[int, tuple[bytes, bytes]]:
+    """The pieces kept for answers of ``kind``, the older half gone if they are the most kept."""
+    known = _LISTED.setdefault(kind, {})
+    if len(known) >= _MOST_LISTED:
+        for older in list(itertools.islice(known, len(known) // 2)):
+            del known[older]
+    return known
 
 
-@lru_cache(maxsize=16384)
-def _validated(code: int) -> tuple[bytes, bytes]:
-    response = pb.ValidatePlayResponse(legal=True, play=_play_message(code))
-    return _around_placeholder(pb.BatchValidatePlaysResponse(responses=[response]))
-
-
-def _play_message(code: int) -> board_pb2.Play:
-    # Read from the serialized fields, each written by protobuf once: a play's message is its
-    # fields' bytes one after the other, and a step's are shared by every play that makes it.
-    steps = steps_of_code(code)
-    fields = [board_pb2.Play(notation=format_steps(steps)).SerializeToString()]
-    fields += [_step_field(step) for step in steps]
-    fields.append(_PLACEHOLDER_FIELD)
-    if any(step.hit for step in steps):
-        fields.append(_HITS_FIELD)
-    return board_pb2.Play.FromString(b"".join(fields))
-
-
-@cache  # a step is one of some 9,000 (start, end, die, hit)
-def _step_field(step: Step) -> bytes:
-    return board_pb2.Play(steps=convert.step_messages((step,))).SerializeToString()
-
-
-_PLACEHOLDER_FIELD = board_pb2.Play(position_id=_PLACEHOLDER).SerializeToString()
-_HITS_FIELD = board_pb2.Play(hits=True).SerializeToString()
+def _piece(kind: type[Message], known: dict[int, tuple[bytes, bytes]], code: int) -> tuple[bytes, bytes]:
+    """The piece of an answer of ``kind`` for the play whose steps are ``code``: made once, kept in
+    ``known``."""
+    piece = known.get(code)
+    if piece is None:
+        play = convert.steps_play_message(steps_of_code(code), _PLACEHOLDER)
+        if kind is pb.BatchValidatePlaysResponse:
+            alone = kind(responses=[pb.ValidatePlayResponse(legal=True, play=play)])
+        else:
+            alone = kind(plays=[play])
+        piece = known[code] = _around_placeholder(alone)
+    return piece
 
 
 def _around_placeholder(message: Message) -> tuple[bytes, bytes]:

@@ -264,8 +264,13 @@ def board_message(position: Position) -> board_pb2.Board:
 
 
 def play_message(play: Play) -> board_pb2.Play:
-    message = board_pb2.Play(position_id=play.position.position_id())
-    message.MergeFromString(_steps_fields(play.steps))
+    return steps_play_message(play.steps, play.position.position_id())
+
+
+def steps_play_message(steps: tuple[Step, ...], position_id: str) -> board_pb2.Play:
+    """The message of the play that makes ``steps`` and leaves ``position_id``."""
+    message = board_pb2.Play(position_id=position_id)
+    message.MergeFromString(_steps_fields(steps))
     return message
 
 
@@ -276,14 +281,8 @@ def _steps_fields(steps: tuple[Step, ...]) -> bytes:
     """The serialized fields of a play's message that depend on its steps alone (the notation, the
     steps, whether it hits), for merging into the message of any play with these steps."""
     return board_pb2.Play(
-        notation=format_steps(steps),
-        steps=[_step_message(step) for step in steps],
-        hits=any(step.hit for step in steps),
+        notation=format_steps(steps), steps=step_messages(steps), hits=any(step.hit for step in steps)
     ).SerializeToString()
-
-
-def _step_message(step: Step) -> board_pb2.Step:
-    return board_pb2.Step(from_point=step.start, to_point=step.end, die=step.die, hit=step.hit)
 
 
 def moves_of(steps: Sequence[board_pb2.Step]) -> list[tuple[int, int]]:

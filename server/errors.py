@@ -8,7 +8,6 @@ the server.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import Any, NoReturn
 
@@ -31,6 +30,7 @@ from tavli.engine import (
 )
 from tavli.engine.game import ActionError
 from tavli.engine.rules import InvalidRuleSetError
+from tavli.server.handlers import responses_of, wrapped
 
 DOMAIN = "tavli"
 log = structlog.get_logger("tavli.server")
@@ -256,18 +256,15 @@ class ErrorInterceptor(grpc.aio.ServerInterceptor):
     """Turns what a handler raises into the right status, for unary and streaming responses."""
 
     async def intercept_service(self, continuation: Callable[[Any], Awaitable[Any]], details: Any) -> Any:
-        handler = await continuation(details)
-        if handler is None:
-            return None
-        if handler.unary_unary:
-            return handler._replace(unary_unary=_guard_unary(handler.unary_unary))
-        if handler.unary_stream:
-            return handler._replace(unary_stream=_guard_stream(handler.unary_stream))
-        if handler.stream_stream:
-            # The same guard: a stream of requests is passed on as the handler's first argument.
-            method = details.method.rpartition("/")[2]
-            return handler._replace(stream_stream=_guard_stream(_reading(method, handler.stream_stream)))
-        return handler
+        # A stream of requests is guarded as a stream of responses is: it is the handler's first
+        # argument, its messages read so that one that cannot be decoded is the client's error.
+        method = details.method.rpartition("/")[2]
+        return wrapped(
+            await continuation(details),
+            unary_unary=_guard_unary,
+            unary_stream=_guard_stream,
+            stream_stream=lambda behaviour: _guard_stream(_reading(method, behaviour)),
+        )
 
 
 async def abort(context: grpc.aio.ServicerContext, error: Exception) -> NoReturn:
@@ -293,19 +290,6 @@ def _guard_unary(behaviour: Callable[[Any, grpc.aio.ServicerContext], Awaitable[
             await abort(context, error)
 
     return guarded
-
-
-async def responses_of(
-    behaviour: Callable[[Any, grpc.aio.ServicerContext], Any], request: Any, context: grpc.aio.ServicerContext
-) -> AsyncIterator[Any]:
-    """The responses of a streaming handler, whether it yields them or writes them to the
-    context itself (as grpc's own health service does), for an interceptor to pass on."""
-    call = behaviour(request, context)
-    if inspect.isasyncgen(call):
-        async for response in call:
-            yield response
-    else:
-        await call
 
 
 def _reading(

@@ -11,14 +11,15 @@ import asyncio
 import logging
 import sys
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import grpc
 import grpc.aio
 import structlog
 
-from tavli.server.errors import responses_of
+from tavli.server.handlers import responses_of, wrapped
 
 log = structlog.get_logger("tavli.rpc")
 _json_lines = True
@@ -96,57 +97,30 @@ class RpcLogInterceptor(grpc.aio.ServerInterceptor):
     """One log line per RPC: method, code, duration_ms, game. Outermost, so it sees final codes."""
 
     async def intercept_service(self, continuation: Callable[[Any], Awaitable[Any]], details: Any) -> Any:
-        handler = await continuation(details)
-        if handler is None:
-            return None
         method = details.method
-        if handler.unary_unary:
-            return handler._replace(unary_unary=_logged_unary(method, handler.unary_unary))
-        if handler.unary_stream:
-            return handler._replace(unary_stream=_logged_stream(method, handler.unary_stream))
-        if handler.stream_stream:
-            return handler._replace(stream_stream=_logged_seat_stream(method, handler.stream_stream))
-        return handler
+        return wrapped(
+            await continuation(details),
+            unary_unary=lambda behaviour: _logged_unary(method, behaviour),
+            unary_stream=lambda behaviour: _logged_stream(method, behaviour),
+            stream_stream=lambda behaviour: _logged_seat_stream(method, behaviour),
+        )
 
 
 def _logged_unary(method: str, behaviour: Callable[..., Awaitable[Any]]) -> Callable[..., Any]:
     async def logged(request: Any, context: grpc.aio.ServicerContext) -> Any:
-        started = time.perf_counter()
-        with structlog.contextvars.bound_contextvars(method=method, game=_game_of(request)):
-            code = "UNKNOWN"
-            try:
-                response = await behaviour(request, context)
-                code = _code(context)
-                return response
-            except asyncio.CancelledError:
-                code = "CANCELLED"
-                raise
-            except BaseException:
-                code = _code(context)
-                raise
-            finally:
-                _line(code, started)
+        game = _game_of(request)
+        with structlog.contextvars.bound_contextvars(method=method, game=game), _one_line(context, [request]):
+            return await behaviour(request, context)
 
     return logged
 
 
 def _logged_stream(method: str, behaviour: Callable[..., AsyncIterator[Any]]) -> Callable[..., Any]:
     async def logged(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
-        started = time.perf_counter()
-        with structlog.contextvars.bound_contextvars(method=method, game=_game_of(request)):
-            code = "UNKNOWN"
-            try:
-                async for response in responses_of(behaviour, request, context):
-                    yield response
-                code = _code(context)
-            except (asyncio.CancelledError, GeneratorExit):
-                code = "CANCELLED"
-                raise
-            except BaseException:
-                code = _code(context)
-                raise
-            finally:
-                _line(code, started)
+        game = _game_of(request)
+        with structlog.contextvars.bound_contextvars(method=method, game=game), _one_line(context, [request]):
+            async for response in responses_of(behaviour, request, context):
+                yield response
 
     return logged
 
@@ -156,7 +130,6 @@ def _logged_seat_stream(method: str, behaviour: Callable[..., AsyncIterator[Any]
     first request names, once that has come."""
 
     async def logged(requests: AsyncIterator[Any], context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
-        started = time.perf_counter()
         first: list[Any] = []
 
         async def noted() -> AsyncIterator[Any]:
@@ -165,22 +138,30 @@ def _logged_seat_stream(method: str, behaviour: Callable[..., AsyncIterator[Any]
                     first.append(request)
                 yield request
 
-        with structlog.contextvars.bound_contextvars(method=method):
-            code = "UNKNOWN"
-            try:
-                async for response in responses_of(behaviour, noted(), context):
-                    yield response
-                code = _code(context)
-            except (asyncio.CancelledError, GeneratorExit):
-                code = "CANCELLED"
-                raise
-            except BaseException:
-                code = _code(context)
-                raise
-            finally:
-                _line(code, started, game=_game_of(first[0]) if first else None)
+        with structlog.contextvars.bound_contextvars(method=method), _one_line(context, first):
+            async for response in responses_of(behaviour, noted(), context):
+                yield response
 
     return logged
+
+
+@contextmanager
+def _one_line(context: grpc.aio.ServicerContext, first: list[Any]) -> Iterator[None]:
+    """Logs the call's line when it ends, however it ends, naming the game of its first request
+    (``first`` holds it once it has come)."""
+    started = time.perf_counter()
+    code = "UNKNOWN"
+    try:
+        yield
+        code = _code(context)
+    except (asyncio.CancelledError, GeneratorExit):
+        code = "CANCELLED"
+        raise
+    except BaseException:
+        code = _code(context)
+        raise
+    finally:
+        _line(code, started, game=_game_of(first[0]) if first else None)
 
 
 def _game_of(request: Any) -> str | None:

@@ -165,14 +165,13 @@ def test_a_play_refused_after_the_time_loss_is_no_play() -> None:
 @pytest.mark.parametrize(
     ("options", "words"),
     [
-        (["--clock-move-limit", "-1"], "--clock-move-limit takes a number of seconds, 0 or more, not -1"),
-        (["--clock-reserve", "-0.5"], "--clock-reserve takes a number of seconds, 0 or more, not -0.5"),
-        (["--clock-reserve", "nan"], "--clock-reserve takes a number of seconds, 0 or more, not nan"),
-        (["--clock-delay", "5"], ("--clock-delay needs --clock-reserve, --clock-reserve-per-point or"
-                                  " --clock-move-limit: a delay alone bounds no turn")),
+        (["--clock-move-limit", "-1"], "the clock's move limit is between 0 and 2592000 seconds (30 days)"),
+        (["--clock-reserve", "-0.5"], "the clock's reserve is between 0 and 2592000 seconds (30 days)"),
+        (["--clock-reserve", "nan"], "the clock's reserve is a number of seconds"),
+        (["--clock-delay", "5"], "a clock needs a reserve, a reserve per point or a move limit"),
         (["--clock-reserve", "60", "--clock-reserve-per-point", "6"],
-         "--clock-reserve-per-point needs --match-length: money play has no points to give a reserve for"),
-        (["--clock-reserve", "3000000"], "--clock-reserve takes at most 2592000 seconds (30 days), not 3e+06"),
+         "a reserve per point needs a match length; money play has none"),
+        (["--clock-reserve", "3000000"], "the clock's reserve is between 0 and 2592000 seconds (30 days)"),
     ],
 )
 def test_bad_clock_options_are_refused_in_one_line(
@@ -202,8 +201,8 @@ def test_the_help_says_what_each_clock_option_is_and_its_default(capsys: pytest.
     with pytest.raises(SystemExit):
         main(["arena", "--help"])
     shown = " ".join(capsys.readouterr().out.split())
-    assert "--clock-reserve SECONDS each bot's reserve of time" in shown
-    assert "--clock-reserve-per-point SECONDS more reserve for every point of --match-length" in shown
+    assert "--clock-reserve SECONDS each side's reserve of time" in shown
+    assert "--clock-reserve-per-point SECONDS more reserve for every point of the match" in shown
     assert "--clock-delay SECONDS a delay on every turn" in shown
     assert "--clock-move-limit SECONDS the most one turn may take" in shown
     assert "(default: 0, no limit)" in shown

@@ -123,7 +123,7 @@ def test_the_core_and_the_pure_engine_agree(variant: Variant, seed: int) -> None
         assert compiled.dice_used == reference.dice_used, where
         assert _core.decode_position_id(position_ids[-1]) == reference_plays[-1].position, where
         assert _core.format_steps(reference_plays[-1].steps) == notations[-1], where
-        assert _core.playable(rules, position), where
+        assert _core.valid(rules, position, in_play=True), where
         plays_compared += len(reference_plays)
 
         if rng.random() >= GIVEN_PLAY_SHARE:
@@ -154,8 +154,8 @@ def test_a_steps_code_stands_for_its_steps() -> None:
 
 
 def test_positions_that_cannot_occur_are_left_to_the_pure_check() -> None:
-    """``valid`` and ``playable`` say no exactly where ``validate`` and ``check_position`` raise,
-    on random boards."""
+    """``valid`` says no exactly where ``validate`` raises, and with ``in_play`` exactly where
+    ``check_position`` raises, on random boards."""
     _core = compiled_core()
     rng = random.Random(7)
     refused = 0
@@ -182,7 +182,7 @@ def test_positions_that_cannot_occur_are_left_to_the_pure_check() -> None:
                 except TavliError:
                     can_occur = False
             assert _core.valid(variant.compiled_rules, position) == valid, position
-            assert _core.playable(variant.compiled_rules, position) == can_occur, position
+            assert _core.valid(variant.compiled_rules, position, in_play=True) == can_occur, position
             refused += not can_occur
     assert refused > 1_000
 
