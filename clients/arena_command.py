@@ -29,7 +29,7 @@ the server runs: a round trip a turn fewer), so that a benchmark can time both w
 person's.
 
 With ``--round-robin``, ``--bots`` may name more than two bots: every pair of them plays
-``--games`` results as above, and standings with ratings follow (:mod:`clients.tournament`).
+``--games`` results as above, and standings with ratings follow (:mod:`tavli.clients.tournament`).
 """
 
 from __future__ import annotations

@@ -239,7 +239,7 @@ class TavliClient:
         """Create a game; returns its two seats. ``players`` names who sits at each seat (seat 0
         first); ``options`` are RuleSet fields (``cube=...`` takes True/False,
         ``opening``/``match_openings``/``backgammons`` take the engine's names, ``clock`` an
-        :class:`~engine.clock.ClockRules` in seconds)."""
+        :class:`~tavli.engine.clock.ClockRules` in seconds)."""
         rule_set = games_pb2.RuleSet(variant=VARIANT_ENUMS[variant], match_length=match_length)
         for name, value in options.items():
             if name == "clock":
@@ -454,7 +454,7 @@ class SeatStream:
     Iterating gives the seat's view each time it changes: a ``PlaySeatResponse`` with the game
     and ``legal_actions`` (the legal plays too when the seat has to play), the newest only when
     several came while the seat was acting; it ends after the view that shows the match over.
-    The actions are a :class:`Seat`'s, so a :class:`~clients.seat_driver.SeatDriver` drives
+    The actions are a :class:`Seat`'s, so a :class:`~tavli.clients.seat_driver.SeatDriver` drives
     either: each is sent with the etag of the state last seen and a fresh request_id, and
     returns the game after it (the next view iterating gives), or raises
     :class:`TavliServerError` with the refusal; the stream goes on, and the refusal's view, the

@@ -1,7 +1,7 @@
 """``tavli play``: a person plays a built-in bot in the terminal, through the server.
 
 The person sits at seat 1 and is ``X`` at the bottom of the board (GNU Backgammon's player 1);
-the bot sits at seat 0 as ``O`` and is driven by a :class:`~clients.seat_driver.SeatDriver`. Every
+the bot sits at seat 0 as ``O`` and is driven by a :class:`~tavli.clients.seat_driver.SeatDriver`. Every
 action goes to the server, which keeps the rules: an illegal play is refused with the server's
 reason and the person tries again. What happened since the person last decided (the bot's rolls
 and plays, forced plays, cube actions, resignations) is told from the game's event log.

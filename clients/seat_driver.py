@@ -1,4 +1,4 @@
-"""Seating a bot at a server game: one seat driven by a :class:`~clients.bots.base.Bot`.
+"""Seating a bot at a server game: one seat driven by a :class:`~tavli.clients.bots.base.Bot`.
 
     driver = SeatDriver(seat, bot)
     game = driver.act(game)     # the game after this seat's action, or None when it waits
@@ -14,8 +14,8 @@ action the bot then sends is refused (``OUT_OF_TIME``, a stale etag, ...): the d
 game again and counts no play; a game that ended under the bot is left to the caller, which takes
 the game up as it is now.
 
-A driver acts for a :class:`~clients.client.Seat` (unary calls) or a
-:class:`~clients.client.SeatStream` alike. :func:`play_seat` plays a stream's seat as the server's
+A driver acts for a :class:`~tavli.clients.client.Seat` (unary calls) or a
+:class:`~tavli.clients.client.SeatStream` alike. :func:`play_seat` plays a stream's seat as the server's
 views come, the way a bot is best seated; :func:`play_match` seats two bots at a new game and
 plays it out, over two streams or over unary calls; the arena, the terminal game and the gnubg
 bridge build on these.

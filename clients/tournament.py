@@ -1,7 +1,7 @@
 """``tavli arena --round-robin``: every pair of bots plays, then standings with ratings.
 
 The bots named in ``--bots`` (two or more) are paired in the order named: 1-2, 1-3, ..., 2-3, ...
-Each pairing plays ``--games`` results as the two-bot arena does (:mod:`clients.arena_command`):
+Each pairing plays ``--games`` results as the two-bot arena does (:mod:`tavli.clients.arena_command`):
 the pairing's first bot sits at seat 0 in its results 1, 3, 5, ... and at seat 1 in the others,
 and results 2k+1 and 2k+2 are played on the same seeded dice with the seats swapped (duplicate
 play). Each pairing has dice of its own, ``arena-<seed>-p<pairing>-<pair>``, and bot seeds of its
@@ -19,7 +19,7 @@ The standings give, per bot over all its pairings: results played, wins and thei
 points (net wins in match play, a match counting +1 or -1) and per result with the half-width of a
 95% confidence interval (normal approximation), and a rating with its standard error: FIBS
 ratings for matches, Elo for money games (a game counts won or lost, a gammon as one win), both
-fitted by maximum likelihood with their mean at 1500 (:mod:`clients.ratings` says how, and what
+fitted by maximum likelihood with their mean at 1500 (:mod:`tavli.clients.ratings` says how, and what
 the error means). With clocks (the ``--clock-*`` options) every game of every pairing has them, and
 the standings and each result say which results were lost on time.
 """
@@ -58,7 +58,7 @@ VIRTUAL_WINS = 1.0
 @dataclass(frozen=True)
 class TournamentConfig:
     """A round robin: every pair of ``bots`` plays ``games`` results (games, or matches when
-    ``match_length`` > 0); the rest as :class:`~clients.arena_command.ArenaConfig` takes it."""
+    ``match_length`` > 0); the rest as :class:`~tavli.clients.arena_command.ArenaConfig` takes it."""
 
     variant: VariantName
     bots: tuple[str, ...]
@@ -177,7 +177,7 @@ class TournamentResults:
         return records
 
     def ratings(self) -> Ratings:
-        """The bots' ratings fitted to every pairing's wins (see :mod:`clients.ratings`)."""
+        """The bots' ratings fitted to every pairing's wins (see :mod:`tavli.clients.ratings`)."""
         scale = scale_for(self.config.match_length)
         return fit_ratings(self.head_to_heads(), scale, virtual_wins=VIRTUAL_WINS, players=self.config.labels)
 

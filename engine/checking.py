@@ -2,7 +2,7 @@
 
 A play is given as moves from point to point, each with the dice it takes (one die a move when
 given as steps; one or more when read from notation, ``24/13`` taking a 6 and a 5). The moves are
-played in turn with the variant's :meth:`~engine.variant.Variant.step`, which allows or refuses
+played in turn with the variant's :meth:`~tavli.engine.variant.Variant.step`, which allows or refuses
 each step. A play that uses every die this way is legal unless the variant refuses the finished
 play (long nardi's six points in a row): no other play need be listed to know. A play that uses
 fewer dice is legal only when no play uses more, or the higher die (the maximum-use rule), which

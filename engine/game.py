@@ -236,7 +236,7 @@ def _rolled(state: MatchState, event: Rolled) -> MatchState:
 
 def read_play(state: MatchState, side: Side, play: str | Sequence[GivenStep]) -> Play:
     """The legal play ``side`` makes now: ``play`` in standard notation, or as its steps (each a
-    :class:`~engine.play.Step` or a start and an end).
+    :class:`~tavli.engine.play.Step` or a start and an end).
 
     :raises ActionError: if it is not ``side``'s play to make, or the play is not legal.
     """

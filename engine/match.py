@@ -2,7 +2,7 @@
 
 :class:`Match` turns a side's actions into events (rolling the dice from its source, playing
 forced rolls when the rule set says so, committing to and revealing verifiable seeds), applies
-them with :func:`engine.game.apply` and appends them to its log. ``Match.replay`` rebuilds a match
+them with :func:`tavli.engine.game.apply` and appends them to its log. ``Match.replay`` rebuilds a match
 from its log alone: the log is the match.
 """
 
@@ -55,8 +55,8 @@ class Match:
 
     ``dice`` is where throws come from (the operating system's randomness by default). With
     ``verifiable=True`` each game's throws come instead from a fresh secret seed whose SHA-256 is
-    logged before the game (:class:`~engine.events.DiceCommitted`) and the seed itself after it
-    (:class:`~engine.events.SeedRevealed`); see :mod:`engine.dice` for the derivation. ``seeds``
+    logged before the game (:class:`~tavli.engine.events.DiceCommitted`) and the seed itself after it
+    (:class:`~tavli.engine.events.SeedRevealed`); see :mod:`tavli.engine.dice` for the derivation. ``seeds``
     gives the secret seed of game number n (a server derives them from a key of its own, so that
     it need not store them); by default each is 32 fresh random bytes. ``now`` tells the time,
     for a rule set with clocks: each event is stamped with it as it is recorded.
@@ -101,7 +101,7 @@ class Match:
         """The match a log describes, ready to go on with ``dice``.
 
         ``start`` is the state after the log's first n events (a snapshot, see
-        :mod:`engine.snapshot`): the log is folded from there rather than from its first event.
+        :mod:`tavli.engine.snapshot`): the log is folded from there rather than from its first event.
 
         A verifiable match goes on with the secret seed committed to for the game in play: the
         one ``seeds`` gives for its number, or ``seed_in_play`` (see :attr:`seed_in_play`).
@@ -163,7 +163,7 @@ class Match:
 
     def play(self, side: Side, play: str | Play | Sequence[GivenStep]) -> list[Event]:
         """Play the dice: the play in standard notation, a :class:`Play`, or its steps (each a
-        :class:`~engine.play.Step` or a start and an end). The log keeps the play as data.
+        :class:`~tavli.engine.play.Step` or a start and an end). The log keeps the play as data.
 
         :raises ActionError: if it is not ``side``'s play to make, or the play is illegal.
         """

@@ -1,9 +1,9 @@
 """Reading plays written in standard notation.
 
-Writing needs no position and lives on :class:`~engine.play.Play`. Reading needs one: ``24/13``
+Writing needs no position and lives on :class:`~tavli.engine.play.Play`. Reading needs one: ``24/13``
 with 6-5 may go through the 18-point or the 19-point, and which of them hits depends on the
 board. The written moves are played step by step and the play they make is judged as any given
-play is (:mod:`engine.checking`).
+play is (:mod:`tavli.engine.checking`).
 """
 
 from __future__ import annotations

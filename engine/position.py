@@ -5,7 +5,7 @@ by point: index 0 holds the checkers it has borne off, 1-24 the points, 25 the b
 always add up to 15, so a step that bears a checker off simply moves it to index 0.
 
 A :class:`Position` is variant-neutral data. Which point of one side is which point of the other,
-and what makes a position possible, is the variant's business (see :mod:`engine.variant`).
+and what makes a position possible, is the variant's business (see :mod:`tavli.engine.variant`).
 """
 
 from __future__ import annotations

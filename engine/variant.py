@@ -47,7 +47,7 @@ _MULTIPLIERS = {GameResult.SINGLE: 1, GameResult.GAMMON: 2, GameResult.BACKGAMMO
 class LegalPlays:
     """The legal plays of one position and roll: iterate, ``len``, ``in`` (a play or a position).
 
-    The plays come as :class:`~engine.play.Play` objects, or from the compiled core as C data
+    The plays come as :class:`~tavli.engine.play.Play` objects, or from the compiled core as C data
     that is made into them only when they are read: :meth:`position_ids` and :meth:`notations`
     answer from that data directly, for callers that want only those.
     """
@@ -120,7 +120,7 @@ class LegalPlays:
         return [encode_position_id(play.position) for play in self._plays]
 
     def step_codes(self) -> list[int]:
-        """Each play's steps as one whole number (:func:`~engine.play.steps_code`), in the order of the plays."""
+        """Each play's steps as one whole number (:func:`~tavli.engine.play.steps_code`), in the order of the plays."""
         if self._plays is None:
             assert self._compiled is not None
             return self._compiled.step_codes()
@@ -157,7 +157,7 @@ class LegalPlays:
 class Variant(ABC):
     """A rule set for moving checkers, and everything else that differs between variants.
 
-    Instances are stateless and shared; the registry of variants is :mod:`engine.variants`.
+    Instances are stateless and shared; the registry of variants is :mod:`tavli.engine.variants`.
     Code outside a variant's own module asks it (``variant.hits``, ``variant.resign_levels``),
     never compares its name.
     """
@@ -196,7 +196,7 @@ class Variant(ABC):
     """Plays in standard notation, one of each kind the variant has, to show a player how to write them."""
 
     compiled_rules: ClassVar[int | None] = None
-    """Which moves of the compiled core (:mod:`engine.core`) are this variant's, if any: its
+    """Which moves of the compiled core (:mod:`tavli.engine.core`) are this variant's, if any: its
     legal plays, the check of a given play and of a position then run there. A subclass that
     changes how checkers move or which positions and plays are allowed has none, unless it says."""
 

@@ -1,6 +1,6 @@
 """The registry of variants: every variant tavli plays, by name.
 
-Adding a variant is one new module (a sibling class of :class:`~engine.variant.Variant`) and one
+Adding a variant is one new module (a sibling class of :class:`~tavli.engine.variant.Variant`) and one
 line here; see the README, "Adding a variant".
 """
 

@@ -21,7 +21,7 @@
 
 GNU Backgammon reads XGIDs this way (``set xgid``); the ``XGID=`` prefix is optional here and
 always written. The seats are GNU Backgammon's: player 1 is the bottom (upper-case) player,
-player 0 the top (lower-case) one, as in :mod:`engine.match_id`.
+player 0 the top (lower-case) one, as in :mod:`tavli.engine.match_id`.
 """
 
 from __future__ import annotations

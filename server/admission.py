@@ -1,13 +1,13 @@
 """What a call must pass before its handler runs: the request's bounds and the client's quotas.
 
-Every call to the tavli services is checked against :class:`~server.limits.RequestLimits` (text
+Every call to the tavli services is checked against :class:`~tavli.server.limits.RequestLimits` (text
 lengths, repeated fields, enum values) and counted against its client's quotas (calls a second,
 calls at once, open watches); health checks and reflection are not, so that a load balancer
 still hears from a server that a client is flooding. A client is its address, as the server
 sees it.
 
 A stream of requests (PlaySeat) is admitted by its handler instead, message by message
-(:mod:`~server.seat_stream`): the game it counts against comes in its first message, and an
+(:mod:`~tavli.server.seat_stream`): the game it counts against comes in its first message, and an
 action refused there is an answer on the stream, not its end.
 """
 
@@ -60,7 +60,7 @@ def client_of(context: grpc.aio.ServicerContext) -> str:
     """The client's address without its port (``ipv4:127.0.0.1:50432`` is ``127.0.0.1``); an
     IPv6 client is its /64 network, the block one host is given, so that a host cannot become
     many clients by changing addresses within it. A call the web port passed on is the
-    browser's (:func:`~server.web_client.client_behind_web`)."""
+    browser's (:func:`~tavli.server.web_client.client_behind_web`)."""
     peer = context.peer() or ""
     behind_web = peer.startswith("unix:") and client_behind_web(peer, dict(context.invocation_metadata() or ()))
     if behind_web:

@@ -2,9 +2,9 @@
 
 A front end with no bot of its own (the web table) creates a game and hands one seat's token to
 SeatBot. The server checks what it can answer at once (the game, the token, the bot, the variant,
-the match not over), then stores the seat as the bot's (:class:`~server.store.BotSeat`: which bot,
+the match not over), then stores the seat as the bot's (:class:`~tavli.server.store.BotSeat`: which bot,
 since when) and seats it: a thread of its own holding the seat on a PlaySeat stream to this same
-server, driven by :func:`~clients.seat_driver.play_seat`. So a hosted bot is held to exactly the
+server, driven by :func:`~tavli.clients.seat_driver.play_seat`. So a hosted bot is held to exactly the
 rules, refusals, etags and clocks of every other client; the server does not make its moves for it.
 
 The seat is the game's, not the process's. The process whose bot plays it holds a lease on it in
@@ -19,7 +19,7 @@ Bots are shared by every client, so each client may have :attr:`QuotaLimits.bots
 playing for it at once (counted from its SeatBot until the bot leaves its seat, in this process),
 and the CPU time of each one's thread (choosing its actions, and its side of the stream) is
 charged to that client's CPU budget, every :data:`RENEW_SECONDS`
-(:mod:`server.quotas`); a bot is seated at a match of at most ``match_points`` points, and at one
+(:mod:`tavli.server.quotas`); a bot is seated at a match of at most ``match_points`` points, and at one
 game's two seats only where the operator allows bots to play each other.
 
 A bot stays at its seat until its match is over (in money play, for :data:`MONEY_GAMES` games);

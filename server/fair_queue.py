@@ -3,7 +3,7 @@
 Checking a long record takes seconds of CPU. Served first come, first served, one client's
 many records would make another's small one wait behind all of them; here each client has a
 queue of its own, and a free thread takes the next job of the client with the most of its CPU
-budget left (:meth:`~server.quotas.Quotas.cpu_left`; the longest waiting among equals). A client
+budget left (:meth:`~tavli.server.quotas.Quotas.cpu_left`; the longest waiting among equals). A client
 also never holds every thread: with two or more, one is always left for the others' work. So a
 client's one record waits at most for a thread to come free, never for another client's queue.
 

@@ -1,8 +1,8 @@
-"""GamesService: games kept by the server, over :class:`~server.tables.Tables`.
+"""GamesService: games kept by the server, over :class:`~tavli.server.tables.Tables`.
 
 Each RPC reads its request into the game's own terms, asks the tables, and turns the
-:class:`~server.tables.GameView` it gets back into the response; no RPC takes a game's lock.
-PlaySeat's stream is kept by :class:`~server.seat_stream.SeatStreams`, which makes each action
+:class:`~tavli.server.tables.GameView` it gets back into the response; no RPC takes a game's lock.
+PlaySeat's stream is kept by :class:`~tavli.server.seat_stream.SeatStreams`, which makes each action
 as the action RPC it names makes it (:meth:`GamesServicer.act`).
 """
 

@@ -35,7 +35,7 @@ MATCH_RECORD_DATA = "tavli.v1.MatchRecord.data"
 MOST_MATCH_RECORD = 1 << 20
 """A .mat record's most characters or bytes: 1 MiB. A long match is tens of kilobytes, a money
 session of 300 games 250 KB; a record fits the server's messages (4 MiB) even if each of its
-characters takes three bytes, and its check stays within seconds (see :mod:`server.match_records`)."""
+characters takes three bytes, and its check stays within seconds (see :mod:`tavli.server.match_records`)."""
 
 MOST_GAME_EVENTS = 100_000
 """The most events a game's log holds, imported or played: a 1 MiB record (the longest taken) holds

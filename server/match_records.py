@@ -6,7 +6,7 @@ ImportMatch stores a clean record and refuses one with problems (:func:`refusal`
 record the same way, so a record ValidateMatch finds clean is one ImportMatch takes.
 
 Checking a long record takes a while (seconds of CPU for a megabyte of real games), so it
-runs on threads of its own, shared fairly between clients (:mod:`server.fair_queue`), and the
+runs on threads of its own, shared fairly between clients (:mod:`tavli.server.fair_queue`), and the
 event loop and the store's threads go on serving everyone else meanwhile.
 """
 

@@ -4,12 +4,12 @@ A client is a key (the address the server sees it call from). Each has a token b
 (``calls_per_second``, refilled continuously, holding at most ``call_burst``), a number of calls
 it may have open at once, of streams it may keep open, and of games it created that are not over
 yet; each game has a number of streams open on it. Going past any of them raises
-:class:`~server.errors.LimitReached` (RESOURCE_EXHAUSTED) whose reason says which was hit and
+:class:`~tavli.server.errors.LimitReached` (RESOURCE_EXHAUSTED) whose reason says which was hit and
 whose message names the limit and its value.
 
 Each client also has a budget of CPU time (``cpu_seconds_per_minute``, refilled continuously,
 holding at most a minute's worth): what its heavy work (match records checked, see
-:mod:`server.fair_queue`) and its hosted bots spend choosing their plays is charged to it, and a
+:mod:`tavli.server.fair_queue`) and its hosted bots spend choosing their plays is charged to it, and a
 client that has spent it all is refused more of either until it has refilled. And a client may
 have ``bots_per_client`` hosted bots playing for it at once.
 

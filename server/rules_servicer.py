@@ -2,7 +2,7 @@
 
 The calls are short and bound by the CPU: they run on the event loop itself, with no thread;
 but ValidateMatch, whose record may take seconds to check, runs its check on threads of its own,
-shared fairly between clients (:mod:`server.match_records`, :mod:`server.fair_queue`).
+shared fairly between clients (:mod:`tavli.server.match_records`, :mod:`tavli.server.fair_queue`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Which snapshot a game keeps, and whether one read back may stand for the start of its log.
 
-A game keeps the folded state at the start of its latest game (:mod:`engine.snapshot`), written
+A game keeps the folded state at the start of its latest game (:mod:`tavli.engine.snapshot`), written
 with the action that ended the game before it; a process that loads the game folds the log from
 there. A snapshot is taken on trust only if the event it says it follows is the log's event at
 that place; otherwise (or if it does not read) the whole log is folded, and the log decides.

@@ -2,7 +2,7 @@
 
 A game is a record (rules, dice, times), its append-only event log, a summary of its state
 (for listing games without replaying them) and a snapshot of its folded state at its latest
-game's start (:mod:`server.snapshots`: loads fold the log from there). Every action is one transaction that appends its
+game's start (:mod:`tavli.server.snapshots`: loads fold the log from there). Every action is one transaction that appends its
 events, rewrites the summary and, when it came with a request_id, records what the request was
 and where it left the game; so a server killed at any moment restarts with every acknowledged
 action, and a retried request is answered again. Appends name the log length they expect, so
@@ -15,7 +15,7 @@ few seconds at a time and renews it, each claim a conditional write, so that one
 time plays it and another takes it up once the holder has died and its lease has run out.
 
 No secret is stored: seat tokens and the seeds of verifiable dice are derived from the server's
-key (:mod:`server.secrets`), which lives beside the database, not in it.
+key (:mod:`tavli.server.keys`), which lives beside the database, not in it.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ class GameRecord:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """A game's folded state after its first ``at`` events, as written by :mod:`server.snapshots`."""
+    """A game's folded state after its first ``at`` events, as written by :mod:`tavli.server.snapshots`."""
 
     at: int
     state: str

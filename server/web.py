@@ -8,7 +8,7 @@ Each call is passed on, as it came, to the server's native gRPC services over a 
 the process's own, and each answer or refusal passed back: the interceptors (limits, quotas, the
 errors in words, the log line) and the servicers are the same ones a native client meets, so
 there is one way to do each thing. The native server knows the browser by the address the web
-port saw (:mod:`server.web_client`), which it believes only from that socket.
+port saw (:mod:`tavli.server.web_client`), which it believes only from that socket.
 
 PlaySeat, a two-way stream, needs HTTP/2 end to end, which browsers cannot give a script: the
 web table plays with the unary actions and follows the game with WatchGame.

@@ -1,4 +1,4 @@
-"""Who a call passed on by the web port (:mod:`server.web`) came from.
+"""Who a call passed on by the web port (:mod:`tavli.server.web`) came from.
 
 The web port passes each browser's call on to the native services over a Unix socket of the
 server process's own, naming the browser's address in :data:`WEB_CLIENT_HEADER`. The native

@@ -5,7 +5,7 @@ them) and share their games through the database. The supervisor serves nothing 
 starts the workers, restarts one that exits (after a short pause that grows while it keeps
 failing, and not forever: a worker that cannot stay up makes the supervisor stop and exit with
 status 1), and on SIGTERM or SIGINT stops them all, gracefully, then by force. A worker that
-cannot start for a reason it can name (a :class:`~server.startup.StartupError`: a damaged
+cannot start for a reason it can name (a :class:`~tavli.server.startup.StartupError`: a damaged
 database, say) is not restarted: the supervisor stops and raises that error itself, so that the
 command says it in one line.
 

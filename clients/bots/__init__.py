@@ -1,4 +1,4 @@
-"""Bots for both variants behind one small interface (:class:`clients.bots.base.Bot`).
+"""Bots for both variants behind one small interface (:class:`tavli.clients.bots.base.Bot`).
 
     from tavli.clients import bots
     bot = bots.create("heuristic", seed=7)
@@ -7,7 +7,7 @@
 (backgammon) with its net (:func:`plays` says which a bot plays). It needs the optional gnubg-nn
 package (``pip install 'tavli[gnubg]'``): it is listed in
 :data:`NAMES` either way, and creating it without the package raises
-:class:`~clients.bots.gnubg_bot.GnubgUnavailableError`.
+:class:`~tavli.clients.bots.gnubg_bot.GnubgUnavailableError`.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 (its ExportGameJF), column widths included, so that gnubg, and the tools that read what gnubg
 writes, read ours.
 
-A game lost on time (:class:`~engine.events.TimeRanOut`) is written as gnubg writes an accepted
+A game lost on time (:class:`~tavli.engine.events.TimeRanOut`) is written as gnubg writes an accepted
 resignation, the winner's ``Wins N points`` with the points the time loss gave it, and named in a
 header tag of tavli's own, ``; [Game 3 Time "Alice ran out of time"]``, by which tavli reads it
 back as a time loss. gnubg ignores header tags it does not know and has no clocks: it reads the
@@ -82,7 +82,7 @@ def export_mat(
 ) -> str:
     """The match (finished or not, or a money session) as a .mat file, laid out as gnubg writes it.
 
-    ``match`` is a :class:`~engine.match.Match` or a rule set with its event log. Player 0 is the
+    ``match`` is a :class:`~tavli.engine.match.Match` or a rule set with its event log. Player 0 is the
     left column. The optional header lines are gnubg's (``site``, ``event``, ``round``, ``date``,
     ``transcriber``, ``comment``); rule options gnubg has no word for are added as header lines
     gnubg keeps as a comment (``; [Jacoby "On"]``). gnubg itself never writes `` and the match``
