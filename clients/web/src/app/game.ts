@@ -6,9 +6,10 @@
 // the etag of the state it was decided on and a fresh request_id.
 
 import { Board } from "../board/board";
+import { boardAfter } from "../board/moves";
 import type { LegalPlay, Step } from "../board/model";
 import { GameResult } from "../gen/tavli/v1/board_pb";
-import { Action, EventKind, Phase, Seat, type Game, type GameEvent } from "../gen/tavli/v1/games_service_pb";
+import { Action, Phase, Seat, type Game, type GameEvent } from "../gen/tavli/v1/games_service_pb";
 import { Code, ConnectError, getApi, isCancelled, newRequestId, refusalText } from "./api";
 import { clockText, readClock } from "./clock";
 import { expectsAction, isMoneyPlay, mustPass, otherSeat, playerName, seatIndex, toBoardState, toLegalPlays } from "./convert";
@@ -17,8 +18,8 @@ import { h, setText } from "./dom";
 import { gameId, type WatchFrom } from "./routes";
 import {
   cubeText,
-  diceText,
   doubleOfferText,
+  eventText,
   gameOverText,
   lastPlayText,
   matchLengthText,
@@ -26,11 +27,13 @@ import {
   phaseName,
   resignLevels,
   resignationOfferText,
-  resultWord,
   scoreText,
   statusText,
 } from "./text";
 import type { Screen } from "./screen";
+import { RecordPanel } from "./record-panel";
+import { boardForSeat, checkersKey } from "./record";
+import { unavailableScreen } from "./unavailable";
 
 export type GameRoute = { mode: "seat"; name: string; token: string } | { mode: "watch"; name: string; from: WatchFrom };
 
@@ -98,7 +101,12 @@ class GameScreen implements Screen {
   private readonly matchLength = h("span", { testid: "match-length" });
   private readonly cube = h("span", { testid: "cube-text" });
   private readonly lastPlay = h("p", { testid: "last-play", class: "last-play" });
-  private readonly eventNote = h("p", { testid: "last-event", class: "note" });
+  private readonly eventNote = h("p", { testid: "last-event", class: "event-message" });
+  /** What the last event did, in words: beside the board and in the status line. */
+  private message = "";
+  /** The state whose turn the typed play belongs to: a new one clears the field. */
+  private notationEtag = "";
+  private readonly record: RecordPanel;
   private readonly status = h("p", { testid: "status", class: "status", "aria-live": "polite", role: "status" });
   private readonly refusal = h("div", { testid: "refusal", class: "refusal", role: "alert" });
   private readonly connection = h("p", { testid: "connection", class: "note connection", "aria-live": "polite" });
@@ -131,6 +139,13 @@ class GameScreen implements Screen {
     this.token = route.mode === "seat" ? route.token : "";
     this.from = route.mode === "watch" ? route.from : "now";
     this.boardHost = h("div", { testid: "board", class: "board-host", role: "region", "aria-label": "Board" });
+    this.record = new RecordPanel({
+      api: this.api,
+      name: this.name,
+      signal: this.controller.signal,
+      mySeat: () => (this.watching ? null : this.mySeat),
+      onView: () => this.onRecordView(),
+    });
     this.rootEl = h("section", {
       testid: "game",
       class: `game ${this.watching ? "watching" : "seat"}`,
@@ -153,15 +168,7 @@ class GameScreen implements Screen {
       setText(this.banner, `Watching ${gameId(this.name)}${this.from === "start" ? ", from the start" : ""}`);
       parts.push(this.banner);
     }
-    parts.push(
-      h("nav", { class: "crumbs" }, h("a", { href: "#/" }, "← Home")),
-      info,
-      them,
-      this.boardHost,
-      me,
-      this.status,
-      this.refusal,
-    );
+    const desk: Array<HTMLElement> = [this.status];
     if (!this.watching) {
       const form = h(
         "form",
@@ -173,7 +180,7 @@ class GameScreen implements Screen {
         event.preventDefault();
         void this.sendNotation();
       });
-      parts.push(
+      desk.push(
         h("div", { class: "controls", role: "group", "aria-label": "Your actions" }, this.rollButton, this.doubleButton, this.undoButton, this.submitButton, this.resignButton),
         form,
       );
@@ -183,7 +190,18 @@ class GameScreen implements Screen {
       this.undoButton.addEventListener("click", () => this.undo());
       this.submitButton.addEventListener("click", () => void this.submitPlay());
     }
-    parts.push(this.lastPlay, this.eventNote, this.connection, this.dialogsHost);
+    desk.push(this.lastPlay, this.connection);
+    parts.push(
+      h("nav", { class: "crumbs" }, h("a", { href: "#/" }, "← Home")),
+      info,
+      h(
+        "div",
+        { class: "table-area" },
+        h("div", { class: "table-column" }, h("div", { class: "table" }, them, this.boardHost, me), h("div", { class: "desk" }, ...desk)),
+        h("div", { class: "side-column" }, h("div", { class: "messages", testid: "messages" }, this.eventNote, this.refusal), this.record.element),
+      ),
+      this.dialogsHost,
+    );
     this.rootEl.replaceChildren(...parts);
     this.root.replaceChildren(h("main", { class: "game-page" }, this.rootEl));
     this.board = new Board(this.boardHost, {
@@ -237,10 +255,15 @@ class GameScreen implements Screen {
       first = answer.game;
     } catch (error) {
       if (!this.signal.aborted) {
-        setText(this.status, `This game cannot be shown: ${refusalText(error)}`);
-        setText(this.refusal, refusalText(error));
+        this.showUnavailable(error);
       }
       return;
+    }
+    if (!this.watching) {
+      await this.findSeat();
+      if (this.badToken || this.signal.aborted) {
+        return;
+      }
     }
     let from = first.eventCount;
     if (this.watching && this.from === "start" && first.eventCount > 0n) {
@@ -252,9 +275,6 @@ class GameScreen implements Screen {
       this.apply(first);
     }
     this.clockTimer = window.setInterval(() => this.renderClocks(), 250);
-    if (!this.watching) {
-      await this.findSeat();
-    }
     await this.follow(from, first.eventCount);
   }
 
@@ -298,7 +318,7 @@ class GameScreen implements Screen {
           return;
         }
         if (error instanceof ConnectError && (error.code === Code.NotFound || error.code === Code.InvalidArgument)) {
-          setText(this.refusal, refusalText(error));
+          this.showUnavailable(error);
           return;
         }
         setText(this.connection, `Connection lost (${refusalText(error)}); reconnecting…`);
@@ -351,8 +371,10 @@ class GameScreen implements Screen {
       this.plays = [];
     }
     if (event) {
-      setText(this.eventNote, this.eventText(game, event));
+      this.message = eventText(game, event, this.watching ? null : this.mySeat);
+      setText(this.eventNote, this.message);
     }
+    this.record.update(game, event);
     if (previous && game.finishedGames.length > previous.finishedGames.length && !this.replaying) {
       this.showGameOver(game);
     }
@@ -433,7 +455,8 @@ class GameScreen implements Screen {
 
   /**
    * Which seat my token holds: ListLegalActions by token names it, and a token that holds no
-   * seat is refused (PERMISSION_DENIED), which makes the page watch only, saying why.
+   * seat is refused (PERMISSION_DENIED): the page then says so, with the way home, and shows
+   * no table.
    */
   private async findSeat(): Promise<void> {
     try {
@@ -447,10 +470,9 @@ class GameScreen implements Screen {
       if (this.signal.aborted) {
         return;
       }
-      if (error instanceof ConnectError && error.code === Code.PermissionDenied) {
+      if (error instanceof ConnectError && (error.code === Code.PermissionDenied || error.code === Code.InvalidArgument)) {
         this.badToken = refusalText(error);
-        this.actions = [];
-        this.render();
+        this.showUnavailable(error);
       } else {
         setText(this.refusal, refusalText(error));
       }
@@ -469,7 +491,7 @@ class GameScreen implements Screen {
   }
 
   private has(action: Action): boolean {
-    return this.ready() && this.actions.includes(action);
+    return this.ready() && this.actions.includes(action) && this.record.viewed === null;
   }
 
   private render(): void {
@@ -492,24 +514,20 @@ class GameScreen implements Screen {
     setText(this.playerThem, playerName(game, other));
     setText(this.roleMe, this.turnMark(game, view));
     setText(this.roleThem, this.turnMark(game, other));
-    setText(this.pipsMe, `Pips: ${game.pipCounts[seatIndex(view)] ?? "?"}`);
-    setText(this.pipsThem, `Pips: ${game.pipCounts[seatIndex(other)] ?? "?"}`);
     setText(this.score, scoreText(game, me ?? (this.watching ? null : view)));
     this.score.setAttribute("data-me", String(game.score[seatIndex(view)] ?? 0n));
     this.score.setAttribute("data-them", String(game.score[seatIndex(other)] ?? 0n));
     setText(this.matchLength, matchLengthText(game));
     setText(this.cube, cubeText(game, me));
     setText(this.lastPlay, lastPlayText(game, me) || "No play yet in this game.");
-    setText(this.status, this.replaying ? `Replaying: ${statusText(game, null, [])}` : statusText(game, this.watching ? null : me ?? (game.phase === Phase.OPENING ? view : null), this.ready() ? this.actions : []));
+    const status = this.replaying ? `Replaying: ${statusText(game, null, [])}` : statusText(game, this.watching ? null : me ?? (game.phase === Phase.OPENING ? view : null), this.ready() ? this.actions : []);
+    setText(this.status, this.message ? `${this.message} ${status}` : status);
     if (!this.watching && me === null && game.phase !== Phase.OPENING && game.phase !== Phase.MATCH_OVER) {
       setText(this.status, "Finding your seat…");
     }
-    if (this.badToken) {
-      setText(this.status, "This link holds no seat of this game: you can only watch it.");
-      setText(this.refusal, this.badToken);
-    }
     this.renderClocks();
     this.renderBoard(game);
+    this.renderPips(game);
     this.renderControls();
     this.renderDialogs(game);
   }
@@ -525,15 +543,46 @@ class GameScreen implements Screen {
     if (!this.board) {
       return;
     }
-    const playing = this.has(Action.PLAY);
-    const key = `${game.etag}|${this.viewSeat}|${playing ? this.plays.length : 0}|${this.replaying}`;
+    const viewed = this.record.viewed;
+    const playing = this.has(Action.PLAY) && viewed === null;
+    const key = `${game.etag}|${this.viewSeat}|${playing ? this.plays.length : 0}|${this.replaying}|${viewed?.index ?? "live"}`;
     if (key === this.boardKey) {
       return;
+    }
+    if (game.etag !== this.notationEtag) {
+      // A new turn: what was typed for the last one goes.
+      this.notationEtag = game.etag;
+      this.notationInput.value = "";
     }
     this.boardKey = key;
     this.partial = [];
     this.complete = playing && mustPass(this.plays) ? this.plays[0] : null;
-    this.board.show(toBoardState(game, this.viewSeat), playing ? this.plays : undefined);
+    this.rootEl.setAttribute("data-viewing-record", viewed === null ? "false" : "true");
+    const shown = viewed !== null ? boardForSeat(viewed.board, this.viewSeat) : toBoardState(game, this.viewSeat);
+    this.boardHost.setAttribute("data-checkers", checkersKey(shown));
+    this.board.show(shown, playing ? this.plays : undefined);
+  }
+
+  /** The pips in the name strips: the board's, with the steps made so far this turn. */
+  private renderPips(game: Game): void {
+    const viewed = this.record.viewed;
+    const shown = viewed !== null ? boardForSeat(viewed.board, this.viewSeat) : boardAfter(toBoardState(game, this.viewSeat), this.partial);
+    setText(this.pipsMe, `Pips: ${shown.pips.me}`);
+    setText(this.pipsThem, `Pips: ${shown.pips.them}`);
+  }
+
+  /** The move list chose an entry to show (or the live game again). */
+  private onRecordView(): void {
+    if (this.game) {
+      this.render();
+    }
+  }
+
+  /** A game that cannot be shown (none of that name, or a link whose token holds no seat of it):
+   *  one message and the way home, in place of the table. */
+  private showUnavailable(error: unknown): void {
+    this.destroy();
+    unavailableScreen(this.root, this.name, error, { seatLink: !this.watching });
   }
 
   private renderClocks(): void {
@@ -619,43 +668,6 @@ class GameScreen implements Screen {
     dialogs.open(dialogs.gameOver.element, !this.watching);
   }
 
-  private eventText(game: Game, event: GameEvent): string {
-    const who = (seat: Seat) => (seat === this.mySeat && !this.watching ? "You" : playerName(game, seat));
-    switch (event.kind) {
-      case EventKind.OPENING_THROW: {
-        const last = event.openingThrows[event.openingThrows.length - 1];
-        if (!last) {
-          return "";
-        }
-        const ties = event.openingThrows.length > 1 ? ` (after ${event.openingThrows.length - 1} tie${event.openingThrows.length > 2 ? "s" : ""})` : "";
-        const starter = last.seat0Die > last.seat1Die ? Seat.SEAT_0 : Seat.SEAT_1;
-        return `Throw for who starts: ${playerName(game, Seat.SEAT_0)} ${last.seat0Die}, ${playerName(game, Seat.SEAT_1)} ${last.seat1Die}${ties}. ${who(starter)} ${who(starter) === "You" ? "start" : "starts"}.`;
-      }
-      case EventKind.ROLL:
-        return `${who(event.seat)} rolled ${diceText(event.dice)}.`;
-      case EventKind.PLAY:
-        return `${who(event.seat)} played ${event.notation || "no move"}${event.forced ? " (forced, played by the server)" : ""}.`;
-      case EventKind.DOUBLE:
-        return `${who(event.seat)} doubled.`;
-      case EventKind.TAKE:
-        return `${who(event.seat)} took the double.`;
-      case EventKind.DROP:
-        return `${who(event.seat)} dropped the double.`;
-      case EventKind.BEAVER:
-        return `${who(event.seat)} beavered.`;
-      case EventKind.RESIGN:
-        return `${who(event.seat)} offered to resign a ${resultWord(event.resignationResult)}.`;
-      case EventKind.ACCEPT:
-        return `${who(event.seat)} accepted the resignation.`;
-      case EventKind.REJECT:
-        return `${who(event.seat)} rejected the resignation.`;
-      case EventKind.TIME_RAN_OUT:
-        return event.reason || `${who(event.seat)} ran out of time.`;
-      default:
-        return "";
-    }
-  }
-
   // --- acting ----------------------------------------------------------------------------------
 
   /** Makes one action on the state shown; a refusal shows the server's message verbatim. */
@@ -665,6 +677,7 @@ class GameScreen implements Screen {
       return false;
     }
     this.busy = true;
+    setText(this.refusal, "");
     this.renderControls();
     const common: Common = { name: this.name, seatToken: this.token, etag: game.etag, requestId: newRequestId() };
     try {
@@ -737,6 +750,7 @@ class GameScreen implements Screen {
   }
 
   private undo(): void {
+    setText(this.refusal, "");
     this.board?.undo();
     this.syncPartial();
   }
@@ -747,6 +761,9 @@ class GameScreen implements Screen {
     if (partial.length !== this.partial.length) {
       this.partial = [...partial];
       this.complete = partial.length === 0 && mustPass(this.plays) ? this.plays[0] : null;
+    }
+    if (this.game) {
+      this.renderPips(this.game);
     }
     this.renderControls();
   }
@@ -781,6 +798,9 @@ class GameScreen implements Screen {
     this.complete = complete ?? (partial.length === 0 && mustPass(this.plays) ? this.plays[0] : null);
     if (partial.length > 0) {
       setText(this.refusal, "");
+    }
+    if (this.game) {
+      this.renderPips(this.game);
     }
     this.renderControls();
   }
@@ -830,10 +850,16 @@ class GameScreen implements Screen {
   }
 
   private onKey(event: KeyboardEvent): void {
-    if (event.key !== "Enter" || event.defaultPrevented || event.isComposing) {
+    if (event.defaultPrevented || event.isComposing) {
       return;
     }
     const target = event.target as HTMLElement | null;
+    if (event.key !== "Enter") {
+      if (!(target && target.closest("input, textarea, select, dialog")) && this.record.onKey(event)) {
+        event.preventDefault();
+      }
+      return;
+    }
     if (target && target.closest("input, textarea, select, button, a, dialog")) {
       return;
     }
