@@ -18,10 +18,11 @@ board's `data-checkers` (both sides' points, bar and off, from the page's seat, 
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, Response, expect
 
 from tavli.clients.client import TavliClient
 from tavli.server.app import Running
@@ -32,6 +33,7 @@ from tests.browser import (  # the fixtures browser, page and phone_page, and wh
     by,
     fragment_token,
     game_root,
+    open_context,
     page_fixture,  # noqa: F401
     phone_page_fixture,  # noqa: F401
     play_pages_to_match_over,
@@ -39,7 +41,7 @@ from tests.browser import (  # the fixtures browser, page and phone_page, and wh
     screenshot,
     start_computer_game,
 )
-from tests.server_play import all_events, connected, running_server
+from tests.server_play import Policy, all_events, connected, play_to_end, running_server
 
 MOST_ACTIONS = 400
 # The events that make an entry of the move list; a roll is one entry with the play after it.
@@ -237,3 +239,95 @@ def test_a_wrong_token_shows_one_message_and_no_table(page: Page, server: Runnin
     expect(game_root(page)).to_have_attribute("data-game-name", seats[0].name)
     expect(by(page, "roll-button")).to_have_count(0)
     expect(by(page, "notation-input")).to_have_count(0)
+
+
+# --- rematches --------------------------------------------------------------------------------------
+
+
+def test_a_rematch_against_the_computer_starts_at_once(page: Page, server: Running, client: TavliClient) -> None:
+    name = start_computer_game(page, server.web_port, variant="long-nardi", bot="random", match_length=1, name="Tester")
+    player = ClickingPlayer(page, client, name, 0, label="rematch-computer")
+    finished = play_pages_to_match_over(client, name, [player], MOST_ACTIONS)
+    dialog = page.locator('dialog[data-testid="dialog-match-over"]')
+    expect(dialog.get_by_test_id("rematch")).to_be_visible()
+    screenshot(page, "record-match-over-rematch", full_page=True)
+    dialog.get_by_test_id("rematch-button").click()
+    expect(game_root(page)).not_to_have_attribute("data-game-name", name)
+    new_name = game_root(page).get_attribute("data-game-name") or ""
+    game_id, token = fragment_token(page.url)
+    assert new_name == f"games/{game_id}"
+    new = client.game(new_name)
+    assert new.rule_set == finished.rule_set
+    assert (new.seat0_player, new.seat1_player) == (finished.seat0_player, finished.seat1_player)
+    seat = client.games.ListLegalActions(
+        games_pb2.ListLegalActionsRequest(name=new_name, seat_token=token), timeout=client.timeout
+    )
+    assert seat.seat == games_pb2.SEAT_0
+    # The computer is seated again: it plays its turns of the new match as the page plays its own.
+    player = ClickingPlayer(page, client, new_name, 0, label="rematch-computer-2")
+    for _ in range(30):
+        if client.game(new_name).event_count >= 4:
+            break
+        if not player.act():
+            page.wait_for_timeout(200)
+    assert any(event.seat == games_pb2.SEAT_1 for event in all_events(client, new_name)[1:]), (
+        "the computer never acted in the rematch"
+    )
+
+
+def test_a_rematch_at_a_table_for_two(browser: Browser, server: Running, client: TavliClient) -> None:
+    seats = client.create_game(match_length=1, players=("Anna", "Bob"))
+    name = seats[0].name
+    pages: list[Page] = []
+    seen: dict[int, list[str]] = {0: [], 1: []}
+    contexts = []
+    try:
+        for index, seat in enumerate(seats):
+            context, page = open_context(browser)
+            contexts.append(context)
+            page.on("request", lambda request, i=index: seen[i].append(request.url + (request.post_data or "")))
+            page.on("response", lambda response, i=index: seen[i].append(_body(response)))
+            page.goto(url(server, f"#/game/{name.removeprefix('games/')}/{seat.token}"))
+            expect(game_root(page)).to_have_attribute("data-seat", f"SEAT_{index}")
+            pages.append(page)
+        play_to_end(seats, Policy(random.Random(9)))
+        for page in pages:
+            expect(page.locator('dialog[data-testid="dialog-match-over"]')).to_be_visible()
+        anna, bob = pages
+        expect(by(anna, "rematch-button")).to_have_text("Offer a rematch")
+        by(anna, "rematch-button").click()
+        expect(by(anna, "rematch-text")).to_contain_text("waiting for Bob")
+        expect(by(anna, "rematch-button")).to_be_hidden()
+        expect(by(bob, "rematch-text")).to_have_text("Anna offers a rematch.")
+        expect(by(bob, "last-event")).to_have_text("Anna offered a rematch.")
+        screenshot(bob, "record-rematch-offered", full_page=True)
+        by(bob, "rematch-button").click()
+        for page in pages:
+            expect(game_root(page)).not_to_have_attribute("data-game-name", name)
+        new_name = client.game(name).rematch.game
+        tokens = []
+        for index, page in enumerate(pages):
+            expect(game_root(page)).to_have_attribute("data-game-name", new_name)
+            expect(game_root(page)).to_have_attribute("data-seat", f"SEAT_{index}")
+            tokens.append(fragment_token(page.url)[1])
+    finally:
+        for context in contexts:
+            context.close()
+    assert tokens[0] != tokens[1]
+    for index, token in enumerate(tokens):
+        held = client.games.ListLegalActions(
+            games_pb2.ListLegalActionsRequest(name=new_name, seat_token=token), timeout=client.timeout
+        )
+        assert held.seat == (games_pb2.SEAT_0 if index == 0 else games_pb2.SEAT_1)
+    # No seat's token ever reached the other seat's page, in a request or an answer.
+    for index, token in enumerate(tokens):
+        other = 1 - index
+        assert not any(token in text for text in seen[other]), f"seat {index}'s new token reached seat {other}'s page"
+        assert not any(seats[index].token in text for text in seen[other])
+
+
+def _body(response: Response) -> str:
+    try:
+        return response.text()
+    except Exception:  # a body the browser did not keep (a stream cut off, a redirect)
+        return ""

@@ -32,8 +32,12 @@ import {
 } from "./text";
 import type { Screen } from "./screen";
 import { RecordPanel } from "./record-panel";
+import { RematchBox } from "./rematch";
 import { boardForSeat, checkersKey } from "./record";
 import { unavailableScreen } from "./unavailable";
+
+/** How often a seat's page at a finished match between two people watches for a rematch. */
+const REMATCH_WATCH_MS = 1500;
 
 export type GameRoute = { mode: "seat"; name: string; token: string } | { mode: "watch"; name: string; from: WatchFrom };
 
@@ -107,6 +111,7 @@ class GameScreen implements Screen {
   /** The state whose turn the typed play belongs to: a new one clears the field. */
   private notationEtag = "";
   private readonly record: RecordPanel;
+  private readonly rematch: RematchBox | null;
   private readonly status = h("p", { testid: "status", class: "status", "aria-live": "polite", role: "status" });
   private readonly refusal = h("div", { testid: "refusal", class: "refusal", role: "alert" });
   private readonly connection = h("p", { testid: "connection", class: "note connection", "aria-live": "polite" });
@@ -127,6 +132,7 @@ class GameScreen implements Screen {
   });
   private readonly notationSubmit = h("button", { type: "submit", testid: "notation-submit" }, "Send");
   private dialogs: Dialogs | null = null;
+  private readonly messages = h("div", { class: "messages", testid: "messages" }, this.eventNote, this.refusal);
   private dialogsHost = h("div", { class: "dialogs" });
 
   constructor(
@@ -146,6 +152,7 @@ class GameScreen implements Screen {
       mySeat: () => (this.watching ? null : this.mySeat),
       onView: () => this.onRecordView(),
     });
+    this.rematch = this.watching ? null : new RematchBox(this.name, this.token, { api: this.api, signal: this.controller.signal, navigate });
     this.rootEl = h("section", {
       testid: "game",
       class: `game ${this.watching ? "watching" : "seat"}`,
@@ -198,7 +205,7 @@ class GameScreen implements Screen {
         "div",
         { class: "table-area" },
         h("div", { class: "table-column" }, h("div", { class: "table" }, them, this.boardHost, me), h("div", { class: "desk" }, ...desk)),
-        h("div", { class: "side-column" }, h("div", { class: "messages", testid: "messages" }, this.eventNote, this.refusal), this.record.element),
+        h("div", { class: "side-column" }, this.messages, this.record.element),
       ),
       this.dialogsHost,
     );
@@ -311,7 +318,12 @@ class GameScreen implements Screen {
         // The server ended the stream: over when the match is, else resume.
         if (this.game?.phase === Phase.MATCH_OVER) {
           this.endReplay();
-          return;
+          if (!this.rematch?.waiting) {
+            return;
+          }
+          // A rematch offered or accepted after the match is an event of it: watch for it again.
+          await sleep(REMATCH_WATCH_MS, this.signal);
+          continue;
         }
       } catch (error) {
         if (this.signal.aborted || isCancelled(error)) {
@@ -525,6 +537,7 @@ class GameScreen implements Screen {
     if (!this.watching && me === null && game.phase !== Phase.OPENING && game.phase !== Phase.MATCH_OVER) {
       setText(this.status, "Finding your seat…");
     }
+    this.rematch?.update(game, me, game.phase === Phase.MATCH_OVER);
     this.renderClocks();
     this.renderBoard(game);
     this.renderPips(game);
@@ -629,6 +642,12 @@ class GameScreen implements Screen {
         const last = game.finishedGames[game.finishedGames.length - 1];
         const lastText = last ? `${gameOverText(game, last, this.watching ? null : this.mySeat)} ` : "";
         setText(dialogs.matchOverText, `${lastText}${matchOverText(game, this.watching ? null : this.mySeat)}`);
+        if (this.rematch) {
+          // The rematch is offered in the dialog while it is open, beside the board after.
+          const rematch = this.rematch.element;
+          dialogs.matchOverText.after(rematch);
+          dialogs.matchOver.element.addEventListener("close", () => this.messages.append(rematch), { once: true });
+        }
         dialogs.open(dialogs.matchOver.element, !this.watching);
       }
       dialogs.close(dialogs.double.element);

@@ -265,6 +265,10 @@ export function eventText(game: Game, event: GameEvent, mySeat: Seat | null): st
       return `${who(event.seat)} rejected the resignation.`;
     case EventKind.TIME_RAN_OUT:
       return `${who(event.seat)} ran out of time.`;
+    case EventKind.REMATCH_OFFERED:
+      return `${who(event.seat)} offered a rematch.`;
+    case EventKind.REMATCH_ACCEPTED:
+      return `${who(event.seat)} accepted the rematch.`;
     default:
       return "";
   }
