@@ -171,6 +171,7 @@ def test_the_move_list_is_the_servers_log_and_shows_each_position(
     expect(by(page, "pips-me")).to_have_text(f"Pips: {at.pip_counts[0]}")
     expect(by(page, "pips-them")).to_have_text(f"Pips: {at.pip_counts[1]}")
     expect(by(page, "record-viewing")).to_contain_text("read-only")
+    expect(by(page, "last-event")).to_be_in_viewport()
     if variant == "backgammon":
         screenshot(page, "record-position-viewed", full_page=True)
 
@@ -331,3 +332,31 @@ def _body(response: Response) -> str:
         return response.text()
     except Exception:  # a body the browser did not keep (a stream cut off, a redirect)
         return ""
+
+
+# --- messages where the eyes are --------------------------------------------------------------------
+
+
+def test_the_tables_message_is_in_view_beside_the_board_on_a_phone(
+    phone_page: Page, server: Running, client: TavliClient
+) -> None:
+    page = phone_page
+    name = start_computer_game(page, server.web_port, variant="backgammon", bot="random", match_length=1, name="Tester")
+    player = ClickingPlayer(page, client, name, 0, label="phone-messages", tap=True)
+    for _ in range(20):  # the throw for who starts, and the turns until the computer has acted
+        events = all_events(client, name)
+        if any(event.seat == games_pb2.SEAT_1 and event.kind != games_pb2.EVENT_KIND_OPENING_THROW for event in events):
+            break
+        if not player.act():
+            page.wait_for_timeout(200)
+    page.evaluate("window.scrollTo(0, 0)")
+    message = by(page, "last-event")
+    expect(message).not_to_be_empty()
+    expect(message).to_be_in_viewport()
+    board = by(page, "board").bounding_box()
+    shown = message.bounding_box()
+    assert board is not None and shown is not None and shown["y"] >= board["y"] + board["height"] - 1, (
+        "the message is not under the board"
+    )
+    assert by(page, "status").inner_text().startswith(message.inner_text())
+    screenshot(page, "record-phone-message", full_page=False)

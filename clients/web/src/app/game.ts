@@ -198,6 +198,9 @@ class GameScreen implements Screen {
       this.submitButton.addEventListener("click", () => void this.submitPlay());
     }
     desk.push(this.lastPlay, this.connection);
+    if (this.rematch) {
+      this.messages.append(this.rematch.element);
+    }
     parts.push(
       h("nav", { class: "crumbs" }, h("a", { href: "#/" }, "← Home")),
       info,

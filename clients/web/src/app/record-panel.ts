@@ -230,6 +230,9 @@ export class RecordPanel {
       );
     });
     this.list.replaceChildren(...(games.length ? games : [h("p", { class: "note" }, "No moves yet.")]));
+    if (this.viewing === null) {
+      this.list.scrollTop = this.list.scrollHeight; // the live game: its latest moves in view
+    }
     const viewed = this.viewed;
     const last = entries.length - 1;
     this.firstButton.disabled = entries.length === 0 || this.viewing === 0;
