@@ -151,6 +151,7 @@ class GameScreen implements Screen {
       signal: this.controller.signal,
       mySeat: () => (this.watching ? null : this.mySeat),
       onView: () => this.onRecordView(),
+      onHistory: (last) => this.onHistory(last),
     });
     this.rematch = this.watching ? null : new RematchBox(this.name, this.token, { api: this.api, signal: this.controller.signal, navigate });
     this.rootEl = h("section", {
@@ -585,6 +586,15 @@ class GameScreen implements Screen {
     const shown = viewed !== null ? boardForSeat(viewed.board, this.viewSeat) : boardAfter(toBoardState(game, this.viewSeat), this.partial);
     setText(this.pipsMe, `Pips: ${shown.pips.me}`);
     setText(this.pipsThem, `Pips: ${shown.pips.them}`);
+  }
+
+  /** What the last event before the page came did, said as if it had just happened. */
+  private onHistory(last: GameEvent): void {
+    if (this.game && !this.message && last.sequence + 1n === this.game.eventCount) {
+      this.message = eventText(this.game, last, this.watching ? null : this.mySeat);
+      setText(this.eventNote, this.message);
+      this.render();
+    }
   }
 
   /** The move list chose an entry to show (or the live game again). */

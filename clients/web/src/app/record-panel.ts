@@ -21,6 +21,8 @@ export interface RecordPanelOptions {
   mySeat(): Seat | null;
   /** An entry was chosen (its board is to be shown), or null: back to the live game. */
   onView(entry: RecordEntry | null): void;
+  /** The log was read up to `last`, an event that happened before the page saw it. */
+  onHistory(last: GameEvent): void;
 }
 
 /** The .mat file's name for a game: its id, as the page's address writes it. */
@@ -167,6 +169,7 @@ export class RecordPanel {
         }
         this.events = read;
         this.rebuild();
+        this.options.onHistory(read[read.length - 1]);
       }
     } catch {
       // The live events still come; the list is read again with the next one.
