@@ -107,10 +107,15 @@ def test_refusals_say_why_and_change_nothing(client: TavliClient) -> None:
     play_to_end(seats, Policy(random.Random(5)))
     before = client.game(seats[0].name).event_count
     code, reason, words = refusal(lambda: accept(client, seats[1]))
-    assert (code, reason, words) == (grpc.StatusCode.FAILED_PRECONDITION, "NO_REMATCH_OFFERED", "no rematch has been offered")
+    assert (code, reason, words) == (
+        grpc.StatusCode.FAILED_PRECONDITION,
+        "NO_REMATCH_OFFERED",
+        "no rematch has been offered",
+    )
     code, reason, _ = refusal(
         lambda: client.games.OfferRematch(
-            games_pb2.OfferRematchRequest(name=seats[0].name, seat_token="not-a-token"), timeout=client.timeout
+            games_pb2.OfferRematchRequest(name=seats[0].name, seat_token="not-a-token"),
+            timeout=client.timeout,
         )
     )
     assert (code, reason) == (grpc.StatusCode.PERMISSION_DENIED, "WRONG_SEAT_TOKEN")
@@ -126,14 +131,18 @@ def test_refusals_say_why_and_change_nothing(client: TavliClient) -> None:
         )
     )
     assert (code, reason) == (grpc.StatusCode.NOT_FOUND, "GAME_NOT_FOUND")
-    code, reason, _ = refusal(lambda: client.games.OfferRematch(games_pb2.OfferRematchRequest(), timeout=client.timeout))
+    code, reason, _ = refusal(
+        lambda: client.games.OfferRematch(games_pb2.OfferRematchRequest(), timeout=client.timeout)
+    )
     assert code == grpc.StatusCode.INVALID_ARGUMENT
     assert client.game(seats[0].name).event_count == before
 
     offer(client, seats[0])
     code, reason, words = refusal(lambda: offer(client, seats[0]))
     assert (code, reason, words) == (
-        grpc.StatusCode.FAILED_PRECONDITION, "REMATCH_ALREADY_OFFERED", "you have already offered a rematch"
+        grpc.StatusCode.FAILED_PRECONDITION,
+        "REMATCH_ALREADY_OFFERED",
+        "you have already offered a rematch",
     )
     code, reason, words = refusal(lambda: offer(client, seats[1]))
     assert (reason, words) == ("REMATCH_ALREADY_OFFERED", "your opponent has already offered a rematch")
@@ -144,7 +153,9 @@ def test_refusals_say_why_and_change_nothing(client: TavliClient) -> None:
     accept(client, seats[1])
     code, reason, words = refusal(lambda: offer(client, seats[1]))
     assert (code, reason, words) == (
-        grpc.StatusCode.FAILED_PRECONDITION, "REMATCH_ALREADY_ACCEPTED", "the rematch has already been accepted"
+        grpc.StatusCode.FAILED_PRECONDITION,
+        "REMATCH_ALREADY_ACCEPTED",
+        "the rematch has already been accepted",
     )
     assert client.game(seats[0].name).event_count == before + 2
 

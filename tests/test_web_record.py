@@ -22,7 +22,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, Response, expect
+from playwright.sync_api import Browser, Error as PlaywrightError, Page, Response, expect
 
 from tavli.clients.client import TavliClient
 from tavli.server.app import Running
@@ -84,7 +84,11 @@ def expected_entries(events: list[games_pb2.GameEvent]) -> list[games_pb2.GameEv
     for event in events:
         if event.kind not in ENTRY_KINDS:
             continue
-        if event.kind == games_pb2.EVENT_KIND_PLAY and entries and entries[-1].kind == games_pb2.EVENT_KIND_ROLL:
+        if (
+            event.kind == games_pb2.EVENT_KIND_PLAY
+            and entries
+            and entries[-1].kind == games_pb2.EVENT_KIND_ROLL
+        ):
             entries[-1] = event
             continue
         entries.append(event)
@@ -136,7 +140,9 @@ def look_at_the_board(page: Page) -> None:
 def test_the_move_list_is_the_servers_log_and_shows_each_position(
     page: Page, server: Running, client: TavliClient, variant: str
 ) -> None:
-    name = start_computer_game(page, server.web_port, variant=variant, bot="heuristic", match_length=1, name="Tester")
+    name = start_computer_game(
+        page, server.web_port, variant=variant, bot="heuristic", match_length=1, name="Tester"
+    )
     player = ClickingPlayer(page, client, name, 0, label=variant)
     final = play_pages_to_match_over(client, name, [player], MOST_ACTIONS)
     look_at_the_board(page)
@@ -152,9 +158,13 @@ def test_the_move_list_is_the_servers_log_and_shows_each_position(
     for text, event in zip(texts, wanted):
         if event.kind == games_pb2.EVENT_KIND_PLAY:
             rolled = by_sequence.get(event.sequence - 1)
-            assert (event.notation or "no move") in text, f"{text!r} does not show the play {event.notation!r}"
+            assert (event.notation or "no move") in text, (
+                f"{text!r} does not show the play {event.notation!r}"
+            )
             if rolled is not None and rolled.kind == games_pb2.EVENT_KIND_ROLL:
-                assert f" {dice_high_first(list(rolled.dice))}:" in text, f"{text!r} does not show the roll {list(rolled.dice)}"
+                assert f" {dice_high_first(list(rolled.dice))}:" in text, (
+                    f"{text!r} does not show the roll {list(rolled.dice)}"
+                )
     results = by(page, "record-result")
     expect(results).to_have_count(len(final.finished_games))
     assert "wins" in results.last.inner_text() or "win" in results.last.inner_text()
@@ -178,10 +188,14 @@ def test_the_move_list_is_the_servers_log_and_shows_each_position(
     # Stepping: the first entry, one on with the arrow key, the last with End: the stored final board.
     by(page, "record-first").click()
     expect(by(page, "record")).to_have_attribute("data-viewing", str(wanted[0].sequence))
-    expect(by(page, "board")).to_have_attribute("data-checkers", checkers_key(states[wanted[0].sequence].seat0_board, 0))
+    expect(by(page, "board")).to_have_attribute(
+        "data-checkers", checkers_key(states[wanted[0].sequence].seat0_board, 0)
+    )
     page.keyboard.press("ArrowRight")
     expect(by(page, "record")).to_have_attribute("data-viewing", str(wanted[1].sequence))
-    expect(by(page, "board")).to_have_attribute("data-checkers", checkers_key(states[wanted[1].sequence].seat0_board, 0))
+    expect(by(page, "board")).to_have_attribute(
+        "data-checkers", checkers_key(states[wanted[1].sequence].seat0_board, 0)
+    )
     page.keyboard.press("End")
     expect(by(page, "record")).to_have_attribute("data-viewing", str(wanted[-1].sequence))
     expect(by(page, "board")).to_have_attribute("data-checkers", checkers_key(final.seat0_board, 0))
@@ -194,7 +208,9 @@ def test_the_move_list_is_the_servers_log_and_shows_each_position(
 
 
 def test_the_mat_download_is_the_servers_export(page: Page, server: Running, client: TavliClient) -> None:
-    name = start_computer_game(page, server.web_port, variant="backgammon", bot="random", match_length=1, name="Tester")
+    name = start_computer_game(
+        page, server.web_port, variant="backgammon", bot="random", match_length=1, name="Tester"
+    )
     player = ClickingPlayer(page, client, name, 0, label="download")
     play_pages_to_match_over(client, name, [player], MOST_ACTIONS)
     look_at_the_board(page)
@@ -227,7 +243,9 @@ def test_a_missing_game_shows_one_message_and_the_way_home(page: Page, server: R
     expect(by(page, "computer-form")).to_be_visible()
 
 
-def test_a_wrong_token_shows_one_message_and_no_table(page: Page, server: Running, client: TavliClient) -> None:
+def test_a_wrong_token_shows_one_message_and_no_table(
+    page: Page, server: Running, client: TavliClient
+) -> None:
     seats = client.create_game(match_length=1)
     game_id = seats[0].name.removeprefix("games/")
     page.goto(url(server, f"#/game/{game_id}/not-a-seat-token"))
@@ -245,8 +263,12 @@ def test_a_wrong_token_shows_one_message_and_no_table(page: Page, server: Runnin
 # --- rematches --------------------------------------------------------------------------------------
 
 
-def test_a_rematch_against_the_computer_starts_at_once(page: Page, server: Running, client: TavliClient) -> None:
-    name = start_computer_game(page, server.web_port, variant="long-nardi", bot="random", match_length=1, name="Tester")
+def test_a_rematch_against_the_computer_starts_at_once(
+    page: Page, server: Running, client: TavliClient
+) -> None:
+    name = start_computer_game(
+        page, server.web_port, variant="long-nardi", bot="random", match_length=1, name="Tester"
+    )
     player = ClickingPlayer(page, client, name, 0, label="rematch-computer")
     finished = play_pages_to_match_over(client, name, [player], MOST_ACTIONS)
     dialog = page.locator('dialog[data-testid="dialog-match-over"]')
@@ -286,7 +308,9 @@ def test_a_rematch_at_a_table_for_two(browser: Browser, server: Running, client:
         for index, seat in enumerate(seats):
             context, page = open_context(browser)
             contexts.append(context)
-            page.on("request", lambda request, i=index: seen[i].append(request.url + (request.post_data or "")))
+            page.on(
+                "request", lambda request, i=index: seen[i].append(request.url + (request.post_data or ""))
+            )
             page.on("response", lambda response, i=index: seen[i].append(_body(response)))
             page.goto(url(server, f"#/game/{name.removeprefix('games/')}/{seat.token}"))
             expect(game_root(page)).to_have_attribute("data-seat", f"SEAT_{index}")
@@ -323,14 +347,16 @@ def test_a_rematch_at_a_table_for_two(browser: Browser, server: Running, client:
     # No seat's token ever reached the other seat's page, in a request or an answer.
     for index, token in enumerate(tokens):
         other = 1 - index
-        assert not any(token in text for text in seen[other]), f"seat {index}'s new token reached seat {other}'s page"
+        assert not any(token in text for text in seen[other]), (
+            f"seat {index}'s new token reached seat {other}'s page"
+        )
         assert not any(seats[index].token in text for text in seen[other])
 
 
 def _body(response: Response) -> str:
     try:
         return response.text()
-    except Exception:  # a body the browser did not keep (a stream cut off, a redirect)
+    except PlaywrightError:  # a body the browser did not keep (a stream cut off, a redirect)
         return ""
 
 
@@ -341,11 +367,16 @@ def test_the_tables_message_is_in_view_beside_the_board_on_a_phone(
     phone_page: Page, server: Running, client: TavliClient
 ) -> None:
     page = phone_page
-    name = start_computer_game(page, server.web_port, variant="backgammon", bot="random", match_length=1, name="Tester")
+    name = start_computer_game(
+        page, server.web_port, variant="backgammon", bot="random", match_length=1, name="Tester"
+    )
     player = ClickingPlayer(page, client, name, 0, label="phone-messages", tap=True)
     for _ in range(20):  # the throw for who starts, and the turns until the computer has acted
         events = all_events(client, name)
-        if any(event.seat == games_pb2.SEAT_1 and event.kind != games_pb2.EVENT_KIND_OPENING_THROW for event in events):
+        if any(
+            event.seat == games_pb2.SEAT_1 and event.kind != games_pb2.EVENT_KIND_OPENING_THROW
+            for event in events
+        ):
             break
         if not player.act():
             page.wait_for_timeout(200)
