@@ -162,7 +162,7 @@ def test_the_move_list_is_the_servers_log_and_shows_each_position(
                 f"{text!r} does not show the play {event.notation!r}"
             )
             if rolled is not None and rolled.kind == games_pb2.EVENT_KIND_ROLL:
-                assert f" {dice_high_first(list(rolled.dice))}:" in text, (
+                assert text.startswith(f"{dice_high_first(list(rolled.dice))}:"), (
                     f"{text!r} does not show the roll {list(rolled.dice)}"
                 )
     results = by(page, "record-result")

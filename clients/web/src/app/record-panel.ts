@@ -10,7 +10,7 @@ import type { Api } from "./api";
 import { refusalText } from "./api";
 import { playerName } from "./convert";
 import { h, setText } from "./dom";
-import { entryText, gameResultText, matchRecord, recordRules, type MatchRecord, type RecordEntry } from "./record";
+import { entryText, gameResultText, matchRecord, moveRows, recordRules, turnText, type MatchRecord, type RecordEntry } from "./record";
 import { gameId } from "./routes";
 
 export interface RecordPanelOptions {
@@ -199,37 +199,44 @@ export class RecordPanel {
     const game = this.game;
     const entries = this.record.entries;
     const name = (seat: Seat) => this.name(seat);
+    const button = (entry: RecordEntry, text: string) =>
+      h(
+        "button",
+        {
+          type: "button",
+          class: "record-entry",
+          testid: "record-entry",
+          "data-index": entry.index,
+          "data-sequence": String(entry.sequence),
+          "data-game": entry.gameNumber,
+          "data-kind": entry.kind,
+          "aria-label": entryText(entry, name),
+          "aria-current": entry.index === this.viewing ? "true" : undefined,
+          onclick: () => this.view(entry.index),
+        },
+        text,
+      );
+    const cell = (entry: RecordEntry | null) => h("td", {}, entry ? button(entry, turnText(entry)) : "");
     const games = this.record.games.map((recorded) => {
       const finished = game?.finishedGames.find((f) => f.gameNumber === recorded.number);
-      const items = recorded.entries.map((entry) =>
-        h(
-          "li",
-          {},
-          h(
-            "button",
-            {
-              type: "button",
-              class: "record-entry",
-              testid: "record-entry",
-              "data-index": entry.index,
-              "data-sequence": String(entry.sequence),
-              "data-game": entry.gameNumber,
-              "data-kind": entry.kind,
-              "aria-current": entry.index === this.viewing ? "true" : undefined,
-              onclick: () => this.view(entry.index),
-            },
-            entryText(entry, name),
-          ),
-        ),
+      const rows = moveRows(recorded.entries).map((row) =>
+        row.kind === "turns"
+          ? h("tr", {}, h("th", { scope: "row", class: "record-number" }, `${row.number}.`), cell(row.seat0), cell(row.seat1))
+          : h("tr", {}, h("td", { colspan: 3 }, button(row.entry, entryText(row.entry, name)))),
       );
       if (finished) {
-        items.push(h("li", { class: "record-result", testid: "record-result", "data-game": recorded.number }, gameResultText(finished, name)));
+        rows.push(h("tr", {}, h("td", { colspan: 3, class: "record-result", testid: "record-result", "data-game": recorded.number }, gameResultText(finished, name))));
       }
       return h(
         "section",
         { class: "record-game", testid: "record-game", "data-game": recorded.number, "aria-label": `Game ${recorded.number}` },
-        h("h3", {}, `Game ${recorded.number}`),
-        h("ol", {}, ...items),
+        h(
+          "table",
+          {},
+          h("caption", {}, `Game ${recorded.number}`),
+          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, "Move")), h("th", { scope: "col" }, name(Seat.SEAT_0)), h("th", { scope: "col" }, name(Seat.SEAT_1)))),
+          h("tbody", {}, ...rows),
+        ),
       );
     });
     this.list.replaceChildren(...(games.length ? games : [h("p", { class: "note" }, "No moves yet.")]));

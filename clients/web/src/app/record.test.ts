@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { GameResult, Variant } from "../gen/tavli/v1/board_pb";
 import { EventKind, GameEnd, GameEventSchema, Seat, type GameEvent } from "../gen/tavli/v1/games_service_pb";
 import { backgammonGame, startPoints } from "./fixtures.test-helpers";
-import { boardForSeat, entryText, gameResultText, matchRecord, recordRules, startBoard, type RecordRules } from "./record";
+import { boardForSeat, entryText, gameResultText, matchRecord, moveRows, recordRules, startBoard, turnText, type RecordRules } from "./record";
 
 const BACKGAMMON: RecordRules = { variant: "backgammon", usesCube: true, automaticDoubles: 0, cubeLimit: 64 };
 const NARDI: RecordRules = { variant: "long-nardi", usesCube: false, automaticDoubles: 0, cubeLimit: 0 };
@@ -143,6 +143,18 @@ describe("a match's events become the move list, game by game", () => {
       "You offer to resign a single game",
       "Computer accepts the resignation",
     ]);
+  });
+
+  it("pairs the turns in numbered rows, seat 0's first, other entries on lines of their own", () => {
+    const rows = moveRows(record.games[0].entries).map((row) =>
+      row.kind === "line" ? row.entry.kind : [row.number, row.seat0 && turnText(row.seat0), row.seat1 && turnText(row.seat1)],
+    );
+    expect(rows).toEqual(["opening", [1, "3-1: 8/5 6/5", "6-4: 24/18 13/9"], [2, "6-5: 13/7* 13/8", null], "double", "drop"]);
+    // Seat 1 starting the game: its turn opens a row with seat 0's cell empty.
+    const second = moveRows(record.games[1].entries).map((row) =>
+      row.kind === "line" ? row.entry.kind : [row.number, row.seat0 && turnText(row.seat0), row.seat1 && turnText(row.seat1)],
+    );
+    expect(second).toEqual(["opening", [1, null, "5-2: 13/8 13/11"], "resign", "reject", [2, "1-1: no move (forced)", null], "resign", "accept"]);
   });
 
   it("closes a finished game with its result", () => {

@@ -304,6 +304,49 @@ export function entryText(entry: RecordEntry, name: (seat: Seat) => string): str
   }
 }
 
+/** A turn as a move list's column writes it, under its player's name: "6-3: 8/2 3/off". */
+export function turnText(entry: RecordEntry): string {
+  const play = !entry.played ? "…" : entry.notation || "no move";
+  return `${diceText(entry.dice)}: ${play}${entry.forced ? " (forced)" : ""}`;
+}
+
+/** A row of the move list: a numbered pair of turns (seat 0's, then seat 1's; either may be
+ *  missing), or a line of its own for anything else (the throw for who starts, cube actions,
+ *  resignations, a loss on time). */
+export type MoveRow =
+  | { kind: "turns"; number: number; seat0: RecordEntry | null; seat1: RecordEntry | null }
+  | { kind: "line"; entry: RecordEntry };
+
+/** A game's entries as the rows of a two-column move list, numbered as players number moves. */
+export function moveRows(entries: readonly RecordEntry[]): MoveRow[] {
+  const rows: MoveRow[] = [];
+  let open: Extract<MoveRow, { kind: "turns" }> | null = null;
+  let number = 0;
+  for (const entry of entries) {
+    if (entry.kind !== "turn") {
+      rows.push({ kind: "line", entry });
+      open = null;
+      continue;
+    }
+    if (entry.seat === Seat.SEAT_1 && open !== null && open.seat1 === null) {
+      open.seat1 = entry;
+      open = null;
+      continue;
+    }
+    number += 1;
+    const row: Extract<MoveRow, { kind: "turns" }> = { kind: "turns", number, seat0: null, seat1: null };
+    if (entry.seat === Seat.SEAT_1) {
+      row.seat1 = entry;
+      open = null;
+    } else {
+      row.seat0 = entry;
+      open = row;
+    }
+    rows.push(row);
+  }
+  return rows;
+}
+
 /** How a finished game ended, as the move list closes it: "Anna wins a gammon: 2 points". */
 export function gameResultText(finished: FinishedGame, name: (seat: Seat) => string): string {
   const points = `${finished.points} point${finished.points === 1 ? "" : "s"}`;
