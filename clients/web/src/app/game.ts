@@ -391,6 +391,9 @@ class GameScreen implements Screen {
       setText(this.eventNote, this.message);
     }
     this.record.update(game, event);
+    if (this.record.viewed && !this.watching && this.mySeat !== null && expectsAction(game, this.mySeat)) {
+      this.record.view(null); // the game waits for me: back from the record to the live board
+    }
     if (previous && game.finishedGames.length > previous.finishedGames.length && !this.replaying) {
       this.showGameOver(game);
     }
