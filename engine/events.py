@@ -145,6 +145,23 @@ class TimeRanOut(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class RematchOffered(Event):
+    """After the match: ``side`` offers the other side another match of the same rules."""
+
+    kind: ClassVar[str] = "rematch-offer"
+    side: Side
+
+
+@dataclass(frozen=True, slots=True)
+class RematchAccepted(Event):
+    """``side`` accepted the other side's offer of a rematch: ``game`` is the new match's name."""
+
+    kind: ClassVar[str] = "rematch-accept"
+    side: Side
+    game: str
+
+
+@dataclass(frozen=True, slots=True)
 class DiceCommitted(Event):
     """Before a game of verifiable dice: the SHA-256 (hex) of the seed its throws come from."""
 

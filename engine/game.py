@@ -25,6 +25,8 @@ from tavli.engine.events import (
     Event,
     OpeningThrown,
     Played,
+    RematchAccepted,
+    RematchOffered,
     ResignationAccepted,
     ResignationOffered,
     ResignationRejected,
@@ -55,6 +57,10 @@ ErrorCode = Literal[
     "INVALID_DICE",
     "MATCH_OVER",
     "OUT_OF_TIME",
+    "MATCH_NOT_OVER",
+    "REMATCH_ALREADY_OFFERED",
+    "REMATCH_ALREADY_ACCEPTED",
+    "NO_REMATCH_OFFERED",
 ]
 
 
@@ -149,10 +155,20 @@ class MatchState:
     winner: Side | None = None
     throws: int = 0  # how many throws have been made: the index of the next
     clock: Clock | None = None  # with clocks: both seats' time (engine.clock)
+    rematch: Rematch | None = None  # once the match is over: a rematch offered, or agreed
 
     @property
     def over(self) -> bool:
         return self.winner is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    """Another match of the same rules, offered by one side after the match; once the other side
+    accepts it, ``game`` names it."""
+
+    offered_by: Side
+    game: str | None = None
 
 
 def new_match(rules: RuleSet) -> MatchState:
@@ -178,6 +194,8 @@ def apply(state: MatchState, event: Event, after: MatchState | None = None) -> M
     """
     if isinstance(event, (DiceCommitted, SeedRevealed)):
         return state
+    if isinstance(event, (RematchOffered, RematchAccepted)):
+        return _rematch(state, event)
     if state.over:
         raise ActionError("MATCH_OVER", "the match is over")
     if state.clock is not None:
@@ -561,6 +579,28 @@ def _next_game(state: MatchState, previous_winner: Side) -> MatchState:
     else:
         game = GameState(number=number, position=start, turn=0, phase=Phase.OPENING, crawford=crawford)
     return replace(state, game=game, crawford_played=crawford_played)
+
+
+# --- rematches -----------------------------------------------------------------------------------
+
+
+def _rematch(state: MatchState, event: RematchOffered | RematchAccepted) -> MatchState:
+    """A rematch offered, or accepted by the side it was offered to; each once, after the match."""
+    if not state.over:
+        raise ActionError("MATCH_NOT_OVER", "the match is not over: a rematch is offered once it is")
+    rematch = state.rematch
+    if rematch is not None and rematch.game is not None:
+        raise ActionError("REMATCH_ALREADY_ACCEPTED", "the rematch has already been accepted")
+    if isinstance(event, RematchOffered):
+        if rematch is not None:
+            whose = "you have" if rematch.offered_by == event.side else "your opponent has"
+            raise ActionError("REMATCH_ALREADY_OFFERED", f"{whose} already offered a rematch")
+        return replace(state, rematch=Rematch(event.side))
+    if rematch is None:
+        raise ActionError("NO_REMATCH_OFFERED", "no rematch has been offered")
+    if rematch.offered_by == event.side:
+        raise ActionError("NO_REMATCH_OFFERED", "you offered the rematch: your opponent is the one to accept it")
+    return replace(state, rematch=Rematch(rematch.offered_by, event.game))
 
 
 # --- clocks -------------------------------------------------------------------------------------

@@ -22,6 +22,8 @@ from tavli.engine.events import (
     Event,
     OpeningThrown,
     Played,
+    RematchAccepted,
+    RematchOffered,
     ResignationAccepted,
     ResignationOffered,
     ResignationRejected,
@@ -210,6 +212,20 @@ class Match:
 
     def reject(self, side: Side) -> list[Event]:
         return self._record(ResignationRejected(side))
+
+    def offer_rematch(self, side: Side) -> list[Event]:
+        """Offer the other side another match of the same rules, once the match is over.
+
+        :raises ActionError: before the match is over, or once a rematch is offered or accepted.
+        """
+        return self._record(RematchOffered(side))
+
+    def accept_rematch(self, side: Side, game: str) -> list[Event]:
+        """Accept the other side's offer of a rematch, to be played as the game named ``game``.
+
+        :raises ActionError: with no offer, for the side that offered it, or once accepted.
+        """
+        return self._record(RematchAccepted(side, game))
 
     # --- reading the state ---------------------------------------------------------------
 

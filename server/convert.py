@@ -20,6 +20,8 @@ from tavli.engine.events import (
     Event,
     OpeningThrown,
     Played,
+    RematchAccepted,
+    RematchOffered,
     ResignationAccepted,
     ResignationOffered,
     ResignationRejected,
@@ -98,6 +100,8 @@ _EVENT_KINDS = {
     DiceCommitted: games_pb2.EVENT_KIND_DICE_COMMITTED,
     SeedRevealed: games_pb2.EVENT_KIND_SEED_REVEALED,
     TimeRanOut: games_pb2.EVENT_KIND_TIME_RAN_OUT,
+    RematchOffered: games_pb2.EVENT_KIND_REMATCH_OFFERED,
+    RematchAccepted: games_pb2.EVENT_KIND_REMATCH_ACCEPTED,
 }
 
 
@@ -386,6 +390,10 @@ def game_message(
     clocks = clocks_message(state)
     if clocks is not None:
         message.clocks.CopyFrom(clocks)
+    if state.rematch is not None:
+        message.rematch.CopyFrom(
+            games_pb2.Rematch(offered_by=seat_message(state.rematch.offered_by), game=state.rematch.game or "")
+        )
     if game.resignation is not None:
         seat, result = game.resignation
         message.resignation.CopyFrom(
@@ -445,6 +453,8 @@ def event_message(sequence: int, event: Event) -> games_pb2.GameEvent:
         message.dice_seed = event.seed
     elif isinstance(event, TimeRanOut):
         message.reason = f"seat {event.side}'s time ran out"
+    elif isinstance(event, RematchAccepted):
+        message.rematch_game = event.game
     return message
 
 

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 import grpc
 
 from tavli.engine.events import Side
-from tavli.engine.game import legal_actions, rolled_plays
+from tavli.engine.game import ActionError, legal_actions, rolled_plays
 from tavli.engine.match import Match, open_commitment
 from tavli.engine.matfile import export_mat
 from tavli.server import answers, convert, match_records
@@ -29,7 +29,7 @@ from tavli.server.limits import RequestLimits
 from tavli.server.players import from_record, mat_names, players_of
 from tavli.server.quotas import Quotas
 from tavli.server.seat_stream import SeatStreams
-from tavli.server.tables import Action, Created, GameView, Request, Tables
+from tavli.server.tables import Action, Created, GameView, Request, Tables, new_game_name
 from tavli.v1 import games_service_pb2 as pb, games_service_pb2_grpc
 
 _Created = TypeVar("_Created", pb.CreateGameResponse, pb.ImportMatchResponse)
@@ -192,6 +192,31 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
             )
             yield pb.WatchGameResponse(event=convert.event_message(sequence, event), game=game)
 
+    async def OfferRematch(
+        self, request: pb.OfferRematchRequest, context: grpc.aio.ServicerContext
+    ) -> pb.OfferRematchResponse:
+        return pb.OfferRematchResponse(game=game_message(await self.act("OfferRematch", request)))
+
+    async def AcceptRematch(
+        self, request: pb.AcceptRematchRequest, context: grpc.aio.ServicerContext
+    ) -> pb.AcceptRematchResponse:
+        name = _name_of(request)
+        seat = await self.tables.seat(name, request.seat_token)
+        view = await self.tables.get(name)
+        rematch = view.state.rematch
+        if rematch is None or rematch.game is None:
+            try:
+                view = await self.act("AcceptRematch", request)
+            except ActionError as error:
+                if error.code != "REMATCH_ALREADY_ACCEPTED":
+                    raise
+                view = await self.tables.get(name)  # the other seat's accept came first: the same game
+        client = client_of(context)
+        created = await self.tables.rematch(view, admit=lambda new: self.quotas.count_game(client, new))
+        return pb.AcceptRematchResponse(
+            game=game_message(view), rematch=game_message(created.game), seat_token=created.tokens[seat]
+        )
+
     async def PlaySeat(
         self, requests: AsyncIterator[pb.PlaySeatRequest], context: grpc.aio.ServicerContext
     ) -> AsyncIterator[pb.PlaySeatResponse]:
@@ -217,6 +242,11 @@ def _play_move(request: pb.PlayMoveRequest) -> Action:
     return lambda match, seat: match.play(seat, play)
 
 
+def _accept_rematch(request: pb.AcceptRematchRequest) -> Action:
+    game = new_game_name()  # named before it is made, so that the finished game names it once
+    return lambda match, seat: match.accept_rematch(seat, game)
+
+
 def _offer_resignation(request: pb.OfferResignationRequest) -> Action:
     level = convert.resign_level_of(request.result)
     return lambda match, seat: match.resign(seat, level)  # type: ignore[arg-type]
@@ -233,6 +263,8 @@ _ACTIONS: dict[str, Callable[[Any], Action]] = {
     "OfferResignation": _offer_resignation,
     "AcceptResignation": lambda request: Match.accept,
     "RejectResignation": lambda request: Match.reject,
+    "OfferRematch": lambda request: Match.offer_rematch,
+    "AcceptRematch": _accept_rematch,
 }
 
 

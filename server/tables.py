@@ -209,8 +209,11 @@ class Tables:
         admit: Callable[[str], None] = lambda name: None,
         played: Sequence[Event] = (),
         players: Players = NOBODY,
+        name: str | None = None,
     ) -> Created:
         """Create a game, or answer again the create first made with ``request``'s id.
+
+        ``name`` is the new game's name when it was chosen before (a rematch's), else a new one.
 
         ``players`` says who sits at each seat (names to show, kept with the game).
 
@@ -241,7 +244,7 @@ class Tables:
             earlier = await self._earlier("", request, -1)
             if earlier is not None:
                 return await self._created_again(earlier)
-        name = f"games/{secrets.token_hex(8)}"
+        name = name or new_game_name()
         now = self.clock()
         seed = dice_seed if dice_mode == "seeded" else ""
         if played:  # a whole record replayed is long work: off the event loop
@@ -277,6 +280,41 @@ class Tables:
         if match.deadline is not None:
             self.on_deadline(match.deadline)
         return Created(view, self._tokens(name))
+
+    async def rematch(self, view: GameView, *, admit: Callable[[str], None]) -> Created:
+        """The game that ``view``'s accepted rematch is played as, with both seats' tokens:
+        created the first time it is asked for, with the finished game's rules, dice mode and
+        players, so that however often and by whichever seat it is asked for it is one game.
+
+        :raises GameNotFound: if ``view`` has no accepted rematch.
+        :raises StoreUnavailable: if the store cannot take the new game.
+        """
+        rematch = view.state.rematch
+        if rematch is None or rematch.game is None:
+            raise GameNotFound("this game has no rematch yet")
+        table = await self._table(view.name)
+        async with table.lock:  # one creation at a time for this game's rematch
+            try:
+                return Created(await self.get(rematch.game), self._tokens(rematch.game))
+            except GameNotFound:
+                pass
+            seed = f"{table.record.dice_seed}/rematch" if view.dice_mode == "seeded" else ""
+            try:
+                return await self.create(
+                    view.rules,
+                    dice_mode=view.dice_mode,
+                    dice_seed=seed,
+                    request=None,
+                    admit=admit,
+                    players=view.players,
+                    name=rematch.game,
+                )
+            except StoreUnavailable as unavailable:
+                # Another process may have made it meanwhile: then it is that one.
+                try:
+                    return Created(await self.get(rematch.game), self._tokens(rematch.game))
+                except GameNotFound:
+                    raise unavailable from None
 
     def _new_match(
         self, name: str, rules: RuleSet, dice_mode: DiceMode, dice_seed: str, played: Sequence[Event]
@@ -690,3 +728,8 @@ def rules_to_dict(rules: RuleSet) -> dict[str, Any]:
 def rules_from_dict(data: dict[str, Any]) -> RuleSet:
     clock = data.get("clock")
     return RuleSet(**{**data, "clock": None if clock is None else ClockRules(**clock)})
+
+
+def new_game_name() -> str:
+    """A fresh game's resource name, "games/{16 hex digits}"."""
+    return f"games/{secrets.token_hex(8)}"

@@ -178,6 +178,8 @@ NORMAL: dict[str, list[Message]] = {
     ],
     "AcceptResignation": [seat_action(games_pb2.AcceptResignationRequest)],
     "RejectResignation": [seat_action(games_pb2.RejectResignationRequest)],
+    "OfferRematch": [seat_action(games_pb2.OfferRematchRequest)],
+    "AcceptRematch": [seat_action(games_pb2.AcceptRematchRequest)],
     "ListLegalActions": [games_pb2.ListLegalActionsRequest(name=GAME, seat=games_pb2.SEAT_1)],
     "ListGameEvents": [games_pb2.ListGameEventsRequest(name=GAME, page_size=5000, page_token=PAGE_TOKEN)],
     "ExportMatch": [games_pb2.ExportMatchRequest(name=GAME)],

@@ -38,6 +38,7 @@ from tests.browser import (  # the fixtures browser and page, and what the tests
     wait_until_actionable,
 )
 from tests.server_play import Policy, act_once, connected, running_server
+from tests.web.test_web_record import expected_entries
 
 SPEED_KEY = "tavli.animation-speed"
 
@@ -275,6 +276,10 @@ def test_a_watcher_from_the_start_sees_a_replay_reaching_the_stored_position(
             assert shown == struck, f"the hits of {event.notation} were shown as {shown}"
             hits += len(struck)
     assert hits > 0, "the seeded game was chosen for its hits"
+    # The move list took every event of the replay, in order, as the board showed it.
+    wanted = [event.sequence for event in expected_entries(logged_events(client, name, stored.event_count))]
+    listed = by(page, "record-entry").evaluate_all("(es) => es.map((e) => Number(e.dataset.sequence))")
+    assert listed == wanted
     # The replay ends on the stored position: the board a watcher from now sees.
     replayed = by(page, "board-description").inner_text()
     live = page.context.new_page()

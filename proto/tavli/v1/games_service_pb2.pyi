@@ -97,6 +97,8 @@ class EventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     EVENT_KIND_DICE_COMMITTED: _ClassVar[EventKind]
     EVENT_KIND_SEED_REVEALED: _ClassVar[EventKind]
     EVENT_KIND_TIME_RAN_OUT: _ClassVar[EventKind]
+    EVENT_KIND_REMATCH_OFFERED: _ClassVar[EventKind]
+    EVENT_KIND_REMATCH_ACCEPTED: _ClassVar[EventKind]
 SEAT_UNSPECIFIED: Seat
 SEAT_0: Seat
 SEAT_1: Seat
@@ -151,6 +153,8 @@ EVENT_KIND_REJECT: EventKind
 EVENT_KIND_DICE_COMMITTED: EventKind
 EVENT_KIND_SEED_REVEALED: EventKind
 EVENT_KIND_TIME_RAN_OUT: EventKind
+EVENT_KIND_REMATCH_OFFERED: EventKind
+EVENT_KIND_REMATCH_ACCEPTED: EventKind
 
 class RuleSet(_message.Message):
     __slots__ = ("variant", "match_length", "cube", "cube_limit", "crawford", "jacoby", "beavers", "automatic_doubles", "automatic_doubles_limit", "opening", "match_openings", "auto_play_forced", "clock", "backgammons")
@@ -211,7 +215,7 @@ class Clocks(_message.Message):
     def __init__(self, remaining: _Optional[_Iterable[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]]] = ..., running: _Optional[_Union[Seat, str]] = ..., turn_start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., delay_end_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class Game(_message.Message):
-    __slots__ = ("name", "rule_set", "etag", "event_count", "score", "game_number", "phase", "turn", "position_id", "board", "dice", "cube_value", "cube_owner", "crawford", "resignation", "last_play", "finished_games", "winner", "dice_commitment", "create_time", "update_time", "to_act", "dice_mode", "seat0_player", "seat1_player", "seat0_board", "pip_counts", "clocks")
+    __slots__ = ("name", "rule_set", "etag", "event_count", "score", "game_number", "phase", "turn", "position_id", "board", "dice", "cube_value", "cube_owner", "crawford", "resignation", "last_play", "finished_games", "winner", "dice_commitment", "create_time", "update_time", "to_act", "dice_mode", "seat0_player", "seat1_player", "seat0_board", "pip_counts", "clocks", "rematch")
     NAME_FIELD_NUMBER: _ClassVar[int]
     RULE_SET_FIELD_NUMBER: _ClassVar[int]
     ETAG_FIELD_NUMBER: _ClassVar[int]
@@ -240,6 +244,7 @@ class Game(_message.Message):
     SEAT0_BOARD_FIELD_NUMBER: _ClassVar[int]
     PIP_COUNTS_FIELD_NUMBER: _ClassVar[int]
     CLOCKS_FIELD_NUMBER: _ClassVar[int]
+    REMATCH_FIELD_NUMBER: _ClassVar[int]
     name: str
     rule_set: RuleSet
     etag: str
@@ -268,7 +273,16 @@ class Game(_message.Message):
     seat0_board: _board_pb2.Board
     pip_counts: _containers.RepeatedScalarFieldContainer[int]
     clocks: Clocks
-    def __init__(self, name: _Optional[str] = ..., rule_set: _Optional[_Union[RuleSet, _Mapping]] = ..., etag: _Optional[str] = ..., event_count: _Optional[int] = ..., score: _Optional[_Iterable[int]] = ..., game_number: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[_Union[Seat, str]] = ..., position_id: _Optional[str] = ..., board: _Optional[_Union[_board_pb2.Board, _Mapping]] = ..., dice: _Optional[_Iterable[int]] = ..., cube_value: _Optional[int] = ..., cube_owner: _Optional[_Union[Seat, str]] = ..., crawford: _Optional[bool] = ..., resignation: _Optional[_Union[Resignation, _Mapping]] = ..., last_play: _Optional[_Union[LastPlay, _Mapping]] = ..., finished_games: _Optional[_Iterable[_Union[FinishedGame, _Mapping]]] = ..., winner: _Optional[_Union[Seat, str]] = ..., dice_commitment: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., to_act: _Optional[_Iterable[_Union[Seat, str]]] = ..., dice_mode: _Optional[_Union[DiceMode, str]] = ..., seat0_player: _Optional[_Union[Player, _Mapping]] = ..., seat1_player: _Optional[_Union[Player, _Mapping]] = ..., seat0_board: _Optional[_Union[_board_pb2.Board, _Mapping]] = ..., pip_counts: _Optional[_Iterable[int]] = ..., clocks: _Optional[_Union[Clocks, _Mapping]] = ...) -> None: ...
+    rematch: Rematch
+    def __init__(self, name: _Optional[str] = ..., rule_set: _Optional[_Union[RuleSet, _Mapping]] = ..., etag: _Optional[str] = ..., event_count: _Optional[int] = ..., score: _Optional[_Iterable[int]] = ..., game_number: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[_Union[Seat, str]] = ..., position_id: _Optional[str] = ..., board: _Optional[_Union[_board_pb2.Board, _Mapping]] = ..., dice: _Optional[_Iterable[int]] = ..., cube_value: _Optional[int] = ..., cube_owner: _Optional[_Union[Seat, str]] = ..., crawford: _Optional[bool] = ..., resignation: _Optional[_Union[Resignation, _Mapping]] = ..., last_play: _Optional[_Union[LastPlay, _Mapping]] = ..., finished_games: _Optional[_Iterable[_Union[FinishedGame, _Mapping]]] = ..., winner: _Optional[_Union[Seat, str]] = ..., dice_commitment: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., to_act: _Optional[_Iterable[_Union[Seat, str]]] = ..., dice_mode: _Optional[_Union[DiceMode, str]] = ..., seat0_player: _Optional[_Union[Player, _Mapping]] = ..., seat1_player: _Optional[_Union[Player, _Mapping]] = ..., seat0_board: _Optional[_Union[_board_pb2.Board, _Mapping]] = ..., pip_counts: _Optional[_Iterable[int]] = ..., clocks: _Optional[_Union[Clocks, _Mapping]] = ..., rematch: _Optional[_Union[Rematch, _Mapping]] = ...) -> None: ...
+
+class Rematch(_message.Message):
+    __slots__ = ("offered_by", "game")
+    OFFERED_BY_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    offered_by: Seat
+    game: str
+    def __init__(self, offered_by: _Optional[_Union[Seat, str]] = ..., game: _Optional[str] = ...) -> None: ...
 
 class Player(_message.Message):
     __slots__ = ("display_name", "player_id")
@@ -329,7 +343,7 @@ class OpeningThrow(_message.Message):
     def __init__(self, seat0_die: _Optional[int] = ..., seat1_die: _Optional[int] = ...) -> None: ...
 
 class GameEvent(_message.Message):
-    __slots__ = ("sequence", "kind", "seat", "dice", "notation", "forced", "resignation_result", "opening_throws", "game_number", "dice_commitment", "dice_seed", "steps", "event_time", "reason")
+    __slots__ = ("sequence", "kind", "seat", "dice", "notation", "forced", "resignation_result", "opening_throws", "game_number", "dice_commitment", "dice_seed", "steps", "event_time", "reason", "rematch_game")
     SEQUENCE_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -344,6 +358,7 @@ class GameEvent(_message.Message):
     STEPS_FIELD_NUMBER: _ClassVar[int]
     EVENT_TIME_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
+    REMATCH_GAME_FIELD_NUMBER: _ClassVar[int]
     sequence: int
     kind: EventKind
     seat: Seat
@@ -358,7 +373,8 @@ class GameEvent(_message.Message):
     steps: _containers.RepeatedCompositeFieldContainer[_board_pb2.Step]
     event_time: _timestamp_pb2.Timestamp
     reason: str
-    def __init__(self, sequence: _Optional[int] = ..., kind: _Optional[_Union[EventKind, str]] = ..., seat: _Optional[_Union[Seat, str]] = ..., dice: _Optional[_Iterable[int]] = ..., notation: _Optional[str] = ..., forced: _Optional[bool] = ..., resignation_result: _Optional[_Union[_board_pb2.GameResult, str]] = ..., opening_throws: _Optional[_Iterable[_Union[OpeningThrow, _Mapping]]] = ..., game_number: _Optional[int] = ..., dice_commitment: _Optional[str] = ..., dice_seed: _Optional[str] = ..., steps: _Optional[_Iterable[_Union[_board_pb2.Step, _Mapping]]] = ..., event_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., reason: _Optional[str] = ...) -> None: ...
+    rematch_game: str
+    def __init__(self, sequence: _Optional[int] = ..., kind: _Optional[_Union[EventKind, str]] = ..., seat: _Optional[_Union[Seat, str]] = ..., dice: _Optional[_Iterable[int]] = ..., notation: _Optional[str] = ..., forced: _Optional[bool] = ..., resignation_result: _Optional[_Union[_board_pb2.GameResult, str]] = ..., opening_throws: _Optional[_Iterable[_Union[OpeningThrow, _Mapping]]] = ..., game_number: _Optional[int] = ..., dice_commitment: _Optional[str] = ..., dice_seed: _Optional[str] = ..., steps: _Optional[_Iterable[_Union[_board_pb2.Step, _Mapping]]] = ..., event_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., reason: _Optional[str] = ..., rematch_game: _Optional[str] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
     __slots__ = ("rule_set", "dice_mode", "dice_seed", "request_id", "seat0_player", "seat1_player")
@@ -780,3 +796,43 @@ class SeatActionRefusal(_message.Message):
     message: str
     details: _containers.RepeatedCompositeFieldContainer[_any_pb2.Any]
     def __init__(self, code: _Optional[int] = ..., message: _Optional[str] = ..., details: _Optional[_Iterable[_Union[_any_pb2.Any, _Mapping]]] = ...) -> None: ...
+
+class OfferRematchRequest(_message.Message):
+    __slots__ = ("name", "seat_token", "request_id", "etag")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    seat_token: str
+    request_id: str
+    etag: str
+    def __init__(self, name: _Optional[str] = ..., seat_token: _Optional[str] = ..., request_id: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
+
+class OfferRematchResponse(_message.Message):
+    __slots__ = ("game",)
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ...) -> None: ...
+
+class AcceptRematchRequest(_message.Message):
+    __slots__ = ("name", "seat_token", "request_id", "etag")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    seat_token: str
+    request_id: str
+    etag: str
+    def __init__(self, name: _Optional[str] = ..., seat_token: _Optional[str] = ..., request_id: _Optional[str] = ..., etag: _Optional[str] = ...) -> None: ...
+
+class AcceptRematchResponse(_message.Message):
+    __slots__ = ("game", "rematch", "seat_token")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    REMATCH_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    rematch: Game
+    seat_token: str
+    def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ..., rematch: _Optional[_Union[Game, _Mapping]] = ..., seat_token: _Optional[str] = ...) -> None: ...

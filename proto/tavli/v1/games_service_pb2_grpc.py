@@ -162,6 +162,16 @@ class GamesServiceStub:
                 request_serializer=tavli_dot_v1_dot_games__service__pb2.PlaySeatRequest.SerializeToString,
                 response_deserializer=tavli_dot_v1_dot_games__service__pb2.PlaySeatResponse.FromString,
                 _registered_method=True)
+        self.OfferRematch = channel.unary_unary(
+                '/tavli.v1.GamesService/OfferRematch',
+                request_serializer=tavli_dot_v1_dot_games__service__pb2.OfferRematchRequest.SerializeToString,
+                response_deserializer=tavli_dot_v1_dot_games__service__pb2.OfferRematchResponse.FromString,
+                _registered_method=True)
+        self.AcceptRematch = channel.unary_unary(
+                '/tavli.v1.GamesService/AcceptRematch',
+                request_serializer=tavli_dot_v1_dot_games__service__pb2.AcceptRematchRequest.SerializeToString,
+                response_deserializer=tavli_dot_v1_dot_games__service__pb2.AcceptRematchResponse.FromString,
+                _registered_method=True)
 
 
 class GamesServiceServicer:
@@ -368,6 +378,30 @@ class GamesServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def OfferRematch(self, request, context):
+        """Offers the other seat another match of the same rules, the same players in the same seats,
+        once the match is over (money play never is). The offer is stored in the finished game
+        (Game.rematch, and an EVENT_KIND_REMATCH_OFFERED event that watchers see). Refused with
+        FAILED_PRECONDITION: MATCH_NOT_OVER before the match is over, REMATCH_ALREADY_OFFERED once
+        either seat has offered, REMATCH_ALREADY_ACCEPTED once the rematch is agreed.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AcceptRematch(self, request, context):
+        """Accepts the other seat's offer of a rematch: the new game is created (the rules, dice mode
+        and players of this one) and named in this one (Game.rematch.game, and an
+        EVENT_KIND_REMATCH_ACCEPTED event), and the answer holds the caller's seat token in it, and
+        only the caller's. Once the rematch is agreed, either seat's AcceptRematch answers the same
+        game with that seat's own token, so the seat that offered gets its token the same way, and a
+        rematch accepted twice is one game. Refused with FAILED_PRECONDITION: MATCH_NOT_OVER,
+        NO_REMATCH_OFFERED (no offer, or the caller's own offer not yet accepted).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GamesServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -460,6 +494,16 @@ def add_GamesServiceServicer_to_server(servicer, server):
                     servicer.PlaySeat,
                     request_deserializer=tavli_dot_v1_dot_games__service__pb2.PlaySeatRequest.FromString,
                     response_serializer=tavli_dot_v1_dot_games__service__pb2.PlaySeatResponse.SerializeToString,
+            ),
+            'OfferRematch': grpc.unary_unary_rpc_method_handler(
+                    servicer.OfferRematch,
+                    request_deserializer=tavli_dot_v1_dot_games__service__pb2.OfferRematchRequest.FromString,
+                    response_serializer=tavli_dot_v1_dot_games__service__pb2.OfferRematchResponse.SerializeToString,
+            ),
+            'AcceptRematch': grpc.unary_unary_rpc_method_handler(
+                    servicer.AcceptRematch,
+                    request_deserializer=tavli_dot_v1_dot_games__service__pb2.AcceptRematchRequest.FromString,
+                    response_serializer=tavli_dot_v1_dot_games__service__pb2.AcceptRematchResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -986,6 +1030,60 @@ class GamesService:
             '/tavli.v1.GamesService/PlaySeat',
             tavli_dot_v1_dot_games__service__pb2.PlaySeatRequest.SerializeToString,
             tavli_dot_v1_dot_games__service__pb2.PlaySeatResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def OfferRematch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavli.v1.GamesService/OfferRematch',
+            tavli_dot_v1_dot_games__service__pb2.OfferRematchRequest.SerializeToString,
+            tavli_dot_v1_dot_games__service__pb2.OfferRematchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AcceptRematch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavli.v1.GamesService/AcceptRematch',
+            tavli_dot_v1_dot_games__service__pb2.AcceptRematchRequest.SerializeToString,
+            tavli_dot_v1_dot_games__service__pb2.AcceptRematchResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -13,12 +13,16 @@ export interface FeedListener {
   queued(): void;
   /** The connection's state in words ("" when it is fine). */
   connection(text: string): void;
-  /** The server refused to show the game (an unknown name), in its words. */
-  refused(text: string): void;
+  /** The server refused to show the game (an unknown name). */
+  refused(error: ConnectError): void;
+  /** Whether the finished match `game` is still to be watched: something may yet happen in it (a rematch between two people). */
+  watchesOn(game: Game): boolean;
 }
 
 const FIRST_BACKOFF_MS = 500;
 const LAST_BACKOFF_MS = 10000;
+/** How often a finished match is watched again while something may yet happen in it. */
+const FINISHED_WATCH_MS = 1500;
 
 export class GameFeed {
   constructor(
@@ -29,7 +33,10 @@ export class GameFeed {
     private readonly signal: AbortSignal,
   ) {}
 
-  /** Follows the game's events from the first not yet received until the match is over or the screen is left. */
+  /**
+   * Follows the game's events from the first not yet received until the match is over (and
+   * nothing more is awaited in it) or the screen is left.
+   */
   async follow(): Promise<void> {
     let backoff = FIRST_BACKOFF_MS;
     while (!this.signal.aborted) {
@@ -42,16 +49,23 @@ export class GameFeed {
             this.listener.queued();
           }
         }
-        // The server ended the stream: over when the match is, else resume.
-        if (this.sync.latest?.phase === Phase.MATCH_OVER) {
-          return;
+        // The server ended the stream: over when the match is, else resume. A watch of a
+        // finished match ends with its last event; one awaited after it (a rematch offered or
+        // accepted) is watched for again from the next.
+        const latest = this.sync.latest;
+        if (latest?.phase === Phase.MATCH_OVER) {
+          if (!this.listener.watchesOn(latest)) {
+            return;
+          }
+          await pause(FINISHED_WATCH_MS, this.signal);
+          continue;
         }
       } catch (error) {
         if (this.signal.aborted || isCancelled(error)) {
           return;
         }
         if (error instanceof ConnectError && (error.code === Code.NotFound || error.code === Code.InvalidArgument)) {
-          this.listener.refused(refusalText(error));
+          this.listener.refused(error);
           return;
         }
         this.listener.connection(`Connection lost (${refusalText(error)}); reconnecting…`);

@@ -7,9 +7,12 @@
 //
 // The events are queued (sync.ts) and shown one at a time (stage.ts): a play moves step by step,
 // a finished game's final position stays under its result until the player goes on, and the page
-// acts only on the newest state once everything before it is shown.
+// acts only on the newest state once everything before it is shown. The move list beside the
+// board (record-panel.ts) takes the same changes, in the same order, as they are shown; a seat at
+// a finished match gets the rematch (rematch.ts).
 
 import { Board } from "../board/board";
+import { boardAfter } from "../board/moves";
 import type { BoardState, LegalPlay, Step } from "../board/model";
 import { GameResult } from "../gen/tavli/v1/board_pb";
 import { Action, EventKind, Phase, Seat, type Game, type GameEvent } from "../gen/tavli/v1/games_service_pb";
@@ -27,8 +30,8 @@ import { GameFeed } from "./feed";
 import { GameSync, type Change, type Shown } from "./sync";
 import {
   cubeText,
-  diceText,
   doubleOfferText,
+  eventText,
   gameOverText,
   lastPlayText,
   matchLengthText,
@@ -36,12 +39,15 @@ import {
   phaseName,
   resignLevels,
   resignationOfferText,
-  resultWord,
   scoreText,
   statusText,
 } from "./text";
 import type { Screen } from "./screen";
 import { TableSounds, playSound } from "./sounds";
+import { RecordPanel } from "./record-panel";
+import { boardForSeat, checkersKey } from "./record";
+import { RematchBox, awaitsRematch, rematchStep } from "./rematch";
+import { unavailableScreen } from "./unavailable";
 
 export type GameRoute = { mode: "seat"; name: string; token: string } | { mode: "watch"; name: string; from: WatchFrom };
 
@@ -126,7 +132,13 @@ class GameScreen implements Screen {
   private readonly matchLength = h("span", { testid: "match-length" });
   private readonly cube = h("span", { testid: "cube-text" });
   private readonly lastPlay = h("p", { testid: "last-play", class: "last-play" });
-  private readonly eventNote = h("p", { testid: "last-event", class: "note" });
+  private readonly eventNote = h("p", { testid: "last-event", class: "event-message" });
+  /** What the last event shown did, in words: beside the board and in the status line. */
+  private message = "";
+  /** The state whose turn the typed play belongs to: a new one clears the field. */
+  private notationEtag = "";
+  private readonly record: RecordPanel;
+  private readonly rematch: RematchBox | null;
   private readonly status = h("p", { testid: "status", class: "status", "aria-live": "polite", role: "status" });
   private readonly refusal = h("div", { testid: "refusal", class: "refusal", role: "alert" });
   private readonly connection = h("p", { testid: "connection", class: "note connection", "aria-live": "polite" });
@@ -147,6 +159,7 @@ class GameScreen implements Screen {
   });
   private readonly notationSubmit = h("button", { type: "submit", testid: "notation-submit" }, "Send");
   private dialogs: Dialogs | null = null;
+  private readonly messages = h("div", { class: "messages", testid: "messages" }, this.eventNote, this.refusal);
   private dialogsHost = h("div", { class: "dialogs" });
 
   constructor(
@@ -159,6 +172,15 @@ class GameScreen implements Screen {
     this.token = route.mode === "seat" ? route.token : "";
     this.from = route.mode === "watch" ? route.from : "now";
     this.boardHost = h("div", { testid: "board", class: "board-host", role: "region", "aria-label": "Board" });
+    this.record = new RecordPanel({
+      api: this.api,
+      name: this.name,
+      signal: this.controller.signal,
+      mySeat: () => (this.watching ? null : this.mySeat),
+      onView: () => this.onRecordView(),
+      onHistory: (last) => this.onHistory(last),
+    });
+    this.rematch = this.watching ? null : new RematchBox(this.name, this.token, { api: this.api, signal: this.controller.signal, navigate });
     this.rootEl = h("section", {
       testid: "game",
       class: `game ${this.watching ? "watching" : "seat"}`,
@@ -176,7 +198,8 @@ class GameScreen implements Screen {
       {
         queued: () => void this.drain(),
         connection: (text) => setText(this.connection, text),
-        refused: (text) => setText(this.refusal, text),
+        refused: (error) => this.showUnavailable(error),
+        watchesOn: (game) => !this.watching && awaitsRematch(rematchStep(game, this.mySeat, true)),
       },
       this.signal,
     );
@@ -193,15 +216,7 @@ class GameScreen implements Screen {
       setText(this.banner, `Watching ${gameId(this.name)}${this.from === "start" ? ", from the start" : ""}`);
       parts.push(this.banner);
     }
-    parts.push(
-      h("nav", { class: "crumbs" }, h("a", { href: "#/" }, "← Home"), this.preferences.element),
-      info,
-      them,
-      this.boardHost,
-      me,
-      this.status,
-      this.refusal,
-    );
+    const desk: Array<HTMLElement> = [this.status];
     if (!this.watching) {
       const form = h(
         "form",
@@ -213,7 +228,7 @@ class GameScreen implements Screen {
         event.preventDefault();
         void this.sendNotation();
       });
-      parts.push(
+      desk.push(
         h("div", { class: "controls", role: "group", "aria-label": "Your actions" }, this.rollButton, this.doubleButton, this.undoButton, this.submitButton, this.resignButton),
         form,
       );
@@ -223,11 +238,19 @@ class GameScreen implements Screen {
       this.undoButton.addEventListener("click", () => this.undo());
       this.submitButton.addEventListener("click", () => void this.submitPlay());
     }
+    desk.push(speedSelect(this.speed, (speed) => (this.speed = speed)), this.lastPlay, this.connection);
+    if (this.rematch) {
+      this.messages.append(this.rematch.element);
+    }
     parts.push(
-      speedSelect(this.speed, (speed) => (this.speed = speed)),
-      this.lastPlay,
-      this.eventNote,
-      this.connection,
+      h("nav", { class: "crumbs" }, h("a", { href: "#/" }, "← Home"), this.preferences.element),
+      info,
+      h(
+        "div",
+        { class: "table-area" },
+        h("div", { class: "table-column" }, h("div", { class: "table" }, them, this.boardHost, me), h("div", { class: "desk" }, ...desk)),
+        h("div", { class: "side-column" }, this.messages, this.record.element),
+      ),
       this.dialogsHost,
     );
     this.rootEl.replaceChildren(...parts);
@@ -293,10 +316,15 @@ class GameScreen implements Screen {
       first = answer.game;
     } catch (error) {
       if (!this.signal.aborted) {
-        setText(this.status, `This game cannot be shown: ${refusalText(error)}`);
-        setText(this.refusal, refusalText(error));
+        this.showUnavailable(error);
       }
       return;
+    }
+    if (!this.watching) {
+      await this.findSeat();
+      if (this.badToken || this.signal.aborted) {
+        return;
+      }
     }
     this.setupDialogs(first);
     if (this.watching && this.from === "start" && first.eventCount > 0n) {
@@ -309,7 +337,6 @@ class GameScreen implements Screen {
     }
     this.clockTimer = window.setInterval(() => this.renderClocks(), 250);
     if (!this.watching) {
-      await this.findSeat();
       await this.feed.catchUp(first, this.mySeat);
     }
     await this.feed.follow();
@@ -353,16 +380,23 @@ class GameScreen implements Screen {
       this.actions = [];
       this.plays = [];
     }
-    if (change.event) {
-      setText(this.eventNote, this.eventText(game, change.event));
-    }
     const event = change.event;
+    if (event) {
+      this.message = eventText(game, event, this.watching ? null : this.mySeat);
+      setText(this.eventNote, this.message);
+    }
+    this.record.update(game, event ?? undefined);
+    if (this.record.viewed && !this.watching && this.mySeat !== null && expectsAction(game, this.mySeat)) {
+      this.record.view(null); // the game waits for me: back from the record to the live board
+    }
+    // My own play from the board is on it already; while a position of the record is shown,
+    // the live game is drawn when the player comes back to it.
     const own = event !== null && event.sequence === this.ownPlay && event.kind === EventKind.PLAY && !event.forced;
     // What the change leads to is written once it has been shown; meanwhile nothing can be done.
     this.animating = true;
     this.rootEl.setAttribute("data-my-turn", "false");
     this.renderControls();
-    await this.stage?.show(change, before, this.viewSeat, own);
+    await this.stage?.show(change, before, this.viewSeat, own || this.record.viewed !== null);
     this.animating = false;
     this.boardKey = "";
     if (this.replaying && game.eventCount >= this.replayUntil) {
@@ -482,7 +516,8 @@ class GameScreen implements Screen {
 
   /**
    * Which seat my token holds: ListLegalActions by token names it, and a token that holds no
-   * seat is refused (PERMISSION_DENIED), which makes the page watch only, saying why.
+   * seat is refused (PERMISSION_DENIED): the page then says so, with the way home, and shows
+   * no table.
    */
   private async findSeat(): Promise<void> {
     try {
@@ -496,10 +531,9 @@ class GameScreen implements Screen {
       if (this.signal.aborted) {
         return;
       }
-      if (error instanceof ConnectError && error.code === Code.PermissionDenied) {
+      if (error instanceof ConnectError && (error.code === Code.PermissionDenied || error.code === Code.InvalidArgument)) {
         this.badToken = refusalText(error);
-        this.actions = [];
-        this.render();
+        this.showUnavailable(error);
       } else {
         setText(this.refusal, refusalText(error));
       }
@@ -521,7 +555,7 @@ class GameScreen implements Screen {
   }
 
   private has(action: Action): boolean {
-    return this.ready() && this.actions.includes(action);
+    return this.ready() && this.actions.includes(action) && this.record.viewed === null;
   }
 
   private render(): void {
@@ -544,28 +578,24 @@ class GameScreen implements Screen {
     setText(this.playerThem, playerName(game, other));
     setText(this.roleMe, this.turnMark(game, view));
     setText(this.roleThem, this.turnMark(game, other));
-    const final = this.finalPosition;
-    setText(this.pipsMe, `Pips: ${final ? final.pips.me : game.pipCounts[seatIndex(view)] ?? "?"}`);
-    setText(this.pipsThem, `Pips: ${final ? final.pips.them : game.pipCounts[seatIndex(other)] ?? "?"}`);
     setText(this.score, scoreText(game, me ?? (this.watching ? null : view)));
     this.score.setAttribute("data-me", String(game.score[seatIndex(view)] ?? 0n));
     this.score.setAttribute("data-them", String(game.score[seatIndex(other)] ?? 0n));
     setText(this.matchLength, matchLengthText(game));
     setText(this.cube, cubeText(game, me));
     setText(this.lastPlay, lastPlayText(game, me) || "No play yet in this game.");
-    setText(this.status, this.replaying ? `Replaying: ${statusText(game, null, [])}` : statusText(game, this.watching ? null : me ?? (game.phase === Phase.OPENING ? view : null), this.ready() ? this.actions : []));
+    const status = this.replaying ? `Replaying: ${statusText(game, null, [])}` : statusText(game, this.watching ? null : me ?? (game.phase === Phase.OPENING ? view : null), this.ready() ? this.actions : []);
+    setText(this.status, this.message ? `${this.message} ${status}` : status);
     if (this.holding) {
       setText(this.status, "Game over: its final position is on the board. The next game is shown when you go on.");
     }
     if (!this.watching && me === null && game.phase !== Phase.OPENING && game.phase !== Phase.MATCH_OVER) {
       setText(this.status, "Finding your seat…");
     }
-    if (this.badToken) {
-      setText(this.status, "This link holds no seat of this game: you can only watch it.");
-      setText(this.refusal, this.badToken);
-    }
+    this.rematch?.update(game, me, game.phase === Phase.MATCH_OVER);
     this.renderClocks();
     this.renderBoard(game);
+    this.renderPips();
     this.renderControls();
     this.renderDialogs(game);
   }
@@ -582,9 +612,19 @@ class GameScreen implements Screen {
     if (!this.board || !shown || this.animating) {
       return;
     }
-    if (this.finalPosition) {
+    if (game.etag !== this.notationEtag) {
+      // A new turn: what was typed for the last one goes.
+      this.notationEtag = game.etag;
+      this.notationInput.value = "";
+    }
+    const viewed = this.record.viewed;
+    this.rootEl.setAttribute("data-viewing-record", viewed === null ? "false" : "true");
+    const still = viewed !== null ? boardForSeat(viewed.board, this.viewSeat) : this.finalPosition;
+    if (still) {
+      // A position of the record, or a finished game's final position: read-only.
       this.boardKey = "";
-      this.board.show(this.finalPosition);
+      this.partial = [];
+      this.show(still);
       return;
     }
     const playing = this.has(Action.PLAY);
@@ -597,7 +637,47 @@ class GameScreen implements Screen {
     this.complete = playing && mustPass(this.plays) ? this.plays[0] : null;
     const state = boardOf(shown, this.viewSeat);
     this.sounds.follow(state);
-    this.board.show(state, playing ? this.plays : undefined);
+    this.show(state, playing ? this.plays : undefined);
+  }
+
+  private show(state: BoardState, plays?: LegalPlay[]): void {
+    this.boardHost.setAttribute("data-checkers", checkersKey(state));
+    this.board?.show(state, plays);
+  }
+
+  /** The pips in the name strips: the board's, with the steps made so far this turn. */
+  private renderPips(): void {
+    const shown = this.sync.shown;
+    if (!shown) {
+      return;
+    }
+    const viewed = this.record.viewed;
+    const board = viewed !== null ? boardForSeat(viewed.board, this.viewSeat) : (this.finalPosition ?? boardAfter(boardOf(shown, this.viewSeat), this.partial));
+    setText(this.pipsMe, `Pips: ${board.pips.me}`);
+    setText(this.pipsThem, `Pips: ${board.pips.them}`);
+  }
+
+  /** What the last event before the page came did, said as if it had just happened. */
+  private onHistory(last: GameEvent): void {
+    const game = this.game;
+    if (game && !this.message && last.sequence + 1n === game.eventCount) {
+      this.message = eventText(game, last, this.watching ? null : this.mySeat);
+      setText(this.eventNote, this.message);
+      this.render();
+    }
+  }
+
+  /** The move list chose an entry to show (or the live game again). */
+  private onRecordView(): void {
+    this.boardKey = "";
+    this.render();
+  }
+
+  /** A game that cannot be shown (none of that name, or a link whose token holds no seat of it):
+   *  one message and the way home, in place of the table. */
+  private showUnavailable(error: unknown): void {
+    this.destroy();
+    unavailableScreen(this.root, this.name, error, { seatLink: !this.watching });
   }
 
   private renderClocks(): void {
@@ -644,6 +724,12 @@ class GameScreen implements Screen {
         const last = game.finishedGames[game.finishedGames.length - 1];
         const lastText = last ? `${gameOverText(game, last, this.watching ? null : this.mySeat)} ` : "";
         setText(dialogs.matchOverText, `${lastText}${matchOverText(game, this.watching ? null : this.mySeat)}`);
+        if (this.rematch) {
+          // The rematch is offered in the dialog while it is open, beside the board after.
+          const rematch = this.rematch.element;
+          dialogs.matchOverText.after(rematch);
+          dialogs.matchOver.element.addEventListener("close", () => this.messages.append(rematch), { once: true });
+        }
         dialogs.open(dialogs.matchOver.element, !this.watching);
       }
       dialogs.close(dialogs.double.element);
@@ -683,43 +769,6 @@ class GameScreen implements Screen {
     dialogs.open(dialogs.gameOver.element, !this.watching);
   }
 
-  private eventText(game: Game, event: GameEvent): string {
-    const who = (seat: Seat) => (seat === this.mySeat && !this.watching ? "You" : playerName(game, seat));
-    switch (event.kind) {
-      case EventKind.OPENING_THROW: {
-        const last = event.openingThrows[event.openingThrows.length - 1];
-        if (!last) {
-          return "";
-        }
-        const ties = event.openingThrows.length > 1 ? ` (after ${event.openingThrows.length - 1} tie${event.openingThrows.length > 2 ? "s" : ""})` : "";
-        const starter = last.seat0Die > last.seat1Die ? Seat.SEAT_0 : Seat.SEAT_1;
-        return `Throw for who starts: ${playerName(game, Seat.SEAT_0)} ${last.seat0Die}, ${playerName(game, Seat.SEAT_1)} ${last.seat1Die}${ties}. ${who(starter)} ${who(starter) === "You" ? "start" : "starts"}.`;
-      }
-      case EventKind.ROLL:
-        return `${who(event.seat)} rolled ${diceText(event.dice)}.`;
-      case EventKind.PLAY:
-        return `${who(event.seat)} played ${event.notation || "no move"}${event.forced ? " (forced, played by the server)" : ""}.`;
-      case EventKind.DOUBLE:
-        return `${who(event.seat)} doubled.`;
-      case EventKind.TAKE:
-        return `${who(event.seat)} took the double.`;
-      case EventKind.DROP:
-        return `${who(event.seat)} dropped the double.`;
-      case EventKind.BEAVER:
-        return `${who(event.seat)} beavered.`;
-      case EventKind.RESIGN:
-        return `${who(event.seat)} offered to resign a ${resultWord(event.resignationResult)}.`;
-      case EventKind.ACCEPT:
-        return `${who(event.seat)} accepted the resignation.`;
-      case EventKind.REJECT:
-        return `${who(event.seat)} rejected the resignation.`;
-      case EventKind.TIME_RAN_OUT:
-        return event.reason || `${who(event.seat)} ran out of time.`;
-      default:
-        return "";
-    }
-  }
-
   // --- acting ----------------------------------------------------------------------------------
 
   /** Makes one action on the state shown; a refusal shows the server's message verbatim. */
@@ -729,6 +778,7 @@ class GameScreen implements Screen {
       return false;
     }
     this.busy = true;
+    setText(this.refusal, "");
     this.renderControls();
     const common: Common = { name: this.name, seatToken: this.token, etag: game.etag, requestId: newRequestId() };
     try {
@@ -798,6 +848,7 @@ class GameScreen implements Screen {
   }
 
   private undo(): void {
+    setText(this.refusal, "");
     this.board?.undo();
     this.syncPartial();
   }
@@ -809,6 +860,7 @@ class GameScreen implements Screen {
       this.partial = [...partial];
       this.complete = partial.length === 0 && mustPass(this.plays) ? this.plays[0] : null;
     }
+    this.renderPips();
     this.renderControls();
   }
 
@@ -847,6 +899,7 @@ class GameScreen implements Screen {
     if (partial.length > 0) {
       setText(this.refusal, "");
     }
+    this.renderPips();
     this.renderControls();
   }
 
@@ -895,10 +948,16 @@ class GameScreen implements Screen {
   }
 
   private onKey(event: KeyboardEvent): void {
-    if (event.key !== "Enter" || event.defaultPrevented || event.isComposing) {
+    if (event.defaultPrevented || event.isComposing) {
       return;
     }
     const target = event.target as HTMLElement | null;
+    if (event.key !== "Enter") {
+      if (!(target && target.closest("input, textarea, select, dialog")) && this.record.onKey(event)) {
+        event.preventDefault();
+      }
+      return;
+    }
     if (target && target.closest("input, textarea, select, button, a, dialog")) {
       return;
     }

@@ -12,6 +12,7 @@ import { formatRoute, gameId, seatUrl } from "./routes";
 import { buildSettingsForm, botLabel } from "./settings-form";
 import { loadSettings, saveSettings, toRuleSet, type Settings } from "./settings";
 import { buildTabs } from "./tabs";
+import { startComputerGame } from "./computer-game";
 import { phaseName } from "./text";
 import type { Screen } from "./screen";
 
@@ -38,28 +39,28 @@ export function homeScreen(root: HTMLElement, navigate: (hash: string) => void):
 
   computerForm.addEventListener("submit", (event) => {
     event.preventDefault();
-    void startComputerGame();
+    void startAgainstTheComputer();
   });
 
-  async function startComputerGame(): Promise<void> {
+  async function startAgainstTheComputer(): Promise<void> {
     const settings = computer.read();
     saveSettings("computer", settings);
     setText(computerAlert, "");
     startButton.disabled = true;
     setText(startButton, "Starting…");
     try {
-      const created = await api.games.createGame(
+      const page = await startComputerGame(
+        api,
         {
           ruleSet: toRuleSet(settings),
-          requestId: newRequestId(),
           seat0Player: { displayName: settings.name || "Guest" },
           seat1Player: { displayName: `Computer (${botLabel(settings.bot)})`, playerId: `bot:${settings.bot}` },
+          computerSeat: Seat.SEAT_1,
+          bot: settings.bot,
         },
-        { signal: controller.signal },
+        controller.signal,
       );
-      const name = created.game?.name ?? "";
-      await api.bots.seatBot({ name, seatToken: created.seat1Token, bot: settings.bot }, { signal: controller.signal });
-      navigate(formatRoute({ screen: "game", name, token: created.seat0Token }));
+      navigate(page);
     } catch (error) {
       if (!controller.signal.aborted) {
         setText(computerAlert, refusalText(error));

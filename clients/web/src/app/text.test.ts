@@ -1,10 +1,13 @@
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { GameResult, Variant } from "../gen/tavli/v1/board_pb";
-import { Action, CubeMode, GameEnd, Phase, Seat } from "../gen/tavli/v1/games_service_pb";
+import { Action, CubeMode, EventKind, GameEnd, GameEventSchema, Phase, Seat } from "../gen/tavli/v1/games_service_pb";
 import { backgammonGame } from "./fixtures.test-helpers";
 import {
   cubeText,
+  diceText,
   doubleOfferText,
+  eventText,
   gameOverText,
   lastPlayText,
   matchLengthText,
@@ -113,5 +116,31 @@ describe("what the table says around the board", () => {
   it("resigns single, gammon, backgammon; single or mars in long nardi", () => {
     expect(resignLevels(Variant.BACKGAMMON)).toEqual([GameResult.SINGLE, GameResult.GAMMON, GameResult.BACKGAMMON]);
     expect(resignLevels(Variant.LONG_NARDI)).toEqual([GameResult.SINGLE, GameResult.MARS]);
+  });
+});
+
+describe("the table's messages", () => {
+  const event = (init: MessageInitShape<typeof GameEventSchema>) => create(GameEventSchema, init);
+
+  it("writes a roll the higher die first, as players say it", () => {
+    expect(diceText([1, 4])).toBe("4-1");
+    expect(diceText([6, 6])).toBe("6-6");
+    const game = backgammonGame({ phase: Phase.PLAYING, turn: Seat.SEAT_0, dice: [2, 5] });
+    expect(statusText(game, Seat.SEAT_0, [Action.PLAY])).toBe("Your turn: play your 5-2");
+  });
+
+  it("says what each event did, the other seat by its name and mine as you", () => {
+    const game = backgammonGame();
+    const say = (init: MessageInitShape<typeof GameEventSchema>, me: Seat | null = Seat.SEAT_0) => eventText(game, event(init), me);
+    expect(say({ kind: EventKind.TAKE, seat: Seat.SEAT_1 })).toBe("Computer (Heuristic) took the double.");
+    expect(say({ kind: EventKind.REJECT, seat: Seat.SEAT_1 })).toBe("Computer (Heuristic) rejected the resignation.");
+    expect(say({ kind: EventKind.ROLL, seat: Seat.SEAT_0, dice: [1, 4] })).toBe("You rolled 4-1.");
+    expect(say({ kind: EventKind.PLAY, seat: Seat.SEAT_1, notation: "" , forced: true })).toBe("Computer (Heuristic) played no move (forced, played by the server).");
+    expect(say({ kind: EventKind.RESIGN, seat: Seat.SEAT_0, resignationResult: GameResult.GAMMON }, null)).toBe("Anna offered to resign a gammon.");
+    expect(say({ kind: EventKind.OPENING_THROW, openingThrows: [{ seat0Die: 3, seat1Die: 3 }, { seat0Die: 2, seat1Die: 6 }] })).toBe(
+      "Throw for who starts: Anna 2, Computer (Heuristic) 6 (after 1 tie). Computer (Heuristic) starts.",
+    );
+    expect(say({ kind: EventKind.TIME_RAN_OUT, seat: Seat.SEAT_0 })).toBe("You ran out of time.");
+    expect(say({ kind: EventKind.DICE_COMMITTED })).toBe("");
   });
 });

@@ -2,7 +2,7 @@
 // game or a match. Pure functions of the Game, so that they can be tested without a page.
 
 import { GameResult, Variant } from "../gen/tavli/v1/board_pb";
-import { Action, GameEnd, Phase, Seat, type FinishedGame, type Game } from "../gen/tavli/v1/games_service_pb";
+import { Action, EventKind, GameEnd, Phase, Seat, type FinishedGame, type Game, type GameEvent } from "../gen/tavli/v1/games_service_pb";
 import { isBot, isMoneyPlay, otherSeat, playerName, scoreOf, usesCube } from "./convert";
 
 /** The Phase enum's name without its prefix ("ROLLING"), as the page's data-phase shows it. */
@@ -62,8 +62,9 @@ function withArticle(result: GameResult): string {
   return `a ${resultWord(result)}`;
 }
 
+/** A roll as players say it, the higher die first: "4-1", "6-6". */
 export function diceText(dice: readonly number[]): string {
-  return dice.join("-");
+  return [...dice].sort((a, b) => b - a).join("-");
 }
 
 /** The cube in words: "Cube: 2, owned by Anna", "Cube: 1, in the middle", "" without a cube. */
@@ -226,4 +227,49 @@ export function resignationOfferText(game: Game): string {
     return "";
   }
   return `${playerName(game, r.seat)} offers to resign ${withArticle(r.result)}. If you accept, you win this game and ${points(r.points)}; if you reject, play goes on.`;
+}
+
+/** What an event did, in words, as the table says it beside the board: "Computer took the
+ *  double." `mySeat` null: a watcher (every seat by its name). */
+export function eventText(game: Game, event: GameEvent, mySeat: Seat | null): string {
+  const you = (seat: Seat) => seat === mySeat;
+  const who = (seat: Seat) => (you(seat) ? "You" : playerName(game, seat));
+  switch (event.kind) {
+    case EventKind.OPENING_THROW: {
+      const last = event.openingThrows[event.openingThrows.length - 1];
+      if (!last) {
+        return "";
+      }
+      const tied = event.openingThrows.length - 1;
+      const ties = tied > 0 ? ` (after ${tied} tie${tied > 1 ? "s" : ""})` : "";
+      const starter = last.seat0Die > last.seat1Die ? Seat.SEAT_0 : Seat.SEAT_1;
+      return `Throw for who starts: ${playerName(game, Seat.SEAT_0)} ${last.seat0Die}, ${playerName(game, Seat.SEAT_1)} ${last.seat1Die}${ties}. ${who(starter)} ${you(starter) ? "start" : "starts"}.`;
+    }
+    case EventKind.ROLL:
+      return `${who(event.seat)} rolled ${diceText(event.dice)}.`;
+    case EventKind.PLAY:
+      return `${who(event.seat)} played ${event.notation || "no move"}${event.forced ? " (forced, played by the server)" : ""}.`;
+    case EventKind.DOUBLE:
+      return `${who(event.seat)} doubled.`;
+    case EventKind.TAKE:
+      return `${who(event.seat)} took the double.`;
+    case EventKind.DROP:
+      return `${who(event.seat)} dropped the double.`;
+    case EventKind.BEAVER:
+      return `${who(event.seat)} beavered.`;
+    case EventKind.RESIGN:
+      return `${who(event.seat)} offered to resign ${withArticle(event.resignationResult)}.`;
+    case EventKind.ACCEPT:
+      return `${who(event.seat)} accepted the resignation.`;
+    case EventKind.REJECT:
+      return `${who(event.seat)} rejected the resignation.`;
+    case EventKind.TIME_RAN_OUT:
+      return `${who(event.seat)} ran out of time.`;
+    case EventKind.REMATCH_OFFERED:
+      return `${who(event.seat)} offered a rematch.`;
+    case EventKind.REMATCH_ACCEPTED:
+      return `${who(event.seat)} accepted the rematch.`;
+    default:
+      return "";
+  }
 }

@@ -443,7 +443,7 @@ function diceMarkup(state: BoardState, partial: Step[], clickable: boolean): str
   const last = state.dice.length === 0 ? state.rolled?.[side] ?? [] : [];
   const dice = last.length ? diceShown(last, []).map((d) => ({ ...d, used: true })) : diceShown(state.dice, partial);
   const words = dice.length === 0 ? "no dice" : `${last.length ? "last roll" : "dice"} ${dice.map((d) => d.value + (d.used ? " used" : "")).join(", ")}`;
-  const attrs = clickable ? ` role="button" tabindex="0"` : "";
+  const attrs = clickable ? ` role="button" tabindex="0"` : ` role="img"`; // a label needs a role
   const parts = [`<g class="dice" data-testid="dice" data-side="${side}" aria-label="${escapeText(words)}"${attrs}>`, rect(area, "dice-area")];
   if (dice.length === 0) {
     for (const at of dieSpots(area, 2)) parts.push(rect({ x: at.x, y: at.y, width: DIE_SIZE, height: DIE_SIZE }, "die-empty"));
@@ -459,7 +459,7 @@ function lastRollMarkup(state: BoardState): string {
   if (state.diceSide === null || last.length === 0) return "";
   const dice = diceShown(last, []).map((d) => ({ ...d, used: true }));
   const words = `last roll ${dice.map((d) => d.value).join(", ")}`;
-  return `<g class="dice dice-last" data-testid="dice-last" data-side="${side}" aria-label="${escapeText(words)}">${diceFaces(diceArea(side), dice, true)}</g>`;
+  return `<g class="dice dice-last" data-testid="dice-last" data-side="${side}" role="img" aria-label="${escapeText(words)}">${diceFaces(diceArea(side), dice, true)}</g>`;
 }
 
 function diceFaces(area: Rect, dice: { value: number; used: boolean }[], lastRoll: boolean): string {
@@ -503,7 +503,7 @@ function cubeMarkup(cube: NonNullable<BoardState["cube"]>, clickable: boolean): 
   const at = cubeSpot(cube.owner);
   const owner = cube.owner ?? "centre";
   const face = cubeNumber(cube);
-  const attrs = clickable ? ` role="button" tabindex="0"` : "";
+  const attrs = clickable ? ` role="button" tabindex="0"` : ` role="img"`; // a label needs a role
   return (
     `<g class="cube${cube.offered ? " cube-offered" : ""}" data-testid="cube" data-owner="${owner}"${cube.offered ? ` data-offered="true"` : ""} aria-label="cube ${cube.value}${face === cube.value ? "" : `, its face ${face}`}, ${cubePlace(cube)}"${attrs}>` +
     `${cubeFace(face, at)}</g>`
