@@ -457,7 +457,7 @@ class GameScreen implements Screen {
         reject: () => void this.answer("reject"),
         home: () => this.navigate("#/"),
       },
-      resignLevels(variant ?? 1),
+      resignLevels(variant ?? 1, game.ruleSet?.backgammons),
     );
     this.dialogsHost.replaceChildren(...this.dialogs.elements);
     this.dialogs.gameOver.element.addEventListener("close", () => this.goOn());

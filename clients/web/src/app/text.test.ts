@@ -1,7 +1,7 @@
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { GameResult, Variant } from "../gen/tavli/v1/board_pb";
-import { Action, CubeMode, EventKind, GameEnd, GameEventSchema, Phase, Seat } from "../gen/tavli/v1/games_service_pb";
+import { Action, Backgammons, CubeMode, EventKind, GameEnd, GameEventSchema, Phase, Seat } from "../gen/tavli/v1/games_service_pb";
 import { backgammonGame } from "./fixtures.test-helpers";
 import {
   cubeText,
@@ -116,6 +116,8 @@ describe("what the table says around the board", () => {
   it("resigns single, gammon, backgammon; single or mars in long nardi", () => {
     expect(resignLevels(Variant.BACKGAMMON)).toEqual([GameResult.SINGLE, GameResult.GAMMON, GameResult.BACKGAMMON]);
     expect(resignLevels(Variant.LONG_NARDI)).toEqual([GameResult.SINGLE, GameResult.MARS]);
+    expect(resignLevels(Variant.BACKGAMMON, Backgammons.AS_GAMMON)).toEqual([GameResult.SINGLE, GameResult.GAMMON]);
+    expect(resignLevels(Variant.BACKGAMMON, Backgammons.COUNTED)).toEqual([GameResult.SINGLE, GameResult.GAMMON, GameResult.BACKGAMMON]);
   });
 });
 

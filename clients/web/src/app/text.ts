@@ -2,7 +2,7 @@
 // game or a match. Pure functions of the Game, so that they can be tested without a page.
 
 import { GameResult, Variant } from "../gen/tavli/v1/board_pb";
-import { Action, EventKind, GameEnd, Phase, Seat, type FinishedGame, type Game, type GameEvent } from "../gen/tavli/v1/games_service_pb";
+import { Action, Backgammons, EventKind, GameEnd, Phase, Seat, type FinishedGame, type Game, type GameEvent } from "../gen/tavli/v1/games_service_pb";
 import { isBot, isMoneyPlay, otherSeat, playerName, scoreOf, usesCube } from "./convert";
 
 /** The Phase enum's name without its prefix ("ROLLING"), as the page's data-phase shows it. */
@@ -205,10 +205,14 @@ export function matchOverText(game: Game, mySeat: Seat | null): string {
   return `The match is over: ${who} the match. Final score: ${score}.`;
 }
 
-/** The resignation levels a variant offers, highest last. */
-export function resignLevels(variant: Variant): GameResult[] {
-  return variant === Variant.LONG_NARDI
-    ? [GameResult.SINGLE, GameResult.MARS]
+/** The resignation levels a game's rules offer, highest last: no backgammon where backgammons
+ *  count as gammons (the server would cap such an offer to a gammon anyway). */
+export function resignLevels(variant: Variant, backgammons: Backgammons = Backgammons.UNSPECIFIED): GameResult[] {
+  if (variant === Variant.LONG_NARDI) {
+    return [GameResult.SINGLE, GameResult.MARS];
+  }
+  return backgammons === Backgammons.AS_GAMMON
+    ? [GameResult.SINGLE, GameResult.GAMMON]
     : [GameResult.SINGLE, GameResult.GAMMON, GameResult.BACKGAMMON];
 }
 
