@@ -28,7 +28,15 @@ from tavli.server.store import BotSeat, GameRecord
 from tavli.v1 import bots_service_pb2 as pb, bots_service_pb2_grpc, games_service_pb2 as games_pb2
 from tests.nginx import nginx_available, nginx_in_front
 from tests.postgres import fresh_database
-from tests.server_play import RPC_TIMEOUT, all_events, connected, running_server, stop_process, tavli_serve
+from tests.server_play import (
+    RPC_TIMEOUT,
+    ServeProcess,
+    all_events,
+    connected,
+    running_server,
+    stop_process,
+    tavli_serve,
+)
 from tests.server.test_server_supervision import log_lines, supervised, wait_for
 
 WAIT_SECONDS = 90.0
@@ -202,8 +210,10 @@ def test_the_computer_plays_on_when_the_replica_playing_it_dies(postgres_url: st
     url = fresh_database(postgres_url)
     key = str(tmp_path / "server.key")
     logs = [tmp_path / f"replica-{number}.log" for number in range(3)]
-    served = [tavli_serve("--db", url, "--key-file", key, "--log-json", stderr=log) for log in logs]
+    served: list[ServeProcess] = []
     try:
+        for log in logs:  # each started inside the try: one that fails to start stops the others
+            served.append(tavli_serve("--db", url, "--key-file", key, "--log-json", stderr=log))
         with nginx_in_front([server.address for server in served]) as address:
             client = TavliClient(grpc.insecure_channel(address), timeout=RPC_TIMEOUT)
             try:
