@@ -28,6 +28,7 @@ from tavli.server.store import BotSeat, GameRecord
 from tavli.v1 import bots_service_pb2 as pb, bots_service_pb2_grpc, games_service_pb2 as games_pb2
 from tests.nginx import nginx_available, nginx_in_front
 from tests.postgres import fresh_database
+from tests.server.test_server_supervision import log_lines, supervised, wait_for
 from tests.server_play import (
     RPC_TIMEOUT,
     ServeProcess,
@@ -37,7 +38,6 @@ from tests.server_play import (
     stop_process,
     tavli_serve,
 )
-from tests.server.test_server_supervision import log_lines, supervised, wait_for
 
 WAIT_SECONDS = 90.0
 BOT_SEAT = games_pb2.SEAT_1
