@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import structlog
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
@@ -19,6 +20,15 @@ def vectors_dir() -> Path:
     if not SHARED_VECTORS.is_dir():
         pytest.fail(f"the rule vectors are missing: expected them in {SHARED_VECTORS}")
     return SHARED_VECTORS
+
+
+@pytest.fixture(autouse=True)
+def structlog_as_a_new_process_has_it() -> Iterator[None]:
+    """Each test starts with structlog as a new process has it, unconfigured: parallel processes
+    run tests in any order, and one that configured structlog or captured its lines must leave
+    nothing to the next (a command run in the test's process, say, that prints JSON)."""
+    yield
+    structlog.reset_defaults()
 
 
 @pytest.fixture(scope="session")

@@ -26,6 +26,7 @@ from tavli.clients.client import Seat, TavliClient
 from tavli.engine.presets import PRESETS
 from tavli.server.app import Running
 from tavli.server.convert import rules_of
+from tavli.server.quotas import QuotaLimits
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
 from tests.browser import (  # the fixtures browser and page, and what the tests share
     PHONE,
@@ -60,7 +61,9 @@ COUNT_CLICKS = """
 
 @pytest.fixture()
 def server() -> Iterator[Running]:
-    with running_server(web_port=0, log_rpcs=False) as running:
+    # One browser starts a computer game with each preset: more bots than one client's share.
+    quotas = QuotaLimits(bots_per_client=len(PRESETS) + 1)
+    with running_server(web_port=0, log_rpcs=False, quotas=quotas) as running:
         yield running
 
 
