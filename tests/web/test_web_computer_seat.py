@@ -27,7 +27,7 @@ from tests.browser import (  # the fixtures browser and page, and what the tests
     wait_until_actionable,
 )
 from tests.server.test_server_bot_seats import logged
-from tests.server.test_server_supervision import supervised
+from tests.server.test_server_supervision import exited_pids, supervised, wait_for
 from tests.server_play import RPC_TIMEOUT, ServeProcess, all_events, free_port, stop_process, tavli_serve
 
 START_SECONDS = 60.0
@@ -145,7 +145,11 @@ def test_the_computer_plays_on_after_the_worker_playing_it_is_killed(
             play_until_the_computer_has_played(client, name, player, PLAYS_TO_SEE)
             (seated,) = logged(log, "bot seated")
             killed_at = len(all_events(client, name))
-        os.kill(int(str(seated["worker"])), signal.SIGKILL)
+        victim = int(str(seated["worker"]))
+        os.kill(victim, signal.SIGKILL)
+        # Connections made while the kernel tears the worker down are reset; a player reloads
+        # once the port is whole again, and the page left alone reconnects by itself.
+        wait_for("the killed worker reaped", lambda: victim in exited_pids(log))
         if reload:
             page.reload()
             expect(game_root(page)).to_have_attribute("data-game-name", name)
