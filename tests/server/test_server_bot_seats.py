@@ -28,7 +28,6 @@ from tavli.server.store import BotSeat, GameRecord
 from tavli.v1 import bots_service_pb2 as pb, bots_service_pb2_grpc, games_service_pb2 as games_pb2
 from tests.nginx import nginx_available, nginx_in_front
 from tests.postgres import fresh_database
-from tests.server.test_server_supervision import log_lines, supervised, wait_for
 from tests.server_play import (
     RPC_TIMEOUT,
     ServeProcess,
@@ -38,6 +37,7 @@ from tests.server_play import (
     stop_process,
     tavli_serve,
 )
+from tests.supervision import logged, supervised, wait_for
 
 WAIT_SECONDS = 90.0
 BOT_SEAT = games_pb2.SEAT_1
@@ -132,10 +132,6 @@ def play_on_after(
     assert_one_action_per_decision(events)
     assert_the_seat_names_its_bot(client, name)
     return events
-
-
-def logged(path: Path, event: str) -> list[dict[str, object]]:
-    return [line for line in log_lines(path) if line.get("event") == event]
 
 
 # --- a server killed and started again --------------------------------------------------------------
