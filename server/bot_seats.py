@@ -51,6 +51,7 @@ from tavli.engine.game import ActionError
 from tavli.server import convert
 from tavli.server.admission import client_of
 from tavli.server.errors import LimitReached, SeatAlreadyStreaming, ServiceError, StaleEtag, StoreUnavailable
+from tavli.server.handlers import Context
 from tavli.server.keys import ServerKey
 from tavli.server.quotas import Quotas
 from tavli.server.seat_stream import SeatStreams
@@ -442,7 +443,7 @@ class BotsServicer(bots_service_pb2_grpc.BotsServiceServicer):
         self.match_points = match_points
 
     async def ListBots(
-        self, request: pb.ListBotsRequest, context: grpc.aio.ServicerContext
+        self, request: pb.ListBotsRequest, context: Context
     ) -> pb.ListBotsResponse:
         hosted_bots = await asyncio.to_thread(lambda: self.seats.hosted)  # the first time, gnubg's net loads
         return pb.ListBotsResponse(
@@ -457,7 +458,7 @@ class BotsServicer(bots_service_pb2_grpc.BotsServiceServicer):
         )
 
     async def SeatBot(
-        self, request: pb.SeatBotRequest, context: grpc.aio.ServicerContext
+        self, request: pb.SeatBotRequest, context: Context
     ) -> pb.SeatBotResponse:
         side = await self.tables.seat(request.name, request.seat_token)
         if self.streams.holds(request.name, side):
@@ -487,7 +488,7 @@ class BotsServicer(bots_service_pb2_grpc.BotsServiceServicer):
         raise StaleEtag("the game kept moving on while the bot was being seated; seat it again")
 
     async def GetSeatBot(
-        self, request: pb.GetSeatBotRequest, context: grpc.aio.ServicerContext
+        self, request: pb.GetSeatBotRequest, context: Context
     ) -> pb.GetSeatBotResponse:
         side = convert.seat_of(request.seat)
         await self.tables.get(request.name)  # a game that is not there is NOT_FOUND
