@@ -15,8 +15,7 @@ import { boardAfter } from "../board/moves";
 import type { BoardState, LegalPlay, Step } from "../board/model";
 import { Action, Phase, Seat, type Game, type GameEvent } from "../gen/tavli/v1/games_service_pb";
 import { getApi } from "./api";
-import { clockText, readClock } from "./clock";
-import { expectsAction, isMoneyPlay, mustPass, otherSeat, playerName, seatIndex } from "./convert";
+import { expectsAction, isMoneyPlay, mustPass } from "./convert";
 import { Dialogs } from "./dialogs";
 import { h, setText } from "./dom";
 import { loadSpeed, prefersReducedMotion, speedSelect, stepMs } from "./motion";
@@ -28,16 +27,12 @@ import { pause } from "./pause";
 import { Stage, boardOf, finalBoard } from "./stage";
 import { type Change, type Shown } from "./sync";
 import {
-  cubeText,
-  doubleOfferText,
   eventText,
   gameOverText,
   lastPlayText,
-  matchLengthText,
   matchOverText,
   phaseName,
   resignLevels,
-  resignationOfferText,
   scoreText,
   statusText,
 } from "./text";
@@ -45,6 +40,8 @@ import type { Screen } from "./screen";
 import { TableSounds, playSound } from "./sounds";
 import { RecordPanel } from "./record-panel";
 import { boardForSeat, checkersKey } from "./record";
+import { PlayerStrips } from "./players";
+import { SeatControls } from "./controls";
 import { RematchBox } from "./rematch";
 import { unavailableScreen } from "./unavailable";
 
@@ -95,44 +92,19 @@ class GameScreen implements Screen {
   private readonly rootEl: HTMLElement;
   private readonly boardHost: HTMLElement;
   private board: Board | null = null;
-  private readonly playerMe = h("span", { testid: "player-me", class: "name" });
-  private readonly playerThem = h("span", { testid: "player-them", class: "name" });
-  private readonly pipsMe = h("span", { testid: "pips-me", class: "pips" });
-  private readonly pipsThem = h("span", { testid: "pips-them", class: "pips" });
-  private readonly clockMe = h("span", { testid: "clock-me", class: "clock", hidden: true });
-  private readonly clockThem = h("span", { testid: "clock-them", class: "clock", hidden: true });
-  private readonly roleMe = h("span", { class: "role" });
-  private readonly roleThem = h("span", { class: "role" });
-  private readonly score = h("span", { testid: "score" });
-  private readonly matchLength = h("span", { testid: "match-length" });
-  private readonly cube = h("span", { testid: "cube-text" });
+  private readonly players: PlayerStrips;
   private readonly lastPlay = h("p", { testid: "last-play", class: "last-play" });
   private readonly eventNote = h("p", { testid: "last-event", class: "event-message" });
   /** What the last event shown did, in words: beside the board and in the status line. */
   private message = "";
-  /** The state whose turn the typed play belongs to: a new one clears the field. */
-  private notationEtag = "";
   private readonly record: RecordPanel;
   private readonly rematch: RematchBox | null;
   private readonly status = h("p", { testid: "status", class: "status", "aria-live": "polite", role: "status" });
   private readonly refusal = h("div", { testid: "refusal", class: "refusal", role: "alert" });
   private readonly connection = h("p", { testid: "connection", class: "note connection", "aria-live": "polite" });
   private readonly banner = h("p", { testid: "watching-banner", class: "banner" });
-  private readonly rollButton = h("button", { type: "button", testid: "roll-button", class: "primary" }, "Roll");
-  private readonly doubleButton = h("button", { type: "button", testid: "double-button" }, "Double");
-  private readonly resignButton = h("button", { type: "button", testid: "resign-button" }, "Resign…");
-  private readonly undoButton = h("button", { type: "button", testid: "undo-button" }, "Undo");
-  private readonly submitButton = h("button", { type: "button", testid: "submit-play", class: "primary" }, "Play");
-  private readonly notationInput = h("input", {
-    type: "text",
-    id: "notation-input",
-    testid: "notation-input",
-    autocomplete: "off",
-    autocapitalize: "off",
-    spellcheck: "false",
-    placeholder: "e.g. 24/18 13/11",
-  });
-  private readonly notationSubmit = h("button", { type: "submit", testid: "notation-submit" }, "Send");
+  /** A seat's buttons and notation field; none for a watcher. */
+  private readonly controls: SeatControls | null;
   private dialogs: Dialogs | null = null;
   private readonly messages = h("div", { class: "messages", testid: "messages" }, this.eventNote, this.refusal);
   private dialogsHost = h("div", { class: "dialogs" });
@@ -145,6 +117,17 @@ class GameScreen implements Screen {
     this.name = route.name;
     this.watching = route.mode === "watch";
     this.from = route.mode === "watch" ? route.from : "now";
+    this.players = new PlayerStrips(this.watching);
+    this.controls = this.watching
+      ? null
+      : new SeatControls({
+          roll: () => void this.state.roll(),
+          double: () => void this.state.double(),
+          undo: () => this.undo(),
+          play: () => void this.state.play(),
+          resign: () => this.openResign(),
+          notation: (text) => void this.sendNotation(text),
+        });
     this.state = new GameState({
       api: this.api,
       name: this.name,
@@ -188,35 +171,14 @@ class GameScreen implements Screen {
   }
 
   private layout(): void {
-    const them = h("div", { class: "player them" }, this.playerThem, this.roleThem, this.pipsThem, this.clockThem);
-    const me = h("div", { class: "player me" }, this.playerMe, this.roleMe, this.pipsMe, this.clockMe);
-    const info = h("div", { class: "info" }, this.score, this.matchLength, this.cube);
     const parts: Array<HTMLElement> = [];
     if (this.watching) {
       setText(this.banner, `Watching ${gameId(this.name)}${this.from === "start" ? ", from the start" : ""}`);
       parts.push(this.banner);
     }
     const desk: Array<HTMLElement> = [this.status];
-    if (!this.watching) {
-      const form = h(
-        "form",
-        { class: "notation", testid: "notation-form" },
-        h("label", { for: "notation-input" }, "Type your play"),
-        h("div", { class: "notation-row" }, this.notationInput, this.notationSubmit),
-      );
-      form.addEventListener("submit", (event) => {
-        event.preventDefault();
-        void this.sendNotation();
-      });
-      desk.push(
-        h("div", { class: "controls", role: "group", "aria-label": "Your actions" }, this.rollButton, this.doubleButton, this.undoButton, this.submitButton, this.resignButton),
-        form,
-      );
-      this.rollButton.addEventListener("click", () => void this.state.roll());
-      this.doubleButton.addEventListener("click", () => void this.state.double());
-      this.resignButton.addEventListener("click", () => this.openResign());
-      this.undoButton.addEventListener("click", () => this.undo());
-      this.submitButton.addEventListener("click", () => void this.state.play());
+    if (this.controls) {
+      desk.push(this.controls.buttons, this.controls.form);
     }
     desk.push(speedSelect(this.speed, (speed) => (this.speed = speed)), this.lastPlay, this.connection);
     if (this.rematch) {
@@ -224,11 +186,11 @@ class GameScreen implements Screen {
     }
     parts.push(
       h("nav", { class: "crumbs" }, h("a", { href: "#/" }, "← Home"), this.preferences.element),
-      info,
+      this.players.match,
       h(
         "div",
         { class: "table-area" },
-        h("div", { class: "table-column" }, h("div", { class: "table" }, them, this.boardHost, me), h("div", { class: "desk" }, ...desk)),
+        h("div", { class: "table-column" }, h("div", { class: "table" }, this.players.them, this.boardHost, this.players.me), h("div", { class: "desk" }, ...desk)),
         h("div", { class: "side-column" }, this.messages, this.record.element),
       ),
       this.dialogsHost,
@@ -431,16 +393,7 @@ class GameScreen implements Screen {
     el.setAttribute("data-replaying", this.replaying ? "true" : "false");
     el.setAttribute("data-seat", me === null ? "" : me === Seat.SEAT_1 ? "SEAT_1" : "SEAT_0");
 
-    const other = otherSeat(view);
-    setText(this.playerMe, this.watching ? playerName(game, view) : `${playerName(game, view)}${me !== null ? " (you)" : ""}`);
-    setText(this.playerThem, playerName(game, other));
-    setText(this.roleMe, this.turnMark(game, view));
-    setText(this.roleThem, this.turnMark(game, other));
-    setText(this.score, scoreText(game, me ?? (this.watching ? null : view)));
-    this.score.setAttribute("data-me", String(game.score[seatIndex(view)] ?? 0n));
-    this.score.setAttribute("data-them", String(game.score[seatIndex(other)] ?? 0n));
-    setText(this.matchLength, matchLengthText(game));
-    setText(this.cube, cubeText(game, me));
+    this.players.show(game, view, me);
     setText(this.lastPlay, lastPlayText(game, me) || "No play yet in this game.");
     const status = this.replaying ? `Replaying: ${statusText(game, null, [])}` : statusText(game, this.watching ? null : me ?? (game.phase === Phase.OPENING ? view : null), this.state.ready ? this.state.actions : []);
     setText(this.status, this.message ? `${this.message} ${status}` : status);
@@ -458,23 +411,12 @@ class GameScreen implements Screen {
     this.renderDialogs(game);
   }
 
-  private turnMark(game: Game, seat: Seat): string {
-    if (game.phase === Phase.MATCH_OVER) {
-      return game.winner === seat ? "winner" : "";
-    }
-    return game.toAct.includes(seat) && game.phase !== Phase.OPENING ? "to act" : "";
-  }
-
   private renderBoard(game: Game): void {
     const shown = this.state.sync.shown;
     if (!this.board || !shown || this.animating) {
       return;
     }
-    if (game.etag !== this.notationEtag) {
-      // A new turn: what was typed for the last one goes.
-      this.notationEtag = game.etag;
-      this.notationInput.value = "";
-    }
+    this.controls?.newTurn(game.etag);
     const viewed = this.record.viewed;
     this.rootEl.setAttribute("data-viewing-record", viewed === null ? "false" : "true");
     const still = viewed !== null ? boardForSeat(viewed.board, this.viewSeat) : this.finalPosition;
@@ -511,8 +453,7 @@ class GameScreen implements Screen {
     }
     const viewed = this.record.viewed;
     const board = viewed !== null ? boardForSeat(viewed.board, this.viewSeat) : (this.finalPosition ?? boardAfter(boardOf(shown, this.viewSeat), [...this.state.partial]));
-    setText(this.pipsMe, `Pips: ${board.pips.me}`);
-    setText(this.pipsThem, `Pips: ${board.pips.them}`);
+    this.players.showPips(board.pips);
   }
 
   /** What the last event before the page came did, said as if it had just happened. */
@@ -539,36 +480,17 @@ class GameScreen implements Screen {
   }
 
   private renderClocks(): void {
-    const game = this.game;
-    if (!game || !game.ruleSet?.clock || !game.clocks) {
-      this.clockMe.hidden = true;
-      this.clockThem.hidden = true;
-      return;
-    }
-    const now = Date.now();
-    const view = this.viewSeat;
-    this.clockMe.hidden = false;
-    this.clockThem.hidden = false;
-    setText(this.clockMe, `Clock: ${clockText(readClock(game.clocks, view, now))}`);
-    setText(this.clockThem, `Clock: ${clockText(readClock(game.clocks, otherSeat(view), now))}`);
+    this.players.showClocks(this.game, this.viewSeat, Date.now());
   }
 
   private renderControls(): void {
-    if (this.watching) {
-      return;
-    }
-    const idle = !this.state.busy;
-    const canDouble = this.has(Action.DOUBLE);
-    this.rollButton.disabled = !(idle && this.has(Action.ROLL));
-    this.doubleButton.disabled = !(idle && canDouble);
-    this.doubleButton.hidden = !canDouble;
-    this.resignButton.disabled = !(idle && this.has(Action.RESIGN));
-    const playing = idle && this.has(Action.PLAY);
-    this.undoButton.disabled = !(playing && this.state.partial.length > 0);
-    this.submitButton.disabled = !(playing && this.state.complete !== null);
-    setText(this.submitButton, playing && mustPass(this.state.plays) ? "Play (no move possible)" : "Play");
-    this.notationInput.disabled = !playing;
-    this.notationSubmit.disabled = !playing;
+    this.controls?.show({
+      idle: !this.state.busy,
+      may: (action) => this.has(action),
+      steps: this.state.partial.length,
+      whole: this.state.complete !== null,
+      pass: mustPass(this.state.plays),
+    });
   }
 
   private renderDialogs(game: Game): void {
@@ -597,22 +519,7 @@ class GameScreen implements Screen {
     if (this.watching) {
       return;
     }
-    if (game.phase === Phase.DOUBLED && this.has(Action.TAKE)) {
-      setText(dialogs.double.text, doubleOfferText(game));
-      dialogs.beaverButton.hidden = !this.has(Action.BEAVER);
-      dialogs.open(dialogs.double.element);
-    } else {
-      dialogs.close(dialogs.double.element);
-    }
-    if (game.phase === Phase.RESIGNING && this.has(Action.ACCEPT)) {
-      setText(dialogs.resignAnswer.text, resignationOfferText(game));
-      dialogs.open(dialogs.resignAnswer.element);
-    } else {
-      dialogs.close(dialogs.resignAnswer.element);
-    }
-    if (!this.has(Action.RESIGN)) {
-      dialogs.close(dialogs.resignOffer.element);
-    }
+    dialogs.ask(game, (action) => this.has(action));
   }
 
   private showGameOver(game: Game): void {
@@ -648,9 +555,9 @@ class GameScreen implements Screen {
     this.state.undo(this.board?.partial ?? []);
   }
 
-  private async sendNotation(): Promise<void> {
-    if (await this.state.playNotation(this.notationInput.value)) {
-      this.notationInput.value = "";
+  private async sendNotation(text: string): Promise<void> {
+    if (await this.state.playNotation(text)) {
+      this.controls?.clearNotation();
     }
   }
 
@@ -689,7 +596,7 @@ class GameScreen implements Screen {
     if (target && target.closest("input, textarea, select, button, a, dialog")) {
       return;
     }
-    if (!this.submitButton.disabled) {
+    if (this.controls?.canPlay) {
       event.preventDefault();
       void this.state.play();
     }
