@@ -606,7 +606,7 @@ describe("following the game", () => {
     expect(t.listener.lost).toHaveLength(1);
   });
 
-  it("a seat coming back sees what happened since its own last action move, the rest drawn at once", async () => {
+  it("a seat coming back sees what happened since its own last action moving, the rest drawn at once", async () => {
     const now = theirTurn(6);
     const t = table(now);
     allow(t.server, []);

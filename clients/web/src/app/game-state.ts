@@ -219,7 +219,7 @@ export class GameState {
 
   /**
    * Follows the game from `first` (as `open` read it) until the match is over or the screen is
-   * left. A seat first sees what happened since its own last action move (feed.ts); a watcher sees
+   * left. A seat first sees what happened since its own last action moving (feed.ts); a watcher sees
    * the game from `first`, or every event from the start when it asked for a replay.
    */
   async follow(first: Game, { fromStart = false } = {}): Promise<void> {
