@@ -542,8 +542,8 @@ class _GameChecker:
         if scored is not None:
             return scored
         reason = (
-            "the result does not say who lost: it stands at the line's start, in neither player's"
-            " column, and no other result line or score line says who won"
+            "the result does not say who lost (it stands at the line's start, in neither player's"
+            " column, and no other result line or score line says who won)"
         )
         raise _Stop(
             Problem(reason, game=self.game.number, move=entry.move, line=entry.line, action=entry.text)
