@@ -13,6 +13,12 @@ that were enough to win the match (the score keeps the points the game was worth
 Backgammon counts them), the loser's ``Losses`` line as well as or instead of the winner's
 ``Wins`` line, a roll written after the game was over with nothing played.
 
+Results are read by their meaning, not their column alone: a result at the line's start (no move
+number, no column) names the winner the game's other result line names, else the game's winner
+once it is decided, else the side the next game's score line credits; with none of these it is a
+problem, not a guess. A game's result lines must agree on the winner and the points, and ``and the
+match`` must bring the winner to the match length.
+
 A game the header names as lost on time (``; [Game 3 Time "Alice ran out of time"]``, as
 :mod:`.export` writes it) ends at its result line with the loser's :class:`TimeRanOut`: the side
 that did not win ran out of time, and the winner's points are what the time loss gives, the points
@@ -313,8 +319,9 @@ class _GameChecker:
         self.last = last
         self.next_score = next_score  # the next game's score line, which says who won this one
         self.time_loss = time_loss  # the header's "Alice ran out of time" for a game lost on time
-        self.results = [entry for entry in game.entries if entry.kind in ("win", "loss")]
-        self._results_read: list[tuple[Entry, Side]] = []  # the result lines read so far, and their winners
+        self.result_lines = sum(entry.kind in ("win", "loss") for entry in game.entries)
+        self.placed_result = _placed_result(game.entries)  # the first whose column says whose it is
+        self._first_result: tuple[Entry, Side] | None = None  # the first result line read, and its winner
         self.state: MatchState = new_match(rules)
         self.events: list[Event] = []
         self.problem: Problem | None = None
@@ -500,19 +507,21 @@ class _GameChecker:
     # --- results -----------------------------------------------------------------------------
 
     def _result(self, written: Entry) -> None:
-        """A result line: whose it is, that it agrees with the game's result lines before it, then
-        what it says: while the game is on, how it ended (a resignation, or a time loss the header
-        names); once it is over, the points it scored; and the match, if the line says so."""
+        """A result line: whose it is, that it agrees with the game's first result line (and so
+        with every one before it), then what it says: while the game is on, how it ended (a
+        resignation, or a time loss the header names); once it is over, the points it scored; and
+        the match, if the line says so."""
         winner = self._winner_written(written)
         entry = replace(written, side=winner if written.kind == "win" else other(winner), in_column=True)
-        for earlier, earlier_winner in self._results_read:
-            if earlier_winner != winner:
-                self._fail(entry, f"line {earlier.line} says player {earlier_winner} won", _described(entry))
-            if earlier.value != entry.value:
-                assert earlier.value is not None
-                reason = f"line {earlier.line} says the game was worth {points_in_words(earlier.value)}"
-                self._fail(entry, reason, _described(entry))
-        self._results_read.append((entry, winner))
+        if self._first_result is None:
+            self._first_result = entry, winner
+        first, first_winner = self._first_result
+        if first_winner != winner:
+            self._fail(entry, f"line {first.line} says player {first_winner} won", _described(entry))
+        if first.value != entry.value:
+            assert first.value is not None
+            reason = f"line {first.line} says the game was worth {points_in_words(first.value)}"
+            self._fail(entry, reason, _described(entry))
         if self._over():
             self._check_result(entry, winner)
         elif self.time_loss is not None:
@@ -531,9 +540,8 @@ class _GameChecker:
         """
         if entry.in_column:
             return _winner(entry)
-        placed = _placed_result(self.game.entries)
-        if placed is not None:
-            return _winner(placed)
+        if self.placed_result is not None:
+            return _winner(self.placed_result)
         finished = self._finished()
         if finished is not None:
             return finished.winner
@@ -624,7 +632,7 @@ class _GameChecker:
         finished = self._finished()
         assert finished is not None
         assert entry.value is not None
-        if winner != finished.winner and len(self.results) > 1:
+        if winner != finished.winner and self.result_lines > 1:
             self._fail(entry, f"player {finished.winner} won the game", _described(entry))
         needed = self._needed(finished.winner)
         enough = needed is not None and needed <= entry.value < finished.points

@@ -665,6 +665,16 @@ def test_result_lines_that_contradict_each_other_or_the_match_are_a_problem(name
     assert words in problem.reason
 
 
+def test_every_result_line_of_a_game_is_held_to_its_first() -> None:
+    # Each line is compared with the first only (agreeing with it, it agrees with all before it), so
+    # that a record of many result lines is checked in one pass; the last one disagrees.
+    ending = "Losses 1 point\n" + "      Wins 1 point\n" * 20_000 + "      Wins 2 points\n"
+    text = mat(game(OPENED + ending), length=5)
+    problem = only_problem(text)
+    assert place(problem) == (1, 1, line_of(text, "Wins 2 points"), 0)
+    assert "line 7 says the game was worth 1 point" in problem.reason
+
+
 def test_two_result_lines_that_name_a_winner_the_game_did_not_have_are_a_problem() -> None:
     # Bob doubled and Alice dropped: Bob won, though both lines say Alice did.
     ending = "  3)  Drops\n      Wins 1 point\n                                  Losses 1 point\n"
