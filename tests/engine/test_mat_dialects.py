@@ -22,6 +22,7 @@ from tavli.engine.position import BAR, OFF
 from tavli.engine.rules import RuleSet
 from tavli.engine.variant import GameResult
 from tests.engine.test_matfile import bot_match
+from tests.gnubg_mat import gnubg_read, requires_gnubg
 
 DIALECTS = Path(__file__).resolve().parents[1] / "data" / "mat_dialects"
 
@@ -531,6 +532,26 @@ def test_a_result_at_the_line_start_is_the_side_the_games_other_result_line_name
     assert results(check) == [FinishedGame(1, winner, GameResult.SINGLE, 1, 1, "resignation")]
     assert check.score == ((1, 0) if winner == 0 else (0, 1))
     assert check.match().state.winner == (winner if the_match else None)
+
+
+@pytest.mark.slow
+@requires_gnubg
+@pytest.mark.parametrize(
+    "name", [name for name in RESULT_PAIRS if not name.startswith("wins-at-the-line-start")]
+)
+def test_where_the_winners_line_stands_in_its_column_gnubg_scores_the_match_alike(
+    name: str, tmp_path: Path
+) -> None:
+    # GNU Backgammon ignores Losses lines and takes a Wins line by its column; it guesses the left
+    # player for a Wins line at the line's start, which these pairs leave out.
+    ending, winner = RESULT_PAIRS[name]
+    path = tmp_path / f"{name}.mat"
+    path.write_text(mat(game(OPENED + ending), length=1))
+    reading = gnubg_read(path)
+    assert reading is not None
+    check = clean(path.read_bytes())
+    assert (reading.games, reading.score) == (len(check.games), check.score)
+    assert check.score[winner] == 1
 
 
 def test_only_a_result_at_the_line_start_without_a_move_number_is_in_neither_column() -> None:
