@@ -364,6 +364,50 @@ def assert_every_row_reads_back_and_the_store_goes_on(store: Store) -> None:
     assert store.bot_seats_to_take(1e12, 10) == [BotSeat("games/seeded", 1, "heuristic", 101.0)]
 
 
+SQLITE_BEFORE_VERSIONS = """
+CREATE TABLE games (
+    name TEXT PRIMARY KEY, rules TEXT NOT NULL, token_hash_0 TEXT NOT NULL, token_hash_1 TEXT NOT NULL,
+    dice_mode TEXT NOT NULL, dice_seed TEXT NOT NULL, created REAL NOT NULL, updated REAL NOT NULL,
+    event_count INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE events (
+    game TEXT NOT NULL REFERENCES games (name), sequence INTEGER NOT NULL, event TEXT NOT NULL,
+    PRIMARY KEY (game, sequence)
+) WITHOUT ROWID;
+CREATE TABLE requests (
+    game TEXT NOT NULL, request_id TEXT NOT NULL, response BLOB NOT NULL, PRIMARY KEY (game, request_id)
+) WITHOUT ROWID;
+INSERT INTO games VALUES ('games/first', '{"variant": "backgammon"}', 'd', 'e', 'system', '', 1.0, 2.0, 2);
+INSERT INTO events VALUES ('games/first', 0, '{"kind": "opening"}'), ('games/first', 1, '{"kind": "roll"}');
+INSERT INTO requests VALUES ('games/first', 'roll-1', x'00');
+"""
+
+
+def test_a_sqlite_database_made_before_schema_versions_keeps_its_games(sqlite_path: Path) -> None:
+    with sqlite3.connect(sqlite_path) as db:
+        db.executescript(SQLITE_BEFORE_VERSIONS)
+    db.close()
+    store = SqliteStore(sqlite_path)
+    try:
+        loaded = store.load("games/first")
+        assert loaded == (
+            GameRecord("games/first", {"variant": "backgammon"}, "system", "", 1.0, 2.0, ("d", "e")),
+            [{"kind": "opening"}, {"kind": "roll"}],
+        )
+        assert store.listing(10, None) == [(loaded[0], b"")]
+        assert store.request("games/first", "roll-1", not_before=0.0) is None  # answers were not kept then
+        store.append(Append("games/first", 2, [{"kind": "play"}], 3.0, b"summary"))
+        assert store.event_count("games/first") == 3
+    finally:
+        store.close()
+    assert sqlite_shape(sqlite_path) == sqlite_shape_of_a_new_database(sqlite_path.with_name("new.sqlite3"))
+
+
+def sqlite_shape_of_a_new_database(path: Path) -> dict[str, Any]:
+    SqliteStore(path).close()
+    return sqlite_shape(path)
+
+
 # --- one shape ------------------------------------------------------------------------------------
 
 
