@@ -191,4 +191,5 @@ def without_password(url: str) -> str:
         return "a PostgreSQL database (its URL cannot be read)"
     if "password" not in info:
         return url
-    return psycopg.conninfo.make_conninfo(**{key: value for key, value in info.items() if key != "password"})
+    kept = {key: value for key, value in info.items() if key != "password"}
+    return psycopg.conninfo.make_conninfo("", **kept)

@@ -8,9 +8,9 @@ A game is a record (rules, dice, times), its append-only event log, a summary of
 game's start (:mod:`tavli.server.snapshots`: loads fold the log from there). Every action is
 one transaction that appends its events, rewrites the summary and, when it came with a
 request_id, records what the request was and where it left the game; so a server killed at
-any moment restarts with every acknowledged action, and a retried request is answered again. Appends name the log length they expect, so
-two writers cannot both extend the same log: the loser's transaction fails with
-:class:`StoreConflict` and leaves no trace.
+any moment restarts with every acknowledged action, and a retried request is answered again.
+Appends name the log length they expect, so two writers cannot both extend the same log: the
+loser's transaction fails with :class:`StoreConflict` and leaves no trace.
 
 A seat given to one of the server's bots is stored too (:class:`BotSeat`), written only at the
 game's version its giver saw, with a lease: the process whose bot plays the seat holds it for a

@@ -437,53 +437,49 @@ def sqlite_shape(path: Path) -> dict[str, Any]:
     return shape
 
 
+_KEY_COLUMNS = """
+    SELECT k.column_name FROM information_schema.table_constraints c
+    JOIN information_schema.key_column_usage k USING (constraint_schema, constraint_name)
+    WHERE c.table_name = %s AND c.constraint_type = 'PRIMARY KEY' ORDER BY k.ordinal_position"""
+_COLUMNS = """
+    SELECT column_name, data_type, is_nullable, column_default FROM information_schema.columns
+    WHERE table_name = %s ORDER BY ordinal_position"""
+_REFERENCES = """
+    SELECT k.column_name, u.table_name, u.column_name FROM information_schema.table_constraints c
+    JOIN information_schema.key_column_usage k USING (constraint_schema, constraint_name)
+    JOIN information_schema.constraint_column_usage u USING (constraint_schema, constraint_name)
+    WHERE c.table_name = %s AND c.constraint_type = 'FOREIGN KEY'"""
+_INDEXES = """
+    SELECT indexname, tablename FROM pg_indexes
+    WHERE schemaname = 'public' AND indexname NOT LIKE '%%_pkey'"""
+
+
 def postgresql_shape(url: str) -> dict[str, Any]:
     """The same as :func:`sqlite_shape`, as PostgreSQL describes it."""
     with psycopg.connect(url) as connection:
-        tables = [
-            name
-            for (name,) in connection.execute(
-                "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
-                " AND table_name <> 'tavli_schema'"
-            )
-        ]
+        tables = connection.execute(
+            "SELECT table_name FROM information_schema.tables"
+            " WHERE table_schema = 'public' AND table_name <> 'tavli_schema'"
+        ).fetchall()
         shape: dict[str, Any] = {}
-        for table in sorted(tables):
-            keys = [
-                name
-                for (name,) in connection.execute(
-                    "SELECT k.column_name FROM information_schema.table_constraints c"
-                    " JOIN information_schema.key_column_usage k USING (constraint_schema, constraint_name)"
-                    " WHERE c.table_name = %s AND c.constraint_type = 'PRIMARY KEY' ORDER BY k.ordinal_position",
-                    (table,),
-                )
-            ]
+        for (table,) in sorted(tables):
+            keys = [name for (name,) in connection.execute(_KEY_COLUMNS, (table,))]
             columns = []
-            for name, declared, nullable, default in connection.execute(
-                "SELECT column_name, data_type, is_nullable, column_default FROM information_schema.columns"
-                " WHERE table_name = %s ORDER BY ordinal_position",
-                (table,),
-            ):
-                value = None if default is None else connection.execute(f"SELECT {default}").fetchone()[0]  # type: ignore[index]
+            for name, declared, nullable, default in connection.execute(_COLUMNS, (table,)).fetchall():
+                value = None if default is None else one_value(connection, f"SELECT {default}")
                 declared = "BYTES" if declared == "bytea" else declared.upper()
                 key = keys.index(name) + 1 if name in keys else 0
                 columns.append((name, declared, nullable == "NO", value, key))
-            references = sorted(
-                connection.execute(
-                    "SELECT k.column_name, u.table_name, u.column_name FROM information_schema.table_constraints c"
-                    " JOIN information_schema.key_column_usage k USING (constraint_schema, constraint_name)"
-                    " JOIN information_schema.constraint_column_usage u USING (constraint_schema, constraint_name)"
-                    " WHERE c.table_name = %s AND c.constraint_type = 'FOREIGN KEY'",
-                    (table,),
-                ).fetchall()
-            )
+            references = sorted(connection.execute(_REFERENCES, (table,)).fetchall())
             shape[table] = {"columns": columns, "references": references}
-        shape["indexes"] = sorted(
-            connection.execute(
-                "SELECT indexname, tablename FROM pg_indexes WHERE schemaname = 'public' AND indexname NOT LIKE '%%_pkey'"
-            ).fetchall()
-        )
+        shape["indexes"] = sorted(connection.execute(_INDEXES).fetchall())
     return shape
+
+
+def one_value(connection: psycopg.Connection[Any], query: str) -> Any:
+    row = connection.execute(query).fetchone()
+    assert row is not None
+    return row[0]
 
 
 def test_every_way_to_the_schema_ends_in_the_same_shape(tmp_path: Path, postgres_url: str) -> None:
