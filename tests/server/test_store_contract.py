@@ -8,17 +8,20 @@ clock's deadline as its last write left them; stored answers forgotten past thei
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
 
 from tavli.server.players import NOBODY, SeatPlayer
 from tavli.server.postgres_store import PostgresStore
+from tavli.server.sql_store import Cursor, SqlStore
 from tavli.server.sqlite_store import SqliteStore
 from tavli.server.store import (
     Append,
@@ -39,15 +42,25 @@ from tests.postgres import fresh_database
 def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[[], Store]]:
     """Opens a store of one kind on one database, another each call, as another process would
     (the store in memory is one process's: each call gives it again); all closed at the end."""
+    yield from stores_of(request.param, request, tmp_path)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def sql_opener(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[[], SqlStore]]:
+    """The same, for the SQL stores alone."""
+    yield from stores_of(request.param, request, tmp_path)
+
+
+def stores_of(kind: str, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[[], Any]]:
     opened: list[Store] = []
     memory = MemoryStore()
-    url = fresh_database(request.getfixturevalue("postgres_url")) if request.param == "postgresql" else ""
+    url = fresh_database(request.getfixturevalue("postgres_url")) if kind == "postgresql" else ""
 
     def open_store() -> Store:
         made: Store
-        if request.param == "memory":
+        if kind == "memory":
             made = memory
-        elif request.param == "sqlite":
+        elif kind == "sqlite":
             made = SqliteStore(tmp_path / "games.sqlite3")
         else:
             made = PostgresStore(url)
@@ -264,6 +277,55 @@ def run_together(target: Callable[[int], None], count: int) -> None:
     any of them raises is raised here."""
     with ThreadPoolExecutor(max_workers=count) as pool:
         list(pool.map(target, range(count)))
+
+
+def test_a_load_reads_a_game_as_of_one_moment(
+    sql_opener: Callable[[], SqlStore], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reader, writer = sql_opener(), sql_opener()  # two processes
+    reader.create(record("games/a"), events("opening"), b"", None)
+    reading = reader._reading
+
+    @contextlib.contextmanager
+    def reading_while_another_process_writes() -> Iterator[Cursor]:
+        with reading() as cursor:
+            yield WritingAfterTheFirstRead(cursor, lambda: writer.append(append("games/a", 1, "roll")))
+
+    monkeypatch.setattr(reader, "_reading", reading_while_another_process_writes)
+    loaded = reader.load("games/a")
+    assert loaded is not None
+    assert (loaded[0].updated, loaded[1]) == (100.0, events("opening"))  # the game before the write, whole
+    monkeypatch.undo()
+    loaded = reader.load("games/a")
+    assert loaded is not None
+    assert (loaded[0].updated, loaded[1]) == (200.0, events("opening", "roll"))
+
+
+class WritingAfterTheFirstRead:
+    """A cursor that has another process write, and commit, right after its first statement."""
+
+    def __init__(self, cursor: Cursor, write: Callable[[], None]) -> None:
+        self.cursor = cursor
+        self.writes = [write]
+
+    @property
+    def rowcount(self) -> int:
+        return self.cursor.rowcount
+
+    def execute(self, statement: str, parameters: Sequence[Any], /) -> Any:
+        self.cursor.execute(statement, parameters)
+        while self.writes:
+            self.writes.pop()()
+        return self.cursor
+
+    def executemany(self, statement: str, parameters: Iterable[Sequence[Any]], /) -> Any:
+        raise AssertionError("a load writes nothing")
+
+    def fetchone(self) -> Any:
+        return self.cursor.fetchone()
+
+    def fetchall(self) -> Any:
+        return self.cursor.fetchall()
 
 
 def test_stored_answers_are_forgotten_past_their_retention(store: Store) -> None:
