@@ -149,7 +149,7 @@ _REQUEST_COLUMNS = "scope, request_id, method, seat, body_hash, game, version, u
 _STATEMENTS = {
     "create game": (
         f"INSERT INTO games ({_GAME_COLUMNS}, event_count, summary, deadline)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING"
     ),
     # Lands only at the log's length the action was decided at: the etag's check.
     "grow game": (
@@ -254,7 +254,7 @@ class SqlStore:
         with self._writing() as cursor:
             if request is not None and not self._recorded(cursor, request):
                 raise RequestIdTaken(request.request_id)
-            cursor.execute(
+            created = cursor.execute(
                 self._sql["create game"],
                 (
                     record.name,
@@ -270,6 +270,8 @@ class SqlStore:
                     deadline,
                 ),
             )
+            if created.rowcount != 1:
+                raise StoreConflict(record.name)
             self._add_events(cursor, record.name, 0, events)
             if record.snapshot is not None:
                 self._keep_snapshot(cursor, record.name, record.snapshot)

@@ -129,6 +129,7 @@ class Store(Protocol):
         """Store a new game with its first events (and the deadline of its running clock).
 
         :raises RequestIdTaken: if ``request``'s id was stored first by another create.
+        :raises StoreConflict: if a game of that name is stored already.
         :raises StoreUnavailable: if the write cannot be made now.
         """
         ...
@@ -236,9 +237,11 @@ class MemoryStore:
         deadline: float | None = None,
     ) -> None:
         with self.lock:
+            if request is not None and (request.scope, request.request_id) in self.requests:
+                raise RequestIdTaken(request.request_id)
+            if record.name in self.records:
+                raise StoreConflict(record.name)
             if request is not None:
-                if (request.scope, request.request_id) in self.requests:
-                    raise RequestIdTaken(request.request_id)
                 self.requests[(request.scope, request.request_id)] = request
             self.records[record.name] = record
             self.events[record.name] = list(events)

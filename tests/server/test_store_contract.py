@@ -117,6 +117,19 @@ def test_a_new_game_is_read_back_as_stored(store: Store) -> None:
     assert store.event_count("games/none") == 0
 
 
+def test_a_game_is_never_stored_over_another_of_the_same_name(store: Store) -> None:
+    store.create(record("games/a"), events("opening"), b"first", None, 500.0)
+    with pytest.raises(StoreConflict):
+        store.create(
+            record("games/a", created=300.0), events("roll"), b"second", answer("", "c-2", "games/a", 1)
+        )
+    loaded = store.load("games/a")
+    assert loaded is not None and loaded[0] == record("games/a") and loaded[1] == events("opening")
+    assert store.listing(10, None) == [(record("games/a"), b"first")]
+    assert store.request("", "c-2", not_before=0.0) is None  # the refused create left nothing
+    assert store.next_deadline(after=0.0) == 500.0
+
+
 def test_an_append_lands_only_at_the_logs_length(store: Store) -> None:
     store.create(record("games/a"), events("opening"), b"", None)
     store.append(append("games/a", 1, "roll", "play"))
