@@ -42,8 +42,9 @@ from tavli.server.logs import RpcLogInterceptor
 from tavli.server.quotas import QuotaLimits, Quotas
 from tavli.server.reflection import enable_reflection
 from tavli.server.rules_servicer import RulesServicer
+from tavli.server.sqlite_store import SqliteStore
 from tavli.server.startup import StartupError, check_port, host_port
-from tavli.server.store import MemoryStore, SqliteStore, Store
+from tavli.server.store import MemoryStore, Store
 from tavli.server.store_health import StoreHealth
 from tavli.server.tables import Tables
 from tavli.server.timer import Timer
