@@ -48,6 +48,7 @@ from starlette.staticfiles import StaticFiles
 import tavli.clients
 from tavli.server.web_client import WEB_CLIENT_HEADER
 from tavli.server.limits import WebLimits
+from tavli.server.web_flow import bound_http2_streams
 from tavli.server.web_guard import WebGuard
 
 PAGES = Path(tavli.clients.__file__).resolve().parent / "web" / "dist"
@@ -343,6 +344,7 @@ async def start_web_port(
     :raises OSError: if it cannot listen there.
     """
     listener = _listen(host, port, reuse_port=reuse_port)
+    bound_http2_streams()
     channel = grpc.aio.insecure_channel(
         native,
         options=[
