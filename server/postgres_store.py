@@ -111,6 +111,10 @@ _MIGRATIONS = (
         state TEXT NOT NULL
     );
     """,
+    # 4: the client each bot seat plays for, as SQLite's schema 7.
+    """
+    ALTER TABLE bot_seats ADD COLUMN IF NOT EXISTS client TEXT NOT NULL DEFAULT '';
+    """,
 )
 
 _BOT_SEAT_SQL = {purpose: statement.replace("?", "%s") for purpose, statement in BOT_SEAT_SQL.items()}
@@ -239,7 +243,7 @@ class PostgresStore:
             if checked.fetchone() is None:
                 raise StoreConflict(seat.name)
             inserted = connection.execute(
-                _BOT_SEAT_SQL["seat"], (seat.name, seat.seat, seat.bot, seat.since, holder, lease_until)
+                _BOT_SEAT_SQL["seat"], (seat.name, seat.seat, seat.bot, seat.since, seat.client, holder, lease_until)
             )
             if inserted.rowcount != 1:
                 raise BotSeatTaken(seat.name)

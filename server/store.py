@@ -104,12 +104,14 @@ class Append:
 
 @dataclass(frozen=True)
 class BotSeat:
-    """A seat of game ``name`` played by the server's bot ``bot`` since ``since``."""
+    """A seat of game ``name`` played by the server's bot ``bot`` since ``since``, for ``client``
+    (the client that seated it, as the quotas name it; "" for a seat stored before clients were)."""
 
     name: str
     seat: int
     bot: str
     since: float
+    client: str = ""
 
 
 RETIRED = 1e300
@@ -450,6 +452,10 @@ _MIGRATIONS = (
         state TEXT NOT NULL
     ) WITHOUT ROWID;
     """,
+    # 7: the client each bot seat plays for, counted against it by whichever process takes it up.
+    """
+    ALTER TABLE bot_seats ADD COLUMN client TEXT NOT NULL DEFAULT '';
+    """,
 )
 
 # The statements on snapshots, in SQLite's placeholders (PostgreSQL's store swaps them for its own).
@@ -465,16 +471,16 @@ SNAPSHOT_SQL = {
 BOT_SEAT_SQL = {
     "version": "SELECT 1 FROM games WHERE name = ? AND event_count = ?",
     "seat": (
-        "INSERT INTO bot_seats (game, seat, bot, since, holder, lease_until) VALUES (?, ?, ?, ?, ?, ?)"
+        "INSERT INTO bot_seats (game, seat, bot, since, client, holder, lease_until) VALUES (?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (game, seat) DO NOTHING"
     ),
-    "seats": "SELECT game, seat, bot, since FROM bot_seats WHERE game = ? ORDER BY seat",
+    "seats": "SELECT game, seat, bot, since, client FROM bot_seats WHERE game = ? ORDER BY seat",
     "claim": (
         "UPDATE bot_seats SET holder = ?, lease_until = ?, waiting_at = -1"
         " WHERE game = ? AND seat = ? AND (holder = ? OR lease_until < ?)"
     ),
     "to take": (
-        "SELECT b.game, b.seat, b.bot, b.since FROM bot_seats b JOIN games g ON g.name = b.game"
+        "SELECT b.game, b.seat, b.bot, b.since, b.client FROM bot_seats b JOIN games g ON g.name = b.game"
         " WHERE b.lease_until < ? AND b.waiting_at <> g.event_count ORDER BY b.lease_until LIMIT ?"
     ),
     "let go": (
@@ -658,7 +664,7 @@ class SqliteStore:
             if self._db.execute(BOT_SEAT_SQL["version"], (seat.name, version)).fetchone() is None:
                 raise StoreConflict(seat.name)
             inserted = self._db.execute(
-                BOT_SEAT_SQL["seat"], (seat.name, seat.seat, seat.bot, seat.since, holder, lease_until)
+                BOT_SEAT_SQL["seat"], (seat.name, seat.seat, seat.bot, seat.since, seat.client, holder, lease_until)
             )
             if inserted.rowcount != 1:
                 raise BotSeatTaken(seat.name)
