@@ -350,6 +350,11 @@ async def start_web_port(
         options=[
             ("grpc.max_receive_message_length", read_max_bytes),
             ("grpc.max_send_message_length", read_max_bytes),
+            # A watch the web port cannot pass on (its reader does not read) must hold the native
+            # stream back: with its window grown by bandwidth probing, or a deep lookahead, the
+            # channel would take the native server's messages into its own memory meanwhile.
+            ("grpc.http2.bdp_probe", 0),
+            ("grpc.http2.lookahead_bytes", 16_384),
         ],
     )
     app = WebApp(
