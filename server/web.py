@@ -58,6 +58,9 @@ LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 
 _STATUS_DETAILS = "grpc-status-details-bin"
 
+SEND_BUFFER_BYTES = 128 * 1024
+"""The kernel's send buffer of each web connection (Linux doubles it for its own bookkeeping)."""
+
 # Headers of every page and file the web port serves: nothing from elsewhere is loaded or run,
 # and no page of ours is framed by another site.
 _PAGE_HEADERS = [
@@ -386,6 +389,10 @@ def _listen(host: str, port: int, *, reuse_port: bool) -> socket.socket:
     listener = socket.socket(family, socket.SOCK_STREAM)
     try:
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        # Each connection's send buffer inherits this fixed size, rather than growing to the
+        # kernel's most (4 MiB) under a reader that does not read: what waits for a reader is bounded
+        # by the process and the kernel alike.
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
         if reuse_port:
             listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         listener.bind((host.strip("[]"), port))
