@@ -10,6 +10,11 @@ errors in words, the log line) and the servicers are the same ones a native clie
 there is one way to do each thing. The native server knows the browser by the address the web
 port saw (:mod:`tavli.server.web_client`), which it believes only from that socket.
 
+A stream whose reader stops reading is slowed, never queued without limit: its answer waits in
+bounded buffers (:mod:`tavli.server.web_flow` for HTTP/2, the connection's fixed send buffer for
+HTTP/1.1), the web port stops reading the native stream, and the channel's small window lets
+gRPC's flow control stop the native watch.
+
 PlaySeat, a two-way stream, needs HTTP/2 end to end, which browsers cannot give a script: the
 web table plays with the unary actions and follows the game with WatchGame.
 
