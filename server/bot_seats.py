@@ -224,7 +224,7 @@ class BotSeats:
                 )
             self.quotas.count_bot(client, (name, seat))
             now = self.clock()
-            given = BotSeat(name, seat, bot_name, now)
+            given = BotSeat(name, seat, bot_name, now, client)
             try:
                 self.store.seat_bot(given, version, self.holder, now + LEASE_SECONDS)
             except BotSeatTaken:
@@ -320,7 +320,9 @@ class BotSeats:
             )
             for seat in free:
                 if (seat.name, seat.seat) in held:  # else another process claimed it first
-                    log.info("bot taken up", game=seat.name, seat=seat.seat, bot=seat.bot)
+                    if seat.client:  # "": seated before seats kept their client
+                        self.quotas.count_bot(seat.client, (seat.name, seat.seat), seated_already=True)
+                    log.info("bot taken up", game=seat.name, seat=seat.seat, bot=seat.bot, client=seat.client)
                     self._start(seat)
 
     def _let_go(self, seat: BotSeat, waiting_at: int = NOT_WAITING) -> None:

@@ -46,8 +46,12 @@ _MIGRATIONS = (
     table_statements(POSTGRESQL, "bot_seats"),
     # 3: each game's latest snapshot of its folded state.
     table_statements(POSTGRESQL, "snapshots"),
-    # 4: the schema SQLite's store has too: a game's summary is always written, and has no default.
-    ["ALTER TABLE games ALTER COLUMN summary DROP DEFAULT"],
+    # 4: the schema SQLite's store has too: a game's summary is always written, and has no default;
+    # the client each bot seat plays for.
+    [
+        "ALTER TABLE games ALTER COLUMN summary DROP DEFAULT",
+        "ALTER TABLE bot_seats ADD COLUMN IF NOT EXISTS client TEXT NOT NULL DEFAULT ''",
+    ],
 )
 
 SCHEMA_VERSION = len(_MIGRATIONS)

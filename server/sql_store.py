@@ -108,6 +108,7 @@ TABLES = {
             holder TEXT NOT NULL,
             lease_until DOUBLE PRECISION NOT NULL,
             waiting_at BIGINT NOT NULL DEFAULT -1,
+            client TEXT NOT NULL DEFAULT '',
             PRIMARY KEY (game, seat)
         ){without_rowid}""",
     # Each game's latest snapshot of its folded state (:mod:`tavli.server.snapshots`).
@@ -184,16 +185,16 @@ _STATEMENTS = {
     # The game's row is locked as an append locks it: no action lands between this check and the seat's write.
     "game at version": "SELECT 1 FROM games WHERE name = ? AND event_count = ?{row_lock}",
     "seat bot": (
-        "INSERT INTO bot_seats (game, seat, bot, since, holder, lease_until) VALUES (?, ?, ?, ?, ?, ?)"
+        "INSERT INTO bot_seats (game, seat, bot, since, client, holder, lease_until) VALUES (?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (game, seat) DO NOTHING"
     ),
-    "bot seats": "SELECT game, seat, bot, since FROM bot_seats WHERE game = ? ORDER BY seat",
+    "bot seats": "SELECT game, seat, bot, since, client FROM bot_seats WHERE game = ? ORDER BY seat",
     "claim bot seat": (
         "UPDATE bot_seats SET holder = ?, lease_until = ?, waiting_at = ?"
         " WHERE game = ? AND seat = ? AND (holder = ? OR lease_until < ?)"
     ),
     "bot seats to take": (
-        "SELECT b.game, b.seat, b.bot, b.since FROM bot_seats b JOIN games g ON g.name = b.game"
+        "SELECT b.game, b.seat, b.bot, b.since, b.client FROM bot_seats b JOIN games g ON g.name = b.game"
         " WHERE b.lease_until < ? AND b.waiting_at <> g.event_count ORDER BY b.lease_until LIMIT ?"
     ),
     "set lease": (
@@ -343,7 +344,7 @@ class SqlStore:
         with self._writing() as cursor:
             if cursor.execute(self._sql["game at version"], (seat.name, version)).fetchone() is None:
                 raise StoreConflict(seat.name)
-            given = (seat.name, seat.seat, seat.bot, seat.since, holder, lease_until)
+            given = (seat.name, seat.seat, seat.bot, seat.since, seat.client, holder, lease_until)
             if cursor.execute(self._sql["seat bot"], given).rowcount != 1:
                 raise BotSeatTaken(seat.name)
 

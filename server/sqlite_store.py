@@ -32,7 +32,10 @@ def _rebuilt_in_the_shared_schema(db: sqlite3.Connection) -> None:
     for statement in schema_statements(SQLITE):
         db.execute(statement)
     for table in TABLES:
-        columns = ", ".join(column for _, column, *_ in db.execute(f"PRAGMA main.table_info({table})"))
+        kept = {column for _, column, *_ in db.execute(f"PRAGMA temp.table_info(kept_{table})")}
+        made = [column for _, column, *_ in db.execute(f"PRAGMA main.table_info({table})")]
+        # A column the kept rows lack (a bot seat's client) takes its default.
+        columns = ", ".join(column for column in made if column in kept)
         db.execute(f"INSERT INTO main.{table} ({columns}) SELECT {columns} FROM kept_{table}")
         db.execute(f"DROP TABLE kept_{table}")
 
@@ -96,7 +99,7 @@ _MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _made_by(*table_statements(SQLITE, "bot_seats")),
     # 6: each game's latest snapshot of its folded state (none for the games stored before).
     _made_by(*table_statements(SQLITE, "snapshots")),
-    # 7: the schema PostgreSQL's store has too.
+    # 7: the schema PostgreSQL's store has too, with the client each bot seat plays for.
     _rebuilt_in_the_shared_schema,
 )
 

@@ -101,12 +101,14 @@ class Append:
 
 @dataclass(frozen=True)
 class BotSeat:
-    """A seat of game ``name`` played by the server's bot ``bot`` since ``since``."""
+    """A seat of game ``name`` played by the server's bot ``bot`` since ``since``, for ``client``
+    (the client that seated it, as the quotas name it; "" for a seat stored before clients were)."""
 
     name: str
     seat: int
     bot: str
     since: float
+    client: str = ""
 
 
 RETIRED = 1e300

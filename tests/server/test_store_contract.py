@@ -182,6 +182,7 @@ def test_a_sqlite_database_made_before_snapshots_keeps_its_games_and_keeps_snaps
     store.close()
     with sqlite3.connect(path) as db:  # as schema 5 left it
         db.execute("DROP TABLE snapshots")
+        db.execute("ALTER TABLE bot_seats DROP COLUMN client")
         db.execute("PRAGMA user_version = 5")
     store = SqliteStore(path)
     try:
@@ -400,7 +401,7 @@ def test_players_default_to_nobody(store: Store) -> None:
 
 def test_a_bot_seat_is_given_once_and_only_at_the_version_its_giver_saw(store: Store) -> None:
     store.create(record("games/a"), events("opening"), b"", None)
-    seat = BotSeat("games/a", 1, "heuristic", 150.0)
+    seat = BotSeat("games/a", 1, "heuristic", 150.0, client="203.0.113.7")
     with pytest.raises(StoreConflict):
         store.seat_bot(seat, 0, "one", 200.0)  # the game has moved on from version 0
     assert store.bot_seats("games/a") == []
@@ -414,12 +415,12 @@ def test_a_bot_seat_is_given_once_and_only_at_the_version_its_giver_saw(store: S
 
 def test_a_bot_seats_lease_goes_to_one_holder_until_it_runs_out(store: Store) -> None:
     store.create(record("games/a"), events("opening"), b"", None)
-    store.seat_bot(BotSeat("games/a", 1, "heuristic", 150.0), 1, "one", 200.0)
+    store.seat_bot(BotSeat("games/a", 1, "heuristic", 150.0, client="203.0.113.7"), 1, "one", 200.0)
     assert store.bot_seats_to_take(190.0, 10) == []  # held
     assert not store.claim_bot_seats([("games/a", 1)], "two", 190.0, 300.0)
     assert store.claim_bot_seats([("games/a", 1)], "one", 190.0, 210.0)  # renewed by its holder
     assert store.bot_seats_to_take(205.0, 10) == []
-    assert store.bot_seats_to_take(211.0, 10) == [BotSeat("games/a", 1, "heuristic", 150.0)]
+    assert store.bot_seats_to_take(211.0, 10) == [BotSeat("games/a", 1, "heuristic", 150.0, client="203.0.113.7")]
     assert store.claim_bot_seats([("games/a", 1)], "two", 211.0, 220.0)  # ran out: taken over
     assert not store.claim_bot_seats([("games/a", 1)], "one", 212.0, 230.0)  # the old holder has lost it
     assert not store.claim_bot_seats([("games/a", 0)], "two", 212.0, 230.0)  # no bot at that seat
@@ -432,7 +433,7 @@ def test_a_bot_seats_lease_goes_to_one_holder_until_it_runs_out(store: Store) ->
     store.retire_bot_seat("games/a", 0, "one")
     assert store.bot_seats("games/a") == [  # still their bots'
         BotSeat("games/a", 0, "random", 150.0),
-        BotSeat("games/a", 1, "heuristic", 150.0),
+        BotSeat("games/a", 1, "heuristic", 150.0, client="203.0.113.7"),
     ]
     assert store.bot_seats_to_take(1e12, 10) == []
     store.append(append("games/a", 1, "roll"))
