@@ -53,12 +53,15 @@ ResignLevel = Literal["single", "gammon", "backgammon", "mars"]
 # The API's enum numbers for the names a Python program uses, and back: derived from the names,
 # so a new variant needs only its engine module and its enum value.
 VARIANT_ENUMS: dict[VariantName, int] = {
-    variant.name: board_pb2.Variant.Value("VARIANT_" + variant.name.upper().replace("-", "_"))
+    variant.name: board_pb2.Variant.Value(enum)
     for variant in VARIANTS.values()
+    if (enum := "VARIANT_" + variant.name.upper().replace("-", "_")) in board_pb2.Variant.keys()
 }
 VARIANT_NAMES: dict[int, VariantName] = {number: name for name, number in VARIANT_ENUMS.items()}
 RESULT_ENUMS: dict[ResignLevel, int] = {
-    result.value: board_pb2.GameResult.Value("GAME_RESULT_" + result.value.upper()) for result in GameResult
+    result.resign_level: board_pb2.GameResult.Value(enum)
+    for result in GameResult
+    if (enum := "GAME_RESULT_" + result.value.upper()) in board_pb2.GameResult.keys()
 }
 RESULT_LEVELS: dict[int, ResignLevel] = {number: level for level, number in RESULT_ENUMS.items()}
 GAMES_SERVICE = games_pb2.DESCRIPTOR.services_by_name["GamesService"].full_name

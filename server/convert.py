@@ -43,12 +43,17 @@ if TYPE_CHECKING:
     from tavli.server.tables import DiceMode
 
 _VARIANT_ENUMS = {
-    name: board_pb2.Variant.Value("VARIANT_" + name.upper().replace("-", "_")) for name in VARIANTS
+    name: board_pb2.Variant.Value(enum)
+    for name in VARIANTS
+    if (enum := "VARIANT_" + name.upper().replace("-", "_")) in board_pb2.Variant.keys()
 }
-"""Each variant's API enum, derived from its name: a new variant needs only its enum value."""
+"""Each variant's API enum, derived from its name: a new variant needs only its enum value, and
+one the engine has before the API names it is not offered."""
 _VARIANT_NAMES = {number: name for name, number in _VARIANT_ENUMS.items()}
 _RESULTS = {
-    result: board_pb2.GameResult.Value("GAME_RESULT_" + result.value.upper()) for result in GameResult
+    result: board_pb2.GameResult.Value(enum)
+    for result in GameResult
+    if (enum := "GAME_RESULT_" + result.value.upper()) in board_pb2.GameResult.keys()
 }
 _RESULT_LEVELS = {number: result.value for result, number in _RESULTS.items()}
 

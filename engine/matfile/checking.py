@@ -196,7 +196,7 @@ def _final_score(record: MatRecord, games: list[CheckedGame], state: MatchState 
     if last.score is None:
         return next((game.score for game in reversed(record.games) if game.score is not None), (0, 0))
     score = list(last.score)
-    if checked.result is not None:
+    if checked.result is not None and checked.result.winner is not None:
         score[checked.result.winner] += checked.result.points
     else:
         written = next((entry for entry in last.entries if entry.kind in ("win", "loss")), None)
@@ -509,7 +509,7 @@ class _GameChecker:
             # (a file without one does not say who started, and it makes no difference here).
             throws = self.game.opening or ((2, 1),)
             self._apply(entry, OpeningThrown(throws, winner), "throws for who starts")
-        self._apply(entry, ResignationOffered(loser, level.value), f"player {loser} resigns")
+        self._apply(entry, ResignationOffered(loser, level.resign_level), f"player {loser} resigns")
         self._apply(entry, ResignationAccepted(winner), "accepts the resignation")
         self._check_result(entry)
 
@@ -536,7 +536,7 @@ class _GameChecker:
         finished = self._finished()
         assert finished is not None
         assert entry.value is not None
-        needed = self._needed(finished.winner)
+        needed = None if finished.winner is None else self._needed(finished.winner)
         enough = needed is not None and needed <= entry.value < finished.points
         if entry.value != finished.points and not enough:
             self._fail(entry, _result_in_words(finished, self.rules), _described(entry))
@@ -593,6 +593,8 @@ class _GameChecker:
 def _result_in_words(finished: FinishedGame, rules: RuleSet) -> str:
     """How the game ended and what it scored, for a result that writes other points."""
     points = points_in_words(finished.points)
+    if finished.winner is None:
+        return "the game ended in a draw, which scores nothing"
     if finished.ended_by != "time":
         return f"the game ended with player {finished.winner} winning {points}"
     loser = other(finished.winner)
