@@ -189,7 +189,7 @@ class Plakoto(Variant):
             )
         end = start - die
         if end <= 0:
-            if self.pinned_blocks_bear_off and position.pins.player and not any(player[7:25]):
+            if self._pin_stops_bear_off(position) and not any(player[7:25]):
                 pinned = position.pins.player[0]
                 return (
                     f"a pinned checker stops you bearing off: your checker on your {pinned}-point is pinned"
@@ -203,6 +203,10 @@ class Plakoto(Variant):
                 )
             return f"the {die} cannot be played from your {start}-point: your opponent holds your {end}-point"
         return Step(start, end, die, False)
+
+    def _pin_stops_bear_off(self, position: Position) -> bool:
+        """Whether a pinned checker of the side on roll stops it bearing off (``pinned_blocks_bear_off``)."""
+        return self.pinned_blocks_bear_off and bool(position.pins.player)
 
     def position_after(self, position: Position, steps: tuple[Step, ...]) -> Position:
         """The position after ``steps``: a checker landing on a lone opposing checker pins it, and
@@ -252,7 +256,7 @@ class Plakoto(Variant):
             for start in range(24, die, -1)
             if player[start] and start not in pinned and _may_land(position, start - die)
         ]
-        if not any(player[7:25]) and not (self.pinned_blocks_bear_off and pinned):
+        if not any(player[7:25]) and not self._pin_stops_bear_off(position):
             start = bear_off_start(player, die, 6)
             if start is not None and start not in pinned:
                 steps.append(Step(start, OFF, die, False))
