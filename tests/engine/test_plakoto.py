@@ -5,6 +5,7 @@ and properties of random games."""
 from __future__ import annotations
 
 import json
+import pickle
 import random
 from itertools import product
 from pathlib import Path
@@ -95,6 +96,15 @@ def test_a_position_with_pins_differs_from_the_same_checkers_without() -> None:
     assert len({pinned, bare}) == 2
     assert bare.pins == Pins() and not bare.pins
     assert board({24: 14, 18: 1}, {24: 14, 7: 1}, "o7") == pinned
+
+
+def test_a_position_without_pins_is_the_bare_pair_and_one_with_pins_survives_pickling() -> None:
+    assert type(board({24: 15}, {24: 15})) is Position
+    pinned = board({24: 14, 18: 1}, {24: 14, 7: 1}, "o7")
+    copied = pickle.loads(pickle.dumps(pinned))
+    assert copied == pinned and hash(copied) == hash(pinned) and copied.pins == Pins((), (7,))
+    player, opponent = pinned  # still the pair the rest of the engine unpacks
+    assert (player, opponent) == (pinned.player, pinned.opponent)
 
 
 @pytest.mark.parametrize(
