@@ -124,7 +124,7 @@ class RuleSet:
         if not variant.cube:
             if self.cube:
                 problems.append(f"{variant.title} is played without a cube")
-            if self.opening != variant.default_opening:
+            if variant.fixed_opening and self.opening != variant.default_opening:
                 problems.append(f"in {variant.title} the opening throw is not played: the winner rolls again")
             if self.automatic_doubles or self.beavers or self.jacoby:
                 problems.append(f"automatic doubles, beavers and Jacoby need a cube, and {variant.title} has none")

@@ -202,8 +202,11 @@ class Variant(ABC):
     """Whether the doubling cube may be played at all (rule sets may still leave it out)."""
 
     default_opening: ClassVar[Literal["PLAY_OPENING_DICE", "WINNER_ROLLS_AGAIN"]]
-    """How a game starts unless the rule set says otherwise; a variant without the cube allows
-    no other opening than its own."""
+    """How a game starts unless the rule set says otherwise."""
+
+    fixed_opening: ClassVar[bool] = False
+    """Whether the variant allows no other opening than its own (long nardi: the opening throw is
+    never played)."""
 
     default_match_openings: ClassVar[Literal["EVERY_GAME", "WINNER_OPENS"]] = "EVERY_GAME"
     """Who opens the later games of a match unless the rule set says otherwise."""

@@ -43,6 +43,20 @@ def test_plakoto_has_no_cube_the_winner_rolls_again_and_the_winner_opens_later_g
     assert (money.pinned_blocks_bear_off, money.mother_exception, money.mother_value) == (True, True, 2)
 
 
+def test_by_default_the_opening_winner_rolls_again_and_the_option_plays_the_opening_dice() -> None:
+    match = match_with(RuleSet(variant="plakoto"), (4, 1), (6, 6))
+    match.roll(1)
+    game = match.state.game
+    assert (game.turn, game.phase, game.dice) == (0, Phase.ROLLING, None)
+    match.roll(0)
+    assert match.state.game.dice == (6, 6)  # thrown afresh: a double is possible
+    match.play(0, "24/18(4)")
+    match = match_with(RuleSet(variant="plakoto", opening="PLAY_OPENING_DICE"), (4, 1))
+    match.roll(1)
+    game = match.state.game
+    assert (game.turn, game.phase, game.dice) == (0, Phase.PLAYING, (4, 1))
+
+
 def test_the_options_that_move_checkers_choose_the_rules_instance() -> None:
     assert RuleSet(variant="plakoto").rules is plakoto_rules()
     lenient = RuleSet(variant="plakoto", pinned_blocks_bear_off=False, mother_exception=False)
