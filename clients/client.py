@@ -53,12 +53,15 @@ ResignLevel = Literal["single", "gammon", "backgammon", "mars"]
 # The API's enum numbers for the names a Python program uses, and back: derived from the names,
 # so a new variant needs only its engine module and its enum value.
 VARIANT_ENUMS: dict[VariantName, board_pb2.Variant] = {
-    variant.name: getattr(board_pb2, "VARIANT_" + variant.name.upper().replace("-", "_"))
+    variant.name: getattr(board_pb2, enum)
     for variant in VARIANTS.values()
+    if (enum := "VARIANT_" + variant.name.upper().replace("-", "_")) in board_pb2.Variant.keys()
 }
 VARIANT_NAMES: dict[board_pb2.Variant, VariantName] = {number: name for name, number in VARIANT_ENUMS.items()}
 RESULT_ENUMS: dict[ResignLevel, board_pb2.GameResult] = {
-    result.value: getattr(board_pb2, "GAME_RESULT_" + result.value.upper()) for result in GameResult
+    result.resign_level: getattr(board_pb2, enum)
+    for result in GameResult
+    if (enum := "GAME_RESULT_" + result.value.upper()) in board_pb2.GameResult.keys()
 }
 RESULT_LEVELS: dict[board_pb2.GameResult, ResignLevel] = {number: level for level, number in RESULT_ENUMS.items()}
 GAMES_SERVICE = games_pb2.DESCRIPTOR.services_by_name["GamesService"].full_name

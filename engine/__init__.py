@@ -11,10 +11,11 @@ from tavli.engine.errors import (
     TavliError,
 )
 from tavli.engine.long_nardi import LongNardi
+from tavli.engine.plakoto import Plakoto
 from tavli.engine.play import Play, Step
-from tavli.engine.position import BAR, OFF, Position
+from tavli.engine.position import BAR, OFF, Pins, Position
 from tavli.engine.variant import GameResult, LegalPlays, Variant
-from tavli.engine.variants import BACKGAMMON, LONG_NARDI, VARIANTS
+from tavli.engine.variants import BACKGAMMON, LONG_NARDI, PLAKOTO, VARIANTS
 
 __all__ = [
     "BACKGAMMON",
@@ -22,6 +23,7 @@ __all__ = [
     "BAR",
     "LONG_NARDI",
     "OFF",
+    "PLAKOTO",
     "VARIANTS",
     "Backgammon",
     "GameOverError",
@@ -32,6 +34,8 @@ __all__ = [
     "InvalidPositionError",
     "LegalPlays",
     "LongNardi",
+    "Pins",
+    "Plakoto",
     "Play",
     "Position",
     "Step",

@@ -27,6 +27,7 @@ class LongNardi(Variant):
     hits = False
     cube = False
     default_opening = "WINNER_ROLLS_AGAIN"
+    fixed_opening = True
     resign_levels = (GameResult.SINGLE, GameResult.MARS)
     mat_variation = "Long Nardi"
     gnubg_variant = None

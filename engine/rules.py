@@ -7,6 +7,7 @@ from typing import Literal
 
 from tavli.engine.clock import ClockRules
 from tavli.engine.errors import TavliError
+from tavli.engine.plakoto import Plakoto, plakoto_rules
 from tavli.engine.position import Position
 from tavli.engine.variant import GameResult, Variant, VariantName
 from tavli.engine.variants import VARIANTS
@@ -46,6 +47,10 @@ class RuleSet:
     :data:`CUBE_CEILING`; a limit above the ceiling is capped to it (so ``cube_limit`` reads
     2**24 afterwards), the cube being unable to go higher anyway. ``backgammons`` ``AS_GAMMON``
     scores a backgammon as a gammon (:meth:`counted`), in a variant that has backgammons.
+    ``match_openings`` defaults to the variant's for a match (``WINNER_OPENS`` in Plakoto,
+    ``EVERY_GAME`` elsewhere) and to ``EVERY_GAME`` for money play. Plakoto's own options,
+    ``pinned_blocks_bear_off``, ``mother_exception`` and ``mother_value`` (2 or 3 points), are
+    refused at other than their defaults in the other variants.
 
     :raises InvalidRuleSetError: for options that make no sense together ("a cube in long nardi",
         "beavers in a match").
@@ -61,10 +66,13 @@ class RuleSet:
     automatic_doubles: bool = False
     automatic_doubles_limit: int = 1
     opening: Opening | None = None
-    match_openings: MatchOpenings = "EVERY_GAME"
+    match_openings: MatchOpenings | None = None
     auto_play_forced: bool = False
     backgammons: Backgammons = "COUNTED"
     clock: ClockRules | None = None  # None: no clocks
+    pinned_blocks_bear_off: bool = True
+    mother_exception: bool = True
+    mother_value: int = 2
     _variant: Variant = field(init=False, repr=False, compare=False)
     _resign_levels: tuple[GameResult, ...] = field(init=False, repr=False, compare=False)
 
@@ -72,7 +80,14 @@ class RuleSet:
         if self.variant not in VARIANTS:
             raise InvalidRuleSetError(f"unknown variant {self.variant!r}: choose {' or '.join(sorted(VARIANTS))}")
         variant = VARIANTS[self.variant]
+        if isinstance(variant, Plakoto):
+            variant = plakoto_rules(
+                pinned_blocks_bear_off=self.pinned_blocks_bear_off, mother_exception=self.mother_exception
+            )
         object.__setattr__(self, "_variant", variant)
+        if self.match_openings is None:
+            openings = variant.default_match_openings if self.match_length else "EVERY_GAME"
+            object.__setattr__(self, "match_openings", openings)
         if self.cube is None:
             object.__setattr__(self, "cube", variant.cube)
         if self.opening is None:
@@ -109,7 +124,7 @@ class RuleSet:
         if not variant.cube:
             if self.cube:
                 problems.append(f"{variant.title} is played without a cube")
-            if self.opening != variant.default_opening:
+            if variant.fixed_opening and self.opening != variant.default_opening:
                 problems.append(f"in {variant.title} the opening throw is not played: the winner rolls again")
             if self.automatic_doubles or self.beavers or self.jacoby:
                 problems.append(f"automatic doubles, beavers and Jacoby need a cube, and {variant.title} has none")
@@ -121,6 +136,15 @@ class RuleSet:
             problems.append("the winner opens later games of a match; money games all start with the opening throw")
         if (self.beavers or self.jacoby or self.automatic_doubles) and not self.cube:
             problems.append("beavers, Jacoby and automatic doubles need the cube")
+        if not variant.pins and (
+            not self.pinned_blocks_bear_off or not self.mother_exception or self.mother_value != 2
+        ):
+            problems.append(
+                f"pinned checkers stopping the bear-off, the mother exception and the mother's value are"
+                f" Plakoto's rules; {variant.title} has no pins"
+            )
+        if self.mother_value not in (2, 3):
+            problems.append(f"a mother loss is worth 2 or 3 points, not {self.mother_value!r}")
         if self.clock is not None:
             problems.extend(self.clock.problems(self.match_length if isinstance(self.match_length, int) else 0))
         if problems:
@@ -145,6 +169,11 @@ class RuleSet:
         """How the game in ``position`` stands won under this rule set, or ``None`` while it goes on."""
         result = self._variant.result(position)
         return None if result is None else self.counted(result)
+
+    def multiplier(self, result: GameResult) -> int:
+        """What ``result`` is worth before the cube under this rule set: a mother loss is worth
+        ``mother_value``, every other result its own multiplier."""
+        return self.mother_value if result is GameResult.MOTHER else result.multiplier
 
     @property
     def resign_levels(self) -> tuple[GameResult, ...]:

@@ -43,12 +43,17 @@ if TYPE_CHECKING:
     from tavli.server.tables import DiceMode
 
 _VARIANT_ENUMS: dict[str, board_pb2.Variant] = {
-    name: getattr(board_pb2, "VARIANT_" + name.upper().replace("-", "_")) for name in VARIANTS
+    name: getattr(board_pb2, enum)
+    for name in VARIANTS
+    if (enum := "VARIANT_" + name.upper().replace("-", "_")) in board_pb2.Variant.keys()
 }
-"""Each variant's API enum, derived from its name: a new variant needs only its enum value."""
+"""Each variant's API enum, derived from its name: a new variant needs only its enum value, and
+one the engine has before the API names it is not offered."""
 _VARIANT_NAMES: dict[int, str] = {number: name for name, number in _VARIANT_ENUMS.items()}
 _RESULTS: dict[GameResult, board_pb2.GameResult] = {
-    result: getattr(board_pb2, "GAME_RESULT_" + result.value.upper()) for result in GameResult
+    result: getattr(board_pb2, enum)
+    for result in GameResult
+    if (enum := "GAME_RESULT_" + result.value.upper()) in board_pb2.GameResult.keys()
 }
 _RESULT_LEVELS: dict[int, str] = {number: result.value for result, number in _RESULTS.items()}
 

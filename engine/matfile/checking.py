@@ -209,7 +209,7 @@ def _final_score(record: MatRecord, games: list[CheckedGame], state: MatchState 
     if last.score is None:
         return next((game.score for game in reversed(record.games) if game.score is not None), (0, 0))
     score = list(last.score)
-    if checked.result is not None:
+    if checked.result is not None and checked.result.winner is not None:
         score[checked.result.winner] += checked.result.points
     else:
         written = _placed_result(last.entries)
@@ -543,7 +543,7 @@ class _GameChecker:
         if self.placed_result is not None:
             return _winner(self.placed_result)
         finished = self._finished()
-        if finished is not None:
+        if finished is not None and finished.winner is not None:  # (a drawn game has no winner)
             return finished.winner
         assert entry.value is not None
         scored = self._scored_by_next_game(entry.value)
@@ -576,6 +576,8 @@ class _GameChecker:
         finished = self._finished()
         assert finished is not None
         winner = finished.winner
+        if winner is None:
+            self._fail(entry, "the game was drawn: nobody won the match by it", _described(entry))
         score = self.state.score[winner]
         if score < self.rules.match_length:
             reason = (
@@ -605,7 +607,7 @@ class _GameChecker:
             # (a file without one does not say who started, and it makes no difference here).
             throws = self.game.opening or ((2, 1),)
             self._apply(entry, OpeningThrown(throws, winner), "throws for who starts")
-        self._apply(entry, ResignationOffered(loser, level.value), f"player {loser} resigns")
+        self._apply(entry, ResignationOffered(loser, level.resign_level), f"player {loser} resigns")
         self._apply(entry, ResignationAccepted(winner), "accepts the resignation")
         self._check_result(entry, winner)
 
@@ -632,9 +634,9 @@ class _GameChecker:
         finished = self._finished()
         assert finished is not None
         assert entry.value is not None
-        if winner != finished.winner and self.result_lines > 1:
+        if finished.winner is not None and winner != finished.winner and self.result_lines > 1:
             self._fail(entry, f"player {finished.winner} won the game", _described(entry))
-        needed = self._needed(finished.winner)
+        needed = None if finished.winner is None else self._needed(finished.winner)
         enough = needed is not None and needed <= entry.value < finished.points
         if entry.value != finished.points and not enough:
             self._fail(entry, _result_in_words(finished, self.rules), _described(entry))
@@ -691,6 +693,8 @@ class _GameChecker:
 def _result_in_words(finished: FinishedGame, rules: RuleSet) -> str:
     """How the game ended and what it scored, for a result that writes other points."""
     points = points_in_words(finished.points)
+    if finished.winner is None:
+        return "the game ended in a draw, which scores nothing"
     if finished.ended_by != "time":
         return f"the game ended with player {finished.winner} winning {points}"
     loser = other(finished.winner)
