@@ -51,10 +51,12 @@ from tavli.v1 import (
 ResignLevel = Literal["single", "gammon", "backgammon", "mars"]
 
 # The API's enum numbers for the names a Python program uses, and back: derived from the names,
-# so a new variant needs only its engine module and its enum value.
+# so a new variant needs only its engine module and its enum value (none: the API lacks it yet).
+_API_VARIANTS = board_pb2.Variant.DESCRIPTOR.values_by_name
 VARIANT_ENUMS: dict[VariantName, int] = {
-    variant.name: board_pb2.Variant.Value("VARIANT_" + variant.name.upper().replace("-", "_"))
+    variant.name: board_pb2.Variant.Value(enum)
     for variant in VARIANTS.values()
+    if (enum := "VARIANT_" + variant.name.upper().replace("-", "_")) in _API_VARIANTS
 }
 VARIANT_NAMES: dict[int, VariantName] = {number: name for name, number in VARIANT_ENUMS.items()}
 RESULT_ENUMS: dict[ResignLevel, int] = {

@@ -10,20 +10,23 @@ from tavli.engine.errors import (
     InvalidPositionError,
     TavliError,
 )
+from tavli.engine.fevga import Fevga
 from tavli.engine.long_nardi import LongNardi
 from tavli.engine.play import Play, Step
 from tavli.engine.position import BAR, OFF, Position
 from tavli.engine.variant import GameResult, LegalPlays, Variant
-from tavli.engine.variants import BACKGAMMON, LONG_NARDI, VARIANTS
+from tavli.engine.variants import BACKGAMMON, FEVGA, LONG_NARDI, VARIANTS
 
 __all__ = [
     "BACKGAMMON",
     "AmbiguousPlayError",
     "BAR",
+    "FEVGA",
     "LONG_NARDI",
     "OFF",
     "VARIANTS",
     "Backgammon",
+    "Fevga",
     "GameOverError",
     "GameResult",
     "IllegalPlayError",

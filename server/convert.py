@@ -43,10 +43,15 @@ if TYPE_CHECKING:
     from tavli.server.tables import DiceMode
 
 _VARIANT_ENUMS = {
-    name: board_pb2.Variant.Value("VARIANT_" + name.upper().replace("-", "_")) for name in VARIANTS
+    name: board_pb2.Variant.Value(enum)
+    for name in VARIANTS
+    if (enum := "VARIANT_" + name.upper().replace("-", "_")) in board_pb2.Variant.DESCRIPTOR.values_by_name
 }
-"""Each variant's API enum, derived from its name: a new variant needs only its enum value."""
+"""Each variant's API enum, derived from its name: a new variant needs only its enum value (the API
+offers no variant of the engine that has none yet)."""
 _VARIANT_NAMES = {number: name for name, number in _VARIANT_ENUMS.items()}
+SERVED_VARIANTS = tuple(VARIANTS[name] for name in _VARIANT_ENUMS)
+"""The engine's variants that the API offers: those with an enum value."""
 _RESULTS = {
     result: board_pb2.GameResult.Value("GAME_RESULT_" + result.value.upper()) for result in GameResult
 }
