@@ -156,10 +156,10 @@ class RuleSet:
             value = getattr(self, name)
             if value not in values:
                 problems.append(f"{name} is {' or '.join(values)}, not {value!r}")
-            elif value != _DEFAULTS[name] and name not in variant.move_options:
+            elif value != MOVE_OPTION_DEFAULTS[name] and name not in variant.move_options:
                 problems.append(f"{words} is not a rule of {variant.title}: {name} {value} does not apply")
         quarter_rule = self.fevga_primes == "START_QUARTER_AND_UNBLOCK"
-        if self.fevga_quarter_test != _DEFAULTS["fevga_quarter_test"] and not quarter_rule:
+        if self.fevga_quarter_test != MOVE_OPTION_DEFAULTS["fevga_quarter_test"] and not quarter_rule:
             problems.append(
                 "the starting-quarter test (fevga_quarter_test) applies only with the starting-quarter rule"
                 " (fevga_primes START_QUARTER_AND_UNBLOCK)"
@@ -214,4 +214,7 @@ _MOVE_OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
 }
 """The options that change how checkers move: their values, and the rule each sets in words."""
 
-_DEFAULTS = {option.name: option.default for option in fields(RuleSet) if option.name in _MOVE_OPTIONS}
+MOVE_OPTION_DEFAULTS = {
+    option.name: option.default for option in fields(RuleSet) if option.name in _MOVE_OPTIONS
+}
+"""Each option that changes how checkers move, with its default (the rule book's)."""
