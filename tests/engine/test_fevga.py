@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -399,29 +400,47 @@ def test_options_that_do_not_apply_are_refused_in_words(options: dict[str, str],
 # --- Perft counts, cross-checked by a brute-force enumerator written from the rule book ---------
 
 
-def _brute_force_results(position: Position, dice: Dice) -> set[Position]:
-    """Every position a legal play leads to, found the slow way under the default options: every
-    order of single steps, each judged from scratch, then the starting quarter on whole plays,
-    the maximum-use and higher-die rules, and last the unblocking duty."""
+_OPPONENTS_PATH = list(range(13, 25)) + list(range(1, 13))  # my points in the order the opponent passes them
+
+
+def _brute_force_results(position: Position, dice: Dice, options: Fevga = FEVGA) -> set[Position]:
+    """Every position a legal play leads to, found the slow way under ``options`` (only their
+    values are read): every order of single steps, each judged from scratch, then the rule on
+    whole plays (the starting quarter, or six in a row), the maximum-use and higher-die rules,
+    and last the unblocking duty."""
     player, opponent = position
-    mine = {point for point in range(1, 25)}
-    blocked = {point for point in mine if opponent[point + 12 if point <= 12 else point - 12]}
+    blocked = {point for point in range(1, 25) if opponent[point + 12 if point <= 12 else point - 12]}
+    frees_from = 11 if options.first_checker == "PAST_START" else 12
+    quarter_rule = options.fevga_primes == "START_QUARTER_AND_UNBLOCK"
+    quarter_each_step = quarter_rule and options.fevga_quarter_test == "STEP"
 
     def moves(board: tuple[int, ...], die: int) -> Iterator[tuple[int, int]]:
-        passed = board[0] > 0 or any(board[1:12])
+        passed = board[0] > 0 or any(board[1 : frees_from + 1])
+        first_checkers = [point for point in range(1, 24) if board[point]] or [24]
         for start in range(24, 0, -1):
-            if not board[start]:
+            if not board[start] or (not passed and start not in first_checkers):
                 continue
-            if not passed:
-                others_left = [point for point in range(1, 24) if board[point]]
-                if start != (others_left[0] if others_left else 24):
-                    continue
             end = start - die
             if end >= 1:
-                if end not in blocked:
+                fills_quarter = all(board[p] - (p == start) + (p == end) for p in range(19, 25))
+                if end not in blocked and not (quarter_each_step and fills_quarter):
                     yield start, end
             elif not any(board[7:25]) and (end == 0 or not any(board[start + 1 : 7])):
                 yield start, 0
+
+    def six_in_a_row(board: tuple[int, ...]) -> bool:
+        # A run along the opponent's path, at its indices last - 5 ... last, starts on the
+        # opponent's point last - 4: it is allowed once an opposing checker is lower, or off.
+        return not opponent[0] and any(
+            all(board[_OPPONENTS_PATH[index]] for index in range(last - 5, last + 1))
+            and not any(opponent[1 : last - 4])
+            for last in range(5, 24)
+        )
+
+    def refused_as_a_whole(board: tuple[int, ...]) -> bool:
+        if options.fevga_primes == "NO_PRIME_UNLESS_PASSED":
+            return six_in_a_row(board)
+        return quarter_rule and not quarter_each_step and all(board[19:25])
 
     plays: dict[tuple[int, ...], tuple[int, int]] = {}  # board: (dice used, the single die used)
 
@@ -440,7 +459,7 @@ def _brute_force_results(position: Position, dice: Dice) -> set[Position]:
 
     high, low = dice
     walk(player, [high] * 4 if high == low else [high, low], 0, 0)
-    allowed = {board: way for board, way in plays.items() if not all(board[19:25])}
+    allowed = {board: way for board, way in plays.items() if not refused_as_a_whole(board)}
     if not allowed:
         return {position}
     most = max(used for used, _ in allowed.values())
@@ -448,7 +467,7 @@ def _brute_force_results(position: Position, dice: Dice) -> set[Position]:
     if most == 1 and high != low and any(die == high for _, die in chosen.values()):
         chosen = {board: way for board, way in chosen.items() if way[1] == high}
     on_board = [point for point in range(1, 25) if opponent[point]]
-    if len(on_board) == 1 and on_board[0] >= 7:
+    if quarter_rule and len(on_board) == 1 and on_board[0] >= 7:
         prime = [q + 12 if q <= 12 else q - 12 for q in range(on_board[0] - 6, on_board[0])]
         if all(player[point] for point in prime):
             opening = {board for board in chosen if not all(board[point] for point in prime)}
@@ -483,11 +502,39 @@ def test_perft_from_the_start(depth: int, expected: int) -> None:
 dice = st.tuples(st.integers(1, 6), st.integers(1, 6))
 
 
+OPTION_SETS = [
+    FEVGA,
+    Fevga(first_checker="INTO_START_QUARTER"),
+    Fevga(fevga_quarter_test="STEP"),
+    Fevga(fevga_primes="NO_PRIME_UNLESS_PASSED"),
+    Fevga(fevga_primes="NONE"),
+]
+
+
 @settings(max_examples=150, deadline=None)
-@given(long_nardi_positions, dice)
-def test_the_generator_agrees_with_the_brute_force_enumerator(position: Position, roll: Dice) -> None:
+@given(long_nardi_positions, dice, st.sampled_from(OPTION_SETS))
+def test_the_generator_agrees_with_the_brute_force_enumerator(
+    position: Position, roll: Dice, options: Fevga
+) -> None:
     high, low = max(roll), min(roll)
-    assert results(FEVGA, position, roll) == _brute_force_results(position, (high, low))
+    assert results(options, position, roll) == _brute_force_results(position, (high, low), options)
+
+
+@cache
+def _vector_positions(vectors_dir: Path) -> list[Position]:
+    return list(dict.fromkeys(Position.from_id(str(row["position_id"])) for row in _rows(vectors_dir)))
+
+
+@settings(max_examples=100, deadline=None)
+@given(dice, st.sampled_from(OPTION_SETS), st.data())
+def test_the_generator_agrees_with_the_brute_force_enumerator_on_the_vectors_positions(
+    vectors_dir: Path, roll: Dice, options: Fevga, data: st.DataObject
+) -> None:
+    # The vectors' positions meet the first checker, the quarter and the unblocking duty; here
+    # with every roll and every set of options.
+    position = data.draw(st.sampled_from(_vector_positions(vectors_dir)))
+    high, low = max(roll), min(roll)
+    assert results(options, position, roll) == _brute_force_results(position, (high, low), options)
 
 
 @settings(max_examples=150, deadline=None)
