@@ -27,6 +27,7 @@ from tavli.engine import (
 from tavli.engine.fevga import Fevga
 from tavli.engine.game import ActionError, Phase
 from tavli.engine.match import Match
+from tavli.engine.matfile import check_mat, export_mat
 from tavli.engine.rules import InvalidRuleSetError, RuleSet
 from tavli.engine.variants import variant_with
 from tests.engine.test_properties import long_nardi_positions
@@ -347,6 +348,27 @@ def test_a_fevga_match_plays_the_rules_and_the_gammon_and_the_winner_opens_the_n
     assert (game.number, game.turn, game.phase) == (2, 1, Phase.ROLLING)
     match.roll(1)
     assert match.state.game.dice == (4, 4)
+
+
+@pytest.mark.parametrize(("openings", "header"), [(None, None), ("EVERY_GAME", "EveryGame")])
+def test_a_fevga_match_record_names_who_opens_only_where_it_is_not_the_last_winner(
+    openings: str | None, header: str | None
+) -> None:
+    rules = RuleSet(variant="fevga", match_length=3, **({"match_openings": openings} if openings else {}))  # type: ignore[arg-type]
+    match = Match(rules, dice=ScriptedDice((2, 5), (6, 5)))
+    match.roll(0)
+    match.roll(1)
+    match.play(1, "24/13")
+    match.resign(0, "single")
+    match.accept(1)
+    text = export_mat(match)
+    assert '; [Variation "Fevga"]' in text
+    assert ("; [MatchOpenings" in text) == (header is not None)
+    if header is not None:
+        assert f'; [MatchOpenings "{header}"]' in text
+    checked = check_mat(text)
+    assert not checked.problems
+    assert checked.rules == rules
 
 
 # --- The rule set's options --------------------------------------------------------------------
