@@ -12,11 +12,10 @@ from typing import Literal
 
 from tavli.engine.long_nardi import HEAD, LongNardi, open_points
 from tavli.engine.play import Dice, Play, Step
-from tavli.engine.position import BAR, OFF, Checkers, Point, Position
+from tavli.engine.position import OFF, Checkers, Point, Position
 from tavli.engine.variant import (
     GameResult,
     LegalPlays,
-    bear_off_refusal,
     bear_off_start,
     is_better_way,
 )
@@ -142,29 +141,18 @@ class Fevga(LongNardi):
             return None  # no play the other rules allow opens the prime: the duty lapses
         return f"{_UNBLOCK_REFUSAL}: {opening[0].notation()} does"
 
-    # The checked path.
+    # The checked path: long nardi's step, with these two rules in place of the head rule.
 
-    def step(
-        self, position: Position, start: Point, die: int, *, taken: tuple[Step, ...], dice: Dice
-    ) -> Step | str:
-        player, opponent = position
-        if start == OFF:
-            return "a checker borne off is out of play: it cannot move again"
-        if start == BAR:
-            return "Fevga has no bar: every checker moves from a point"
-        if not player[start]:
-            return f"you have no checker on your {start}-point"
+    def refusal_to_move(
+        self, player: Checkers, start: Point, *, taken: tuple[Step, ...], dice: Dice
+    ) -> str | None:
         starts = self.first_checker_starts(player)
-        if starts is not None and start not in starts:
-            return f"{_FIRST_CHECKER_REFUSAL}, the one on your {starts[0]}-point"
-        end = start - die
-        if end <= 0:
-            return bear_off_refusal(player, start, die, outside="outside your home board")
-        if not open_points(opponent)[end]:
-            return f"the {die} is blocked by the opponent's checker on your {end}-point"
-        if self._step_test_forbids(player, start, end):
-            return _QUARTER_REFUSAL
-        return Step(start, end, die, False)
+        if starts is None or start in starts:
+            return None
+        return f"{_FIRST_CHECKER_REFUSAL}, the one on your {starts[0]}-point"
+
+    def refusal_to_land(self, player: Checkers, start: Point, end: Point) -> str | None:
+        return _QUARTER_REFUSAL if self._step_test_forbids(player, start, end) else None
 
     def _step_test_forbids(self, player: Checkers | list[int], start: Point, end: Point) -> bool:
         """Whether the step from ``start`` to ``end`` leaves the starting quarter held, under the

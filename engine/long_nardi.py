@@ -87,22 +87,38 @@ class LongNardi(Variant):
         if start == OFF:
             return "a checker borne off is out of play: it cannot move again"
         if start == BAR:
-            return "long nardi has no bar: every checker moves from a point"
+            return f"{self.title} has no bar: every checker moves from a point"
         if not player[start]:
             return f"you have no checker on your {start}-point"
-        if start == HEAD:
-            left_head = sum(1 for step in taken if step.start == HEAD)
-            first_turn = player[HEAD] + left_head == 15
-            if left_head >= _head_leavers(first_turn, dice):
-                if left_head == 1:
-                    return "only one checker may leave the head this turn"
-                return "only two checkers may leave the head, even on a first turn"
+        refusal = self.refusal_to_move(player, start, taken=taken, dice=dice)
+        if refusal is not None:
+            return refusal
         end = start - die
         if end <= 0:
             return bear_off_refusal(player, start, die, outside="outside your home board")
         if not open_points(opponent)[end]:
             return f"the {die} is blocked by the opponent's checker on your {end}-point"
-        return Step(start, end, die, False)
+        return self.refusal_to_land(player, start, end) or Step(start, end, die, False)
+
+    def refusal_to_move(
+        self, player: Checkers, start: Point, *, taken: tuple[Step, ...], dice: Dice
+    ) -> str | None:
+        """Why the checker on ``start`` may not move now, for the rule on which checkers move (the
+        head rule): the step's part of :meth:`step` that variants on this board change."""
+        if start != HEAD:
+            return None
+        left_head = sum(1 for step in taken if step.start == HEAD)
+        first_turn = player[HEAD] + left_head == 15
+        if left_head < _head_leavers(first_turn, dice):
+            return None
+        if left_head == 1:
+            return "only one checker may leave the head this turn"
+        return "only two checkers may leave the head, even on a first turn"
+
+    def refusal_to_land(self, player: Checkers, start: Point, end: Point) -> str | None:
+        """Why a checker may not step from ``start`` to the open point ``end``, for a rule judged
+        on each step's board (none in long nardi)."""
+        return None
 
     def refusal_of_play(self, position: Position) -> str | None:
         if self.six_in_a_row(position) is None:

@@ -391,6 +391,8 @@ _MOVE_RULES = (
     "generate_plays",
     "refusal_of_play",
     "refusal_of_duty",
+    "refusal_to_move",
+    "refusal_to_land",
     "validate",
     "opponent_point",
 )
