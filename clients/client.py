@@ -51,7 +51,7 @@ from tavli.v1 import (
 ResignLevel = Literal["single", "gammon", "backgammon", "mars"]
 
 # The API's enum numbers for the names a Python program uses, and back: derived from the names,
-# so a new variant needs only its engine module and its enum value.
+# so a new variant needs only its engine module and its enum value (none: the API lacks it yet).
 VARIANT_ENUMS: dict[VariantName, board_pb2.Variant] = {
     variant.name: getattr(board_pb2, enum)
     for variant in VARIANTS.values()

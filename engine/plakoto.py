@@ -10,7 +10,6 @@ checker on its 24-point is pinned loses, unless the pinner still has checkers on
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Literal
 
 from tavli.engine.errors import GameOverError, InvalidPositionError
@@ -38,8 +37,8 @@ class Plakoto(Variant):
 
     ``pinned_blocks_bear_off`` (default on): no checker is borne off while one of the side's is
     pinned. ``mother_exception`` (default on): a pinned mother does not lose while the pinner still
-    has checkers on its own 24-point. Build instances with :func:`plakoto_rules`, which shares one
-    per set of options.
+    has checkers on its own 24-point. A rule set's instance comes from
+    :func:`tavli.engine.variants.variant_with`, which builds one per set of options.
     """
 
     name = "plakoto"
@@ -54,6 +53,7 @@ class Plakoto(Variant):
     gnubg_variant = None
     same_way_round = False
     example_plays = ("24/18 24/19", "24/13", "13/7(2)", "6/off")
+    move_options = ("pinned_blocks_bear_off", "mother_exception")
 
     def __init__(self, *, pinned_blocks_bear_off: bool = True, mother_exception: bool = True) -> None:
         self.pinned_blocks_bear_off = pinned_blocks_bear_off
@@ -290,13 +290,3 @@ def _after_step(position: Position, step: Step) -> Position:
             theirs.discard(25 - start)
         pins = Pins(pins.player, tuple(sorted(theirs)))
     return Position.with_pins(tuple(player), opponent, pins)
-
-
-def plakoto_rules(*, pinned_blocks_bear_off: bool = True, mother_exception: bool = True) -> Plakoto:
-    """The Plakoto rules for these options, one shared instance for each set."""
-    return _shared_rules(bool(pinned_blocks_bear_off), bool(mother_exception))
-
-
-@cache  # keyed by position, so that every way of naming the same options gives the same instance
-def _shared_rules(pinned_blocks_bear_off: bool, mother_exception: bool) -> Plakoto:
-    return Plakoto(pinned_blocks_bear_off=pinned_blocks_bear_off, mother_exception=mother_exception)

@@ -25,7 +25,7 @@ from tavli.engine.position import BAR, OFF, Checkers, Point, Position
 if TYPE_CHECKING:
     from tavli.engine._core import CompiledPlays
 
-VariantName = Literal["backgammon", "long-nardi", "plakoto"]
+VariantName = Literal["backgammon", "long-nardi", "plakoto", "fevga"]
 
 
 class GameResult(enum.Enum):
@@ -228,6 +228,10 @@ class Variant(ABC):
     example_plays: ClassVar[tuple[str, ...]]
     """Plays in standard notation, one of each kind the variant has, to show a player how to write them."""
 
+    move_options: ClassVar[tuple[str, ...]] = ()
+    """The rule set's options that change how this variant's checkers move: the keyword arguments
+    of its constructor, each named as the rule set names it (:func:`~tavli.engine.variants.variant_with`)."""
+
     compiled_rules: ClassVar[int | None] = None
     """Which moves of the compiled core (:mod:`tavli.engine.core`) are this variant's, if any: its
     legal plays, the check of a given play and of a position then run there. A subclass that
@@ -297,6 +301,11 @@ class Variant(ABC):
 
     def refusal_of_play(self, position: Position) -> str | None:
         """Why a play that led to ``position`` is not allowed, for rules that judge the whole play."""
+        return None
+
+    def refusal_of_duty(self, position: Position, dice: Dice, after: Position) -> str | None:
+        """Why a play from ``position`` to ``after`` that every other rule allows is not, for a duty
+        laid on the whole turn once the maximum-use rule has chosen (Fevga's unblocking)."""
         return None
 
     def position_after(self, position: Position, steps: tuple[Step, ...]) -> Position:
@@ -423,7 +432,18 @@ class Variant(ABC):
 
 
 # What a variant defines when its moves are not those of the compiled rules it inherits.
-_MOVE_RULES = ("step", "_step_sequences", "_pure_plays", "generate_plays", "refusal_of_play", "validate", "opponent_point")
+_MOVE_RULES = (
+    "step",
+    "_step_sequences",
+    "_pure_plays",
+    "generate_plays",
+    "refusal_of_play",
+    "refusal_of_duty",
+    "refusal_to_move",
+    "refusal_to_land",
+    "validate",
+    "opponent_point",
+)
 
 
 # A GUI lists the plays and then validates the one its user picks: the second query is a cache hit.

@@ -46,7 +46,7 @@ import structlog
 from tavli.clients import bots
 from tavli.clients.client import SeatStream, TavliClient, TavliServerError
 from tavli.clients.seat_driver import finished, play_seat
-from tavli.engine import VARIANTS, Variant
+from tavli.engine import Variant
 from tavli.engine.game import ActionError
 from tavli.server import convert
 from tavli.server.admission import client_of
@@ -124,7 +124,7 @@ def hosted_bots() -> list[HostedBot]:
             continue
         found.append(
             HostedBot(
-                name, bot.description or name, tuple(v for v in VARIANTS.values() if bots.plays(name, v))
+                name, bot.description or name, tuple(v for v in convert.SERVED_VARIANTS if bots.plays(name, v))
             )
         )
     found.sort(key=lambda hosted: (hosted.name != "heuristic", hosted.name))

@@ -47,9 +47,11 @@ _VARIANT_ENUMS: dict[str, board_pb2.Variant] = {
     for name in VARIANTS
     if (enum := "VARIANT_" + name.upper().replace("-", "_")) in board_pb2.Variant.keys()
 }
-"""Each variant's API enum, derived from its name: a new variant needs only its enum value, and
-one the engine has before the API names it is not offered."""
+"""Each variant's API enum, derived from its name: a new variant needs only its enum value (the API
+offers no variant of the engine that has none yet)."""
 _VARIANT_NAMES: dict[int, str] = {number: name for name, number in _VARIANT_ENUMS.items()}
+SERVED_VARIANTS = tuple(VARIANTS[name] for name in _VARIANT_ENUMS)
+"""The engine's variants that the API offers: those with an enum value."""
 _RESULTS: dict[GameResult, board_pb2.GameResult] = {
     result: getattr(board_pb2, enum)
     for result in GameResult

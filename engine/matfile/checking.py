@@ -61,7 +61,13 @@ from tavli.engine.game import (
     read_play,
 )
 from tavli.engine.match import Match, played
-from tavli.engine.matfile.export import BACKGAMMONS_WORDS, OPENING_WORDS, points_in_words, time_loss_tag
+from tavli.engine.matfile.export import (
+    BACKGAMMONS_WORDS,
+    MATCH_OPENINGS_WORDS,
+    OPENING_WORDS,
+    points_in_words,
+    time_loss_tag,
+)
 from tavli.engine.matfile.reading import Entry, GameRecord, MatRecord
 from tavli.engine.play import Step, format_steps
 from tavli.engine.rules import Backgammons, InvalidRuleSetError, RuleSet
@@ -221,6 +227,7 @@ def _final_score(record: MatRecord, games: list[CheckedGame], state: MatchState 
 # --- the rules a header names ---------------------------------------------------------------------
 
 _OPENING_RULES = {word.lower(): rule for rule, word in OPENING_WORDS.items()}
+_MATCH_OPENINGS_RULES = {word.lower(): rule for rule, word in MATCH_OPENINGS_WORDS.items()}
 
 
 def rules_of(tags: dict[str, str], length: int) -> RuleSet:
@@ -255,8 +262,8 @@ def rules_of(tags: dict[str, str], length: int) -> RuleSet:
         options["automatic_doubles"] = True
     if "OpeningThrow" in tags:
         options["opening"] = _OPENING_RULES.get(tags["OpeningThrow"].lower(), tags["OpeningThrow"])
-    if tags.get("MatchOpenings", "").lower() == "winneropens":
-        options["match_openings"] = "WINNER_OPENS"
+    if (openings := tags.get("MatchOpenings", "").strip().lower()) in _MATCH_OPENINGS_RULES:
+        options["match_openings"] = _MATCH_OPENINGS_RULES[openings]
     if "Backgammons" in tags:
         options["backgammons"] = _backgammons_named(tags["Backgammons"])
     try:

@@ -15,13 +15,13 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from tavli.engine import BACKGAMMON, GameOverError, IllegalPlayError, InvalidPositionError, Position
-from tavli.engine.plakoto import Plakoto, plakoto_rules
+from tavli.engine.plakoto import Plakoto
 from tavli.engine.play import Play
 from tavli.engine.position import OFF, Pins
+from tavli.engine.rules import RuleSet
 from tavli.engine.variant import GameResult
-from tavli.engine.variants import VARIANTS
+from tavli.engine.variants import PLAKOTO, VARIANTS
 
-PLAKOTO = VARIANTS["plakoto"]
 VECTORS = Path(__file__).resolve().parents[3] / "shared" / "vectors" / "plakoto.jsonl"
 ROLLS = [(high, low) for high in range(1, 7) for low in range(1, high + 1)]
 
@@ -219,14 +219,14 @@ def test_a_pinned_checker_stops_the_bear_off_by_default() -> None:
 
 def test_without_the_option_a_pinned_checker_at_home_lets_the_others_bear_off() -> None:
     position = board({6: 13, 5: 1, 3: 1}, {24: 14, 22: 1}, "m3")
-    lenient = plakoto_rules(pinned_blocks_bear_off=False)
+    lenient = RuleSet(variant="plakoto", pinned_blocks_bear_off=False).rules
     play = lenient.parse_play(position, (6, 5), "6/off 5/off")
     assert play.position.player[OFF] == 2
 
 
 def test_without_the_option_a_pinned_checker_still_stands_higher() -> None:
     position = board({6: 1, 4: 14}, {24: 14, 19: 1}, "m6")
-    lenient = plakoto_rules(pinned_blocks_bear_off=False)
+    lenient = RuleSet(variant="plakoto", pinned_blocks_bear_off=False).rules
     assert lenient.legal_plays(position, (5, 5)).position_ids() == [position.position_id()]
     with pytest.raises(
         IllegalPlayError, match="only when no checker stands higher: you have one on your 6-point"
@@ -262,7 +262,7 @@ def test_the_mother_exception_lets_the_game_go_on_while_the_pinner_has_checkers_
 
 def test_without_the_mother_exception_a_pinned_mother_loses_at_once() -> None:
     position = board({24: 2, 10: 12, 3: 1}, {24: 1, 10: 14})
-    strict = plakoto_rules(mother_exception=False)
+    strict = RuleSet(variant="plakoto", mother_exception=False).rules
     play = strict.parse_play(position, (2, 1), "3/1")
     assert strict.result(play.position) is GameResult.MOTHER
     assert play in strict.legal_plays(position, (2, 1)) and play not in PLAKOTO.legal_plays(position, (2, 1))
@@ -366,7 +366,7 @@ def perft(variant: Plakoto, position: Position, depth: int) -> int:
 
 @pytest.mark.parametrize(
     ("variant", "depth", "expected"),
-    [(PLAKOTO, 1, 59), (PLAKOTO, 2, 3_474), (plakoto_rules(mother_exception=False), 2, 3_474)],
+    [(PLAKOTO, 1, 59), (PLAKOTO, 2, 3_474), (RuleSet(variant="plakoto", mother_exception=False).rules, 2, 3_474)],
 )
 def test_perft_from_the_start_agrees_with_brute_force(variant: Plakoto, depth: int, expected: int) -> None:
     assert perft(variant, variant.start_position(), depth) == expected
@@ -391,7 +391,7 @@ def random_game(variant: Plakoto, seed: int, turns: int) -> list[Position]:
 
 
 variants = st.sampled_from(
-    [PLAKOTO, plakoto_rules(pinned_blocks_bear_off=False), plakoto_rules(mother_exception=False)]
+    [PLAKOTO, RuleSet(variant="plakoto", pinned_blocks_bear_off=False).rules, RuleSet(variant="plakoto", mother_exception=False).rules]
 )
 
 

@@ -8,10 +8,10 @@ import pytest
 from tavli.engine import GameResult, Position
 from tavli.engine.game import ActionError, FinishedGame, Phase
 from tavli.engine.match import Match
-from tavli.engine.plakoto import plakoto_rules
 from tavli.engine.position import Pins
 from tavli.engine.rules import InvalidRuleSetError, RuleSet
 from tavli.engine.snapshot import snapshot_of, state_of_snapshot
+from tavli.engine.variants import PLAKOTO
 from tests.engine.test_game import match_with, refused, set_game
 
 # Side 0 on roll with 2-1: 3/1 pins the opponent's mother; with side 0's own mother pinned, a draw.
@@ -58,18 +58,21 @@ def test_by_default_the_opening_winner_rolls_again_and_the_option_plays_the_open
 
 
 def test_the_options_that_move_checkers_choose_the_rules_instance() -> None:
-    assert RuleSet(variant="plakoto").rules is plakoto_rules()
+    assert RuleSet(variant="plakoto").rules is PLAKOTO
     lenient = RuleSet(variant="plakoto", pinned_blocks_bear_off=False, mother_exception=False)
-    assert lenient.rules is plakoto_rules(pinned_blocks_bear_off=False, mother_exception=False)
+    assert lenient.rules is RuleSet(variant="plakoto", pinned_blocks_bear_off=False, mother_exception=False).rules
     assert not lenient.rules.pinned_blocks_bear_off and not lenient.rules.mother_exception  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(
     ("options", "refusal"),
     [
-        ({"variant": "backgammon", "mother_value": 3}, "Plakoto's rules; backgammon has no pins"),
-        ({"variant": "long-nardi", "pinned_blocks_bear_off": False}, "long nardi has no pins"),
-        ({"variant": "backgammon", "mother_exception": False}, "backgammon has no pins"),
+        ({"variant": "backgammon", "mother_value": 3}, "the mother's value is a rule of Plakoto; backgammon has no pins"),
+        (
+            {"variant": "long-nardi", "pinned_blocks_bear_off": False},
+            "a pinned checker stopping the bear-off is not a rule of long nardi",
+        ),
+        ({"variant": "backgammon", "mother_exception": False}, "the mother exception is not a rule of backgammon"),
         ({"variant": "plakoto", "mother_value": 4}, "a mother loss is worth 2 or 3 points, not 4"),
         ({"variant": "plakoto", "cube": True}, "plakoto is played without a cube"),
     ],
