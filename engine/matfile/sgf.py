@@ -8,6 +8,7 @@ Each following node is one action: ``W[31hefe]`` a roll and its play, each step 
 naming the board's points from white's side (``a``-``x`` white's points 1-24, black's 24-1; ``y``
 the bar, ``z`` off), ``B[double]``,
 ``W[take]``, ``W[drop]``; ``PL[W]DI[31]`` sets dice that were rolled and not played.
+A resignation has no node: gnubg writes it only in ``RE``.
 
 - :func:`export_sgf` writes a match as gnubg's ``save match`` does (its SaveGame).
 - :func:`read_sgf` reads a file leniently into the same record a .mat file is read into, and
@@ -16,8 +17,9 @@ the bar, ``z`` off), ``B[double]``,
   counts the game's lines as a .mat file would write them (a line per pair of actions).
 
 What the format says and does not: gnubg records no opening throw's ties, no rejected
-resignation and no beaver (a beaver is written, as gnubg does, as the taker's double while
-doubled, and read back as a beaver, which turns beavers on). Rules gnubg has no word for (cube
+resignation and no beaver: gnubg writes a beaver as the taker's double while doubled, followed by
+the doubler's take; tavli writes it so and reads it back as a beaver (which needs no answer in
+tavli's rules, so the take is read past), and a file that beavers has beavers on. Rules gnubg has no word for (cube
 limit, backgammons) go in a root property of tavli's own, ``TR[CubeLimit=8:Beaver=On]``, which
 gnubg ignores. Long nardi cannot be written: gnubg's rules property names only backgammon's
 variants (Nackgammon, Hypergammon), and its moves only backgammon's board. Analysis properties
@@ -133,8 +135,12 @@ def _game_trees(rules: RuleSet, events: list[Event]) -> list[_GameTree]:
             )
             game.nodes.append(f"{colour}[{dice}{steps}]")
             rolled = None
-        elif isinstance(event, Doubled | Beavered):  # gnubg writes a beaver as the taker's double
+        elif isinstance(event, Doubled):
             game.nodes.append(f"{colour}[double]")
+        elif isinstance(event, Beavered):
+            # gnubg writes a beaver as the taker's double, which the doubler then takes; in tavli's
+            # rules a beaver needs no answer, so the take is written for it.
+            game.nodes.append(f"{colour}[double]\n;{COLOURS[1 - event.side]}[take]")
         elif isinstance(event, Took):
             game.nodes.append(f"{colour}[take]")
         elif isinstance(event, Dropped):
@@ -302,16 +308,17 @@ def _game_record(nodes: list[_Node], position: int, players: tuple[str, str]) ->
     info = _match_info(root.properties)
     entries: list[Entry] = []
     actions = 0  # the game's actions so far, as a .mat file's columns count them
-    doubled = False
+    doubled = beavered = False
     for node in nodes[1:]:
         entry = _entry(node, doubled)
-        if entry is None:
-            continue
+        if entry is None or (beavered and entry.kind == "take"):
+            continue  # gnubg's take of a beaver, which needs none in tavli's rules
         if actions == 0 and entry.side == 1:
             actions = 1  # player 1 starts: the first line's left column is empty
         entries.append(replace(entry, move=actions // 2 + 1))
         actions += 1
-        doubled = entry.kind in ("double", "beaver")
+        doubled = entry.kind == "double"
+        beavered = entry.kind == "beaver"
     result = _result(root, nodes[-1].line, actions // 2 + 1)
     if result is not None:
         entries.append(result)

@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 
 from tavli.engine.events import Beavered, Doubled, Dropped, Played, ResignationAccepted, Took
+from tavli.engine.match import Match
 from tavli.engine.matfile import MatFileError, check_sgf, export_mat, export_sgf, import_mat, import_sgf
 from tavli.engine.matfile.sgf import SgfFormatError, read_sgf
 from tavli.engine.rules import RuleSet
-from tests.engine.test_matfile import bot_match
+from tests.engine.test_matfile import ROLL_THEN_RESIGN, bot_match, roll_then_resign
 from tests.gnubg_mat import GnubgReading, _quoted, _reading, _run_gnubg, requires_gnubg
 
 OPENING_31 = "(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[Ann]PB[Bob]RU[Crawford]\n;W[31hefe]"
@@ -191,29 +192,61 @@ def test_a_hostile_run_of_brackets_costs_no_more_than_its_length() -> None:
 # --- gnubg as the judge --------------------------------------------------------------------------
 
 
+# Seeded matches that between them double, take, drop, resign, reach the Crawford game and beaver.
+GNUBG_MATCHES = [(RuleSet(match_length=5), seed) for seed in range(200, 204)] + [
+    (RuleSet(jacoby=True, beavers=True), 3)
+]
+
+
+def gnubg_match(rules: RuleSet, seed: int) -> Match:
+    if rules.is_match:
+        return bot_match(rules, seed, double=0.25, take=0.5, resign=0.05)
+    return bot_match(rules, seed, games=6, double=0.3, take=0.6, beaver=0.5)
+
+
+def test_the_matches_given_to_gnubg_hold_every_action() -> None:
+    matches = [gnubg_match(rules, seed) for rules, seed in GNUBG_MATCHES]
+    kinds = {type(event) for match in matches for event in match.events}
+    assert {Doubled, Took, Dropped, Beavered, ResignationAccepted} <= kinds
+    assert any(match.state.crawford_played for match in matches)
+
+
 @requires_gnubg
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", range(4))
-def test_gnubg_loads_our_sgf_at_the_same_score_with_no_warning(seed: int, tmp_path: Path) -> None:
-    match = bot_match(RuleSet(match_length=5), 200 + seed, double=0.25, take=0.5, resign=0.05)
+@pytest.mark.parametrize(("rules", "seed"), GNUBG_MATCHES)
+def test_gnubg_loads_our_sgf_at_the_same_score_with_no_warning(
+    rules: RuleSet, seed: int, tmp_path: Path
+) -> None:
+    match = gnubg_match(rules, seed)
     path = tmp_path / "match.sgf"
     path.write_text(export_sgf(match, players=("Ann", "Bob")), encoding="utf-8")
     reading = gnubg_loads(path)
     assert reading is not None
     assert reading.players == ("Ann", "Bob")
+    assert reading.games == len(match.state.finished) + (not match.state.over and rules.is_match)
     assert reading.score == match.state.score
-    assert reading.match_length == 5
+    assert reading.match_length == rules.match_length
     assert reading.warnings == ()
+
+
+@pytest.mark.parametrize(("opening", "roller_resigns"), ROLL_THEN_RESIGN)
+def test_a_roll_left_unplayed_before_a_resignation_is_kept(opening: bool, roller_resigns: bool) -> None:
+    match = roll_then_resign(opening=opening, roller_resigns=roller_resigns)
+    text = export_sgf(match)
+    assert "DI[" in text
+    assert import_sgf(text).events == match.events
 
 
 @requires_gnubg
 @pytest.mark.slow
-def test_tavli_reads_gnubgs_own_sgf_at_gnubgs_score(tmp_path: Path) -> None:
+@pytest.mark.parametrize("run", range(3))
+def test_tavli_reads_gnubgs_own_sgf_at_gnubgs_score(run: int, tmp_path: Path) -> None:
     seed = random.randrange(1, 2**31)
     path = gnubg_selfplay_sgf(tmp_path / "selfplay.sgf", length=3, seed=seed)
     reading = gnubg_loads(path)
     assert reading is not None
     check = check_sgf(path.read_bytes())
     assert check.problems == (), f"seed {seed}"
+    assert len(check.games) == reading.games, f"seed {seed}"
     assert check.score == reading.score, f"seed {seed}"
     assert max(check.score) >= 3, f"seed {seed}"
