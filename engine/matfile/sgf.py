@@ -29,6 +29,7 @@ not evaluations.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
@@ -48,7 +49,7 @@ from tavli.engine.events import (
 from tavli.engine.game import apply, new_match
 from tavli.engine.match import Match
 from tavli.engine.matfile.checking import MatchCheck, MatFileError, Problem, RulesUnknown, check_record
-from tavli.engine.matfile.export import _rule_headers
+from tavli.engine.matfile.export import rule_headers
 from tavli.engine.matfile.reading import Entry, EntryKind, GameRecord, MatRecord, decode
 from tavli.engine.play import Dice
 from tavli.engine.position import BAR, OFF
@@ -63,6 +64,8 @@ _BAR_LETTER, _OFF_LETTER = "y", "z"
 _GNUBG_VARIANTS = ("Nackgammon", "Hypergammon1", "Hypergammon2", "Hypergammon3")
 # Rules a .mat header names that gnubg's RU says itself, or that tavli's own TR property need not.
 _SAID_BY_RU = ("Crawford", "Jacoby", "Cube")
+# A number has at most nine digits, so that every number a file writes is a small integer.
+_NUMBER = re.compile(r"[0-9]{1,9}")
 _CUBE_ACTIONS: dict[str, EntryKind] = {"double": "double", "take": "take", "drop": "drop"}
 
 
@@ -194,7 +197,7 @@ def _format_tree(game: _GameTree, rules: RuleSet, players: tuple[str, str]) -> s
     ]
     if said:
         root += f"RU[{':'.join(said)}]"
-    unsaid = [f"{key}={value}" for key, value in _rule_headers(rules) if key not in _SAID_BY_RU]
+    unsaid = [f"{key}={value}" for key, value in rule_headers(rules) if key not in _SAID_BY_RU]
     if unsaid:
         root += f"TR[{':'.join(unsaid)}]"
     if game.result:
@@ -221,13 +224,16 @@ def read_sgf(text: str) -> MatRecord:
 
     Only each game's main line is read, as gnubg does: variations are skipped.
 
-    :raises SgfFormatError: for a text that holds no SGF game, or ends inside one.
+    :raises SgfFormatError: for a text that holds no SGF game, ends inside one, or whose match
+        information (``MI``) is not numbers.
     """
     trees = list(_game_trees_of(text))
     if not trees:
         raise SgfFormatError("the file holds no SGF game: no '(;' begins one")
     first = trees[0][0].properties
-    if first.get("GM", ["6"])[0].strip() != "6":
+    if "GM" not in first:
+        raise SgfFormatError("the SGF file does not say which game it records: backgammon's is GM[6]")
+    if first["GM"][0].strip() != "6":
         raise SgfFormatError(f"the SGF file records another game (GM[{first['GM'][0]}]), not backgammon")
     info = _match_info(first)
     tags = _rule_tags(first)
@@ -278,9 +284,13 @@ def _match_info(root: dict[str, list[str]]) -> dict[str, int]:
     """The numbers of the root's ``MI`` property: ``length``, ``game``, ``ws``, ``bs``."""
     info: dict[str, int] = {}
     for value in root.get("MI", []):
-        key, _, number = value.partition(":")
-        if number.strip().isdigit():
-            info[key.strip()] = int(number)
+        key, _, number = (part.strip() for part in value.partition(":"))
+        if key not in ("length", "game", "ws", "bs"):
+            continue  # gnubg also writes clock fields
+        if not _NUMBER.fullmatch(number):
+            shown = number if len(number) <= 20 else number[:20] + "..."
+            raise SgfFormatError(f"the match information's {key} is a number, not {shown!r}")
+        info[key] = int(number)
     return info
 
 
@@ -385,7 +395,7 @@ def _result(root: _Node, line: int, move: int) -> Entry | None:
         return None
     digits = value[2:].rstrip("R")
     side: Side = 0 if value[0] == "W" else 1
-    if not digits.isdigit() or len(digits) > 9:
+    if not _NUMBER.fullmatch(digits):
         return Entry("unreadable", side, line, move, f"RE[{value}]", problem="a result's points are a number")
     return Entry("win", side, line, move, f"RE[{value}]", value=int(digits))
 

@@ -165,6 +165,7 @@ def test_variations_are_skipped_as_gnubg_skips_them() -> None:
     [
         ("", "no SGF game"),
         ("(;FF[4]GM[1]SZ[19];B[aa])", "another game"),
+        ("(;)", "backgammon's is GM[6]"),
         ("(;FF[4]GM[6]MI[length:3", "ends inside a property value"),
         ("(;FF[4]GM[6]MI[length:3]", "a ')' is missing"),
         ("(;FF[4]GM[6]MI[length:3]RU[Nackgammon];W[31hefe])", "Nackgammon"),
@@ -175,6 +176,51 @@ def test_variations_are_skipped_as_gnubg_skips_them() -> None:
 def test_a_file_that_is_no_sgf_match_is_refused_in_words(text: str, words: str) -> None:
     with pytest.raises(MatFileError, match=re.escape(words)):
         import_sgf(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "(;FF[4]GM[6]MI[length:" + "9" * 5000 + "];W[31hefe])",
+        "(;FF[4]GM[6]MI[length:\u00b2][ws:\u0663];W[31hefe])",
+        OPENING_31.replace("RU[Crawford]", "RE[W+0]") + ")",
+        OPENING_31.replace("RU[Crawford]", "RE[W+" + "9" * 5000 + "]") + ")",
+        OPENING_31.replace("RU[Crawford]", "RE[W+\u00b2]") + ")",
+        "(;FF[4]GM[6]MI[length:3][ws:7][bs:99];W[31hefe])",
+        ")(",
+        "(;FF[4]GM[6]MI[length:3];W[];B[11];W[double];W[double];B[drop];W[take])",
+    ],
+)
+def test_a_hostile_file_is_refused_or_reported_in_words(text: str) -> None:
+    try:
+        check = check_sgf(text.encode("utf-8"))
+    except MatFileError as error:
+        assert str(error)
+    else:
+        assert check.problems
+        assert all(problem.message for problem in check.problems)
+
+
+def test_a_deeply_nested_main_line_is_read_without_recursion() -> None:
+    text = "(;FF[4]GM[6]MI[length:3]" + "(" * 100_000 + ";W[31hefe]" + ")" * 100_001
+    plays = [event.notation for event in import_sgf(text).events if isinstance(event, Played)]
+    assert plays == ["8/5 6/5"]
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        RuleSet(match_length=5, crawford=False),
+        RuleSet(cube_limit=8, backgammons="AS_GAMMON"),
+        RuleSet(beavers=True, jacoby=True),
+        RuleSet(match_length=3, cube=False),
+    ],
+)
+def test_rules_gnubg_has_no_word_for_come_back_the_same(rules: RuleSet) -> None:
+    match = bot_match(rules, 11, games=3, double=0.3, take=0.5)
+    imported = import_sgf(export_sgf(match))
+    assert imported.rules == rules
+    assert imported.score == match.state.score
 
 
 def test_long_nardi_cannot_be_written_and_says_why() -> None:
