@@ -109,8 +109,16 @@ def test_the_crawford_game_is_marked_as_gnubg_marks_it() -> None:
     match = bot_match(RuleSet(match_length=3), 7, double=0.3, take=0.3)
     trees = export_sgf(match).split("(;")[1:]
     crawford = [tree for tree in trees if "CrawfordGame" in tree.split("\n")[0]]
-    assert match.state.crawford_played == bool(crawford)
+    assert match.state.crawford_played
+    assert len(crawford) == 1
     assert all("RU[Crawford" in tree for tree in trees)
+
+
+def test_names_with_brackets_and_backslashes_come_back_the_same() -> None:
+    names = ("Ann [the first]", "Bob \\ Co")
+    text = export_sgf(bot_match(RuleSet(match_length=3), 7), players=names)
+    assert "PW[Ann [the first\\]]" in text
+    assert import_sgf(text).players == names
 
 
 def test_a_play_is_written_with_gnubg_letters_from_the_movers_side() -> None:
@@ -265,10 +273,10 @@ def test_gnubg_loads_our_sgf_at_the_same_score_with_no_warning(
 ) -> None:
     match = gnubg_match(rules, seed)
     path = tmp_path / "match.sgf"
-    path.write_text(export_sgf(match, players=("Ann", "Bob")), encoding="utf-8")
+    path.write_text(export_sgf(match, players=("Ann [A]", "Bob")), encoding="utf-8")
     reading = gnubg_loads(path)
     assert reading is not None
-    assert reading.players == ("Ann", "Bob")
+    assert reading.players == ("Ann [A]", "Bob")
     assert reading.games == len(match.state.finished) + (not match.state.over and rules.is_match)
     assert reading.score == match.state.score
     assert reading.match_length == rules.match_length
