@@ -5,10 +5,11 @@ gnubg saves a match as one SGF game tree per game. The root node says the match 
 players (``PW`` is player 0, white; ``PB`` player 1, black), the rules (``RU[Crawford:
 CrawfordGame:Jacoby]``, ``NoCube``) and the result (``RE[W+2]``, ``RE[B+1R]`` for a resignation).
 Each following node is one action: ``W[31hefe]`` a roll and its play, each step two letters
-naming the board's points from white's side (``a``-``x`` white's points 1-24, black's 24-1; ``y``
-the bar, ``z`` off), ``B[double]``,
-``W[take]``, ``W[drop]``; ``PL[W]DI[31]`` sets dice that were rolled and not played.
-A resignation has no node: gnubg writes it only in ``RE``.
+naming the board's points from white's side (``a``-``x`` white's points 1-24, black's 24-1;
+``y`` the bar, ``z`` off), ``B[double]``, ``W[take]``, ``W[drop]``; ``PL[W]DI[31]`` sets dice
+that were rolled and not played. A resignation has no node: gnubg writes it only in ``RE``. A
+game lost on time is written as a resignation worth the points the time loss gave (gnubg has no
+clocks) and read back as one.
 
 - :func:`export_sgf` writes a match as gnubg's ``save match`` does (its SaveGame).
 - :func:`read_sgf` reads a file leniently into the same record a .mat file is read into, and
@@ -16,12 +17,12 @@ A resignation has no node: gnubg writes it only in ``RE``.
   and every problem is reported the same way: game, move, side, line and words. A move number
   counts the game's lines as a .mat file would write them (a line per pair of actions).
 
-What the format says and does not: gnubg records no opening throw's ties, no rejected
-resignation and no beaver: gnubg writes a beaver as the taker's double while doubled, followed by
-the doubler's take; tavli writes it so and reads it back as a beaver (which needs no answer in
-tavli's rules, so the take is read past), and a file that beavers has beavers on. Rules gnubg has no word for (cube
-limit, backgammons) go in a root property of tavli's own, ``TR[CubeLimit=8:Beaver=On]``, which
-gnubg ignores. Long nardi cannot be written: gnubg's rules property names only backgammon's
+What the format says and does not: gnubg records no opening throw's ties, no rejected resignation
+and no beaver of its own: it writes a beaver as the taker's double while doubled, followed by the
+doubler's take. tavli writes it so and reads it back as a beaver (which needs no answer in tavli's
+rules, so the take is read past), and a file that beavers has beavers on. Rules gnubg has no word
+for (cube limit, backgammons) go in a root property of tavli's own, ``TR[CubeLimit=8:Beaver=On]``,
+which gnubg ignores. Long nardi cannot be written: gnubg's rules property names only backgammon's
 variants (Nackgammon, Hypergammon), and its moves only backgammon's board. Analysis properties
 (``A``, ``DA``, luck and skill marks, ``GS``) and comments are read past: tavli's log keeps plays,
 not evaluations.
@@ -59,10 +60,9 @@ COLOURS = "WB"
 """The SGF letter of each side: player 0 is white, player 1 black."""
 
 _BAR_LETTER, _OFF_LETTER = "y", "z"
-# The rules gnubg writes in RU (each a tag of the .mat header, on or off) and the ones it has, for
-# variants tavli does not play.
+# The variants gnubg's RU can name, none of which tavli plays.
 _GNUBG_VARIANTS = ("Nackgammon", "Hypergammon1", "Hypergammon2", "Hypergammon3")
-# Rules a .mat header names that gnubg's RU says itself, or that tavli's own TR property need not.
+# The .mat header's rule tags that gnubg's RU says itself: tavli's own TR property holds the others.
 _SAID_BY_RU = ("Crawford", "Jacoby", "Cube")
 # A number has at most nine digits, so that every number a file writes is a small integer.
 _NUMBER = re.compile(r"[0-9]{1,9}")
@@ -89,7 +89,7 @@ def export_sgf(
     """
     rules, events = (match.rules, match.events) if isinstance(match, Match) else (match[0], list(match[1]))
     _check_writable(rules)
-    games = _game_trees(rules, list(events))
+    games = _trees_written(rules, list(events))
     return "".join(_format_tree(game, rules, players) for game in games)
 
 
@@ -115,7 +115,7 @@ class _GameTree:
     result: str = ""  # RE's value, once the game is over
 
 
-def _game_trees(rules: RuleSet, events: list[Event]) -> list[_GameTree]:
+def _trees_written(rules: RuleSet, events: list[Event]) -> list[_GameTree]:
     state = new_match(rules)
     games = [_GameTree(0, state.score, state.game.crawford)]
     rolled: Rolled | None = None  # a roll not yet played
