@@ -9,7 +9,8 @@ naming the board's points from white's side (``a``-``x`` white's points 1-24, bl
 ``y`` the bar, ``z`` off), ``B[double]``, ``W[take]``, ``W[drop]``; ``PL[W]DI[31]`` sets dice
 that were rolled and not played. A resignation has no node: gnubg writes it only in ``RE``. A
 game lost on time is written as a resignation worth the points the time loss gave (gnubg has no
-clocks) and read back as one.
+clocks, and reads it so) with a root property of tavli's own, ``TL[B]`` (black ran out of time), by
+which tavli reads it back as a time loss.
 
 - :func:`export_sgf` writes a match as gnubg's ``save match`` does (its SaveGame).
 - :func:`read_sgf` reads a file leniently into the same record a .mat file is read into, and
@@ -50,7 +51,7 @@ from tavli.engine.events import (
 from tavli.engine.game import apply, new_match
 from tavli.engine.match import Match
 from tavli.engine.matfile.checking import MatchCheck, MatFileError, Problem, RulesUnknown, check_record
-from tavli.engine.matfile.export import rule_headers
+from tavli.engine.matfile.export import rule_headers, time_loss_tag
 from tavli.engine.matfile.reading import Entry, EntryKind, GameRecord, MatRecord, decode
 from tavli.engine.play import Dice
 from tavli.engine.position import BAR, OFF
@@ -60,6 +61,8 @@ COLOURS = "WB"
 """The SGF letter of each side: player 0 is white, player 1 black."""
 
 _BAR_LETTER, _OFF_LETTER = "y", "z"
+# tavli's own root property naming the side that lost a game on time, which gnubg ignores.
+_TIME_LOSS = "TL"
 # The variants gnubg's RU can name, none of which tavli plays.
 _GNUBG_VARIANTS = ("Nackgammon", "Hypergammon1", "Hypergammon2", "Hypergammon3")
 # The .mat header's rule tags that gnubg's RU says itself: tavli's own TR property holds the others.
@@ -113,6 +116,7 @@ class _GameTree:
     crawford_game: bool
     nodes: list[str] = field(default_factory=list)
     result: str = ""  # RE's value, once the game is over
+    ran_out_of_time: Side | None = None  # the side whose time ran out, in a game lost on time
 
 
 def _trees_written(rules: RuleSet, events: list[Event]) -> list[_GameTree]:
@@ -148,9 +152,11 @@ def _trees_written(rules: RuleSet, events: list[Event]) -> list[_GameTree]:
             game.nodes.append(f"{colour}[take]")
         elif isinstance(event, Dropped):
             game.nodes.append(f"{colour}[drop]")
-        elif isinstance(event, ResignationAccepted | TimeRanOut) and rolled is not None:
+        if isinstance(event, ResignationAccepted | TimeRanOut) and rolled is not None:
             game.nodes.append(_unplayed(rolled))
             rolled = None
+        if isinstance(event, TimeRanOut):
+            game.ran_out_of_time = event.side
         if len(state.finished) > len(before.finished):
             finished = state.finished[-1]
             given_up = isinstance(event, ResignationAccepted | TimeRanOut)
@@ -202,6 +208,8 @@ def _format_tree(game: _GameTree, rules: RuleSet, players: tuple[str, str]) -> s
         root += f"TR[{':'.join(unsaid)}]"
     if game.result:
         root += f"RE[{game.result}]"
+    if game.ran_out_of_time is not None:
+        root += f"{_TIME_LOSS}[{COLOURS[game.ran_out_of_time]}]"
     return root + "".join(f"\n;{node}" for node in game.nodes) + ")\n"
 
 
@@ -241,6 +249,11 @@ def read_sgf(text: str) -> MatRecord:
     games = tuple(_game_record(nodes, position, players) for position, nodes in enumerate(trees))
     if any(entry.kind == "beaver" for game in games for entry in game.entries):
         tags["Beaver"] = "On"
+    for nodes, game in zip(trees, games, strict=True):
+        loser = nodes[0].properties.get(_TIME_LOSS, [""])[0].strip()
+        if loser in ("W", "B"):
+            # The .mat checker's own word for a game lost on time: its header tag.
+            tags[time_loss_tag(game.number)] = f"{players[COLOURS.index(loser)]} ran out of time"
     return MatRecord(tags=tags, match_length=info.get("length", 0), match_line=trees[0][0].line, games=games)
 
 

@@ -13,11 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from tavli.engine.events import Beavered, Doubled, Dropped, Played, ResignationAccepted, Took
+from tavli.engine.events import Beavered, Doubled, Dropped, Played, ResignationAccepted, TimeRanOut, Took
 from tavli.engine.match import Match
 from tavli.engine.matfile import MatFileError, check_sgf, export_mat, export_sgf, import_mat, import_sgf
 from tavli.engine.matfile.sgf import SgfFormatError, read_sgf
 from tavli.engine.rules import RuleSet
+from tests.engine.test_mat_time_losses import PLAYERS, clocked_match, drop_a_double, run_out
 from tests.engine.test_matfile import ROLL_THEN_RESIGN, bot_match, roll_then_resign
 from tests.gnubg_mat import GnubgReading, _quoted, _reading, _run_gnubg, requires_gnubg
 
@@ -228,6 +229,21 @@ def test_rules_gnubg_has_no_word_for_come_back_the_same(rules: RuleSet) -> None:
     match = bot_match(rules, 11, games=3, double=0.3, take=0.5)
     imported = import_sgf(export_sgf(match))
     assert imported.rules == rules
+    assert imported.score == match.state.score
+
+
+@pytest.mark.parametrize("match_length", [5, 0])
+def test_a_game_lost_on_time_comes_back_as_a_time_loss(match_length: int) -> None:
+    match, time = clocked_match(match_length)
+    drop_a_double(match)
+    match.roll(match.state.game.turn)
+    run_out(match, time)
+    text = export_sgf(match, players=PLAYERS)
+    assert "R]TL[" in text
+    imported = import_sgf(text)
+    assert _played_the_same(imported.events, match.events)
+    assert isinstance(match.events[-1], TimeRanOut)
+    assert imported.events[-1] == match.events[-1]  # the same side ran out of time
     assert imported.score == match.state.score
 
 
