@@ -309,6 +309,22 @@ def test_a_roll_left_unplayed_before_a_resignation_is_kept(opening: bool, roller
 
 @requires_gnubg
 @pytest.mark.slow
+@pytest.mark.parametrize("roller_resigns", [False, True])
+def test_gnubg_loads_a_resignation_after_an_unplayed_opening_roll(
+    roller_resigns: bool, tmp_path: Path
+) -> None:
+    # Only after the opening roll: gnubg steps back to the first move of a file that holds one game
+    # of one move, whatever that game holds after it, and then reports no game in progress.
+    match = roll_then_resign(opening=True, roller_resigns=roller_resigns)
+    path = tmp_path / "match.sgf"
+    path.write_text(export_sgf(match), encoding="utf-8")
+    reading = gnubg_loads(path)
+    assert reading is not None
+    assert (reading.games, reading.score, reading.warnings) == (1, match.state.score, ())
+
+
+@requires_gnubg
+@pytest.mark.slow
 @pytest.mark.parametrize("run", range(3))
 def test_tavli_reads_gnubgs_own_sgf_at_gnubgs_score(run: int, tmp_path: Path) -> None:
     seed = random.randrange(1, 2**31)
