@@ -11,6 +11,8 @@ side, the bar as 25 and off as 0.
 - :func:`check_mat` reads any program's dialect leniently (:mod:`.reading`) and checks every game
   strictly against the rules (:mod:`.checking`), reporting every problem where it stands.
 - :func:`import_mat` gives the match a clean record describes, or refuses it with every problem.
+- :func:`export_sgf`, :func:`check_sgf` and :func:`import_sgf` do the same with GNU Backgammon's
+  own SGF match format (:mod:`.sgf`).
 
 What the format cannot say: the ties of an opening throw, rejected resignations (gnubg does not
 record them either) and which plays the engine made by itself. Long nardi is written in the same
@@ -34,6 +36,7 @@ from tavli.engine.matfile.checking import (
 )
 from tavli.engine.matfile.export import export_mat
 from tavli.engine.matfile.reading import UnreadableFile, decode, read_record
+from tavli.engine.matfile.sgf import SgfFormatError, check_sgf, export_sgf
 from tavli.engine.rules import RuleSet
 
 
@@ -93,7 +96,18 @@ def import_mat(text: str | bytes, *, rules: RuleSet | None = None) -> ImportedMa
     :raises MatFileError: for a file that cannot be read, or that records anything the rules do
         not allow; it holds every problem (:func:`check_mat`'s), the first one in its message.
     """
-    checked = check_mat(text, rules=rules)
+    return _imported(check_mat(text, rules=rules))
+
+
+def import_sgf(text: str | bytes, *, rules: RuleSet | None = None) -> ImportedMatch:
+    """The match a clean GNU Backgammon SGF file records, every game replayed by the engine.
+
+    :raises MatFileError: as :func:`import_mat` does (:func:`check_sgf`'s problems).
+    """
+    return _imported(check_sgf(text, rules=rules))
+
+
+def _imported(checked: MatchCheck) -> ImportedMatch:
     if checked.problems:
         raise MatFileError(checked.problems)
     return ImportedMatch(
@@ -111,7 +125,11 @@ __all__ = [
     "MatFileError",
     "MatchCheck",
     "Problem",
+    "SgfFormatError",
     "check_mat",
+    "check_sgf",
     "export_mat",
+    "export_sgf",
     "import_mat",
+    "import_sgf",
 ]

@@ -95,7 +95,9 @@ def export_mat(
     rules, events = (match.rules, match.events) if isinstance(match, Match) else (match[0], list(match[1]))
     for name in players:
         if not name.strip() or ":" in name or name.splitlines() != [name]:
-            raise ValueError(f"a player's name in a .mat file cannot be empty or hold ':' or a line break: {name!r}")
+            raise ValueError(
+                f"a player's name in a .mat file cannot be empty or hold ':' or a line break: {name!r}"
+            )
     games = _game_records(rules, events)
     lines = _header_lines(rules, _time_losses(games, players), site, event, round, date, transcriber, comment)
     text = "".join(lines) + "\n" + f" {rules.match_length} point match\n\n"
@@ -120,7 +122,7 @@ def _header_lines(
             lines.append(f'; [{key} "{value}"]\n')
     if date is not None:
         lines.append(f'; [EventDate "{date.year:04d}.{date.month:02d}.{date.day:02d}"]\n')
-    lines.extend(f'; [{key} "{value}"]\n' for key, value in _rule_headers(rules) + time_losses)
+    lines.extend(f'; [{key} "{value}"]\n' for key, value in rule_headers(rules) + time_losses)
     if transcriber:
         lines.append(f'; [Transcriber "{transcriber}"]\n')
     if comment:
@@ -128,7 +130,7 @@ def _header_lines(
     return lines
 
 
-def _rule_headers(rules: RuleSet) -> list[tuple[str, str]]:
+def rule_headers(rules: RuleSet) -> list[tuple[str, str]]:
     """The header lines for the rule options that differ from what a .mat file is assumed to mean."""
     default = RuleSet(variant=rules.variant, match_length=rules.match_length)
     headers = []
@@ -325,4 +327,11 @@ def points_in_words(points: int) -> str:
     return f"{points} point" + ("" if points == 1 else "s")
 
 
-__all__ = ["MATCH_OPENINGS_WORDS", "OPENING_WORDS", "export_mat", "points_in_words", "time_loss_tag"]
+__all__ = [
+    "MATCH_OPENINGS_WORDS",
+    "OPENING_WORDS",
+    "export_mat",
+    "points_in_words",
+    "rule_headers",
+    "time_loss_tag",
+]
