@@ -172,6 +172,9 @@ class BotSeats:
         self.clock = clock
         self.holder = f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"
         self._playing: dict[tuple[str, int], _Playing] = {}
+        # The client each seat sent off the table to make room was playing for: taken up again, it
+        # counts against that client once more.
+        self._sent_off: dict[tuple[str, int], str] = {}
         self._lock = threading.Lock()
         self._client: TavliClient | None = None
         self._closed = threading.Event()
@@ -284,7 +287,7 @@ class BotSeats:
             waiting = self._waiting_for_people(client)
             if not waiting:
                 raise
-            self._send_off(*waiting[0])
+            self._send_off(client, *waiting[0])
             self.quotas.count_bot(client, seat)
 
     def _waiting_for_people(self, client: str) -> list[tuple[_Playing, SeatStream]]:
@@ -303,15 +306,29 @@ class BotSeats:
         waiting.sort(key=lambda found: found[0])
         return [(each, stream) for _, each, stream in waiting]
 
-    def _send_off(self, playing: _Playing, stream: SeatStream) -> None:
+    def _send_off(self, client: str, playing: _Playing, stream: SeatStream) -> None:
         """Send ``playing``'s bot, on ``stream``, off the table until its opponent acts (with the
-        lock held), as :attr:`patience` does, and stop counting it against its client."""
+        lock held), as :attr:`patience` does, and stop counting it against ``client`` meanwhile."""
         seat = playing.seat
         playing.done = True
+        self._sent_off[(seat.name, seat.seat)] = client
         self._let_go(seat, waiting_at=int(stream.last_seen.etag or 0))
         stream.close()
         self.quotas.release_bot((seat.name, seat.seat))
         log.info("bot sent off the table to make room", game=seat.name, seat=seat.seat, bot=seat.bot)
+
+    def _counted_again(self, seat: tuple[str, int]) -> bool:
+        """Whether a bot may be taken up at ``seat`` (with the lock held): one sent off the table
+        to make room counts against its client again, taking the place of another of its bots
+        that waits for a person; with none, it waits for room, and the person for it."""
+        client = self._sent_off.get(seat)
+        if client is None:
+            return True
+        try:
+            self._count_for(client, seat)
+        except LimitReached:
+            return False
+        return True
 
     # --- leases ----------------------------------------------------------------------------
 
@@ -363,14 +380,22 @@ class BotSeats:
                 return
             room = self.most - len(self._playing)
             free = [seat for seat in free if (seat.name, seat.seat) not in self._playing][:room]
+            free = [seat for seat in free if self._counted_again((seat.name, seat.seat))]
             if not free:
                 return
             now = self.clock()
-            held = self.store.claim_bot_seats(
-                [(seat.name, seat.seat) for seat in free], self.holder, now, now + LEASE_SECONDS
-            )
+            wanted = [(seat.name, seat.seat) for seat in free]
+            held: set[tuple[str, int]] = set()
+            try:
+                held = self.store.claim_bot_seats(wanted, self.holder, now, now + LEASE_SECONDS)
+            finally:
+                for key in wanted:  # counted again above: one not claimed counts for nobody yet
+                    if key not in held and key in self._sent_off:
+                        self.quotas.release_bot(key)
             for seat in free:
-                if (seat.name, seat.seat) in held:  # else another process claimed it first
+                key = (seat.name, seat.seat)
+                if key in held:  # else another process claimed it first
+                    self._sent_off.pop(key, None)
                     log.info("bot taken up", game=seat.name, seat=seat.seat, bot=seat.bot)
                     self._start(seat)
 

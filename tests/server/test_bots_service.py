@@ -218,6 +218,30 @@ def test_a_new_bot_takes_the_place_of_the_one_that_waited_longest_for_its_person
         assert over.phase == games_pb2.PHASE_MATCH_OVER
 
 
+def test_a_bot_that_comes_back_counts_again_and_takes_the_place_of_one_that_waits() -> None:
+    with running_server(quotas=QuotaLimits(bots_per_client=1)) as running, connected(running.port) as client:
+        quotas = running.bot_seats.quotas
+        first_mine, first_theirs = client.create_game(match_length=1)
+        seat_bot(client, first_theirs)
+        wait_until_waiting_for_people(running, 1)
+        second_mine, second_theirs = client.create_game(match_length=1)
+        seat_bot(client, second_theirs)  # the first game's bot goes off the table
+        assert wait_until_waiting_for_people(running, 1) == [second_mine.name]
+        assert quotas.bot_client((first_theirs.name, first_theirs.seat)) is None
+
+        # the first game's person plays on: its bot comes back, counted again, and the second
+        # game's bot, waiting for its person, goes off the table in its place
+        stream = client.stream_seat(first_mine.name, first_mine.token)
+        try:
+            over = play_seat(stream, bots.create("random", seed=11), wait=WAIT)
+        finally:
+            stream.close()
+        assert over.phase == games_pb2.PHASE_MATCH_OVER
+        assert quotas.bot_client((second_theirs.name, second_theirs.seat)) is None
+        assert bot_named_at(client, second_theirs) == "random"
+        assert second_mine.game().phase != games_pb2.PHASE_MATCH_OVER
+
+
 def test_a_bot_that_left_its_seat_no_longer_counts_against_its_client() -> None:
     with running_server(quotas=QuotaLimits(bots_per_client=1)) as running, connected(running.port) as client:
         mine, theirs = client.create_game(match_length=1)
