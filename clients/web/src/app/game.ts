@@ -396,7 +396,7 @@ class GameScreen implements Screen {
     // Held under its result, the finished game is the last one (the next cannot end meanwhile).
     const held = this.holding ? (game.finishedGames.at(-1) ?? null) : null;
     this.players.show(game, view, me, held);
-    setText(this.lastPlay, lastPlayText(game, me) || "No play yet in this game.");
+    setText(this.lastPlay, held ? gameOverText(game, held, me) : lastPlayText(game, me) || "No play yet in this game.");
     const status = this.replaying ? `Replaying: ${statusText(game, null, [])}` : statusText(game, this.watching ? null : me ?? (game.phase === Phase.OPENING ? view : null), this.state.ready ? this.state.actions : []);
     setText(this.status, this.message ? `${this.message} ${status}` : status);
     if (this.holding) {
