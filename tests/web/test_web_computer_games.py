@@ -43,7 +43,9 @@ def test_a_new_game_against_the_computer_can_always_be_started(
 ) -> None:
     left = []
     for number in range(SHARE + 2):
-        name = start_computer_game(page, server.web_port, variant="backgammon", bot="random", match_length=3, name="Ann")
+        name = start_computer_game(
+            page, server.web_port, variant="backgammon", bot="random", match_length=3, name="Ann"
+        )
         assert wait_until_actionable(page), f"game {number + 1} never showed the player's turn"
         wait_until_its_bot_waits_for_me(server, name)
         left.append(name)  # and the next start_computer_game goes home
@@ -65,7 +67,9 @@ def test_the_match_length_is_limited_to_what_the_server_seats_a_bot_at(
     expect(by(page, "setting-bot").locator('option[value="random"]')).to_have_count(1)
     expect(length).to_have_attribute("max", str(LONGEST))
     length.fill(str(LONGEST + 1))
-    refusal = f"The computer plays matches of up to {LONGEST} points (or money play, 0): choose {LONGEST} or fewer."
+    refusal = (
+        f"The computer plays matches of up to {LONGEST} points (or money play, 0): choose {LONGEST} or fewer."
+    )
     expect(page.locator(f"#{length.get_attribute('aria-describedby')}")).to_have_text(refusal)
     expect(length).to_have_attribute("aria-invalid", "true")
     by(page, "start-computer-game").click()
