@@ -165,8 +165,10 @@ def bot_named_at(client: TavliClient, seat: Seat) -> str:
 
 
 def test_a_client_gets_no_more_bots_playing_than_its_share_and_another_client_still_gets_one() -> None:
-    share = QuotaLimits(bots_per_client=2)
-    with running_server(quotas=share, bots_play_each_other=True) as running, connected(running.port) as client:
+    with (
+        running_server(quotas=QuotaLimits(bots_per_client=2), bots_play_each_other=True) as running,
+        connected(running.port) as client,
+    ):
         mine, theirs = client.create_game(match_length=25)
         seat_bot(client, theirs)
         seat_bot(client, mine)  # two bots playing each other: neither waits for a person
