@@ -222,7 +222,7 @@ class BotSeats:
                 raise LimitReached(
                     "TOO_MANY_BOTS", f"all {self.most} of this server's bots are playing; try again later"
                 )
-            self.quotas.count_bot(client, (name, seat))
+            self._count_for(client, (name, seat))
             now = self.clock()
             given = BotSeat(name, seat, bot_name, now, client)
             try:
@@ -261,6 +261,67 @@ class BotSeats:
                 self._let_go(each.seat)
         if self._client is not None:
             self._client.close()
+
+    # --- a client's place for one more bot ------------------------------------------------
+
+    def waiting_for_people(self, client: str) -> list[BotSeat]:
+        """The seats of the bots playing for ``client`` that wait for a person to act, the one
+        that has waited longest first: the bots a new one of the client's takes the place of."""
+        with self._lock:
+            return [playing.seat for playing, _ in self._waiting_for_people(client)]
+
+    def _count_for(self, client: str, seat: tuple[str, int]) -> None:
+        """Count the bot at ``seat`` against ``client`` (with the lock held); at the client's cap,
+        first send off the table the client's bot that has waited longest for a person (its game
+        stays, and the bot comes back once that person acts), so that a game left unfinished does
+        not keep a new one from starting.
+
+        :raises LimitReached: TOO_MANY_BOTS, when every bot of the client is playing.
+        """
+        try:
+            self.quotas.count_bot(client, seat)
+        except LimitReached:
+            waiting = self._waiting_for_people(client)
+            if not waiting:
+                raise
+            self._send_off(client, *waiting[0])
+            self.quotas.count_bot(client, seat)
+
+    def _waiting_for_people(self, client: str) -> list[tuple[_Playing, SeatStream]]:
+        """The bots playing for ``client`` that wait for a person to act, with their streams, the
+        one that has waited longest first (with the lock held); a bot waiting for a bot is playing."""
+        waiting = []
+        for key, each in self._playing.items():
+            if each.done or each.stream is None or self.quotas.bot_client(key) != client:
+                continue
+            view = each.stream.latest
+            if not view.game.name or view.seat in view.game.to_act:
+                continue  # not joined yet, or to act
+            if any(other.seat != each.seat.seat for other in self.store.bot_seats(each.seat.name)):
+                continue
+            waiting.append((view.game.update_time.ToNanoseconds(), each, each.stream))
+        waiting.sort(key=lambda found: found[0])
+        return [(each, stream) for _, each, stream in waiting]
+
+    def _send_off(self, client: str, playing: _Playing, stream: SeatStream) -> None:
+        """Send ``playing``'s bot, on ``stream``, off the table until its opponent acts (with the
+        lock held), as :attr:`patience` does, and stop counting it against ``client`` meanwhile."""
+        seat = playing.seat
+        playing.done = True
+        self._let_go(seat, waiting_at=int(stream.last_seen.etag or 0))
+        stream.close()
+        self.quotas.release_bot((seat.name, seat.seat))
+        log.info("bot sent off the table to make room", game=seat.name, seat=seat.seat, bot=seat.bot)
+
+    def _count_again(self, client: str, seat: tuple[str, int]) -> None:
+        """Count a bot taken up at ``seat`` against ``client``, the client that seated it (with the
+        lock held): in the place of another of its bots that waits for a person if it is at its
+        cap, and past the cap if none waits (the game needs its bot: the client's next one is
+        refused instead)."""
+        try:
+            self._count_for(client, seat)
+        except LimitReached:
+            self.quotas.count_bot(client, seat, seated_already=True)
 
     # --- leases ----------------------------------------------------------------------------
 
@@ -319,9 +380,10 @@ class BotSeats:
                 [(seat.name, seat.seat) for seat in free], self.holder, now, now + LEASE_SECONDS
             )
             for seat in free:
-                if (seat.name, seat.seat) in held:  # else another process claimed it first
+                key = (seat.name, seat.seat)
+                if key in held:  # else another process claimed it first
                     if seat.client:  # "": seated before seats kept their client
-                        self.quotas.count_bot(seat.client, (seat.name, seat.seat), seated_already=True)
+                        self._count_again(seat.client, key)
                     log.info("bot taken up", game=seat.name, seat=seat.seat, bot=seat.bot, client=seat.client)
                     self._start(seat)
 
@@ -456,7 +518,8 @@ class BotsServicer(bots_service_pb2_grpc.BotsServiceServicer):
                     variants=[convert.variant_message(variant) for variant in hosted.variants],
                 )
                 for hosted in hosted_bots
-            ]
+            ],
+            max_match_length=self.match_points,
         )
 
     async def SeatBot(

@@ -164,11 +164,14 @@ def bot_named_at(client: TavliClient, seat: Seat) -> str:
     return stub(client).GetSeatBot(pb.GetSeatBotRequest(name=seat.name, seat=seat.seat)).bot
 
 
-def test_a_client_gets_no_more_bots_than_its_share_and_another_client_still_gets_one() -> None:
-    with running_server(quotas=QuotaLimits(bots_per_client=2)) as running, connected(running.port) as client:
-        for _ in range(2):
-            _, theirs = client.create_game(match_length=5)
-            seat_bot(client, theirs)
+def test_a_client_gets_no_more_bots_playing_than_its_share_and_another_client_still_gets_one() -> None:
+    with (
+        running_server(quotas=QuotaLimits(bots_per_client=2), bots_play_each_other=True) as running,
+        connected(running.port) as client,
+    ):
+        mine, theirs = client.create_game(match_length=25)
+        seat_bot(client, theirs)
+        seat_bot(client, mine)  # two bots playing each other: neither waits for a person
         _, theirs = client.create_game(match_length=5)
         refused = refusal(lambda: seat_bot(client, theirs))
         assert bot_named_at(client, theirs) == ""  # the refusal changed nothing
@@ -181,6 +184,64 @@ def test_a_client_gets_no_more_bots_than_its_share_and_another_client_still_gets
     assert error_info(refused)[:2] == (grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_BOTS")
     assert "2 of this server's bots play for 127.0.0.1 already" in refused.details()
     assert seated.seat == games_pb2.SEAT_1
+
+
+def wait_until_waiting_for_people(running: Running, count: int) -> list[str]:
+    """The games whose bots wait for their person, once ``count`` of them do."""
+    deadline = time.monotonic() + WAIT
+    waiting = running.bot_seats.waiting_for_people("127.0.0.1")
+    while len(waiting) < count and time.monotonic() < deadline:
+        time.sleep(0.05)
+        waiting = running.bot_seats.waiting_for_people("127.0.0.1")
+    return [seat.name for seat in waiting]
+
+
+def test_a_new_bot_takes_the_place_of_the_one_that_waited_longest_for_its_person() -> None:
+    with running_server(quotas=QuotaLimits(bots_per_client=2)) as running, connected(running.port) as client:
+        left = [client.create_game(match_length=1) for _ in range(2)]
+        for _, theirs in left:
+            seat_bot(client, theirs)
+        assert sorted(wait_until_waiting_for_people(running, 2)) == sorted(mine.name for mine, _ in left)
+        longest = running.bot_seats.waiting_for_people("127.0.0.1")[0]
+        mine, theirs = next((mine, theirs) for mine, theirs in left if mine.name == longest.name)
+
+        _, new = client.create_game(match_length=5)
+        assert seat_bot(client, new).seat == games_pb2.SEAT_1
+        assert running.bot_seats.quotas.bot_client((longest.name, longest.seat)) is None
+        assert bot_named_at(client, theirs) == "random"  # the left game keeps its bot, off the table
+        assert mine.game().phase != games_pb2.PHASE_MATCH_OVER
+
+        # its person plays on: the bot comes back to its seat and plays the match out
+        stream = client.stream_seat(mine.name, mine.token)
+        try:
+            over = play_seat(stream, bots.create("random", seed=9), wait=WAIT)
+        finally:
+            stream.close()
+        assert over.phase == games_pb2.PHASE_MATCH_OVER
+
+
+def test_a_bot_that_comes_back_counts_again_and_takes_the_place_of_one_that_waits() -> None:
+    with running_server(quotas=QuotaLimits(bots_per_client=1)) as running, connected(running.port) as client:
+        quotas = running.bot_seats.quotas
+        first_mine, first_theirs = client.create_game(match_length=1)
+        seat_bot(client, first_theirs)
+        wait_until_waiting_for_people(running, 1)
+        second_mine, second_theirs = client.create_game(match_length=1)
+        seat_bot(client, second_theirs)  # the first game's bot goes off the table
+        assert wait_until_waiting_for_people(running, 1) == [second_mine.name]
+        assert quotas.bot_client((first_theirs.name, first_theirs.seat)) is None
+
+        # the first game's person plays on: its bot comes back, counted again, and the second
+        # game's bot, waiting for its person, goes off the table in its place
+        stream = client.stream_seat(first_mine.name, first_mine.token)
+        try:
+            over = play_seat(stream, bots.create("random", seed=11), wait=WAIT)
+        finally:
+            stream.close()
+        assert over.phase == games_pb2.PHASE_MATCH_OVER
+        assert quotas.bot_client((second_theirs.name, second_theirs.seat)) is None
+        assert bot_named_at(client, second_theirs) == "random"
+        assert second_mine.game().phase != games_pb2.PHASE_MATCH_OVER
 
 
 def test_a_bot_that_left_its_seat_no_longer_counts_against_its_client() -> None:
@@ -217,6 +278,18 @@ def test_both_seats_of_a_game_go_to_bots_only_where_the_operator_allows_it() -> 
         while mine.game().phase != games_pb2.PHASE_MATCH_OVER and time.monotonic() < deadline:
             time.sleep(0.1)
         assert mine.game().phase == games_pb2.PHASE_MATCH_OVER
+
+
+def test_list_bots_says_the_longest_match_the_server_seats_a_bot_at() -> None:
+    with running_server(bot_match_points=7) as running, connected(running.port) as client:
+        listed = stub(client).ListBots(pb.ListBotsRequest())
+        _, theirs = client.create_game(match_length=listed.max_match_length + 1)
+        refused = refusal(lambda: seat_bot(client, theirs))
+        _, longest = client.create_game(match_length=listed.max_match_length)
+        assert seat_bot(client, longest).bot == "random"
+    assert listed.max_match_length == 7
+    assert error_info(refused)[:2] == (grpc.StatusCode.FAILED_PRECONDITION, "MATCH_TOO_LONG_FOR_BOTS")
+    assert "matches of up to 7 points" in refused.details()
 
 
 def test_a_bot_is_not_seated_at_a_match_longer_than_the_server_allows() -> None:

@@ -209,6 +209,9 @@ def test_a_finished_games_final_position_stays_until_the_player_goes_on(
     expect(root).to_have_attribute("data-event-count", str(ended.event_count))
     assert by(page, "board-description").inner_text() == final_position
     expect(by(page, "game-over-text")).to_contain_text("1")
+    # The match line names the finished game and its result, not the game already going on.
+    expect(by(page, "match-length")).to_have_text("Match to 3 points, game 1 over: Boris wins 1 point")
+    expect(by(page, "last-play")).to_have_text("Game 1: Boris wins a single game, 1 point, by resignation.")
     screenshot(page, "board-game-over-final-position", full_page=True)
     assert root.get_attribute("data-my-turn") == "false"
 
@@ -216,6 +219,8 @@ def test_a_finished_games_final_position_stays_until_the_player_goes_on(
     expect(dialog).not_to_be_visible()
     expect(root).to_have_attribute("data-event-count", str(game.event_count))
     assert by(page, "board-description").inner_text() != final_position
+    expect(by(page, "match-length")).to_have_text("Match to 3 points, game 2")
+    expect(by(page, "last-play")).not_to_contain_text("Game 1")
 
 
 def test_a_watcher_from_the_start_sees_a_replay_reaching_the_stored_position(

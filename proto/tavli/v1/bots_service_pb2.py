@@ -27,7 +27,7 @@ from tavli.v1 import board_pb2 as tavli_dot_v1_dot_board__pb2
 from tavli.v1 import games_service_pb2 as tavli_dot_v1_dot_games__service__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1btavli/v1/bots_service.proto\x12\x08tavli.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x14tavli/v1/board.proto\x1a\x1ctavli/v1/games_service.proto\"\x11\n\x0fListBotsRequest\"3\n\x10ListBotsResponse\x12\x1f\n\x04\x62ots\x18\x01 \x03(\x0b\x32\x11.tavli.v1.BotInfo\"Q\n\x07\x42otInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12#\n\x08variants\x18\x03 \x03(\x0e\x32\x11.tavli.v1.Variant\"?\n\x0eSeatBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x12\n\nseat_token\x18\x02 \x01(\t\x12\x0b\n\x03\x62ot\x18\x03 \x01(\t\"<\n\x0fSeatBotResponse\x12\x1c\n\x04seat\x18\x01 \x01(\x0e\x32\x0e.tavli.v1.Seat\x12\x0b\n\x03\x62ot\x18\x02 \x01(\t\"?\n\x11GetSeatBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x1c\n\x04seat\x18\x02 \x01(\x0e\x32\x0e.tavli.v1.Seat\"\x83\x01\n\x12GetSeatBotResponse\x12\x1c\n\x04seat\x18\x01 \x01(\x0e\x32\x0e.tavli.v1.Seat\x12\x0b\n\x03\x62ot\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12-\n\tseat_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp2\xd9\x01\n\x0b\x42otsService\x12\x41\n\x08ListBots\x12\x19.tavli.v1.ListBotsRequest\x1a\x1a.tavli.v1.ListBotsResponse\x12>\n\x07SeatBot\x12\x18.tavli.v1.SeatBotRequest\x1a\x19.tavli.v1.SeatBotResponse\x12G\n\nGetSeatBot\x12\x1b.tavli.v1.GetSeatBotRequest\x1a\x1c.tavli.v1.GetSeatBotResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1btavli/v1/bots_service.proto\x12\x08tavli.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x14tavli/v1/board.proto\x1a\x1ctavli/v1/games_service.proto\"\x11\n\x0fListBotsRequest\"M\n\x10ListBotsResponse\x12\x1f\n\x04\x62ots\x18\x01 \x03(\x0b\x32\x11.tavli.v1.BotInfo\x12\x18\n\x10max_match_length\x18\x02 \x01(\x05\"Q\n\x07\x42otInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12#\n\x08variants\x18\x03 \x03(\x0e\x32\x11.tavli.v1.Variant\"?\n\x0eSeatBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x12\n\nseat_token\x18\x02 \x01(\t\x12\x0b\n\x03\x62ot\x18\x03 \x01(\t\"<\n\x0fSeatBotResponse\x12\x1c\n\x04seat\x18\x01 \x01(\x0e\x32\x0e.tavli.v1.Seat\x12\x0b\n\x03\x62ot\x18\x02 \x01(\t\"?\n\x11GetSeatBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x1c\n\x04seat\x18\x02 \x01(\x0e\x32\x0e.tavli.v1.Seat\"\x83\x01\n\x12GetSeatBotResponse\x12\x1c\n\x04seat\x18\x01 \x01(\x0e\x32\x0e.tavli.v1.Seat\x12\x0b\n\x03\x62ot\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12-\n\tseat_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp2\xd9\x01\n\x0b\x42otsService\x12\x41\n\x08ListBots\x12\x19.tavli.v1.ListBotsRequest\x1a\x1a.tavli.v1.ListBotsResponse\x12>\n\x07SeatBot\x12\x18.tavli.v1.SeatBotRequest\x1a\x19.tavli.v1.SeatBotResponse\x12G\n\nGetSeatBot\x12\x1b.tavli.v1.GetSeatBotRequest\x1a\x1c.tavli.v1.GetSeatBotResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -37,17 +37,17 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_LISTBOTSREQUEST']._serialized_start=126
   _globals['_LISTBOTSREQUEST']._serialized_end=143
   _globals['_LISTBOTSRESPONSE']._serialized_start=145
-  _globals['_LISTBOTSRESPONSE']._serialized_end=196
-  _globals['_BOTINFO']._serialized_start=198
-  _globals['_BOTINFO']._serialized_end=279
-  _globals['_SEATBOTREQUEST']._serialized_start=281
-  _globals['_SEATBOTREQUEST']._serialized_end=344
-  _globals['_SEATBOTRESPONSE']._serialized_start=346
-  _globals['_SEATBOTRESPONSE']._serialized_end=406
-  _globals['_GETSEATBOTREQUEST']._serialized_start=408
-  _globals['_GETSEATBOTREQUEST']._serialized_end=471
-  _globals['_GETSEATBOTRESPONSE']._serialized_start=474
-  _globals['_GETSEATBOTRESPONSE']._serialized_end=605
-  _globals['_BOTSSERVICE']._serialized_start=608
-  _globals['_BOTSSERVICE']._serialized_end=825
+  _globals['_LISTBOTSRESPONSE']._serialized_end=222
+  _globals['_BOTINFO']._serialized_start=224
+  _globals['_BOTINFO']._serialized_end=305
+  _globals['_SEATBOTREQUEST']._serialized_start=307
+  _globals['_SEATBOTREQUEST']._serialized_end=370
+  _globals['_SEATBOTRESPONSE']._serialized_start=372
+  _globals['_SEATBOTRESPONSE']._serialized_end=432
+  _globals['_GETSEATBOTREQUEST']._serialized_start=434
+  _globals['_GETSEATBOTREQUEST']._serialized_end=497
+  _globals['_GETSEATBOTRESPONSE']._serialized_start=500
+  _globals['_GETSEATBOTRESPONSE']._serialized_end=631
+  _globals['_BOTSSERVICE']._serialized_start=634
+  _globals['_BOTSSERVICE']._serialized_end=851
 # @@protoc_insertion_point(module_scope)

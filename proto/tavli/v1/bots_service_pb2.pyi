@@ -16,10 +16,12 @@ class ListBotsRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class ListBotsResponse(_message.Message):
-    __slots__ = ("bots",)
+    __slots__ = ("bots", "max_match_length")
     BOTS_FIELD_NUMBER: _ClassVar[int]
+    MAX_MATCH_LENGTH_FIELD_NUMBER: _ClassVar[int]
     bots: _containers.RepeatedCompositeFieldContainer[BotInfo]
-    def __init__(self, bots: _Optional[_Iterable[_Union[BotInfo, _Mapping]]] = ...) -> None: ...
+    max_match_length: int
+    def __init__(self, bots: _Optional[_Iterable[_Union[BotInfo, _Mapping]]] = ..., max_match_length: _Optional[int] = ...) -> None: ...
 
 class BotInfo(_message.Message):
     __slots__ = ("name", "description", "variants")

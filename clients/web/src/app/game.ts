@@ -393,8 +393,10 @@ class GameScreen implements Screen {
     el.setAttribute("data-replaying", this.replaying ? "true" : "false");
     el.setAttribute("data-seat", me === null ? "" : me === Seat.SEAT_1 ? "SEAT_1" : "SEAT_0");
 
-    this.players.show(game, view, me);
-    setText(this.lastPlay, lastPlayText(game, me) || "No play yet in this game.");
+    // Held under its result, the finished game is the last one (the next cannot end meanwhile).
+    const held = this.holding ? (game.finishedGames.at(-1) ?? null) : null;
+    this.players.show(game, view, me, held);
+    setText(this.lastPlay, held ? gameOverText(game, held, me) : lastPlayText(game, me) || "No play yet in this game.");
     const status = this.replaying ? `Replaying: ${statusText(game, null, [])}` : statusText(game, this.watching ? null : me ?? (game.phase === Phase.OPENING ? view : null), this.state.ready ? this.state.actions : []);
     setText(this.status, this.message ? `${this.message} ${status}` : status);
     if (this.holding) {

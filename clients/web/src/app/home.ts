@@ -37,6 +37,8 @@ export function homeScreen(root: HTMLElement, navigate: (hash: string) => void):
   );
   computer.onChange(() => saveSettings("computer", computer.read()));
 
+  // The page's own words, where the field's limit stops the form before it is sent.
+  computerForm.addEventListener("invalid", () => setText(computerAlert, computer.refusal()), true);
   computerForm.addEventListener("submit", (event) => {
     event.preventDefault();
     void startAgainstTheComputer();
@@ -45,7 +47,10 @@ export function homeScreen(root: HTMLElement, navigate: (hash: string) => void):
   async function startAgainstTheComputer(): Promise<void> {
     const settings = computer.read();
     saveSettings("computer", settings);
-    setText(computerAlert, "");
+    setText(computerAlert, computer.refusal());
+    if (computer.refusal()) {
+      return;
+    }
     startButton.disabled = true;
     setText(startButton, "Starting…");
     try {
@@ -73,7 +78,7 @@ export function homeScreen(root: HTMLElement, navigate: (hash: string) => void):
 
   api.bots
     .listBots({}, { signal: controller.signal })
-    .then((answer) => computer.setBots(answer.bots))
+    .then((answer) => computer.setBots(answer.bots, answer.maxMatchLength))
     .catch((error) => {
       if (!controller.signal.aborted) {
         setText(computerAlert, `The computer opponents could not be listed: ${refusalText(error)}`);

@@ -2,7 +2,7 @@
 // match), pips and clock, beside the board; the score, the match length and the cube above it.
 // They draw the game as the screen shows it, from the side of the seat the board is drawn for.
 
-import { Phase, type Game, type Seat } from "../gen/tavli/v1/games_service_pb";
+import { Phase, type FinishedGame, type Game, type Seat } from "../gen/tavli/v1/games_service_pb";
 import { clockText, readClock } from "./clock";
 import { otherSeat, playerName, seatIndex } from "./convert";
 import { h, setText } from "./dom";
@@ -29,8 +29,11 @@ export class PlayerStrips {
   /** `watching`: the page watches the game (no seat of its own is named "you"). */
   constructor(private readonly watching: boolean) {}
 
-  /** Names, turns, score, match length and cube, from `view`'s side; `mySeat` the page's own seat (null while unknown, and for a watcher). */
-  show(game: Game, view: Seat, mySeat: Seat | null): void {
+  /**
+   * Names, turns, score, match length and cube, from `view`'s side; `mySeat` the page's own seat
+   * (null while unknown, and for a watcher); `held` the finished game whose final position is shown.
+   */
+  show(game: Game, view: Seat, mySeat: Seat | null, held: FinishedGame | null): void {
     const other = otherSeat(view);
     setText(this.nameMe, this.watching ? playerName(game, view) : `${playerName(game, view)}${mySeat !== null ? " (you)" : ""}`);
     setText(this.nameThem, playerName(game, other));
@@ -39,7 +42,7 @@ export class PlayerStrips {
     setText(this.score, scoreText(game, mySeat ?? (this.watching ? null : view)));
     this.score.setAttribute("data-me", String(game.score[seatIndex(view)] ?? 0n));
     this.score.setAttribute("data-them", String(game.score[seatIndex(other)] ?? 0n));
-    setText(this.matchLength, matchLengthText(game));
+    setText(this.matchLength, matchLengthText(game, held, mySeat));
     setText(this.cube, cubeText(game, mySeat));
   }
 

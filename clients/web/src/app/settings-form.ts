@@ -7,7 +7,7 @@ import type { BotInfo } from "../gen/tavli/v1/bots_service_pb";
 import { h, uid } from "./dom";
 import { CUSTOM, buildPresetPicker } from "./preset-picker";
 import { PRESETS, applyPreset, presetOf } from "./presets";
-import { normalizeSettings, variantHasCube, type Settings } from "./settings";
+import { computerMatchRefusal, normalizeSettings, variantHasCube, type Settings } from "./settings";
 
 export interface SettingsForm {
   /** The preset, the bot (computer form only) and the name, to show first. */
@@ -15,8 +15,11 @@ export interface SettingsForm {
   /** Every rule, in a disclosure "Rules", closed by default. */
   rules: HTMLDetailsElement;
   read(): Settings;
-  /** Shows the bots that play the chosen variant (computer form only). */
-  setBots(bots: BotInfo[]): void;
+  /** Shows the bots that play the chosen variant, and limits the match length to `longestMatch`
+   * points, the longest the server seats a bot at (computer form only; 0: not limited). */
+  setBots(bots: BotInfo[], longestMatch: number): void;
+  /** Why a game of these settings cannot be started ("" when it can). */
+  refusal(): string;
   /** Called whenever a field changes. */
   onChange(listener: () => void): void;
 }
@@ -141,6 +144,7 @@ export function buildSettingsForm(prefix: "" | "table-", initial: Settings, with
   );
 
   let bots: BotInfo[] = [];
+  let longestMatch = 0;
   let wantedBot = initial.bot;
   let chosenOpening: string = initial.opening;
 
@@ -217,7 +221,10 @@ export function buildSettingsForm(prefix: "" | "table-", initial: Settings, with
     const hasCube = variantHasCube(s.variant);
     const money = s.matchLength === 0;
     cubeGroup.hidden = !hasCube;
-    matchLength.note.textContent = money ? "money play: games scored one after another" : `a match to ${s.matchLength}`;
+    const tooLong = computerMatchRefusal(s.matchLength, longestMatch);
+    matchLength.note.textContent = tooLong || (money ? "money play: games scored one after another" : `a match to ${s.matchLength}`);
+    matchLength.note.classList.toggle("refused", tooLong !== "");
+    matchLength.input.setAttribute("aria-invalid", String(tooLong !== ""));
     const cubeOn = hasCube && s.cube;
     enable(cube, s.matchLength !== 1, "a 1-point match has no cube");
     enable(cubeLimit, cubeOn, "needs the cube", "nobody may double past it");
@@ -292,9 +299,16 @@ export function buildSettingsForm(prefix: "" | "table-", initial: Settings, with
     basics,
     rules,
     read,
-    setBots(list: BotInfo[]) {
+    setBots(list: BotInfo[], longest: number) {
       bots = list;
+      longestMatch = longest;
+      if (longest > 0) {
+        matchLength.input.max = String(longest);
+      }
       refresh();
+    },
+    refusal() {
+      return computerMatchRefusal(read().matchLength, longestMatch);
     },
     onChange(listener) {
       listeners.push(listener);

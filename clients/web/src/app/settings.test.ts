@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { durationMs } from "@bufbuild/protobuf/wkt";
 import { Variant } from "../gen/tavli/v1/board_pb";
 import { CubeMode, MatchOpenings, Opening } from "../gen/tavli/v1/games_service_pb";
-import { DEFAULT_SETTINGS, loadSettings, normalizeSettings, saveSettings, toRuleSet, type Settings } from "./settings";
+import { DEFAULT_SETTINGS, computerMatchRefusal, loadSettings, normalizeSettings, saveSettings, toRuleSet, type Settings } from "./settings";
 
 function settings(changes: Partial<Settings>): Settings {
   return { ...DEFAULT_SETTINGS, ...changes };
@@ -115,5 +115,22 @@ describe("settings remembered", () => {
     storage.setItem("tavli.settings.table", "{not json");
     expect(loadSettings("table", storage)).toEqual(DEFAULT_SETTINGS);
     expect(normalizeSettings({ matchLength: -3, variant: "chess", clockDelay: "x" })).toEqual(DEFAULT_SETTINGS);
+  });
+});
+
+describe("the longest match the computer plays", () => {
+  it("allows every match up to the server's longest, and money play", () => {
+    expect(computerMatchRefusal(25, 25)).toBe("");
+    expect(computerMatchRefusal(1, 25)).toBe("");
+    expect(computerMatchRefusal(0, 25)).toBe("");
+  });
+
+  it("refuses a longer match in words that say what to choose", () => {
+    expect(computerMatchRefusal(26, 25)).toBe("The computer plays matches of up to 25 points (or money play, 0): choose 25 or fewer.");
+    expect(computerMatchRefusal(32767, 7)).toContain("up to 7 points");
+  });
+
+  it("leaves the answer to the server when it does not say its longest", () => {
+    expect(computerMatchRefusal(99, 0)).toBe("");
   });
 });

@@ -191,3 +191,15 @@ export function safeStorage(): Storage | undefined {
     return undefined;
   }
 }
+
+/**
+ * Why the computer cannot play a match of `matchLength` points on a server that seats its bots at
+ * matches of at most `longest` points ("" when it can; a `longest` of 0 is a server that does not
+ * say, and SeatBot answers for it). Money play (0) is always allowed.
+ */
+export function computerMatchRefusal(matchLength: number, longest: number): string {
+  if (longest <= 0 || matchLength <= longest) {
+    return "";
+  }
+  return `The computer plays matches of up to ${longest} points (or money play, 0): choose ${longest} or fewer.`;
+}

@@ -92,6 +92,14 @@ describe("what the table says around the board", () => {
     expect(matchLengthText(money)).toBe("Money play, game 6");
   });
 
+  it("while a finished game is held, the match line names it and its result, not the next game", () => {
+    const game = backgammonGame({ score: [2n, 1n], gameNumber: 3 });
+    const won = { gameNumber: 2, winner: Seat.SEAT_0, result: GameResult.GAMMON, points: 2, cubeValue: 1, endedBy: GameEnd.PLAY } as never;
+    expect(matchLengthText(game, won, Seat.SEAT_0)).toBe("Match to 5 points, game 2 over: you win 2 points");
+    expect(matchLengthText(game, won, Seat.SEAT_1)).toBe("Match to 5 points, game 2 over: Anna wins 2 points");
+    expect(matchLengthText(game, null, Seat.SEAT_0)).toBe("Match to 5 points, game 3");
+  });
+
   it("the end of a game: winner, result, points, how", () => {
     const game = backgammonGame();
     const text = gameOverText(

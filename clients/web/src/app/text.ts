@@ -103,10 +103,18 @@ export function scoreText(game: Game, mySeat: Seat | null): string {
   return `${total}: ${left} ${mine}, ${playerName(game, them)} ${theirs}`;
 }
 
-export function matchLengthText(game: Game): string {
+/**
+ * The match and the game it is at; `held`, a finished game whose final position is still shown,
+ * is named with its result instead of the game that follows it, until the player goes on.
+ */
+export function matchLengthText(game: Game, held: FinishedGame | null = null, mySeat: Seat | null = null): string {
   const length = game.ruleSet?.matchLength ?? 0;
-  const number = game.gameNumber ? `, game ${game.gameNumber}` : "";
-  return length === 0 ? `Money play${number}` : `Match to ${points(length)}${number}`;
+  const match = length === 0 ? "Money play" : `Match to ${points(length)}`;
+  if (held !== null) {
+    const [winner, verb] = held.winner === mySeat ? ["you", "win"] : [playerName(game, held.winner), "wins"];
+    return `${match}, game ${held.gameNumber} over: ${winner} ${verb} ${points(held.points)}`;
+  }
+  return game.gameNumber ? `${match}, game ${game.gameNumber}` : match;
 }
 
 /**
