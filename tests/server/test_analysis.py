@@ -268,6 +268,26 @@ def test_a_killed_evaluator_fails_its_call_unavailable_and_the_server_lives(
     assert server.evaluators.process_ids != [evaluator]
 
 
+def test_a_call_whose_client_goes_away_frees_its_evaluator(
+    server: Running, analysis: analysis_service_pb2_grpc.AnalysisServiceStub
+) -> None:
+    analysis.EvaluatePosition(pb.EvaluatePositionRequest(variant=BG, position=START), timeout=RPC_TIMEOUT)
+    before = server.evaluators.process_ids
+    slow = pb.ListRankedPlaysRequest(variant=BG, position=START, dice=[6, 6], context=pb.GameContext(plies=2))
+    for _ in range(200):  # until a cancellation reaches the server while its evaluator works
+        call = analysis.ListRankedPlays.future(slow, timeout=RPC_TIMEOUT)
+        call.cancel()
+        answer = analysis.ListRankedPlays(
+            pb.ListRankedPlaysRequest(variant=BG, position=START, dice=[4, 2]), timeout=RPC_TIMEOUT
+        )
+        assert answer.plays[0].play.notation == "8/4 6/4"  # the pool answers the next call either way
+        if server.evaluators.process_ids != before:
+            break
+    after = server.evaluators.process_ids
+    assert after != before, "no cancelled call ever stopped its evaluator"
+    assert len(after) == len(before) == 1
+
+
 def _xgid(position: Position) -> str:
     from tavli.engine.xgid import Xgid, format_xgid
 
