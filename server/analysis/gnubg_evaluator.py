@@ -130,9 +130,9 @@ def _cubeful_equity(board: GnubgBoard, context: Context) -> float:
     return float(rows[row])
 
 
-def _cubeinfo(context: Context) -> object:
+def _cubeinfo(context: Context) -> dict[str, object]:
     player_score, opponent_score = context.score
-    return gnubg.cubeinfo(
+    cubeinfo: dict[str, object] = gnubg.cubeinfo(
         context.cube_value,
         _CUBE_OWNER[context.cube_owner],
         1,  # the side on roll is the board's second half
@@ -141,6 +141,10 @@ def _cubeinfo(context: Context) -> object:
         int(context.crawford),
         0,
     )
+    # Money play without the Jacoby rule (gnubg's cubeinfo has it by default), as the XGID its
+    # eval and hint commands read says: the same game for every question.
+    cubeinfo["jacoby"] = 0
+    return cubeinfo
 
 
 def _after(board: GnubgBoard, steps: Steps) -> GnubgBoard:

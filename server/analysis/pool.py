@@ -55,10 +55,12 @@ class EvaluatorPool:
             return await evaluator.ask(question, arguments)
         except (EvaluatorLost, asyncio.CancelledError):
             self._retire(evaluator)
-            evaluator = self._start_one()
+            if not self._closed:
+                evaluator = self._start_one()
             raise
         finally:
-            free.put_nowait(evaluator)
+            if not self._closed:
+                free.put_nowait(evaluator)
 
     @property
     def process_ids(self) -> list[int]:

@@ -114,6 +114,37 @@ def test_ranked_plays_are_exactly_the_rules_legal_plays(analysis: analysis_servi
             assert all(ranked.loss == pytest.approx(equities[0] - ranked.equity) for ranked in answer.plays)
 
 
+def test_ranked_plays_have_gnubgs_own_equities_in_money_play(
+    analysis: analysis_service_pb2_grpc.AnalysisServiceStub,
+) -> None:
+    answer = analysis.ListRankedPlays(
+        pb.ListRankedPlaysRequest(variant=BG, position=START, dice=[3, 1]), timeout=RPC_TIMEOUT
+    )
+    reference = gnubg_says("XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10", "hint")
+    best = re.search(r"1\. Cubeful 0-ply\s+8/5 6/5\s+Eq\.:\s+([+-]\d+\.\d+)", reference)
+    assert best is not None, reference
+    assert answer.plays[0].equity == pytest.approx(float(best.group(1)), abs=0.0005)
+
+
+def test_a_roll_that_cannot_be_played_ranks_the_one_empty_play(
+    analysis: analysis_service_pb2_grpc.AnalysisServiceStub,
+) -> None:
+    # On the bar against a closed board: 6-6 enters nowhere.
+    closed = Position.from_points({25: 1, 6: 5, 8: 4, 13: 5}, {1: 3, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 24: 2})
+    answer = analysis.ListRankedPlays(
+        pb.ListRankedPlaysRequest(variant=BG, position=board_pb2.Position(position_id=closed.position_id()), dice=[6, 6]),
+        timeout=RPC_TIMEOUT,
+    )
+    (only,) = answer.plays
+    assert only.play.notation == "" and only.loss == 0.0
+    assert only.play.position_id == closed.position_id()
+    opponent = analysis.EvaluatePosition(
+        pb.EvaluatePositionRequest(variant=BG, position=board_pb2.Position(position_id=closed.swapped().position_id())),
+        timeout=RPC_TIMEOUT,
+    )
+    assert only.equity == -opponent.cubeful_equity < 0.0  # the opponent's turn, with the roll
+
+
 def test_the_opening_position_is_no_double_take(analysis: analysis_service_pb2_grpc.AnalysisServiceStub) -> None:
     answer = analysis.GetCubeDecision(
         pb.GetCubeDecisionRequest(variant=BG, position=START, context=pb.GameContext(plies=2)), timeout=RPC_TIMEOUT
