@@ -170,6 +170,13 @@ class NoEvaluator(ServiceError):
     reason = "NO_EVALUATOR"
 
 
+class CannotDouble(ServiceError):
+    """A cube decision asked of a side that may not double now (a dead cube in match play)."""
+
+    code = grpc.StatusCode.FAILED_PRECONDITION
+    reason = "CANNOT_DOUBLE"
+
+
 class EvaluatorUnavailable(ServiceError):
     """The evaluator process answering a call died or failed; another one takes the next call."""
 

@@ -30,6 +30,10 @@ _EVAL_ROW = re.compile(r"^ *(static|\d ply):(?: +[+-]?\d+\.\d+){6} +([+-]?\d+\.\
 _LIBC = ctypes.CDLL(None)
 
 
+class CannotDouble(ValueError):
+    """gnubg says the side on roll cannot double (a dead cube in match play)."""
+
+
 def start() -> None:
     """Set gnubg up for a worker: one thread (or its analysis commands hang)."""
     with _silenced():
@@ -94,12 +98,13 @@ def cube_decision(board: GnubgBoard, context: Context) -> CubeDecision:
     """gnubg's cube analysis for the side on roll, through its command interface (the package
     has no call for it), read from what ``hint`` prints."""
     xgid, plies = xgid_of(board, context), context.plies
-    with _silenced():
-        gnubg.command(f"set evaluation cubedecision evaluation plies {plies}")
+    _look_ahead(plies)
     with _printed() as printed:
         gnubg.setgnubgid(xgid)
         gnubg.command("hint")
     text = "".join(printed)
+    if "cannot double" in text:
+        raise CannotDouble("the side on roll cannot double here: gnubg says the cube is dead")
     equities = {name.lower().replace("redouble", "double"): float(value) for name, value in _EQUITY_LINE.findall(text)}
     proper = _PROPER_ACTION.search(text)
     cubeless = _CUBELESS_LINE.search(text)
@@ -118,8 +123,7 @@ def cube_decision(board: GnubgBoard, context: Context) -> CubeDecision:
 def _cubeful_equity(board: GnubgBoard, context: Context) -> float:
     # gnubg's evaluate() is cubeless whatever it is told: its cubeful equity before the roll comes
     # from its ``eval`` command, whose table has a row for each ply up to the one asked for.
-    with _silenced():
-        gnubg.command(f"set evaluation chequerplay evaluation plies {context.plies}")
+    _look_ahead(context.plies)
     with _printed() as printed:
         gnubg.setgnubgid(xgid_of(board, context))
         gnubg.command("eval")
@@ -128,6 +132,13 @@ def _cubeful_equity(board: GnubgBoard, context: Context) -> float:
     if row not in rows:
         raise RuntimeError(f"gnubg gave no {row} evaluation for {xgid_of(board, context)}")
     return float(rows[row])
+
+
+def _look_ahead(plies: int) -> None:
+    # ``eval`` and ``hint`` read both settings (eval's table stops at the cube decision's plies).
+    with _silenced():
+        gnubg.command(f"set evaluation chequerplay evaluation plies {plies}")
+        gnubg.command(f"set evaluation cubedecision evaluation plies {plies}")
 
 
 def _cubeinfo(context: Context) -> dict[str, object]:
@@ -241,14 +252,16 @@ def _printed() -> Iterator[list[str]]:
     so Python's sys.stdout never sees it): the list holds the text once the block is left."""
     output: list[str] = []
     with tempfile.TemporaryFile() as capture:
-        saved = os.dup(1)
+        saved = [os.dup(1), os.dup(2)]  # its refusals go to standard error
         os.dup2(capture.fileno(), 1)
+        os.dup2(capture.fileno(), 2)
         try:
             yield output
         finally:
             _LIBC.fflush(None)  # gnubg's C stdio buffers what it prints to a file
-            os.dup2(saved, 1)
-            os.close(saved)
+            for descriptor, original in enumerate(saved, start=1):
+                os.dup2(original, descriptor)
+                os.close(original)
             capture.seek(0)
             output.append(capture.read().decode("utf-8", "replace"))
 

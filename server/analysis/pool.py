@@ -8,7 +8,8 @@ The processes start with the first question, not with the server.
 A question's process is killed and replaced when its caller goes away (the call is cancelled:
 gnubg cannot be interrupted, and the answer is no longer wanted) and when it dies; then the
 question fails with :class:`~tavli.server.errors.EvaluatorUnavailable`, as does a question the
-evaluator fails to answer (the process goes on).
+evaluator fails to answer (the process goes on); a cube decision gnubg says the side on roll
+cannot make fails with :class:`~tavli.server.errors.CannotDouble`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any, Literal
 
-from tavli.server.errors import EvaluatorUnavailable
+from tavli.server.errors import CannotDouble, EvaluatorUnavailable
 
 Question = Literal["evaluate", "play_equities", "cube_decision"]
 
@@ -111,7 +112,10 @@ class _Evaluator:
         except (EOFError, OSError):
             raise EvaluatorLost("the evaluator stopped while it answered: ask again") from None
         if not ok:
-            raise EvaluatorUnavailable(f"the evaluator could not answer: {answer}")
+            refused_by_the_rules, words = answer
+            if refused_by_the_rules:
+                raise CannotDouble(words)
+            raise EvaluatorUnavailable(f"the evaluator could not answer: {words}")
         return answer
 
     async def _readable(self) -> None:
@@ -145,5 +149,7 @@ def _answer_questions(pipe: Connection) -> None:
         question, arguments = message
         try:
             pipe.send((True, getattr(gnubg_evaluator, question)(*arguments)))
+        except gnubg_evaluator.CannotDouble as error:
+            pipe.send((False, (True, str(error))))
         except Exception as error:  # noqa: BLE001 - its words go back to the caller; the process goes on
-            pipe.send((False, str(error)))
+            pipe.send((False, (False, str(error))))

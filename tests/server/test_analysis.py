@@ -56,7 +56,7 @@ def refused(call: object, request: object) -> tuple[grpc.StatusCode, str, str]:
     return code, reason, failure.value.details()  # type: ignore[attr-defined]
 
 
-def gnubg_says(xgid: str, command: str) -> str:
+def gnubg_says(xgid: str, command: str, *, plies: int = 0) -> str:
     """What gnubg's own command interface prints for ``command`` in the XGID's position, in a
     process of its own: the reference the service is checked against."""
     script = textwrap.dedent(
@@ -64,8 +64,8 @@ def gnubg_says(xgid: str, command: str) -> str:
         import gnubg
         gnubg.command("set threads 1")
         gnubg.command("set output mwc off")
-        gnubg.command("set evaluation cubedecision evaluation plies 0")
-        gnubg.command("set evaluation chequerplay evaluation plies 0")
+        gnubg.command("set evaluation cubedecision evaluation plies {plies}")
+        gnubg.command("set evaluation chequerplay evaluation plies {plies}")
         gnubg.setgnubgid({xgid!r})
         gnubg.command({command!r})
         """
@@ -195,6 +195,38 @@ def test_match_scores_and_crawford_change_the_equity_as_gnubg_says(
     assert answer.cubeful_equity == pytest.approx(cubeful, abs=0.0005)
     assert answer.cubeless_equity == pytest.approx(cubeless, abs=0.0005)
     assert answer.outcomes.player_wins + answer.outcomes.opponent_wins == pytest.approx(1.0)
+
+
+def test_each_ply_is_gnubgs_own_whatever_was_asked_before(
+    analysis: analysis_service_pb2_grpc.AnalysisServiceStub,
+) -> None:
+    crawford = pb.GameContext(match_length=3, player_score=2, opponent_score=1, crawford=True)
+    reference = gnubg_says("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:2:1:1:3:10", "eval", plies=2)
+    for plies, row in ((0, "static"), (1, " 1 ply"), (2, " 2 ply"), (1, " 1 ply")):
+        crawford.plies = plies
+        answer = analysis.EvaluatePosition(
+            pb.EvaluatePositionRequest(variant=BG, position=START, context=crawford), timeout=RPC_TIMEOUT
+        )
+        figures = re.search(rf"^{row}:((?: +[+-]?\d+\.\d+){{7}})", reference, re.MULTILINE)
+        assert figures is not None, reference
+        assert answer.cubeful_equity == pytest.approx(float(figures.group(1).split()[-1]), abs=0.0005), plies
+
+
+@pytest.mark.parametrize(
+    "context",
+    [
+        pb.GameContext(match_length=1),
+        pb.GameContext(match_length=3, player_score=2, opponent_score=2),
+    ],
+)
+def test_a_dead_cube_has_no_cube_decision(
+    analysis: analysis_service_pb2_grpc.AnalysisServiceStub, context: pb.GameContext
+) -> None:
+    code, reason, message = refused(
+        analysis.GetCubeDecision, pb.GetCubeDecisionRequest(variant=BG, position=START, context=context)
+    )
+    assert (code, reason) == (grpc.StatusCode.FAILED_PRECONDITION, "CANNOT_DOUBLE")
+    assert "cannot double" in message
 
 
 def test_match_play_and_money_differ(analysis: analysis_service_pb2_grpc.AnalysisServiceStub) -> None:

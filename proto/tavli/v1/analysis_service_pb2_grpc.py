@@ -34,8 +34,10 @@ class AnalysisServiceStub:
     the match cannot have) fails with INVALID_ARGUMENT and a google.rpc.ErrorInfo whose reason is
     INVALID_POSITION, INVALID_DICE or INVALID_ARGUMENT. A variant GNU Backgammon does not evaluate
     (long nardi) fails with FAILED_PRECONDITION, reason NO_EVALUATOR; a position whose game is over
-    with FAILED_PRECONDITION, reason GAME_OVER. An evaluator process that fails during the call
-    makes it fail with UNAVAILABLE, reason EVALUATOR_UNAVAILABLE: the call may be retried.
+    with FAILED_PRECONDITION, reason GAME_OVER; a cube decision where the side on roll cannot
+    double (a dead cube in match play) with FAILED_PRECONDITION, reason
+    CANNOT_DOUBLE. An evaluator process that fails during the call makes it fail with UNAVAILABLE,
+    reason EVALUATOR_UNAVAILABLE: the call may be retried.
     """
 
     def __init__(self, channel):
@@ -70,8 +72,10 @@ class AnalysisServiceServicer:
     the match cannot have) fails with INVALID_ARGUMENT and a google.rpc.ErrorInfo whose reason is
     INVALID_POSITION, INVALID_DICE or INVALID_ARGUMENT. A variant GNU Backgammon does not evaluate
     (long nardi) fails with FAILED_PRECONDITION, reason NO_EVALUATOR; a position whose game is over
-    with FAILED_PRECONDITION, reason GAME_OVER. An evaluator process that fails during the call
-    makes it fail with UNAVAILABLE, reason EVALUATOR_UNAVAILABLE: the call may be retried.
+    with FAILED_PRECONDITION, reason GAME_OVER; a cube decision where the side on roll cannot
+    double (a dead cube in match play) with FAILED_PRECONDITION, reason
+    CANNOT_DOUBLE. An evaluator process that fails during the call makes it fail with UNAVAILABLE,
+    reason EVALUATOR_UNAVAILABLE: the call may be retried.
     """
 
     def EvaluatePosition(self, request, context):
@@ -131,8 +135,10 @@ class AnalysisService:
     the match cannot have) fails with INVALID_ARGUMENT and a google.rpc.ErrorInfo whose reason is
     INVALID_POSITION, INVALID_DICE or INVALID_ARGUMENT. A variant GNU Backgammon does not evaluate
     (long nardi) fails with FAILED_PRECONDITION, reason NO_EVALUATOR; a position whose game is over
-    with FAILED_PRECONDITION, reason GAME_OVER. An evaluator process that fails during the call
-    makes it fail with UNAVAILABLE, reason EVALUATOR_UNAVAILABLE: the call may be retried.
+    with FAILED_PRECONDITION, reason GAME_OVER; a cube decision where the side on roll cannot
+    double (a dead cube in match play) with FAILED_PRECONDITION, reason
+    CANNOT_DOUBLE. An evaluator process that fails during the call makes it fail with UNAVAILABLE,
+    reason EVALUATOR_UNAVAILABLE: the call may be retried.
     """
 
     @staticmethod
