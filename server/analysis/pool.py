@@ -105,9 +105,9 @@ class _Evaluator:
         self.pipe = pipe
 
     async def ask(self, question: Question, arguments: tuple[Any, ...]) -> Any:
-        self.pipe.send((question, arguments))
-        await self._readable()
-        try:
+        try:  # an evaluator that died while it waited fails at once, at the send
+            self.pipe.send((question, arguments))
+            await self._readable()
             ok, answer = self.pipe.recv()
         except (EOFError, OSError):
             raise EvaluatorLost("the evaluator stopped while it answered: ask again") from None

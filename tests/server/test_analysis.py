@@ -331,6 +331,21 @@ def test_a_killed_evaluator_fails_its_call_unavailable_and_the_server_lives(
     assert server.evaluators.process_ids != [evaluator]
 
 
+def test_an_evaluator_killed_while_idle_fails_only_the_next_call(
+    server: Running, analysis: analysis_service_pb2_grpc.AnalysisServiceStub
+) -> None:
+    analysis.EvaluatePosition(pb.EvaluatePositionRequest(variant=BG, position=START), timeout=RPC_TIMEOUT)
+    (evaluator,) = server.evaluators.process_ids
+    os.kill(evaluator, signal.SIGKILL)
+    request = pb.ListRankedPlaysRequest(variant=BG, position=START, dice=[6, 1])
+    code, reason, message = refused(analysis.ListRankedPlays, request)
+    assert (code, reason) == (grpc.StatusCode.UNAVAILABLE, "EVALUATOR_UNAVAILABLE")
+    assert "ask again" in message
+    answer = analysis.ListRankedPlays(request, timeout=RPC_TIMEOUT)
+    assert answer.plays[0].play.notation == "13/7 8/7"
+    assert server.evaluators.process_ids != [evaluator]
+
+
 def test_a_call_whose_client_goes_away_frees_its_evaluator(
     server: Running, analysis: analysis_service_pb2_grpc.AnalysisServiceStub
 ) -> None:
