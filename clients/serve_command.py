@@ -98,6 +98,11 @@ def add_parser(commands: Any) -> None:
         help="close a connection with no call open for this long (default: %(default)s)",
     )
     parser.add_argument(
+        "--evaluators", type=int, default=1,
+        help="GNU Backgammon evaluator processes answering AnalysisService calls, each one call at a time "
+        "(started with the first call; default 1)",
+    )
+    parser.add_argument(
         "--keepalive-seconds",
         type=float,
         default=60.0,
@@ -196,6 +201,7 @@ def run(arguments: argparse.Namespace) -> int:
                 requests_per_address=arguments.web_requests_per_address,
             ),
             bots=arguments.bots,
+            evaluators=arguments.evaluators,
             bots_play_each_other=arguments.bots_play_each_other,
             bot_match_points=arguments.bot_match_points,
             quotas=QuotaLimits(**{name: getattr(arguments, name) for name, _, _ in _QUOTA_FLAGS}),

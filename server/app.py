@@ -32,6 +32,8 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from tavli.engine import core
 from tavli.server import logs
 from tavli.server.admission import AdmissionInterceptor
+from tavli.server.analysis.pool import EvaluatorPool
+from tavli.server.analysis_servicer import AnalysisServicer
 from tavli.server.bot_seats import BOT_MATCH_POINTS, PATIENCE_SECONDS, BotSeats, BotsServicer
 from tavli.server.errors import ErrorInterceptor, LimitReached
 from tavli.server.fair_queue import FairQueue
@@ -49,6 +51,8 @@ from tavli.server.store_health import StoreHealth
 from tavli.server.tables import Tables
 from tavli.server.timer import Timer
 from tavli.v1 import (
+    analysis_service_pb2,
+    analysis_service_pb2_grpc,
     bots_service_pb2,
     bots_service_pb2_grpc,
     games_service_pb2,
@@ -64,6 +68,7 @@ log = structlog.get_logger("tavli.server")
 
 SERVICES = (
     rules_service_pb2.DESCRIPTOR.services_by_name["RulesService"],
+    analysis_service_pb2.DESCRIPTOR.services_by_name["AnalysisService"],
     games_service_pb2.DESCRIPTOR.services_by_name["GamesService"],
     bots_service_pb2.DESCRIPTOR.services_by_name["BotsService"],
 )
@@ -97,6 +102,7 @@ class ServerConfig:
     web_port: int | None = None  # the web port (Connect, gRPC-Web and the web table); None: none
     web_host: str = "127.0.0.1"
     web_limits: WebLimits = field(default_factory=WebLimits)  # slow and numerous requests on the web port
+    evaluators: int = 1  # GNU Backgammon evaluator processes (AnalysisService), started with its first call
     bots: int = 64  # computer opponents (BotsService) playing at once, at most
     bots_play_each_other: bool = False  # SeatBot may give both seats of one game to bots
     bot_match_points: int = BOT_MATCH_POINTS  # the longest match a bot is seated at
@@ -120,6 +126,7 @@ class Running:
     timer: Timer
     store_health: StoreHealth
     bot_seats: BotSeats
+    evaluators: EvaluatorPool
     own_socket: Path  # the folder of the process's own socket (for the web port and the bots)
     loop: asyncio.AbstractEventLoop
     web: WebPort | None = None
@@ -141,6 +148,7 @@ class Running:
         if self.web is not None:
             await self.web.stop(grace)
         await self.server.stop(grace)
+        self.evaluators.close()
         await self.tables.drain()
         await asyncio.to_thread(self.checks.close)
         await asyncio.to_thread(self.store.close)
@@ -185,6 +193,8 @@ async def start_server(config: ServerConfig) -> Running:
     server = grpc.aio.server(interceptors=interceptors, options=_channel_options(config))
     checks = FairQueue(quotas, name="tavli-mat")
     rules_service_pb2_grpc.add_RulesServiceServicer_to_server(RulesServicer(checks), server)
+    evaluators = EvaluatorPool(config.evaluators)
+    analysis_service_pb2_grpc.add_AnalysisServiceServicer_to_server(AnalysisServicer(evaluators), server)
     games_servicer = GamesServicer(tables, quotas, checks, config.limits)
     games_service_pb2_grpc.add_GamesServiceServicer_to_server(games_servicer, server)
     own_socket = Path(tempfile.mkdtemp(prefix="tavli-"))  # only this user may open it
@@ -219,6 +229,7 @@ async def start_server(config: ServerConfig) -> Running:
     else:
         why = "the port is in use or the address is not this machine's"
     if port == 0:
+        evaluators.close()
         checks.close()
         store.close()
         shutil.rmtree(own_socket, ignore_errors=True)
@@ -239,6 +250,7 @@ async def start_server(config: ServerConfig) -> Running:
         timer,
         store_health,
         bot_seats,
+        evaluators,
         own_socket,
         asyncio.get_running_loop(),
     )

@@ -163,6 +163,27 @@ class ShuttingDown(ServiceError):
     reason = "SHUTTING_DOWN"
 
 
+class NoEvaluator(ServiceError):
+    """Analysis asked of a variant GNU Backgammon does not evaluate."""
+
+    code = grpc.StatusCode.FAILED_PRECONDITION
+    reason = "NO_EVALUATOR"
+
+
+class CannotDouble(ServiceError):
+    """A cube decision asked of a side that may not double now (a dead cube in match play)."""
+
+    code = grpc.StatusCode.FAILED_PRECONDITION
+    reason = "CANNOT_DOUBLE"
+
+
+class EvaluatorUnavailable(ServiceError):
+    """The evaluator process answering a call died or failed; another one takes the next call."""
+
+    code = grpc.StatusCode.UNAVAILABLE
+    reason = "EVALUATOR_UNAVAILABLE"
+
+
 class SeatAlreadyStreaming(ServiceError):
     """A seat stream joined for a seat that another open stream holds."""
 

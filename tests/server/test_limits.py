@@ -25,6 +25,7 @@ from tavli.server.convert import board_message
 from tavli.server.errors import FieldTooLong, TooManyItems, UnknownEnumValue, status_of
 from tavli.server.limits import BATCH_ITEMS, FIELD_LIMITS, RequestLimits, check_request
 from tavli.v1 import (
+    analysis_service_pb2 as analysis_pb2,
     board_pb2,
     games_service_pb2 as games_pb2,
     match_record_pb2,
@@ -53,6 +54,7 @@ ANY_OTHER_TEXT, ANY_OTHER_REPEATED = 1024, 64
 
 SERVICES = [
     rules_pb2.DESCRIPTOR.services_by_name["RulesService"],
+    analysis_pb2.DESCRIPTOR.services_by_name["AnalysisService"],
     games_pb2.DESCRIPTOR.services_by_name["GamesService"],
 ]
 METHODS = {method.name: method for service in SERVICES for method in service.methods}
@@ -86,6 +88,22 @@ MAT = " 3 point match\n\n Game 1\n Alice : 0                      Bob : 0\n  1) 
 RECORDS = [match_record_pb2.MatchRecord(text=MAT), match_record_pb2.MatchRecord(data=MAT.encode("latin-1"))]
 
 NORMAL: dict[str, list[Message]] = {
+    "EvaluatePosition": [
+        analysis_pb2.EvaluatePositionRequest(
+            variant=board_pb2.VARIANT_BACKGAMMON,
+            position=position,
+            context=analysis_pb2.GameContext(match_length=7, player_score=3, opponent_score=5, plies=2),
+        )
+        for position in POSITIONS
+    ],
+    "ListRankedPlays": [
+        analysis_pb2.ListRankedPlaysRequest(variant=board_pb2.VARIANT_BACKGAMMON, position=position, dice=[6, 6])
+        for position in POSITIONS
+    ],
+    "GetCubeDecision": [
+        analysis_pb2.GetCubeDecisionRequest(variant=board_pb2.VARIANT_BACKGAMMON, position=position)
+        for position in POSITIONS
+    ],
     "ValidateMatch": [rules_pb2.ValidateMatchRequest(record=record) for record in RECORDS],
     "ImportMatch": [games_pb2.ImportMatchRequest(record=record, request_id=str(uuid.uuid4())) for record in RECORDS],
     "ListLegalPlays": [
@@ -233,7 +251,7 @@ def test_an_empty_request_passes(method: str) -> None:
 
 
 def _new(descriptor: Descriptor) -> Message:
-    for module in (rules_pb2, games_pb2, board_pb2):
+    for module in (rules_pb2, analysis_pb2, games_pb2, board_pb2):
         if descriptor.file is module.DESCRIPTOR:
             return getattr(module, descriptor.name)()
     raise AssertionError(f"no generated class for {descriptor.full_name}")

@@ -87,6 +87,7 @@ def grpcurl() -> Iterator[Grpcurl]:
 def test_grpcurl_lists_the_services(grpcurl: Grpcurl) -> None:
     assert set(grpcurl("list").split()) == {
         "tavli.v1.RulesService",
+        "tavli.v1.AnalysisService",
         "tavli.v1.BotsService",
         "tavli.v1.GamesService",
         "grpc.health.v1.Health",

@@ -1,0 +1,301 @@
+"""The ``gnubg`` package's evaluator, called in a worker process's main thread only.
+
+Everything here takes and returns plain values (tuples, ints, floats, dataclasses of them), so
+that a question and its answer cross a process boundary as they are. A gnubg board is two tuples
+of 25 counts, each side on its own points 1-24 and then its bar; the second is the side on roll.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import re
+import tempfile
+from collections.abc import Iterator
+
+import gnubg
+
+from tavli.server.analysis.values import Context, CubeDecision, CubeOwnerName, Evaluation, GnubgBoard, Steps
+
+# gnubg's cube owner in its cubeinfo: -1 centred, else the owner's index in the board.
+_CUBE_OWNER = {"centre": -1, "player": 1, "opponent": 0}
+# The cube's owner seen from the other side.
+_OTHER_SIDES_OWNER: dict[CubeOwnerName, CubeOwnerName] = {"centre": "centre", "player": "opponent", "opponent": "player"}
+_EQUITY_LINE = re.compile(r"^\d\. (No (?:re)?double|(?:Re)?[Dd]ouble, (?:pass|take))\s+([+-]?\d+\.\d+)", re.MULTILINE)
+_CUBELESS_LINE = re.compile(r"cubeless equity\s+([+-]?\d+\.\d+)")
+_PROPER_ACTION = re.compile(r"Proper cube action: ([^,\n]+), (\w+)")
+# A row of ``eval``'s table: the ply, five probabilities, the cubeless and the cubeful equity.
+_EVAL_ROW = re.compile(r"^ *(static|\d ply):(?: +[+-]?\d+\.\d+){6} +([+-]?\d+\.\d+)", re.MULTILINE)
+_LIBC = ctypes.CDLL(None)
+
+
+class CannotDouble(ValueError):
+    """gnubg says the side on roll cannot double (a dead cube in match play)."""
+
+
+def start() -> None:
+    """Set gnubg up for a worker: one thread (or its analysis commands hang)."""
+    with _silenced():
+        gnubg.command("set threads 1")
+        gnubg.command("set output mwc off")  # match equities in EMG, as money equities
+
+
+def evaluate(board: GnubgBoard, context: Context) -> Evaluation:
+    """The side on roll's chances and equities before it rolls."""
+    win, win_gammon, win_backgammon, lose_gammon, lose_backgammon, cubeless = gnubg.evaluate(
+        board, _cubeinfo(context), _evalcontext(context.plies)
+    )
+    return Evaluation(
+        (win, win_gammon, win_backgammon, lose_gammon, lose_backgammon),
+        cubeless,
+        _cubeful_equity(board, context),
+    )
+
+
+def play_equities(
+    board: GnubgBoard, context: Context, dice: tuple[int, int], plays: list[tuple[Steps, GnubgBoard]]
+) -> list[float]:
+    """The cubeful equity, for the side on roll, of each legal play (its steps and the board after
+    it, the mover still second), in the order given: the plays must be all the roll's legal plays,
+    each resulting board once.
+
+    gnubg ranks its own moves, but the package reports a move's steps only up to its first
+    bear-off (whose "to 0" it takes for the end of the steps): a move
+    whose steps lead to one of the boards is that play; the moves cut short are matched one to one
+    with the plays left whose steps include theirs, the better moves first taking the plays better
+    by cubeless equity (where several fit, they differ only in which checkers bear off).
+
+    :raises RuntimeError: if gnubg's moves cannot be matched with the plays.
+    """
+    moves = gnubg.findbestmoves(board, _cubeinfo(context), _evalcontext(context.plies), dice)
+    if not moves:  # no legal step: the one empty play leaves the opponent on roll in the same position
+        return [-_cubeful_equity((board[1], board[0]), _swapped(context))]
+    index_of = {after: index for index, (_, after) in enumerate(plays)}
+    equities: dict[int, float] = {}
+    cut_short: list[tuple[Steps, float]] = []  # best first, as gnubg ranks them
+    for move in moves:
+        steps = _pairs(move["move"])
+        index = index_of.get(_after(board, steps))
+        if index is not None and index not in equities:
+            equities[index] = float(move["score"])
+        else:
+            cut_short.append((steps, float(move["score"])))
+    if cut_short:
+        left = [index for index in range(len(plays)) if index not in equities]
+        cubeless = {index: _cubeless_after(plays[index][1], context) for index in left}
+        candidates = [
+            sorted((index for index in left if _includes(plays[index][0], steps)), key=lambda index: -cubeless[index])
+            for steps, _ in cut_short
+        ]
+        equities.update(zip(_matched(candidates), (score for _, score in cut_short)))
+    if len(equities) != len(plays):
+        raise RuntimeError(f"gnubg found {len(moves)} moves for {len(plays)} legal plays")
+    return [equities[index] for index in range(len(plays))]
+
+
+def cube_decision(board: GnubgBoard, context: Context) -> CubeDecision:
+    """gnubg's cube analysis for the side on roll, through its command interface (the package
+    has no call for it), read from what ``hint`` prints."""
+    xgid, plies = xgid_of(board, context), context.plies
+    _look_ahead(plies)
+    with _printed() as printed:
+        gnubg.setgnubgid(xgid)
+        gnubg.command("hint")
+    text = "".join(printed)
+    if "cannot double" in text:
+        raise CannotDouble("the side on roll cannot double here: gnubg says the cube is dead")
+    equities = {name.lower().replace("redouble", "double"): float(value) for name, value in _EQUITY_LINE.findall(text)}
+    proper = _PROPER_ACTION.search(text)
+    cubeless = _CUBELESS_LINE.search(text)
+    if proper is None or cubeless is None or len(equities) != 3:
+        raise RuntimeError(f"gnubg gave no cube analysis for {xgid}: {text.strip()!r}")
+    return CubeDecision(
+        no_double=equities["no double"],
+        double_take=equities["double, take"],
+        double_pass=equities["double, pass"],
+        action=proper.group(1),
+        response=proper.group(2),
+        cubeless_equity=float(cubeless.group(1)),
+    )
+
+
+def _cubeful_equity(board: GnubgBoard, context: Context) -> float:
+    # gnubg's evaluate() is cubeless whatever it is told: its cubeful equity before the roll comes
+    # from its ``eval`` command, whose table has a row for each ply up to the one asked for.
+    _look_ahead(context.plies)
+    with _printed() as printed:
+        gnubg.setgnubgid(xgid_of(board, context))
+        gnubg.command("eval")
+    rows = dict(_EVAL_ROW.findall("".join(printed)))
+    row = "static" if context.plies == 0 else f"{context.plies} ply"
+    if row not in rows:
+        raise RuntimeError(f"gnubg gave no {row} evaluation for {xgid_of(board, context)}")
+    return float(rows[row])
+
+
+def _look_ahead(plies: int) -> None:
+    # ``eval`` and ``hint`` read both settings (eval's table stops at the cube decision's plies).
+    with _silenced():
+        gnubg.command(f"set evaluation chequerplay evaluation plies {plies}")
+        gnubg.command(f"set evaluation cubedecision evaluation plies {plies}")
+
+
+def _cubeinfo(context: Context) -> dict[str, object]:
+    player_score, opponent_score = context.score
+    cubeinfo: dict[str, object] = gnubg.cubeinfo(
+        context.cube_value,
+        _CUBE_OWNER[context.cube_owner],
+        1,  # the side on roll is the board's second half
+        context.match_length,
+        (opponent_score, player_score),
+        int(context.crawford),
+        0,
+    )
+    # Money play without the Jacoby rule (gnubg's cubeinfo has it by default), as the XGID its
+    # eval and hint commands read says: the same game for every question.
+    cubeinfo["jacoby"] = 0
+    return cubeinfo
+
+
+def _after(board: GnubgBoard, steps: Steps) -> GnubgBoard:
+    """The board after gnubg's steps (1-based points, 25 the bar, 0 off), the mover still second."""
+    waiting, mover = list(board[0]), list(board[1])
+    for start, end in steps:
+        mover[start - 1] -= 1
+        if end > 0:
+            mover[end - 1] += 1
+            if waiting[24 - end]:  # a blot hit: on the opponent's point 25 - end
+                waiting[24 - end] = 0
+                waiting[24] += 1
+    return tuple(waiting), tuple(mover)
+
+
+def _matched(candidates: list[list[int]]) -> list[int]:
+    """One play for each move, from its candidates (best first), all different: each move in turn
+    takes the first candidate with which the moves after it can still all be matched.
+
+    :raises RuntimeError: if there is no such matching.
+    """
+    chosen: list[int] = []
+    for number, choices in enumerate(candidates):
+        taken = set(chosen)
+        choice = next(
+            (play for play in choices if play not in taken and _can_match(candidates[number + 1 :], taken | {play})),
+            None,
+        )
+        if choice is None:
+            raise RuntimeError("gnubg's moves cut short at a bear-off match no set of the legal plays")
+        chosen.append(choice)
+    return chosen
+
+
+def _can_match(candidates: list[list[int]], taken: set[int]) -> bool:
+    """Whether every move can get a different play of its candidates, none of ``taken`` (Kuhn's
+    augmenting paths)."""
+    owner: dict[int, int] = {}
+
+    def place(move: int, seen: set[int]) -> bool:
+        for play in candidates[move]:
+            if play in taken or play in seen:
+                continue
+            seen.add(play)
+            if play not in owner or place(owner[play], seen):
+                owner[play] = move
+                return True
+        return False
+
+    return all(place(move, set()) for move in range(len(candidates)))
+
+
+def _includes(play: Steps, steps: Steps) -> bool:
+    left = list(play)
+    for step in steps:
+        if step not in left:
+            return False
+        left.remove(step)
+    return True
+
+
+def _cubeless_after(board: GnubgBoard, context: Context) -> float:
+    """The cubeless equity of the side that moved, with the other side on roll."""
+    waiting, moved = board
+    return -float(gnubg.evaluate((moved, waiting), _cubeinfo(_swapped(context)), _evalcontext(context.plies))[5])
+
+
+def _swapped(context: Context) -> Context:
+    return Context(
+        context.match_length,
+        (context.score[1], context.score[0]),
+        context.crawford,
+        context.cube_value,
+        _OTHER_SIDES_OWNER[context.cube_owner],
+        context.plies,
+    )
+
+
+def _evalcontext(plies: int) -> object:
+    return gnubg.evalcontext(1, plies, 1, 1, 0.0)  # cubeful, deterministic, pruned, no noise
+
+
+def _pairs(flat: tuple[int, ...]) -> Steps:
+    # gnubg's move is a flat (from, to, from, to, ...) array ended by a 0, and bearing off is "to 0":
+    # the package stops reading at the first bear-off's 0, so an odd length ends with one.
+    if len(flat) % 2:
+        flat = (*flat, 0)
+    return tuple((flat[index], flat[index + 1]) for index in range(0, len(flat), 2))
+
+
+@contextlib.contextmanager
+def _printed() -> Iterator[list[str]]:
+    """Collects what gnubg prints to the process's standard output meanwhile (it prints from C,
+    so Python's sys.stdout never sees it): the list holds the text once the block is left."""
+    output: list[str] = []
+    with tempfile.TemporaryFile() as capture:
+        saved = [os.dup(1), os.dup(2)]  # its refusals go to standard error
+        os.dup2(capture.fileno(), 1)
+        os.dup2(capture.fileno(), 2)
+        try:
+            yield output
+        finally:
+            _LIBC.fflush(None)  # gnubg's C stdio buffers what it prints to a file
+            for descriptor, original in enumerate(saved, start=1):
+                os.dup2(original, descriptor)
+                os.close(original)
+            capture.seek(0)
+            output.append(capture.read().decode("utf-8", "replace"))
+
+
+@contextlib.contextmanager
+def _silenced() -> Iterator[None]:
+    with _printed():
+        yield
+
+
+def xgid_of(board: GnubgBoard, context: Context) -> str:
+    """The XGID of a gnubg board (second half on roll, before its roll) in ``context``: the side
+    on roll is the XGID's bottom player, its points written from 1 up to 24, upper case."""
+    waiting, on_roll = board
+    squares = [_square(-waiting[24])]
+    for point in range(1, 25):
+        squares.append(_square(on_roll[point - 1] or -waiting[24 - point]))
+    squares.append(_square(on_roll[24]))
+    cube_log = context.cube_value.bit_length() - 1
+    owner = {"centre": 0, "player": 1, "opponent": -1}[context.cube_owner]
+    player_score, opponent_score = context.score
+    rules = int(context.crawford) if context.match_length else 0  # money: no Jacoby, no beavers
+    return (
+        f"XGID={''.join(squares)}:{cube_log}:{owner}:1:00:{player_score}:{opponent_score}:"
+        f"{rules}:{context.match_length}:{_MAX_CUBE_LOG}"
+    )
+
+
+_MAX_CUBE_LOG = 12  # cubes up to 4096
+
+
+def _square(count: int) -> str:
+    if count > 0:
+        return chr(ord("A") + count - 1)
+    if count < 0:
+        return chr(ord("a") - count - 1)
+    return "-"
