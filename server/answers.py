@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from google.protobuf.message import Message
 
@@ -51,7 +51,7 @@ def batch_response(answers: Sequence[Play | pb.ValidatePlayResponse]) -> pb.Batc
     """The BatchValidatePlays answer: for each request in turn, its legal play, or the answer
     that says why it is not one."""
     known = _pieces(pb.BatchValidatePlaysResponse)
-    pieces = []
+    pieces: list[bytes] = []
     for answer in answers:
         if isinstance(answer, Play):
             before, after = _piece(pb.BatchValidatePlaysResponse, known, steps_code(answer.steps))
@@ -83,10 +83,12 @@ def _piece(kind: type[Message], known: dict[int, tuple[bytes, bytes]], code: int
     piece = known.get(code)
     if piece is None:
         play = convert.steps_play_message(steps_of_code(code), _PLACEHOLDER)
+        alone: Message
         if kind is pb.BatchValidatePlaysResponse:
-            alone = kind(responses=[pb.ValidatePlayResponse(legal=True, play=play)])
+            alone = pb.BatchValidatePlaysResponse(responses=[pb.ValidatePlayResponse(legal=True, play=play)])
         else:
-            alone = kind(plays=[play])
+            listing: Any = kind  # a message with a repeated Play plays field
+            alone = listing(plays=[play])
         piece = known[code] = _around_placeholder(alone)
     return piece
 

@@ -37,7 +37,7 @@ from tavli.v1 import games_service_pb2 as pb
 JOIN_SECONDS = 10.0
 
 # Each action of SeatAction, by its field: the action RPC it is made as, and that RPC's request.
-_ACTION_RPCS: dict[str, tuple[str, type[Message]]] = {
+_ACTION_RPCS: dict[str, tuple[str, Callable[..., Message]]] = {
     "roll": ("RollDice", pb.RollDiceRequest),
     "play": ("PlayMove", pb.PlayMoveRequest),
     "double": ("OfferDouble", pb.OfferDoubleRequest),

@@ -28,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -54,7 +54,7 @@ import tavli.clients
 from tavli.server.web_client import WEB_CLIENT_HEADER
 from tavli.server.limits import WebLimits
 from tavli.server.web_flow import bound_http2_streams
-from tavli.server.web_guard import WebGuard
+from tavli.server.web_guard import Event, Receive, Scope, Send, WebGuard
 
 PAGES = Path(tavli.clients.__file__).resolve().parent / "web" / "dist"
 """The web table as built (committed, so that serving needs no Node.js)."""
@@ -84,9 +84,6 @@ _PAGE_HEADERS = [
 # content type says (an error's text as a page, say).
 _API_HEADERS = [(b"x-content-type-options", b"nosniff")]
 
-Scope = dict[str, Any]
-Receive = Callable[[], Awaitable[dict[str, Any]]]
-Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 
 def connect_code(code: grpc.StatusCode) -> Code:
@@ -159,7 +156,7 @@ class _Forwarded(ConnectASGIApplication[None]):
             service=None,
             endpoints=lambda _: endpoints,
             read_max_bytes=read_max_bytes,
-            codecs=CODECS,  # type: ignore[arg-type]
+            codecs=CODECS,
         )
 
     @property
@@ -262,7 +259,7 @@ class WebApp:
         path: str = scope["path"]
         for prefix, service in self.services.items():
             if path.startswith(prefix):
-                await service(scope, receive, _with_headers(send, _API_HEADERS))  # type: ignore[arg-type]
+                await service(scope, receive, _with_headers(send, _API_HEADERS))
                 return
         if self.pages is None:
             await _plain(send, 404, "this server has no web table: clients/web/dist is not built")
@@ -276,7 +273,7 @@ class WebApp:
 def _with_headers(send: Send, headers: list[tuple[bytes, bytes]]) -> Send:
     """``send``, adding ``headers`` to the start of the answer."""
 
-    async def sending(event: dict[str, Any]) -> None:
+    async def sending(event: Event) -> None:
         if event["type"] == "http.response.start":
             event = {**event, "headers": [*event.get("headers", []), *headers]}
         await send(event)
@@ -287,7 +284,7 @@ def _with_headers(send: Send, headers: list[tuple[bytes, bytes]]) -> Send:
 def _host_name(scope: Scope) -> str:
     for key, value in scope.get("headers", ()):
         if key == b"host":
-            host = value.decode("latin-1").lower()
+            host: str = value.decode("latin-1").lower()
             if host.startswith("["):
                 return host.partition("]")[0] + "]"
             return host.rpartition(":")[0] if ":" in host else host
@@ -380,7 +377,8 @@ async def start_web_port(
     stopping = asyncio.Event()
     task = asyncio.create_task(
         worker_serve(
-            wrap_app(WebGuard(app, limits, refused=refused), config.wsgi_max_body_size, "asgi"),
+            # (Hypercorn types each ASGI event; the guard passes them on as mappings)
+            wrap_app(WebGuard(app, limits, refused=refused), config.wsgi_max_body_size, "asgi"),  # type: ignore[arg-type]
             config,
             sockets=sockets,
             shutdown_trigger=stopping.wait,

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from connectrpc.code import Code
@@ -29,7 +29,8 @@ from tavli.server.admission import client_at
 from tavli.server.limits import WebLimits
 
 Scope = dict[str, Any]
-Event = dict[str, Any]
+Event = MutableMapping[str, Any]
+"""An ASGI event (the types every ASGI application here takes)."""
 Receive = Callable[[], Awaitable[Event]]
 Send = Callable[[Event], Awaitable[None]]
 App = Callable[[Scope, Receive, Send], Awaitable[None]]
