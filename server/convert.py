@@ -40,7 +40,7 @@ from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
 
 if TYPE_CHECKING:
 
-    from tavli.server.tables import DiceMode
+    from tavli.server.game_views import DiceMode
 
 _VARIANT_ENUMS = {
     name: board_pb2.Variant.Value("VARIANT_" + name.upper().replace("-", "_")) for name in VARIANTS

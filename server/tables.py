@@ -4,8 +4,9 @@ An action is decided on a copy of the game as last stored (:meth:`Match.fork`); 
 game's state, visible to readers, watchers and the actions waiting behind it, only once its
 write has committed. A write that loses a race (another process extended the log first) leaves
 no trace: the table is read again from the store and the action decided again on what is
-there, as if it had come second. Nothing here builds a protobuf message: :class:`Tables`
-returns :class:`GameView` values, and the service turns them into messages.
+there, as if it had come second. :class:`Tables` returns :class:`~tavli.server.game_views.GameView`
+values, each of which builds its messages once (the stored summary is the first of them), and
+its watchers share the game's :class:`~tavli.server.watch_feed.Feed`.
 
 Seat tokens and the seeds of verifiable dice are derived from the server's key, never stored.
 A request_id is bound to the request it came with (its method, seat and body): a retry gets the
@@ -22,14 +23,14 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any, Literal
+from typing import Any
 
 import structlog
 
 from tavli.engine.clock import ClockRules
 from tavli.engine.dice import SeededDice
 from tavli.engine.events import DiceCommitted, Event, Side, event_from_dict
-from tavli.engine.game import ActionError, MatchState, apply, new_match
+from tavli.engine.game import ActionError
 from tavli.engine.match import Match
 from tavli.engine.rules import RuleSet
 from tavli.server.errors import (
@@ -45,13 +46,15 @@ from tavli.server.errors import (
     StoreUnavailable,
     WrongSeatToken,
 )
+from tavli.server.game_views import DiceMode, GameView
 from tavli.server.keys import ServerKey
 from tavli.server.limits import MOST_GAME_EVENTS
 from tavli.server.players import NOBODY, Players
 from tavli.server.snapshots import snapshot_to_keep, start_of
 from tavli.server.store import Append, GameRecord, RequestIdTaken, RequestRecord, Store, StoreConflict
+from tavli.server.watch_feed import Feed
+from tavli.v1 import games_service_pb2 as pb
 
-DiceMode = Literal["system", "seeded", "verifiable"]
 Action = Callable[[Match, Side], object]
 log = structlog.get_logger("tavli.server")
 
@@ -59,38 +62,6 @@ log = structlog.get_logger("tavli.server")
 _ATTEMPTS = 5
 # How often stored request_ids past their retention are forgotten.
 _FORGET_EVERY_SECONDS = 60.0
-
-
-@dataclass(frozen=True)
-class GameView:
-    """A game as stored at one version: what every reader is shown.
-
-    ``match`` is never acted on once it is part of a view (actions work on a fork of it).
-    """
-
-    name: str
-    rules: RuleSet
-    dice_mode: DiceMode
-    match: Match
-    created: float
-    updated: float
-    players: Players = NOBODY
-
-    @property
-    def state(self) -> MatchState:
-        return self.match.state
-
-    @property
-    def events(self) -> list[Event]:
-        return self.match.events
-
-    @property
-    def version(self) -> int:
-        return self.match.version
-
-    @property
-    def etag(self) -> str:
-        return str(self.match.version)
 
 
 @dataclass(frozen=True)
@@ -119,13 +90,14 @@ class Summary:
 
 
 class Table:
-    """One game in memory: its last stored version, the lock its actions take, and a signal
-    that wakes its watchers when a new version is stored."""
+    """One game in memory: its last stored version, the lock its actions take, a signal that
+    wakes its watchers when a new version is stored, and what they are sent."""
 
     def __init__(self, view: GameView, record: GameRecord) -> None:
         self.view = view
         self.record = record
         self.lock = asyncio.Lock()
+        self.feed = Feed()
         self.checked = time.monotonic()  # when the store was last asked whether it moved on
         self._changed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
@@ -134,6 +106,7 @@ class Table:
         if view.version <= self.view.version and self.view is not view:
             return
         self.view = view
+        self.feed.follow(view)
         self.wake()
 
     def wake(self) -> None:
@@ -164,7 +137,6 @@ class Tables:
         store: Store,
         key: ServerKey,
         *,
-        summarize: Callable[[GameView], bytes],
         capacity: int = 10_000,
         shared: bool = False,
         allow_seeded_dice: bool = False,
@@ -174,8 +146,7 @@ class Tables:
         clock: Callable[[], float] = time.time,
         most_events: int = MOST_GAME_EVENTS,
     ) -> None:
-        """``summarize`` writes the stored summary of a game (what a listing shows); ``on_over``
-        hears the name of each game whose match an action of this process ended, and
+        """``on_over`` hears the name of each game whose match an action of this process ended, and
         ``on_deadline`` each deadline of a running clock it stored (the timer's wake-up call).
         ``clock`` tells the time: of each action, and of the clocks of games that have them.
         ``shared``: other processes act on the same store, so every read first checks that no
@@ -183,7 +154,6 @@ class Tables:
         ``most_events``: the most events a game's log may hold, imported or played."""
         self.store = store
         self.key = key
-        self.summarize = summarize
         self.capacity = capacity
         self.shared = shared
         self.allow_seeded_dice = allow_seeded_dice
@@ -261,7 +231,7 @@ class Tables:
             # an imported record's log is written out in the worker thread too.
             await asyncio.to_thread(
                 lambda: self.store.create(
-                    record, [event.to_dict() for event in match.events], self.summarize(view), stored, match.deadline
+                    record, [event.to_dict() for event in match.events], view.summary, stored, match.deadline
                 )
             )
         except RequestIdTaken:
@@ -427,7 +397,7 @@ class Tables:
             first_sequence=view.version,
             events=[event.to_dict() for event in after.events[view.version :]],
             updated=after.updated,
-            summary=self.summarize(after),
+            summary=after.summary,
             request=request,
             deadline=deadline,
             snapshot=snapshot_to_keep(after.match, view.version),
@@ -457,21 +427,18 @@ class Tables:
 
     async def watch(
         self, name: str, from_sequence: int, *, poll: float = 0.5
-    ) -> AsyncIterator[tuple[int, Event, MatchState, GameView]]:
-        """Every stored event from ``from_sequence`` on, with the match state just after it, then
-        the live ones as they are stored; ends after the event that ends the match.
+    ) -> AsyncIterator[pb.WatchGameResponse]:
+        """Every stored event from ``from_sequence`` on, with the game just after it, then the
+        live ones as they are stored; ends after the event that ends the match. The messages
+        are the game's feed's, shared by its watchers: never changed.
 
         :raises ShuttingDown: when the server stops while the watch is open.
         """
         table = await self._table(name)
-        # A watcher joining during a game starts from that game's start, not the log's first event.
-        sequence, state = table.view.match.game_started
-        if from_sequence < sequence:
-            sequence, state = 0, new_match(table.view.rules)
+        sequence = from_sequence
         while not self._closing:
             view = table.view
-            events = view.events[sequence:]
-            if not events:
+            if sequence >= view.version:
                 if view.state.over:
                     return
                 await table.wait(poll)
@@ -480,10 +447,8 @@ class Tables:
                 elif self.shared:
                     await self._refresh(table, unless_within=poll / 2)  # another process may act
                 continue
-            for event in events:
-                state = apply(state, event)
-                if sequence >= from_sequence:
-                    yield sequence, event, state, view
+            for message in table.feed.since(sequence, view):
+                yield message
                 sequence += 1
         raise ShuttingDown("the server is shutting down; watch again from the next event number")
 
@@ -699,7 +664,7 @@ class Tables:
     async def _summary_of(self, record: GameRecord) -> bytes:
         # Games stored before summaries were: replayed once, for their listing.
         try:
-            return self.summarize((await self._table(record.name)).view)
+            return (await self._table(record.name)).view.summary
         except GameDataLost:
             return b""
 

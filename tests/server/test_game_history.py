@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 
 import tavli.engine.match
-import tavli.server.tables
+import tavli.server.watch_feed
 from tavli.engine.events import Dropped, Played, Side
 from tavli.engine.match import Match
 from tavli.engine.rules import RuleSet
+from tavli.server import convert
 from tavli.server.errors import GameTooLong, RecordTooLong
-from tavli.server.games_servicer import summary_of
 from tavli.server.keys import ServerKey
 from tavli.server.store import Append, GameRecord, MemoryStore
 from tavli.server.tables import Tables
@@ -39,7 +39,7 @@ class CountingStore(MemoryStore):
 
 
 def tables_over(store: MemoryStore, **options: Any) -> Tables:
-    return Tables(store, ServerKey(b"k" * 32), summarize=summary_of, clock=lambda: 1_800_000_000.0, **options)
+    return Tables(store, ServerKey(b"k" * 32), clock=lambda: 1_800_000_000.0, **options)
 
 
 def another_process_appends(store: MemoryStore, name: str, match: Match, upto: int) -> None:
@@ -118,18 +118,24 @@ def test_a_catch_up_leaves_the_view_it_started_from_as_it_was() -> None:
 
 
 class FoldCounter:
-    """Counts the events folded (:func:`engine.game.apply` as a match and a watch call it)."""
+    """Counts the events folded (:func:`engine.game.apply` and :func:`engine.game.apply_stored`, as a
+    match and a watch feed call them)."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.folded = 0
-        fold = tavli.engine.match.apply
+        for module, name in (
+            (tavli.engine.match, "apply"),
+            (tavli.engine.match, "apply_stored"),
+            (tavli.server.watch_feed, "apply_stored"),
+        ):
+            monkeypatch.setattr(module, name, self._counted(getattr(module, name)))
 
+    def _counted(self, fold: Any) -> Any:
         def counted(*arguments: Any) -> Any:
             self.folded += 1
             return fold(*arguments)
 
-        monkeypatch.setattr(tavli.engine.match, "apply", counted)
-        monkeypatch.setattr(tavli.server.tables, "apply", counted)
+        return counted
 
 
 @pytest.mark.parametrize("dice_mode", ["system", "verifiable"])
@@ -215,18 +221,20 @@ def test_a_watcher_joining_during_a_game_folds_from_that_games_start(monkeypatch
         counter = FoldCounter(monkeypatch)
         seen = []
         watch = tables.watch(created.game.name, len(played) - 2)
-        async for sequence, event, state, _ in watch:
-            seen.append((sequence, event, state))
-            if sequence == len(played) - 1:
+        async for message in watch:
+            seen.append(message)
+            if message.event.sequence == len(played) - 1:
                 break
         await watch.aclose()
         assert counter.folded == len(played) - game_start
-        assert [(sequence, event) for sequence, event, _ in seen] == [
-            (len(played) - 2, played[-2]),
-            (len(played) - 1, played[-1]),
+        assert [message.event for message in seen] == [
+            convert.event_message(len(played) - 2, played[-2]),
+            convert.event_message(len(played) - 1, played[-1]),
         ]
-        assert seen[0][2] == Match.replay(MONEY, played[:-1]).state
-        assert seen[1][2] == Match.replay(MONEY, played).state
+        for message, upto in zip(seen, (-1, None)):
+            state = Match.replay(MONEY, played[:upto]).state
+            assert message.game.position_id == state.game.position.position_id()
+            assert (message.game.game_number, message.game.score) == (state.game.number, list(state.score))
 
     asyncio.run(scenario())
 
