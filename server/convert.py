@@ -346,6 +346,17 @@ def actions_message(actions: Sequence[Action]) -> list[int]:
     return [_ACTIONS[action] for action in actions]
 
 
+class BuildCount:
+    """How many Game messages this process has built: one for each stored version of a game,
+    whoever shows it (read by the tests and benchmarks that hold the server to it)."""
+
+    def __init__(self) -> None:
+        self.games = 0
+
+
+BUILT = BuildCount()
+
+
 def game_message(
     name: str,
     rules: RuleSet,
@@ -359,6 +370,7 @@ def game_message(
     players: Players = NOBODY,
 ) -> games_pb2.Game:
     """The Game resource for a match state."""
+    BUILT.games += 1
     game = state.game
     seat0_position = game.position_of(0)
     message = games_pb2.Game(

@@ -163,6 +163,7 @@ class Tables:
         self.clock = clock
         self.most_events = most_events
         self._tables: OrderedDict[str, Table] = OrderedDict()
+        self._loading: dict[str, asyncio.Future[Table]] = {}
         self._closing = False
         self._commits: set[asyncio.Future[bool]] = set()
         self._requests_forgotten = clock()
@@ -527,6 +528,14 @@ class Tables:
             await self._reload(table)
 
     async def _load(self, name: str) -> Table:
+        """The table of game ``name``, read from the store: once, for all who ask meanwhile."""
+        loading = self._loading.get(name)
+        if loading is None:
+            loading = self._loading[name] = asyncio.ensure_future(self._loaded(name))
+            loading.add_done_callback(lambda done: self._loading.pop(name, None))
+        return await asyncio.shield(loading)
+
+    async def _loaded(self, name: str) -> Table:
         read = await asyncio.to_thread(self._read, name)
         if read is None:
             raise GameNotFound(f"there is no game {name!r}")

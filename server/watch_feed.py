@@ -6,9 +6,10 @@ it when it was stored), and its WatchGameResponse is built once; every watcher o
 this process is sent that same message. The event that ends a version is shown with the version's
 own Game message, the one its response and listing show.
 
-The feed starts at the start of the game in play when its first watcher comes, and keeps the
-newest :data:`MOST_KEPT` messages. A watcher that asks for events before the feed's first is
-sent them folded for it alone, from the start of the log, as it reads them.
+The feed starts when its first watcher comes, where that watcher starts (at the latest at the
+start of the game in play), and keeps the newest :data:`MOST_KEPT` messages. A watcher that asks
+for events before the feed's first is sent them folded for it alone, from the start of the log,
+as it reads them.
 """
 
 from __future__ import annotations
@@ -37,8 +38,8 @@ class Feed:
     def since(self, sequence: int, view: GameView) -> Iterator[pb.WatchGameResponse]:
         """The messages of ``view``'s events from ``sequence`` on: the shared ones, or, before
         the feed's first, those up to it (folded for this caller alone; ask again for the rest)."""
-        if self._state is None:  # its first watcher: the feed starts at the game in play
-            self.first, self._state = view.match.game_started
+        if self._state is None:
+            self.first, self._state = _start(view, sequence)
         self.follow(view)
         if sequence >= self.first:
             return iter(self._messages[sequence - self.first :])
@@ -58,6 +59,20 @@ class Feed:
             dropped = len(self._messages) - MOST_KEPT // 2
             del self._messages[:dropped]
             self.first += dropped
+
+
+def _start(view: GameView, sequence: int) -> tuple[int, MatchState]:
+    """Where a feed whose first watcher asks for ``sequence`` starts, and the state there: at the
+    game in play, or, for a watcher not far behind it, where that watcher starts."""
+    if sequence == view.version:  # from now on: from the game as stored
+        return sequence, view.state
+    at, state = view.match.game_started
+    if sequence >= at or view.version - sequence > MOST_KEPT:
+        return at, state
+    state = new_match(view.rules)
+    for event in view.events[:sequence]:
+        state = apply_stored(state, event)
+    return sequence, state
 
 
 def _folded(
