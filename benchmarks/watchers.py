@@ -68,11 +68,11 @@ async def watched_play(store: SqliteStore, watchers: int, events: int) -> tuple[
     versions = [view]
     started = time.process_time()
     while view.version - start < events:
+        target, reached = view.version + 1, 0  # one event a version: each watcher is sent one message
+        caught_up.clear()
         view = await next_action(tables, view, tokens)
         versions.append(view)
-        assert view.version == target + 1  # one event a version: each watcher is sent one message
-        target, reached = view.version, 0
-        caught_up.clear()
+        assert view.version == target
         await caught_up.wait()
     spent = time.process_time() - started
     for task in tasks:

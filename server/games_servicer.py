@@ -165,7 +165,7 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
         start = _cursor(request.page_token).get("sequence") if request.page_token else 0
         if type(start) is not int or not 0 <= start < 2**63:
             raise BadRequest(_BAD_PAGE_TOKEN)
-        view = await self.tables.get(_name_of(request))
+        view = await self.tables.history(_name_of(request))
         events = view.events[start : start + page_size]
         end = start + len(events)
         return pb.ListGameEventsResponse(
@@ -174,7 +174,7 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
         )
 
     async def ExportMatch(self, request: pb.ExportMatchRequest, context: grpc.aio.ServicerContext) -> pb.ExportMatchResponse:
-        view = await self.tables.get(_name_of(request))
+        view = await self.tables.history(_name_of(request))
         return pb.ExportMatchResponse(mat=export_mat(view.match, players=mat_names(view.players)))
 
     async def WatchGame(

@@ -37,6 +37,7 @@ from tavli.server.store import (
     StoreConflict,
     game_record,
     players_column,
+    tail_start,
 )
 
 CHANNEL = "tavli_games"
@@ -284,6 +285,16 @@ class PostgresStore:
             events = connection.execute(_EVENTS_FROM, (name, first)).fetchall()
             snapshot = connection.execute(_SNAPSHOT_SQL["read"], (name,)).fetchone()
         return game_record(row, snapshot), [json.loads(event) for (event,) in events]
+
+    def load_latest(self, name: str) -> tuple[GameRecord, int, list[dict[str, Any]]] | None:
+        with self._transaction() as connection:  # one snapshot: the game and its events agree
+            row = connection.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE name = %s", (name,)).fetchone()
+            if row is None:
+                return None
+            record = game_record(row, connection.execute(_SNAPSHOT_SQL["read"], (name,)).fetchone())
+            first = tail_start(record.snapshot)
+            events = connection.execute(_EVENTS_FROM, (name, first)).fetchall()
+        return record, first, [json.loads(event) for (event,) in events]
 
     def event_count(self, name: str) -> int:
         row = self._read_one("SELECT event_count FROM games WHERE name = %s", (name,))

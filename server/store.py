@@ -145,6 +145,12 @@ class Store(Protocol):
         that has folded the log up to there reads only the rest); None if there is no game."""
         ...
 
+    def load_latest(self, name: str) -> tuple[GameRecord, int, list[dict[str, Any]]] | None:
+        """Game ``name``'s record, and its stored events from the one its snapshot follows on
+        (from its first if it keeps none), with that event's number: what a cold load folds.
+        None if there is no game."""
+        ...
+
     def event_count(self, name: str) -> int: ...
 
     def listing(self, page_size: int, after: tuple[float, str] | None) -> list[tuple[GameRecord, bytes]]:
@@ -283,6 +289,14 @@ class MemoryStore:
         with self.lock:
             record = self.records.get(name)
             return None if record is None else (record, self.events[name][first:])
+
+    def load_latest(self, name: str) -> tuple[GameRecord, int, list[dict[str, Any]]] | None:
+        with self.lock:
+            record = self.records.get(name)
+            if record is None:
+                return None
+            first = tail_start(record.snapshot)
+            return record, first, self.events[name][first:]
 
     def event_count(self, name: str) -> int:
         with self.lock:
@@ -616,6 +630,16 @@ class SqliteStore:
             snapshot = self._db.execute(SNAPSHOT_SQL["read"], (name,)).fetchone()
         return game_record(row, snapshot), events
 
+    def load_latest(self, name: str) -> tuple[GameRecord, int, list[dict[str, Any]]] | None:
+        with self._using():
+            row = self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE name = ?", (name,)).fetchone()
+            if row is None:
+                return None
+            record = game_record(row, self._db.execute(SNAPSHOT_SQL["read"], (name,)).fetchone())
+            first = tail_start(record.snapshot)
+            events = [json.loads(event) for (event,) in self._db.execute(EVENTS_FROM, (name, first))]
+        return record, first, events
+
     def event_count(self, name: str) -> int:
         with self._using():
             row = self._db.execute("SELECT event_count FROM games WHERE name = ?", (name,)).fetchone()
@@ -778,6 +802,12 @@ class _Transaction:
                 self.db.execute("ROLLBACK")
             except sqlite3.Error:
                 pass  # SQLite has rolled back already when a statement failed that way
+
+
+def tail_start(snapshot: Snapshot | None) -> int:
+    """The number of the first event a cold load reads: the one ``snapshot`` follows (read to
+    check that it does), or the log's first without one."""
+    return 0 if snapshot is None else max(snapshot.at - 1, 0)
 
 
 def game_record(row: tuple[Any, ...], snapshot: tuple[int, str] | None = None) -> GameRecord:

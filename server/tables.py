@@ -23,7 +23,7 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any
+from typing import Any, cast
 
 import structlog
 
@@ -448,10 +448,36 @@ class Tables:
                 elif self.shared:
                     await self._refresh(table, unless_within=poll / 2)  # another process may act
                 continue
+            if _unread(view.events) and sequence < max(view.match.game_started[0], table.feed.first):
+                await self._read_history(table)  # a fold from the log's first event
+                continue
             for message in table.feed.since(sequence, view):
                 yield message
                 sequence += 1
         raise ShuttingDown("the server is shutting down; watch again from the next event number")
+
+    async def history(self, name: str) -> GameView:
+        """The game ``name`` as last stored, with every event of its log at hand: a cold load
+        reads only the events after the game's snapshot, and those before it are read the first
+        time they are asked for (a page of events, an export, a watch from before the game in play).
+
+        :raises GameNotFound, GameDataLost: as :meth:`get`.
+        """
+        table = await self._table(name)
+        await self._read_history(table)
+        return table.view
+
+    async def _read_history(self, table: Table) -> None:
+        unread = _unread(table.view.events)
+        if not unread:
+            return
+        loaded = await asyncio.to_thread(self.store.load, table.view.name)
+        if loaded is None:
+            raise GameNotFound(f"there is no game {table.view.name!r}")
+        head = [event_from_dict(event) for event in loaded[1][:unread]]
+        events = table.view.events
+        if _unread(events) == unread:  # the log read before the snapshot is the same for every version
+            events[:unread] = head
 
     async def seat(self, name: str, token: str) -> Side:
         """The seat of game ``name`` that ``token`` holds.
@@ -536,7 +562,7 @@ class Tables:
         return await asyncio.shield(loading)
 
     async def _loaded(self, name: str) -> Table:
-        read = await asyncio.to_thread(self._read, name)
+        read = await asyncio.to_thread(self._read_latest, name)
         if read is None:
             raise GameNotFound(f"there is no game {name!r}")
         record, view = read
@@ -569,6 +595,19 @@ class Tables:
             return None if read is None else read[1]
         return replace(view, match=match, updated=record.updated)
 
+    def _read_latest(self, name: str) -> tuple[GameRecord, GameView] | None:
+        """Game ``name`` read from the store for a cold load: its snapshot and the events after
+        it, the events before left unread until asked for (:meth:`history`); the whole log if
+        the snapshot does not stand. None if there is no game; called in a worker thread."""
+        loaded = self.store.load_latest(name)
+        if loaded is None:
+            return None
+        record, first, tail = loaded
+        try:
+            return record, self._replay(record, tail, first=first)
+        except _SnapshotSetAside:
+            return self._read(name)
+
     def _read(self, name: str, upto: int | None = None) -> tuple[GameRecord, GameView] | None:
         """Game ``name`` read from the store and replayed (up to event ``upto``), None if there
         is none; called in a worker thread, since a long log takes long to fold."""
@@ -578,20 +617,33 @@ class Tables:
         record, events = loaded
         return record, self._replay(record, events, upto)
 
-    def _replay(self, record: GameRecord, stored_events: list[dict[str, Any]], upto: int | None = None) -> GameView:
+    def _replay(
+        self, record: GameRecord, stored_events: list[dict[str, Any]], upto: int | None = None, *, first: int = 0
+    ) -> GameView:
+        """The game ``record`` and its ``stored_events`` (those from number ``first`` on) stand
+        for, up to event ``upto``.
+
+        :raises _SnapshotSetAside: if events before ``first`` are needed (the snapshot does not stand).
+        :raises GameDataLost: if the log does not replay.
+        """
         try:
             rules = rules_from_dict(record.rules)
-            log_read = stored_events[:upto]
+            log_read = stored_events[: None if upto is None else upto - first]
+            start = start_of(record.name, rules, record.snapshot, [{}] * first + log_read)
+            if first and (start is None or start[0] < first):
+                raise _SnapshotSetAside
             match = Match.replay(
                 rules,
-                [event_from_dict(event) for event in log_read],
+                [_NOT_READ] * first + [event_from_dict(event) for event in log_read],
                 dice=SeededDice(record.dice_seed) if record.dice_mode == "seeded" else None,
                 verifiable=record.dice_mode == "verifiable",
                 seeds=None if record.legacy_seed else self._seeds(record.name),
                 seed_in_play=bytes.fromhex(record.legacy_seed) if record.legacy_seed else None,
                 now=self.clock,
-                start=start_of(record.name, rules, record.snapshot, log_read),
+                start=start,
             )
+        except _SnapshotSetAside:
+            raise
         except Exception as error:  # noqa: BLE001 - whatever a damaged log raises, the game is lost
             log.error("stored game does not replay", game=record.name, error=f"{type(error).__name__}: {error}")
             raise GameDataLost(
@@ -686,6 +738,21 @@ class Tables:
             await asyncio.to_thread(self.store.forget_requests, now - self.request_retention)
         except StoreUnavailable:
             pass  # tried again later; an expired id is refused by its age meanwhile
+
+
+_NOT_READ = cast(Event, None)
+"""In a log read from its snapshot on, each event before it until :meth:`Tables.history` reads them."""
+
+
+class _SnapshotSetAside(Exception):
+    """A snapshot read did not stand: the log is folded whole."""
+
+
+def _unread(events: list[Event]) -> int:
+    """How many of a log's first events are not read yet (see :data:`_NOT_READ`)."""
+    if not events or events[0] is not _NOT_READ:
+        return 0
+    return next((index for index, event in enumerate(events) if event is not _NOT_READ), len(events))
 
 
 def rules_to_dict(rules: RuleSet) -> dict[str, Any]:

@@ -37,6 +37,12 @@ class CountingStore(MemoryStore):
             self.events_read += len(loaded[1])
         return loaded
 
+    def load_latest(self, name: str) -> tuple[GameRecord, int, list[dict[str, Any]]] | None:
+        loaded = super().load_latest(name)
+        if loaded is not None:
+            self.events_read += len(loaded[2])
+        return loaded
+
 
 def tables_over(store: MemoryStore, **options: Any) -> Tables:
     return Tables(store, ServerKey(b"k" * 32), clock=lambda: 1_800_000_000.0, **options)
@@ -108,7 +114,7 @@ def test_a_catch_up_leaves_the_view_it_started_from_as_it_was() -> None:
         replica = tables_over(store, shared=True)
         before = await replica.get(name)
         another_process_appends(store, name, whole, 350)
-        after = await replica.get(name)
+        after = await replica.history(name)
         assert (before.version, len(before.events)) == (300, 300)
         assert before.state == Match.replay(MONEY, whole.events[:300]).state
         assert [event.to_dict() for event in after.events] == [event.to_dict() for event in whole.events[:350]]
@@ -139,13 +145,13 @@ class FoldCounter:
 
 
 @pytest.mark.parametrize("dice_mode", ["system", "verifiable"])
-def test_a_cold_load_folds_only_the_game_in_play_from_the_snapshot_kept(
+def test_a_cold_load_reads_and_folds_only_the_game_in_play_from_the_snapshot_kept(
     monkeypatch: pytest.MonkeyPatch, dice_mode: str
 ) -> None:
     whole = bot_match(MONEY, seed=5, games=8)
 
     async def scenario() -> None:
-        store = MemoryStore()
+        store = CountingStore()
         created = await tables_over(store).create(
             MONEY, dice_mode=dice_mode, dice_seed="", request=None, played=whole.events[:-3]  # type: ignore[arg-type]
         )
@@ -156,11 +162,17 @@ def test_a_cold_load_folds_only_the_game_in_play_from_the_snapshot_kept(
         assert 0 < in_play < len(whole.events) / 4
 
         counter = FoldCounter(monkeypatch)
-        cold = await tables_over(store).get(name)
+        store.events_read = 0
+        tables = tables_over(store)
+        cold = await tables.get(name)
         assert counter.folded == in_play
+        assert store.events_read == in_play + 1  # the snapshot's event, to check it follows it
         assert cold.state == stored.state
-        assert [event.to_dict() for event in cold.events] == [event.to_dict() for event in stored.events]
         assert cold.match.dice_commitment == stored.match.dice_commitment
+
+        whole_log = await tables.history(name)  # the events before the snapshot, read when asked for
+        assert [event.to_dict() for event in whole_log.events] == [event.to_dict() for event in stored.events]
+        assert counter.folded == in_play
 
     asyncio.run(scenario())
 
