@@ -162,7 +162,8 @@ def main() -> None:
     print(f"  a replica behind by 1, serving the game: {one_behind / one:.2f} x the baseline an event")
     print(
         f"  a replica behind by {BEHIND}: {many_behind / one:.2f} x the baseline an event;"
-        f" {many_behind / one_behind:.2f} x behind by 1 an event, {many_behind * BEHIND / one_behind:.0f} x in all"
+        f" {many_behind / one_behind:.2f} x behind by 1 an event,"
+        f" {many_behind * BEHIND / one_behind:.0f} x in all"
     )
 
 

@@ -618,7 +618,12 @@ class Tables:
         return record, self._replay(record, events, upto)
 
     def _replay(
-        self, record: GameRecord, stored_events: list[dict[str, Any]], upto: int | None = None, *, first: int = 0
+        self,
+        record: GameRecord,
+        stored_events: list[dict[str, Any]],
+        upto: int | None = None,
+        *,
+        first: int = 0,
     ) -> GameView:
         """The game ``record`` and its ``stored_events`` (those from number ``first`` on) stand
         for, up to event ``upto``.
