@@ -286,3 +286,26 @@ def test_an_action_past_the_events_a_game_holds_is_refused_and_changes_nothing()
         assert (await roomier.act(name, created.tokens[last.side], "", None, last_action)).version > len(played)
 
     asyncio.run(scenario())
+
+
+def test_a_watch_from_the_first_event_of_a_game_loaded_from_its_snapshot_reads_the_log_before_it() -> None:
+    whole = bot_match(MONEY, seed=10, games=5)
+
+    async def scenario() -> None:
+        store = CountingStore()
+        created = await tables_over(store).create(
+            MONEY, dice_mode="system", dice_seed="", request=None, played=whole.events
+        )
+        name = created.game.name
+        tables = tables_over(store)
+        cold = await tables.get(name)
+        assert store.events_read < len(whole.events) / 2
+        watch = tables.watch(name, 0)
+        seen = [await anext(watch) for _ in range(cold.version)]
+        await watch.aclose()
+        assert [message.event for message in seen] == [
+            convert.event_message(sequence, event) for sequence, event in enumerate(whole.events)
+        ]
+        assert seen[-1].game == cold.message
+
+    asyncio.run(scenario())
