@@ -26,7 +26,8 @@ from tavli.engine.rules import RuleSet
 from tavli.server import convert
 from tavli.server.game_views import GameView
 from tavli.server.keys import ServerKey
-from tavli.server.store import Append, SqliteStore
+from tavli.server.sqlite_store import SqliteStore
+from tavli.server.store import Append
 from tavli.server.tables import Tables
 from tests.engine.test_matfile import bot_match
 

@@ -51,16 +51,19 @@ from tavli.v1 import (
 ResignLevel = Literal["single", "gammon", "backgammon", "mars"]
 
 # The API's enum numbers for the names a Python program uses, and back: derived from the names,
-# so a new variant needs only its engine module and its enum value.
-VARIANT_ENUMS: dict[VariantName, int] = {
-    variant.name: board_pb2.Variant.Value("VARIANT_" + variant.name.upper().replace("-", "_"))
+# so a new variant needs only its engine module and its enum value (none: the API lacks it yet).
+VARIANT_ENUMS: dict[VariantName, board_pb2.Variant] = {
+    variant.name: getattr(board_pb2, enum)
     for variant in VARIANTS.values()
+    if (enum := "VARIANT_" + variant.name.upper().replace("-", "_")) in board_pb2.Variant.keys()
 }
-VARIANT_NAMES: dict[int, VariantName] = {number: name for name, number in VARIANT_ENUMS.items()}
-RESULT_ENUMS: dict[ResignLevel, int] = {
-    result.value: board_pb2.GameResult.Value("GAME_RESULT_" + result.value.upper()) for result in GameResult
+VARIANT_NAMES: dict[board_pb2.Variant, VariantName] = {number: name for name, number in VARIANT_ENUMS.items()}
+RESULT_ENUMS: dict[ResignLevel, board_pb2.GameResult] = {
+    result.resign_level: getattr(board_pb2, enum)
+    for result in GameResult
+    if (enum := "GAME_RESULT_" + result.value.upper()) in board_pb2.GameResult.keys()
 }
-RESULT_LEVELS: dict[int, ResignLevel] = {number: level for level, number in RESULT_ENUMS.items()}
+RESULT_LEVELS: dict[board_pb2.GameResult, ResignLevel] = {number: level for level, number in RESULT_ENUMS.items()}
 GAMES_SERVICE = games_pb2.DESCRIPTOR.services_by_name["GamesService"].full_name
 
 
@@ -96,7 +99,7 @@ class TavliServerError(Exception):
                     reason = info.reason
                 elif detail.Unpack(problem):
                     problems.append(problem)
-        return cls(error.code(), reason, error.details() or "", problems)  # type: ignore[attr-defined]
+        return cls(error.code(), reason, error.details() or "", problems)
 
 
 def _call(method: Any, request: Any, **kwargs: Any) -> Any:
@@ -118,10 +121,10 @@ answer: the server says what went wrong in words and an ErrorInfo)."""
 
 
 def _worth_sending_again(error: grpc.RpcError) -> bool:
-    code = error.code()  # type: ignore[attr-defined]
+    code = error.code()
     if code in _RETRIED:
         return True
-    details = error.details() or ""  # type: ignore[attr-defined]
+    details = error.details() or ""
     return code == grpc.StatusCode.INTERNAL and any(words in details for words in _STREAM_RESET)
 
 
@@ -292,7 +295,8 @@ class TavliClient:
         return _seats(self, imported)
 
     def game(self, name: str) -> games_pb2.Game:
-        return _call(self.games.GetGame, games_pb2.GetGameRequest(name=name), timeout=self.timeout).game
+        game: games_pb2.Game = _call(self.games.GetGame, games_pb2.GetGameRequest(name=name), timeout=self.timeout).game
+        return game
 
     def watch(self, name: str, from_sequence: int = 0) -> Iterator[games_pb2.WatchGameResponse]:
         """The game's events from ``from_sequence`` on, each with the state after it, as they come."""
@@ -300,13 +304,15 @@ class TavliClient:
         try:
             yield from stream
         except grpc.RpcError as error:
-            if error.code() is not grpc.StatusCode.CANCELLED:  # type: ignore[attr-defined]
+            if error.code() is not grpc.StatusCode.CANCELLED:
                 raise TavliServerError.from_rpc_error(error) from None
         finally:
             stream.cancel()
 
     def export_mat(self, name: str) -> str:
-        return _call(self.games.ExportMatch, games_pb2.ExportMatchRequest(name=name), timeout=self.timeout).mat
+        request = games_pb2.ExportMatchRequest(name=name)
+        mat: str = _call(self.games.ExportMatch, request, timeout=self.timeout).mat
+        return mat
 
     def stream_seat(self, name: str, token: str, *, resume: bool = False) -> SeatStream:
         """Hold the seat ``token`` holds at game ``name`` on a PlaySeat stream (see :class:`SeatStream`).
@@ -336,7 +342,7 @@ def _seated(players: tuple[str, str] | None) -> dict[str, games_pb2.Player]:
     }
 
 
-def _dice_mode(dice_seed: str, verifiable_dice: bool) -> int:
+def _dice_mode(dice_seed: str, verifiable_dice: bool) -> games_pb2.DiceMode:
     """The DiceMode of a new game: verifiable, seeded by ``dice_seed``, or the system's."""
     if verifiable_dice:
         return games_pb2.DICE_MODE_VERIFIABLE
@@ -363,7 +369,7 @@ class Seat:
     _etag: str = ""
 
     @property
-    def seat(self) -> int:
+    def seat(self) -> games_pb2.Seat:
         """This seat as the API's Seat enum."""
         return games_pb2.SEAT_0 if self.index == 0 else games_pb2.SEAT_1
 
@@ -394,7 +400,7 @@ class Seat:
     def roll(self) -> games_pb2.Game:
         return self._act(self.client.games.RollDice, games_pb2.RollDiceRequest)
 
-    def play(self, play: str | Sequence[tuple[int, int]]) -> games_pb2.Game:
+    def play(self, play: str | Sequence[Sequence[int]]) -> games_pb2.Game:
         """Make a play: in standard notation, or as its steps (each a start and an end, such as
         an engine ``Step``), as a GUI that moves checkers sends it."""
         if isinstance(play, str):
@@ -489,7 +495,7 @@ class SeatStream:
     # --- what a Seat has -------------------------------------------------------------------
 
     @property
-    def seat(self) -> int:
+    def seat(self) -> games_pb2.Seat:
         """This seat as the API's Seat enum."""
         return self.latest.seat
 
@@ -529,7 +535,7 @@ class SeatStream:
     def roll(self) -> games_pb2.Game:
         return self._act(roll=games_pb2.SeatAction.RollDice())
 
-    def play(self, play: str | Sequence[tuple[int, int]]) -> games_pb2.Game:
+    def play(self, play: str | Sequence[Sequence[int]]) -> games_pb2.Game:
         """Make a play: in standard notation, or as its steps (each a start and an end)."""
         if isinstance(play, str):
             return self._act(play=games_pb2.SeatAction.PlayMove(notation=play))
@@ -719,7 +725,7 @@ class _Lost(Exception):
             return True
         if self.status is None:
             return False
-        return self.status.code() in _JOIN_AGAIN or self.reason == "SEAT_ALREADY_STREAMING"  # type: ignore[attr-defined]
+        return self.status.code() in _JOIN_AGAIN or self.reason == "SEAT_ALREADY_STREAMING"
 
     def error(self) -> TavliServerError:
         if self.timed_out:

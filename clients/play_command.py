@@ -29,7 +29,7 @@ import grpc
 
 from tavli.clients import bots
 from tavli.clients.board_view import Clocks, Table, clock_time, draw, draw_clocks
-from tavli.clients.client import Seat, TavliClient, TavliServerError, VariantName
+from tavli.clients.client import VARIANT_ENUMS, Seat, TavliClient, TavliServerError, VariantName
 from tavli.clients.rule_options import (
     add_backgammons_option,
     add_clock_options,
@@ -93,7 +93,7 @@ def add_parser(commands: Any) -> None:
         ),
     )
     parser.add_argument(
-        "--variant", choices=sorted(VARIANTS), default=BACKGAMMON.name, help="the game to play (default: %(default)s)"
+        "--variant", choices=sorted(VARIANT_ENUMS), default=BACKGAMMON.name, help="the game to play (default: %(default)s)"
     )
     parser.add_argument(
         "--match", type=int, default=0, metavar="N", help="play a match to N points (default: 0, money play)"

@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Literal
 
 from tavli.engine.clock import ClockRules
 from tavli.engine.errors import TavliError
+from tavli.engine.fevga import (
+    FEVGA_PRIMES_VALUES,
+    FEVGA_QUARTER_TEST_VALUES,
+    FIRST_CHECKER_VALUES,
+    FevgaPrimes,
+    FevgaQuarterTest,
+    FirstChecker,
+)
 from tavli.engine.position import Position
 from tavli.engine.variant import GameResult, Variant, VariantName
-from tavli.engine.variants import VARIANTS
+from tavli.engine.variants import VARIANTS, variant_with
 
 Opening = Literal["PLAY_OPENING_DICE", "WINNER_ROLLS_AGAIN"]
 MatchOpenings = Literal["EVERY_GAME", "WINNER_OPENS"]
@@ -42,10 +50,15 @@ class RuleSet:
 
     ``match_length`` 0 is money play (games scored one after another, totals kept). ``cube`` and
     ``opening`` default to the variant's own: the cube and ``PLAY_OPENING_DICE`` in backgammon,
-    no cube and ``WINNER_ROLLS_AGAIN`` in long nardi. ``cube_limit`` 0 means no limit but
-    :data:`CUBE_CEILING`; a limit above the ceiling is capped to it (so ``cube_limit`` reads
-    2**24 afterwards), the cube being unable to go higher anyway. ``backgammons`` ``AS_GAMMON``
-    scores a backgammon as a gammon (:meth:`counted`), in a variant that has backgammons.
+    no cube and ``WINNER_ROLLS_AGAIN`` in long nardi. ``match_openings`` defaults to the variant's
+    in a match (``WINNER_OPENS`` in Plakoto and Fevga, else ``EVERY_GAME``) and is ``EVERY_GAME``
+    in money play. ``cube_limit`` 0 means no limit but :data:`CUBE_CEILING`; a limit above the
+    ceiling is capped to it (so ``cube_limit`` reads 2**24 afterwards), the cube being unable to go
+    higher anyway. ``backgammons`` ``AS_GAMMON`` scores a backgammon as a gammon (:meth:`counted`),
+    in a variant that has backgammons. ``pinned_blocks_bear_off``, ``mother_exception`` and
+    ``mother_value`` (2 or 3 points) are Plakoto's, ``first_checker``, ``fevga_primes`` and
+    ``fevga_quarter_test`` Fevga's (RULES.md); each is refused at other than its default in the
+    other variants, and :attr:`rules` is the variant built with those that change how checkers move.
 
     :raises InvalidRuleSetError: for options that make no sense together ("a cube in long nardi",
         "beavers in a match").
@@ -61,10 +74,16 @@ class RuleSet:
     automatic_doubles: bool = False
     automatic_doubles_limit: int = 1
     opening: Opening | None = None
-    match_openings: MatchOpenings = "EVERY_GAME"
+    match_openings: MatchOpenings | None = None
     auto_play_forced: bool = False
     backgammons: Backgammons = "COUNTED"
     clock: ClockRules | None = None  # None: no clocks
+    pinned_blocks_bear_off: bool = True
+    mother_exception: bool = True
+    mother_value: int = 2
+    first_checker: FirstChecker = "PAST_START"
+    fevga_primes: FevgaPrimes = "START_QUARTER_AND_UNBLOCK"
+    fevga_quarter_test: FevgaQuarterTest = "PLAY"
     _variant: Variant = field(init=False, repr=False, compare=False)
     _resign_levels: tuple[GameResult, ...] = field(init=False, repr=False, compare=False)
 
@@ -77,7 +96,13 @@ class RuleSet:
             object.__setattr__(self, "cube", variant.cube)
         if self.opening is None:
             object.__setattr__(self, "opening", variant.default_opening)
+        if self.match_openings is None:
+            in_match = isinstance(self.match_length, int) and self.match_length > 0
+            openings = variant.default_match_openings if in_match else "EVERY_GAME"
+            object.__setattr__(self, "match_openings", openings)
         self._check()
+        options = tuple((name, getattr(self, name)) for name in variant.move_options)
+        object.__setattr__(self, "_variant", variant_with(self.variant, options))
         levels = dict.fromkeys(self.counted(level) for level in variant.resign_levels)
         object.__setattr__(self, "_resign_levels", tuple(levels))
         if self.cube_limit > CUBE_CEILING:
@@ -109,7 +134,7 @@ class RuleSet:
         if not variant.cube:
             if self.cube:
                 problems.append(f"{variant.title} is played without a cube")
-            if self.opening != variant.default_opening:
+            if variant.fixed_opening and self.opening != variant.default_opening:
                 problems.append(f"in {variant.title} the opening throw is not played: the winner rolls again")
             if self.automatic_doubles or self.beavers or self.jacoby:
                 problems.append(f"automatic doubles, beavers and Jacoby need a cube, and {variant.title} has none")
@@ -121,14 +146,38 @@ class RuleSet:
             problems.append("the winner opens later games of a match; money games all start with the opening throw")
         if (self.beavers or self.jacoby or self.automatic_doubles) and not self.cube:
             problems.append("beavers, Jacoby and automatic doubles need the cube")
+        if self.mother_value not in (2, 3):
+            problems.append(f"a mother loss is worth 2 or 3 points, not {self.mother_value!r}")
+        elif self.mother_value != 2 and not variant.pins:
+            problems.append(f"the mother's value is a rule of Plakoto; {variant.title} has no pins")
+        problems.extend(self._move_option_problems())
         if self.clock is not None:
             problems.extend(self.clock.problems(self.match_length if isinstance(self.match_length, int) else 0))
         if problems:
             raise InvalidRuleSetError("; ".join(problems))
 
+    def _move_option_problems(self) -> list[str]:
+        """What is wrong with the options that change how checkers move: an unknown value, or a
+        value other than the default for a variant whose rules do not have the option."""
+        problems = []
+        variant = self._variant
+        for name, (values, words) in _MOVE_OPTIONS.items():
+            value = getattr(self, name)
+            if value not in values:
+                problems.append(f"{name} is {' or '.join(map(str, values))}, not {value!r}")
+            elif value != MOVE_OPTION_DEFAULTS[name] and name not in variant.move_options:
+                problems.append(f"{words} is not a rule of {variant.title}: {name} {value} does not apply")
+        quarter_rule = self.fevga_primes == "START_QUARTER_AND_UNBLOCK"
+        if self.fevga_quarter_test != MOVE_OPTION_DEFAULTS["fevga_quarter_test"] and not quarter_rule:
+            problems.append(
+                "the starting-quarter test (fevga_quarter_test) applies only with the starting-quarter rule"
+                " (fevga_primes START_QUARTER_AND_UNBLOCK)"
+            )
+        return problems
+
     @property
     def rules(self) -> Variant:
-        """The variant's rules for moving checkers."""
+        """The variant's rules for moving checkers, with this rule set's options."""
         return self._variant
 
     def counted(self, result: GameResult) -> GameResult:
@@ -145,6 +194,11 @@ class RuleSet:
         """How the game in ``position`` stands won under this rule set, or ``None`` while it goes on."""
         result = self._variant.result(position)
         return None if result is None else self.counted(result)
+
+    def multiplier(self, result: GameResult) -> int:
+        """What ``result`` is worth before the cube under this rule set: a mother loss is worth
+        ``mother_value``, every other result its own multiplier."""
+        return self.mother_value if result is GameResult.MOTHER else result.multiplier
 
     @property
     def resign_levels(self) -> tuple[GameResult, ...]:
@@ -165,3 +219,18 @@ class RuleSet:
     def uses_cube(self) -> bool:
         """Whether a cube is in play at all: never in a 1-point match."""
         return bool(self.cube) and self.match_length != 1
+
+
+_MOVE_OPTIONS: dict[str, tuple[tuple[object, ...], str]] = {
+    "pinned_blocks_bear_off": ((True, False), "a pinned checker stopping the bear-off"),
+    "mother_exception": ((True, False), "the mother exception"),
+    "first_checker": (FIRST_CHECKER_VALUES, "the first-checker rule"),
+    "fevga_primes": (FEVGA_PRIMES_VALUES, "Fevga's rule on primes"),
+    "fevga_quarter_test": (FEVGA_QUARTER_TEST_VALUES, "Fevga's starting-quarter test"),
+}
+"""The options that change how checkers move: their values, and the rule each sets in words."""
+
+MOVE_OPTION_DEFAULTS = {
+    option.name: option.default for option in fields(RuleSet) if option.name in _MOVE_OPTIONS
+}
+"""Each option that changes how checkers move, with its default (the rule book's)."""

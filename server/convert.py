@@ -42,15 +42,22 @@ if TYPE_CHECKING:
 
     from tavli.server.game_views import DiceMode
 
-_VARIANT_ENUMS = {
-    name: board_pb2.Variant.Value("VARIANT_" + name.upper().replace("-", "_")) for name in VARIANTS
+_VARIANT_ENUMS: dict[str, board_pb2.Variant] = {
+    name: getattr(board_pb2, enum)
+    for name in VARIANTS
+    if (enum := "VARIANT_" + name.upper().replace("-", "_")) in board_pb2.Variant.keys()
 }
-"""Each variant's API enum, derived from its name: a new variant needs only its enum value."""
-_VARIANT_NAMES = {number: name for name, number in _VARIANT_ENUMS.items()}
-_RESULTS = {
-    result: board_pb2.GameResult.Value("GAME_RESULT_" + result.value.upper()) for result in GameResult
+"""Each variant's API enum, derived from its name: a new variant needs only its enum value (the API
+offers no variant of the engine that has none yet)."""
+_VARIANT_NAMES: dict[int, str] = {number: name for name, number in _VARIANT_ENUMS.items()}
+SERVED_VARIANTS = tuple(VARIANTS[name] for name in _VARIANT_ENUMS)
+"""The engine's variants that the API offers: those with an enum value."""
+_RESULTS: dict[GameResult, board_pb2.GameResult] = {
+    result: getattr(board_pb2, enum)
+    for result in GameResult
+    if (enum := "GAME_RESULT_" + result.value.upper()) in board_pb2.GameResult.keys()
 }
-_RESULT_LEVELS = {number: result.value for result, number in _RESULTS.items()}
+_RESULT_LEVELS: dict[int, str] = {number: result.value for result, number in _RESULTS.items()}
 
 
 def _either(choices: Sequence[str]) -> str:
@@ -79,13 +86,13 @@ _GAME_ENDS = {
     "resignation": games_pb2.GAME_END_RESIGNATION,
     "time": games_pb2.GAME_END_TIME,
 }
-_DICE_MODES = {
+_DICE_MODES: dict[DiceMode, games_pb2.DiceMode] = {
     "system": games_pb2.DICE_MODE_UNSPECIFIED,
     "seeded": games_pb2.DICE_MODE_SEEDED,
     "verifiable": games_pb2.DICE_MODE_VERIFIABLE,
 }
-_DICE_MODE_NAMES = {number: name for name, number in _DICE_MODES.items()}
-_ACTIONS = {action: getattr(games_pb2, f"ACTION_{action.name}") for action in Action}
+_DICE_MODE_NAMES: dict[int, DiceMode] = {number: name for name, number in _DICE_MODES.items()}
+_ACTIONS: dict[Action, games_pb2.Action] = {action: getattr(games_pb2, f"ACTION_{action.name}") for action in Action}
 _EVENT_KINDS = {
     OpeningThrown: games_pb2.EVENT_KIND_OPENING_THROW,
     Rolled: games_pb2.EVENT_KIND_ROLL,
@@ -219,7 +226,7 @@ def dice_mode_of(mode: int) -> DiceMode:
     name = _DICE_MODE_NAMES.get(mode)
     if name is None:
         raise BadRequest(f"unknown dice_mode {mode}")
-    return name  # type: ignore[return-value]
+    return name
 
 
 def resign_level_of(result: int) -> str:
@@ -242,18 +249,18 @@ def seat_of(seat: int) -> Side:
 # --- the engine to responses -----------------------------------------------------------------
 
 
-def variant_message(variant: Variant) -> int:
+def variant_message(variant: Variant) -> board_pb2.Variant:
     """The API's enum of ``variant``."""
     return _VARIANT_ENUMS[variant.name]
 
 
-def seat_message(side: Side | None) -> int:
+def seat_message(side: Side | None) -> games_pb2.Seat:
     if side is None:
         return games_pb2.SEAT_UNSPECIFIED
     return games_pb2.SEAT_0 if side == 0 else games_pb2.SEAT_1
 
 
-def result_message(result: GameResult | None) -> int:
+def result_message(result: GameResult | None) -> board_pb2.GameResult:
     return board_pb2.GAME_RESULT_UNSPECIFIED if result is None else _RESULTS[result]
 
 
@@ -342,7 +349,7 @@ def clocks_message(state: MatchState) -> games_pb2.Clocks | None:
     return message
 
 
-def actions_message(actions: Sequence[Action]) -> list[int]:
+def actions_message(actions: Sequence[Action]) -> list[games_pb2.Action]:
     return [_ACTIONS[action] for action in actions]
 
 
@@ -364,7 +371,7 @@ def game_message(
     *,
     event_count: int,
     dice_commitment: str,
-    dice_mode: str,
+    dice_mode: DiceMode,
     created: float,
     updated: float,
     players: Players = NOBODY,

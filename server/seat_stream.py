@@ -28,6 +28,7 @@ from tavli.engine.events import Side
 from tavli.server.admission import client_of
 from tavli.server.errors import BadRequest, SeatAlreadyStreaming, status_message, status_of
 from tavli.server.game_views import GameView
+from tavli.server.handlers import Context
 from tavli.server.limits import RequestLimits, check_request
 from tavli.server.quotas import Quotas
 from tavli.server.tables import Tables
@@ -68,7 +69,7 @@ class SeatStreams:
         self._held: set[tuple[str, Side]] = set()
 
     async def play(
-        self, requests: AsyncIterator[pb.PlaySeatRequest], context: grpc.aio.ServicerContext
+        self, requests: AsyncIterator[pb.PlaySeatRequest], context: Context
     ) -> AsyncIterator[pb.PlaySeatResponse]:
         """The messages of one PlaySeat stream, whose client's messages come from ``requests``.
 

@@ -32,7 +32,7 @@ from tavli.engine.dice import SeededDice
 from tavli.engine.events import DiceCommitted, Event, Side, event_from_dict
 from tavli.engine.game import ActionError
 from tavli.engine.match import Match
-from tavli.engine.rules import RuleSet
+from tavli.engine.rules import MOVE_OPTION_DEFAULTS, RuleSet
 from tavli.server.errors import (
     BadRequest,
     GameDataLost,
@@ -768,6 +768,9 @@ def rules_to_dict(rules: RuleSet) -> dict[str, Any]:
         data["clock"] = asdict(rules.clock)
     if rules.backgammons == "COUNTED":
         del data["backgammons"]  # as games were stored before the option, for a server of then to read
+    for name, default in MOVE_OPTION_DEFAULTS.items():
+        if data[name] == default:
+            del data[name]  # likewise: stored only where a rule set departs from the rule book
     return data
 
 

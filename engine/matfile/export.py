@@ -149,7 +149,7 @@ def _rule_headers(rules: RuleSet) -> list[tuple[str, str]]:
     if rules.opening != default.opening:
         headers.append(("OpeningThrow", OPENING_WORDS[rules.opening or "PLAY_OPENING_DICE"]))
     if rules.match_openings != default.match_openings:
-        headers.append(("MatchOpenings", "WinnerOpens"))
+        headers.append(("MatchOpenings", MATCH_OPENINGS_WORDS[rules.match_openings or "EVERY_GAME"]))
     if rules.backgammons != default.backgammons:
         headers.append(("Backgammons", BACKGAMMONS_WORDS[rules.backgammons]))
     return headers
@@ -172,6 +172,10 @@ def time_loss_tag(number: int) -> str:
 
 OPENING_WORDS = {"PLAY_OPENING_DICE": "Played", "WINNER_ROLLS_AGAIN": "WinnerRollsAgain"}
 """The ``OpeningThrow`` tag's words for the opening rules a .mat file does not assume."""
+
+MATCH_OPENINGS_WORDS = {"EVERY_GAME": "EveryGame", "WINNER_OPENS": "WinnerOpens"}
+"""The ``MatchOpenings`` tag's words: a .mat file assumes the variant's own (the opening throw before
+every game, but in Fevga, whose matches are opened by the last winner)."""
 
 BACKGAMMONS_WORDS: dict[Backgammons, str] = {"COUNTED": "Counted", "AS_GAMMON": "AsGammon"}
 """The ``Backgammons`` tag's words: a .mat file assumes backgammons are counted (3 times the cube)."""
@@ -321,4 +325,4 @@ def points_in_words(points: int) -> str:
     return f"{points} point" + ("" if points == 1 else "s")
 
 
-__all__ = ["OPENING_WORDS", "export_mat", "points_in_words", "time_loss_tag"]
+__all__ = ["MATCH_OPENINGS_WORDS", "OPENING_WORDS", "export_mat", "points_in_words", "time_loss_tag"]

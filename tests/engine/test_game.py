@@ -1389,7 +1389,14 @@ def test_a_log_with_an_action_the_rules_forbid_does_not_replay() -> None:
     assert refusal.value.code == "NOT_YOUR_TURN"
 
 
-@pytest.mark.parametrize("rules", [RuleSet(), RuleSet(variant="long-nardi", match_length=3)])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        RuleSet(),
+        RuleSet(variant="long-nardi", match_length=3),
+        RuleSet(variant="plakoto", match_length=5),  # its games here end in draws: no winner
+    ],
+)
 def test_a_stored_log_applied_as_stored_reaches_the_states_the_rules_give_without_reading_a_play_again(
     rules: RuleSet, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -249,3 +249,13 @@ def test_a_rule_set_is_stored_as_before_unless_it_scores_backgammons_as_gammons(
     stored = json.loads(json.dumps(rules_to_dict(as_gammon)))
     assert stored["backgammons"] == "AS_GAMMON"
     assert rules_from_dict(stored) == as_gammon
+
+
+def test_fevgas_options_are_stored_only_where_they_depart_from_the_rule_book() -> None:
+    default = rules_to_dict(RuleSet(variant="fevga", match_length=3))
+    assert not {"first_checker", "fevga_primes", "fevga_quarter_test"} & set(default)
+    assert rules_from_dict(json.loads(json.dumps(default))) == RuleSet(variant="fevga", match_length=3)
+    step = RuleSet(variant="fevga", match_length=3, fevga_quarter_test="STEP")
+    stored = json.loads(json.dumps(rules_to_dict(step)))
+    assert stored["fevga_quarter_test"] == "STEP"
+    assert rules_from_dict(stored) == step and rules_from_dict(stored).rules is step.rules
