@@ -24,7 +24,6 @@ from typing import Any
 
 import tavli.server.tables
 from tavli.engine.rules import RuleSet
-from tavli.server.games_servicer import summary_of
 from tavli.server.keys import ServerKey
 from tavli.server.sqlite_store import SqliteStore
 from tavli.server.store import Append
@@ -36,7 +35,7 @@ BEHIND = 500
 
 
 def tables_over(store: SqliteStore, *, shared: bool = False) -> Tables:
-    return Tables(store, ServerKey(b"k" * 32), summarize=summary_of, shared=shared)
+    return Tables(store, ServerKey(b"k" * 32), shared=shared)
 
 
 def fastest(rounds: int, measure: Callable[[], Coroutine[Any, Any, float]]) -> float:

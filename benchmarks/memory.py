@@ -59,14 +59,14 @@ class _Context:
 
 async def _make_games(count: int, turns: int) -> tuple[Any, float]:
     from tavli.server.fair_queue import FairQueue
-    from tavli.server.games_servicer import GamesServicer, summary_of
+    from tavli.server.games_servicer import GamesServicer
     from tavli.server.keys import ServerKey
     from tavli.server.quotas import QuotaLimits, Quotas
     from tavli.server.store import MemoryStore
     from tavli.server.tables import Tables
     from tavli.v1 import games_service_pb2 as pb
 
-    tables = Tables(MemoryStore(), ServerKey.fresh(), summarize=summary_of, capacity=count + 1, allow_seeded_dice=True)
+    tables = Tables(MemoryStore(), ServerKey.fresh(), capacity=count + 1, allow_seeded_dice=True)
     quotas = Quotas(QuotaLimits(live_games_per_client=count + 10))
     servicer = GamesServicer(tables, quotas, FairQueue(quotas))
     context: Any = _Context()

@@ -213,6 +213,21 @@ def apply(state: MatchState, event: Event, after: MatchState | None = None) -> M
     return after if state.clock is None else _clock_after(state, event, after)
 
 
+def apply_stored(state: MatchState, event: Event) -> MatchState:
+    """The state after ``event`` of a stored log, which :func:`apply` allowed when it was stored:
+    a play is made as it was logged, not read against the legal plays again. For a fold that
+    follows what another fold decided (watchers, a process catching up); a log that may be
+    damaged is read with :func:`apply`.
+
+    :raises ActionError: for an event the state cannot take at all (a log not stored by the rules).
+    """
+    if not isinstance(event, Played) or state.over or state.game.phase is not Phase.PLAYING:
+        return apply(state, event)
+    position = state.game.position
+    play = Play.trusted(event.steps, state.rules.rules.position_after(position, event.steps))
+    return apply(state, event, make_play(state, event.side, play))
+
+
 def _opening(state: MatchState, event: OpeningThrown) -> MatchState:
     game = state.game
     _expect_phase(game, Phase.OPENING, "the opening throw has been made")

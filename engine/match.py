@@ -41,6 +41,7 @@ from tavli.engine.game import (
     MatchState,
     Phase,
     apply,
+    apply_stored,
     legal_actions,
     legal_plays,
     make_play,
@@ -123,13 +124,15 @@ class Match:
         return match
 
     def extend(self, events: Iterable[Event]) -> None:
-        """Apply ``events``, logged after this match's own (by another process), as
-        :meth:`replay` would have: a process that is behind folds only what it has not seen.
+        """Apply ``events``, logged after this match's own (by another process, which checked
+        them when it stored them), as :meth:`replay` would have: a process that is behind folds
+        only what it has not seen, and makes each play as logged
+        (:func:`~tavli.engine.game.apply_stored`).
 
-        :raises ActionError: if an event breaks the rules.
+        :raises ActionError: if an event does not fit the match at all.
         :raises ValueError: if a game's dice commitment is not to the seed :attr:`seeds` gives.
         """
-        self._fold(events)
+        self._fold(events, stored=True)
         self._resume_dice(None)
 
     def fork(self) -> Match:
@@ -242,16 +245,17 @@ class Match:
 
     # --- the machinery ---------------------------------------------------------------------
 
-    def _fold(self, events: Iterable[Event]) -> None:
+    def _fold(self, events: Iterable[Event], *, stored: bool = False) -> None:
         for event in events:
             if isinstance(event, WrittenPlay):  # an older log's form: read once, kept as data
                 play = read_play(self.state, event.side, event.play)
                 event = played(event.side, play, forced=event.forced)
-            self._apply(event)
+            self._apply(event, stored=stored)
 
-    def _apply(self, event: Event, after: MatchState | None = None) -> None:
+    def _apply(self, event: Event, after: MatchState | None = None, *, stored: bool = False) -> None:
+        """Apply ``event``: checked by the rules, unless it is ``stored`` (see ``extend``)."""
         game = self.state.game.number
-        self.state = apply(self.state, event, after)
+        self.state = apply_stored(self.state, event) if stored else apply(self.state, event, after)
         self.events.append(event)
         if self.state.game.number != game:
             self.game_started = (self.version, self.state)

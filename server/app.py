@@ -37,7 +37,7 @@ from tavli.server.analysis_servicer import AnalysisServicer
 from tavli.server.bot_seats import BOT_MATCH_POINTS, PATIENCE_SECONDS, BotSeats, BotsServicer
 from tavli.server.errors import ErrorInterceptor, LimitReached
 from tavli.server.fair_queue import FairQueue
-from tavli.server.games_servicer import GamesServicer, summary_of
+from tavli.server.games_servicer import GamesServicer
 from tavli.server.keys import ServerKey
 from tavli.server.limits import RequestLimits, WebLimits
 from tavli.server.logs import RpcLogInterceptor
@@ -174,7 +174,6 @@ async def start_server(config: ServerConfig) -> Running:
     tables = Tables(
         store,
         key,
-        summarize=summary_of,
         capacity=config.games_in_memory,
         shared=config.shared_store or isinstance(config.db, str),
         allow_seeded_dice=config.allow_seeded_dice,

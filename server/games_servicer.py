@@ -15,20 +15,20 @@ import json
 from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
 
-from tavli.engine.events import Side
-from tavli.engine.game import ActionError, legal_actions, rolled_plays
-from tavli.engine.match import Match, open_commitment
+from tavli.engine.game import ActionError
+from tavli.engine.match import Match
 from tavli.engine.matfile import export_mat
-from tavli.server import answers, convert, match_records
+from tavli.server import convert, match_records
 from tavli.server.admission import client_of
 from tavli.server.errors import BadRequest
 from tavli.server.fair_queue import FairQueue
+from tavli.server.game_views import GameView
 from tavli.server.handlers import Context
 from tavli.server.limits import RequestLimits
 from tavli.server.players import from_record, mat_names, players_of
 from tavli.server.quotas import Quotas
 from tavli.server.seat_stream import SeatStreams
-from tavli.server.tables import Action, Created, GameView, Request, Tables, new_game_name
+from tavli.server.tables import Action, Created, Request, Tables, new_game_name
 from tavli.v1 import games_service_pb2 as pb, games_service_pb2_grpc
 
 _Created = TypeVar("_Created", pb.CreateGameResponse, pb.ImportMatchResponse)
@@ -47,7 +47,7 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
         self.quotas = quotas
         self.checks = checks
         limits = limits or RequestLimits()
-        self.seat_streams = SeatStreams(tables, quotas, limits, act=self.act, view=seat_view)
+        self.seat_streams = SeatStreams(tables, quotas, limits, act=self.act)
 
     async def CreateGame(self, request: pb.CreateGameRequest, context: Context) -> pb.CreateGameResponse:
         if not request.HasField("rule_set"):
@@ -86,7 +86,7 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
         return created_message(created, pb.ImportMatchResponse)
 
     async def GetGame(self, request: pb.GetGameRequest, context: Context) -> pb.GetGameResponse:
-        return pb.GetGameResponse(game=game_message(await self.tables.get(_name_of(request))))
+        return pb.GetGameResponse(game=(await self.tables.get(_name_of(request))).message)
 
     async def ListGames(self, request: pb.ListGamesRequest, context: Context) -> pb.ListGamesResponse:
         page_size = _page_size(request.page_size, default=50, most=1000)
@@ -109,51 +109,53 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
         return response
 
     async def RollDice(self, request: pb.RollDiceRequest, context: Context) -> pb.RollDiceResponse:
-        return pb.RollDiceResponse(game=game_message(await self.act("RollDice", request)))
+        return pb.RollDiceResponse(game=await self._acted("RollDice", request))
 
     async def PlayMove(self, request: pb.PlayMoveRequest, context: Context) -> pb.PlayMoveResponse:
-        return pb.PlayMoveResponse(game=game_message(await self.act("PlayMove", request)))
+        return pb.PlayMoveResponse(game=await self._acted("PlayMove", request))
 
     async def OfferDouble(
         self, request: pb.OfferDoubleRequest, context: Context
     ) -> pb.OfferDoubleResponse:
-        return pb.OfferDoubleResponse(game=game_message(await self.act("OfferDouble", request)))
+        return pb.OfferDoubleResponse(game=await self._acted("OfferDouble", request))
 
     async def TakeDouble(self, request: pb.TakeDoubleRequest, context: Context) -> pb.TakeDoubleResponse:
-        return pb.TakeDoubleResponse(game=game_message(await self.act("TakeDouble", request)))
+        return pb.TakeDoubleResponse(game=await self._acted("TakeDouble", request))
 
     async def DropDouble(self, request: pb.DropDoubleRequest, context: Context) -> pb.DropDoubleResponse:
-        return pb.DropDoubleResponse(game=game_message(await self.act("DropDouble", request)))
+        return pb.DropDoubleResponse(game=await self._acted("DropDouble", request))
 
     async def BeaverDouble(
         self, request: pb.BeaverDoubleRequest, context: Context
     ) -> pb.BeaverDoubleResponse:
-        return pb.BeaverDoubleResponse(game=game_message(await self.act("BeaverDouble", request)))
+        return pb.BeaverDoubleResponse(game=await self._acted("BeaverDouble", request))
 
     async def OfferResignation(
         self, request: pb.OfferResignationRequest, context: Context
     ) -> pb.OfferResignationResponse:
-        return pb.OfferResignationResponse(game=game_message(await self.act("OfferResignation", request)))
+        return pb.OfferResignationResponse(game=await self._acted("OfferResignation", request))
 
     async def AcceptResignation(
         self, request: pb.AcceptResignationRequest, context: Context
     ) -> pb.AcceptResignationResponse:
-        return pb.AcceptResignationResponse(game=game_message(await self.act("AcceptResignation", request)))
+        return pb.AcceptResignationResponse(game=await self._acted("AcceptResignation", request))
 
     async def RejectResignation(
         self, request: pb.RejectResignationRequest, context: Context
     ) -> pb.RejectResignationResponse:
-        return pb.RejectResignationResponse(game=game_message(await self.act("RejectResignation", request)))
+        return pb.RejectResignationResponse(game=await self._acted("RejectResignation", request))
 
     async def ListLegalActions(
         self, request: pb.ListLegalActionsRequest, context: Context
     ) -> pb.ListLegalActionsResponse:
         view = await self.tables.get(_name_of(request))
         if not request.seat_token:
-            return legal_actions_message(view, convert.seat_of(request.seat))
-        if request.seat:
+            seat = convert.seat_of(request.seat)
+        elif request.seat:
             raise BadRequest("give seat or seat_token, not both")
-        return legal_actions_message(view, await self.tables.seat(view.name, request.seat_token))
+        else:
+            seat = await self.tables.seat(view.name, request.seat_token)
+        return view.legal_actions(seat)  # the version's own answer, shared: sent as it is
 
     async def ListGameEvents(
         self, request: pb.ListGameEventsRequest, context: Context
@@ -162,7 +164,7 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
         start = _cursor(request.page_token).get("sequence") if request.page_token else 0
         if type(start) is not int or not 0 <= start < 2**63:
             raise BadRequest(_BAD_PAGE_TOKEN)
-        view = await self.tables.get(_name_of(request))
+        view = await self.tables.history(_name_of(request))
         events = view.events[start : start + page_size]
         end = start + len(events)
         return pb.ListGameEventsResponse(
@@ -171,30 +173,19 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
         )
 
     async def ExportMatch(self, request: pb.ExportMatchRequest, context: Context) -> pb.ExportMatchResponse:
-        view = await self.tables.get(_name_of(request))
+        view = await self.tables.history(_name_of(request))
         return pb.ExportMatchResponse(mat=export_mat(view.match, players=mat_names(view.players)))
 
     async def WatchGame(
         self, request: pb.WatchGameRequest, context: Context
     ) -> AsyncIterator[pb.WatchGameResponse]:
-        async for sequence, event, state, view in self.tables.watch(_name_of(request), request.from_sequence):
-            game = convert.game_message(
-                view.name,
-                view.rules,
-                state,
-                event_count=sequence + 1,
-                dice_commitment=_commitment_after(view, sequence),
-                dice_mode=view.dice_mode,
-                created=view.created,
-                updated=view.updated,
-                players=view.players,
-            )
-            yield pb.WatchGameResponse(event=convert.event_message(sequence, event), game=game)
+        async for message in self.tables.watch(_name_of(request), request.from_sequence):
+            yield message
 
     async def OfferRematch(
         self, request: pb.OfferRematchRequest, context: Context
     ) -> pb.OfferRematchResponse:
-        return pb.OfferRematchResponse(game=game_message(await self.act("OfferRematch", request)))
+        return pb.OfferRematchResponse(game=await self._acted("OfferRematch", request))
 
     async def AcceptRematch(
         self, request: pb.AcceptRematchRequest, context: Context
@@ -213,7 +204,7 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
         client = client_of(context)
         created = await self.tables.rematch(view, admit=lambda new: self.quotas.count_game(client, new))
         return pb.AcceptRematchResponse(
-            game=game_message(view), rematch=game_message(created.game), seat_token=created.tokens[seat]
+            game=view.message, rematch=created.game.message, seat_token=created.tokens[seat]
         )
 
     async def PlaySeat(
@@ -221,6 +212,10 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
     ) -> AsyncIterator[pb.PlaySeatResponse]:
         async for response in self.seat_streams.play(requests, context):
             yield response
+
+    async def _acted(self, method: str, request: Any) -> pb.Game:
+        """The Game message of the version :meth:`act` leaves the game at."""
+        return (await self.act(method, request)).message
 
     async def act(self, method: str, request: Any) -> GameView:
         """Make what ``request``, a request of the action RPC ``method`` ("RollDice"), asks for;
@@ -267,48 +262,10 @@ _ACTIONS: dict[str, Callable[[Any], Action]] = {
 }
 
 
-def game_message(view: GameView) -> pb.Game:
-    """The Game resource of a stored game."""
-    return convert.game_message(
-        view.name,
-        view.rules,
-        view.state,
-        event_count=view.version,
-        dice_commitment=view.match.dice_commitment,
-        dice_mode=view.dice_mode,
-        created=view.created,
-        updated=view.updated,
-        players=view.players,
-    )
-
-
-def legal_actions_message(view: GameView, seat: Side) -> pb.ListLegalActionsResponse:
-    """What ``seat`` may do in a stored game, with the legal plays when it is on turn."""
-    state = view.state
-    actions = convert.actions_message(legal_actions(state, seat))
-    response = pb.ListLegalActionsResponse(actions=actions, etag=view.etag, seat=convert.seat_message(seat))
-    rolled = rolled_plays(state) if seat == state.game.turn else None
-    return response if rolled is None else answers.with_plays(response, rolled)
-
-
-def seat_view(view: GameView, seat: Side) -> pb.PlaySeatResponse:
-    """What a seat stream shows ``seat`` of a stored game: the game and the seat's legal actions."""
-    return pb.PlaySeatResponse(
-        seat=convert.seat_message(seat),
-        game=game_message(view),
-        legal_actions=legal_actions_message(view, seat),
-    )
-
-
-def summary_of(view: GameView) -> bytes:
-    """What a listing shows of a game: its Game resource, serialized (stored with each action)."""
-    return game_message(view).SerializeToString()
-
-
 def created_message(created: Created, answer: type[_Created]) -> _Created:
     """The answer of an RPC that makes a game (CreateGame, ImportMatch): the game and its seats' tokens."""
     seat0_token, seat1_token = created.tokens
-    return answer(game=game_message(created.game), seat0_token=seat0_token, seat1_token=seat1_token)
+    return answer(game=created.game.message, seat0_token=seat0_token, seat1_token=seat1_token)
 
 
 def _request_of(method: str, request: Any) -> Request | None:
@@ -329,14 +286,6 @@ def _name_of(request: Any) -> str:
     if not request.name:
         raise BadRequest("name the game: games/{game}")
     return str(request.name)
-
-
-def _commitment_after(view: GameView, sequence: int) -> str:
-    """The dice commitment in force just after event ``sequence``."""
-    if view.dice_mode != "verifiable":
-        return ""
-    commitment = open_commitment(view.events, sequence + 1)
-    return "" if commitment is None else commitment.commitment
 
 
 def _page_size(requested: int, *, default: int, most: int) -> int:

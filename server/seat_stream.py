@@ -27,10 +27,11 @@ from google.protobuf.message import Message
 from tavli.engine.events import Side
 from tavli.server.admission import client_of
 from tavli.server.errors import BadRequest, SeatAlreadyStreaming, status_message, status_of
+from tavli.server.game_views import GameView
 from tavli.server.handlers import Context
 from tavli.server.limits import RequestLimits, check_request
 from tavli.server.quotas import Quotas
-from tavli.server.tables import GameView, Tables
+from tavli.server.tables import Tables
 from tavli.v1 import games_service_pb2 as pb
 
 # How long a stream may stay open before its join comes: until then it counts against no quota.
@@ -50,24 +51,21 @@ _ACTION_RPCS: dict[str, tuple[str, Callable[..., Message]]] = {
 }
 
 Act = Callable[[str, Any], Awaitable[GameView]]
-View = Callable[[GameView, Side], pb.PlaySeatResponse]
 
 
 class SeatStreams:
     """The seat streams of one server, and the seats they hold.
 
-    ``act(method, request)`` makes an action as the action RPC ``method`` does; ``view(game,
-    seat)`` is what a stream shows its seat of a stored game.
+    ``act(method, request)`` makes an action as the action RPC ``method`` does. A stream shows
+    its seat each stored version as :meth:`GameView.seat_view` does, from the version's own
+    messages.
     """
 
-    def __init__(
-        self, tables: Tables, quotas: Quotas, limits: RequestLimits, *, act: Act, view: View
-    ) -> None:
+    def __init__(self, tables: Tables, quotas: Quotas, limits: RequestLimits, *, act: Act) -> None:
         self.tables = tables
         self.quotas = quotas
         self.limits = limits
         self._act = act
-        self._view = view
         self._held: set[tuple[str, Side]] = set()
 
     async def play(
@@ -121,14 +119,14 @@ class SeatStreams:
                 # Whichever comes first: another version stored, or the client's next message.
                 view = await self.tables.next_view(join.name, sent, until=reading)
                 if view is not None:
-                    yield self._view(view, seat)
+                    yield view.seat_view(seat)
                 else:
                     request = reading.result()
                     if request is None:
                         return
                     reading = asyncio.ensure_future(anext(requests, None))
                     view, answer = await self._answer(request, client, join)
-                    response = self._view(view, seat)
+                    response = view.seat_view(seat)
                     response.answer.CopyFrom(answer)
                     yield response
                 sent = view.version

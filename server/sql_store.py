@@ -34,6 +34,7 @@ from tavli.server.store import (
     RequestRecord,
     Snapshot,
     StoreConflict,
+    tail_start,
 )
 
 
@@ -305,6 +306,16 @@ class SqlStore:
             events = cursor.execute(self._sql["events from"], (name, first)).fetchall()
             snapshot = cursor.execute(self._sql["snapshot"], (name,)).fetchone()
         return game_record(row, snapshot), [json.loads(event) for (event,) in events]
+
+    def load_latest(self, name: str) -> tuple[GameRecord, int, list[dict[str, Any]]] | None:
+        with self._reading() as cursor:
+            row = cursor.execute(self._sql["game"], (name,)).fetchone()
+            if row is None:
+                return None
+            record = game_record(row, cursor.execute(self._sql["snapshot"], (name,)).fetchone())
+            first = tail_start(record.snapshot)
+            events = cursor.execute(self._sql["events from"], (name, first)).fetchall()
+        return record, first, [json.loads(event) for (event,) in events]
 
     def event_count(self, name: str) -> int:
         row = self._read_one("event count", (name,))

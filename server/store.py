@@ -145,6 +145,12 @@ class Store(Protocol):
         that has folded the log up to there reads only the rest); None if there is no game."""
         ...
 
+    def load_latest(self, name: str) -> tuple[GameRecord, int, list[dict[str, Any]]] | None:
+        """Game ``name``'s record, and its stored events from the one its snapshot follows on
+        (from its first if it keeps none), with that event's number: what a cold load folds.
+        None if there is no game."""
+        ...
+
     def event_count(self, name: str) -> int: ...
 
     def listing(self, page_size: int, after: tuple[float, str] | None) -> list[tuple[GameRecord, bytes]]:
@@ -286,6 +292,14 @@ class MemoryStore:
             record = self.records.get(name)
             return None if record is None else (record, self.events[name][first:])
 
+    def load_latest(self, name: str) -> tuple[GameRecord, int, list[dict[str, Any]]] | None:
+        with self.lock:
+            record = self.records.get(name)
+            if record is None:
+                return None
+            first = tail_start(record.snapshot)
+            return record, first, self.events[name][first:]
+
     def event_count(self, name: str) -> int:
         with self.lock:
             return len(self.events.get(name, ()))
@@ -370,3 +384,9 @@ class _Leased:
     holder: str
     lease_until: float
     waiting_at: int = NOT_WAITING
+
+
+def tail_start(snapshot: Snapshot | None) -> int:
+    """The number of the first event a cold load reads: the one ``snapshot`` follows (read to
+    check that it does), or the log's first without one."""
+    return 0 if snapshot is None else max(snapshot.at - 1, 0)

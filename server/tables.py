@@ -4,8 +4,9 @@ An action is decided on a copy of the game as last stored (:meth:`Match.fork`); 
 game's state, visible to readers, watchers and the actions waiting behind it, only once its
 write has committed. A write that loses a race (another process extended the log first) leaves
 no trace: the table is read again from the store and the action decided again on what is
-there, as if it had come second. Nothing here builds a protobuf message: :class:`Tables`
-returns :class:`GameView` values, and the service turns them into messages.
+there, as if it had come second. :class:`Tables` returns :class:`~tavli.server.game_views.GameView`
+values, each of which builds its messages once (the stored summary is the first of them), and
+its watchers share the game's :class:`~tavli.server.watch_feed.Feed`.
 
 Seat tokens and the seeds of verifiable dice are derived from the server's key, never stored.
 A request_id is bound to the request it came with (its method, seat and body): a retry gets the
@@ -22,14 +23,14 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any, Literal
+from typing import Any, cast
 
 import structlog
 
 from tavli.engine.clock import ClockRules
 from tavli.engine.dice import SeededDice
 from tavli.engine.events import DiceCommitted, Event, Side, event_from_dict
-from tavli.engine.game import ActionError, MatchState, apply, new_match
+from tavli.engine.game import ActionError
 from tavli.engine.match import Match
 from tavli.engine.rules import MOVE_OPTION_DEFAULTS, RuleSet
 from tavli.server.errors import (
@@ -45,13 +46,15 @@ from tavli.server.errors import (
     StoreUnavailable,
     WrongSeatToken,
 )
+from tavli.server.game_views import DiceMode, GameView
 from tavli.server.keys import ServerKey
 from tavli.server.limits import MOST_GAME_EVENTS
 from tavli.server.players import NOBODY, Players
 from tavli.server.snapshots import snapshot_to_keep, start_of
 from tavli.server.store import Append, GameRecord, RequestIdTaken, RequestRecord, Store, StoreConflict
+from tavli.server.watch_feed import Feed
+from tavli.v1 import games_service_pb2 as pb
 
-DiceMode = Literal["system", "seeded", "verifiable"]
 Action = Callable[[Match, Side], object]
 log = structlog.get_logger("tavli.server")
 
@@ -59,38 +62,6 @@ log = structlog.get_logger("tavli.server")
 _ATTEMPTS = 5
 # How often stored request_ids past their retention are forgotten.
 _FORGET_EVERY_SECONDS = 60.0
-
-
-@dataclass(frozen=True)
-class GameView:
-    """A game as stored at one version: what every reader is shown.
-
-    ``match`` is never acted on once it is part of a view (actions work on a fork of it).
-    """
-
-    name: str
-    rules: RuleSet
-    dice_mode: DiceMode
-    match: Match
-    created: float
-    updated: float
-    players: Players = NOBODY
-
-    @property
-    def state(self) -> MatchState:
-        return self.match.state
-
-    @property
-    def events(self) -> list[Event]:
-        return self.match.events
-
-    @property
-    def version(self) -> int:
-        return self.match.version
-
-    @property
-    def etag(self) -> str:
-        return str(self.match.version)
 
 
 @dataclass(frozen=True)
@@ -119,13 +90,14 @@ class Summary:
 
 
 class Table:
-    """One game in memory: its last stored version, the lock its actions take, and a signal
-    that wakes its watchers when a new version is stored."""
+    """One game in memory: its last stored version, the lock its actions take, a signal that
+    wakes its watchers when a new version is stored, and what they are sent."""
 
     def __init__(self, view: GameView, record: GameRecord) -> None:
         self.view = view
         self.record = record
         self.lock = asyncio.Lock()
+        self.feed = Feed()
         self.checked = time.monotonic()  # when the store was last asked whether it moved on
         self._changed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
@@ -134,6 +106,7 @@ class Table:
         if view.version <= self.view.version and self.view is not view:
             return
         self.view = view
+        self.feed.follow(view)
         self.wake()
 
     def wake(self) -> None:
@@ -164,7 +137,6 @@ class Tables:
         store: Store,
         key: ServerKey,
         *,
-        summarize: Callable[[GameView], bytes],
         capacity: int = 10_000,
         shared: bool = False,
         allow_seeded_dice: bool = False,
@@ -174,8 +146,7 @@ class Tables:
         clock: Callable[[], float] = time.time,
         most_events: int = MOST_GAME_EVENTS,
     ) -> None:
-        """``summarize`` writes the stored summary of a game (what a listing shows); ``on_over``
-        hears the name of each game whose match an action of this process ended, and
+        """``on_over`` hears the name of each game whose match an action of this process ended, and
         ``on_deadline`` each deadline of a running clock it stored (the timer's wake-up call).
         ``clock`` tells the time: of each action, and of the clocks of games that have them.
         ``shared``: other processes act on the same store, so every read first checks that no
@@ -183,7 +154,6 @@ class Tables:
         ``most_events``: the most events a game's log may hold, imported or played."""
         self.store = store
         self.key = key
-        self.summarize = summarize
         self.capacity = capacity
         self.shared = shared
         self.allow_seeded_dice = allow_seeded_dice
@@ -193,6 +163,7 @@ class Tables:
         self.clock = clock
         self.most_events = most_events
         self._tables: OrderedDict[str, Table] = OrderedDict()
+        self._loading: dict[str, asyncio.Future[Table]] = {}
         self._closing = False
         self._commits: set[asyncio.Future[bool]] = set()
         self._requests_forgotten = clock()
@@ -261,7 +232,7 @@ class Tables:
             # an imported record's log is written out in the worker thread too.
             await asyncio.to_thread(
                 lambda: self.store.create(
-                    record, [event.to_dict() for event in match.events], self.summarize(view), stored, match.deadline
+                    record, [event.to_dict() for event in match.events], view.summary, stored, match.deadline
                 )
             )
         except RequestIdTaken:
@@ -427,7 +398,7 @@ class Tables:
             first_sequence=view.version,
             events=[event.to_dict() for event in after.events[view.version :]],
             updated=after.updated,
-            summary=self.summarize(after),
+            summary=after.summary,
             request=request,
             deadline=deadline,
             snapshot=snapshot_to_keep(after.match, view.version),
@@ -457,21 +428,18 @@ class Tables:
 
     async def watch(
         self, name: str, from_sequence: int, *, poll: float = 0.5
-    ) -> AsyncIterator[tuple[int, Event, MatchState, GameView]]:
-        """Every stored event from ``from_sequence`` on, with the match state just after it, then
-        the live ones as they are stored; ends after the event that ends the match.
+    ) -> AsyncIterator[pb.WatchGameResponse]:
+        """Every stored event from ``from_sequence`` on, with the game just after it, then the
+        live ones as they are stored; ends after the event that ends the match. The messages
+        are the game's feed's, shared by its watchers: never changed.
 
         :raises ShuttingDown: when the server stops while the watch is open.
         """
         table = await self._table(name)
-        # A watcher joining during a game starts from that game's start, not the log's first event.
-        sequence, state = table.view.match.game_started
-        if from_sequence < sequence:
-            sequence, state = 0, new_match(table.view.rules)
+        sequence = from_sequence
         while not self._closing:
             view = table.view
-            events = view.events[sequence:]
-            if not events:
+            if sequence >= view.version:
                 if view.state.over:
                     return
                 await table.wait(poll)
@@ -480,12 +448,36 @@ class Tables:
                 elif self.shared:
                     await self._refresh(table, unless_within=poll / 2)  # another process may act
                 continue
-            for event in events:
-                state = apply(state, event)
-                if sequence >= from_sequence:
-                    yield sequence, event, state, view
+            if _unread(view.events) and sequence < max(view.match.game_started[0], table.feed.first):
+                await self._read_history(table)  # a fold from the log's first event
+                continue
+            for message in table.feed.since(sequence, view):
+                yield message
                 sequence += 1
         raise ShuttingDown("the server is shutting down; watch again from the next event number")
+
+    async def history(self, name: str) -> GameView:
+        """The game ``name`` as last stored, with every event of its log at hand: a cold load
+        reads only the events after the game's snapshot, and those before it are read the first
+        time they are asked for (a page of events, an export, a watch from before the game in play).
+
+        :raises GameNotFound, GameDataLost: as :meth:`get`.
+        """
+        table = await self._table(name)
+        await self._read_history(table)
+        return table.view
+
+    async def _read_history(self, table: Table) -> None:
+        unread = _unread(table.view.events)
+        if not unread:
+            return
+        loaded = await asyncio.to_thread(self.store.load, table.view.name)
+        if loaded is None:
+            raise GameNotFound(f"there is no game {table.view.name!r}")
+        head = [event_from_dict(event) for event in loaded[1][:unread]]
+        events = table.view.events
+        if _unread(events) == unread:  # the log read before the snapshot is the same for every version
+            events[:unread] = head
 
     async def seat(self, name: str, token: str) -> Side:
         """The seat of game ``name`` that ``token`` holds.
@@ -562,7 +554,15 @@ class Tables:
             await self._reload(table)
 
     async def _load(self, name: str) -> Table:
-        read = await asyncio.to_thread(self._read, name)
+        """The table of game ``name``, read from the store: once, for all who ask meanwhile."""
+        loading = self._loading.get(name)
+        if loading is None:
+            loading = self._loading[name] = asyncio.ensure_future(self._loaded(name))
+            loading.add_done_callback(lambda done: self._loading.pop(name, None))
+        return await asyncio.shield(loading)
+
+    async def _loaded(self, name: str) -> Table:
+        read = await asyncio.to_thread(self._read_latest, name)
         if read is None:
             raise GameNotFound(f"there is no game {name!r}")
         record, view = read
@@ -595,6 +595,19 @@ class Tables:
             return None if read is None else read[1]
         return replace(view, match=match, updated=record.updated)
 
+    def _read_latest(self, name: str) -> tuple[GameRecord, GameView] | None:
+        """Game ``name`` read from the store for a cold load: its snapshot and the events after
+        it, the events before left unread until asked for (:meth:`history`); the whole log if
+        the snapshot does not stand. None if there is no game; called in a worker thread."""
+        loaded = self.store.load_latest(name)
+        if loaded is None:
+            return None
+        record, first, tail = loaded
+        try:
+            return record, self._replay(record, tail, first=first)
+        except _SnapshotSetAside:
+            return self._read(name)
+
     def _read(self, name: str, upto: int | None = None) -> tuple[GameRecord, GameView] | None:
         """Game ``name`` read from the store and replayed (up to event ``upto``), None if there
         is none; called in a worker thread, since a long log takes long to fold."""
@@ -604,20 +617,38 @@ class Tables:
         record, events = loaded
         return record, self._replay(record, events, upto)
 
-    def _replay(self, record: GameRecord, stored_events: list[dict[str, Any]], upto: int | None = None) -> GameView:
+    def _replay(
+        self,
+        record: GameRecord,
+        stored_events: list[dict[str, Any]],
+        upto: int | None = None,
+        *,
+        first: int = 0,
+    ) -> GameView:
+        """The game ``record`` and its ``stored_events`` (those from number ``first`` on) stand
+        for, up to event ``upto``.
+
+        :raises _SnapshotSetAside: if events before ``first`` are needed (the snapshot does not stand).
+        :raises GameDataLost: if the log does not replay.
+        """
         try:
             rules = rules_from_dict(record.rules)
-            log_read = stored_events[:upto]
+            log_read = stored_events[: None if upto is None else upto - first]
+            start = start_of(record.name, rules, record.snapshot, [{}] * first + log_read)
+            if first and (start is None or start[0] < first):
+                raise _SnapshotSetAside
             match = Match.replay(
                 rules,
-                [event_from_dict(event) for event in log_read],
+                [_NOT_READ] * first + [event_from_dict(event) for event in log_read],
                 dice=SeededDice(record.dice_seed) if record.dice_mode == "seeded" else None,
                 verifiable=record.dice_mode == "verifiable",
                 seeds=None if record.legacy_seed else self._seeds(record.name),
                 seed_in_play=bytes.fromhex(record.legacy_seed) if record.legacy_seed else None,
                 now=self.clock,
-                start=start_of(record.name, rules, record.snapshot, log_read),
+                start=start,
             )
+        except _SnapshotSetAside:
+            raise
         except Exception as error:  # noqa: BLE001 - whatever a damaged log raises, the game is lost
             log.error("stored game does not replay", game=record.name, error=f"{type(error).__name__}: {error}")
             raise GameDataLost(
@@ -699,7 +730,7 @@ class Tables:
     async def _summary_of(self, record: GameRecord) -> bytes:
         # Games stored before summaries were: replayed once, for their listing.
         try:
-            return self.summarize((await self._table(record.name)).view)
+            return (await self._table(record.name)).view.summary
         except GameDataLost:
             return b""
 
@@ -712,6 +743,21 @@ class Tables:
             await asyncio.to_thread(self.store.forget_requests, now - self.request_retention)
         except StoreUnavailable:
             pass  # tried again later; an expired id is refused by its age meanwhile
+
+
+_NOT_READ = cast(Event, None)
+"""In a log read from its snapshot on, each event before it until :meth:`Tables.history` reads them."""
+
+
+class _SnapshotSetAside(Exception):
+    """A snapshot read did not stand: the log is folded whole."""
+
+
+def _unread(events: list[Event]) -> int:
+    """How many of a log's first events are not read yet (see :data:`_NOT_READ`)."""
+    if not events or events[0] is not _NOT_READ:
+        return 0
+    return next((index for index, event in enumerate(events) if event is not _NOT_READ), len(events))
 
 
 def rules_to_dict(rules: RuleSet) -> dict[str, Any]:

@@ -1387,3 +1387,32 @@ def test_a_log_with_an_action_the_rules_forbid_does_not_replay() -> None:
     with pytest.raises(ActionError) as refusal:
         Match.replay(MONEY, [*match.events, Played(0, (Step(13, 7, 6, False),), "13/7")])
     assert refusal.value.code == "NOT_YOUR_TURN"
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        RuleSet(),
+        RuleSet(variant="long-nardi", match_length=3),
+        RuleSet(variant="plakoto", match_length=5),  # its games here end in draws: no winner
+    ],
+)
+def test_a_stored_log_applied_as_stored_reaches_the_states_the_rules_give_without_reading_a_play_again(
+    rules: RuleSet, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tavli.engine import game
+    from tests.engine.test_matfile import bot_match
+
+    logged = bot_match(rules, seed=11, events=400).events
+    checked = [game.new_match(rules)]
+    for event in logged:
+        checked.append(game.apply(checked[-1], event))
+
+    def read_again(*arguments: Any) -> Any:
+        raise AssertionError("a stored play was read against the legal plays again")
+
+    monkeypatch.setattr(game, "read_play", read_again)
+    state = game.new_match(rules)
+    for event, expected in zip(logged, checked[1:]):
+        state = game.apply_stored(state, event)
+        assert state == expected

@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 
 import tavli.engine.match
-import tavli.server.tables
+import tavli.server.watch_feed
 from tavli.engine.events import Dropped, Played, Side
 from tavli.engine.match import Match
 from tavli.engine.rules import RuleSet
+from tavli.server import convert
 from tavli.server.errors import GameTooLong, RecordTooLong
-from tavli.server.games_servicer import summary_of
 from tavli.server.keys import ServerKey
 from tavli.server.store import Append, GameRecord, MemoryStore
 from tavli.server.tables import Tables
@@ -37,9 +37,15 @@ class CountingStore(MemoryStore):
             self.events_read += len(loaded[1])
         return loaded
 
+    def load_latest(self, name: str) -> tuple[GameRecord, int, list[dict[str, Any]]] | None:
+        loaded = super().load_latest(name)
+        if loaded is not None:
+            self.events_read += len(loaded[2])
+        return loaded
+
 
 def tables_over(store: MemoryStore, **options: Any) -> Tables:
-    return Tables(store, ServerKey(b"k" * 32), summarize=summary_of, clock=lambda: 1_800_000_000.0, **options)
+    return Tables(store, ServerKey(b"k" * 32), clock=lambda: 1_800_000_000.0, **options)
 
 
 def another_process_appends(store: MemoryStore, name: str, match: Match, upto: int) -> None:
@@ -108,7 +114,7 @@ def test_a_catch_up_leaves_the_view_it_started_from_as_it_was() -> None:
         replica = tables_over(store, shared=True)
         before = await replica.get(name)
         another_process_appends(store, name, whole, 350)
-        after = await replica.get(name)
+        after = await replica.history(name)
         assert (before.version, len(before.events)) == (300, 300)
         assert before.state == Match.replay(MONEY, whole.events[:300]).state
         assert [event.to_dict() for event in after.events] == [event.to_dict() for event in whole.events[:350]]
@@ -118,28 +124,34 @@ def test_a_catch_up_leaves_the_view_it_started_from_as_it_was() -> None:
 
 
 class FoldCounter:
-    """Counts the events folded (:func:`engine.game.apply` as a match and a watch call it)."""
+    """Counts the events folded (:func:`engine.game.apply` and :func:`engine.game.apply_stored`, as a
+    match and a watch feed call them)."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.folded = 0
-        fold = tavli.engine.match.apply
+        for module, name in (
+            (tavli.engine.match, "apply"),
+            (tavli.engine.match, "apply_stored"),
+            (tavli.server.watch_feed, "apply_stored"),
+        ):
+            monkeypatch.setattr(module, name, self._counted(getattr(module, name)))
 
+    def _counted(self, fold: Any) -> Any:
         def counted(*arguments: Any) -> Any:
             self.folded += 1
             return fold(*arguments)
 
-        monkeypatch.setattr(tavli.engine.match, "apply", counted)
-        monkeypatch.setattr(tavli.server.tables, "apply", counted)
+        return counted
 
 
 @pytest.mark.parametrize("dice_mode", ["system", "verifiable"])
-def test_a_cold_load_folds_only_the_game_in_play_from_the_snapshot_kept(
+def test_a_cold_load_reads_and_folds_only_the_game_in_play_from_the_snapshot_kept(
     monkeypatch: pytest.MonkeyPatch, dice_mode: str
 ) -> None:
     whole = bot_match(MONEY, seed=5, games=8)
 
     async def scenario() -> None:
-        store = MemoryStore()
+        store = CountingStore()
         created = await tables_over(store).create(
             MONEY, dice_mode=dice_mode, dice_seed="", request=None, played=whole.events[:-3]  # type: ignore[arg-type]
         )
@@ -150,11 +162,17 @@ def test_a_cold_load_folds_only_the_game_in_play_from_the_snapshot_kept(
         assert 0 < in_play < len(whole.events) / 4
 
         counter = FoldCounter(monkeypatch)
-        cold = await tables_over(store).get(name)
+        store.events_read = 0
+        tables = tables_over(store)
+        cold = await tables.get(name)
         assert counter.folded == in_play
+        assert store.events_read == in_play + 1  # the snapshot's event, to check it follows it
         assert cold.state == stored.state
-        assert [event.to_dict() for event in cold.events] == [event.to_dict() for event in stored.events]
         assert cold.match.dice_commitment == stored.match.dice_commitment
+
+        whole_log = await tables.history(name)  # the events before the snapshot, read when asked for
+        assert [event.to_dict() for event in whole_log.events] == [event.to_dict() for event in stored.events]
+        assert counter.folded == in_play
 
     asyncio.run(scenario())
 
@@ -215,18 +233,20 @@ def test_a_watcher_joining_during_a_game_folds_from_that_games_start(monkeypatch
         counter = FoldCounter(monkeypatch)
         seen = []
         watch = tables.watch(created.game.name, len(played) - 2)
-        async for sequence, event, state, _ in watch:
-            seen.append((sequence, event, state))
-            if sequence == len(played) - 1:
+        async for message in watch:
+            seen.append(message)
+            if message.event.sequence == len(played) - 1:
                 break
         await watch.aclose()
         assert counter.folded == len(played) - game_start
-        assert [(sequence, event) for sequence, event, _ in seen] == [
-            (len(played) - 2, played[-2]),
-            (len(played) - 1, played[-1]),
+        assert [message.event for message in seen] == [
+            convert.event_message(len(played) - 2, played[-2]),
+            convert.event_message(len(played) - 1, played[-1]),
         ]
-        assert seen[0][2] == Match.replay(MONEY, played[:-1]).state
-        assert seen[1][2] == Match.replay(MONEY, played).state
+        for message, upto in zip(seen, (-1, None)):
+            state = Match.replay(MONEY, played[:upto]).state
+            assert message.game.position_id == state.game.position.position_id()
+            assert (message.game.game_number, message.game.score) == (state.game.number, list(state.score))
 
     asyncio.run(scenario())
 
@@ -264,5 +284,28 @@ def test_an_action_past_the_events_a_game_holds_is_refused_and_changes_nothing()
         assert (await tables.get(name)).version == len(played)
         roomier = tables_over(store, most_events=len(played) + 10)
         assert (await roomier.act(name, created.tokens[last.side], "", None, last_action)).version > len(played)
+
+    asyncio.run(scenario())
+
+
+def test_a_watch_from_the_first_event_of_a_game_loaded_from_its_snapshot_reads_the_log_before_it() -> None:
+    whole = bot_match(MONEY, seed=10, games=5)
+
+    async def scenario() -> None:
+        store = CountingStore()
+        created = await tables_over(store).create(
+            MONEY, dice_mode="system", dice_seed="", request=None, played=whole.events
+        )
+        name = created.game.name
+        tables = tables_over(store)
+        cold = await tables.get(name)
+        assert store.events_read < len(whole.events) / 2
+        watch = tables.watch(name, 0)
+        seen = [await anext(watch) for _ in range(cold.version)]
+        await watch.aclose()
+        assert [message.event for message in seen] == [
+            convert.event_message(sequence, event) for sequence, event in enumerate(whole.events)
+        ]
+        assert seen[-1].game == cold.message
 
     asyncio.run(scenario())

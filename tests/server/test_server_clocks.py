@@ -17,7 +17,6 @@ from tavli.clients.client import TavliClient
 from tavli.engine.clock import ClockRules
 from tavli.engine.game import ActionError
 from tavli.engine.rules import RuleSet
-from tavli.server.games_servicer import summary_of
 from tavli.server.keys import ServerKey
 from tavli.server.postgres_store import PostgresStore
 from tavli.server.sqlite_store import SqliteStore
@@ -116,7 +115,7 @@ def test_game_shows_the_delay_and_a_turn_within_it_costs_no_reserve() -> None:
 def test_an_action_after_the_deadline_is_refused_and_the_time_loss_is_stored_first() -> None:
     async def scenario() -> None:
         now = [1_800_000_000.0]
-        tables = Tables(MemoryStore(), ServerKey(b"k" * 32), summarize=summary_of, clock=lambda: now[0])
+        tables = Tables(MemoryStore(), ServerKey(b"k" * 32), clock=lambda: now[0])
         created = await tables.create(
             RuleSet(match_length=3, clock=ClockRules(reserve=10)), dice_mode="system", dice_seed="", request=None
         )
@@ -149,7 +148,7 @@ def test_two_processes_racing_to_expire_one_clock_record_it_once(
         now = [1_800_000_000.0]
         key = ServerKey(b"k" * 32)
         first, second = (
-            Tables(store, key, summarize=summary_of, clock=lambda: now[0], shared=True) for store in stores
+            Tables(store, key, clock=lambda: now[0], shared=True) for store in stores
         )
         rules = RuleSet(match_length=5, clock=ClockRules(reserve=5, delay=1))
         names = []

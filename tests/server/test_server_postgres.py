@@ -16,7 +16,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from tavli.clients.client import Seat, TavliClient
 from tavli.engine.rules import RuleSet
-from tavli.server.games_servicer import summary_of
+from tavli.server import convert
 from tavli.server.keys import ServerKey
 from tavli.server.postgres_store import PostgresStore
 from tavli.server.tables import Tables
@@ -83,7 +83,7 @@ def test_a_watcher_hears_of_another_replicas_writes_without_polling(postgres_url
         url = fresh_database(postgres_url)
         stores = [PostgresStore(url), PostgresStore(url)]
         key = ServerKey(b"k" * 32)
-        writer, reader = (Tables(store, key, summarize=summary_of, shared=True) for store in stores)
+        writer, reader = (Tables(store, key, shared=True) for store in stores)
         loop = asyncio.get_running_loop()
         heard: list[tuple[str, int]] = []
 
@@ -99,7 +99,9 @@ def test_a_watcher_hears_of_another_replicas_writes_without_polling(postgres_url
         watch = reader.watch(name, 0, poll=3600.0)
         opened = await writer.act(name, tokens[0], "", None, lambda match, seat: match.roll(seat))
         seen = [await asyncio.wait_for(anext(watch), 30) for _ in range(opened.version)]
-        assert [event for _, event, _, _ in seen] == opened.events
+        assert [message.event for message in seen] == [
+            convert.event_message(sequence, event) for sequence, event in enumerate(opened.events)
+        ]
         assert (name, opened.version) in heard
         await watch.aclose()
         for store in stores:

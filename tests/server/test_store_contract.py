@@ -169,6 +169,21 @@ def test_a_snapshot_is_kept_from_the_write_that_brings_it_until_one_brings_anoth
     assert snapshot_of(store, "games/a") == second
 
 
+def test_a_cold_load_reads_the_snapshot_and_the_events_from_the_one_it_follows_on(store: Store) -> None:
+    store.create(record("games/a"), events("opening"), b"", None)
+    store.append(append("games/a", 1, "roll", "play"))
+    loaded = store.load_latest("games/a")
+    assert loaded is not None
+    stored, first, tail = loaded
+    assert (stored.updated, stored.snapshot, first, tail) == (200.0, None, 0, events("opening", "roll", "play"))
+    store.append(append("games/a", 3, "double", "take", snapshot=Snapshot(4, "{}")))
+    loaded = store.load_latest("games/a")
+    assert loaded is not None
+    stored, first, tail = loaded
+    assert (stored.snapshot, first, tail) == (Snapshot(4, "{}"), 3, events("double", "take"))
+    assert store.load_latest("games/none") is None
+
+
 def snapshot_of(store: Store, name: str) -> Snapshot | None:
     loaded = store.load(name)
     assert loaded is not None

@@ -14,7 +14,6 @@ import pytest
 from tavli.engine.game import ActionError, Phase
 from tavli.engine.rules import RuleSet
 from tavli.server.errors import GameDataLost, RequestIdReused, SeededDiceDisabled, StaleEtag, StoreUnavailable
-from tavli.server.games_servicer import summary_of
 from tavli.server.keys import ServerKey
 from tavli.server.store import Append, MemoryStore
 from tavli.server.tables import GameView, Request, Tables, rules_from_dict, rules_to_dict
@@ -54,7 +53,7 @@ class FaultyStore(MemoryStore):
 
 
 def tables_over(store: MemoryStore, clock: Clock | None = None, **options: Any) -> Tables:
-    return Tables(store, ServerKey(b"k" * 32), summarize=summary_of, clock=clock or Clock(), **options)
+    return Tables(store, ServerKey(b"k" * 32), clock=clock or Clock(), **options)
 
 
 def request(method: str, body: str = "") -> Request:
@@ -177,7 +176,7 @@ def test_seat_tokens_and_unrevealed_seeds_are_not_stored() -> None:
     async def scenario() -> None:
         store = MemoryStore()
         key = ServerKey(b"s" * 32)
-        tables = Tables(store, key, summarize=summary_of, clock=Clock())
+        tables = Tables(store, key, clock=Clock())
         created = await tables.create(
             MONEY, dice_mode="verifiable", dice_seed="", request=Request("create", "CreateGame", "")
         )
@@ -191,7 +190,7 @@ def test_seat_tokens_and_unrevealed_seeds_are_not_stored() -> None:
         for secret in (*created.tokens, seed.hex()):
             assert secret not in stored
         # A server restarted on the same store and key goes on with the same dice.
-        again = Tables(store, key, summarize=summary_of, clock=Clock())
+        again = Tables(store, key, clock=Clock())
         assert (await again.get(name)).match.seed_in_play == seed
 
     run(scenario())

@@ -1,0 +1,123 @@
+"""What the watchers of one game are sent, folded and built once for all of them in this process.
+
+A game's feed follows its stored versions. Each event stored after the feed's last is applied
+once to the feed's state, as stored (:func:`~tavli.engine.game.apply_stored`: the rules checked
+it when it was stored), and its WatchGameResponse is built once; every watcher of the game in
+this process is sent that same message. The event that ends a version is shown with the version's
+own Game message, the one its response and listing show.
+
+The feed starts when its first watcher comes, where that watcher starts (at the latest at the
+start of the game in play), and keeps the newest :data:`MOST_KEPT` messages. A watcher that asks
+for events before the feed's first is sent them folded for it alone, from the start of the log,
+as it reads them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from tavli.engine.events import Event
+from tavli.engine.game import MatchState, apply_stored, new_match
+from tavli.engine.match import open_commitment
+from tavli.server import convert
+from tavli.server.game_views import GameView
+from tavli.v1 import games_service_pb2 as pb
+
+MOST_KEPT = 4096
+"""The messages a feed keeps: a few games' worth, for watchers that join or fall a little behind."""
+
+
+class Feed:
+    """The watch messages of one game in this process, from its :attr:`first` event on."""
+
+    def __init__(self) -> None:
+        self.first = 0
+        self._messages: list[pb.WatchGameResponse] = []
+        self._state: MatchState | None = None  # after the last message's event; None until watched
+
+    def since(self, sequence: int, view: GameView) -> Iterator[pb.WatchGameResponse]:
+        """The messages of ``view``'s events from ``sequence`` on: the shared ones, or, before
+        the feed's first, those up to it (folded for this caller alone; ask again for the rest)."""
+        if self._state is None:
+            self.first, self._state = _start(view, sequence)
+        self.follow(view)
+        if sequence >= self.first:
+            return iter(self._messages[sequence - self.first :])
+        return _folded(view, 0, new_match(view.rules), sequence, self.first)
+
+    def follow(self, view: GameView) -> None:
+        """Fold and build what ``view``, the version just stored, holds after the feed's last
+        event (at once, so that each version's last event is shown with the version's own Game
+        message); nothing before the game's first watcher."""
+        end = self.first + len(self._messages)
+        if self._state is None or end >= view.version:
+            return
+        for message, state in _built(view, end, self._state, view.version):
+            self._messages.append(message)
+            self._state = state
+        if len(self._messages) > MOST_KEPT:
+            dropped = len(self._messages) - MOST_KEPT // 2
+            del self._messages[:dropped]
+            self.first += dropped
+
+
+def _start(view: GameView, sequence: int) -> tuple[int, MatchState]:
+    """Where a feed whose first watcher asks for ``sequence`` starts, and the state there: at the
+    game in play, or, for a watcher not far behind it, where that watcher starts."""
+    if sequence == view.version:  # from now on: from the game as stored
+        return sequence, view.state
+    at, state = view.match.game_started
+    if sequence >= at or view.version - sequence > MOST_KEPT:
+        return at, state
+    state = new_match(view.rules)
+    for event in view.events[:sequence]:
+        state = apply_stored(state, event)
+    return sequence, state
+
+
+def _folded(
+    view: GameView, start: int, state: MatchState, sequence: int, end: int
+) -> Iterator[pb.WatchGameResponse]:
+    """The messages of ``view``'s events from ``sequence`` up to ``end``, folded from event
+    ``start`` (whose state before it is ``state``)."""
+    for event in view.events[start:sequence]:
+        state = apply_stored(state, event)
+    for message, _ in _built(view, sequence, state, end):
+        yield message
+
+
+def _built(
+    view: GameView, start: int, state: MatchState, end: int
+) -> Iterator[tuple[pb.WatchGameResponse, MatchState]]:
+    """Each of ``view``'s events from ``start`` up to ``end`` applied to ``state``, the state
+    before ``start``: its message and the state after it."""
+    for sequence in range(start, end):
+        event = view.events[sequence]
+        state = apply_stored(state, event)
+        message = pb.WatchGameResponse(
+            event=convert.event_message(sequence, event), game=_game_after(view, sequence, state)
+        )
+        yield message, state
+
+
+def _game_after(view: GameView, sequence: int, state: MatchState) -> pb.Game:
+    """The Game message just after event ``sequence``: the version's own for its last event."""
+    if sequence + 1 == view.version:
+        return view.message
+    return convert.game_message(
+        view.name,
+        view.rules,
+        state,
+        event_count=sequence + 1,
+        dice_commitment=_commitment_after(view.events, sequence) if view.dice_mode == "verifiable" else "",
+        dice_mode=view.dice_mode,
+        created=view.created,
+        updated=view.updated,
+        players=view.players,
+    )
+
+
+def _commitment_after(events: list[Event], sequence: int) -> str:
+    """The dice commitment in force just after event ``sequence``."""
+    commitment = open_commitment(events, sequence + 1)
+    return "" if commitment is None else commitment.commitment
