@@ -11,7 +11,8 @@ takes the legal plays to decide.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
 from tavli.engine import core
@@ -47,8 +48,10 @@ def check_play(variant: Variant, position: Position, dice: Dice, given: Sequence
         return play
     written = " ".join(f"{point_name(start)}/{point_name(end)}" for start, end in moves)
     ways, refusal = follow(variant, position, dice, moves, one_die=True)
-    if not ways and (ordered := in_play_order(moves)) != moves:
-        ways, _ = follow(variant, position, dice, ordered, one_die=True)
+    for order in other_orders(moves):
+        if ways:
+            break
+        ways, _ = follow(variant, position, dice, order, one_die=True)
     if not ways:
         raise IllegalPlayError(written, position.position_id(), dice, refusal)
     return finish(variant, position, dice, written, ways[0])
@@ -63,6 +66,17 @@ def compiled_check(variant: Variant, position: Position, dice: Dice, moves: Sequ
         return None
     play: Play | None = core.compiled.check_play(rules, position, dice[0], dice[1], moves)
     return play
+
+
+def other_orders(moves: Sequence[_Given]) -> Iterator[list[_Given]]:
+    """The orders ``moves`` may be played in besides the one given: from the highest start down
+    first (:func:`in_play_order`, enough in backgammon), then every other (where a step's
+    legality depends on the steps before it: Fevga's first checker, Plakoto's touching down)."""
+    tried = {tuple(moves)}
+    for order in (in_play_order(moves), *itertools.permutations(moves)):
+        if tuple(order) not in tried:
+            tried.add(tuple(order))
+            yield list(order)
 
 
 def in_play_order(moves: Sequence[_Given]) -> list[_Given]:

@@ -30,6 +30,7 @@ from tavli.engine.match import Match
 from tavli.engine.matfile import check_mat, export_mat
 from tavli.engine.rules import InvalidRuleSetError, RuleSet
 from tavli.engine.variants import variant_with
+from tests.engine.test_matfile import bot_match
 from tests.engine.test_properties import long_nardi_positions
 from tests.engine.test_refusals import (
     allowed_by_the_whole_play_rules,
@@ -620,3 +621,21 @@ def test_every_refusal_of_a_step_is_a_sentence_for_a_player(position: Position) 
         for refusal in checked_refusals(FEVGA, position, roll):
             assert refusal.strip() == refusal != ""
             assert not any(marker in refusal for marker in ("Error", "Step(", "Position", "None", "\n"))
+
+
+def test_a_play_whose_first_checker_passes_the_start_is_read_back_from_its_notation() -> None:
+    # The notation writes the highest start first (24/22 16/10); the play is legal only with the
+    # first checker's step first, which frees the others: a play the engine lists is read back.
+    position = Position.from_id("ABAA/z8AgAD/Pw")
+    listed = {play.notation(): play for play in FEVGA.legal_plays(position, (6, 2))}
+    assert set(listed) == {"24/22 16/10", "16/8"}
+    assert FEVGA.parse_play(position, (6, 2), "24/22 16/10") == listed["24/22 16/10"]
+    assert FEVGA.check_play(position, (6, 2), [(24, 22), (16, 10)]) == listed["24/22 16/10"]
+    with pytest.raises(IllegalPlayError, match="you move only your first checker"):
+        FEVGA.check_play(position, (6, 2), [(24, 22), (24, 18)])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_matches_play_every_play_the_engine_lists(seed: int) -> None:
+    match = bot_match(RuleSet(variant="fevga", match_length=3), seed=seed)
+    assert match.state.over
