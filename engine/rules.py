@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from tavli.engine.backgammon import STARTS, Backgammon, HomeHitAndRun, Start, backgammon_rules
 from tavli.engine.clock import ClockRules
 from tavli.engine.errors import TavliError
 from tavli.engine.position import Position
@@ -12,7 +13,7 @@ from tavli.engine.variant import GameResult, Variant, VariantName
 from tavli.engine.variants import VARIANTS
 
 Opening = Literal["PLAY_OPENING_DICE", "WINNER_ROLLS_AGAIN"]
-MatchOpenings = Literal["EVERY_GAME", "WINNER_OPENS"]
+MatchOpenings = Literal["EVERY_GAME", "WINNER_OPENS", "ALTERNATE"]
 Backgammons = Literal["COUNTED", "AS_GAMMON"]
 
 CUBE_CEILING = 1 << 24
@@ -32,6 +33,9 @@ MOST_MATCH_LENGTH = 32_767
 API's 32-bit fields)."""
 
 
+_HIT_AND_RUN = ("ALLOWED", "FORBIDDEN")
+
+
 class InvalidRuleSetError(TavliError):
     """A rule set whose options contradict each other or the variant."""
 
@@ -46,6 +50,8 @@ class RuleSet:
     :data:`CUBE_CEILING`; a limit above the ceiling is capped to it (so ``cube_limit`` reads
     2**24 afterwards), the cube being unable to go higher anyway. ``backgammons`` ``AS_GAMMON``
     scores a backgammon as a gammon (:meth:`counted`), in a variant that has backgammons.
+    ``start`` and ``home_hit_and_run`` are options of backgammon's (nackgammon, hypergammon and
+    Turkish tavla's hit-and-run rule); :attr:`rules` is the variant with them.
 
     :raises InvalidRuleSetError: for options that make no sense together ("a cube in long nardi",
         "beavers in a match").
@@ -65,6 +71,8 @@ class RuleSet:
     auto_play_forced: bool = False
     backgammons: Backgammons = "COUNTED"
     clock: ClockRules | None = None  # None: no clocks
+    start: Start = "STANDARD"
+    home_hit_and_run: HomeHitAndRun = "ALLOWED"
     _variant: Variant = field(init=False, repr=False, compare=False)
     _resign_levels: tuple[GameResult, ...] = field(init=False, repr=False, compare=False)
 
@@ -72,6 +80,14 @@ class RuleSet:
         if self.variant not in VARIANTS:
             raise InvalidRuleSetError(f"unknown variant {self.variant!r}: choose {' or '.join(sorted(VARIANTS))}")
         variant = VARIANTS[self.variant]
+        options = (self.start, self.home_hit_and_run)
+        if (
+            isinstance(variant, Backgammon)
+            and options != (variant.start, variant.home_hit_and_run)
+            and self.start in STARTS  # else refused below
+            and self.home_hit_and_run in _HIT_AND_RUN
+        ):
+            variant = backgammon_rules(*options)
         object.__setattr__(self, "_variant", variant)
         if self.cube is None:
             object.__setattr__(self, "cube", variant.cube)
@@ -95,9 +111,17 @@ class RuleSet:
             problems.append("the automatic doubles limit is at least 1")
         if self.opening not in ("PLAY_OPENING_DICE", "WINNER_ROLLS_AGAIN"):
             problems.append(f"unknown opening {self.opening!r}")
-        if self.match_openings not in ("EVERY_GAME", "WINNER_OPENS"):
+        if self.match_openings not in ("EVERY_GAME", "WINNER_OPENS", "ALTERNATE"):
             problems.append(f"unknown match openings {self.match_openings!r}")
         variant = self._variant
+        if self.start not in STARTS:
+            problems.append(f"unknown start {self.start!r}: choose {', '.join(STARTS)}")
+        elif self.start != "STANDARD" and not isinstance(variant, Backgammon):
+            problems.append(f"{variant.title} has its own start: the start {self.start} is backgammon's option")
+        if self.home_hit_and_run not in _HIT_AND_RUN:
+            problems.append(f"hit-and-run in the home board is ALLOWED or FORBIDDEN, not {self.home_hit_and_run!r}")
+        elif self.home_hit_and_run != "ALLOWED" and not variant.hits:
+            problems.append(f"nothing is hit in {variant.title}, so there is no hit-and-run to forbid")
         if self.backgammons not in ("COUNTED", "AS_GAMMON"):
             problems.append(f"backgammons are COUNTED or scored AS_GAMMON, not {self.backgammons!r}")
         elif self.backgammons == "AS_GAMMON" and GameResult.BACKGAMMON not in variant.resign_levels:
@@ -119,6 +143,10 @@ class RuleSet:
                     problems.append(f"{name.replace('_', ' ')} apply to money play, not to a match")
         elif self.match_openings == "WINNER_OPENS":
             problems.append("the winner opens later games of a match; money games all start with the opening throw")
+        elif self.match_openings == "ALTERNATE":
+            problems.append(
+                "the sides take turns to open the games of a match; money games all start with the opening throw"
+            )
         if (self.beavers or self.jacoby or self.automatic_doubles) and not self.cube:
             problems.append("beavers, Jacoby and automatic doubles need the cube")
         if self.clock is not None:

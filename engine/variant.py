@@ -19,7 +19,7 @@ from tavli.engine.checking import GivenStep, check_play, higher_first
 from tavli.engine.errors import GameOverError, InvalidPositionError
 from tavli.engine.notation import read_play
 from tavli.engine.play import Dice, Play, Step, check_dice, steps_code
-from tavli.engine.position import BAR, OFF, Checkers, Point, Position, encode_position_id
+from tavli.engine.position import BAR, CHECKERS_PER_SIDE, OFF, Checkers, Point, Position, encode_position_id
 
 if TYPE_CHECKING:
     from tavli.engine._core import CompiledPlays
@@ -165,8 +165,8 @@ class Variant(ABC):
     name: ClassVar[VariantName]
     """The variant's name in the API and in rule sets: ``"backgammon"``, ``"long-nardi"``."""
 
-    title: ClassVar[str]
-    """The variant's name in a player's words: "backgammon", "long nardi"."""
+    title: str
+    """The variant's name in a player's words: "backgammon", "long nardi", "nackgammon"."""
 
     hits: ClassVar[bool]
     """Whether a checker landing on a lone opposing checker hits it (and so whether there is a bar)."""
@@ -181,12 +181,16 @@ class Variant(ABC):
     resign_levels: ClassVar[tuple[GameResult, ...]]
     """What a side may offer to resign, from the least to the most: single first."""
 
-    mat_variation: ClassVar[str | None]
+    mat_variation: str | None
     """The ``; [Variation "..."]`` header a .mat file names the variant with (``None``: the
-    variant a .mat file is assumed to be without one)."""
+    variant a .mat file is assumed to be without one). An instance may name its own (nackgammon)."""
 
-    gnubg_variant: ClassVar[str | None]
+    gnubg_variant: str | None
     """The variant as GNU Backgammon names it, if it plays it (``None``: it does not)."""
+
+    checkers: int = CHECKERS_PER_SIDE
+    """How many checkers a side has: 15, or 1-3 in hypergammon. Bearing off, the result and the
+    Position ID count to it."""
 
     same_way_round: ClassVar[bool]
     """Whether both sides move the same way round the board, so that the opponent's points are the
@@ -195,7 +199,7 @@ class Variant(ABC):
     example_plays: ClassVar[tuple[str, ...]]
     """Plays in standard notation, one of each kind the variant has, to show a player how to write them."""
 
-    compiled_rules: ClassVar[int | None] = None
+    compiled_rules: int | None = None
     """Which moves of the compiled core (:mod:`tavli.engine.core`) are this variant's, if any: its
     legal plays, the check of a given play and of a position then run there. A subclass that
     changes how checkers move or which positions and plays are allowed has none, unless it says."""
@@ -220,13 +224,17 @@ class Variant(ABC):
         :raises InvalidPositionError: with what makes it impossible.
         """
         player, opponent = position
+        if sum(player) != self.checkers or sum(opponent) != self.checkers:
+            raise InvalidPositionError(
+                f"each side has {self.checkers} checkers in {self.title}, not {sum(player)}"
+            )
         for point in range(1, 25):
             if player[point] and opponent[self.opponent_point(point)]:
                 raise InvalidPositionError(
                     f"both sides have checkers on the player's {point}-point"
                     f" (the opponent's {self.opponent_point(point)}-point)"
                 )
-        if player[OFF] == 15 and opponent[OFF] == 15:
+        if player[OFF] == self.checkers and opponent[OFF] == self.checkers:
             raise InvalidPositionError("both sides have borne off all their checkers")
 
     @abstractmethod
@@ -238,7 +246,7 @@ class Variant(ABC):
     def result(self, position: Position) -> GameResult | None:
         """How the game stands won, if a side has borne off all its checkers; else ``None``.
 
-        The winner is whichever side has borne off 15; the result says by how much.
+        The winner is whichever side has borne off all its :attr:`checkers`; the result says by how much.
         """
 
     @abstractmethod
@@ -283,7 +291,12 @@ class Variant(ABC):
         :raises InvalidPositionError: for a position this variant cannot have.
         """
         rules = self.compiled_rules
-        if rules is not None and core.compiled is not None and core.compiled.valid(rules, position):
+        if (
+            rules is not None
+            and core.compiled is not None
+            and position.checkers == self.checkers
+            and core.compiled.valid(rules, position)
+        ):
             return
         self.validate(position)
 
@@ -295,12 +308,17 @@ class Variant(ABC):
         """
         rules = self.compiled_rules
         compiled = core.compiled
-        if rules is not None and compiled is not None and compiled.valid(rules, position, in_play=True):
+        if (
+            rules is not None
+            and compiled is not None
+            and position.checkers == self.checkers
+            and compiled.valid(rules, position, in_play=True)
+        ):
             return
         self.validate(position)
         if self.result(position) is not None:
-            who = "you have" if position.player[OFF] == 15 else "your opponent has"
-            raise GameOverError(f"the game is over: {who} borne off all 15 checkers")
+            who = "you have" if position.player[OFF] == self.checkers else "your opponent has"
+            raise GameOverError(f"the game is over: {who} borne off all {self.checkers} checkers")
 
     def check_play(self, position: Position, dice: Dice, steps: Sequence[GivenStep]) -> Play:
         """The legal play made of ``steps``, each one checker moved by one die (a :class:`Step`,

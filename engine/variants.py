@@ -6,12 +6,13 @@ line here; see the README, "Adding a variant".
 
 from __future__ import annotations
 
-from tavli.engine.backgammon import Backgammon
+from tavli.engine.backgammon import backgammon_rules
 from tavli.engine.long_nardi import LongNardi
 from tavli.engine.variant import Variant
 
-BACKGAMMON = Backgammon()
+BACKGAMMON = backgammon_rules()
 LONG_NARDI = LongNardi()
 
 VARIANTS: dict[str, Variant] = {variant.name: variant for variant in (BACKGAMMON, LONG_NARDI)}
-"""Every variant by its name."""
+"""Every variant by its name, with its default options (a rule set's options may choose another
+instance of the same variant: :attr:`~tavli.engine.rules.RuleSet.rules`)."""
