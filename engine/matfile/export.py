@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from tavli.engine.backgammon import HomeHitAndRun
 from tavli.engine.events import (
     Beavered,
     Doubled,
@@ -34,7 +35,7 @@ from tavli.engine.game import FinishedGame, apply, new_match
 from tavli.engine.match import Match
 from tavli.engine.play import Dice
 from tavli.engine.position import OFF, Checkers
-from tavli.engine.rules import Backgammons, RuleSet
+from tavli.engine.rules import Backgammons, MatchOpenings, RuleSet
 
 # --- export ---------------------------------------------------------------------------------------
 
@@ -149,9 +150,11 @@ def _rule_headers(rules: RuleSet) -> list[tuple[str, str]]:
     if rules.opening != default.opening:
         headers.append(("OpeningThrow", OPENING_WORDS[rules.opening or "PLAY_OPENING_DICE"]))
     if rules.match_openings != default.match_openings:
-        headers.append(("MatchOpenings", "WinnerOpens"))
+        headers.append(("MatchOpenings", MATCH_OPENINGS_WORDS[rules.match_openings]))
     if rules.backgammons != default.backgammons:
         headers.append(("Backgammons", BACKGAMMONS_WORDS[rules.backgammons]))
+    if rules.home_hit_and_run != default.home_hit_and_run:
+        headers.append(("HomeHitAndRun", HOME_HIT_AND_RUN_WORDS[rules.home_hit_and_run]))
     return headers
 
 
@@ -174,6 +177,12 @@ OPENING_WORDS = {"PLAY_OPENING_DICE": "Played", "WINNER_ROLLS_AGAIN": "WinnerRol
 """The ``OpeningThrow`` tag's words for the opening rules a .mat file does not assume."""
 
 BACKGAMMONS_WORDS: dict[Backgammons, str] = {"COUNTED": "Counted", "AS_GAMMON": "AsGammon"}
+MATCH_OPENINGS_WORDS: dict[MatchOpenings, str] = {
+    "EVERY_GAME": "EveryGame",
+    "WINNER_OPENS": "WinnerOpens",
+    "ALTERNATE": "Alternate",
+}
+HOME_HIT_AND_RUN_WORDS: dict[HomeHitAndRun, str] = {"ALLOWED": "Allowed", "FORBIDDEN": "Forbidden"}
 """The ``Backgammons`` tag's words: a .mat file assumes backgammons are counted (3 times the cube)."""
 
 
