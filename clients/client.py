@@ -38,6 +38,7 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
 from tavli.engine import BACKGAMMON, VARIANTS, GameResult
+from tavli.engine.backgammon import STARTS, Start
 from tavli.engine.variant import VariantName as VariantName  # re-exported for the commands
 from tavli.v1 import (
     board_pb2,
@@ -57,6 +58,8 @@ VARIANT_ENUMS: dict[VariantName, int] = {
     for variant in VARIANTS.values()
 }
 VARIANT_NAMES: dict[int, VariantName] = {number: name for name, number in VARIANT_ENUMS.items()}
+START_NAMES: dict[int, Start] = {board_pb2.Start.Value(f"START_{start}"): start for start in STARTS}
+"""The engine's ``start`` for each API ``Start``."""
 RESULT_ENUMS: dict[ResignLevel, int] = {
     result.value: board_pb2.GameResult.Value("GAME_RESULT_" + result.value.upper()) for result in GameResult
 }
@@ -238,7 +241,7 @@ class TavliClient:
     ) -> tuple[Seat, Seat]:
         """Create a game; returns its two seats. ``players`` names who sits at each seat (seat 0
         first); ``options`` are RuleSet fields (``cube=...`` takes True/False,
-        ``opening``/``match_openings``/``backgammons`` take the engine's names, ``clock`` an
+        ``opening``/``match_openings``/``backgammons``/``start``/``home_hit_and_run`` take the engine's names, ``clock`` an
         :class:`~tavli.engine.clock.ClockRules` in seconds)."""
         rule_set = games_pb2.RuleSet(variant=VARIANT_ENUMS[variant], match_length=match_length)
         for name, value in options.items():
@@ -254,6 +257,10 @@ class TavliClient:
                 value = getattr(games_pb2, f"MATCH_OPENINGS_{value}")
             elif name == "backgammons":
                 value = getattr(games_pb2, f"BACKGAMMONS_{value}")
+            elif name == "start":
+                value = board_pb2.Start.Value(f"START_{value}")
+            elif name == "home_hit_and_run":
+                value = board_pb2.HomeHitAndRun.Value(f"HOME_HIT_AND_RUN_{value}")
             setattr(rule_set, name, value)
         request = games_pb2.CreateGameRequest(
             rule_set=rule_set,
