@@ -120,3 +120,47 @@ def test_hit_and_run_in_the_home_board_is_refused_with_its_reason(client) -> Non
         timeout=RPC_TIMEOUT,
     )
     assert allowed.legal and allowed.play.notation == "10/4*/1"
+
+
+def test_an_option_the_variant_lacks_is_invalid_alone_and_in_a_batch(client) -> None:  # type: ignore[no-untyped-def]
+    start = board_pb2.Position(position_id="4HPwATDgc/ABMA")
+    nardi = rules_pb2.ValidatePlayRequest(
+        variant=board_pb2.VARIANT_LONG_NARDI,
+        home_hit_and_run=FORBIDDEN,
+        position=start,
+        dice=[3, 1],
+        notation="24/21",
+    )
+    with pytest.raises(grpc.RpcError) as failure:
+        client.rules.ValidatePlay(nardi, timeout=RPC_TIMEOUT)
+    assert failure.value.code() == grpc.StatusCode.INVALID_ARGUMENT  # type: ignore[attr-defined]
+    assert "nothing is hit in long nardi" in failure.value.details()  # type: ignore[attr-defined]
+    fine = rules_pb2.ValidatePlayRequest(
+        variant=BG,
+        start=board_pb2.START_NACKGAMMON,
+        position=board_pb2.Position(position_id="4Dl4ADbgOXgANg"),
+        dice=[3, 1],
+        notation="8/5 6/5",
+    )
+    batch = client.rules.BatchValidatePlays(
+        rules_pb2.BatchValidatePlaysRequest(requests=[nardi, fine]), timeout=RPC_TIMEOUT
+    )
+    assert [(answer.legal, bool(answer.error)) for answer in batch.responses] == [
+        (False, True),
+        (True, False),
+    ]
+    assert "nothing is hit in long nardi" in batch.responses[0].error
+
+
+def test_a_board_with_more_checkers_than_hypergammon_has_is_refused(client) -> None:  # type: ignore[no-untyped-def]
+    board = board_pb2.Board(
+        player_points=[2 if point == 24 else 0 for point in range(1, 25)],
+        opponent_points=[1 if point == 24 else 0 for point in range(1, 25)],
+    )
+    request = rules_pb2.ListLegalPlaysRequest(
+        variant=BG, start=board_pb2.START_HYPERGAMMON_1, position=board_pb2.Position(board=board), dice=[3, 1]
+    )
+    with pytest.raises(grpc.RpcError) as failure:
+        client.rules.ListLegalPlays(request, timeout=RPC_TIMEOUT)
+    assert failure.value.code() == grpc.StatusCode.INVALID_ARGUMENT  # type: ignore[attr-defined]
+    assert "a side has 1" in failure.value.details()  # type: ignore[attr-defined]
