@@ -720,8 +720,11 @@ def rules_to_dict(rules: RuleSet) -> dict[str, Any]:
         del data["clock"]  # as games without clocks were always stored
     else:
         data["clock"] = asdict(rules.clock)
-    if rules.backgammons == "COUNTED":
-        del data["backgammons"]  # as games were stored before the option, for a server of then to read
+    # Options at their defaults are left out, as games were stored before each option, for a server
+    # of then to read.
+    for name, default in (("backgammons", "COUNTED"), ("start", "STANDARD"), ("home_hit_and_run", "ALLOWED")):
+        if data[name] == default:
+            del data[name]
     return data
 
 
