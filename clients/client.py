@@ -241,8 +241,8 @@ class TavliClient:
     ) -> tuple[Seat, Seat]:
         """Create a game; returns its two seats. ``players`` names who sits at each seat (seat 0
         first); ``options`` are RuleSet fields (``cube=...`` takes True/False,
-        ``opening``/``match_openings``/``backgammons``/``start``/``home_hit_and_run`` take the engine's names, ``clock`` an
-        :class:`~tavli.engine.clock.ClockRules` in seconds)."""
+        ``opening``/``match_openings``/``backgammons``/``start``/``home_hit_and_run`` take the
+        engine's names, ``clock`` an :class:`~tavli.engine.clock.ClockRules` in seconds)."""
         rule_set = games_pb2.RuleSet(variant=VARIANT_ENUMS[variant], match_length=match_length)
         for name, value in options.items():
             if name == "clock":

@@ -662,7 +662,7 @@ class PlaySession:
         if options.home_hit_and_run == "FORBIDDEN":
             backgammons += ", a checker that hits in its home board stays there"
         if options.match_openings != "EVERY_GAME" and options.match_length:
-            opener = "the winner of a game" if options.match_openings == "WINNER_OPENS" else "each side in turn"
+            opener = "each side in turn" if options.match_openings == "ALTERNATE" else "the winner of a game"
             backgammons += f", {opener} opens the next"
         clock = f", {_clock_words(options.clock, options.match_length)}" if options.clock is not None else ""
         rules = f"{length}, {cube}{backgammons}{clock}"

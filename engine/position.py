@@ -57,7 +57,8 @@ class Position(_PositionFields):
         _check_counts("opponent", opponent)
         if sum(player) != sum(opponent):
             raise InvalidPositionError(
-                f"the player has {sum(player)} checkers and the opponent {sum(opponent)}: both sides have as many"
+                f"the player has {sum(player)} checkers and the opponent {sum(opponent)}:"
+                " both sides have as many"
             )
         return tuple.__new__(cls, (player, opponent))
 

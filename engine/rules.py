@@ -117,9 +117,13 @@ class RuleSet:
         if self.start not in STARTS:
             problems.append(f"unknown start {self.start!r}: choose {', '.join(STARTS)}")
         elif self.start != "STANDARD" and not isinstance(variant, Backgammon):
-            problems.append(f"{variant.title} has its own start: the start {self.start} is backgammon's option")
+            problems.append(
+                f"{variant.title} has its own start: the start {self.start} is backgammon's option"
+            )
         if self.home_hit_and_run not in _HIT_AND_RUN:
-            problems.append(f"hit-and-run in the home board is ALLOWED or FORBIDDEN, not {self.home_hit_and_run!r}")
+            problems.append(
+                f"hit-and-run in the home board is ALLOWED or FORBIDDEN, not {self.home_hit_and_run!r}"
+            )
         elif self.home_hit_and_run != "ALLOWED" and not variant.hits:
             problems.append(f"nothing is hit in {variant.title}, so there is no hit-and-run to forbid")
         if self.backgammons not in ("COUNTED", "AS_GAMMON"):
@@ -145,7 +149,8 @@ class RuleSet:
             problems.append("the winner opens later games of a match; money games all start with the opening throw")
         elif self.match_openings == "ALTERNATE":
             problems.append(
-                "the sides take turns to open the games of a match; money games all start with the opening throw"
+                "the sides take turns to open the games of a match;"
+                " money games all start with the opening throw"
             )
         if (self.beavers or self.jacoby or self.automatic_doubles) and not self.cube:
             problems.append("beavers, Jacoby and automatic doubles need the cube")

@@ -256,11 +256,13 @@ def rules_of(tags: dict[str, str], length: int) -> RuleSet:
     if "OpeningThrow" in tags:
         options["opening"] = _OPENING_RULES.get(tags["OpeningThrow"].lower(), tags["OpeningThrow"])
     if "MatchOpenings" in tags:
-        options["match_openings"] = _option_named("MatchOpenings", tags["MatchOpenings"], MATCH_OPENINGS_WORDS)
+        words = tags["MatchOpenings"]
+        options["match_openings"] = _option_named("MatchOpenings", words, MATCH_OPENINGS_WORDS)
     if "Backgammons" in tags:
         options["backgammons"] = _option_named("Backgammons", tags["Backgammons"], BACKGAMMONS_WORDS)
     if "HomeHitAndRun" in tags:
-        options["home_hit_and_run"] = _option_named("HomeHitAndRun", tags["HomeHitAndRun"], HOME_HIT_AND_RUN_WORDS)
+        words = tags["HomeHitAndRun"]
+        options["home_hit_and_run"] = _option_named("HomeHitAndRun", words, HOME_HIT_AND_RUN_WORDS)
     try:
         return RuleSet(**options)  # type: ignore[arg-type]
     except InvalidRuleSetError as error:

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import grpc
 import pytest
 
+from tavli.clients.client import TavliClient
 from tavli.engine import Position
 from tavli.engine.rules import RuleSet
 from tavli.server.convert import rules_message, rules_of
@@ -20,7 +21,7 @@ FORBIDDEN = board_pb2.HOME_HIT_AND_RUN_FORBIDDEN
 
 
 @pytest.fixture(scope="module")
-def client() -> Iterator[object]:
+def client() -> Iterator[TavliClient]:
     with running_server() as server, connected(server.port) as client:
         yield client
 
@@ -47,14 +48,14 @@ def test_unset_fields_are_the_rule_books_defaults() -> None:
     )
 
 
-def test_a_game_of_nackgammon_starts_from_the_nackgammon_start(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_game_of_nackgammon_starts_from_the_nackgammon_start(client: TavliClient) -> None:
     rule_set = games_pb2.RuleSet(variant=BG, match_length=3, start=board_pb2.START_NACKGAMMON)
     created = client.games.CreateGame(games_pb2.CreateGameRequest(rule_set=rule_set), timeout=RPC_TIMEOUT)
     assert created.game.position_id == "4Dl4ADbgOXgANg"
     assert created.game.rule_set.start == board_pb2.START_NACKGAMMON
 
 
-def test_a_start_with_long_nardi_is_refused_in_words(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_start_with_long_nardi_is_refused_in_words(client: TavliClient) -> None:
     rule_set = games_pb2.RuleSet(variant=board_pb2.VARIANT_LONG_NARDI, start=board_pb2.START_NACKGAMMON)
     with pytest.raises(grpc.RpcError) as failure:
         client.games.CreateGame(games_pb2.CreateGameRequest(rule_set=rule_set), timeout=RPC_TIMEOUT)
@@ -63,7 +64,7 @@ def test_a_start_with_long_nardi_is_refused_in_words(client) -> None:  # type: i
     assert "long nardi has its own start" in failure.value.details()  # type: ignore[attr-defined]
 
 
-def test_hypergammon_plays_are_listed_from_its_position_ids(client) -> None:  # type: ignore[no-untyped-def]
+def test_hypergammon_plays_are_listed_from_its_position_ids(client: TavliClient) -> None:
     request = rules_pb2.ListLegalPlaysRequest(
         variant=BG,
         start=board_pb2.START_HYPERGAMMON_3,
@@ -87,7 +88,7 @@ def test_hypergammon_plays_are_listed_from_its_position_ids(client) -> None:  # 
     assert (scored.result, scored.player_won) == (board_pb2.GAME_RESULT_GAMMON, True)
 
 
-def test_a_position_with_other_checkers_than_the_game_has_is_refused(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_position_with_other_checkers_than_the_game_has_is_refused(client: TavliClient) -> None:
     request = rules_pb2.ListLegalPlaysRequest(
         variant=BG,
         start=board_pb2.START_HYPERGAMMON_2,
@@ -100,7 +101,7 @@ def test_a_position_with_other_checkers_than_the_game_has_is_refused(client) -> 
     assert "a side has 2" in failure.value.details()  # type: ignore[attr-defined]
 
 
-def test_hit_and_run_in_the_home_board_is_refused_with_its_reason(client) -> None:  # type: ignore[no-untyped-def]
+def test_hit_and_run_in_the_home_board_is_refused_with_its_reason(client: TavliClient) -> None:
     position = Position.from_points({10: 1}, {21: 1, 18: 2, 12: 12})
     request = rules_pb2.ValidatePlayRequest(
         variant=BG,
@@ -122,7 +123,7 @@ def test_hit_and_run_in_the_home_board_is_refused_with_its_reason(client) -> Non
     assert allowed.legal and allowed.play.notation == "10/4*/1"
 
 
-def test_an_option_the_variant_lacks_is_invalid_alone_and_in_a_batch(client) -> None:  # type: ignore[no-untyped-def]
+def test_an_option_the_variant_lacks_is_invalid_alone_and_in_a_batch(client: TavliClient) -> None:
     start = board_pb2.Position(position_id="4HPwATDgc/ABMA")
     nardi = rules_pb2.ValidatePlayRequest(
         variant=board_pb2.VARIANT_LONG_NARDI,
@@ -152,7 +153,7 @@ def test_an_option_the_variant_lacks_is_invalid_alone_and_in_a_batch(client) -> 
     assert "nothing is hit in long nardi" in batch.responses[0].error
 
 
-def test_a_board_with_more_checkers_than_hypergammon_has_is_refused(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_board_with_more_checkers_than_hypergammon_has_is_refused(client: TavliClient) -> None:
     board = board_pb2.Board(
         player_points=[2 if point == 24 else 0 for point in range(1, 25)],
         opponent_points=[1 if point == 24 else 0 for point in range(1, 25)],
