@@ -26,7 +26,8 @@ import tavli.server.tables
 from tavli.engine.rules import RuleSet
 from tavli.server.games_servicer import summary_of
 from tavli.server.keys import ServerKey
-from tavli.server.store import Append, SqliteStore
+from tavli.server.sqlite_store import SqliteStore
+from tavli.server.store import Append
 from tavli.server.tables import Tables
 from tests.engine.test_matfile import bot_match
 

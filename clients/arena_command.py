@@ -51,7 +51,7 @@ from typing import Any, Literal, Protocol, TextIO
 
 from tavli.clients import bots
 from tavli.clients.board_view import clock_time
-from tavli.clients.client import RESULT_LEVELS, TavliClient, TavliServerError, VariantName
+from tavli.clients.client import RESULT_LEVELS, VARIANT_ENUMS, TavliClient, TavliServerError, VariantName
 from tavli.clients.rule_options import (
     add_backgammons_option,
     add_clock_options,
@@ -91,7 +91,7 @@ def add_parser(commands: Any) -> None:
         ),
     )
     parser.add_argument(
-        "--variant", choices=sorted(VARIANTS), default=BACKGAMMON.name, help="the game to play (default: %(default)s)"
+        "--variant", choices=sorted(VARIANT_ENUMS), default=BACKGAMMON.name, help="the game to play (default: %(default)s)"
     )
     parser.add_argument(
         "--bots", required=True, metavar="A,B[,C...]",

@@ -38,7 +38,7 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
 from tavli.engine import BACKGAMMON, VARIANTS, GameResult
-from tavli.engine.backgammon import STARTS, Start
+from tavli.engine.backgammon import HOME_HIT_AND_RUN_VALUES, START_VALUES, HomeHitAndRun, Start
 from tavli.engine.variant import VariantName as VariantName  # re-exported for the commands
 from tavli.v1 import (
     board_pb2,
@@ -52,18 +52,27 @@ from tavli.v1 import (
 ResignLevel = Literal["single", "gammon", "backgammon", "mars"]
 
 # The API's enum numbers for the names a Python program uses, and back: derived from the names,
-# so a new variant needs only its engine module and its enum value.
-VARIANT_ENUMS: dict[VariantName, int] = {
-    variant.name: board_pb2.Variant.Value("VARIANT_" + variant.name.upper().replace("-", "_"))
+# so a new variant needs only its engine module and its enum value (none: the API lacks it yet).
+VARIANT_ENUMS: dict[VariantName, board_pb2.Variant] = {
+    variant.name: getattr(board_pb2, enum)
     for variant in VARIANTS.values()
+    if (enum := "VARIANT_" + variant.name.upper().replace("-", "_")) in board_pb2.Variant.keys()
 }
-VARIANT_NAMES: dict[int, VariantName] = {number: name for name, number in VARIANT_ENUMS.items()}
-START_NAMES: dict[int, Start] = {board_pb2.Start.Value(f"START_{start}"): start for start in STARTS}
+VARIANT_NAMES: dict[board_pb2.Variant, VariantName] = {number: name for name, number in VARIANT_ENUMS.items()}
+START_ENUMS: dict[Start, board_pb2.Start] = {
+    start: getattr(board_pb2, f"START_{start}") for start in START_VALUES
+}
+START_NAMES: dict[board_pb2.Start, Start] = {number: start for start, number in START_ENUMS.items()}
 """The engine's ``start`` for each API ``Start``."""
-RESULT_ENUMS: dict[ResignLevel, int] = {
-    result.value: board_pb2.GameResult.Value("GAME_RESULT_" + result.value.upper()) for result in GameResult
+HOME_HIT_AND_RUN_ENUMS: dict[HomeHitAndRun, board_pb2.HomeHitAndRun] = {
+    value: getattr(board_pb2, f"HOME_HIT_AND_RUN_{value}") for value in HOME_HIT_AND_RUN_VALUES
 }
-RESULT_LEVELS: dict[int, ResignLevel] = {number: level for level, number in RESULT_ENUMS.items()}
+RESULT_ENUMS: dict[ResignLevel, board_pb2.GameResult] = {
+    result.resign_level: getattr(board_pb2, enum)
+    for result in GameResult
+    if (enum := "GAME_RESULT_" + result.value.upper()) in board_pb2.GameResult.keys()
+}
+RESULT_LEVELS: dict[board_pb2.GameResult, ResignLevel] = {number: level for level, number in RESULT_ENUMS.items()}
 GAMES_SERVICE = games_pb2.DESCRIPTOR.services_by_name["GamesService"].full_name
 
 
@@ -99,7 +108,7 @@ class TavliServerError(Exception):
                     reason = info.reason
                 elif detail.Unpack(problem):
                     problems.append(problem)
-        return cls(error.code(), reason, error.details() or "", problems)  # type: ignore[attr-defined]
+        return cls(error.code(), reason, error.details() or "", problems)
 
 
 def _call(method: Any, request: Any, **kwargs: Any) -> Any:
@@ -121,10 +130,10 @@ answer: the server says what went wrong in words and an ErrorInfo)."""
 
 
 def _worth_sending_again(error: grpc.RpcError) -> bool:
-    code = error.code()  # type: ignore[attr-defined]
+    code = error.code()
     if code in _RETRIED:
         return True
-    details = error.details() or ""  # type: ignore[attr-defined]
+    details = error.details() or ""
     return code == grpc.StatusCode.INTERNAL and any(words in details for words in _STREAM_RESET)
 
 
@@ -258,9 +267,9 @@ class TavliClient:
             elif name == "backgammons":
                 value = getattr(games_pb2, f"BACKGAMMONS_{value}")
             elif name == "start":
-                value = board_pb2.Start.Value(f"START_{value}")
+                value = START_ENUMS[value]
             elif name == "home_hit_and_run":
-                value = board_pb2.HomeHitAndRun.Value(f"HOME_HIT_AND_RUN_{value}")
+                value = HOME_HIT_AND_RUN_ENUMS[value]
             setattr(rule_set, name, value)
         request = games_pb2.CreateGameRequest(
             rule_set=rule_set,
@@ -299,7 +308,8 @@ class TavliClient:
         return _seats(self, imported)
 
     def game(self, name: str) -> games_pb2.Game:
-        return _call(self.games.GetGame, games_pb2.GetGameRequest(name=name), timeout=self.timeout).game
+        game: games_pb2.Game = _call(self.games.GetGame, games_pb2.GetGameRequest(name=name), timeout=self.timeout).game
+        return game
 
     def watch(self, name: str, from_sequence: int = 0) -> Iterator[games_pb2.WatchGameResponse]:
         """The game's events from ``from_sequence`` on, each with the state after it, as they come."""
@@ -307,13 +317,15 @@ class TavliClient:
         try:
             yield from stream
         except grpc.RpcError as error:
-            if error.code() is not grpc.StatusCode.CANCELLED:  # type: ignore[attr-defined]
+            if error.code() is not grpc.StatusCode.CANCELLED:
                 raise TavliServerError.from_rpc_error(error) from None
         finally:
             stream.cancel()
 
     def export_mat(self, name: str) -> str:
-        return _call(self.games.ExportMatch, games_pb2.ExportMatchRequest(name=name), timeout=self.timeout).mat
+        request = games_pb2.ExportMatchRequest(name=name)
+        mat: str = _call(self.games.ExportMatch, request, timeout=self.timeout).mat
+        return mat
 
     def stream_seat(self, name: str, token: str, *, resume: bool = False) -> SeatStream:
         """Hold the seat ``token`` holds at game ``name`` on a PlaySeat stream (see :class:`SeatStream`).
@@ -343,7 +355,7 @@ def _seated(players: tuple[str, str] | None) -> dict[str, games_pb2.Player]:
     }
 
 
-def _dice_mode(dice_seed: str, verifiable_dice: bool) -> int:
+def _dice_mode(dice_seed: str, verifiable_dice: bool) -> games_pb2.DiceMode:
     """The DiceMode of a new game: verifiable, seeded by ``dice_seed``, or the system's."""
     if verifiable_dice:
         return games_pb2.DICE_MODE_VERIFIABLE
@@ -370,7 +382,7 @@ class Seat:
     _etag: str = ""
 
     @property
-    def seat(self) -> int:
+    def seat(self) -> games_pb2.Seat:
         """This seat as the API's Seat enum."""
         return games_pb2.SEAT_0 if self.index == 0 else games_pb2.SEAT_1
 
@@ -401,7 +413,7 @@ class Seat:
     def roll(self) -> games_pb2.Game:
         return self._act(self.client.games.RollDice, games_pb2.RollDiceRequest)
 
-    def play(self, play: str | Sequence[tuple[int, int]]) -> games_pb2.Game:
+    def play(self, play: str | Sequence[Sequence[int]]) -> games_pb2.Game:
         """Make a play: in standard notation, or as its steps (each a start and an end, such as
         an engine ``Step``), as a GUI that moves checkers sends it."""
         if isinstance(play, str):
@@ -496,7 +508,7 @@ class SeatStream:
     # --- what a Seat has -------------------------------------------------------------------
 
     @property
-    def seat(self) -> int:
+    def seat(self) -> games_pb2.Seat:
         """This seat as the API's Seat enum."""
         return self.latest.seat
 
@@ -536,7 +548,7 @@ class SeatStream:
     def roll(self) -> games_pb2.Game:
         return self._act(roll=games_pb2.SeatAction.RollDice())
 
-    def play(self, play: str | Sequence[tuple[int, int]]) -> games_pb2.Game:
+    def play(self, play: str | Sequence[Sequence[int]]) -> games_pb2.Game:
         """Make a play: in standard notation, or as its steps (each a start and an end)."""
         if isinstance(play, str):
             return self._act(play=games_pb2.SeatAction.PlayMove(notation=play))
@@ -726,7 +738,7 @@ class _Lost(Exception):
             return True
         if self.status is None:
             return False
-        return self.status.code() in _JOIN_AGAIN or self.reason == "SEAT_ALREADY_STREAMING"  # type: ignore[attr-defined]
+        return self.status.code() in _JOIN_AGAIN or self.reason == "SEAT_ALREADY_STREAMING"
 
     def error(self) -> TavliServerError:
         if self.timed_out:

@@ -33,7 +33,7 @@ from typing import Literal, Self
 
 import grpc
 
-from tavli.clients.client import RESULT_LEVELS, VARIANT_NAMES, Seat, TavliServerError
+from tavli.clients.client import RESULT_LEVELS, VARIANT_NAMES, ResignLevel, Seat, TavliServerError
 from tavli.engine import BAR, OFF, VARIANTS, GameResult, Position
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
 
@@ -41,7 +41,6 @@ GNUBG = Path("/usr/games/gnubg")
 """Where Debian's ``gnubg`` package installs the program (the one built with socket support)."""
 
 CubeOwner = Literal["player", "opponent", "centre"]
-ResignLevel = Literal["single", "gammon", "backgammon"]
 Question = Literal["play", "double", "take", "resignation"]
 
 # FIBS writes money play ("unlimited matches") as match length 9999; gnubg reads it back as 0.
@@ -365,7 +364,7 @@ class GnubgSeat:
                     raise TimeoutError(f"{self.seat.name} is not over after {timeout:g}s")
             return game
         except grpc.RpcError as error:
-            if error.code() is grpc.StatusCode.DEADLINE_EXCEEDED:  # type: ignore[attr-defined]
+            if error.code() is grpc.StatusCode.DEADLINE_EXCEEDED:
                 raise TimeoutError(f"{self.seat.name} is not over after {timeout:g}s") from None
             raise TavliServerError.from_rpc_error(error) from None
         except StopIteration:
@@ -393,7 +392,7 @@ class GnubgSeat:
                 if self.seat.client.game(self.seat.name).etag == game.etag:
                     raise
 
-    def _act(self, game: games_pb2.Game, actions: set[int], plays: Sequence[board_pb2.Play]) -> None:
+    def _act(self, game: games_pb2.Game, actions: set[games_pb2.Action], plays: Sequence[board_pb2.Play]) -> None:
         seat = self.seat
         if games_pb2.ACTION_ACCEPT in actions:
             offered = RESULT_LEVELS[game.resignation.result]

@@ -29,7 +29,7 @@ import grpc
 
 from tavli.clients import bots
 from tavli.clients.board_view import Clocks, Table, clock_time, draw, draw_clocks
-from tavli.clients.client import Seat, TavliClient, TavliServerError, VariantName
+from tavli.clients.client import VARIANT_ENUMS, Seat, TavliClient, TavliServerError, VariantName
 from tavli.clients.rule_options import (
     MATCH_OPENINGS,
     add_backgammons_option,
@@ -115,7 +115,7 @@ def add_parser(commands: Any) -> None:
             " Without --server, a server is started for the session and stopped after it."
         ),
     )
-    add_variant_option(parser, what="the game to play")
+    add_variant_option(parser, what="the game to play", variants=VARIANT_ENUMS)
     parser.add_argument(
         "--match", type=int, default=None, metavar="N",
         help="play a match to N points (default: 5 in portes and tavla, else 0, money play)",

@@ -5,6 +5,7 @@ made."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Collection
 from typing import Any
 
 from tavli.engine.backgammon import HomeHitAndRun
@@ -42,10 +43,14 @@ GAMES: dict[str, dict[str, Any]] = {
 hypergammon) or a table's rules (Portes, Turkish tavla, as their presets have them)."""
 
 
-def add_variant_option(parser: argparse.ArgumentParser, *, what: str) -> None:
-    """``--variant``: a variant, a start of backgammon's or a table (:data:`GAMES`)."""
+def add_variant_option(
+    parser: argparse.ArgumentParser, *, what: str, variants: Collection[str] = VARIANTS
+) -> None:
+    """``--variant``: a variant, a start of backgammon's or a table (:data:`GAMES`), of ``variants``
+    only (a command that needs the server offers those the API names)."""
+    choices = tuple(name for name, options in GAMES.items() if options["variant"] in variants)
     parser.add_argument(
-        "--variant", choices=tuple(GAMES), default="backgammon",
+        "--variant", choices=choices, default="backgammon",
         help=f"{what} (default: %(default)s); nackgammon and hypergammon-N are backgammon from their starts,"
              " portes and tavla backgammon with those tables' rules",
     )

@@ -10,20 +10,25 @@ from tavli.engine.errors import (
     InvalidPositionError,
     TavliError,
 )
+from tavli.engine.fevga import Fevga
 from tavli.engine.long_nardi import LongNardi
+from tavli.engine.plakoto import Plakoto
 from tavli.engine.play import Play, Step
-from tavli.engine.position import BAR, OFF, Position
+from tavli.engine.position import BAR, OFF, Pins, Position
 from tavli.engine.variant import GameResult, LegalPlays, Variant
-from tavli.engine.variants import BACKGAMMON, LONG_NARDI, VARIANTS
+from tavli.engine.variants import BACKGAMMON, FEVGA, LONG_NARDI, PLAKOTO, VARIANTS
 
 __all__ = [
     "BACKGAMMON",
     "AmbiguousPlayError",
     "BAR",
+    "FEVGA",
     "LONG_NARDI",
     "OFF",
+    "PLAKOTO",
     "VARIANTS",
     "Backgammon",
+    "Fevga",
     "GameOverError",
     "GameResult",
     "IllegalPlayError",
@@ -32,6 +37,8 @@ __all__ = [
     "InvalidPositionError",
     "LegalPlays",
     "LongNardi",
+    "Pins",
+    "Plakoto",
     "Play",
     "Position",
     "Step",

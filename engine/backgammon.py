@@ -3,7 +3,6 @@ how checkers move: the start (nackgammon, hypergammon) and hit-and-run in the ho
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Literal
 
 from tavli.engine import core
@@ -30,6 +29,9 @@ STARTS: dict[Start, dict[Point, int]] = {
 }
 """Where each side's checkers stand before the first roll, for each ``start`` (RULES.md)."""
 
+START_VALUES: tuple[Start, ...] = tuple(STARTS)
+HOME_HIT_AND_RUN_VALUES: tuple[HomeHitAndRun, ...] = ("ALLOWED", "FORBIDDEN")
+
 # Each other start's name in a player's words, in a .mat file's Variation header (as GNU
 # Backgammon's export.c writes it) and in GNU Backgammon's ``set variation``.
 _START_NAMES: dict[Start, tuple[str, str, str]] = {
@@ -45,8 +47,8 @@ class Backgammon(Variant):
 
     ``start`` places the checkers (nackgammon's start, or hypergammon's 1-3 checkers a side);
     ``home_hit_and_run`` ``FORBIDDEN`` keeps a checker that hits in the mover's home board where it
-    hit for the rest of the play (Turkish tavla). Build one through :func:`backgammon_rules`, which
-    makes each once.
+    hit for the rest of the play (Turkish tavla). A rule set's instance comes from
+    :func:`tavli.engine.variants.variant_with`, which builds one per set of options.
     """
 
     name = "backgammon"
@@ -60,8 +62,16 @@ class Backgammon(Variant):
     same_way_round = False
     example_plays = ("13/7 8/7", "bar/22", "24/18*/13", "6/2(2)", "6/off")
     compiled_rules: int | None = core.BACKGAMMON_RULES
+    move_options = ("start", "home_hit_and_run")
 
     def __init__(self, *, start: Start = "STANDARD", home_hit_and_run: HomeHitAndRun = "ALLOWED") -> None:
+        """:raises ValueError: for an option's value the rule book does not name."""
+        for option, value, values in (
+            ("start", start, START_VALUES),
+            ("home_hit_and_run", home_hit_and_run, HOME_HIT_AND_RUN_VALUES),
+        ):
+            if value not in values:
+                raise ValueError(f"{option} is {' or '.join(values)}, not {value!r}")
         self.start = start
         self.home_hit_and_run = home_hit_and_run
         if start != "STANDARD":
@@ -162,16 +172,6 @@ class Backgammon(Variant):
         return [
             _new(Play, (steps, search.position_after(mover, hits))) for (mover, hits), steps in search.found.items()
         ]
-
-
-def backgammon_rules(start: Start = "STANDARD", home_hit_and_run: HomeHitAndRun = "ALLOWED") -> Backgammon:
-    """The backgammon rules for these options, made once for each (rule sets share them)."""
-    return _backgammon_rules(start, home_hit_and_run)
-
-
-@cache
-def _backgammon_rules(start: Start, home_hit_and_run: HomeHitAndRun) -> Backgammon:
-    return Backgammon(start=start, home_hit_and_run=home_hit_and_run)
 
 
 def _hitter_stays(player: Checkers | list[int], start: Point, hits: int) -> bool:

@@ -145,20 +145,25 @@ def finish(variant: Variant, position: Position, dice: Dice, written: str, steps
     """
     after = variant.position_after(position, steps)
     if len(steps) == (4 if dice[0] == dice[1] else 2):
-        refusal = variant.refusal_of_play(after)
+        refusal = variant.refusal_of_play(after) or variant.refusal_of_duty(position, dice, after)
         if refusal is not None:
             raise IllegalPlayError(written, position.position_id(), dice, refusal)
         return Play.trusted(steps, after)
     legal = variant.legal_plays(position, dice)
     play = legal.leading_to(after)
     if play is None:
-        reason = _short_play_refusal(variant, dice, steps, after, legal)
+        reason = _short_play_refusal(variant, position, dice, steps, after, legal)
         raise IllegalPlayError(written, position.position_id(), dice, reason)
     return play
 
 
 def _short_play_refusal(
-    variant: Variant, dice: Dice, steps: tuple[Step, ...], after: Position, legal: LegalPlays
+    variant: Variant,
+    position: Position,
+    dice: Dice,
+    steps: tuple[Step, ...],
+    after: Position,
+    legal: LegalPlays,
 ) -> str:
     """Why a play of allowed steps that uses fewer dice than the roll has is not legal."""
     example = next(iter(legal))
@@ -175,7 +180,8 @@ def _short_play_refusal(
         )
     if len(steps) == 1 and dice[0] != dice[1] and steps[0].die != dice[0]:
         return f"you must play the higher die: {example.notation()} does"
-    return variant.refusal_of_play(after) or "that play is not legal"
+    whole_play_refusal = variant.refusal_of_play(after) or variant.refusal_of_duty(position, dice, after)
+    return whole_play_refusal or "that play is not legal"
 
 
 def _die_splits(start: Point, end: Point, dice: list[int], *, one_die: bool) -> list[tuple[int, ...]]:

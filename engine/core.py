@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 from types import ModuleType
 
-
 # The compiled rules of each variant, as engine/_core.pyx numbers them (``Variant.compiled_rules``).
 BACKGAMMON_RULES = 0
 LONG_NARDI_RULES = 1

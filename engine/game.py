@@ -94,16 +94,21 @@ class Action(enum.Enum):
     REJECT = "reject"
 
 
+GameEnd = Literal["play", "mother", "draw", "drop", "resignation", "time"]
+"""What ended a game: a play bearing off the last checker, a play pinning a mother (Plakoto) or
+pinning both (a draw), a dropped double, an accepted resignation, or a side's time running out."""
+
+
 @dataclass(frozen=True, slots=True)
 class FinishedGame:
-    """A game's outcome: who won, how, and the points it scored."""
+    """A game's outcome: who won (``None`` in a draw), how, what ended it and the points it scored."""
 
     number: int
-    winner: Side
+    winner: Side | None
     result: GameResult
     points: int
     cube_value: int
-    ended_by: Literal["play", "drop", "resignation", "time"]
+    ended_by: GameEnd
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,7 +299,9 @@ def make_play(state: MatchState, side: Side, play: Play) -> MatchState:
     result = state.rules.result(play.position)
     if result is not None:
         game = replace(game, position=play.position, last_play=last)
-        return _end_game(replace(state, game=game), side, result, "play")
+        ended_by: GameEnd = _ENDED_BY_PLAY.get(result, "play")
+        winner = None if result is GameResult.DRAW else side
+        return _end_game(replace(state, game=game), winner, result, ended_by)
     game = replace(
         game,
         position=play.position.swapped(),
@@ -362,7 +369,7 @@ def resignation_offered(state: MatchState, event: ResignationOffered) -> ResignL
         )
     wanted = GameResult(event.level)
     offered = min(wanted, most_that_can_be_lost(state, event.side), key=lambda result: result.multiplier)
-    return offered.value
+    return offered.resign_level
 
 
 def _resignation_offered(state: MatchState, event: ResignationOffered) -> MatchState:
@@ -532,19 +539,34 @@ def _jacoby_holds(state: MatchState) -> bool:
 # --- ending games and matches ------------------------------------------------------------------
 
 
+# A play that ends the game other than by bearing off the last checker (Plakoto's mother rule).
+_ENDED_BY_PLAY: dict[GameResult, GameEnd] = {GameResult.MOTHER: "mother", GameResult.DRAW: "draw"}
+
+
 def _end_game(
-    state: MatchState, winner: Side, result: GameResult, ended_by: str, *, points: int | None = None
+    state: MatchState,
+    winner: Side | None,
+    result: GameResult,
+    ended_by: GameEnd,
+    *,
+    points: int | None = None,
 ) -> MatchState:
+    """The state once the game ends: scored (nothing for a draw, ``winner`` ``None``), the match
+    over if a side has reached its length, else the next game set up."""
     rules = state.rules
     game = state.game
+    if winner is None:
+        finished = FinishedGame(game.number, None, result, 0, game.cube_value, ended_by)
+        state = replace(state, finished=state.finished + (finished,))
+        return _next_game(state, _next_opener(rules, game, None))
     if points is None:
-        multiplier = result.multiplier
+        multiplier = rules.multiplier(result)
         if ended_by == "play" and _jacoby_holds(state):
             multiplier = 1
         if ended_by == "drop":
             multiplier = 1
         points = multiplier * game.cube_value
-    finished = FinishedGame(game.number, winner, result, points, game.cube_value, ended_by)  # type: ignore[arg-type]
+    finished = FinishedGame(game.number, winner, result, points, game.cube_value, ended_by)
     score = list(state.score)
     score[winner] += points
     state = replace(state, score=(score[0], score[1]), finished=state.finished + (finished,))
@@ -554,9 +576,10 @@ def _end_game(
     return _next_game(state, _next_opener(rules, game, winner))
 
 
-def _next_opener(rules: RuleSet, game: GameState, winner: Side) -> Side | None:
-    """Who opens the match's game after ``game``, won by ``winner``, throwing both dice; ``None``:
-    the opening throw decides (RULES.md, ``match_openings``)."""
+def _next_opener(rules: RuleSet, game: GameState, winner: Side | None) -> Side | None:
+    """Who opens the match's game after ``game``, won by ``winner`` (``None``: drawn), throwing
+    both dice; ``None``: the opening throw decides (RULES.md, ``match_openings``). After a draw the
+    winner-opens rule has nobody to name, and the opening throw decides; the sides still take turns."""
     if not rules.is_match:
         return None
     if rules.match_openings == "WINNER_OPENS":
@@ -580,6 +603,7 @@ def match_at(rules: RuleSet, number: int, score: tuple[int, int], *, crawford_pl
 
 
 def _next_game(state: MatchState, opener: Side | None) -> MatchState:
+    """The next game, opened by ``opener`` throwing both dice; ``None``: by the opening throw."""
     rules = state.rules
     crawford = False
     crawford_played = state.crawford_played

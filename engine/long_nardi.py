@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from tavli.engine import core
 from tavli.engine.errors import InvalidPositionError
 from tavli.engine.play import Dice, Play, Step
 from tavli.engine.position import BAR, OFF, Checkers, Point, Position
-from tavli.engine.variant import GameResult, Variant, bear_off_refusal, bear_off_start, is_better_way
+from tavli.engine.variant import (
+    GameResult,
+    Variant,
+    VariantName,
+    bear_off_refusal,
+    bear_off_start,
+    is_better_way,
+)
 
 HEAD: Point = 24
 _START: Checkers = tuple(15 if point == HEAD else 0 for point in range(26))
@@ -22,17 +31,18 @@ _new = tuple.__new__
 class LongNardi(Variant):
     """Long nardi as RULES.md describes it. My point ``p`` is the opponent's ``p ± 12``."""
 
-    name = "long-nardi"
+    name: ClassVar[VariantName] = "long-nardi"
     title = "long nardi"
     hits = False
     cube = False
     default_opening = "WINNER_ROLLS_AGAIN"
+    fixed_opening = True
     resign_levels = (GameResult.SINGLE, GameResult.MARS)
     mat_variation = "Long Nardi"
     gnubg_variant = None
     same_way_round = True
     example_plays = ("24/18 13/8", "24/13", "13/7(2)", "6/off")
-    compiled_rules = core.LONG_NARDI_RULES
+    compiled_rules: int | None = core.LONG_NARDI_RULES
 
     def start_position(self) -> Position:
         return Position.trusted(_START, _START)
@@ -43,7 +53,7 @@ class LongNardi(Variant):
     def validate(self, position: Position) -> None:
         for name, checkers in (("the player", position.player), ("the opponent", position.opponent)):
             if checkers[BAR]:
-                raise InvalidPositionError(f"{name} has a checker on the bar; long nardi has no bar")
+                raise InvalidPositionError(f"{name} has a checker on the bar; {self.title} has no bar")
         super().validate(position)
 
     def most_to_lose(self, position: Position) -> GameResult:
@@ -78,22 +88,38 @@ class LongNardi(Variant):
         if start == OFF:
             return "a checker borne off is out of play: it cannot move again"
         if start == BAR:
-            return "long nardi has no bar: every checker moves from a point"
+            return f"{self.title} has no bar: every checker moves from a point"
         if not player[start]:
             return f"you have no checker on your {start}-point"
-        if start == HEAD:
-            left_head = sum(1 for step in taken if step.start == HEAD)
-            first_turn = player[HEAD] + left_head == 15
-            if left_head >= _head_leavers(first_turn, dice):
-                if left_head == 1:
-                    return "only one checker may leave the head this turn"
-                return "only two checkers may leave the head, even on a first turn"
+        refusal = self.refusal_to_move(player, start, taken=taken, dice=dice)
+        if refusal is not None:
+            return refusal
         end = start - die
         if end <= 0:
             return bear_off_refusal(player, start, die, outside="outside your home board")
-        if not _open(opponent)[end]:
+        if not open_points(opponent)[end]:
             return f"the {die} is blocked by the opponent's checker on your {end}-point"
-        return Step(start, end, die, False)
+        return self.refusal_to_land(player, start, end) or Step(start, end, die, False)
+
+    def refusal_to_move(
+        self, player: Checkers, start: Point, *, taken: tuple[Step, ...], dice: Dice
+    ) -> str | None:
+        """Why the checker on ``start`` may not move now, for the rule on which checkers move (the
+        head rule): the step's part of :meth:`step` that variants on this board change."""
+        if start != HEAD:
+            return None
+        left_head = sum(1 for step in taken if step.start == HEAD)
+        first_turn = player[HEAD] + left_head == 15
+        if left_head < _head_leavers(first_turn, dice):
+            return None
+        if left_head == 1:
+            return "only one checker may leave the head this turn"
+        return "only two checkers may leave the head, even on a first turn"
+
+    def refusal_to_land(self, player: Checkers, start: Point, end: Point) -> str | None:
+        """Why a checker may not step from ``start`` to the open point ``end``, for a rule judged
+        on each step's board (none in long nardi)."""
+        return None
 
     def refusal_of_play(self, position: Position) -> str | None:
         if self.six_in_a_row(position) is None:
@@ -120,7 +146,7 @@ def _head_leavers(first_turn: bool, dice: Dice) -> int:
     return 2 if first_turn and dice[0] == dice[1] and dice[0] in _FIRST_TURN_DOUBLES else 1
 
 
-def _open(opponent: Checkers) -> list[bool]:
+def open_points(opponent: Checkers) -> list[bool]:
     """For each of the mover's points (0-24), whether it is open to the mover: no opponent
     checker stands on it. The blocking rule, stated once: a point with any opponent checker on it
     is blocked (there is no hitting). The mover's point p is the opponent's p + 12 or p - 12; off
@@ -138,7 +164,7 @@ class _Search:
         player, opponent = position
         self.position = position
         self.player = list(player)
-        self.open = _open(opponent)
+        self.open = open_points(opponent)
         self.head_leavers = _head_leavers(player[HEAD] == 15, dice)
         self.may_bear_off = sum(player[7:25]) < 4
         self.found: dict[Position, tuple[Step, ...]] = {}

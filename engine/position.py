@@ -7,14 +7,20 @@ checker off simply moves it to index 0.
 
 A :class:`Position` is variant-neutral data. Which point of one side is which point of the other,
 and what makes a position possible, is the variant's business (see :mod:`tavli.engine.variant`).
+
+Counts alone cannot say who pinned whom where one checker of each side shares a point (Plakoto).
+A position with pinned checkers is a :class:`PinnedPosition`, a subclass carrying its :class:`Pins`
+beside the pair, so that positions without pins, all of backgammon's and long nardi's, stay the
+bare pair and pay nothing for them.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import re
 from functools import lru_cache
-from typing import NamedTuple, TypeAlias
+from typing import NamedTuple, Self, TypeAlias
 
 from tavli.engine import core
 from tavli.engine.errors import InvalidPositionError
@@ -31,6 +37,52 @@ CHECKERS_PER_SIDE = 15
 """The checkers a side has in every game but hypergammon; the most a side ever has."""
 POINTS = range(1, 25)
 HOME_BOARD = range(1, 7)
+
+
+class Pins(NamedTuple):
+    """The pinned checkers of a position: ``player``'s on the player's points, ``opponent``'s on
+    the opponent's points, each ascending. A point holds at most one pinned checker."""
+
+    player: tuple[Point, ...] = ()
+    opponent: tuple[Point, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.player or self.opponent)
+
+    def swapped(self) -> Pins:
+        """The same pins seen from the other side."""
+        return Pins(self.opponent, self.player)
+
+    def text(self) -> str:
+        """The pins as the rule book writes them after a Position ID's colon: ``m7,o18``."""
+        return ",".join([f"m{point}" for point in self.player] + [f"o{point}" for point in self.opponent])
+
+    @classmethod
+    def from_text(cls, text: str) -> Pins:
+        """The pins written as ``m7,o18`` (any order; each ``m<p>`` or ``o<q>`` with p, q from 1 to 24).
+
+        :raises InvalidPositionError: for text that is not a list of pins, or a point pinned twice.
+        """
+        sides: dict[str, list[Point]] = {"m": [], "o": []}
+        for part in text.split(","):
+            match = _PIN.fullmatch(part)
+            if match is None:
+                raise InvalidPositionError(
+                    f"cannot read the pin {part!r}: write m<point> for a pinned checker of the side on roll,"
+                    " o<point> for one of the other side's, each point 1-24 (m7,o18)"
+                )
+            side, point = match["side"], int(match["point"])
+            if point in sides[side]:
+                whose = "the side on roll" if side == "m" else "the other side"
+                raise InvalidPositionError(
+                    f"the pin {part} is written twice: {whose} has one checker pinned there"
+                )
+            sides[side].append(point)
+        return cls(tuple(sorted(sides["m"])), tuple(sorted(sides["o"])))
+
+
+NO_PINS = Pins()
+_PIN = re.compile(r"(?P<side>[mo])(?P<point>[1-9]|1[0-9]|2[0-4])")
 
 
 class _PositionFields(NamedTuple):
@@ -52,6 +104,9 @@ class Position(_PositionFields):
 
     __slots__ = ()
 
+    pins: Pins = NO_PINS
+    """The pinned checkers (a :class:`PinnedPosition` has some; every other position none)."""
+
     def __new__(cls, player: Checkers, opponent: Checkers) -> Position:
         _check_counts("player", player)
         _check_counts("opponent", opponent)
@@ -66,6 +121,14 @@ class Position(_PositionFields):
     def trusted(cls, player: Checkers, opponent: Checkers) -> Position:
         """A position built without checks, for counts the engine itself derived from a valid one."""
         return tuple.__new__(cls, (player, opponent))
+
+    @staticmethod
+    def with_pins(player: Checkers, opponent: Checkers, pins: Pins) -> Position:
+        """A position built without checks, pinned checkers and all: a :class:`PinnedPosition`
+        when ``pins`` has any, else the bare pair."""
+        if pins:
+            return PinnedPosition(player, opponent, pins)
+        return tuple.__new__(Position, (player, opponent))
 
     def swapped(self) -> Position:
         """The same position seen from the other side: the opponent is now on roll."""
@@ -89,9 +152,11 @@ class Position(_PositionFields):
     @classmethod
     def from_id(cls, position_id: str, *, checkers: int = CHECKERS_PER_SIDE) -> Position:
         """The position written as a GNU Backgammon Position ID, of a game with ``checkers`` a side
-        (the ID writes only the checkers on the board: the rest are borne off).
+        (the ID writes only the checkers on the board: the rest are borne off), with its pins after
+        a colon if it has any (``...:m7,o18``).
 
-        :raises InvalidPositionError: if the ID is malformed.
+        :raises InvalidPositionError: if the ID is malformed, or a pin stands where the pinned
+            side has no checker.
         """
         return decode_position_id(position_id, checkers)
 
@@ -123,6 +188,45 @@ class Position(_PositionFields):
     def checkers(self) -> int:
         """How many checkers each side has: 15, or 1-3 in hypergammon."""
         return sum(self.player)
+
+
+class PinnedPosition(Position):
+    """A position with pinned checkers: the pair, and its :attr:`pins` beside it.
+
+    Equal only to a position with the same checkers and the same pins; never to a bare pair,
+    since a position without pins is never a :class:`PinnedPosition` (:meth:`Position.with_pins`).
+    """
+
+    pins: Pins
+    _hash: int
+
+    def __new__(cls, player: Checkers, opponent: Checkers, pins: Pins) -> Self:
+        position = tuple.__new__(cls, (player, opponent))
+        position.pins = pins
+        # A move generator keeps positions in sets and dictionaries: hashed once, here.
+        position._hash = hash((tuple.__hash__(position), pins))
+        return position
+
+    def __getnewargs__(self) -> tuple[Checkers, Checkers, Pins]:
+        return self.player, self.opponent, self.pins
+
+    def __eq__(self, other: object) -> bool:
+        return tuple.__eq__(self, other) is True and self.pins == getattr(other, "pins", NO_PINS)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def swapped(self) -> Position:
+        return PinnedPosition(self.opponent, self.player, self.pins.swapped())
+
+    def position_id(self) -> str:
+        return f"{encode_position_id(self)}:{self.pins.text()}"
+
+    def __repr__(self) -> str:
+        return f"Position.from_id({self.position_id()!r})"
 
 
 def point_name(point: Point) -> str:
@@ -194,6 +298,8 @@ def decode_position_id(position_id: str, checkers: int = CHECKERS_PER_SIDE) -> P
         and (position := compiled.decode_position_id(position_id)) is not None
     ):
         return position  # type: ignore[no-any-return]
+    if isinstance(position_id, str) and ":" in position_id:
+        return _decode_with_pins(position_id, checkers)
     if not isinstance(position_id, str) or len(position_id) != 14:
         raise InvalidPositionError(f"{position_id!r} is not a Position ID: it must be 14 characters")
     try:
@@ -215,3 +321,18 @@ def decode_position_id(position_id: str, checkers: int = CHECKERS_PER_SIDE) -> P
             )
         sides.append((checkers - on_board, *runs_of_side))
     return Position.trusted(player=sides[1], opponent=sides[0])
+
+
+def _decode_with_pins(text: str, checkers: int) -> Position:
+    """A Position ID with its pins after the colon; each pin must stand on a checker of its side."""
+    position_id, _, pins_text = text.partition(":")
+    position = decode_position_id(position_id, checkers)
+    pins = Pins.from_text(pins_text)
+    sides = (("side on roll", position.player, pins.player), ("other side", position.opponent, pins.opponent))
+    for name, counts, points in sides:
+        for point in points:
+            if not counts[point]:
+                raise InvalidPositionError(
+                    f"{text!r} pins a checker of the {name} on its {point}-point, where it has none"
+                )
+    return Position.with_pins(position.player, position.opponent, pins)

@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Literal
 
-from tavli.engine.backgammon import STARTS, Backgammon, HomeHitAndRun, Start, backgammon_rules
+from tavli.engine.backgammon import HOME_HIT_AND_RUN_VALUES, START_VALUES, HomeHitAndRun, Start
 from tavli.engine.clock import ClockRules
 from tavli.engine.errors import TavliError
+from tavli.engine.fevga import (
+    FEVGA_PRIMES_VALUES,
+    FEVGA_QUARTER_TEST_VALUES,
+    FIRST_CHECKER_VALUES,
+    FevgaPrimes,
+    FevgaQuarterTest,
+    FirstChecker,
+)
 from tavli.engine.position import Position
 from tavli.engine.variant import GameResult, Variant, VariantName
-from tavli.engine.variants import VARIANTS
+from tavli.engine.variants import VARIANTS, variant_with
 
 Opening = Literal["PLAY_OPENING_DICE", "WINNER_ROLLS_AGAIN"]
 MatchOpenings = Literal["EVERY_GAME", "WINNER_OPENS", "ALTERNATE"]
@@ -33,9 +41,6 @@ MOST_MATCH_LENGTH = 32_767
 API's 32-bit fields)."""
 
 
-_HIT_AND_RUN = ("ALLOWED", "FORBIDDEN")
-
-
 class InvalidRuleSetError(TavliError):
     """A rule set whose options contradict each other or the variant."""
 
@@ -46,12 +51,18 @@ class RuleSet:
 
     ``match_length`` 0 is money play (games scored one after another, totals kept). ``cube`` and
     ``opening`` default to the variant's own: the cube and ``PLAY_OPENING_DICE`` in backgammon,
-    no cube and ``WINNER_ROLLS_AGAIN`` in long nardi. ``cube_limit`` 0 means no limit but
-    :data:`CUBE_CEILING`; a limit above the ceiling is capped to it (so ``cube_limit`` reads
-    2**24 afterwards), the cube being unable to go higher anyway. ``backgammons`` ``AS_GAMMON``
-    scores a backgammon as a gammon (:meth:`counted`), in a variant that has backgammons.
-    ``start`` and ``home_hit_and_run`` are options of backgammon's (nackgammon, hypergammon and
-    Turkish tavla's hit-and-run rule); :attr:`rules` is the variant with them.
+    no cube and ``WINNER_ROLLS_AGAIN`` in long nardi. ``match_openings`` defaults to the variant's
+    in a match (``WINNER_OPENS`` in Plakoto and Fevga, else ``EVERY_GAME``) and is ``EVERY_GAME``
+    in money play; ``ALTERNATE`` has the sides take turns to open a match's games. ``cube_limit`` 0
+    means no limit but :data:`CUBE_CEILING`; a limit above the ceiling is capped to it (so
+    ``cube_limit`` reads 2**24 afterwards), the cube being unable to go higher anyway.
+    ``backgammons`` ``AS_GAMMON`` scores a backgammon as a gammon (:meth:`counted`), in a variant
+    that has backgammons. ``start`` and ``home_hit_and_run`` are backgammon's (nackgammon,
+    hypergammon and Turkish tavla's hit-and-run rule), ``pinned_blocks_bear_off``,
+    ``mother_exception`` and ``mother_value`` (2 or 3 points) Plakoto's, ``first_checker``,
+    ``fevga_primes`` and ``fevga_quarter_test`` Fevga's (RULES.md); each is refused at other than
+    its default in the other variants, and :attr:`rules` is the variant built with those that
+    change how checkers move.
 
     :raises InvalidRuleSetError: for options that make no sense together ("a cube in long nardi",
         "beavers in a match").
@@ -67,12 +78,18 @@ class RuleSet:
     automatic_doubles: bool = False
     automatic_doubles_limit: int = 1
     opening: Opening | None = None
-    match_openings: MatchOpenings = "EVERY_GAME"
+    match_openings: MatchOpenings | None = None
     auto_play_forced: bool = False
     backgammons: Backgammons = "COUNTED"
     clock: ClockRules | None = None  # None: no clocks
     start: Start = "STANDARD"
     home_hit_and_run: HomeHitAndRun = "ALLOWED"
+    pinned_blocks_bear_off: bool = True
+    mother_exception: bool = True
+    mother_value: int = 2
+    first_checker: FirstChecker = "PAST_START"
+    fevga_primes: FevgaPrimes = "START_QUARTER_AND_UNBLOCK"
+    fevga_quarter_test: FevgaQuarterTest = "PLAY"
     _variant: Variant = field(init=False, repr=False, compare=False)
     _resign_levels: tuple[GameResult, ...] = field(init=False, repr=False, compare=False)
 
@@ -80,20 +97,18 @@ class RuleSet:
         if self.variant not in VARIANTS:
             raise InvalidRuleSetError(f"unknown variant {self.variant!r}: choose {' or '.join(sorted(VARIANTS))}")
         variant = VARIANTS[self.variant]
-        options = (self.start, self.home_hit_and_run)
-        if (
-            isinstance(variant, Backgammon)
-            and options != (variant.start, variant.home_hit_and_run)
-            and self.start in STARTS  # else refused below
-            and self.home_hit_and_run in _HIT_AND_RUN
-        ):
-            variant = backgammon_rules(*options)
         object.__setattr__(self, "_variant", variant)
         if self.cube is None:
             object.__setattr__(self, "cube", variant.cube)
         if self.opening is None:
             object.__setattr__(self, "opening", variant.default_opening)
+        if self.match_openings is None:
+            in_match = isinstance(self.match_length, int) and self.match_length > 0
+            openings = variant.default_match_openings if in_match else "EVERY_GAME"
+            object.__setattr__(self, "match_openings", openings)
         self._check()
+        options = tuple((name, getattr(self, name)) for name in variant.move_options)
+        object.__setattr__(self, "_variant", variant_with(self.variant, options))
         levels = dict.fromkeys(self.counted(level) for level in variant.resign_levels)
         object.__setattr__(self, "_resign_levels", tuple(levels))
         if self.cube_limit > CUBE_CEILING:
@@ -114,18 +129,6 @@ class RuleSet:
         if self.match_openings not in ("EVERY_GAME", "WINNER_OPENS", "ALTERNATE"):
             problems.append(f"unknown match openings {self.match_openings!r}")
         variant = self._variant
-        if self.start not in STARTS:
-            problems.append(f"unknown start {self.start!r}: choose {', '.join(STARTS)}")
-        elif self.start != "STANDARD" and not isinstance(variant, Backgammon):
-            problems.append(
-                f"{variant.title} has its own start: the start {self.start} is backgammon's option"
-            )
-        if self.home_hit_and_run not in _HIT_AND_RUN:
-            problems.append(
-                f"hit-and-run in the home board is ALLOWED or FORBIDDEN, not {self.home_hit_and_run!r}"
-            )
-        elif self.home_hit_and_run != "ALLOWED" and not variant.hits:
-            problems.append(f"nothing is hit in {variant.title}, so there is no hit-and-run to forbid")
         if self.backgammons not in ("COUNTED", "AS_GAMMON"):
             problems.append(f"backgammons are COUNTED or scored AS_GAMMON, not {self.backgammons!r}")
         elif self.backgammons == "AS_GAMMON" and GameResult.BACKGAMMON not in variant.resign_levels:
@@ -137,7 +140,7 @@ class RuleSet:
         if not variant.cube:
             if self.cube:
                 problems.append(f"{variant.title} is played without a cube")
-            if self.opening != variant.default_opening:
+            if variant.fixed_opening and self.opening != variant.default_opening:
                 problems.append(f"in {variant.title} the opening throw is not played: the winner rolls again")
             if self.automatic_doubles or self.beavers or self.jacoby:
                 problems.append(f"automatic doubles, beavers and Jacoby need a cube, and {variant.title} has none")
@@ -154,14 +157,38 @@ class RuleSet:
             )
         if (self.beavers or self.jacoby or self.automatic_doubles) and not self.cube:
             problems.append("beavers, Jacoby and automatic doubles need the cube")
+        if self.mother_value not in (2, 3):
+            problems.append(f"a mother loss is worth 2 or 3 points, not {self.mother_value!r}")
+        elif self.mother_value != 2 and not variant.pins:
+            problems.append(f"the mother's value is a rule of Plakoto; {variant.title} has no pins")
+        problems.extend(self._move_option_problems())
         if self.clock is not None:
             problems.extend(self.clock.problems(self.match_length if isinstance(self.match_length, int) else 0))
         if problems:
             raise InvalidRuleSetError("; ".join(problems))
 
+    def _move_option_problems(self) -> list[str]:
+        """What is wrong with the options that change how checkers move: an unknown value, or a
+        value other than the default for a variant whose rules do not have the option."""
+        problems = []
+        variant = self._variant
+        for name, (values, words) in _MOVE_OPTIONS.items():
+            value = getattr(self, name)
+            if value not in values:
+                problems.append(f"{name} is {' or '.join(map(str, values))}, not {value!r}")
+            elif value != MOVE_OPTION_DEFAULTS[name] and name not in variant.move_options:
+                problems.append(f"{words} is not a rule of {variant.title}: {name} {value} does not apply")
+        quarter_rule = self.fevga_primes == "START_QUARTER_AND_UNBLOCK"
+        if self.fevga_quarter_test != MOVE_OPTION_DEFAULTS["fevga_quarter_test"] and not quarter_rule:
+            problems.append(
+                "the starting-quarter test (fevga_quarter_test) applies only with the starting-quarter rule"
+                " (fevga_primes START_QUARTER_AND_UNBLOCK)"
+            )
+        return problems
+
     @property
     def rules(self) -> Variant:
-        """The variant's rules for moving checkers."""
+        """The variant's rules for moving checkers, with this rule set's options."""
         return self._variant
 
     def counted(self, result: GameResult) -> GameResult:
@@ -178,6 +205,11 @@ class RuleSet:
         """How the game in ``position`` stands won under this rule set, or ``None`` while it goes on."""
         result = self._variant.result(position)
         return None if result is None else self.counted(result)
+
+    def multiplier(self, result: GameResult) -> int:
+        """What ``result`` is worth before the cube under this rule set: a mother loss is worth
+        ``mother_value``, every other result its own multiplier."""
+        return self.mother_value if result is GameResult.MOTHER else result.multiplier
 
     @property
     def resign_levels(self) -> tuple[GameResult, ...]:
@@ -198,3 +230,20 @@ class RuleSet:
     def uses_cube(self) -> bool:
         """Whether a cube is in play at all: never in a 1-point match."""
         return bool(self.cube) and self.match_length != 1
+
+
+_MOVE_OPTIONS: dict[str, tuple[tuple[object, ...], str]] = {
+    "start": (START_VALUES, "a start other than the standard one"),
+    "home_hit_and_run": (HOME_HIT_AND_RUN_VALUES, "forbidding hit-and-run in the home board"),
+    "pinned_blocks_bear_off": ((True, False), "a pinned checker stopping the bear-off"),
+    "mother_exception": ((True, False), "the mother exception"),
+    "first_checker": (FIRST_CHECKER_VALUES, "the first-checker rule"),
+    "fevga_primes": (FEVGA_PRIMES_VALUES, "Fevga's rule on primes"),
+    "fevga_quarter_test": (FEVGA_QUARTER_TEST_VALUES, "Fevga's starting-quarter test"),
+}
+"""The options that change how checkers move: their values, and the rule each sets in words."""
+
+MOVE_OPTION_DEFAULTS = {
+    option.name: option.default for option in fields(RuleSet) if option.name in _MOVE_OPTIONS
+}
+"""Each option that changes how checkers move, with its default (the rule book's)."""

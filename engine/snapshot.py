@@ -65,7 +65,14 @@ def state_of_snapshot(rules: RuleSet, data: dict[str, Any]) -> MatchState:
             ),
             score=(int(data["score"][0]), int(data["score"][1])),
             finished=tuple(
-                FinishedGame(int(number), _side(winner), GameResult(result), int(points), int(cube), ended_by)
+                FinishedGame(
+                    int(number),
+                    None if winner is None else _side(winner),  # a draw has no winner
+                    GameResult(result),
+                    int(points),
+                    int(cube),
+                    ended_by,
+                )
                 for number, winner, result, points, cube, ended_by in data["finished"]
             ),
             crawford_played=bool(data["crawford_played"]),

@@ -10,21 +10,22 @@ from __future__ import annotations
 
 import enum
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from tavli.engine import core
 from tavli.engine.checking import GivenStep, check_play, higher_first
 from tavli.engine.errors import GameOverError, InvalidPositionError
+from tavli.engine.events import ResignLevel
 from tavli.engine.notation import read_play
 from tavli.engine.play import Dice, Play, Step, check_dice, steps_code
-from tavli.engine.position import BAR, CHECKERS_PER_SIDE, OFF, Checkers, Point, Position, encode_position_id
+from tavli.engine.position import BAR, CHECKERS_PER_SIDE, OFF, Checkers, Point, Position
 
 if TYPE_CHECKING:
     from tavli.engine._core import CompiledPlays
 
-VariantName = Literal["backgammon", "long-nardi"]
+VariantName = Literal["backgammon", "long-nardi", "plakoto", "fevga"]
 
 
 class GameResult(enum.Enum):
@@ -34,14 +35,36 @@ class GameResult(enum.Enum):
     GAMMON = "gammon"
     BACKGAMMON = "backgammon"
     MARS = "mars"  # long nardi's gammon: the loser has borne off none
+    MOTHER = "mother"  # Plakoto: the loser's last checker on its 24-point is pinned
+    DRAW = "draw"  # Plakoto: both sides' mothers are pinned; nobody wins
 
     @property
     def multiplier(self) -> int:
-        """What the win is worth, before the cube: 1, 2 or 3."""
+        """What the win is worth, before the cube: 1, 2 or 3 (a draw 0; a mother loss 2 unless
+        the rule set says 3, :meth:`~tavli.engine.rules.RuleSet.multiplier`)."""
         return _MULTIPLIERS[self]
 
+    @property
+    def resign_level(self) -> ResignLevel:
+        """The result as a resignation offers it (a mother loss or a draw is never offered: KeyError)."""
+        return _RESIGN_LEVELS[self]
 
-_MULTIPLIERS = {GameResult.SINGLE: 1, GameResult.GAMMON: 2, GameResult.BACKGAMMON: 3, GameResult.MARS: 2}
+
+_RESIGN_LEVELS: dict[GameResult, ResignLevel] = {
+    GameResult.SINGLE: "single",
+    GameResult.GAMMON: "gammon",
+    GameResult.BACKGAMMON: "backgammon",
+    GameResult.MARS: "mars",
+}
+
+_MULTIPLIERS = {
+    GameResult.SINGLE: 1,
+    GameResult.GAMMON: 2,
+    GameResult.BACKGAMMON: 3,
+    GameResult.MARS: 2,
+    GameResult.MOTHER: 2,
+    GameResult.DRAW: 0,
+}
 
 
 class LegalPlays:
@@ -117,7 +140,7 @@ class LegalPlays:
         if self._plays is None:
             assert self._compiled is not None
             return self._compiled.position_ids()
-        return [encode_position_id(play.position) for play in self._plays]
+        return [play.position.position_id() for play in self._plays]
 
     def step_codes(self) -> list[int]:
         """Each play's steps as one whole number (:func:`~tavli.engine.play.steps_code`), in the order of the plays."""
@@ -171,12 +194,22 @@ class Variant(ABC):
     hits: ClassVar[bool]
     """Whether a checker landing on a lone opposing checker hits it (and so whether there is a bar)."""
 
+    pins: ClassVar[bool] = False
+    """Whether a checker landing on a lone opposing checker pins it (Plakoto): positions may then
+    carry :class:`~tavli.engine.position.Pins`, and only then."""
+
     cube: ClassVar[bool]
     """Whether the doubling cube may be played at all (rule sets may still leave it out)."""
 
     default_opening: ClassVar[Literal["PLAY_OPENING_DICE", "WINNER_ROLLS_AGAIN"]]
-    """How a game starts unless the rule set says otherwise; a variant without the cube allows
-    no other opening than its own."""
+    """How a game starts unless the rule set says otherwise."""
+
+    fixed_opening: ClassVar[bool] = False
+    """Whether the variant allows no other opening than its own (long nardi: the opening throw is
+    never played)."""
+
+    default_match_openings: ClassVar[Literal["EVERY_GAME", "WINNER_OPENS"]] = "EVERY_GAME"
+    """Who opens the later games of a match unless the rule set says otherwise."""
 
     resign_levels: ClassVar[tuple[GameResult, ...]]
     """What a side may offer to resign, from the least to the most: single first."""
@@ -198,6 +231,10 @@ class Variant(ABC):
 
     example_plays: ClassVar[tuple[str, ...]]
     """Plays in standard notation, one of each kind the variant has, to show a player how to write them."""
+
+    move_options: ClassVar[tuple[str, ...]] = ()
+    """The rule set's options that change how this variant's checkers move: the keyword arguments
+    of its constructor, each named as the rule set names it (:func:`~tavli.engine.variants.variant_with`)."""
 
     compiled_rules: int | None = None
     """Which moves of the compiled core (:mod:`tavli.engine.core`) are this variant's, if any: its
@@ -223,11 +260,10 @@ class Variant(ABC):
 
         :raises InvalidPositionError: with what makes it impossible.
         """
+        if position.pins and not self.pins:
+            raise InvalidPositionError(f"{self.title} has no pinned checkers, and this position pins some")
+        self.check_checkers(position)
         player, opponent = position
-        if sum(player) != self.checkers or sum(opponent) != self.checkers:
-            raise InvalidPositionError(
-                f"each side has {self.checkers} checkers in {self.title}, not {sum(player)}"
-            )
         for point in range(1, 25):
             if player[point] and opponent[self.opponent_point(point)]:
                 raise InvalidPositionError(
@@ -236,6 +272,17 @@ class Variant(ABC):
                 )
         if player[OFF] == self.checkers and opponent[OFF] == self.checkers:
             raise InvalidPositionError("both sides have borne off all their checkers")
+
+    def check_checkers(self, position: Position) -> None:
+        """Check that each side of ``position`` has the variant's :attr:`checkers`.
+
+        :raises InvalidPositionError: with how many it has.
+        """
+        player, opponent = position
+        if sum(player) != self.checkers or sum(opponent) != self.checkers:
+            raise InvalidPositionError(
+                f"each side has {self.checkers} checkers in {self.title}, not {sum(player)}"
+            )
 
     @abstractmethod
     def most_to_lose(self, position: Position) -> GameResult:
@@ -272,6 +319,11 @@ class Variant(ABC):
         """Why a play that led to ``position`` is not allowed, for rules that judge the whole play."""
         return None
 
+    def refusal_of_duty(self, position: Position, dice: Dice, after: Position) -> str | None:
+        """Why a play from ``position`` to ``after`` that every other rule allows is not, for a duty
+        laid on the whole turn once the maximum-use rule has chosen (Fevga's unblocking)."""
+        return None
+
     def position_after(self, position: Position, steps: tuple[Step, ...]) -> Position:
         """The position after ``steps`` (the mover still first); hit checkers go to the bar."""
         player = list(position.player)
@@ -291,11 +343,13 @@ class Variant(ABC):
         :raises InvalidPositionError: for a position this variant cannot have.
         """
         rules = self.compiled_rules
+        compiled = core.compiled
         if (
             rules is not None
-            and core.compiled is not None
+            and compiled is not None
             and position.checkers == self.checkers
-            and core.compiled.valid(rules, position)
+            and not position.pins
+            and compiled.valid(rules, position)
         ):
             return
         self.validate(position)
@@ -312,6 +366,7 @@ class Variant(ABC):
             rules is not None
             and compiled is not None
             and position.checkers == self.checkers
+            and not position.pins
             and compiled.valid(rules, position, in_play=True)
         ):
             return
@@ -371,7 +426,17 @@ class Variant(ABC):
         """:meth:`generate_plays` in pure Python: the reference the compiled core is held to."""
         return self._apply_maximum_use(position, dice, self._step_sequences(position, dice))
 
-    def _apply_maximum_use(self, position: Position, dice: Dice, plays: list[Play]) -> LegalPlays:
+    def _apply_maximum_use(
+        self, position: Position, dice: Dice, plays: list[Play], *, ending: Collection[Position] = ()
+    ) -> LegalPlays:
+        """The plays the maximum-use and higher-die rules leave of ``plays``. A play that ends the
+        game (its position in ``ending``) stops there and counts as using the whole roll: when one
+        does, the legal plays are those and the plays that use every die."""
+        if ending:
+            whole = 4 if dice[0] == dice[1] else 2
+            every_die = [play for play in plays if len(play.steps) == whole]
+            ended = [play for play in plays if len(play.steps) < whole and play.position in ending]
+            return LegalPlays(position, dice, every_die + ended)
         if not plays:
             return LegalPlays(position, dice, [Play.trusted((), position)])
         most = len(plays[0][0])
@@ -390,7 +455,18 @@ class Variant(ABC):
 
 
 # What a variant defines when its moves are not those of the compiled rules it inherits.
-_MOVE_RULES = ("step", "_step_sequences", "_pure_plays", "generate_plays", "refusal_of_play", "validate", "opponent_point")
+_MOVE_RULES = (
+    "step",
+    "_step_sequences",
+    "_pure_plays",
+    "generate_plays",
+    "refusal_of_play",
+    "refusal_of_duty",
+    "refusal_to_move",
+    "refusal_to_land",
+    "validate",
+    "opponent_point",
+)
 
 
 # A GUI lists the plays and then validates the one its user picks: the second query is a cache hit.

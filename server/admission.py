@@ -20,7 +20,7 @@ from typing import Any
 import grpc
 import grpc.aio
 
-from tavli.server.handlers import responses_of, wrapped
+from tavli.server.handlers import Context, responses_of, wrapped
 from tavli.server.limits import RequestLimits, check_request
 from tavli.server.quotas import Quotas
 from tavli.server.web_client import client_behind_web
@@ -39,7 +39,7 @@ class AdmissionInterceptor(grpc.aio.ServerInterceptor):
         return wrapped(handler, unary_unary=self._admit_unary, unary_stream=self._admit_stream)
 
     def _admit_unary(self, behaviour: Callable[..., Awaitable[Any]]) -> Callable[..., Any]:
-        async def admitted(request: Any, context: grpc.aio.ServicerContext) -> Any:
+        async def admitted(request: Any, context: Context) -> Any:
             check_request(request, self.limits)
             with self.quotas.admit_call(client_of(context)):
                 return await behaviour(request, context)
@@ -47,7 +47,7 @@ class AdmissionInterceptor(grpc.aio.ServerInterceptor):
         return admitted
 
     def _admit_stream(self, behaviour: Callable[..., AsyncIterator[Any]]) -> Callable[..., Any]:
-        async def admitted(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+        async def admitted(request: Any, context: Context) -> AsyncIterator[Any]:
             check_request(request, self.limits)
             with self.quotas.open_stream(client_of(context), getattr(request, "name", "")):
                 async for response in responses_of(behaviour, request, context):
@@ -56,13 +56,13 @@ class AdmissionInterceptor(grpc.aio.ServerInterceptor):
         return admitted
 
 
-def client_of(context: grpc.aio.ServicerContext) -> str:
+def client_of(context: Context) -> str:
     """The client's address without its port (``ipv4:127.0.0.1:50432`` is ``127.0.0.1``); an
     IPv6 client is its /64 network, the block one host is given, so that a host cannot become
     many clients by changing addresses within it. A call the web port passed on is the
     browser's (:func:`~tavli.server.web_client.client_behind_web`)."""
     peer = context.peer() or ""
-    behind_web = peer.startswith("unix:") and client_behind_web(peer, dict(context.invocation_metadata() or ()))
+    behind_web = peer.startswith("unix:") and client_behind_web(peer, {key: str(value) for key, value in context.invocation_metadata() or ()})
     if behind_web:
         return client_at(behind_web)
     kind, _, address = peer.partition(":")

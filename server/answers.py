@@ -37,12 +37,13 @@ def with_plays(answer: Listing, legal: LegalPlays) -> Listing:
     plays of ``legal`` in that field."""
     listing = type(answer)
     known = _pieces(listing)
-    while True:
-        try:
-            plays = legal.position_ids_within(known)
-            break
-        except KeyError as missing:  # steps not seen before: their piece is made, once
-            _piece(listing, known, missing.args[0])
+    try:
+        plays = legal.position_ids_within(known)
+    except KeyError:  # steps not seen before: their pieces are made, once, all of them at once
+        for code in legal.step_codes():
+            if code not in known:
+                _piece(listing, known, code)
+        plays = legal.position_ids_within(known)
     return listing.FromString(answer.SerializeToString() + plays)
 
 

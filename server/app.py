@@ -21,11 +21,12 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import grpc
 import grpc.aio
 import structlog
+from google.protobuf.descriptor import ServiceDescriptor
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from tavli.engine import core
@@ -41,8 +42,9 @@ from tavli.server.logs import RpcLogInterceptor
 from tavli.server.quotas import QuotaLimits, Quotas
 from tavli.server.reflection import enable_reflection
 from tavli.server.rules_servicer import RulesServicer
+from tavli.server.sqlite_store import SqliteStore
 from tavli.server.startup import StartupError, check_port, host_port
-from tavli.server.store import MemoryStore, SqliteStore, Store
+from tavli.server.store import MemoryStore, Store
 from tavli.server.store_health import StoreHealth
 from tavli.server.tables import Tables
 from tavli.server.timer import Timer
@@ -264,7 +266,8 @@ async def _start_web_port(config: ServerConfig, native: str, quotas: Quotas) -> 
         host=config.web_host,
         port=config.web_port,
         native=native,
-        services=[*SERVICES, health_pb2.DESCRIPTOR.services_by_name["Health"]],
+        # (grpc's health package types its descriptor as protobuf's C class: the same object)
+        services=[*SERVICES, cast(ServiceDescriptor, health_pb2.DESCRIPTOR.services_by_name["Health"])],
         pages=PAGES,
         read_max_bytes=config.max_message_bytes,
         reuse_port=config.shared_store,
@@ -296,7 +299,11 @@ async def _store_and_key(config: ServerConfig) -> tuple[Store, ServerKey]:
 def _hear_other_writes(store: Store, tables: Tables) -> None:
     """Have a store that can tell of other processes' writes (PostgreSQL) tell ``tables``."""
     loop = asyncio.get_running_loop()
-    store.listen(lambda name, count: loop.call_soon_threadsafe(tables.heard_of_write, name, count))
+
+    def heard(name: str, count: int) -> None:
+        loop.call_soon_threadsafe(tables.heard_of_write, name, count)
+
+    store.listen(heard)
 
 
 def _web_url(config: ServerConfig, port: int) -> str:
@@ -410,7 +417,7 @@ async def _serve(config: ServerConfig) -> None:
         "serving",
         host=config.host,
         port=running.port,
-        web=_web_url(config, running.web_port) if running.web else None,
+        web=None if running.web_port is None else _web_url(config, running.web_port),
         db=_database_in_words(config.db),
         tls=bool(config.tls_cert),
         seeded_dice=config.allow_seeded_dice,

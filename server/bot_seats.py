@@ -46,11 +46,12 @@ import structlog
 from tavli.clients import bots
 from tavli.clients.client import SeatStream, TavliClient, TavliServerError
 from tavli.clients.seat_driver import finished, play_seat
-from tavli.engine import VARIANTS, Variant
+from tavli.engine import Variant
 from tavli.engine.game import ActionError
 from tavli.server import convert
 from tavli.server.admission import client_of
 from tavli.server.errors import LimitReached, SeatAlreadyStreaming, ServiceError, StaleEtag, StoreUnavailable
+from tavli.server.handlers import Context
 from tavli.server.keys import ServerKey
 from tavli.server.quotas import Quotas
 from tavli.server.seat_stream import SeatStreams
@@ -123,7 +124,7 @@ def hosted_bots() -> list[HostedBot]:
             continue
         found.append(
             HostedBot(
-                name, bot.description or name, tuple(v for v in VARIANTS.values() if bots.plays(name, v))
+                name, bot.description or name, tuple(v for v in convert.SERVED_VARIANTS if bots.plays(name, v))
             )
         )
     found.sort(key=lambda hosted: (hosted.name != "heuristic", hosted.name))
@@ -223,7 +224,7 @@ class BotSeats:
                 )
             self.quotas.count_bot(client, (name, seat))
             now = self.clock()
-            given = BotSeat(name, seat, bot_name, now)
+            given = BotSeat(name, seat, bot_name, now, client)
             try:
                 self.store.seat_bot(given, version, self.holder, now + LEASE_SECONDS)
             except BotSeatTaken:
@@ -319,7 +320,9 @@ class BotSeats:
             )
             for seat in free:
                 if (seat.name, seat.seat) in held:  # else another process claimed it first
-                    log.info("bot taken up", game=seat.name, seat=seat.seat, bot=seat.bot)
+                    if seat.client:  # "": seated before seats kept their client
+                        self.quotas.count_bot(seat.client, (seat.name, seat.seat), seated_already=True)
+                    log.info("bot taken up", game=seat.name, seat=seat.seat, bot=seat.bot, client=seat.client)
                     self._start(seat)
 
     def _let_go(self, seat: BotSeat, waiting_at: int = NOT_WAITING) -> None:
@@ -442,7 +445,7 @@ class BotsServicer(bots_service_pb2_grpc.BotsServiceServicer):
         self.match_points = match_points
 
     async def ListBots(
-        self, request: pb.ListBotsRequest, context: grpc.aio.ServicerContext
+        self, request: pb.ListBotsRequest, context: Context
     ) -> pb.ListBotsResponse:
         hosted_bots = await asyncio.to_thread(lambda: self.seats.hosted)  # the first time, gnubg's net loads
         return pb.ListBotsResponse(
@@ -457,7 +460,7 @@ class BotsServicer(bots_service_pb2_grpc.BotsServiceServicer):
         )
 
     async def SeatBot(
-        self, request: pb.SeatBotRequest, context: grpc.aio.ServicerContext
+        self, request: pb.SeatBotRequest, context: Context
     ) -> pb.SeatBotResponse:
         side = await self.tables.seat(request.name, request.seat_token)
         if self.streams.holds(request.name, side):
@@ -487,7 +490,7 @@ class BotsServicer(bots_service_pb2_grpc.BotsServiceServicer):
         raise StaleEtag("the game kept moving on while the bot was being seated; seat it again")
 
     async def GetSeatBot(
-        self, request: pb.GetSeatBotRequest, context: grpc.aio.ServicerContext
+        self, request: pb.GetSeatBotRequest, context: Context
     ) -> pb.GetSeatBotResponse:
         side = convert.seat_of(request.seat)
         await self.tables.get(request.name)  # a game that is not there is NOT_FOUND

@@ -11,7 +11,7 @@ from google.protobuf.duration_pb2 import Duration
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from tavli.engine import BAR, VARIANTS, GameResult, InvalidDiceError, Play, Position, Step, Variant
-from tavli.engine.backgammon import STARTS, HomeHitAndRun, Start
+from tavli.engine.backgammon import HOME_HIT_AND_RUN_VALUES, START_VALUES, HomeHitAndRun, Start
 from tavli.engine.clock import ClockRules
 from tavli.engine.events import (
     Beavered,
@@ -43,12 +43,29 @@ if TYPE_CHECKING:
 
     from tavli.server.tables import DiceMode
 
-_VARIANT_ENUMS = {
-    name: board_pb2.Variant.Value("VARIANT_" + name.upper().replace("-", "_")) for name in VARIANTS
+_VARIANT_ENUMS: dict[str, board_pb2.Variant] = {
+    name: getattr(board_pb2, enum)
+    for name in VARIANTS
+    if (enum := "VARIANT_" + name.upper().replace("-", "_")) in board_pb2.Variant.keys()
 }
-"""Each variant's API enum, derived from its name: a new variant needs only its enum value."""
-_VARIANT_NAMES = {number: name for name, number in _VARIANT_ENUMS.items()}
-_START_NAMES: dict[int, Start] = {board_pb2.Start.Value(f"START_{start}"): start for start in STARTS}
+"""Each variant's API enum, derived from its name: a new variant needs only its enum value (the API
+offers no variant of the engine that has none yet)."""
+_VARIANT_NAMES: dict[int, str] = {number: name for name, number in _VARIANT_ENUMS.items()}
+SERVED_VARIANTS = tuple(VARIANTS[name] for name in _VARIANT_ENUMS)
+"""The engine's variants that the API offers: those with an enum value."""
+_STARTS: dict[Start, board_pb2.Start] = {
+    start: getattr(board_pb2, f"START_{start}") for start in START_VALUES
+}
+_START_NAMES: dict[int, Start] = {number: start for start, number in _STARTS.items()}
+_HOME_HIT_AND_RUNS: dict[HomeHitAndRun, board_pb2.HomeHitAndRun] = {
+    value: getattr(board_pb2, f"HOME_HIT_AND_RUN_{value}") for value in HOME_HIT_AND_RUN_VALUES
+}
+_RESULTS: dict[GameResult, board_pb2.GameResult] = {
+    result: getattr(board_pb2, enum)
+    for result in GameResult
+    if (enum := "GAME_RESULT_" + result.value.upper()) in board_pb2.GameResult.keys()
+}
+_RESULT_LEVELS: dict[int, str] = {number: result.value for result, number in _RESULTS.items()}
 
 
 class _RulesQuery(Protocol):
@@ -57,10 +74,6 @@ class _RulesQuery(Protocol):
     variant: int
     start: int
     home_hit_and_run: int
-_RESULTS = {
-    result: board_pb2.GameResult.Value("GAME_RESULT_" + result.value.upper()) for result in GameResult
-}
-_RESULT_LEVELS = {number: result.value for result, number in _RESULTS.items()}
 
 
 def _either(choices: Sequence[str]) -> str:
@@ -89,13 +102,13 @@ _GAME_ENDS = {
     "resignation": games_pb2.GAME_END_RESIGNATION,
     "time": games_pb2.GAME_END_TIME,
 }
-_DICE_MODES = {
+_DICE_MODES: dict[DiceMode, games_pb2.DiceMode] = {
     "system": games_pb2.DICE_MODE_UNSPECIFIED,
     "seeded": games_pb2.DICE_MODE_SEEDED,
     "verifiable": games_pb2.DICE_MODE_VERIFIABLE,
 }
-_DICE_MODE_NAMES = {number: name for name, number in _DICE_MODES.items()}
-_ACTIONS = {action: getattr(games_pb2, f"ACTION_{action.name}") for action in Action}
+_DICE_MODE_NAMES: dict[int, DiceMode] = {number: name for name, number in _DICE_MODES.items()}
+_ACTIONS: dict[Action, games_pb2.Action] = {action: getattr(games_pb2, f"ACTION_{action.name}") for action in Action}
 _EVENT_KINDS = {
     OpeningThrown: games_pb2.EVENT_KIND_OPENING_THROW,
     Rolled: games_pb2.EVENT_KIND_ROLL,
@@ -258,7 +271,7 @@ def dice_mode_of(mode: int) -> DiceMode:
     name = _DICE_MODE_NAMES.get(mode)
     if name is None:
         raise BadRequest(f"unknown dice_mode {mode}")
-    return name  # type: ignore[return-value]
+    return name
 
 
 def resign_level_of(result: int) -> str:
@@ -281,18 +294,18 @@ def seat_of(seat: int) -> Side:
 # --- the engine to responses -----------------------------------------------------------------
 
 
-def variant_message(variant: Variant) -> int:
+def variant_message(variant: Variant) -> board_pb2.Variant:
     """The API's enum of ``variant``."""
     return _VARIANT_ENUMS[variant.name]
 
 
-def seat_message(side: Side | None) -> int:
+def seat_message(side: Side | None) -> games_pb2.Seat:
     if side is None:
         return games_pb2.SEAT_UNSPECIFIED
     return games_pb2.SEAT_0 if side == 0 else games_pb2.SEAT_1
 
 
-def result_message(result: GameResult | None) -> int:
+def result_message(result: GameResult | None) -> board_pb2.GameResult:
     return board_pb2.GAME_RESULT_UNSPECIFIED if result is None else _RESULTS[result]
 
 
@@ -353,8 +366,8 @@ def rules_message(rules: RuleSet) -> games_pb2.RuleSet:
         auto_play_forced=rules.auto_play_forced,
         backgammons=getattr(games_pb2, f"BACKGAMMONS_{rules.backgammons}"),
         clock=None if rules.clock is None else _clock_rules_message(rules.clock),
-        start=board_pb2.Start.Value(f"START_{rules.start}"),
-        home_hit_and_run=board_pb2.HomeHitAndRun.Value(f"HOME_HIT_AND_RUN_{rules.home_hit_and_run}"),
+        start=_STARTS[rules.start],
+        home_hit_and_run=_HOME_HIT_AND_RUNS[rules.home_hit_and_run],
     )
 
 
@@ -383,7 +396,7 @@ def clocks_message(state: MatchState) -> games_pb2.Clocks | None:
     return message
 
 
-def actions_message(actions: Sequence[Action]) -> list[int]:
+def actions_message(actions: Sequence[Action]) -> list[games_pb2.Action]:
     return [_ACTIONS[action] for action in actions]
 
 
@@ -394,7 +407,7 @@ def game_message(
     *,
     event_count: int,
     dice_commitment: str,
-    dice_mode: str,
+    dice_mode: DiceMode,
     created: float,
     updated: float,
     players: Players = NOBODY,

@@ -30,7 +30,7 @@ from tavli.engine import (
 )
 from tavli.engine.game import ActionError
 from tavli.engine.rules import InvalidRuleSetError
-from tavli.server.handlers import responses_of, wrapped
+from tavli.server.handlers import Context, responses_of, wrapped
 
 DOMAIN = "tavli"
 log = structlog.get_logger("tavli.server")
@@ -267,7 +267,7 @@ class ErrorInterceptor(grpc.aio.ServerInterceptor):
         )
 
 
-async def abort(context: grpc.aio.ServicerContext, error: Exception) -> NoReturn:
+async def abort(context: Context, error: Exception) -> NoReturn:
     """End the call with the status ``error`` maps to (a bug's with its traceback logged)."""
     code, reason, message = status_of(error)
     if code is grpc.StatusCode.INTERNAL:
@@ -280,8 +280,8 @@ async def abort(context: grpc.aio.ServicerContext, error: Exception) -> NoReturn
     raise AssertionError("abort_with_status returned")  # it always raises
 
 
-def _guard_unary(behaviour: Callable[[Any, grpc.aio.ServicerContext], Awaitable[Any]]) -> Callable[..., Any]:
-    async def guarded(request: Any, context: grpc.aio.ServicerContext) -> Any:
+def _guard_unary(behaviour: Callable[[Any, Context], Awaitable[Any]]) -> Callable[..., Any]:
+    async def guarded(request: Any, context: Context) -> Any:
         try:
             return await behaviour(request, context)
         except grpc.aio.AbortError:
@@ -293,7 +293,7 @@ def _guard_unary(behaviour: Callable[[Any, grpc.aio.ServicerContext], Awaitable[
 
 
 def _reading(
-    method: str, behaviour: Callable[[Any, grpc.aio.ServicerContext], AsyncIterator[Any]]
+    method: str, behaviour: Callable[[Any, Context], AsyncIterator[Any]]
 ) -> Callable[..., AsyncIterator[Any]]:
     """``behaviour``, its client's messages read so that one that cannot be decoded is the
     client's error in words (INVALID_ARGUMENT), not the handler's (gRPC decodes each message of a
@@ -313,14 +313,14 @@ def _reading(
                 ) from None
             yield message
 
-    def reading(requests: AsyncIterator[Any], context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+    def reading(requests: AsyncIterator[Any], context: Context) -> AsyncIterator[Any]:
         return behaviour(messages(requests), context)
 
     return reading
 
 
-def _guard_stream(behaviour: Callable[[Any, grpc.aio.ServicerContext], AsyncIterator[Any]]) -> Callable[..., Any]:
-    async def guarded(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+def _guard_stream(behaviour: Callable[[Any, Context], AsyncIterator[Any]]) -> Callable[..., Any]:
+    async def guarded(request: Any, context: Context) -> AsyncIterator[Any]:
         try:
             async for response in responses_of(behaviour, request, context):
                 yield response

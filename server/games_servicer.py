@@ -15,8 +15,6 @@ import json
 from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
 
-import grpc
-
 from tavli.engine.events import Side
 from tavli.engine.game import ActionError, legal_actions, rolled_plays
 from tavli.engine.match import Match, open_commitment
@@ -25,6 +23,7 @@ from tavli.server import answers, convert, match_records
 from tavli.server.admission import client_of
 from tavli.server.errors import BadRequest
 from tavli.server.fair_queue import FairQueue
+from tavli.server.handlers import Context
 from tavli.server.limits import RequestLimits
 from tavli.server.players import from_record, mat_names, players_of
 from tavli.server.quotas import Quotas
@@ -50,7 +49,7 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
         limits = limits or RequestLimits()
         self.seat_streams = SeatStreams(tables, quotas, limits, act=self.act, view=seat_view)
 
-    async def CreateGame(self, request: pb.CreateGameRequest, context: grpc.aio.ServicerContext) -> pb.CreateGameResponse:
+    async def CreateGame(self, request: pb.CreateGameRequest, context: Context) -> pb.CreateGameResponse:
         if not request.HasField("rule_set"):
             raise BadRequest("a game needs a rule_set")
         rules = convert.rules_of(request.rule_set)
@@ -67,7 +66,7 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
         return created_message(created, pb.CreateGameResponse)
 
     async def ImportMatch(
-        self, request: pb.ImportMatchRequest, context: grpc.aio.ServicerContext
+        self, request: pb.ImportMatchRequest, context: Context
     ) -> pb.ImportMatchResponse:
         dice_mode = convert.dice_mode_of(request.dice_mode)
         players = players_of(request)  # the cheap refusals before the long check
@@ -86,10 +85,10 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
         )
         return created_message(created, pb.ImportMatchResponse)
 
-    async def GetGame(self, request: pb.GetGameRequest, context: grpc.aio.ServicerContext) -> pb.GetGameResponse:
+    async def GetGame(self, request: pb.GetGameRequest, context: Context) -> pb.GetGameResponse:
         return pb.GetGameResponse(game=game_message(await self.tables.get(_name_of(request))))
 
-    async def ListGames(self, request: pb.ListGamesRequest, context: grpc.aio.ServicerContext) -> pb.ListGamesResponse:
+    async def ListGames(self, request: pb.ListGamesRequest, context: Context) -> pb.ListGamesResponse:
         page_size = _page_size(request.page_size, default=50, most=1000)
         after = None
         if request.page_token:
@@ -109,45 +108,45 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
             response.next_page_token = _token({"created": last.created, "name": last.name})
         return response
 
-    async def RollDice(self, request: pb.RollDiceRequest, context: grpc.aio.ServicerContext) -> pb.RollDiceResponse:
+    async def RollDice(self, request: pb.RollDiceRequest, context: Context) -> pb.RollDiceResponse:
         return pb.RollDiceResponse(game=game_message(await self.act("RollDice", request)))
 
-    async def PlayMove(self, request: pb.PlayMoveRequest, context: grpc.aio.ServicerContext) -> pb.PlayMoveResponse:
+    async def PlayMove(self, request: pb.PlayMoveRequest, context: Context) -> pb.PlayMoveResponse:
         return pb.PlayMoveResponse(game=game_message(await self.act("PlayMove", request)))
 
     async def OfferDouble(
-        self, request: pb.OfferDoubleRequest, context: grpc.aio.ServicerContext
+        self, request: pb.OfferDoubleRequest, context: Context
     ) -> pb.OfferDoubleResponse:
         return pb.OfferDoubleResponse(game=game_message(await self.act("OfferDouble", request)))
 
-    async def TakeDouble(self, request: pb.TakeDoubleRequest, context: grpc.aio.ServicerContext) -> pb.TakeDoubleResponse:
+    async def TakeDouble(self, request: pb.TakeDoubleRequest, context: Context) -> pb.TakeDoubleResponse:
         return pb.TakeDoubleResponse(game=game_message(await self.act("TakeDouble", request)))
 
-    async def DropDouble(self, request: pb.DropDoubleRequest, context: grpc.aio.ServicerContext) -> pb.DropDoubleResponse:
+    async def DropDouble(self, request: pb.DropDoubleRequest, context: Context) -> pb.DropDoubleResponse:
         return pb.DropDoubleResponse(game=game_message(await self.act("DropDouble", request)))
 
     async def BeaverDouble(
-        self, request: pb.BeaverDoubleRequest, context: grpc.aio.ServicerContext
+        self, request: pb.BeaverDoubleRequest, context: Context
     ) -> pb.BeaverDoubleResponse:
         return pb.BeaverDoubleResponse(game=game_message(await self.act("BeaverDouble", request)))
 
     async def OfferResignation(
-        self, request: pb.OfferResignationRequest, context: grpc.aio.ServicerContext
+        self, request: pb.OfferResignationRequest, context: Context
     ) -> pb.OfferResignationResponse:
         return pb.OfferResignationResponse(game=game_message(await self.act("OfferResignation", request)))
 
     async def AcceptResignation(
-        self, request: pb.AcceptResignationRequest, context: grpc.aio.ServicerContext
+        self, request: pb.AcceptResignationRequest, context: Context
     ) -> pb.AcceptResignationResponse:
         return pb.AcceptResignationResponse(game=game_message(await self.act("AcceptResignation", request)))
 
     async def RejectResignation(
-        self, request: pb.RejectResignationRequest, context: grpc.aio.ServicerContext
+        self, request: pb.RejectResignationRequest, context: Context
     ) -> pb.RejectResignationResponse:
         return pb.RejectResignationResponse(game=game_message(await self.act("RejectResignation", request)))
 
     async def ListLegalActions(
-        self, request: pb.ListLegalActionsRequest, context: grpc.aio.ServicerContext
+        self, request: pb.ListLegalActionsRequest, context: Context
     ) -> pb.ListLegalActionsResponse:
         view = await self.tables.get(_name_of(request))
         if not request.seat_token:
@@ -157,7 +156,7 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
         return legal_actions_message(view, await self.tables.seat(view.name, request.seat_token))
 
     async def ListGameEvents(
-        self, request: pb.ListGameEventsRequest, context: grpc.aio.ServicerContext
+        self, request: pb.ListGameEventsRequest, context: Context
     ) -> pb.ListGameEventsResponse:
         page_size = _page_size(request.page_size, default=500, most=5000)
         start = _cursor(request.page_token).get("sequence") if request.page_token else 0
@@ -171,12 +170,12 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
             next_page_token=_token({"sequence": end}) if end < view.version else "",
         )
 
-    async def ExportMatch(self, request: pb.ExportMatchRequest, context: grpc.aio.ServicerContext) -> pb.ExportMatchResponse:
+    async def ExportMatch(self, request: pb.ExportMatchRequest, context: Context) -> pb.ExportMatchResponse:
         view = await self.tables.get(_name_of(request))
         return pb.ExportMatchResponse(mat=export_mat(view.match, players=mat_names(view.players)))
 
     async def WatchGame(
-        self, request: pb.WatchGameRequest, context: grpc.aio.ServicerContext
+        self, request: pb.WatchGameRequest, context: Context
     ) -> AsyncIterator[pb.WatchGameResponse]:
         async for sequence, event, state, view in self.tables.watch(_name_of(request), request.from_sequence):
             game = convert.game_message(
@@ -193,12 +192,12 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
             yield pb.WatchGameResponse(event=convert.event_message(sequence, event), game=game)
 
     async def OfferRematch(
-        self, request: pb.OfferRematchRequest, context: grpc.aio.ServicerContext
+        self, request: pb.OfferRematchRequest, context: Context
     ) -> pb.OfferRematchResponse:
         return pb.OfferRematchResponse(game=game_message(await self.act("OfferRematch", request)))
 
     async def AcceptRematch(
-        self, request: pb.AcceptRematchRequest, context: grpc.aio.ServicerContext
+        self, request: pb.AcceptRematchRequest, context: Context
     ) -> pb.AcceptRematchResponse:
         name = _name_of(request)
         seat = await self.tables.seat(name, request.seat_token)
@@ -218,7 +217,7 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
         )
 
     async def PlaySeat(
-        self, requests: AsyncIterator[pb.PlaySeatRequest], context: grpc.aio.ServicerContext
+        self, requests: AsyncIterator[pb.PlaySeatRequest], context: Context
     ) -> AsyncIterator[pb.PlaySeatResponse]:
         async for response in self.seat_streams.play(requests, context):
             yield response

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import Any, TypeAlias
 
 import grpc
 import grpc.aio
 
+Context: TypeAlias = grpc.aio.ServicerContext[Any, Any]
+"""A call's context on the server, whatever its messages."""
 Behaviour = Callable[..., Any]
 """A handler's behaviour: ``(request or requests, context)`` to a response or responses."""
 Wrap = Callable[[Behaviour], Behaviour]
@@ -45,7 +47,7 @@ def wrapped(
 
 
 async def responses_of(
-    behaviour: Callable[[Any, grpc.aio.ServicerContext], Any], request: Any, context: grpc.aio.ServicerContext
+    behaviour: Callable[[Any, Context], Any], request: Any, context: Context
 ) -> AsyncIterator[Any]:
     """The responses of a streaming handler, whether it yields them or writes them to the
     context itself (as grpc's own health service does), for an interceptor to pass on."""

@@ -207,6 +207,7 @@ def _check_item(descriptor: FieldDescriptor, kind: int, value: Any, limits: Requ
 
 def _unknown_enum(descriptor: FieldDescriptor, value: int, name: str) -> _Refusal:
     enum = descriptor.enum_type
+    assert enum is not None, "an enum field has its enum type"
     defined = ", ".join(f"{number.name} ({number.number})" for number in enum.values)
     return _Refusal(UnknownEnumValue, name, f"is {value}, which {enum.full_name} does not define: {defined}")
 
@@ -226,7 +227,9 @@ def _holds_nul(name: str) -> _Refusal:
 
 def _check_map(descriptor: FieldDescriptor, entries: Mapping[Any, Any], limits: RequestLimits) -> None:
     """A map's keys and values, each checked as the field of the map's entry message holding it."""
-    key_field, value_field = descriptor.message_type.fields
+    entry = descriptor.message_type
+    assert entry is not None, "a map field has its entry message"
+    key_field, value_field = entry.fields
     key_kind, value_kind = _KINDS.get(key_field.type, _NOTHING), _KINDS.get(value_field.type, _NOTHING)
     for key, value in entries.items():
         name = f"{descriptor.name}[{key!r}]"

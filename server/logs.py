@@ -19,7 +19,7 @@ import grpc
 import grpc.aio
 import structlog
 
-from tavli.server.handlers import responses_of, wrapped
+from tavli.server.handlers import Context, responses_of, wrapped
 
 log = structlog.get_logger("tavli.rpc")
 _json_lines = True
@@ -107,7 +107,7 @@ class RpcLogInterceptor(grpc.aio.ServerInterceptor):
 
 
 def _logged_unary(method: str, behaviour: Callable[..., Awaitable[Any]]) -> Callable[..., Any]:
-    async def logged(request: Any, context: grpc.aio.ServicerContext) -> Any:
+    async def logged(request: Any, context: Context) -> Any:
         game = _game_of(request)
         with structlog.contextvars.bound_contextvars(method=method, game=game), _one_line(context, [request]):
             return await behaviour(request, context)
@@ -116,7 +116,7 @@ def _logged_unary(method: str, behaviour: Callable[..., Awaitable[Any]]) -> Call
 
 
 def _logged_stream(method: str, behaviour: Callable[..., AsyncIterator[Any]]) -> Callable[..., Any]:
-    async def logged(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+    async def logged(request: Any, context: Context) -> AsyncIterator[Any]:
         game = _game_of(request)
         with structlog.contextvars.bound_contextvars(method=method, game=game), _one_line(context, [request]):
             async for response in responses_of(behaviour, request, context):
@@ -129,7 +129,7 @@ def _logged_seat_stream(method: str, behaviour: Callable[..., AsyncIterator[Any]
     """A stream of requests (PlaySeat) is logged as a stream of responses is, naming the game its
     first request names, once that has come."""
 
-    async def logged(requests: AsyncIterator[Any], context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+    async def logged(requests: AsyncIterator[Any], context: Context) -> AsyncIterator[Any]:
         first: list[Any] = []
 
         async def noted() -> AsyncIterator[Any]:
@@ -146,7 +146,7 @@ def _logged_seat_stream(method: str, behaviour: Callable[..., AsyncIterator[Any]
 
 
 @contextmanager
-def _one_line(context: grpc.aio.ServicerContext, first: list[Any]) -> Iterator[None]:
+def _one_line(context: Context, first: list[Any]) -> Iterator[None]:
     """Logs the call's line when it ends, however it ends, naming the game of its first request
     (``first`` holds it once it has come)."""
     started = time.perf_counter()
@@ -170,7 +170,7 @@ def _game_of(request: Any) -> str | None:
     return name if isinstance(name, str) and 0 < len(name) <= 64 else None
 
 
-def _code(context: grpc.aio.ServicerContext) -> str:
+def _code(context: Context) -> str:
     code = context.code()
     if code is None:
         return "OK"

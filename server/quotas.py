@@ -165,18 +165,21 @@ class Quotas:
             if client is not None:
                 self._release(client, games=1)
 
-    def count_bot(self, client: str, seat: tuple[str, int]) -> None:
+    def count_bot(self, client: str, seat: tuple[str, int], *, seated_already: bool = False) -> None:
         """Count the hosted bot at ``seat`` (a game's name and a seat) as playing for ``client``,
-        until :meth:`release_bot`; counting one again changes nothing.
+        until :meth:`release_bot`; counting one again changes nothing. A seat ``seated_already``
+        (given before, and taken up after its lease ran out) is counted even past the cap: the
+        game needs its bot, and the client's next one is refused until it is back under the cap.
 
-        :raises LimitReached: TOO_MANY_BOTS, when as many bots play for the client as allowed.
+        :raises LimitReached: TOO_MANY_BOTS, when as many bots play for the client as allowed
+            (never for a seat ``seated_already``).
         """
         with self._lock:
             if seat in self._bot_clients:
                 return
             holdings = self._holdings.get(client) or _Holdings()
             most = self.limits.bots_per_client
-            if holdings.bots >= most:
+            if holdings.bots >= most and not seated_already:
                 raise LimitReached(
                     TOO_MANY_BOTS,
                     f"{most} of this server's bots play for {client} already, the most one client may"

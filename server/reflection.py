@@ -26,6 +26,7 @@ from grpc_reflection.v1alpha.reflection_pb2 import (
 )
 
 import tavli.v1
+from tavli.server.handlers import Context
 
 REFLECTION_V1 = "grpc.reflection.v1.ServerReflection"
 REFLECTION_V1ALPHA = "grpc.reflection.v1alpha.ServerReflection"
@@ -75,7 +76,7 @@ class ReflectionServicer:
                 pass  # grpc.reflection.v1, added above: no generated module declares it here
 
     async def ServerReflectionInfo(
-        self, requests: AsyncIterator[Request], context: grpc.aio.ServicerContext
+        self, requests: AsyncIterator[Request], context: Context
     ) -> AsyncIterator[Response]:
         """One answer per question, in order, for as long as the client asks."""
         async for request in requests:
@@ -94,10 +95,11 @@ class ReflectionServicer:
             if question == "file_containing_symbol":
                 return self._files_response(request, self._file_declaring(request.file_containing_symbol))
             if question == "file_containing_extension":
-                asked = request.file_containing_extension
-                message = self._pool.FindMessageTypeByName(asked.containing_type)
-                extension = self._pool.FindExtensionByNumber(message, asked.extension_number)
-                return self._files_response(request, extension.file.name)
+                wanted = request.file_containing_extension
+                message = self._pool.FindMessageTypeByName(wanted.containing_type)
+                extension = self._pool.FindExtensionByNumber(message, wanted.extension_number)
+                # (the stubs of FieldDescriptor leave out its file, which an extension has)
+                return self._files_response(request, extension.file.name)  # type: ignore[attr-defined]
             if question == "all_extension_numbers_of_type":
                 message = self._pool.FindMessageTypeByName(request.all_extension_numbers_of_type)
                 numbers = sorted(extension.number for extension in self._pool.FindAllExtensions(message))
@@ -201,8 +203,8 @@ def symbols_of(file: descriptor_pb2.FileDescriptorProto) -> Iterator[str]:
         for message in types:
             name = scope + message.name
             yield name
-            for member in (*message.field, *message.oneof_decl, *message.extension):
-                yield f"{name}.{member.name}"
+            yield from (f"{name}.{field.name}" for field in (*message.field, *message.extension))
+            yield from (f"{name}.{oneof.name}" for oneof in message.oneof_decl)
             yield from enums(message.enum_type, f"{name}.")
             yield from messages(message.nested_type, f"{name}.")
 

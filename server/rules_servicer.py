@@ -9,9 +9,6 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import grpc
-import grpc.aio
-
 from tavli.engine import OFF, IllegalPlayError, InvalidPositionError, Play, Position, TavliError, Variant
 from tavli.engine.play import Dice
 from tavli.engine.xgid import Xgid, format_xgid
@@ -19,6 +16,7 @@ from tavli.server import answers, convert, match_records
 from tavli.server.admission import client_of
 from tavli.server.errors import ServiceError
 from tavli.server.fair_queue import FairQueue
+from tavli.server.handlers import Context
 from tavli.v1 import rules_service_pb2 as pb, rules_service_pb2_grpc
 
 
@@ -27,24 +25,24 @@ class RulesServicer(rules_service_pb2_grpc.RulesServiceServicer):
         self.checks = checks
 
     async def ListLegalPlays(
-        self, request: pb.ListLegalPlaysRequest, context: grpc.aio.ServicerContext
+        self, request: pb.ListLegalPlaysRequest, context: Context
     ) -> pb.ListLegalPlaysResponse:
         variant = convert.rules_of_request(request)
         position = convert.position_of(variant, request.position)
         return _legal_plays_response(variant, position, convert.dice_of(request.dice))
 
     async def ValidatePlay(
-        self, request: pb.ValidatePlayRequest, context: grpc.aio.ServicerContext
+        self, request: pb.ValidatePlayRequest, context: Context
     ) -> pb.ValidatePlayResponse:
         return _validate(request)
 
     async def BatchValidatePlays(
-        self, request: pb.BatchValidatePlaysRequest, context: grpc.aio.ServicerContext
+        self, request: pb.BatchValidatePlaysRequest, context: Context
     ) -> pb.BatchValidatePlaysResponse:
         return answers.batch_response([_validation_or_why_not(item) for item in request.requests])
 
     async def ApplyPlay(
-        self, request: pb.ApplyPlayRequest, context: grpc.aio.ServicerContext
+        self, request: pb.ApplyPlayRequest, context: Context
     ) -> pb.ApplyPlayResponse:
         variant = convert.rules_of_request(request)
         position = convert.position_of(variant, request.position)
@@ -56,7 +54,7 @@ class RulesServicer(rules_service_pb2_grpc.RulesServiceServicer):
         )
 
     async def ScorePosition(
-        self, request: pb.ScorePositionRequest, context: grpc.aio.ServicerContext
+        self, request: pb.ScorePositionRequest, context: Context
     ) -> pb.ScorePositionResponse:
         variant = convert.rules_of_request(request)
         position = convert.position_of(variant, request.position)
@@ -71,7 +69,7 @@ class RulesServicer(rules_service_pb2_grpc.RulesServiceServicer):
         )
 
     async def ConvertPosition(
-        self, request: pb.ConvertPositionRequest, context: grpc.aio.ServicerContext
+        self, request: pb.ConvertPositionRequest, context: Context
     ) -> pb.ConvertPositionResponse:
         variant = convert.rules_of_request(request)
         position = convert.position_of(variant, request.position)
@@ -82,7 +80,7 @@ class RulesServicer(rules_service_pb2_grpc.RulesServiceServicer):
         )
 
     async def ValidateMatch(
-        self, request: pb.ValidateMatchRequest, context: grpc.aio.ServicerContext
+        self, request: pb.ValidateMatchRequest, context: Context
     ) -> pb.ValidateMatchResponse:
         checked = await match_records.check(request.record, self.checks, client_of(context))
         return match_records.report(checked)

@@ -27,6 +27,7 @@ from google.protobuf.message import Message
 from tavli.engine.events import Side
 from tavli.server.admission import client_of
 from tavli.server.errors import BadRequest, SeatAlreadyStreaming, status_message, status_of
+from tavli.server.handlers import Context
 from tavli.server.limits import RequestLimits, check_request
 from tavli.server.quotas import Quotas
 from tavli.server.tables import GameView, Tables
@@ -70,7 +71,7 @@ class SeatStreams:
         self._held: set[tuple[str, Side]] = set()
 
     async def play(
-        self, requests: AsyncIterator[pb.PlaySeatRequest], context: grpc.aio.ServicerContext
+        self, requests: AsyncIterator[pb.PlaySeatRequest], context: Context
     ) -> AsyncIterator[pb.PlaySeatResponse]:
         """The messages of one PlaySeat stream, whose client's messages come from ``requests``.
 

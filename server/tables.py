@@ -31,7 +31,7 @@ from tavli.engine.dice import SeededDice
 from tavli.engine.events import DiceCommitted, Event, Side, event_from_dict
 from tavli.engine.game import ActionError, MatchState, apply, new_match
 from tavli.engine.match import Match
-from tavli.engine.rules import RuleSet
+from tavli.engine.rules import MOVE_OPTION_DEFAULTS, RuleSet
 from tavli.server.errors import (
     BadRequest,
     GameDataLost,
@@ -720,11 +720,11 @@ def rules_to_dict(rules: RuleSet) -> dict[str, Any]:
         del data["clock"]  # as games without clocks were always stored
     else:
         data["clock"] = asdict(rules.clock)
-    # Options at their defaults are left out, as games were stored before each option, for a server
-    # of then to read.
-    for name, default in (("backgammons", "COUNTED"), ("start", "STANDARD"), ("home_hit_and_run", "ALLOWED")):
+    if rules.backgammons == "COUNTED":
+        del data["backgammons"]  # as games were stored before the option, for a server of then to read
+    for name, default in MOVE_OPTION_DEFAULTS.items():
         if data[name] == default:
-            del data[name]
+            del data[name]  # likewise: stored only where a rule set departs from the rule book
     return data
 
 

@@ -10,6 +10,11 @@ errors in words, the log line) and the servicers are the same ones a native clie
 there is one way to do each thing. The native server knows the browser by the address the web
 port saw (:mod:`tavli.server.web_client`), which it believes only from that socket.
 
+A stream whose reader stops reading is slowed, never queued without limit: its answer waits in
+bounded buffers (:mod:`tavli.server.web_flow` for HTTP/2, the connection's fixed send buffer for
+HTTP/1.1), the web port stops reading the native stream, and the channel's small window lets
+gRPC's flow control stop the native watch.
+
 PlaySeat, a two-way stream, needs HTTP/2 end to end, which browsers cannot give a script: the
 web table plays with the unary actions and follows the game with WatchGame.
 
@@ -48,6 +53,7 @@ from starlette.staticfiles import StaticFiles
 import tavli.clients
 from tavli.server.web_client import WEB_CLIENT_HEADER
 from tavli.server.limits import WebLimits
+from tavli.server.web_flow import bound_http2_streams
 from tavli.server.web_guard import WebGuard
 
 PAGES = Path(tavli.clients.__file__).resolve().parent / "web" / "dist"
@@ -56,6 +62,9 @@ PAGES = Path(tavli.clients.__file__).resolve().parent / "web" / "dist"
 LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 
 _STATUS_DETAILS = "grpc-status-details-bin"
+
+SEND_BUFFER_BYTES = 128 * 1024
+"""The kernel's send buffer of each web connection (Linux doubles it for its own bookkeeping)."""
 
 # Headers of every page and file the web port serves: nothing from elsewhere is loaded or run,
 # and no page of ours is framed by another site.
@@ -343,11 +352,17 @@ async def start_web_port(
     :raises OSError: if it cannot listen there.
     """
     listener = _listen(host, port, reuse_port=reuse_port)
+    bound_http2_streams()
     channel = grpc.aio.insecure_channel(
         native,
         options=[
             ("grpc.max_receive_message_length", read_max_bytes),
             ("grpc.max_send_message_length", read_max_bytes),
+            # A watch the web port cannot pass on (its reader does not read) must hold the native
+            # stream back: with its window grown by bandwidth probing, or a deep lookahead, the
+            # channel would take the native server's messages into its own memory meanwhile.
+            ("grpc.http2.bdp_probe", 0),
+            ("grpc.http2.lookahead_bytes", 16_384),
         ],
     )
     app = WebApp(
@@ -379,6 +394,10 @@ def _listen(host: str, port: int, *, reuse_port: bool) -> socket.socket:
     listener = socket.socket(family, socket.SOCK_STREAM)
     try:
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        # Each connection's send buffer inherits this fixed size, rather than growing to the
+        # kernel's most (4 MiB) under a reader that does not read: what waits for a reader is bounded
+        # by the process and the kernel alike.
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
         if reuse_port:
             listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         listener.bind((host.strip("[]"), port))

@@ -33,7 +33,8 @@ from playwright.sync_api import (
     sync_playwright,
 )
 
-from tavli.clients.client import TavliClient
+from tavli.clients.client import Seat, TavliClient
+from tavli.server.app import Running
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -513,3 +514,54 @@ def controls_enabled(page: Page, testids: Sequence[str]) -> list[str]:
             if element.is_visible() and element.is_enabled():
                 enabled.append(testid)
     return enabled
+
+
+# --- where the page is, and what its move list shows ----------------------------------------------
+
+MOST_ACTIONS = 400
+"""A bound on the actions of one short match played through the page."""
+
+ENTRY_KINDS = {
+    games_pb2.EVENT_KIND_OPENING_THROW,
+    games_pb2.EVENT_KIND_ROLL,
+    games_pb2.EVENT_KIND_PLAY,
+    games_pb2.EVENT_KIND_DOUBLE,
+    games_pb2.EVENT_KIND_TAKE,
+    games_pb2.EVENT_KIND_DROP,
+    games_pb2.EVENT_KIND_BEAVER,
+    games_pb2.EVENT_KIND_RESIGN,
+    games_pb2.EVENT_KIND_ACCEPT,
+    games_pb2.EVENT_KIND_REJECT,
+    games_pb2.EVENT_KIND_TIME_RAN_OUT,
+}
+
+
+def url(server: Running, fragment: str = "#/") -> str:
+    return f"http://127.0.0.1:{server.web_port}/{fragment}"
+
+
+def seat_url(server: Running, seat: Seat) -> str:
+    return url(server, f"#/game/{seat.name.removeprefix('games/')}/{seat.token}")
+
+
+def open_seat(page: Page, server: Running, seat: Seat) -> None:
+    page.goto(seat_url(server, seat))
+    expect(game_root(page)).to_have_attribute("data-game-name", seat.name)
+
+
+def expected_entries(events: list[games_pb2.GameEvent]) -> list[games_pb2.GameEvent]:
+    """The server's events as the move list's entries, each by its last event: a roll followed
+    by its play is the play's entry."""
+    entries: list[games_pb2.GameEvent] = []
+    for event in events:
+        if event.kind not in ENTRY_KINDS:
+            continue
+        if (
+            event.kind == games_pb2.EVENT_KIND_PLAY
+            and entries
+            and entries[-1].kind == games_pb2.EVENT_KIND_ROLL
+        ):
+            entries[-1] = event
+            continue
+        entries.append(event)
+    return entries

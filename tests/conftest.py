@@ -3,6 +3,7 @@ test carries by its folder and fixtures."""
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -95,3 +96,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     # The slow tests first, so that parallel processes end together rather than one of them
     # starting a campaign when the others are done (sorted is stable: the rest keep their order).
     items[:] = sorted(kept, key=lambda item: item.get_closest_marker("slow") is None)
+
+
+def pytest_sessionfinish() -> None:
+    """Collect the tests' garbage before the summary: the summary imports hypothesis's plugin,
+    which pytest rewrites, and CPython 3.11's AST builder fails (SystemError, "recursion depth
+    mismatch") when a collection in the middle of that parse runs finalizers of the servers'
+    leftover objects."""
+    gc.collect()

@@ -15,6 +15,12 @@ that were enough to win the match (the score keeps the points the game was worth
 Backgammon counts them), the loser's ``Losses`` line as well as or instead of the winner's
 ``Wins`` line, a roll written after the game was over with nothing played.
 
+Results are read by their meaning, not their column alone: a result at the line's start (no move
+number, no column) names the winner the game's other result line names, else the game's winner
+once it is decided, else the side the next game's score line credits; with none of these it is a
+problem, not a guess. A game's result lines must agree on the winner and the points, and ``and the
+match`` must bring the winner to the match length.
+
 A game the header names as lost on time (``; [Game 3 Time "Alice ran out of time"]``, as
 :mod:`.export` writes it) ends at its result line with the loser's :class:`TimeRanOut`: the side
 that did not win ran out of time, and the winner's points are what the time loss gives, the points
@@ -26,10 +32,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import NoReturn, TypeVar
 
-from tavli.engine.backgammon import STARTS, Backgammon, backgammon_rules
+from tavli.engine.backgammon import START_VALUES, Backgammon
 from tavli.engine.errors import TavliError
 from tavli.engine.events import (
     Beavered,
@@ -184,9 +190,16 @@ def check_record(record: MatRecord, rules: RuleSet | None = None) -> MatchCheck:
     crawford_played = False
     games: list[CheckedGame] = []
     problems: list[Problem] = []
-    for game in record.games:
-        time_loss = record.tags.get(time_loss_tag(game.number))
-        checker = _GameChecker(rules, game, players, last=game is record.games[-1], time_loss=time_loss)
+    for position, game in enumerate(record.games):
+        following = record.games[position + 1] if position + 1 < len(record.games) else None
+        checker = _GameChecker(
+            rules,
+            game,
+            players,
+            last=following is None,
+            next_score=None if following is None else following.score,
+            time_loss=record.tags.get(time_loss_tag(game.number)),
+        )
         state = checker.check(state, crawford_played)
         games.append(checker.checked())
         if checker.problem is not None:
@@ -206,10 +219,10 @@ def _final_score(record: MatRecord, games: list[CheckedGame], state: MatchState 
     if last.score is None:
         return next((game.score for game in reversed(record.games) if game.score is not None), (0, 0))
     score = list(last.score)
-    if checked.result is not None:
+    if checked.result is not None and checked.result.winner is not None:
         score[checked.result.winner] += checked.result.points
     else:
-        written = next((entry for entry in last.entries if entry.kind in ("win", "loss")), None)
+        written = _placed_result(last.entries)
         if written is not None and written.value is not None:
             score[_winner(written)] += written.value
     return score[0], score[1]
@@ -292,7 +305,8 @@ def _variant_named(variation: str) -> Variant:
     def plain(name: str) -> str:
         return re.sub(r"[\s_()-]", "", name.lower())
 
-    candidates = [*VARIANTS.values(), *(backgammon_rules(start) for start in STARTS if start != "STANDARD")]
+    other_starts = (RuleSet(start=start).rules for start in START_VALUES if start != "STANDARD")
+    candidates = [*VARIANTS.values(), *other_starts]
     for variant in candidates:
         if plain(variation) in {plain(variant.title), plain(variant.mat_variation or variant.title)}:
             return variant
@@ -314,13 +328,24 @@ class _GameChecker:
     """Replays one game's entries through the engine; the first problem stops it."""
 
     def __init__(
-        self, rules: RuleSet, game: GameRecord, players: tuple[str, str], *, last: bool, time_loss: str | None
+        self,
+        rules: RuleSet,
+        game: GameRecord,
+        players: tuple[str, str],
+        *,
+        last: bool,
+        next_score: tuple[int, int] | None,
+        time_loss: str | None,
     ) -> None:
         self.rules = rules
         self.game = game
         self.players = game.players or players
         self.last = last
+        self.next_score = next_score  # the next game's score line, which says who won this one
         self.time_loss = time_loss  # the header's "Alice ran out of time" for a game lost on time
+        self.result_lines = sum(entry.kind in ("win", "loss") for entry in game.entries)
+        self.placed_result = _placed_result(game.entries)  # the first whose column says whose it is
+        self._first_result: tuple[Entry, Side] | None = None  # the first result line read, and its winner
         self.state: MatchState = new_match(rules)
         self.events: list[Event] = []
         self.problem: Problem | None = None
@@ -414,16 +439,16 @@ class _GameChecker:
             return  # the result written after it says what the resignation was worth
         if entry.problem is not None:
             self._fail(entry, entry.problem, "")
-        if self._unplayed is not None and entry.kind not in ("win", "loss"):
+        if entry.kind in ("win", "loss"):
+            self._result(entry)
+            return
+        if self._unplayed is not None:
             self._play_unwritten()
         if self._over():
-            if entry.kind in ("win", "loss"):
-                self._check_result(entry)
-                return
             if entry.kind == "roll" and not entry.play:
                 return  # a roll written after the end, with nothing played: nothing happened
             self._fail(entry, "the game is already over", _described(entry))
-        if self.state.game.phase is Phase.OPENING and entry.kind not in ("win", "loss"):
+        if self.state.game.phase is Phase.OPENING:
             self._open(entry)
         if entry.kind == "roll":
             self._roll_and_play(entry)
@@ -437,11 +462,6 @@ class _GameChecker:
             self._apply(entry, Took(entry.side), "takes")
         elif entry.kind == "drop":
             self._apply(entry, Dropped(entry.side), "drops")
-        elif entry.kind in ("win", "loss"):
-            if self.time_loss is not None:
-                self._lose_on_time(entry)
-            else:
-                self._resign(entry)
         else:
             self._fail(entry, f"tavli does not play {entry.kind}s", _described(entry))
 
@@ -510,9 +530,88 @@ class _GameChecker:
 
     # --- results -----------------------------------------------------------------------------
 
-    def _resign(self, entry: Entry) -> None:
+    def _result(self, written: Entry) -> None:
+        """A result line: whose it is, that it agrees with the game's first result line (and so
+        with every one before it), then what it says: while the game is on, how it ended (a
+        resignation, or a time loss the header names); once it is over, the points it scored; and
+        the match, if the line says so."""
+        winner = self._winner_written(written)
+        entry = replace(written, side=winner if written.kind == "win" else other(winner), in_column=True)
+        if self._first_result is None:
+            self._first_result = entry, winner
+        first, first_winner = self._first_result
+        if first_winner != winner:
+            self._fail(entry, f"line {first.line} says player {first_winner} won", _described(entry))
+        if first.value != entry.value:
+            assert first.value is not None
+            reason = f"line {first.line} says the game was worth {points_in_words(first.value)}"
+            self._fail(entry, reason, _described(entry))
+        if self._over():
+            self._check_result(entry, winner)
+        elif self.time_loss is not None:
+            self._lose_on_time(entry, winner)
+        else:
+            self._resign(entry, winner)
+        if entry.wins_match:
+            self._check_match_won(entry)
+
+    def _winner_written(self, entry: Entry) -> Side:
+        """Who a result line says won: by its column; for a line at the line's start, by the game's
+        result line in a column, else by the game's end if it is over, else by the next game's
+        score line.
+
+        :raises _Stop: if none of these says who won.
+        """
+        if entry.in_column:
+            return _winner(entry)
+        if self.placed_result is not None:
+            return _winner(self.placed_result)
+        finished = self._finished()
+        if finished is not None and finished.winner is not None:  # (a drawn game has no winner)
+            return finished.winner
+        assert entry.value is not None
+        scored = self._scored_by_next_game(entry.value)
+        if scored is not None:
+            return scored
+        reason = (
+            "the result does not say who lost (it stands at the line's start, in neither player's"
+            " column, and no other result line or score line says who won)"
+        )
+        raise _Stop(
+            Problem(reason, game=self.game.number, move=entry.move, line=entry.line, action=entry.text)
+        )
+
+    def _scored_by_next_game(self, points: int) -> Side | None:
+        """The side the next game's score line credits with this game's ``points`` (``None``: it
+        credits neither side with exactly these)."""
+        if self.next_score is None or self.game.score is None:
+            return None
+        gained = (self.next_score[0] - self.game.score[0], self.next_score[1] - self.game.score[1])
+        side: Side
+        for side in (0, 1):
+            if gained[side] == points and gained[other(side)] == 0:
+                return side
+        return None
+
+    def _check_match_won(self, entry: Entry) -> None:
+        """A result written "and the match" brings the game's winner to the match length."""
+        if not self.rules.is_match:
+            self._fail(entry, "money play has no match to win", _described(entry))
+        finished = self._finished()
+        assert finished is not None
+        winner = finished.winner
+        if winner is None:
+            self._fail(entry, "the game was drawn: nobody won the match by it", _described(entry))
+        score = self.state.score[winner]
+        if score < self.rules.match_length:
+            reason = (
+                f"player {winner} has {score} of the {self.rules.match_length} points of the match:"
+                " the match is not won"
+            )
+            self._fail(entry, reason, _described(entry))
+
+    def _resign(self, entry: Entry, winner: Side) -> None:
         """A result while the game is still on: the loser resigned (as GNU Backgammon reads it)."""
-        winner = _winner(entry)
         assert entry.value is not None
         cube = self.state.game.cube_value
         levels = self.rules.resign_levels
@@ -532,14 +631,13 @@ class _GameChecker:
             # (a file without one does not say who started, and it makes no difference here).
             throws = self.game.opening or ((2, 1),)
             self._apply(entry, OpeningThrown(throws, winner), "throws for who starts")
-        self._apply(entry, ResignationOffered(loser, level.value), f"player {loser} resigns")
+        self._apply(entry, ResignationOffered(loser, level.resign_level), f"player {loser} resigns")
         self._apply(entry, ResignationAccepted(winner), "accepts the resignation")
-        self._check_result(entry)
+        self._check_result(entry, winner)
 
-    def _lose_on_time(self, entry: Entry) -> None:
+    def _lose_on_time(self, entry: Entry, winner: Side) -> None:
         """A result while the game is still on, in a game the header says was lost on time: the
         side that did not win ran out of time, whenever it was (a .mat file keeps no times)."""
-        winner = _winner(entry)
         loser = other(winner)
         named = self.time_loss.removesuffix(" ran out of time").strip() if self.time_loss else ""
         if named == self.players[winner] != self.players[loser]:
@@ -551,15 +649,18 @@ class _GameChecker:
                 self._fail(entry, "no clock runs before the throw for who starts", _described(entry))
             self._apply(entry, OpeningThrown(self.game.opening), "throws for who starts")
         self._apply(entry, TimeRanOut(loser), f"player {loser} runs out of time")
-        self._check_result(entry)
+        self._check_result(entry, winner)
 
-    def _check_result(self, entry: Entry) -> None:
-        """The points a result writes against the game's. Its column is not checked: the winner
-        is known by now, and some programs write every result in the left column."""
+    def _check_result(self, entry: Entry, winner: Side) -> None:
+        """The winner and points a result writes against the game's. A game's only result line may
+        stand in the other player's column (some programs write every result in the left column);
+        where the game has two, they say together who won."""
         finished = self._finished()
         assert finished is not None
         assert entry.value is not None
-        needed = self._needed(finished.winner)
+        if finished.winner is not None and winner != finished.winner and self.result_lines > 1:
+            self._fail(entry, f"player {finished.winner} won the game", _described(entry))
+        needed = None if finished.winner is None else self._needed(finished.winner)
         enough = needed is not None and needed <= entry.value < finished.points
         if entry.value != finished.points and not enough:
             self._fail(entry, _result_in_words(finished, self.rules), _described(entry))
@@ -616,6 +717,8 @@ class _GameChecker:
 def _result_in_words(finished: FinishedGame, rules: RuleSet) -> str:
     """How the game ended and what it scored, for a result that writes other points."""
     points = points_in_words(finished.points)
+    if finished.winner is None:
+        return "the game ended in a draw, which scores nothing"
     if finished.ended_by != "time":
         return f"the game ended with player {finished.winner} winning {points}"
     loser = other(finished.winner)
@@ -629,6 +732,11 @@ def _result_in_words(finished: FinishedGame, rules: RuleSet) -> str:
 
 def _winner(entry: Entry) -> Side:
     return entry.side if entry.kind == "win" else other(entry.side)
+
+
+def _placed_result(entries: Sequence[Entry]) -> Entry | None:
+    """A game's first result line whose column says whose it is."""
+    return next((entry for entry in entries if entry.kind in ("win", "loss") and entry.in_column), None)
 
 
 def _described(entry: Entry) -> str:

@@ -150,7 +150,7 @@ def _rule_headers(rules: RuleSet) -> list[tuple[str, str]]:
     if rules.opening != default.opening:
         headers.append(("OpeningThrow", OPENING_WORDS[rules.opening or "PLAY_OPENING_DICE"]))
     if rules.match_openings != default.match_openings:
-        headers.append(("MatchOpenings", MATCH_OPENINGS_WORDS[rules.match_openings]))
+        headers.append(("MatchOpenings", MATCH_OPENINGS_WORDS[rules.match_openings or "EVERY_GAME"]))
     if rules.backgammons != default.backgammons:
         headers.append(("Backgammons", BACKGAMMONS_WORDS[rules.backgammons]))
     if rules.home_hit_and_run != default.home_hit_and_run:
@@ -176,14 +176,19 @@ def time_loss_tag(number: int) -> str:
 OPENING_WORDS = {"PLAY_OPENING_DICE": "Played", "WINNER_ROLLS_AGAIN": "WinnerRollsAgain"}
 """The ``OpeningThrow`` tag's words for the opening rules a .mat file does not assume."""
 
-BACKGAMMONS_WORDS: dict[Backgammons, str] = {"COUNTED": "Counted", "AS_GAMMON": "AsGammon"}
 MATCH_OPENINGS_WORDS: dict[MatchOpenings, str] = {
     "EVERY_GAME": "EveryGame",
     "WINNER_OPENS": "WinnerOpens",
     "ALTERNATE": "Alternate",
 }
-HOME_HIT_AND_RUN_WORDS: dict[HomeHitAndRun, str] = {"ALLOWED": "Allowed", "FORBIDDEN": "Forbidden"}
+"""The ``MatchOpenings`` tag's words: a .mat file assumes the variant's own (the opening throw before
+every game, but in Plakoto and Fevga, whose matches are opened by the last winner)."""
+
+BACKGAMMONS_WORDS: dict[Backgammons, str] = {"COUNTED": "Counted", "AS_GAMMON": "AsGammon"}
 """The ``Backgammons`` tag's words: a .mat file assumes backgammons are counted (3 times the cube)."""
+
+HOME_HIT_AND_RUN_WORDS: dict[HomeHitAndRun, str] = {"ALLOWED": "Allowed", "FORBIDDEN": "Forbidden"}
+"""The ``HomeHitAndRun`` tag's words: a .mat file assumes a hitter may run on."""
 
 
 def _game_records(rules: RuleSet, events: Iterable[Event]) -> list[_GameRecord]:
@@ -330,4 +335,4 @@ def points_in_words(points: int) -> str:
     return f"{points} point" + ("" if points == 1 else "s")
 
 
-__all__ = ["OPENING_WORDS", "export_mat", "points_in_words", "time_loss_tag"]
+__all__ = ["MATCH_OPENINGS_WORDS", "OPENING_WORDS", "export_mat", "points_in_words", "time_loss_tag"]

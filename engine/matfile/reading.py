@@ -13,14 +13,15 @@ wherever a program puts it (found from the score line, and after the left column
 ``Cannot Move`` or nothing for a roll that cannot be played; ``???`` for an unrecorded move; a
 server's ``Illegal play (...)`` board dump; ``Double``/``Doubles``, ``Take``/``Takes``,
 ``Drop``/``Drops``, ``Beavers``, ``Resigns``; ``Wins N point(s)`` (``and the match``, ``and wins
-the match``) in either column or at the line's start, and the loser's ``Losses N point``.
+the match``) in either column or at the line's start, and the loser's ``Losses N point``. A result
+at the line's start with no move number is in neither column: whose it is, is for the checker.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from tavli.engine.events import Side
@@ -54,6 +55,10 @@ class Entry:
     play: str = ""
     value: int | None = None
     problem: str | None = None
+    wins_match: bool = False  # a result written "and the match"
+    # False for a result at the line's start with no move number: no column says whose it is (its
+    # side is 0 until the checker finds it from the game's other result line or from the game).
+    in_column: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +141,9 @@ _WORDS: dict[str, EntryKind] = {
 }
 _RIGHT_COLUMN_AT_LEAST = 14  # a lone entry this far into a line is in the right column, whatever the layout
 _RIGHT_COLUMN_AT_MOST = 26  # ... and one this far, whatever the names (gnubg's right column is at 33)
+# A result on a line with no move number that starts before this stands where the number would, not in
+# the left column (which starts after "%3d) "): its column does not say whose it is.
+_LEFT_COLUMN_AT_LEAST = 4
 
 
 def read_record(text: str) -> MatRecord:
@@ -259,9 +267,10 @@ class _LineReader:
         for position, found in enumerate(starts):
             stop = starts[position + 1].start() if position + 1 < len(starts) else len(line)
             right = found.start() >= self.right_from or (position > 0 and not _is_result(found))
-            self.entries.append(
-                self._entry(found, 1 if right else 0, line[found.end() : stop].strip(), line_number)
-            )
+            entry = self._entry(found, 1 if right else 0, line[found.end() : stop].strip(), line_number)
+            if number is None and found.start() < _LEFT_COLUMN_AT_LEAST and entry.kind in ("win", "loss"):
+                entry = replace(entry, in_column=False)
+            self.entries.append(entry)
 
     def _entry(self, found: re.Match[str], side: Side, rest: str, line: int) -> Entry:
         written = (found[0] + " " + rest).strip()
@@ -285,7 +294,10 @@ class _LineReader:
                 return self._problem(
                     side, line, written, f"a result is written 'Wins 2 points', not {written!r}"
                 )
-            return Entry(kind, side, line, self.move, written, value=int(result["points"]))
+            wins_match = bool(result["rest"].strip())
+            return Entry(
+                kind, side, line, self.move, written, value=int(result["points"]), wins_match=wins_match
+            )
         if rest:
             return self._problem(side, line, written, f"cannot read {rest!r} after {found[0]!r}")
         return Entry(kind, side, line, self.move, written)

@@ -112,3 +112,30 @@ def test_files_checked_in_several_processes_are_reported_in_the_order_given(
     alone = capsys.readouterr().out
     assert together == alone
     assert [line["file"] for line in _json_lines(together)] == names
+
+
+# Bob resigns the 1 point match: the loser's line at the line's start, the winner's in the left column.
+LINE_START_RESULT = """ 1 point match
+
+ Game 1
+ Alice : 0                      Bob : 0
+  1) 31: 8/5 6/5                 42: 8/4 6/4
+Losses 1 point
+      Wins 1 point and the match
+"""
+
+
+def test_a_result_at_the_line_start_is_reported_by_its_meaning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    paired, alone = tmp_path / "paired.mat", tmp_path / "alone.mat"
+    paired.write_text(LINE_START_RESULT)
+    alone.write_text(LINE_START_RESULT.replace("      Wins 1 point and the match\n", ""))
+    assert main(["check-match", "--json", str(paired)]) == 0
+    (found,) = _json_lines(capsys.readouterr().out)
+    assert found["score"] == [1, 0] and found["problems"] == []
+    assert main(["check-match", "--json", str(alone)]) == 1
+    (found,) = _json_lines(capsys.readouterr().out)
+    (problem,) = found["problems"]  # type: ignore[misc]
+    assert (problem["game"], problem["move"], problem["line"], problem["side"]) == (1, 1, 6, None)
+    assert "the result does not say who lost" in problem["reason"]

@@ -11,15 +11,16 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from tavli.engine import BAR, OFF, GameResult, IllegalPlayError, InvalidPositionError, Position
-from tavli.engine.backgammon import Backgammon, backgammon_rules
+from tavli.engine.backgammon import Backgammon
 from tavli.engine.rules import InvalidRuleSetError, RuleSet
+from tavli.engine.variants import VARIANTS, variant_with
 from tests.engine.brute_force_backgammon import brute_force_positions
 
 ROLLS = [(high, low) for high in range(1, 7) for low in range(1, high + 1)]
 
-NACKGAMMON = backgammon_rules("NACKGAMMON")
-HYPERGAMMON = {n: backgammon_rules(f"HYPERGAMMON_{n}") for n in (1, 2, 3)}  # type: ignore[call-overload]
-NO_HIT_AND_RUN = backgammon_rules(home_hit_and_run="FORBIDDEN")
+NACKGAMMON = RuleSet(start="NACKGAMMON").rules
+HYPERGAMMON = {n: RuleSet(start=f"HYPERGAMMON_{n}").rules for n in (1, 2, 3)}  # type: ignore[arg-type]
+NO_HIT_AND_RUN = RuleSet(home_hit_and_run="FORBIDDEN").rules
 
 
 # --- the starts ------------------------------------------------------------------------------------
@@ -64,7 +65,9 @@ def test_rule_sets_share_one_instance_of_the_rules_for_each_set_of_options() -> 
     assert (
         RuleSet(start="NACKGAMMON").rules is RuleSet(start="NACKGAMMON", match_length=3).rules is NACKGAMMON
     )
-    assert RuleSet().rules is backgammon_rules()
+    assert RuleSet().rules is VARIANTS["backgammon"]
+    options = (("start", "NACKGAMMON"), ("home_hit_and_run", "ALLOWED"))
+    assert variant_with("backgammon", options) is NACKGAMMON
 
 
 def test_a_hypergammon_position_id_is_read_with_the_games_checkers() -> None:
@@ -226,10 +229,17 @@ def test_entering_from_the_bar_is_never_concerned() -> None:
 @pytest.mark.parametrize(
     ("options", "words"),
     [
-        ({"variant": "long-nardi", "start": "NACKGAMMON"}, "long nardi has its own start"),
-        ({"variant": "long-nardi", "home_hit_and_run": "FORBIDDEN"}, "nothing is hit in long nardi"),
-        ({"start": "LONGGAMMON"}, "unknown start 'LONGGAMMON'"),
-        ({"home_hit_and_run": "SOMETIMES"}, "hit-and-run in the home board is ALLOWED or FORBIDDEN"),
+        (
+            {"variant": "long-nardi", "start": "NACKGAMMON"},
+            "a start other than the standard one is not a rule of long nardi:"
+            " start NACKGAMMON does not apply",
+        ),
+        (
+            {"variant": "plakoto", "home_hit_and_run": "FORBIDDEN"},
+            "forbidding hit-and-run in the home board is not a rule of plakoto",
+        ),
+        ({"start": "LONGGAMMON"}, "start is STANDARD or NACKGAMMON or .*, not 'LONGGAMMON'"),
+        ({"home_hit_and_run": "SOMETIMES"}, "home_hit_and_run is ALLOWED or FORBIDDEN, not 'SOMETIMES'"),
         ({"match_openings": "ALTERNATE"}, "the sides take turns to open the games of a match"),
     ],
 )

@@ -16,11 +16,13 @@ import pytest
 from tavli.engine.events import Beavered, Doubled, Dropped, Played, Rolled, Side, Took
 from tavli.engine.game import FinishedGame, other
 from tavli.engine.matfile import MatchCheck, MatFileError, Problem, check_mat, export_mat, import_mat
+from tavli.engine.matfile.reading import read_record
 from tavli.engine.play import Step
 from tavli.engine.position import BAR, OFF
 from tavli.engine.rules import RuleSet
 from tavli.engine.variant import GameResult
 from tests.engine.test_matfile import bot_match
+from tests.gnubg_mat import gnubg_read, requires_gnubg
 
 DIALECTS = Path(__file__).resolve().parents[1] / "data" / "mat_dialects"
 
@@ -485,6 +487,222 @@ def test_a_match_winning_game_written_as_fewer_points_than_the_match_needs_is_a_
     problem = only_problem(text)
     assert place(problem) == (1, 11, line_of(text, "Wins 2"), 0)
     assert "winning 4 points" in problem.reason
+
+
+# --- result lines read by their meaning ------------------------------------------------------------
+
+# Alice (left) and Bob have each played once: the game is still on, and a result ends it.
+OPENED = "  1) 31: 8/5 6/5                  42: 8/4 6/4\n"
+# Backgammon Galaxy writes the winner's line after the loser's, 47 blanks on (at column 63).
+GALAXY_GAP = " " * 47
+
+# (the lines that end the game, who won): as Backgammon Galaxy writes them (the loser's Losses line,
+# then the winner's Wins line in its own column), then the same with no move numbers, the loser's or
+# the winner's line at the line's start.
+RESULT_PAIRS = {
+    "galaxy-left-wins": (
+        "  2)                              Losses 1 point\n\n      Wins 1 point and the match\n",
+        0,
+    ),
+    "galaxy-right-wins": (f"  2)  Losses 1 point{GALAXY_GAP}Wins 1 point and the match\n", 1),
+    "losses-at-the-line-start-left-wins": ("Losses 1 point\n\n      Wins 1 point and the match\n", 0),
+    "losses-at-the-line-start-right-wins": (f"Losses 1 point{GALAXY_GAP}Wins 1 point and the match\n", 1),
+    "losses-after-a-blank-right-wins": (
+        " Losses 1 point\n                                  Wins 1 point and the match\n",
+        1,
+    ),
+    "wins-at-the-line-start-left-wins": (
+        "Wins 1 point and the match\n                                  Losses 1 point\n",
+        0,
+    ),
+    "wins-at-the-line-start-right-wins": ("Wins 1 point and the match\n      Losses 1 point\n", 1),
+}
+
+
+@pytest.mark.parametrize("the_match", [True, False], ids=["and-the-match", "a-game"])
+@pytest.mark.parametrize("name", RESULT_PAIRS)
+def test_a_result_at_the_line_start_is_the_side_the_games_other_result_line_names(
+    name: str, the_match: bool
+) -> None:
+    ending, winner = RESULT_PAIRS[name]
+    length = 1 if the_match else 3
+    check = clean(
+        mat(game(OPENED + (ending if the_match else ending.replace(" and the match", ""))), length=length)
+    )
+    assert results(check) == [FinishedGame(1, winner, GameResult.SINGLE, 1, 1, "resignation")]
+    assert check.score == ((1, 0) if winner == 0 else (0, 1))
+    assert check.match().state.winner == (winner if the_match else None)
+
+
+@pytest.mark.slow
+@requires_gnubg
+@pytest.mark.parametrize(
+    "name", [name for name in RESULT_PAIRS if not name.startswith("wins-at-the-line-start")]
+)
+def test_where_the_winners_line_stands_in_its_column_gnubg_scores_the_match_alike(
+    name: str, tmp_path: Path
+) -> None:
+    # GNU Backgammon ignores Losses lines and takes a Wins line by its column; it guesses the left
+    # player for a Wins line at the line's start, which these pairs leave out.
+    ending, winner = RESULT_PAIRS[name]
+    path = tmp_path / f"{name}.mat"
+    path.write_text(mat(game(OPENED + ending), length=1))
+    reading = gnubg_read(path)
+    assert reading is not None
+    check = clean(path.read_bytes())
+    assert (reading.games, reading.score) == (len(check.games), check.score)
+    assert check.score[winner] == 1
+
+
+def test_only_a_result_at_the_line_start_without_a_move_number_is_in_neither_column() -> None:
+    text = mat(game(OPENED + "Losses 1 point\n      Wins 1 point\n  3)  Wins 1 point\n   Wins 1 point\n"))
+    written = [entry for entry in read_record(text).games[0].entries if entry.kind in ("win", "loss")]
+    assert [entry.in_column for entry in written] == [False, True, True, False]
+
+
+@pytest.mark.parametrize(
+    "ending",
+    [
+        "  3)  Drops\nLosses 1 point\n",
+        "  3)  Drops\nWins 1 point\n",
+        "  3)  Drops\nLosses 1 point\n                                  Wins 1 point\n",
+        "  3)  Drops\nWins 1 point\n      Losses 1 point\n",
+    ],
+    ids=["losses-alone", "wins-alone", "losses-then-wins", "wins-then-losses"],
+)
+def test_a_result_at_the_line_start_after_the_game_is_decided_is_the_winners(ending: str) -> None:
+    body = DROPPED.replace("  3)  Drops                       Wins 1 point\n", ending)
+    check = clean(mat(game(body), game(DROPPED, number=2, score=(0, 1))))
+    assert results(check) == [single(1), single(1, number=2)]
+    assert check.score == (0, 2)
+
+
+@pytest.mark.parametrize("winner", [0, 1])
+def test_a_lone_result_at_the_line_start_is_the_side_the_next_score_line_credits(winner: Side) -> None:
+    # As GNU Gibbon's and a world championship's transcripts write a resignation: " Wins 2 points".
+    after = (2, 0) if winner == 0 else (0, 2)
+    check = clean(mat(game(OPENED + " Wins 2 points\n"), game(DROPPED, number=2, score=after), length=5))
+    assert results(check)[0] == FinishedGame(1, winner, GameResult.GAMMON, 2, 1, "resignation")
+    assert check.score == (after[0], after[1] + 1)
+
+
+@pytest.mark.parametrize(
+    "ending, length, next_score",
+    [
+        ("Wins 1 point and the match\n", 1, None),
+        (" Wins 1 point\n", 3, None),
+        ("Losses 1 point\n", 3, None),
+        ("Wins 1 point\n", 5, (1, 1)),
+        ("Wins 1 point\n", 5, (0, 2)),
+    ],
+    ids=[
+        "the-match",
+        "the-last-game",
+        "losses",
+        "next-score-credits-both",
+        "next-score-credits-other-points",
+    ],
+)
+def test_a_lone_result_at_the_line_start_of_a_game_still_on_does_not_say_who_lost(
+    ending: str, length: int, next_score: tuple[int, int] | None
+) -> None:
+    games = [game(OPENED + ending)]
+    if next_score is not None:
+        games.append(game(DROPPED, number=2, score=next_score))
+    text = mat(*games, length=length)
+    problem = only_problem(text)
+    assert place(problem) == (1, 1, line_of(mat(games[0]), "31: 8/5") + 1, None)  # the first game's lines
+    assert problem.message.startswith(f"{ending.strip()}: the result does not say who lost")
+    assert check_mat(text).games[0].result is None
+
+
+# (the lines that end the game after OPENED, the match length, which of them is at fault, its side,
+# the words of the reason)
+CONTRADICTIONS = {
+    "winners-in-both-columns": (
+        "      Wins 1 point\n                                  Wins 1 point\n",
+        3,
+        2,
+        1,
+        "says player 0 won",
+    ),
+    "losses-and-wins-in-one-column": (
+        "  2)  Losses 1 point\n      Wins 1 point\n",
+        3,
+        2,
+        0,
+        "says player 1 won",
+    ),
+    "a-third-line-names-the-other": (
+        "Losses 1 point\n      Wins 1 point\n                                  Wins 1 point\n",
+        3,
+        3,
+        1,
+        "says player 0 won",
+    ),
+    "points-differ": ("Losses 1 point\n      Wins 2 points\n", 5, 2, 0, "says the game was worth 1 point"),
+    "galaxy-points-differ": (
+        f"  2)  Losses 2 points{GALAXY_GAP}Wins 1 point and the match\n",
+        1,
+        1,
+        1,
+        "says the game was worth 2 points",
+    ),
+    "the-match-short-of-the-length": (
+        "Losses 1 point\n      Wins 1 point and the match\n",
+        3,
+        2,
+        0,
+        "player 0 has 1 of the 3 points of the match: the match is not won",
+    ),
+    "the-match-after-a-resignation-short": (
+        "  2)  Resigns                     Wins 1 point and the match\n",
+        3,
+        1,
+        1,
+        "player 1 has 1 of the 3 points",
+    ),
+    "the-match-in-money-play": (
+        "  2)  Resigns                     Wins 1 point and the match\n",
+        0,
+        1,
+        1,
+        "money play has no match",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", CONTRADICTIONS)
+def test_result_lines_that_contradict_each_other_or_the_match_are_a_problem(name: str) -> None:
+    ending, length, at_fault, side, words = CONTRADICTIONS[name]
+    text = mat(game(OPENED + ending), length=length)
+    problem = only_problem(text)
+    assert place(problem) == (
+        1,
+        2 if ending.startswith("  2)") else 1,
+        line_of(text, "31: 8/5") + at_fault,
+        side,
+    )
+    assert words in problem.reason
+
+
+def test_every_result_line_of_a_game_is_held_to_its_first() -> None:
+    # Each line is compared with the first only (agreeing with it, it agrees with all before it), so
+    # that a record of many result lines is checked in one pass; the last one disagrees.
+    ending = "Losses 1 point\n" + "      Wins 1 point\n" * 20_000 + "      Wins 2 points\n"
+    text = mat(game(OPENED + ending), length=5)
+    problem = only_problem(text)
+    assert place(problem) == (1, 1, line_of(text, "Wins 2 points"), 0)
+    assert "line 7 says the game was worth 1 point" in problem.reason
+
+
+def test_two_result_lines_that_name_a_winner_the_game_did_not_have_are_a_problem() -> None:
+    # Bob doubled and Alice dropped: Bob won, though both lines say Alice did.
+    ending = "  3)  Drops\n      Wins 1 point\n                                  Losses 1 point\n"
+    text = mat(game(DROPPED.replace("  3)  Drops                       Wins 1 point\n", ending)))
+    problem = only_problem(text)
+    assert place(problem) == (1, 3, line_of(text, "      Wins 1 point"), 0)
+    assert problem.reason == "player 1 won the game"
 
 
 # --- problems, each where it stands ----------------------------------------------------------------

@@ -34,6 +34,12 @@ PROBLEMS = {
     ("mbiyimoh__guru-builder/cmj85qrh90019eugg8y1xibs0.txt", 5, 16, 75, 0, "not your turn"),
     ("mbiyimoh__guru-builder/cmj85wrj3001weuggpddobbkj.txt", 7, 8, 128, 1, "board dump"),
     ("mbiyimoh__guru-builder/cmj85xmy0001xeuggxcdsi4tf.txt", 3, 21, 93, 1, "turns the cube to 4"),
+    # The last game ends with " Wins 1 point" at the line's start while it is still on, and no other
+    # line says whose it is (gnubg takes it as the left player's: a guess).
+    ("mbiyimoh__guru-builder/cmj85q5mg000qeuggisvp5h8g.txt", 29, 23, 683, None, "does not say who lost"),
+    # "Wins 2 points and the match" in the left column, while the left player would reach 10 of 11
+    # points (this file writes every result in the left column; the right player reaches 11).
+    ("mbiyimoh__guru-builder/cmj85xmy0001xeuggxcdsi4tf.txt", 5, 23, 135, 0, "the match is not won"),
 }
 
 

@@ -190,19 +190,6 @@ def stop(served: Served, *, within: float = 20.0) -> int | None:
     return status
 
 
-def log_lines(log: Path) -> list[dict[str, Any]]:
-    """The JSON lines of a server's log (lines that are not JSON come back as {"text": line})."""
-    lines = []
-    for raw in log.read_text(errors="replace").splitlines():
-        if not raw.strip():
-            continue
-        try:
-            lines.append(json.loads(raw))
-        except ValueError:
-            lines.append({"text": raw})
-    return lines
-
-
 def tracebacks(log: Path) -> list[str]:
     """The tracebacks in a server's log, each as its log event and the exception's last line."""
     found = []

@@ -45,7 +45,6 @@ from tests.hostile.campaign import (
     SERVER_FAULTS,
     Figures,
     figures_fixture,  # noqa: F401 - the fixture `figures`
-    log_lines,
     random_action,
     refusal_of,
     serve,
@@ -53,6 +52,7 @@ from tests.hostile.campaign import (
     tracebacks,
 )
 from tests.server_play import RPC_TIMEOUT
+from tests.supervision import log_lines
 
 EXAMPLES = int(os.environ.get("TAVLI_FUZZ_EXAMPLES", "1450"))
 REQUESTS_PER_EXAMPLE = (7, 8)

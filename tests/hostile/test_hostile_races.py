@@ -41,7 +41,6 @@ from tests.hostile.campaign import (
     View,
     figures_fixture,  # noqa: F401 - the fixture `figures`
     is_rules_refusal,
-    log_lines,
     read_stored,
     refusal_of,
     serve,
@@ -52,6 +51,7 @@ from tests.hostile.campaign import (
 from tests.nginx import nginx_in_front
 from tests.postgres import fresh_database
 from tests.server_play import RPC_TIMEOUT
+from tests.supervision import log_lines
 
 # At least 1,000 rounds on each deployment: one process, two workers, three replicas behind nginx.
 ROUNDS_PER_SERVER = int(os.environ.get("TAVLI_RACE_ROUNDS", "1000"))

@@ -44,7 +44,7 @@ from tavli.v1 import board_pb2, bots_service_pb2, bots_service_pb2_grpc, games_s
 from tests.engine.test_matfile import bot_match
 from tests.hostile.campaign import Figures, figures_fixture  # noqa: F401 - the fixture `figures`
 from tests.server.test_server_seat_stream import RawStream
-from tests.server_play import RPC_TIMEOUT, connected, error_info, running_server
+from tests.server_play import RPC_TIMEOUT, Policy, connected, error_info, play_to_end, running_server
 
 PLAY_SEAT = "/tavli.v1.GamesService/PlaySeat"
 HTTP_TIMEOUT = 30.0
@@ -335,17 +335,25 @@ WEB_CONTENT_TYPES = [
     "",
 ]  # mostly what the web port speaks, so that most requests reach a method
 WEB_FUZZ_REQUESTS = 1500
+# Every fuzzed call has a deadline, as a careful client's: Health.Watch streams for ever, and a
+# stream cut by its deadline (deadline_exceeded) is no fault.
+DEADLINE = {"Connect-Timeout-Ms": "1000", "Grpc-Timeout": "1000m"}
 
 
-def fuzzed_body(rng: random.Random) -> bytes:
-    """Bytes, JSON of random fields, or envelopes with random flags and lengths, short or lying."""
-    kind = rng.randrange(4)
+def fuzzed_body(rng: random.Random, real_name: str) -> bytes:
+    """Bytes, JSON of random fields (a real game's name among them, so that streams reach a game),
+    or envelopes with random flags and lengths, short or lying."""
+    kind = rng.randrange(5)
     if kind == 0:
         return rng.randbytes(rng.randrange(40))
     if kind == 1:
         field = rng.choice(["name", "seatToken", "requestId", "fromSequence", "record", "xgid", "notation"])
         value = rng.choice(["games/none", "\u0000", "x" * rng.randrange(3000), -1, 10**30, None, [], {}])
         return json.dumps({field: value}).encode()
+    if kind == 2:
+        watch = {"name": real_name, "fromSequence": rng.choice([0, 3, -1, 10**6, 2**63, "7", None])}
+        message = json.dumps(watch).encode()
+        return rng.choice([message, struct.pack(">BI", 0, len(message)) + message])  # unary or a stream's
     payload = rng.randbytes(rng.randrange(30))
     length = rng.choice([len(payload), len(payload) + rng.randrange(1, 9), 2**31 - 1])
     return struct.pack(">BI", rng.randrange(256), length) + payload
@@ -369,18 +377,23 @@ def test_fuzzed_requests_to_every_method_of_the_web_port_never_fault_it(
     server: Running, caplog: pytest.LogCaptureFixture, figures: Figures
 ) -> None:
     rng = random.Random(25)
-    paths = [
-        f"/{service.full_name}/{method.name}"
+    methods = [
+        (f"/{service.full_name}/{method.name}", method)
         for service in (*SERVICES, health_pb2.DESCRIPTOR.services_by_name["Health"])
         for method in service.methods
     ]
+    streams = [path for path, method in methods if method.server_streaming]
+    paths = [path for path, _ in methods] + streams * 4  # the streams as often as a few methods
+    with connected(server.port) as client:  # a finished match: a stream of it ends by itself
+        real_name = play_to_end(client.create_game(match_length=1), Policy(random.Random(3))).name
     caplog.set_level(logging.WARNING)
     faulty: list[str] = []
     statuses: Counter[int] = Counter()
     with capture_logs() as logs:
         for _ in range(WEB_FUZZ_REQUESTS):
-            path, content_type, body = rng.choice(paths), rng.choice(WEB_CONTENT_TYPES), fuzzed_body(rng)
-            status, headers, answer = post(server.web_port, path, body, content_type)
+            path, content_type = rng.choice(paths), rng.choice(WEB_CONTENT_TYPES)
+            body = fuzzed_body(rng, real_name)
+            status, headers, answer = post(server.web_port, path, body, content_type, **DEADLINE)
             statuses[status] += 1
             faulty += [
                 f"{path} {content_type} {body[:40]!r}: {fault}"

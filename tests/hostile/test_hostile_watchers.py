@@ -45,7 +45,6 @@ from tavli.v1 import (
 from tests.hostile.campaign import (
     Figures,
     figures_fixture,  # noqa: F401 - the fixture `figures`
-    log_lines,
     percentile,
     random_action,
     refusal_of,
@@ -57,6 +56,7 @@ from tests.hostile.campaign import (
     watcher_crowd,
 )
 from tests.server_play import MOST_ACTIONS, RPC_TIMEOUT
+from tests.supervision import log_lines
 
 CROWD = 1_000
 P99_BOUND_MS = 100.0

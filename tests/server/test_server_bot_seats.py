@@ -24,20 +24,27 @@ from tavli.clients import bots
 from tavli.clients.client import Seat, TavliClient, TavliServerError
 from tavli.clients.seat_driver import SeatDriver
 from tavli.server.postgres_store import PostgresStore
+from tavli.server.quotas import QuotaLimits
 from tavli.server.store import BotSeat, GameRecord
-from tavli.v1 import bots_service_pb2 as pb, bots_service_pb2_grpc, games_service_pb2 as games_pb2
+from tavli.v1 import (
+    bots_service_pb2 as pb,
+    bots_service_pb2_grpc,
+    games_service_pb2 as games_pb2,
+    games_service_pb2_grpc,
+)
 from tests.nginx import nginx_available, nginx_in_front
 from tests.postgres import fresh_database
-from tests.server.test_server_supervision import log_lines, supervised, wait_for
 from tests.server_play import (
     RPC_TIMEOUT,
     ServeProcess,
     all_events,
+    as_web_client,
     connected,
     running_server,
     stop_process,
     tavli_serve,
 )
+from tests.supervision import logged, supervised, wait_for
 
 WAIT_SECONDS = 90.0
 BOT_SEAT = games_pb2.SEAT_1
@@ -132,10 +139,6 @@ def play_on_after(
     assert_one_action_per_decision(events)
     assert_the_seat_names_its_bot(client, name)
     return events
-
-
-def logged(path: Path, event: str) -> list[dict[str, object]]:
-    return [line for line in log_lines(path) if line.get("event") == event]
 
 
 # --- a server killed and started again --------------------------------------------------------------
@@ -300,6 +303,28 @@ def test_a_bot_whose_lease_is_taken_stops_and_the_seat_plays_on_with_its_next_ho
         assert_one_action_per_decision(all_events(client, seat.name))
 
 
+def test_a_bot_taken_up_after_a_restart_counts_against_the_client_that_seated_it(tmp_path: Path) -> None:
+    database = tmp_path / "games.sqlite3"
+    one_bot = QuotaLimits(bots_per_client=1)
+    with running_server(db=database, quotas=one_bot) as running, connected(running.port) as client:
+        name = new_game_against_the_computer(client).name
+    with running_server(db=database, quotas=one_bot) as running, connected(running.port) as client:
+        wait_for("the bot taken up", lambda: bot_threads(name), within=WAIT_SECONDS)
+        assert running.bot_seats.quotas.bot_client((name, 1)) == "127.0.0.1"
+        _, theirs = client.create_game(match_length=1)
+        with pytest.raises(grpc.RpcError) as refused:
+            bots_of(client).SeatBot(pb.SeatBotRequest(name=theirs.name, seat_token=theirs.token, bot="heuristic"))
+        with as_web_client(running, "203.0.113.7") as (channel, metadata):  # another client: its own share
+            other = games_service_pb2_grpc.GamesServiceStub(channel).CreateGame(
+                games_pb2.CreateGameRequest(rule_set=games_pb2.RuleSet(variant=1, match_length=1)), metadata=metadata
+            )
+            request = pb.SeatBotRequest(name=other.game.name, seat_token=other.seat1_token)
+            seated = bots_service_pb2_grpc.BotsServiceStub(channel).SeatBot(request, metadata=metadata)
+    assert refused.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert "1 of this server's bots play for 127.0.0.1 already" in (refused.value.details() or "")
+    assert seated.seat == BOT_SEAT
+
+
 # --- databases made before bot seats were stored ----------------------------------------------------
 
 
@@ -326,5 +351,36 @@ def test_a_postgresql_database_made_before_bot_seats_is_migrated_to_keep_them(po
         store.create(GameRecord("games/a", {}, "system"), [], b"", None)
         store.seat_bot(BotSeat("games/a", 1, "heuristic", 1.0), 0, "one", 2.0)
         assert store.bot_seats("games/a") == [BotSeat("games/a", 1, "heuristic", 1.0)]
+    finally:
+        store.close()
+
+
+def test_a_sqlite_bot_seat_stored_before_clients_were_is_taken_up_counted_against_nobody(tmp_path: Path) -> None:
+    database = tmp_path / "games.sqlite3"
+    with running_server(db=database) as running, connected(running.port) as client:
+        name = new_game_against_the_computer(client).name
+    with sqlite3.connect(database) as db:  # as schema 6 left it
+        db.execute("ALTER TABLE bot_seats DROP COLUMN client")
+        db.execute("PRAGMA user_version = 6")
+    with running_server(db=database) as running:
+        assert [(seat.bot, seat.client) for seat in running.store.bot_seats(name)] == [("heuristic", "")]
+        wait_for("the bot taken up", lambda: bot_threads(name), within=WAIT_SECONDS)
+        assert running.bot_seats.quotas.bot_client((name, 1)) is None
+
+
+def test_a_postgresql_bot_seat_stored_before_clients_were_reads_back_with_no_client(postgres_url: str) -> None:
+    url = fresh_database(postgres_url)
+    store = PostgresStore(url)
+    store.create(GameRecord("games/a", {}, "system"), [], b"", None)
+    store.seat_bot(BotSeat("games/a", 1, "heuristic", 1.0, client="203.0.113.7"), 0, "one", 2.0)
+    store.close()
+    with psycopg.connect(url, autocommit=True) as connection:  # as schema 3 left it
+        connection.execute("ALTER TABLE bot_seats DROP COLUMN client")
+        connection.execute("UPDATE tavli_schema SET version = 3")
+    store = PostgresStore(url)
+    try:
+        assert store.bot_seats("games/a") == [BotSeat("games/a", 1, "heuristic", 1.0, client="")]
+        store.seat_bot(BotSeat("games/a", 0, "random", 1.0, client="198.51.100.2"), 0, "one", 2.0)
+        assert store.bot_seats("games/a")[0].client == "198.51.100.2"
     finally:
         store.close()

@@ -20,7 +20,8 @@ from tavli.engine.rules import RuleSet
 from tavli.server.games_servicer import summary_of
 from tavli.server.keys import ServerKey
 from tavli.server.postgres_store import PostgresStore
-from tavli.server.store import MemoryStore, SqliteStore, Store
+from tavli.server.sqlite_store import SqliteStore
+from tavli.server.store import MemoryStore, Store
 from tavli.server.tables import Tables
 from tavli.v1 import games_service_pb2 as games_pb2
 from tests.postgres import fresh_database

@@ -526,6 +526,16 @@ def test_hostile_but_readable_records_are_checked_quickly_with_their_problem(
     assert time.monotonic() - started < 5
 
 
+def test_a_result_that_does_not_say_who_lost_is_a_problem_of_nobodys_side(client) -> None:
+    record = mat(" Game 1\n a : 0  b : 0\n  1) 31: 8/5 6/5   42: 8/4 6/4\nWins 1 point\n")
+    ((where, action, reason),) = [
+        (where_and_why(problem)[:4], problem.action, problem.reason)
+        for problem in client.validate_match(record).problems
+    ]
+    assert (where, action) == ((1, 1, 7, None), "Wins 1 point")
+    assert reason.startswith("the result does not say who lost")
+
+
 def test_a_game_numbered_a_million_is_a_problem_where_it_stands(client) -> None:
     report = client.validate_match(mat(" Game 1000000\n a : 0  b : 0\n"))
     assert [where_and_why(problem) for problem in report.problems] == [

@@ -119,7 +119,8 @@ def test_names_survive_a_restart_and_older_databases_open_without_them(tmp_path:
     with sqlite3.connect(database) as db:  # a game stored before names were kept
         db.execute(
             "INSERT INTO games (name, rules, token_hash_0, token_hash_1, dice_mode, dice_seed, created,"
-            " updated) SELECT 'games/old', rules, '', '', dice_mode, dice_seed, created, updated FROM games"
+            " updated, summary) SELECT 'games/old', rules, '', '', dice_mode, dice_seed, created, updated,"
+            " summary FROM games"
         )
     with running_server(db=database) as server, connected(server.port) as client:
         assert shown(client.game(name)) == (("Alice", ""), ("Bob", ""))

@@ -15,9 +15,8 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import grpc
 import pytest
@@ -29,61 +28,19 @@ from tavli.server.startup import StartupError
 from tavli.server.workers import RestartPolicy, supervise
 from tests.server_play import (
     REPO,
-    ServeProcess,
     free_port,
     serve_command,
     stop_process,
-    tavli_serve,
     wait_until_serving,
 )
-
-WAIT_SECONDS = 20.0
-
-
-def log_lines(path: Path) -> list[dict[str, Any]]:
-    """The JSON lines logged so far (gRPC's own lines, which are not JSON, left out)."""
-    lines = []
-    for text in path.read_text(errors="replace").splitlines():
-        with contextlib.suppress(ValueError):
-            line = json.loads(text)
-            if isinstance(line, dict):
-                lines.append(line)
-    return lines
-
-
-def wait_for(what: str, found: Callable[[], Any], within: float = WAIT_SECONDS) -> Any:
-    """``found()`` once it is true; fails after ``within`` seconds."""
-    deadline = time.monotonic() + within
-    while True:
-        result = found()
-        if result:
-            return result
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{what}: not within {within} s")
-        time.sleep(0.05)
-
-
-def serving_pids(log: Path) -> set[int]:
-    return {line["pid"] for line in log_lines(log) if line.get("event") == "serving"}
-
-
-def exited_pids(log: Path) -> set[int]:
-    return {line["pid"] for line in log_lines(log) if line.get("event") == "worker exited"}
-
-
-def is_gone(pid: int) -> bool:
-    """Whether process ``pid`` has exited, every thread of it, so that its sockets are closed.
-
-    A zombie nobody reaped has; one whose main thread is a zombie while others still exit
-    has not.
-    """
-    process = Path(f"/proc/{pid}")
-    try:
-        state = (process / "stat").read_text().rpartition(")")[2].split()[0]
-        threads = len(os.listdir(process / "task"))
-    except FileNotFoundError:
-        return True
-    return state in ("Z", "X") and threads <= 1
+from tests.supervision import (
+    exited_pids,
+    is_gone,
+    log_lines,
+    serving_pids,
+    supervised,
+    wait_for,
+)
 
 
 def health(port: int) -> str:
@@ -103,26 +60,6 @@ def refuses(port: int) -> bool:
             return False
     except ConnectionRefusedError:
         return True
-
-
-@contextlib.contextmanager
-def supervised(tmp_path: Path, workers: int = 2, *arguments: str) -> Iterator[tuple[ServeProcess, Path]]:
-    """``tavli serve --workers N`` (and ``arguments``) logging JSON lines to a file; killed after,
-    workers too."""
-    log = tmp_path / "serve.log"
-    database = str(tmp_path / "games.sqlite3")
-    served = tavli_serve("--workers", str(workers), "--db", database, "--log-json", *arguments, stderr=log)
-    pids: set[int] = set()
-    try:
-        pids = wait_for(f"{workers} workers serving", lambda: len(serving_pids(log)) >= workers)
-        pids = serving_pids(log)
-        yield served, log
-    finally:
-        stop_process(served.process)
-        for pid in serving_pids(log) | pids:
-            if not is_gone(pid):
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGKILL)
 
 
 # --- supervised workers ---------------------------------------------------------------------------

@@ -8,15 +8,21 @@ clock's deadline as its last write left them; stored answers forgotten past thei
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
 
 from tavli.server.players import NOBODY, SeatPlayer
 from tavli.server.postgres_store import PostgresStore
+from tavli.server.sql_store import Cursor, SqlStore
+from tavli.server.sqlite_store import SqliteStore
 from tavli.server.store import (
     Append,
     BotSeat,
@@ -26,7 +32,6 @@ from tavli.server.store import (
     RequestIdTaken,
     RequestRecord,
     Snapshot,
-    SqliteStore,
     Store,
     StoreConflict,
 )
@@ -34,22 +39,55 @@ from tests.postgres import fresh_database
 
 
 @pytest.fixture(params=["memory", "sqlite", "postgresql"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    made: Store
-    if request.param == "memory":
-        made = MemoryStore()
-    elif request.param == "sqlite":
-        made = SqliteStore(tmp_path / "games.sqlite3")
-    else:
-        made = PostgresStore(fresh_database(request.getfixturevalue("postgres_url")))
+def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[[], Store]]:
+    """Opens a store of one kind on one database, another each call, as another process would
+    (the store in memory is one process's: each call gives it again); all closed at the end."""
+    yield from stores_of(request.param, request, tmp_path)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def sql_opener(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[[], SqlStore]]:
+    """The same, for the SQL stores alone."""
+    yield from stores_of(request.param, request, tmp_path)
+
+
+def stores_of(kind: str, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[[], Any]]:
+    opened: list[Store] = []
+    memory = MemoryStore()
+    url = fresh_database(request.getfixturevalue("postgres_url")) if kind == "postgresql" else ""
+
+    def open_store() -> Store:
+        made: Store
+        if kind == "memory":
+            made = memory
+        elif kind == "sqlite":
+            made = SqliteStore(tmp_path / "games.sqlite3")
+        else:
+            made = PostgresStore(url)
+        opened.append(made)
+        return made
+
     try:
-        yield made
+        yield open_store
     finally:
-        made.close()
+        for made in opened:
+            made.close()
+
+
+@pytest.fixture
+def store(opener: Callable[[], Store]) -> Store:
+    return opener()
 
 
 def record(name: str, created: float = 100.0, **fields: object) -> GameRecord:
-    return GameRecord(name, {"variant": "backgammon", "match_length": 3}, "system", created=created, updated=created, **fields)  # type: ignore[arg-type]
+    return GameRecord(
+        name,
+        {"variant": "backgammon", "match_length": 3},
+        "system",
+        created=created,
+        updated=created,
+        **fields,
+    )  # type: ignore[arg-type]
 
 
 def events(*kinds: str) -> list[dict[str, object]]:
@@ -60,7 +98,9 @@ def answer(scope: str, request_id: str, game: str, version: int, stored_at: floa
     return RequestRecord(scope, request_id, "RollDice", 0, "hash", game, version, stored_at, stored_at)
 
 
-def append(name: str, first: int, *kinds: str, request: RequestRecord | None = None, **fields: object) -> Append:
+def append(
+    name: str, first: int, *kinds: str, request: RequestRecord | None = None, **fields: object
+) -> Append:
     return Append(name, first, events(*kinds), updated=200.0, summary=b"after", request=request, **fields)  # type: ignore[arg-type]
 
 
@@ -75,6 +115,19 @@ def test_a_new_game_is_read_back_as_stored(store: Store) -> None:
     assert store.event_count("games/a") == 1
     assert store.load("games/none") is None
     assert store.event_count("games/none") == 0
+
+
+def test_a_game_is_never_stored_over_another_of_the_same_name(store: Store) -> None:
+    store.create(record("games/a"), events("opening"), b"first", None, 500.0)
+    with pytest.raises(StoreConflict):
+        store.create(
+            record("games/a", created=300.0), events("roll"), b"second", answer("", "c-2", "games/a", 1)
+        )
+    loaded = store.load("games/a")
+    assert loaded is not None and loaded[0] == record("games/a") and loaded[1] == events("opening")
+    assert store.listing(10, None) == [(record("games/a"), b"first")]
+    assert store.request("", "c-2", not_before=0.0) is None  # the refused create left nothing
+    assert store.next_deadline(after=0.0) == 500.0
 
 
 def test_an_append_lands_only_at_the_logs_length(store: Store) -> None:
@@ -129,6 +182,7 @@ def test_a_sqlite_database_made_before_snapshots_keeps_its_games_and_keeps_snaps
     store.close()
     with sqlite3.connect(path) as db:  # as schema 5 left it
         db.execute("DROP TABLE snapshots")
+        db.execute("ALTER TABLE bot_seats DROP COLUMN client")
         db.execute("PRAGMA user_version = 5")
     store = SqliteStore(path)
     try:
@@ -137,7 +191,9 @@ def test_a_sqlite_database_made_before_snapshots_keeps_its_games_and_keeps_snaps
         store.close()
 
 
-def test_a_postgresql_database_made_before_snapshots_keeps_its_games_and_keeps_snapshots(postgres_url: str) -> None:
+def test_a_postgresql_database_made_before_snapshots_keeps_its_games_and_keeps_snapshots(
+    postgres_url: str,
+) -> None:
     url = fresh_database(postgres_url)
     store = PostgresStore(url)
     store.create(record("games/a"), events("opening", "roll"), b"summary", None)
@@ -178,10 +234,120 @@ def test_a_request_id_is_stored_with_its_write_once(store: Store) -> None:
     assert store.request("games/b", "roll-1", not_before=0) is None  # ids are scoped to their game
 
 
+def test_of_creates_racing_with_one_request_id_one_is_stored_and_the_others_told_so(
+    opener: Callable[[], Store],
+) -> None:
+    stores = [opener(), opener()]  # two processes
+    racers = 8
+    start, outcomes = threading.Barrier(racers), [""] * racers
+
+    def create(number: int) -> None:
+        name = f"games/{number}"
+        start.wait()
+        try:
+            stores[number % 2].create(record(name), events("opening"), b"", answer("", "create-1", name, 1))
+            outcomes[number] = "stored"
+        except RequestIdTaken:
+            outcomes[number] = "taken"
+
+    run_together(create, racers)
+    assert sorted(outcomes) == ["stored"] + ["taken"] * (racers - 1)
+    stored = [f"games/{number}" for number in range(racers) if outcomes[number] == "stored"]
+    assert [f"games/{number}" for number in range(racers) if stores[1].load(f"games/{number}")] == stored
+    kept = stores[0].request("", "create-1", not_before=0.0)
+    assert kept is not None and [kept.game] == stored
+
+
+def test_holders_claiming_the_same_seats_together_each_hold_a_seat_alone(opener: Callable[[], Store]) -> None:
+    stores = [opener(), opener()]  # two processes
+    stores[0].create(record("games/a"), events("opening"), b"", None)
+    seats = [("games/a", 0), ("games/a", 1)]
+    for _, seat in seats:
+        stores[0].seat_bot(BotSeat("games/a", seat, "random", 1.0), 1, "nobody", 0.0)
+    for round_ in range(20):
+        now = 100.0 * (round_ + 1)  # the leases of the round before have run out
+        held = claimed_together(stores, seats, now)
+        assert held[0].isdisjoint(held[1]) and held[0] | held[1] == set(seats), held
+
+
+def claimed_together(
+    stores: list[Store], seats: list[tuple[str, int]], now: float
+) -> list[set[tuple[str, int]]]:
+    """What each store's holder holds after claiming ``seats`` at once, the second in the opposite order."""
+    start = threading.Barrier(len(stores))
+    held: list[set[tuple[str, int]]] = [set() for _ in stores]
+
+    def claim(number: int) -> None:
+        order = seats if number % 2 == 0 else seats[::-1]
+        start.wait()
+        held[number] = stores[number].claim_bot_seats(order, f"holder {number}", now, now + 50.0)
+
+    run_together(claim, len(stores))
+    return held
+
+
+def run_together(target: Callable[[int], None], count: int) -> None:
+    """Run ``target(number)`` for each number below ``count``, each in a thread of its own; what
+    any of them raises is raised here."""
+    with ThreadPoolExecutor(max_workers=count) as pool:
+        list(pool.map(target, range(count)))
+
+
+def test_a_load_reads_a_game_as_of_one_moment(
+    sql_opener: Callable[[], SqlStore], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reader, writer = sql_opener(), sql_opener()  # two processes
+    reader.create(record("games/a"), events("opening"), b"", None)
+    reading = reader._reading
+
+    @contextlib.contextmanager
+    def reading_while_another_process_writes() -> Iterator[Cursor]:
+        with reading() as cursor:
+            yield WritingAfterTheFirstRead(cursor, lambda: writer.append(append("games/a", 1, "roll")))
+
+    monkeypatch.setattr(reader, "_reading", reading_while_another_process_writes)
+    loaded = reader.load("games/a")
+    assert loaded is not None
+    assert (loaded[0].updated, loaded[1]) == (100.0, events("opening"))  # the game before the write, whole
+    monkeypatch.undo()
+    loaded = reader.load("games/a")
+    assert loaded is not None
+    assert (loaded[0].updated, loaded[1]) == (200.0, events("opening", "roll"))
+
+
+class WritingAfterTheFirstRead:
+    """A cursor that has another process write, and commit, right after its first statement."""
+
+    def __init__(self, cursor: Cursor, write: Callable[[], None]) -> None:
+        self.cursor = cursor
+        self.writes = [write]
+
+    @property
+    def rowcount(self) -> int:
+        return self.cursor.rowcount
+
+    def execute(self, statement: str, parameters: Sequence[Any], /) -> Any:
+        self.cursor.execute(statement, parameters)
+        while self.writes:
+            self.writes.pop()()
+        return self.cursor
+
+    def executemany(self, statement: str, parameters: Iterable[Sequence[Any]], /) -> Any:
+        raise AssertionError("a load writes nothing")
+
+    def fetchone(self) -> Any:
+        return self.cursor.fetchone()
+
+    def fetchall(self) -> Any:
+        return self.cursor.fetchall()
+
+
 def test_stored_answers_are_forgotten_past_their_retention(store: Store) -> None:
     store.create(record("games/a"), events(), b"", answer("", "old", "games/a", 0, stored_at=10.0))
     store.append(append("games/a", 0, "roll", request=answer("games/a", "new", "games/a", 1, stored_at=50.0)))
     assert store.request("", "old", not_before=20.0) is None  # too old to answer again
+    assert store.request("", "old", not_before=10.0) is not None  # stored at the limit: still answered
+    assert store.request("", "old", not_before=10.000001) is None
     assert store.request("", "old", not_before=5.0) is not None
     store.forget_requests(before=20.0)
     assert store.request("", "old", not_before=0.0) is None
@@ -235,7 +401,7 @@ def test_players_default_to_nobody(store: Store) -> None:
 
 def test_a_bot_seat_is_given_once_and_only_at_the_version_its_giver_saw(store: Store) -> None:
     store.create(record("games/a"), events("opening"), b"", None)
-    seat = BotSeat("games/a", 1, "heuristic", 150.0)
+    seat = BotSeat("games/a", 1, "heuristic", 150.0, client="203.0.113.7")
     with pytest.raises(StoreConflict):
         store.seat_bot(seat, 0, "one", 200.0)  # the game has moved on from version 0
     assert store.bot_seats("games/a") == []
@@ -249,12 +415,12 @@ def test_a_bot_seat_is_given_once_and_only_at_the_version_its_giver_saw(store: S
 
 def test_a_bot_seats_lease_goes_to_one_holder_until_it_runs_out(store: Store) -> None:
     store.create(record("games/a"), events("opening"), b"", None)
-    store.seat_bot(BotSeat("games/a", 1, "heuristic", 150.0), 1, "one", 200.0)
+    store.seat_bot(BotSeat("games/a", 1, "heuristic", 150.0, client="203.0.113.7"), 1, "one", 200.0)
     assert store.bot_seats_to_take(190.0, 10) == []  # held
     assert not store.claim_bot_seats([("games/a", 1)], "two", 190.0, 300.0)
     assert store.claim_bot_seats([("games/a", 1)], "one", 190.0, 210.0)  # renewed by its holder
     assert store.bot_seats_to_take(205.0, 10) == []
-    assert store.bot_seats_to_take(211.0, 10) == [BotSeat("games/a", 1, "heuristic", 150.0)]
+    assert store.bot_seats_to_take(211.0, 10) == [BotSeat("games/a", 1, "heuristic", 150.0, client="203.0.113.7")]
     assert store.claim_bot_seats([("games/a", 1)], "two", 211.0, 220.0)  # ran out: taken over
     assert not store.claim_bot_seats([("games/a", 1)], "one", 212.0, 230.0)  # the old holder has lost it
     assert not store.claim_bot_seats([("games/a", 0)], "two", 212.0, 230.0)  # no bot at that seat
@@ -267,7 +433,7 @@ def test_a_bot_seats_lease_goes_to_one_holder_until_it_runs_out(store: Store) ->
     store.retire_bot_seat("games/a", 0, "one")
     assert store.bot_seats("games/a") == [  # still their bots'
         BotSeat("games/a", 0, "random", 150.0),
-        BotSeat("games/a", 1, "heuristic", 150.0),
+        BotSeat("games/a", 1, "heuristic", 150.0, client="203.0.113.7"),
     ]
     assert store.bot_seats_to_take(1e12, 10) == []
     store.append(append("games/a", 1, "roll"))

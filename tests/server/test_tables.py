@@ -266,3 +266,13 @@ def test_a_rule_set_stores_its_start_and_hit_and_run_rule_only_where_not_the_def
     assert rules_from_dict(stored) == rules
     assert ("start" in stored) == (rules.start != "STANDARD")
     assert ("home_hit_and_run" in stored) == (rules.home_hit_and_run != "ALLOWED")
+
+
+def test_fevgas_options_are_stored_only_where_they_depart_from_the_rule_book() -> None:
+    default = rules_to_dict(RuleSet(variant="fevga", match_length=3))
+    assert not {"first_checker", "fevga_primes", "fevga_quarter_test"} & set(default)
+    assert rules_from_dict(json.loads(json.dumps(default))) == RuleSet(variant="fevga", match_length=3)
+    step = RuleSet(variant="fevga", match_length=3, fevga_quarter_test="STEP")
+    stored = json.loads(json.dumps(rules_to_dict(step)))
+    assert stored["fevga_quarter_test"] == "STEP"
+    assert rules_from_dict(stored) == step and rules_from_dict(stored).rules is step.rules

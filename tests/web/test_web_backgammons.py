@@ -4,9 +4,6 @@ and the page says so."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
 from playwright.sync_api import Page, expect
 
 from tavli.clients.client import TavliClient
@@ -15,30 +12,14 @@ from tavli.engine.match import Match
 from tavli.engine.matfile import export_mat
 from tavli.server.app import Running
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
-from tests.browser import (  # the fixtures browser and page, and what the tests share
-    browser_fixture,  # noqa: F401
+from tests.browser import (  # what the browser tests share
     by,
-    page_fixture,  # noqa: F401
-    playwright_driver_fixture,  # noqa: F401
+    open_seat,
     screenshot,
 )
 from tests.engine.test_matfile import BACKGAMMON_GAME, as_gammon_match_with_a_backgammon
-from tests.server_play import connected, running_server
-from tests.web.test_web_browser import open_seat
 
 PLAYERS = ("Alice", "Bob")
-
-
-@pytest.fixture()
-def server() -> Iterator[Running]:
-    with running_server(web_port=0, log_rpcs=False) as running:
-        yield running
-
-
-@pytest.fixture()
-def client(server: Running) -> Iterator[TavliClient]:
-    with connected(server.port) as native:
-        yield native
 
 
 def record_before_the_backgammon() -> tuple[str, Played]:

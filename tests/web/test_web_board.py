@@ -14,49 +14,29 @@ step, hit and cube move shown: kind, sequence, seat, from, to, in the mover's nu
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tavli.clients.client import Seat, TavliClient
 from tavli.server.app import Running
 from tavli.v1 import bots_service_pb2, bots_service_pb2_grpc, games_service_pb2 as games_pb2
-from tests.browser import (  # the fixtures browser and page, and what the tests share
+from tests.browser import (  # what the browser tests share
     TURN_TIMEOUT_MS,
     ClickingPlayer,
-    browser_fixture,  # noqa: F401
     by,
     event_count,
+    expected_entries,
     fail_with_screenshot,
     game_root,
     open_context,
-    page_fixture,  # noqa: F401
-    playwright_driver_fixture,  # noqa: F401
     screenshot,
+    url,
     wait_until_actionable,
 )
-from tests.server_play import Policy, act_once, connected, running_server
-from tests.web.test_web_record import expected_entries
+from tests.server_play import Policy, act_once
 
 SPEED_KEY = "tavli.animation-speed"
-
-
-@pytest.fixture()
-def server() -> Iterator[Running]:
-    with running_server(web_port=0, log_rpcs=False) as running:
-        yield running
-
-
-@pytest.fixture()
-def client(server: Running) -> Iterator[TavliClient]:
-    with connected(server.port) as native:
-        yield native
-
-
-def url(server: Running, fragment: str) -> str:
-    return f"http://127.0.0.1:{server.web_port}/{fragment}"
 
 
 def with_speed(page: Page, speed: str) -> None:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import random
 import re
 import urllib.parse
-from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, Page, Request, expect
@@ -28,10 +27,10 @@ from playwright.sync_api import Browser, Page, Request, expect
 from tavli.clients.client import Seat, TavliClient
 from tavli.server.app import Running
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2, rules_service_pb2 as rules_pb2
-from tests.browser import (  # the fixtures browser, page and phone_page, and what the tests share
+from tests.browser import (  # what the browser tests share
+    MOST_ACTIONS,
     PHONE,
     ClickingPlayer,
-    browser_fixture,  # noqa: F401
     by,
     controls_enabled,
     event_count,
@@ -39,21 +38,19 @@ from tests.browser import (  # the fixtures browser, page and phone_page, and wh
     game_root,
     open_context,
     open_home_tab,
-    page_fixture,  # noqa: F401
-    phone_page_fixture,  # noqa: F401
+    open_seat,
     play_pages_to_match_over,
-    playwright_driver_fixture,  # noqa: F401
     point,
     screenshot,
     show_rules,
     start_computer_game,
+    url,
     wait_until_actionable,
 )
-from tests.server_play import Policy, act_once, connected, running_server
+from tests.server_play import Policy, act_once
 
 # A bound on the pages' actions (rolls, plays, answers) in one 1-point match: players that avoid
 # hitting finish backgammon in some 50 of them, long nardi in some 100.
-MOST_ACTIONS = 400
 SEAT_CONTROLS = (
     "roll-button",
     "double-button",
@@ -63,26 +60,6 @@ SEAT_CONTROLS = (
     "notation-input",
     "notation-submit",
 )
-
-
-@pytest.fixture()
-def server() -> Iterator[Running]:
-    with running_server(web_port=0, log_rpcs=False) as running:
-        yield running
-
-
-@pytest.fixture()
-def client(server: Running) -> Iterator[TavliClient]:
-    with connected(server.port) as native:
-        yield native
-
-
-def url(server: Running, fragment: str = "#/") -> str:
-    return f"http://127.0.0.1:{server.web_port}/{fragment}"
-
-
-def seat_url(server: Running, seat: Seat) -> str:
-    return url(server, f"#/game/{seat.name.removeprefix('games/')}/{seat.token}")
 
 
 def names(game: games_pb2.Game) -> tuple[str, str]:
@@ -104,11 +81,6 @@ def assert_match_over_text(text: str, game: games_pb2.Game, my_seat: int | None)
         assert re.search(pattern, text), (
             f"seat {seat}'s final score {shown_names[seat]} {game.score[seat]} is not in {text!r}"
         )
-
-
-def open_seat(page: Page, server: Running, seat: Seat) -> None:
-    page.goto(seat_url(server, seat))
-    expect(game_root(page)).to_have_attribute("data-game-name", seat.name)
 
 
 def to_my_turn_to_play(seats: tuple[Seat, Seat], seat_index: int = 0) -> games_pb2.Game:

@@ -17,21 +17,17 @@ from playwright.sync_api import Page, expect
 
 from tavli.clients.client import TavliClient
 from tavli.v1 import games_service_pb2 as games_pb2
-from tests.browser import (  # the fixtures browser and page, and what the tests share
+from tests.browser import (  # what the browser tests share
+    MOST_ACTIONS,
     ClickingPlayer,
-    browser_fixture,  # noqa: F401
     game_root,
-    page_fixture,  # noqa: F401
-    playwright_driver_fixture,  # noqa: F401
     start_computer_game,
     wait_until_actionable,
 )
-from tests.server.test_server_bot_seats import logged
-from tests.server.test_server_supervision import exited_pids, supervised, wait_for
 from tests.server_play import RPC_TIMEOUT, ServeProcess, all_events, free_port, stop_process, tavli_serve
+from tests.supervision import exited_pids, logged, supervised, wait_for
 
 START_SECONDS = 60.0
-MOST_ACTIONS = 400  # a bound on the page's actions in one 1-point match
 PLAYS_TO_SEE = 2  # the computer's plays that show it at work, before the kill and after
 
 

@@ -28,23 +28,20 @@ from tavli.server.app import Running
 from tavli.server.convert import rules_of
 from tavli.server.quotas import QuotaLimits
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
-from tests.browser import (  # the fixtures browser and page, and what the tests share
+from tests.browser import (  # what the browser tests share
     PHONE,
     ClickingPlayer,
     attribute,
-    browser_fixture,  # noqa: F401
     by,
     game_root,
     open_context,
-    page_fixture,  # noqa: F401
-    playwright_driver_fixture,  # noqa: F401
     point,
     screenshot,
     show_rules,
     start_computer_game,
     wait_until_actionable,
 )
-from tests.server_play import Policy, act_once, connected, running_server
+from tests.server_play import Policy, act_once, running_server
 
 LAPTOP: ViewportSize = {"width": 1280, "height": 800}
 AXE = Path(__file__).resolve().parents[2] / "clients" / "web" / "node_modules" / "axe-core" / "axe.min.js"
@@ -65,12 +62,6 @@ def server() -> Iterator[Running]:
     quotas = QuotaLimits(bots_per_client=len(PRESETS) + 1)
     with running_server(web_port=0, log_rpcs=False, quotas=quotas) as running:
         yield running
-
-
-@pytest.fixture()
-def client(server: Running) -> Iterator[TavliClient]:
-    with connected(server.port) as native:
-        yield native
 
 
 def home(server: Running) -> str:

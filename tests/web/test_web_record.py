@@ -19,7 +19,6 @@ board's `data-checkers` (both sides' points, bar and off, from the page's seat, 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, Error as PlaywrightError, Page, Response, expect
@@ -27,72 +26,23 @@ from playwright.sync_api import Browser, Error as PlaywrightError, Page, Respons
 from tavli.clients.client import TavliClient
 from tavli.server.app import Running
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
-from tests.browser import (  # the fixtures browser, page and phone_page, and what the tests share
+from tests.browser import (  # what the browser tests share
+    MOST_ACTIONS,
     ClickingPlayer,
-    browser_fixture,  # noqa: F401
     by,
+    expected_entries,
     fragment_token,
     game_root,
     open_context,
-    page_fixture,  # noqa: F401
-    phone_page_fixture,  # noqa: F401
     play_pages_to_match_over,
-    playwright_driver_fixture,  # noqa: F401
     screenshot,
     start_computer_game,
+    url,
 )
-from tests.server_play import Policy, all_events, connected, play_to_end, running_server
+from tests.server_play import Policy, all_events, play_to_end
 
-MOST_ACTIONS = 400
 # The events that make an entry of the move list; a roll is one entry with the play after it.
-ENTRY_KINDS = {
-    games_pb2.EVENT_KIND_OPENING_THROW,
-    games_pb2.EVENT_KIND_ROLL,
-    games_pb2.EVENT_KIND_PLAY,
-    games_pb2.EVENT_KIND_DOUBLE,
-    games_pb2.EVENT_KIND_TAKE,
-    games_pb2.EVENT_KIND_DROP,
-    games_pb2.EVENT_KIND_BEAVER,
-    games_pb2.EVENT_KIND_RESIGN,
-    games_pb2.EVENT_KIND_ACCEPT,
-    games_pb2.EVENT_KIND_REJECT,
-    games_pb2.EVENT_KIND_TIME_RAN_OUT,
-}
 CHECKERS = 15
-
-
-@pytest.fixture()
-def server() -> Iterator[Running]:
-    with running_server(web_port=0, log_rpcs=False) as running:
-        yield running
-
-
-@pytest.fixture()
-def client(server: Running) -> Iterator[TavliClient]:
-    with connected(server.port) as native:
-        yield native
-
-
-def url(server: Running, fragment: str) -> str:
-    return f"http://127.0.0.1:{server.web_port}/{fragment}"
-
-
-def expected_entries(events: list[games_pb2.GameEvent]) -> list[games_pb2.GameEvent]:
-    """The server's events as the move list's entries, each by its last event: a roll followed
-    by its play is the play's entry."""
-    entries: list[games_pb2.GameEvent] = []
-    for event in events:
-        if event.kind not in ENTRY_KINDS:
-            continue
-        if (
-            event.kind == games_pb2.EVENT_KIND_PLAY
-            and entries
-            and entries[-1].kind == games_pb2.EVENT_KIND_ROLL
-        ):
-            entries[-1] = event
-            continue
-        entries.append(event)
-    return entries
 
 
 def states_after(client: TavliClient, name: str) -> dict[int, games_pb2.Game]:

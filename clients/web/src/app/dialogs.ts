@@ -2,8 +2,9 @@
 // end of a game and the end of the match. Each is a <dialog>; only an open one is shown.
 
 import { GameResult } from "../gen/tavli/v1/board_pb";
+import { Action, Phase, type Game } from "../gen/tavli/v1/games_service_pb";
 import { h, setText } from "./dom";
-import { resultMultiplier, resultWord } from "./text";
+import { doubleOfferText, resignationOfferText, resultMultiplier, resultWord } from "./text";
 
 export interface DialogHandlers {
   take(): void;
@@ -116,6 +117,30 @@ export class Dialogs {
       const what = result === GameResult.SINGLE ? "a single game" : `a ${resultWord(result)}`;
       const n = resultMultiplier(result) * cubeValue;
       setText(b, `Resign ${what} (${n} point${n === 1 ? "" : "s"})`);
+    }
+  }
+
+  /**
+   * Opens the question a seat is asked in `game` (a double to take, drop or beaver; a resignation
+   * to accept or reject) and closes those it is no longer asked, with its own offer to resign
+   * once it may not resign; `may` says what the seat may send now.
+   */
+  ask(game: Game, may: (action: Action) => boolean): void {
+    if (game.phase === Phase.DOUBLED && may(Action.TAKE)) {
+      setText(this.double.text, doubleOfferText(game));
+      this.beaverButton.hidden = !may(Action.BEAVER);
+      this.open(this.double.element);
+    } else {
+      this.close(this.double.element);
+    }
+    if (game.phase === Phase.RESIGNING && may(Action.ACCEPT)) {
+      setText(this.resignAnswer.text, resignationOfferText(game));
+      this.open(this.resignAnswer.element);
+    } else {
+      this.close(this.resignAnswer.element);
+    }
+    if (!may(Action.RESIGN)) {
+      this.close(this.resignOffer.element);
     }
   }
 

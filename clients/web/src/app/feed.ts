@@ -5,7 +5,7 @@
 
 import { Phase, type Game, type Seat } from "../gen/tavli/v1/games_service_pb";
 import { Code, ConnectError, isCancelled, refusalText, type Api } from "./api";
-import { pause } from "./stage";
+import { pause } from "./pause";
 import { unseenFrom, type GameSync, type Message } from "./sync";
 
 export interface FeedListener {

@@ -1,9 +1,8 @@
 // The game screen, for a seat ("#/game/NAME/TOKEN") or a watcher ("#/watch/NAME"): the board from
 // the player's side, both players, score, cube, pips, clocks, the last play and a status line; a
-// seat also gets the controls and the dialogs that answer the other seat. The game is followed
-// with WatchGame (resumed after a dropped stream), what the seat may do is read with
-// ListLegalActions whenever the game expects it to act, and every action is a unary call carrying
-// the etag of the state it was decided on and a fresh request_id.
+// seat also gets the controls and the dialogs that answer the other seat. What the page believes
+// the game is, what the seat may do and what it sends are game-state.ts's; this screen draws that
+// state and forwards the player's input to it.
 //
 // The events are queued (sync.ts) and shown one at a time (stage.ts): a play moves step by step,
 // a finished game's final position stays under its result until the player goes on, and the page
@@ -14,31 +13,26 @@
 import { Board } from "../board/board";
 import { boardAfter } from "../board/moves";
 import type { BoardState, LegalPlay, Step } from "../board/model";
-import { GameResult } from "../gen/tavli/v1/board_pb";
-import { Action, EventKind, Phase, Seat, type Game, type GameEvent } from "../gen/tavli/v1/games_service_pb";
-import { Code, ConnectError, getApi, newRequestId, refusalText } from "./api";
-import { clockText, readClock } from "./clock";
-import { expectsAction, isMoneyPlay, mustPass, otherSeat, playerName, seatIndex, toLegalPlays } from "./convert";
+import { Action, Phase, Seat, type Game, type GameEvent } from "../gen/tavli/v1/games_service_pb";
+import { getApi } from "./api";
+import { expectsAction, isMoneyPlay, mustPass } from "./convert";
 import { Dialogs } from "./dialogs";
 import { h, setText } from "./dom";
 import { loadSpeed, prefersReducedMotion, speedSelect, stepMs } from "./motion";
 import { followPreferences } from "./preferences";
 import { preferencesMenu } from "./preferences-menu";
 import { gameId, type WatchFrom } from "./routes";
-import { Stage, boardOf, finalBoard, pause } from "./stage";
-import { GameFeed } from "./feed";
-import { GameSync, type Change, type Shown } from "./sync";
+import { GameState } from "./game-state";
+import { pause } from "./pause";
+import { Stage, boardOf, finalBoard } from "./stage";
+import { type Change, type Shown } from "./sync";
 import {
-  cubeText,
-  doubleOfferText,
   eventText,
   gameOverText,
   lastPlayText,
-  matchLengthText,
   matchOverText,
   phaseName,
   resignLevels,
-  resignationOfferText,
   scoreText,
   statusText,
 } from "./text";
@@ -46,17 +40,12 @@ import type { Screen } from "./screen";
 import { TableSounds, playSound } from "./sounds";
 import { RecordPanel } from "./record-panel";
 import { boardForSeat, checkersKey } from "./record";
-import { RematchBox, awaitsRematch, rematchStep } from "./rematch";
+import { PlayerStrips } from "./players";
+import { SeatControls } from "./controls";
+import { RematchBox } from "./rematch";
 import { unavailableScreen } from "./unavailable";
 
 export type GameRoute = { mode: "seat"; name: string; token: string } | { mode: "watch"; name: string; from: WatchFrom };
-
-interface Common {
-  name: string;
-  seatToken: string;
-  etag: string;
-  requestId: string;
-}
 
 /** How long a watcher sees a finished game's final position: some steps of the chosen speed, and
  *  never less than a moment to read the result (at speed "off" too) except in a replay. */
@@ -73,13 +62,11 @@ class GameScreen implements Screen {
   private readonly api = getApi();
   private readonly controller = new AbortController();
   private readonly name: string;
-  private readonly token: string;
   private readonly watching: boolean;
   private readonly from: WatchFrom;
 
-  /** The events received and the changes still to show. */
-  private readonly sync = new GameSync();
-  private readonly feed: GameFeed;
+  /** What the page believes the game is, and what it sends. */
+  private readonly state: GameState;
   private speed = loadSpeed(window.localStorage, prefersReducedMotion());
   private stage: Stage | null = null;
   /** Taking and showing queued changes (one loop at a time). */
@@ -90,23 +77,8 @@ class GameScreen implements Screen {
   private finalPosition: BoardState | null = null;
   /** The player has not gone on from a finished game yet: the next game's changes wait. */
   private holding = false;
-  /** The sequence my own play from the board gets: it is on the board already, so not moved again. */
-  private ownPlay: bigint | null = null;
-  /** The etag of the state my last action was made on: until the stream shows what it made, nothing more is sent. */
-  private actedOn = "";
   /** Replaying from the start: the events until this many are past ones. */
   private replayUntil = 0n;
-  /** The seat this page plays; null while unknown, and always for a watcher. */
-  private mySeat: Seat | null = null;
-  private actions: Action[] = [];
-  private plays: LegalPlay[] = [];
-  private actionsEtag = "";
-  private loadingEtag = "";
-  /** The server's refusal of the token, when it holds no seat of this game. */
-  private badToken = "";
-  private partial: Step[] = [];
-  private complete: LegalPlay | null = null;
-  private busy = false;
   private boardKey = "";
   private replaying = false;
   private matchOverShown = false;
@@ -120,44 +92,19 @@ class GameScreen implements Screen {
   private readonly rootEl: HTMLElement;
   private readonly boardHost: HTMLElement;
   private board: Board | null = null;
-  private readonly playerMe = h("span", { testid: "player-me", class: "name" });
-  private readonly playerThem = h("span", { testid: "player-them", class: "name" });
-  private readonly pipsMe = h("span", { testid: "pips-me", class: "pips" });
-  private readonly pipsThem = h("span", { testid: "pips-them", class: "pips" });
-  private readonly clockMe = h("span", { testid: "clock-me", class: "clock", hidden: true });
-  private readonly clockThem = h("span", { testid: "clock-them", class: "clock", hidden: true });
-  private readonly roleMe = h("span", { class: "role" });
-  private readonly roleThem = h("span", { class: "role" });
-  private readonly score = h("span", { testid: "score" });
-  private readonly matchLength = h("span", { testid: "match-length" });
-  private readonly cube = h("span", { testid: "cube-text" });
+  private readonly players: PlayerStrips;
   private readonly lastPlay = h("p", { testid: "last-play", class: "last-play" });
   private readonly eventNote = h("p", { testid: "last-event", class: "event-message" });
   /** What the last event shown did, in words: beside the board and in the status line. */
   private message = "";
-  /** The state whose turn the typed play belongs to: a new one clears the field. */
-  private notationEtag = "";
   private readonly record: RecordPanel;
   private readonly rematch: RematchBox | null;
   private readonly status = h("p", { testid: "status", class: "status", "aria-live": "polite", role: "status" });
   private readonly refusal = h("div", { testid: "refusal", class: "refusal", role: "alert" });
   private readonly connection = h("p", { testid: "connection", class: "note connection", "aria-live": "polite" });
   private readonly banner = h("p", { testid: "watching-banner", class: "banner" });
-  private readonly rollButton = h("button", { type: "button", testid: "roll-button", class: "primary" }, "Roll");
-  private readonly doubleButton = h("button", { type: "button", testid: "double-button" }, "Double");
-  private readonly resignButton = h("button", { type: "button", testid: "resign-button" }, "Resign…");
-  private readonly undoButton = h("button", { type: "button", testid: "undo-button" }, "Undo");
-  private readonly submitButton = h("button", { type: "button", testid: "submit-play", class: "primary" }, "Play");
-  private readonly notationInput = h("input", {
-    type: "text",
-    id: "notation-input",
-    testid: "notation-input",
-    autocomplete: "off",
-    autocapitalize: "off",
-    spellcheck: "false",
-    placeholder: "e.g. 24/18 13/11",
-  });
-  private readonly notationSubmit = h("button", { type: "submit", testid: "notation-submit" }, "Send");
+  /** A seat's buttons and notation field; none for a watcher. */
+  private readonly controls: SeatControls | null;
   private dialogs: Dialogs | null = null;
   private readonly messages = h("div", { class: "messages", testid: "messages" }, this.eventNote, this.refusal);
   private dialogsHost = h("div", { class: "dialogs" });
@@ -169,18 +116,46 @@ class GameScreen implements Screen {
   ) {
     this.name = route.name;
     this.watching = route.mode === "watch";
-    this.token = route.mode === "seat" ? route.token : "";
     this.from = route.mode === "watch" ? route.from : "now";
+    this.players = new PlayerStrips(this.watching);
+    this.controls = this.watching
+      ? null
+      : new SeatControls({
+          roll: () => void this.state.roll(),
+          double: () => void this.state.double(),
+          undo: () => this.undo(),
+          play: () => void this.state.play(),
+          resign: () => this.openResign(),
+          notation: (text) => void this.sendNotation(text),
+        });
+    this.state = new GameState({
+      api: this.api,
+      name: this.name,
+      seatToken: route.mode === "seat" ? route.token : null,
+      signal: this.signal,
+      listener: {
+        queued: () => void this.drain(),
+        seated: () => {
+          this.boardKey = "";
+          this.render();
+        },
+        actionsRead: () => this.render(),
+        changed: () => this.renderInput(),
+        connection: (text) => setText(this.connection, text),
+        unavailable: (error) => this.showUnavailable(error),
+        showing: () => this.animating || this.holding,
+      },
+    });
     this.boardHost = h("div", { testid: "board", class: "board-host", role: "region", "aria-label": "Board" });
     this.record = new RecordPanel({
       api: this.api,
       name: this.name,
       signal: this.controller.signal,
-      mySeat: () => (this.watching ? null : this.mySeat),
+      mySeat: () => this.state.mySeat,
       onView: () => this.onRecordView(),
       onHistory: (last) => this.onHistory(last),
     });
-    this.rematch = this.watching ? null : new RematchBox(this.name, this.token, { api: this.api, signal: this.controller.signal, navigate });
+    this.rematch = route.mode === "seat" ? new RematchBox(this.name, route.token, { api: this.api, signal: this.controller.signal, navigate }) : null;
     this.rootEl = h("section", {
       testid: "game",
       class: `game ${this.watching ? "watching" : "seat"}`,
@@ -191,52 +166,19 @@ class GameScreen implements Screen {
       "data-animating": "false",
       "aria-label": "Game",
     });
-    this.feed = new GameFeed(
-      this.api,
-      this.name,
-      this.sync,
-      {
-        queued: () => void this.drain(),
-        connection: (text) => setText(this.connection, text),
-        refused: (error) => this.showUnavailable(error),
-        watchesOn: (game) => !this.watching && awaitsRematch(rematchStep(game, this.mySeat, true)),
-      },
-      this.signal,
-    );
     this.layout();
     document.title = `tavli: ${this.watching ? "watching " : ""}${gameId(this.name)}`;
   }
 
   private layout(): void {
-    const them = h("div", { class: "player them" }, this.playerThem, this.roleThem, this.pipsThem, this.clockThem);
-    const me = h("div", { class: "player me" }, this.playerMe, this.roleMe, this.pipsMe, this.clockMe);
-    const info = h("div", { class: "info" }, this.score, this.matchLength, this.cube);
     const parts: Array<HTMLElement> = [];
     if (this.watching) {
       setText(this.banner, `Watching ${gameId(this.name)}${this.from === "start" ? ", from the start" : ""}`);
       parts.push(this.banner);
     }
     const desk: Array<HTMLElement> = [this.status];
-    if (!this.watching) {
-      const form = h(
-        "form",
-        { class: "notation", testid: "notation-form" },
-        h("label", { for: "notation-input" }, "Type your play"),
-        h("div", { class: "notation-row" }, this.notationInput, this.notationSubmit),
-      );
-      form.addEventListener("submit", (event) => {
-        event.preventDefault();
-        void this.sendNotation();
-      });
-      desk.push(
-        h("div", { class: "controls", role: "group", "aria-label": "Your actions" }, this.rollButton, this.doubleButton, this.undoButton, this.submitButton, this.resignButton),
-        form,
-      );
-      this.rollButton.addEventListener("click", () => void this.roll());
-      this.doubleButton.addEventListener("click", () => void this.double());
-      this.resignButton.addEventListener("click", () => this.openResign());
-      this.undoButton.addEventListener("click", () => this.undo());
-      this.submitButton.addEventListener("click", () => void this.submitPlay());
+    if (this.controls) {
+      desk.push(this.controls.buttons, this.controls.form);
     }
     desk.push(speedSelect(this.speed, (speed) => (this.speed = speed)), this.lastPlay, this.connection);
     if (this.rematch) {
@@ -244,11 +186,11 @@ class GameScreen implements Screen {
     }
     parts.push(
       h("nav", { class: "crumbs" }, h("a", { href: "#/" }, "← Home"), this.preferences.element),
-      info,
+      this.players.match,
       h(
         "div",
         { class: "table-area" },
-        h("div", { class: "table-column" }, h("div", { class: "table" }, them, this.boardHost, me), h("div", { class: "desk" }, ...desk)),
+        h("div", { class: "table-column" }, h("div", { class: "table" }, this.players.them, this.boardHost, this.players.me), h("div", { class: "desk" }, ...desk)),
         h("div", { class: "side-column" }, this.messages, this.record.element),
       ),
       this.dialogsHost,
@@ -257,7 +199,7 @@ class GameScreen implements Screen {
     this.root.replaceChildren(h("main", { class: "game-page" }, this.rootEl));
     this.board = new Board(this.boardHost, {
       onPartialChange: (partial, complete) => this.onPartialChange(partial, complete),
-      onIllegalAttempt: (partial, attempted) => void this.onIllegalAttempt(partial, attempted),
+      onIllegalAttempt: (partial, attempted) => void this.state.explain(partial, attempted),
       onDiceClick: () => this.onDiceClick(),
       onCubeClick: () => this.onCubeClick(),
     });
@@ -279,9 +221,9 @@ class GameScreen implements Screen {
     this.dialogs?.closeAll();
   }
 
-  /** The game as the page shows it now (events still queued are not in it yet). */
+  /** The game as the page shows it now (changes still queued are not in it yet). */
   private get game(): Game | null {
-    return this.sync.shown?.game ?? null;
+    return this.state.game;
   }
 
   private get signal(): AbortSignal {
@@ -290,56 +232,25 @@ class GameScreen implements Screen {
 
   /** The seat the board is drawn from: mine, or seat 0 for a watcher (and until mine is known). */
   private get viewSeat(): Seat {
-    return this.mySeat ?? Seat.SEAT_0;
-  }
-
-  /** The seat whose actions the page reads: mine; before the throw for who starts either seat's do. */
-  private get actingSeat(): Seat | null {
-    if (this.watching) {
-      return null;
-    }
-    if (this.mySeat !== null) {
-      return this.mySeat;
-    }
-    return this.game?.phase === Phase.OPENING ? Seat.SEAT_0 : null;
+    return this.state.viewSeat;
   }
 
   // --- following the game --------------------------------------------------------------------
 
   async start(): Promise<void> {
-    let first: Game;
-    try {
-      const answer = await this.api.games.getGame({ name: this.name }, { signal: this.signal });
-      if (!answer.game) {
-        throw new Error("the server sent no game");
-      }
-      first = answer.game;
-    } catch (error) {
-      if (!this.signal.aborted) {
-        this.showUnavailable(error);
-      }
+    const first = await this.state.open();
+    if (first === null) {
       return;
     }
-    if (!this.watching) {
-      await this.findSeat();
-      if (this.badToken || this.signal.aborted) {
-        return;
-      }
-    }
     this.setupDialogs(first);
-    if (this.watching && this.from === "start" && first.eventCount > 0n) {
+    const fromStart = this.watching && this.from === "start" && first.eventCount > 0n;
+    if (fromStart) {
       this.replaying = true;
       this.replayUntil = first.eventCount;
       setText(this.banner, `Watching ${gameId(this.name)}: replaying from the start`);
-    } else if (this.watching) {
-      this.sync.jump(first);
-      void this.drain();
     }
     this.clockTimer = window.setInterval(() => this.renderClocks(), 250);
-    if (!this.watching) {
-      await this.feed.catchUp(first, this.mySeat);
-    }
-    await this.feed.follow();
+    await this.state.follow(first, { fromStart });
   }
 
   private endReplay(): void {
@@ -358,8 +269,8 @@ class GameScreen implements Screen {
     this.draining = true;
     try {
       while (!this.signal.aborted && !this.holding) {
-        const before = this.sync.shown;
-        const change = this.sync.take();
+        const before = this.state.sync.shown;
+        const change = this.state.sync.take();
         if (!change) {
           break;
         }
@@ -369,29 +280,26 @@ class GameScreen implements Screen {
       this.draining = false;
     }
     const game = this.game;
-    if (game && this.sync.settled && !this.holding) {
-      void this.afterState(game);
+    if (game && this.state.sync.settled && !this.holding) {
+      void this.state.readActions(game);
     }
   }
 
   private async showChange(change: Change, before: Shown | null): Promise<void> {
     const game = change.after;
-    if (this.actionsEtag !== game.etag) {
-      this.actions = [];
-      this.plays = [];
-    }
     const event = change.event;
+    const me = this.state.mySeat;
     if (event) {
-      this.message = eventText(game, event, this.watching ? null : this.mySeat);
+      this.message = eventText(game, event, me);
       setText(this.eventNote, this.message);
     }
     this.record.update(game, event ?? undefined);
-    if (this.record.viewed && !this.watching && this.mySeat !== null && expectsAction(game, this.mySeat)) {
+    if (this.record.viewed && me !== null && expectsAction(game, me)) {
       this.record.view(null); // the game waits for me: back from the record to the live board
     }
     // My own play from the board is on it already; while a position of the record is shown,
     // the live game is drawn when the player comes back to it.
-    const own = event !== null && event.sequence === this.ownPlay && event.kind === EventKind.PLAY && !event.forced;
+    const own = event !== null && this.state.isOwnPlay(event);
     // What the change leads to is written once it has been shown; meanwhile nothing can be done.
     this.animating = true;
     this.rootEl.setAttribute("data-my-turn", "false");
@@ -449,12 +357,12 @@ class GameScreen implements Screen {
     const variant = game.ruleSet?.variant;
     this.dialogs = new Dialogs(
       {
-        take: () => void this.answer("take"),
-        drop: () => void this.answer("drop"),
-        beaver: () => void this.answer("beaver"),
-        resign: (result) => void this.resign(result),
-        accept: () => void this.answer("accept"),
-        reject: () => void this.answer("reject"),
+        take: () => void this.state.answer("take"),
+        drop: () => void this.state.answer("drop"),
+        beaver: () => void this.state.answer("beaver"),
+        resign: (result) => void this.state.resign(result),
+        accept: () => void this.state.answer("accept"),
+        reject: () => void this.state.answer("reject"),
         home: () => this.navigate("#/"),
       },
       resignLevels(variant ?? 1, game.ruleSet?.backgammons),
@@ -463,99 +371,11 @@ class GameScreen implements Screen {
     this.dialogs.gameOver.element.addEventListener("close", () => this.goOn());
   }
 
-  /** After a new state: find out my seat if need be, and read what I may do when I am to act. */
-  private async afterState(game: Game): Promise<void> {
-    if (this.watching) {
-      return;
-    }
-    if (this.mySeat === null && !this.badToken) {
-      await this.findSeat();
-    }
-    const seat = this.actingSeat;
-    if (seat === null || this.game !== game) {
-      return;
-    }
-    if (!expectsAction(game, seat)) {
-      return;
-    }
-    await this.loadActions(game, seat);
-  }
-
-  private async loadActions(game: Game, seat: Seat): Promise<void> {
-    if (this.loadingEtag === game.etag || this.actionsEtag === game.etag) {
-      return;
-    }
-    this.loadingEtag = game.etag;
-    try {
-      const answer = await this.api.games.listLegalActions({ name: this.name, seat }, { signal: this.signal });
-      if (this.game?.etag === answer.etag) {
-        this.actions = answer.actions;
-        this.plays = toLegalPlays(answer.plays);
-        this.actionsEtag = answer.etag;
-        this.render();
-      } else if (this.game === game) {
-        // The server is ahead of the page: read the state it is at.
-        this.loadingEtag = "";
-        await this.feed.refresh();
-      }
-    } catch (error) {
-      this.loadingEtag = "";
-      if (!this.signal.aborted) {
-        setText(this.refusal, refusalText(error));
-        await pause(1000, this.signal);
-        if (this.game === game) {
-          void this.loadActions(game, seat);
-        }
-      }
-    } finally {
-      if (this.loadingEtag === game.etag) {
-        this.loadingEtag = "";
-      }
-    }
-  }
-
-  /**
-   * Which seat my token holds: ListLegalActions by token names it, and a token that holds no
-   * seat is refused (PERMISSION_DENIED): the page then says so, with the way home, and shows
-   * no table.
-   */
-  private async findSeat(): Promise<void> {
-    try {
-      const answer = await this.api.games.listLegalActions({ name: this.name, seatToken: this.token }, { signal: this.signal });
-      if (answer.seat !== Seat.SEAT_UNSPECIFIED) {
-        this.mySeat = answer.seat;
-        this.boardKey = "";
-        this.render();
-      }
-    } catch (error) {
-      if (this.signal.aborted) {
-        return;
-      }
-      if (error instanceof ConnectError && (error.code === Code.PermissionDenied || error.code === Code.InvalidArgument)) {
-        this.badToken = refusalText(error);
-        this.showUnavailable(error);
-      } else {
-        setText(this.refusal, refusalText(error));
-      }
-    }
-  }
-
   // --- drawing ---------------------------------------------------------------------------------
 
-  private ready(): boolean {
-    if (this.badToken) {
-      return false;
-    }
-    const game = this.game;
-    const seat = this.actingSeat;
-    if (!this.sync.settled || this.animating || this.holding || this.game?.etag === this.actedOn) {
-      return false;
-    }
-    return game !== null && seat !== null && this.actionsEtag === game.etag && this.actions.length > 0 && expectsAction(game, seat);
-  }
-
+  /** Whether the player may send `action` now (not while a position of the record is shown). */
   private has(action: Action): boolean {
-    return this.ready() && this.actions.includes(action) && this.record.viewed === null;
+    return this.state.may(action) && this.record.viewed === null;
   }
 
   private render(): void {
@@ -564,27 +384,18 @@ class GameScreen implements Screen {
       return;
     }
     const view = this.viewSeat;
-    const me = this.watching ? null : this.mySeat;
+    const me = this.state.mySeat;
     const el = this.rootEl;
     el.setAttribute("data-game-name", game.name);
     el.setAttribute("data-phase", phaseName(game.phase));
-    el.setAttribute("data-my-turn", this.ready() ? "true" : "false");
+    el.setAttribute("data-my-turn", this.state.ready ? "true" : "false");
     el.setAttribute("data-event-count", String(game.eventCount));
     el.setAttribute("data-replaying", this.replaying ? "true" : "false");
     el.setAttribute("data-seat", me === null ? "" : me === Seat.SEAT_1 ? "SEAT_1" : "SEAT_0");
 
-    const other = otherSeat(view);
-    setText(this.playerMe, this.watching ? playerName(game, view) : `${playerName(game, view)}${me !== null ? " (you)" : ""}`);
-    setText(this.playerThem, playerName(game, other));
-    setText(this.roleMe, this.turnMark(game, view));
-    setText(this.roleThem, this.turnMark(game, other));
-    setText(this.score, scoreText(game, me ?? (this.watching ? null : view)));
-    this.score.setAttribute("data-me", String(game.score[seatIndex(view)] ?? 0n));
-    this.score.setAttribute("data-them", String(game.score[seatIndex(other)] ?? 0n));
-    setText(this.matchLength, matchLengthText(game));
-    setText(this.cube, cubeText(game, me));
+    this.players.show(game, view, me);
     setText(this.lastPlay, lastPlayText(game, me) || "No play yet in this game.");
-    const status = this.replaying ? `Replaying: ${statusText(game, null, [])}` : statusText(game, this.watching ? null : me ?? (game.phase === Phase.OPENING ? view : null), this.ready() ? this.actions : []);
+    const status = this.replaying ? `Replaying: ${statusText(game, null, [])}` : statusText(game, this.watching ? null : me ?? (game.phase === Phase.OPENING ? view : null), this.state.ready ? this.state.actions : []);
     setText(this.status, this.message ? `${this.message} ${status}` : status);
     if (this.holding) {
       setText(this.status, "Game over: its final position is on the board. The next game is shown when you go on.");
@@ -600,44 +411,33 @@ class GameScreen implements Screen {
     this.renderDialogs(game);
   }
 
-  private turnMark(game: Game, seat: Seat): string {
-    if (game.phase === Phase.MATCH_OVER) {
-      return game.winner === seat ? "winner" : "";
-    }
-    return game.toAct.includes(seat) && game.phase !== Phase.OPENING ? "to act" : "";
-  }
-
   private renderBoard(game: Game): void {
-    const shown = this.sync.shown;
+    const shown = this.state.sync.shown;
     if (!this.board || !shown || this.animating) {
       return;
     }
-    if (game.etag !== this.notationEtag) {
-      // A new turn: what was typed for the last one goes.
-      this.notationEtag = game.etag;
-      this.notationInput.value = "";
-    }
+    this.controls?.newTurn(game.etag);
     const viewed = this.record.viewed;
     this.rootEl.setAttribute("data-viewing-record", viewed === null ? "false" : "true");
     const still = viewed !== null ? boardForSeat(viewed.board, this.viewSeat) : this.finalPosition;
     if (still) {
       // A position of the record, or a finished game's final position: read-only.
       this.boardKey = "";
-      this.partial = [];
+      this.state.clearPlay();
       this.show(still);
       return;
     }
     const playing = this.has(Action.PLAY);
-    const key = `${game.etag}|${this.viewSeat}|${playing ? this.plays.length : 0}|${this.replaying}`;
+    const plays = this.state.plays;
+    const key = `${game.etag}|${this.viewSeat}|${playing ? plays.length : 0}|${this.replaying}`;
     if (key === this.boardKey) {
       return;
     }
     this.boardKey = key;
-    this.partial = [];
-    this.complete = playing && mustPass(this.plays) ? this.plays[0] : null;
-    const state = boardOf(shown, this.viewSeat);
-    this.sounds.follow(state);
-    this.show(state, playing ? this.plays : undefined);
+    this.state.clearPlay();
+    const board = boardOf(shown, this.viewSeat);
+    this.sounds.follow(board);
+    this.show(board, playing ? plays : undefined);
   }
 
   private show(state: BoardState, plays?: LegalPlay[]): void {
@@ -647,21 +447,20 @@ class GameScreen implements Screen {
 
   /** The pips in the name strips: the board's, with the steps made so far this turn. */
   private renderPips(): void {
-    const shown = this.sync.shown;
+    const shown = this.state.sync.shown;
     if (!shown) {
       return;
     }
     const viewed = this.record.viewed;
-    const board = viewed !== null ? boardForSeat(viewed.board, this.viewSeat) : (this.finalPosition ?? boardAfter(boardOf(shown, this.viewSeat), this.partial));
-    setText(this.pipsMe, `Pips: ${board.pips.me}`);
-    setText(this.pipsThem, `Pips: ${board.pips.them}`);
+    const board = viewed !== null ? boardForSeat(viewed.board, this.viewSeat) : (this.finalPosition ?? boardAfter(boardOf(shown, this.viewSeat), [...this.state.partial]));
+    this.players.showPips(board.pips);
   }
 
   /** What the last event before the page came did, said as if it had just happened. */
   private onHistory(last: GameEvent): void {
     const game = this.game;
     if (game && !this.message && last.sequence + 1n === game.eventCount) {
-      this.message = eventText(game, last, this.watching ? null : this.mySeat);
+      this.message = eventText(game, last, this.state.mySeat);
       setText(this.eventNote, this.message);
       this.render();
     }
@@ -681,36 +480,17 @@ class GameScreen implements Screen {
   }
 
   private renderClocks(): void {
-    const game = this.game;
-    if (!game || !game.ruleSet?.clock || !game.clocks) {
-      this.clockMe.hidden = true;
-      this.clockThem.hidden = true;
-      return;
-    }
-    const now = Date.now();
-    const view = this.viewSeat;
-    this.clockMe.hidden = false;
-    this.clockThem.hidden = false;
-    setText(this.clockMe, `Clock: ${clockText(readClock(game.clocks, view, now))}`);
-    setText(this.clockThem, `Clock: ${clockText(readClock(game.clocks, otherSeat(view), now))}`);
+    this.players.showClocks(this.game, this.viewSeat, Date.now());
   }
 
   private renderControls(): void {
-    if (this.watching) {
-      return;
-    }
-    const idle = !this.busy;
-    const canDouble = this.has(Action.DOUBLE);
-    this.rollButton.disabled = !(idle && this.has(Action.ROLL));
-    this.doubleButton.disabled = !(idle && canDouble);
-    this.doubleButton.hidden = !canDouble;
-    this.resignButton.disabled = !(idle && this.has(Action.RESIGN));
-    const playing = idle && this.has(Action.PLAY);
-    this.undoButton.disabled = !(playing && this.partial.length > 0);
-    this.submitButton.disabled = !(playing && this.complete !== null);
-    setText(this.submitButton, playing && mustPass(this.plays) ? "Play (no move possible)" : "Play");
-    this.notationInput.disabled = !playing;
-    this.notationSubmit.disabled = !playing;
+    this.controls?.show({
+      idle: !this.state.busy,
+      may: (action) => this.has(action),
+      steps: this.state.partial.length,
+      whole: this.state.complete !== null,
+      pass: mustPass(this.state.plays),
+    });
   }
 
   private renderDialogs(game: Game): void {
@@ -722,8 +502,8 @@ class GameScreen implements Screen {
       if (!this.matchOverShown && !this.replaying) {
         this.matchOverShown = true;
         const last = game.finishedGames[game.finishedGames.length - 1];
-        const lastText = last ? `${gameOverText(game, last, this.watching ? null : this.mySeat)} ` : "";
-        setText(dialogs.matchOverText, `${lastText}${matchOverText(game, this.watching ? null : this.mySeat)}`);
+        const lastText = last ? `${gameOverText(game, last, this.state.mySeat)} ` : "";
+        setText(dialogs.matchOverText, `${lastText}${matchOverText(game, this.state.mySeat)}`);
         if (this.rematch) {
           // The rematch is offered in the dialog while it is open, beside the board after.
           const rematch = this.rematch.element;
@@ -739,22 +519,7 @@ class GameScreen implements Screen {
     if (this.watching) {
       return;
     }
-    if (game.phase === Phase.DOUBLED && this.has(Action.TAKE)) {
-      setText(dialogs.double.text, doubleOfferText(game));
-      dialogs.beaverButton.hidden = !this.has(Action.BEAVER);
-      dialogs.open(dialogs.double.element);
-    } else {
-      dialogs.close(dialogs.double.element);
-    }
-    if (game.phase === Phase.RESIGNING && this.has(Action.ACCEPT)) {
-      setText(dialogs.resignAnswer.text, resignationOfferText(game));
-      dialogs.open(dialogs.resignAnswer.element);
-    } else {
-      dialogs.close(dialogs.resignAnswer.element);
-    }
-    if (!this.has(Action.RESIGN)) {
-      dialogs.close(dialogs.resignOffer.element);
-    }
+    dialogs.ask(game, (action) => this.has(action));
   }
 
   private showGameOver(game: Game): void {
@@ -763,77 +528,19 @@ class GameScreen implements Screen {
     if (!dialogs || !finished || game.phase === Phase.MATCH_OVER) {
       return;
     }
-    const me = this.watching ? null : this.mySeat;
+    const me = this.state.mySeat;
     const goesOn = isMoneyPlay(game) ? ` ${scoreText(game, me)}. The next game starts now.` : ` ${scoreText(game, me)}.`;
     setText(dialogs.gameOverText, `${gameOverText(game, finished, me)}${goesOn}`);
     dialogs.open(dialogs.gameOver.element, !this.watching);
   }
 
-  // --- acting ----------------------------------------------------------------------------------
+  // --- input ---------------------------------------------------------------------------------
 
-  /** Makes one action on the state shown; a refusal shows the server's message verbatim. */
-  private async act(call: (common: Common) => Promise<{ game?: Game }>): Promise<boolean> {
-    const game = this.game;
-    if (!game || this.busy || this.watching) {
-      return false;
-    }
-    this.busy = true;
-    setText(this.refusal, "");
+  /** The refusal, the pips and the controls: what a call, a step on the board or a refusal changes. */
+  private renderInput(): void {
+    setText(this.refusal, this.state.refusal);
+    this.renderPips();
     this.renderControls();
-    const common: Common = { name: this.name, seatToken: this.token, etag: game.etag, requestId: newRequestId() };
-    try {
-      // The state an action makes comes on the stream, in order, behind whatever is still to show.
-      try {
-        await call(common);
-      } catch (error) {
-        // A lost answer: the same request_id makes the retry safe.
-        if (error instanceof ConnectError && (error.code === Code.Unavailable || error.code === Code.Unknown) && !this.signal.aborted) {
-          await pause(500, this.signal);
-          await call(common);
-        } else {
-          throw error;
-        }
-      }
-      setText(this.refusal, "");
-      this.actedOn = common.etag;
-      return true;
-    } catch (error) {
-      if (!this.signal.aborted) {
-        setText(this.refusal, refusalText(error));
-        if (error instanceof ConnectError && error.code === Code.Aborted) {
-          void this.feed.refresh();
-        }
-      }
-      return false;
-    } finally {
-      this.busy = false;
-      this.renderControls();
-    }
-  }
-
-  private async roll(): Promise<void> {
-    if (this.has(Action.ROLL)) {
-      await this.act((c) => this.api.games.rollDice(c, { signal: this.signal }));
-    }
-  }
-
-  private async double(): Promise<void> {
-    if (this.has(Action.DOUBLE)) {
-      await this.act((c) => this.api.games.offerDouble(c, { signal: this.signal }));
-    }
-  }
-
-  private async answer(kind: "take" | "drop" | "beaver" | "accept" | "reject"): Promise<void> {
-    const games = this.api.games;
-    const options = { signal: this.signal };
-    const calls = {
-      take: (c: Common) => games.takeDouble(c, options),
-      drop: (c: Common) => games.dropDouble(c, options),
-      beaver: (c: Common) => games.beaverDouble(c, options),
-      accept: (c: Common) => games.acceptResignation(c, options),
-      reject: (c: Common) => games.rejectResignation(c, options),
-    };
-    await this.act(calls[kind]);
   }
 
   private openResign(): void {
@@ -843,107 +550,35 @@ class GameScreen implements Screen {
     }
   }
 
-  private async resign(result: GameResult): Promise<void> {
-    await this.act((c) => this.api.games.offerResignation({ ...c, result }, { signal: this.signal }));
-  }
-
   private undo(): void {
-    setText(this.refusal, "");
     this.board?.undo();
-    this.syncPartial();
+    this.state.undo(this.board?.partial ?? []);
   }
 
-  /** After an undo: the board's steps; fewer steps than a whole play make no play. */
-  private syncPartial(): void {
-    const partial = this.board?.partial ?? [];
-    if (partial.length !== this.partial.length) {
-      this.partial = [...partial];
-      this.complete = partial.length === 0 && mustPass(this.plays) ? this.plays[0] : null;
-    }
-    this.renderPips();
-    this.renderControls();
-  }
-
-  private async submitPlay(): Promise<void> {
-    const complete = this.complete;
-    if (!complete || !this.has(Action.PLAY)) {
-      return;
-    }
-    const steps = (this.partial.length ? this.partial : complete.steps).map((s) => ({ fromPoint: s.from, toPoint: s.to }));
-    if (steps.length === 0) {
-      // The roll cannot be played: say so ("pass"), as the notation allows.
-      await this.act((c) => this.api.games.playMove({ ...c, play: { case: "notation", value: "pass" } }, { signal: this.signal }));
-      return;
-    }
-    this.ownPlay = this.game?.eventCount ?? null;
-    await this.act((c) => this.api.games.playMove({ ...c, play: { case: "steps", value: { steps } } }, { signal: this.signal }));
-  }
-
-  private async sendNotation(): Promise<void> {
-    if (!this.has(Action.PLAY)) {
-      return;
-    }
-    const text = this.notationInput.value.trim();
-    const sent = await this.act((c) => this.api.games.playMove({ ...c, play: { case: "notation", value: text } }, { signal: this.signal }));
-    if (sent) {
-      this.notationInput.value = "";
+  private async sendNotation(text: string): Promise<void> {
+    if (await this.state.playNotation(text)) {
+      this.controls?.clearNotation();
     }
   }
 
   private onPartialChange(partial: Step[], complete: LegalPlay | null): void {
-    if (partial.length > this.partial.length) {
+    if (partial.length > this.state.partial.length) {
       playSound("checker");
     }
-    this.partial = [...partial];
-    this.complete = complete ?? (partial.length === 0 && mustPass(this.plays) ? this.plays[0] : null);
-    if (partial.length > 0) {
-      setText(this.refusal, "");
-    }
-    this.renderPips();
-    this.renderControls();
-  }
-
-  /** The board refused a step: ask the server why, and say it in its words. */
-  private async onIllegalAttempt(partial: Step[], attempted: { from: number; to: number }): Promise<void> {
-    const game = this.game;
-    if (!game || !this.has(Action.PLAY)) {
-      return;
-    }
-    const steps = [...partial.map((s) => ({ fromPoint: s.from, toPoint: s.to })), { fromPoint: attempted.from, toPoint: attempted.to }];
-    try {
-      const answer = await this.api.rules.validatePlay(
-        {
-          variant: game.ruleSet?.variant,
-          position: { form: { case: "positionId", value: game.positionId } },
-          dice: [...game.dice],
-          play: { case: "steps", value: { steps } },
-        },
-        { signal: this.signal },
-      );
-      if (this.game !== game) {
-        return;
-      }
-      if (!answer.legal) {
-        setText(this.refusal, answer.reason || answer.error || "that move is not legal");
-      }
-    } catch (error) {
-      if (!this.signal.aborted) {
-        setText(this.refusal, refusalText(error));
-      }
-    }
+    this.state.setPartial(partial, complete);
   }
 
   private onDiceClick(): void {
     if (this.has(Action.ROLL)) {
-      void this.roll();
-    } else if (this.complete && this.has(Action.PLAY)) {
-      void this.submitPlay();
+      void this.state.roll();
+    } else if (this.state.complete && this.has(Action.PLAY)) {
+      void this.state.play();
     }
   }
 
   private onCubeClick(): void {
     if (this.has(Action.DOUBLE)) {
-      void this.double();
+      void this.state.double();
     }
   }
 
@@ -961,9 +596,9 @@ class GameScreen implements Screen {
     if (target && target.closest("input, textarea, select, button, a, dialog")) {
       return;
     }
-    if (!this.submitButton.disabled) {
+    if (this.controls?.canPlay) {
       event.preventDefault();
-      void this.submitPlay();
+      void this.state.play();
     }
   }
 }

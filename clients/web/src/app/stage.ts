@@ -12,6 +12,7 @@ import type { BoardState, Side } from "../board/model";
 import { EventKind, Phase, Seat, type Game } from "../gen/tavli/v1/games_service_pb";
 import { otherSeat, seatIndex, sideOf, toBoardState, usesCube } from "./convert";
 import { stepMs, type Speed } from "./motion";
+import { pause } from "./pause";
 import { playOf, type Change, type Shown } from "./sync";
 
 /** One move shown: a checker's step, a checker hit to the bar, or the cube. */
@@ -167,16 +168,4 @@ function offeredTo(game: Game): Seat {
 
 function seatName(seat: Seat): "SEAT_0" | "SEAT_1" {
   return seat === Seat.SEAT_1 ? "SEAT_1" : "SEAT_0";
-}
-
-/** Waits `ms` (at once when the screen is left). */
-export function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve) => {
-    if (ms <= 0 || signal.aborted) return resolve();
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
 }

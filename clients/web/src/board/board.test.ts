@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { cubeNumber, describeBoard } from "./board";
+import { cubeNumber } from "./markup";
+import { describeBoard } from "./words";
 import type { BoardState, SideCheckers } from "./model";
 
 function side(counts: Record<number, number>, bar = 0): SideCheckers {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Phase, Seat } from "../gen/tavli/v1/games_service_pb";
 import { backgammonGame } from "./fixtures.test-helpers";
-import { awaitsRematch, botOf, rematchStep } from "./rematch";
+import { awaitsRematch, botOf, rematchStep } from "./rematch-step";
 
 const over = { phase: Phase.MATCH_OVER, winner: Seat.SEAT_0 };
 const people = { seat0Player: { displayName: "Anna" }, seat1Player: { displayName: "Bob" } };
