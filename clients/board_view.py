@@ -91,7 +91,7 @@ def draw(table: Table) -> str:
     off_x, off_o = table.position.player[OFF], table.position.opponent[OFF]
     notes = _notes(table)
     title = table.title or table.variant.title.capitalize()
-    lines = [f" {title:<16}Position ID: {table.position_id or table.position.position_id()}"]
+    lines = [f" {title:<15} Position ID: {table.position_id or table.position.position_id()}"]
     if table.match_id:
         lines.append(f"{'':17}Match ID   : {table.match_id}")
     lines.append(_TOP_FRAME + _NOTES + notes[0])

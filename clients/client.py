@@ -38,6 +38,7 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
 from tavli.engine import BACKGAMMON, VARIANTS, GameResult
+from tavli.engine.backgammon import HOME_HIT_AND_RUN_VALUES, START_VALUES, HomeHitAndRun, Start
 from tavli.engine.variant import VariantName as VariantName  # re-exported for the commands
 from tavli.v1 import (
     board_pb2,
@@ -58,6 +59,14 @@ VARIANT_ENUMS: dict[VariantName, board_pb2.Variant] = {
     if (enum := "VARIANT_" + variant.name.upper().replace("-", "_")) in board_pb2.Variant.keys()
 }
 VARIANT_NAMES: dict[board_pb2.Variant, VariantName] = {number: name for name, number in VARIANT_ENUMS.items()}
+START_ENUMS: dict[Start, board_pb2.Start] = {
+    start: getattr(board_pb2, f"START_{start}") for start in START_VALUES
+}
+START_NAMES: dict[board_pb2.Start, Start] = {number: start for start, number in START_ENUMS.items()}
+"""The engine's ``start`` for each API ``Start``."""
+HOME_HIT_AND_RUN_ENUMS: dict[HomeHitAndRun, board_pb2.HomeHitAndRun] = {
+    value: getattr(board_pb2, f"HOME_HIT_AND_RUN_{value}") for value in HOME_HIT_AND_RUN_VALUES
+}
 RESULT_ENUMS: dict[ResignLevel, board_pb2.GameResult] = {
     result.resign_level: getattr(board_pb2, enum)
     for result in GameResult
@@ -241,8 +250,8 @@ class TavliClient:
     ) -> tuple[Seat, Seat]:
         """Create a game; returns its two seats. ``players`` names who sits at each seat (seat 0
         first); ``options`` are RuleSet fields (``cube=...`` takes True/False,
-        ``opening``/``match_openings``/``backgammons`` take the engine's names, ``clock`` an
-        :class:`~tavli.engine.clock.ClockRules` in seconds)."""
+        ``opening``/``match_openings``/``backgammons``/``start``/``home_hit_and_run`` take the
+        engine's names, ``clock`` an :class:`~tavli.engine.clock.ClockRules` in seconds)."""
         rule_set = games_pb2.RuleSet(variant=VARIANT_ENUMS[variant], match_length=match_length)
         for name, value in options.items():
             if name == "clock":
@@ -257,6 +266,10 @@ class TavliClient:
                 value = getattr(games_pb2, f"MATCH_OPENINGS_{value}")
             elif name == "backgammons":
                 value = getattr(games_pb2, f"BACKGAMMONS_{value}")
+            elif name == "start":
+                value = START_ENUMS[value]
+            elif name == "home_hit_and_run":
+                value = HOME_HIT_AND_RUN_ENUMS[value]
             setattr(rule_set, name, value)
         request = games_pb2.CreateGameRequest(
             rule_set=rule_set,

@@ -31,19 +31,25 @@ from tavli.clients import bots
 from tavli.clients.board_view import Clocks, Table, clock_time, draw, draw_clocks
 from tavli.clients.client import VARIANT_ENUMS, Seat, TavliClient, TavliServerError, VariantName
 from tavli.clients.rule_options import (
+    MATCH_OPENINGS,
     add_backgammons_option,
     add_clock_options,
+    add_home_hit_and_run_option,
+    add_variant_option,
     backgammons_of,
     clock_of,
     clock_problem,
+    game_options,
+    match_length_of,
     rules_problem,
 )
-from tavli.clients.seat_driver import SeatDriver, variant_of
-from tavli.engine import BACKGAMMON, VARIANTS, Position
+from tavli.clients.seat_driver import SeatDriver, position_of, variant_of
+from tavli.engine import BACKGAMMON, VARIANTS
+from tavli.engine.backgammon import HomeHitAndRun, Start
 from tavli.engine.clock import ClockRules
 from tavli.engine.errors import InvalidMatchIdError
 from tavli.engine.match_id import GameStatus, MatchInfo, Resignation
-from tavli.engine.rules import Backgammons, RuleSet
+from tavli.engine.rules import Backgammons, MatchOpenings, Opening, RuleSet
 from tavli.engine.variant import GameResult
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
 
@@ -80,6 +86,23 @@ class PlayOptions:
     auto_forced: bool = True
     dice_seed: str = ""
     clock: ClockRules | None = None
+    start: Start = "STANDARD"
+    home_hit_and_run: HomeHitAndRun = "ALLOWED"
+    opening: Opening | None = None  # None: the variant's own
+    match_openings: MatchOpenings = "EVERY_GAME"
+
+    def rule_set(self) -> RuleSet:
+        """The rules the session's game is played by (its clock aside)."""
+        return RuleSet(
+            variant=self.variant,
+            match_length=self.match_length,
+            backgammons=self.backgammons,
+            start=self.start,
+            home_hit_and_run=self.home_hit_and_run,
+            opening=self.opening,
+            match_openings=self.match_openings,
+            cube=self.cube and VARIANTS[self.variant].cube,
+        )
 
 
 def add_parser(commands: Any) -> None:
@@ -92,11 +115,16 @@ def add_parser(commands: Any) -> None:
             " Without --server, a server is started for the session and stopped after it."
         ),
     )
+    add_variant_option(parser, what="the game to play", variants=VARIANT_ENUMS)
     parser.add_argument(
-        "--variant", choices=sorted(VARIANT_ENUMS), default=BACKGAMMON.name, help="the game to play (default: %(default)s)"
+        "--match", type=int, default=None, metavar="N",
+        help="play a match to N points (default: 5 in portes and tavla, else 0, money play)",
     )
+    add_home_hit_and_run_option(parser)
     parser.add_argument(
-        "--match", type=int, default=0, metavar="N", help="play a match to N points (default: 0, money play)"
+        "--match-openings", choices=tuple(MATCH_OPENINGS), default=None,
+        help="who opens the later games of a match: every-game, the opening throw; winner-opens; alternate,"
+             " the sides take turns (default: winner-opens in portes and tavla, else every-game)",
     )
     parser.add_argument(
         "--cube", action=argparse.BooleanOptionalAction, default=None,
@@ -123,18 +151,34 @@ def add_parser(commands: Any) -> None:
 
 
 def run(arguments: argparse.Namespace) -> int:
-    variant: VariantName = arguments.variant
+    table = game_options(arguments)
+    variant: VariantName = table["variant"]
     chosen = VARIANTS[variant]
-    if arguments.match < 0:
+    match_length = match_length_of(arguments)
+    if match_length < 0:
         return _fail("--match takes a number of points of at least 1 (0 for money play)")
     if not chosen.cube and arguments.cube:
         return _fail(f"{chosen.title} is played without the cube")
-    backgammons = backgammons_of(arguments)
-    problem = rules_problem(variant, backgammons)
+    backgammons = backgammons_of(arguments, table.get("backgammons", "COUNTED"))
+    match_openings: MatchOpenings = (
+        MATCH_OPENINGS[arguments.match_openings]
+        if arguments.match_openings is not None
+        else table.get("match_openings", "EVERY_GAME") if match_length else "EVERY_GAME"
+    )
+    cube = table.get("cube", True) if arguments.cube is None else arguments.cube
+    rules = {
+        "start": table.get("start", "STANDARD"),
+        "home_hit_and_run": table.get("home_hit_and_run", "ALLOWED"),
+        "opening": table.get("opening"),
+        "match_openings": match_openings,
+    }
+    problem = rules_problem(
+        variant, backgammons, match_length=match_length, cube=chosen.cube and cube, **rules
+    )
     if problem:
         return _fail(problem)
     clock = clock_of(arguments)
-    problem = clock_problem(clock, arguments.match)
+    problem = clock_problem(clock, match_length)
     if problem:
         return _fail(problem)
     refusal = bots.refusal(arguments.bot, chosen)
@@ -146,13 +190,14 @@ def run(arguments: argparse.Namespace) -> int:
         return _fail(str(error))
     options = PlayOptions(
         variant=variant,
-        match_length=arguments.match,
-        cube=chosen.cube and arguments.cube is not False,
+        match_length=match_length,
+        cube=chosen.cube and cube,
         beavers=arguments.beavers,
         backgammons=backgammons,
         auto_forced=arguments.auto_forced,
         dice_seed="" if arguments.seed is None else f"tavli-play-{arguments.seed}",
         clock=clock,
+        **rules,
     )
     try:
         if arguments.server:
@@ -206,7 +251,15 @@ class PlaySession:
     def run(self) -> int:
         """Play until the match is over or the person quits; returns the exit status (0)."""
         options = self.options
-        rules: dict[str, Any] = {"auto_play_forced": options.auto_forced, "backgammons": options.backgammons}
+        rules: dict[str, Any] = {
+            "auto_play_forced": options.auto_forced,
+            "backgammons": options.backgammons,
+            "start": options.start,
+            "home_hit_and_run": options.home_hit_and_run,
+            "match_openings": options.match_openings,
+        }
+        if options.opening is not None:
+            rules["opening"] = options.opening
         if VARIANTS[options.variant].cube:
             rules["cube"] = options.cube
             rules["beavers"] = options.beavers
@@ -542,7 +595,7 @@ class PlaySession:
         """What the board shows now, from the person's side."""
         game = self.game
         me, bot = self.human.seat, self.driver.seat.seat
-        position = Position.from_id(game.position_id)
+        position = position_of(game)
         if game.turn == bot:
             position = position.swapped()
         cube = game.rule_set.cube == games_pb2.CUBE_MODE_CUBE
@@ -600,12 +653,17 @@ class PlaySession:
 
     def _introduction(self) -> str:
         options = self.options
-        variant = VARIANTS[options.variant]
+        variant = options.rule_set().rules
         length = f"a {options.match_length}-point match" if options.match_length else "money play, game after game"
         # A 1-point match has no cube (RULES.md), whatever the options say.
         with_cube = options.cube and variant.cube and options.match_length != 1
         cube = "with the cube" if with_cube else "without the cube"
         backgammons = ", backgammons scored as gammons" if options.backgammons == "AS_GAMMON" else ""
+        if options.home_hit_and_run == "FORBIDDEN":
+            backgammons += ", a checker that hits in its home board stays there"
+        if options.match_openings != "EVERY_GAME" and options.match_length:
+            opener = "each side in turn" if options.match_openings == "ALTERNATE" else "the winner of a game"
+            backgammons += f", {opener} opens the next"
         clock = f", {_clock_words(options.clock, options.match_length)}" if options.clock is not None else ""
         rules = f"{length}, {cube}{backgammons}{clock}"
         return (
@@ -615,7 +673,7 @@ class PlaySession:
 
     def _resign_levels(self) -> tuple[GameResult, ...]:
         """What the person may offer to resign: a backgammon only where backgammons are counted."""
-        return RuleSet(variant=self.options.variant, backgammons=self.options.backgammons).resign_levels
+        return self.options.rule_set().resign_levels
 
     def _help(self) -> str:
         levels = "|".join(level.value for level in self._resign_levels())
@@ -648,7 +706,7 @@ class PlaySession:
     def _hint(self) -> str:
         game = self.game
         variant = variant_of(game)
-        position = Position.from_id(game.position_id)
+        position = position_of(game)
         dice = (int(game.dice[0]), int(game.dice[1]))
         plays = list(variant.legal_plays(position, dice))
         adviser = bots.create("heuristic", seed=0)

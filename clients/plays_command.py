@@ -7,8 +7,10 @@ import json
 import sys
 from typing import IO, Any
 
-from tavli.engine import BACKGAMMON, VARIANTS, Position, TavliError, Variant
+from tavli.clients.rule_options import add_home_hit_and_run_option, add_variant_option, game_options
+from tavli.engine import Position, TavliError, Variant
 from tavli.engine.play import check_dice
+from tavli.engine.rules import InvalidRuleSetError, RuleSet
 
 _START_ID = "4HPwATDgc/ABMA"
 
@@ -23,7 +25,8 @@ def add_parser(commands: Any) -> None:
             " and write one JSON line per query."
         ),
     )
-    parser.add_argument("--variant", choices=sorted(VARIANTS), default=BACKGAMMON.name)
+    add_variant_option(parser, what="the game whose rules apply")
+    add_home_hit_and_run_option(parser)
     parser.add_argument("--position-id", metavar="ID", help="GNU Backgammon Position ID (default: the start)")
     parser.add_argument("--dice", nargs=2, type=int, metavar=("DIE", "DIE"))
     parser.add_argument("--json", action="store_true", help="print a JSON array instead of one play a line")
@@ -31,8 +34,15 @@ def add_parser(commands: Any) -> None:
     parser.set_defaults(run=run)
 
 
+_MOVE_OPTIONS = ("variant", "start", "home_hit_and_run")  # the options that decide the legal plays
+
+
 def run(arguments: argparse.Namespace) -> int:
-    variant = VARIANTS[arguments.variant]
+    options = game_options(arguments)
+    try:
+        variant = RuleSet(**{name: options[name] for name in _MOVE_OPTIONS if name in options}).rules
+    except InvalidRuleSetError as error:
+        return _fail(str(error))
     if arguments.batch is not None:
         if arguments.dice or arguments.position_id:
             return _fail("--batch takes its positions and dice from the file, not from --position-id or --dice")
@@ -63,10 +73,11 @@ def list_plays(variant: Variant, position_id: str, dice: tuple[int, ...]) -> lis
 
     The resulting position keeps the same side first, as GNU Backgammon's move generator reports
     it. A roll that cannot be played gives one entry with an empty play and the unchanged position.
+    The Position ID is read with the variant's checkers a side (hypergammon's 1-3).
 
     :raises TavliError: for a malformed Position ID, impossible position or dice.
     """
-    position = Position.from_id(position_id)
+    position = Position.from_id(position_id, checkers=variant.checkers)
     legal = variant.legal_plays(position, check_dice(dice))
     return [
         {"play": notation, "position_id": position_id}

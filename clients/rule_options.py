@@ -5,34 +5,100 @@ made."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Collection
+from typing import Any
 
+from tavli.engine.backgammon import HomeHitAndRun
 from tavli.engine.clock import ClockRules
-
-from tavli.engine.rules import Backgammons, InvalidRuleSetError, RuleSet
+from tavli.engine.presets import PRESETS
+from tavli.engine.rules import Backgammons, InvalidRuleSetError, MatchOpenings, RuleSet
 from tavli.engine.variant import VariantName
+from tavli.engine.variants import VARIANTS
 
 BACKGAMMONS: dict[str, Backgammons] = {"counted": "COUNTED", "as-gammon": "AS_GAMMON"}
 """The words of ``--backgammons``, by the engine's names of the option's values."""
+
+HOME_HIT_AND_RUN: dict[str, HomeHitAndRun] = {"allowed": "ALLOWED", "forbidden": "FORBIDDEN"}
+"""The words of ``--home-hit-and-run``."""
+
+MATCH_OPENINGS: dict[str, MatchOpenings] = {
+    "every-game": "EVERY_GAME",
+    "winner-opens": "WINNER_OPENS",
+    "alternate": "ALTERNATE",
+}
+"""The words of ``--match-openings``."""
+
+_TABLE_OPTIONS = ("variant", "start", "home_hit_and_run", "cube", "backgammons", "opening", "match_openings")
+
+GAMES: dict[str, dict[str, Any]] = {
+    **{name: {"variant": name} for name in sorted(VARIANTS)},
+    "nackgammon": {"variant": "backgammon", "start": "NACKGAMMON"},
+    **{f"hypergammon-{n}": {"variant": "backgammon", "start": f"HYPERGAMMON_{n}"} for n in (1, 2, 3)},
+    **{
+        key: {name: value for name, value in PRESETS[key].rules.items() if name in _TABLE_OPTIONS}
+        for key in ("portes", "tavla")
+    },
+}
+"""What each ``--variant`` name sets: a variant, one of backgammon's starts (nackgammon,
+hypergammon) or a table's rules (Portes, Turkish tavla, as their presets have them)."""
+
+
+def add_variant_option(
+    parser: argparse.ArgumentParser, *, what: str, variants: Collection[str] = VARIANTS
+) -> None:
+    """``--variant``: a variant, a start of backgammon's or a table (:data:`GAMES`), of ``variants``
+    only (a command that needs the server offers those the API names)."""
+    choices = tuple(name for name, options in GAMES.items() if options["variant"] in variants)
+    parser.add_argument(
+        "--variant", choices=choices, default="backgammon",
+        help=f"{what} (default: %(default)s); nackgammon and hypergammon-N are backgammon from their starts,"
+             " portes and tavla backgammon with those tables' rules",
+    )
+
+
+def add_home_hit_and_run_option(parser: argparse.ArgumentParser) -> None:
+    """``--home-hit-and-run allowed|forbidden`` (README, "Portes, tavla, nackgammon, hypergammon")."""
+    parser.add_argument(
+        "--home-hit-and-run", choices=tuple(HOME_HIT_AND_RUN), default=None,
+        help="whether a checker that hits in your home board may move on in the same play"
+             " (backgammon only; default: forbidden in tavla, else allowed)",
+    )
+
+
+def game_options(arguments: argparse.Namespace) -> dict[str, Any]:
+    """The rule set's options that ``--variant`` and ``--home-hit-and-run`` name (engine names)."""
+    options = dict(GAMES[arguments.variant])
+    if getattr(arguments, "home_hit_and_run", None) is not None:
+        options["home_hit_and_run"] = HOME_HIT_AND_RUN[arguments.home_hit_and_run]
+    return options
+
+
+def match_length_of(arguments: argparse.Namespace) -> int:
+    """The match length ``--match`` names; without it, a table's (Portes, tavla: 5), else 0."""
+    if arguments.match is not None:
+        return int(arguments.match)
+    preset = PRESETS.get(arguments.variant)
+    return int(preset.rules["match_length"]) if preset is not None else 0
 
 
 def add_backgammons_option(parser: argparse.ArgumentParser) -> None:
     """``--backgammons counted|as-gammon``: how a backgammon is scored (README, "Games and matches")."""
     parser.add_argument(
-        "--backgammons", choices=tuple(BACKGAMMONS), default="counted",
+        "--backgammons", choices=tuple(BACKGAMMONS), default=None,
         help="how a backgammon scores: counted, 3 times the cube; as-gammon, as a gammon, 2 times the cube"
-             " (backgammon only; default: %(default)s)",
+             " (backgammon only; default: as-gammon in portes and tavla, else counted)",
     )
 
 
-def backgammons_of(arguments: argparse.Namespace) -> Backgammons:
-    """The ``backgammons`` option ``--backgammons`` names."""
-    return BACKGAMMONS[arguments.backgammons]
+def backgammons_of(arguments: argparse.Namespace, default: Backgammons = "COUNTED") -> Backgammons:
+    """The ``backgammons`` option ``--backgammons`` names, or ``default`` without it."""
+    return default if arguments.backgammons is None else BACKGAMMONS[arguments.backgammons]
 
 
-def rules_problem(variant: VariantName, backgammons: Backgammons) -> str | None:
+def rules_problem(variant: VariantName, backgammons: Backgammons, **options: Any) -> str | None:
     """What the engine finds wrong with these options together, in words, or ``None``."""
     try:
-        RuleSet(variant=variant, backgammons=backgammons)
+        RuleSet(variant=variant, backgammons=backgammons, **options)
     except InvalidRuleSetError as error:
         return str(error)
     return None

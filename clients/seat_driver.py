@@ -31,6 +31,7 @@ from typing import Any, Literal
 from tavli.clients.bots.base import Bot, CubeAnswer, Situation
 from tavli.clients.client import (
     RESULT_LEVELS,
+    START_NAMES,
     VARIANT_NAMES,
     Seat,
     SeatStream,
@@ -40,7 +41,8 @@ from tavli.clients.client import (
 )
 from tavli.engine import BACKGAMMON, VARIANTS, Play, Position, Step, Variant
 from tavli.engine.clock import ClockRules
-from tavli.engine.rules import DEFAULT_CUBE_LIMIT
+from tavli.engine.position import CHECKERS_PER_SIDE
+from tavli.engine.rules import DEFAULT_CUBE_LIMIT, RuleSet
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
 
 _RETRIES = 3  # fresh reads after a stale etag before giving up
@@ -110,7 +112,7 @@ class SeatDriver:
     def situation(self, game: games_pb2.Game, *, beavers_allowed: bool = False) -> Situation:
         """What the bot knows of ``game`` besides the board, from its own side."""
         me = self.seat.seat
-        position = Position.from_id(game.position_id)
+        position = position_of(game)
         if game.turn != me:
             position = position.swapped()
         score = list(game.score) or [0, 0]
@@ -180,7 +182,7 @@ class SeatDriver:
 
     def _play(self, game: games_pb2.Game) -> games_pb2.Game:
         variant = variant_of(game)
-        position = Position.from_id(game.position_id)
+        position = position_of(game)
         dice = (int(game.dice[0]), int(game.dice[1]))
         if self.engine_plays:
             plays: list[Play] = list(variant.legal_plays(position, dice))
@@ -191,7 +193,7 @@ class SeatDriver:
         legal = self.seat.legal_actions()
         if legal.etag != game.etag or games_pb2.ACTION_PLAY not in legal.actions:
             raise _StaleState
-        plays = [play_of(message) for message in legal.plays]
+        plays = [play_of(message, checkers=variant.checkers) for message in legal.plays]
         chosen = self.bot.choose_play(variant, position, dice, plays)
         for play, message in zip(plays, legal.plays):
             if play is chosen or play.position == chosen.position:
@@ -233,15 +235,29 @@ def game_ended_since(decided: games_pb2.Game, now: games_pb2.Game) -> bool:
 
 
 def variant_of(game: games_pb2.Game) -> Variant:
-    """The engine's variant a game is played by."""
-    return VARIANTS[VARIANT_NAMES[game.rule_set.variant]]
+    """The engine's rules a game is played by: its variant, with its start and hit-and-run rule."""
+    rule_set = game.rule_set
+    if not rule_set.start and not rule_set.home_hit_and_run:
+        return VARIANTS[VARIANT_NAMES[rule_set.variant]]
+    return RuleSet(
+        variant=VARIANT_NAMES[rule_set.variant],
+        start=START_NAMES.get(rule_set.start, "STANDARD"),
+        home_hit_and_run=(
+            "FORBIDDEN" if rule_set.home_hit_and_run == board_pb2.HOME_HIT_AND_RUN_FORBIDDEN else "ALLOWED"
+        ),
+    ).rules
 
 
-def play_of(message: board_pb2.Play) -> Play:
-    """The engine's play for a legal play the server listed."""
+def position_of(game: games_pb2.Game) -> Position:
+    """The game's position, seen from the seat on turn (read with the game's checkers a side)."""
+    return Position.from_id(game.position_id, checkers=variant_of(game).checkers)
+
+
+def play_of(message: board_pb2.Play, *, checkers: int = CHECKERS_PER_SIDE) -> Play:
+    """The engine's play for a legal play the server listed, in a game of ``checkers`` a side."""
     steps = tuple(Step(step.from_point, step.to_point, step.die, step.hit) for step in message.steps)
     # The engine's compiled core reads a Position ID faster than Python moves the checkers.
-    return Play.trusted(steps, Position.from_id(message.position_id))
+    return Play.trusted(steps, Position.from_id(message.position_id, checkers=checkers))
 
 
 # --- two bots, one game --------------------------------------------------------------------------

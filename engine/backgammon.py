@@ -1,6 +1,9 @@
-"""Backgammon: hitting, the bar, gammons and backgammons."""
+"""Backgammon: hitting, the bar, gammons and backgammons; and the rule set's options that change
+how checkers move: the start (nackgammon, hypergammon) and hit-and-run in the home board."""
 
 from __future__ import annotations
+
+from typing import Literal
 
 from tavli.engine import core
 from tavli.engine.play import Dice, Play, Step
@@ -14,26 +17,79 @@ from tavli.engine.variant import (
     is_better_way,
 )
 
-_START: Checkers = tuple(2 if p == 24 else 5 if p in (6, 13) else 3 if p == 8 else 0 for p in range(26))
+Start = Literal["STANDARD", "NACKGAMMON", "HYPERGAMMON_1", "HYPERGAMMON_2", "HYPERGAMMON_3"]
+HomeHitAndRun = Literal["ALLOWED", "FORBIDDEN"]
+
+STARTS: dict[Start, dict[Point, int]] = {
+    "STANDARD": {24: 2, 13: 5, 8: 3, 6: 5},
+    "NACKGAMMON": {24: 2, 23: 2, 13: 4, 8: 3, 6: 4},
+    "HYPERGAMMON_1": {24: 1},
+    "HYPERGAMMON_2": {24: 1, 23: 1},
+    "HYPERGAMMON_3": {24: 1, 23: 1, 22: 1},
+}
+"""Where each side's checkers stand before the first roll, for each ``start`` (RULES.md)."""
+
+START_VALUES: tuple[Start, ...] = tuple(STARTS)
+HOME_HIT_AND_RUN_VALUES: tuple[HomeHitAndRun, ...] = ("ALLOWED", "FORBIDDEN")
+
+# Each other start's name in a player's words, in a .mat file's Variation header (as GNU
+# Backgammon's export.c writes it) and in GNU Backgammon's ``set variation``.
+_START_NAMES: dict[Start, tuple[str, str, str]] = {
+    "NACKGAMMON": ("nackgammon", "NackGammon", "nackgammon"),
+    "HYPERGAMMON_1": ("1-checker hypergammon", "HyperGammon (1)", "1-chequer-hypergammon"),
+    "HYPERGAMMON_2": ("2-checker hypergammon", "HyperGammon (2)", "2-chequer-hypergammon"),
+    "HYPERGAMMON_3": ("3-checker hypergammon", "HyperGammon (3)", "3-chequer-hypergammon"),
+}
 
 
 class Backgammon(Variant):
-    """Backgammon as RULES.md describes it. My point ``p`` is the opponent's point ``25 - p``."""
+    """Backgammon as RULES.md describes it. My point ``p`` is the opponent's point ``25 - p``.
+
+    ``start`` places the checkers (nackgammon's start, or hypergammon's 1-3 checkers a side);
+    ``home_hit_and_run`` ``FORBIDDEN`` keeps a checker that hits in the mover's home board where it
+    hit for the rest of the play (Turkish tavla). A rule set's instance comes from
+    :func:`tavli.engine.variants.variant_with`, which builds one per set of options.
+    """
 
     name = "backgammon"
     title = "backgammon"
+    mat_variation = None
+    gnubg_variant = "standard"
     hits = True
     cube = True
     default_opening = "PLAY_OPENING_DICE"
     resign_levels = (GameResult.SINGLE, GameResult.GAMMON, GameResult.BACKGAMMON)
-    mat_variation = None
-    gnubg_variant = "standard"
     same_way_round = False
     example_plays = ("13/7 8/7", "bar/22", "24/18*/13", "6/2(2)", "6/off")
-    compiled_rules = core.BACKGAMMON_RULES
+    compiled_rules: int | None = core.BACKGAMMON_RULES
+    move_options = ("start", "home_hit_and_run")
+
+    def __init__(self, *, start: Start = "STANDARD", home_hit_and_run: HomeHitAndRun = "ALLOWED") -> None:
+        """:raises ValueError: for an option's value the rule book does not name."""
+        for option, value, values in (
+            ("start", start, START_VALUES),
+            ("home_hit_and_run", home_hit_and_run, HOME_HIT_AND_RUN_VALUES),
+        ):
+            if value not in values:
+                raise ValueError(f"{option} is {' or '.join(values)}, not {value!r}")
+        self.start = start
+        self.home_hit_and_run = home_hit_and_run
+        if start != "STANDARD":
+            self.title, self.mat_variation, self.gnubg_variant = _START_NAMES[start]
+        side = [0] * 26
+        for point, count in STARTS[start].items():
+            side[point] = count
+        self.checkers = sum(side)
+        self._start = Position.trusted(tuple(side), tuple(side))
+        # The compiled core plays 15 checkers a side and lets a hitter run on.
+        if self.checkers != 15 or home_hit_and_run != "ALLOWED":
+            self.compiled_rules = None
 
     def start_position(self) -> Position:
-        return Position.trusted(_START, _START)
+        return self._start
+
+    def __repr__(self) -> str:
+        return f"<Backgammon start={self.start} home_hit_and_run={self.home_hit_and_run}>"
 
     def opponent_point(self, point: Point) -> Point:
         return 25 - point
@@ -49,7 +105,7 @@ class Backgammon(Variant):
 
     def result(self, position: Position) -> GameResult | None:
         for winner, loser in ((position.player, position.opponent), (position.opponent, position.player)):
-            if winner[OFF] == 15:
+            if winner[OFF] == self.checkers:
                 if loser[OFF]:
                     return GameResult.SINGLE
                 # The loser's points 19-24 are the winner's home board.
@@ -67,6 +123,11 @@ class Backgammon(Variant):
             return f"you must enter your {checkers} from the bar first"
         if not player[start]:
             return "you have no checker on the bar" if start == BAR else f"you have no checker on your {start}-point"
+        if self.home_hit_and_run == "FORBIDDEN" and _hitter_stays(player, start, _hits_of(taken)):
+            return (
+                f"the checker that hit on your {start}-point must stay there this turn:"
+                " a checker that hits in your home board may not move on"
+            )
         end = start - die
         if end <= 0:
             return bear_off_refusal(player, start, die, outside="outside your home board or on the bar")
@@ -76,6 +137,8 @@ class Backgammon(Variant):
         return Step(start, end, die, _blots(opponent)[end])
 
     def _pure_plays(self, position: Position, dice: Dice) -> LegalPlays:
+        if self.home_hit_and_run == "FORBIDDEN":  # the quick paths let every checker run on
+            return super()._pure_plays(position, dice)
         high, low = dice
         player = position.player
         if high != low and not player[BAR] and sum(player[7:25]) >= 2:
@@ -100,7 +163,7 @@ class Backgammon(Variant):
         player = position.player
         if high != low and player[BAR]:
             return _two_dice_from_the_bar(position, high, low)
-        search = _Search(position, dice)
+        search = _Search(position, dice, self)
         if high == low:
             search.double(high, 4, BAR, (), 0)
             return search.doubles
@@ -109,6 +172,22 @@ class Backgammon(Variant):
         return [
             _new(Play, (steps, search.position_after(mover, hits))) for (mover, hits), steps in search.found.items()
         ]
+
+
+def _hitter_stays(player: Checkers | list[int], start: Point, hits: int) -> bool:
+    """Whether a step from ``start`` would move a checker that must stay where it hit, under
+    ``home_hit_and_run`` ``FORBIDDEN``: the mover hit on that home-board point this play (``hits``,
+    a bitmask of the mover's points) and has no other checker there to move. The rule, stated once."""
+    return start <= 6 and bool(hits >> start & 1) and player[start] <= 1
+
+
+def _hits_of(steps: tuple[Step, ...]) -> int:
+    """The mover's points hit by ``steps``, as a bitmask."""
+    hits = 0
+    for step in steps:
+        if step.hit:
+            hits |= 1 << step.end
+    return hits
 
 
 # While a play is searched, its hits are a bitmask of the mover's points hit. A point is hit at most
@@ -390,11 +469,12 @@ def _after_hits(opponent: Checkers, hits: int) -> Checkers:
 class _Search:
     """A depth-first search of every step sequence: for doubles, and for the bar and bearing off."""
 
-    __slots__ = ("blot", "doubles", "found", "may_bear_off", "player", "position", "targets")
+    __slots__ = ("blot", "doubles", "found", "hitter_stays", "may_bear_off", "player", "position", "targets")
     targets: dict[int, list[tuple[Point, Point, Step, Step]]]
 
-    def __init__(self, position: Position, dice: Dice) -> None:
+    def __init__(self, position: Position, dice: Dice, variant: Backgammon) -> None:
         opponent = position.opponent
+        self.hitter_stays = variant.home_hit_and_run == "FORBIDDEN"
         self.position = position
         self.player = list(position.player)
         self.blot = _blots(opponent)
@@ -447,6 +527,8 @@ class _Search:
             start = bear_off_start(player, die, highest)
             if start is not None:
                 steps.append(_new(Step, (start, OFF, die, False)))
+        if self.hitter_stays and hits:
+            return [step for step in steps if not _hitter_stays(player, step.start, hits)]
         return steps
 
     def record(self, hits: int, steps: tuple[Step, ...]) -> None:

@@ -73,9 +73,9 @@ def other_orders(moves: Sequence[_Given]) -> Iterator[list[_Given]]:
     first (:func:`in_play_order`, enough in backgammon), then every other (where a step's
     legality depends on the steps before it: Fevga's first checker, Plakoto's touching down)."""
     tried = {tuple(moves)}
-    for order in (in_play_order(moves), *itertools.permutations(moves)):
-        if tuple(order) not in tried:
-            tried.add(tuple(order))
+    for order in itertools.chain([tuple(in_play_order(moves))], itertools.permutations(moves)):
+        if order not in tried:
+            tried.add(order)
             yield list(order)
 
 

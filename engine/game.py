@@ -138,6 +138,7 @@ class GameState:
     resumes: Phase | None = None  # the phase play resumes in if the resignation is rejected
     resign_barred: frozenset[Side] = frozenset()  # rejected offers, until the next play
     last_play: LastPlay | None = None
+    opener: Side | None = None  # the side that started the game; None until the opening throw decides
 
     def checkers(self, side: Side) -> Checkers:
         """``side``'s checkers, from its own view."""
@@ -251,9 +252,9 @@ def _opening(state: MatchState, event: OpeningThrown) -> MatchState:
     throws_made = state.throws + len(throws)
     if rules.opening == "PLAY_OPENING_DICE":
         dice = (first, second) if starter == 0 else (second, first)
-        game = replace(game, position=position, turn=starter, phase=Phase.PLAYING, dice=dice)
+        game = replace(game, position=position, turn=starter, phase=Phase.PLAYING, dice=dice, opener=starter)
     else:
-        game = replace(game, position=position, turn=starter, phase=Phase.ROLLING)
+        game = replace(game, position=position, turn=starter, phase=Phase.ROLLING, opener=starter)
     game = replace(game, cube_value=cube_value, automatic_doubles=automatic)
     return replace(state, game=game, throws=throws_made)
 
@@ -571,7 +572,8 @@ def _end_game(
     game = state.game
     if winner is None:
         finished = FinishedGame(game.number, None, result, 0, game.cube_value, ended_by)
-        return _next_game(replace(state, finished=state.finished + (finished,)), None)
+        state = replace(state, finished=state.finished + (finished,))
+        return _next_game(state, _next_opener(rules, game, None))
     if points is None:
         multiplier = rules.multiplier(result)
         if ended_by == "play" and _jacoby_holds(state):
@@ -586,24 +588,37 @@ def _end_game(
     if rules.is_match and score[winner] >= rules.match_length:
         over = replace(game, phase=Phase.MATCH_OVER, dice=None, resignation=None, resumes=None)
         return replace(state, game=over, winner=winner)
-    return _next_game(state, winner)
+    return _next_game(state, _next_opener(rules, game, winner))
+
+
+def _next_opener(rules: RuleSet, game: GameState, winner: Side | None) -> Side | None:
+    """Who opens the match's game after ``game``, won by ``winner`` (``None``: drawn), throwing
+    both dice; ``None``: the opening throw decides (RULES.md, ``match_openings``). After a draw the
+    winner-opens rule has nobody to name, and the opening throw decides; the sides still take turns."""
+    if not rules.is_match:
+        return None
+    if rules.match_openings == "WINNER_OPENS":
+        return winner
+    if rules.match_openings == "ALTERNATE" and game.opener is not None:
+        return other(game.opener)
+    return None
 
 
 def match_at(rules: RuleSet, number: int, score: tuple[int, int], *, crawford_played: bool, opener: Side = 0) -> MatchState:
     """The state before game ``number`` of a match at ``score``: a game taken up from a record's own
     score line. It is the Crawford game when the rules and the score make it one and the Crawford
-    game has not been played yet; ``opener`` starts it when the match's winner opens each game.
+    game has not been played yet; ``opener`` starts it when the match's winner opens each game, or
+    the sides take turns.
     """
     before = new_match(rules)
     state = replace(
         before, game=replace(before.game, number=number - 1), score=score, crawford_played=crawford_played
     )
-    return _next_game(state, opener)
+    return _next_game(state, opener if rules.is_match and rules.match_openings != "EVERY_GAME" else None)
 
 
-def _next_game(state: MatchState, previous_winner: Side | None) -> MatchState:
-    """The next game, opened by ``previous_winner`` where the winner opens each game of the
-    match; after a draw (no winner) the opening throw decides."""
+def _next_game(state: MatchState, opener: Side | None) -> MatchState:
+    """The next game, opened by ``opener`` throwing both dice; ``None``: by the opening throw."""
     rules = state.rules
     crawford = False
     crawford_played = state.crawford_played
@@ -612,8 +627,10 @@ def _next_game(state: MatchState, previous_winner: Side | None) -> MatchState:
             crawford = crawford_played = True
     start = rules.rules.start_position()
     number = state.game.number + 1
-    if rules.is_match and rules.match_openings == "WINNER_OPENS" and previous_winner is not None:
-        game = GameState(number=number, position=start, turn=previous_winner, phase=Phase.ROLLING, crawford=crawford)
+    if opener is not None:
+        game = GameState(
+            number=number, position=start, turn=opener, phase=Phase.ROLLING, crawford=crawford, opener=opener
+        )
     else:
         game = GameState(number=number, position=start, turn=0, phase=Phase.OPENING, crawford=crawford)
     return replace(state, game=game, crawford_played=crawford_played)

@@ -42,7 +42,7 @@ class LongNardi(Variant):
     gnubg_variant = None
     same_way_round = True
     example_plays = ("24/18 13/8", "24/13", "13/7(2)", "6/off")
-    compiled_rules: ClassVar[int | None] = core.LONG_NARDI_RULES
+    compiled_rules: int | None = core.LONG_NARDI_RULES
 
     def start_position(self) -> Position:
         return Position.trusted(_START, _START)

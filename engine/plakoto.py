@@ -79,6 +79,7 @@ class Plakoto(Variant):
 
         :raises InvalidPositionError: with what makes it impossible.
         """
+        self.check_checkers(position)
         player, opponent = position
         pins = position.pins
         for name, checkers in (("the player", player), ("the opponent", opponent)):

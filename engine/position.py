@@ -2,7 +2,8 @@
 
 Each side counts the points from its own view. A side's checkers are a tuple of 26 counts indexed
 by point: index 0 holds the checkers it has borne off, 1-24 the points, 25 the bar. The counts
-always add up to 15, so a step that bears a checker off simply moves it to index 0.
+always add up to the checkers a side has (15, or hypergammon's 1, 2 or 3), so a step that bears a
+checker off simply moves it to index 0.
 
 A :class:`Position` is variant-neutral data. Which point of one side is which point of the other,
 and what makes a position possible, is the variant's business (see :mod:`tavli.engine.variant`).
@@ -33,6 +34,7 @@ Checkers: TypeAlias = tuple[int, ...]
 OFF: Point = 0
 BAR: Point = 25
 CHECKERS_PER_SIDE = 15
+"""The checkers a side has in every game but hypergammon; the most a side ever has."""
 POINTS = range(1, 25)
 HOME_BOARD = range(1, 7)
 
@@ -93,8 +95,9 @@ class Position(_PositionFields):
 
     An immutable pair ``(player, opponent)``: a tuple rather than a dataclass because the move
     generator makes one for every legal play, and a tuple is the cheapest immutable object Python
-    builds. The constructor checks the shape (26 non-negative counts adding up to 15 a side);
-    whether the two sides can stand together is checked by a variant's ``validate``.
+    builds. The constructor checks the shape (26 non-negative counts, each side as many checkers,
+    1 to 15); whether the two sides can stand together, with as many checkers as the game has, is
+    checked by a variant's ``validate``.
 
     :raises InvalidPositionError: if either side's counts are malformed.
     """
@@ -107,6 +110,11 @@ class Position(_PositionFields):
     def __new__(cls, player: Checkers, opponent: Checkers) -> Position:
         _check_counts("player", player)
         _check_counts("opponent", opponent)
+        if sum(player) != sum(opponent):
+            raise InvalidPositionError(
+                f"the player has {sum(player)} checkers and the opponent {sum(opponent)}:"
+                " both sides have as many"
+            )
         return tuple.__new__(cls, (player, opponent))
 
     @classmethod
@@ -142,22 +150,44 @@ class Position(_PositionFields):
         return f"Position.from_id({encode_position_id(self)!r})"
 
     @classmethod
-    def from_id(cls, position_id: str) -> Position:
-        """The position written as a GNU Backgammon Position ID, with its pins after a colon if
-        it has any (``...:m7,o18``).
+    def from_id(cls, position_id: str, *, checkers: int = CHECKERS_PER_SIDE) -> Position:
+        """The position written as a GNU Backgammon Position ID, of a game with ``checkers`` a side
+        (the ID writes only the checkers on the board: the rest are borne off), with its pins after
+        a colon if it has any (``...:m7,o18``).
 
         :raises InvalidPositionError: if the ID is malformed, or a pin stands where the pinned
             side has no checker.
         """
-        return decode_position_id(position_id)
+        return decode_position_id(position_id, checkers)
 
     @classmethod
-    def from_points(cls, player: dict[Point, int], opponent: dict[Point, int]) -> Position:
-        """A position from ``{point: count}`` maps; checkers not placed are borne off.
+    def from_points(
+        cls, player: dict[Point, int], opponent: dict[Point, int], *, checkers: int = CHECKERS_PER_SIDE
+    ) -> Position:
+        """A position from ``{point: count}`` maps, of a game with ``checkers`` a side; checkers not
+        placed are borne off.
 
-        :raises InvalidPositionError: if a side has more than 15 checkers or a bad point.
+        :raises InvalidPositionError: if a side has more checkers than that or a bad point.
         """
-        return cls(_side_from_points("player", player), _side_from_points("opponent", opponent))
+        return cls(
+            _side_from_points("player", player, checkers), _side_from_points("opponent", opponent, checkers)
+        )
+
+    def with_checkers(self, checkers: int) -> Position:
+        """The same checkers on the board and the bar, in a game of ``checkers`` a side: the rest
+        borne off (a form that writes only the board, as XGID does, is read so).
+
+        :raises InvalidPositionError: if a side has more than that many on the board.
+        """
+        return Position(
+            _side_from_points("player", dict(enumerate(self.player[1:], start=1)), checkers),
+            _side_from_points("opponent", dict(enumerate(self.opponent[1:], start=1)), checkers),
+        )
+
+    @property
+    def checkers(self) -> int:
+        """How many checkers each side has: 15, or 1-3 in hypergammon."""
+        return sum(self.player)
 
 
 class PinnedPosition(Position):
@@ -209,16 +239,16 @@ def pips(checkers: Checkers) -> int:
     return sum(point * count for point, count in enumerate(checkers))
 
 
-def _side_from_points(name: str, points: dict[Point, int]) -> Checkers:
+def _side_from_points(name: str, points: dict[Point, int], checkers: int) -> Checkers:
     counts = [0] * 26
     for point, count in points.items():
         if not 1 <= point <= BAR:
             raise InvalidPositionError(f"{name}: there is no point {point}")
         counts[point] = count
     on_board = sum(counts)
-    if on_board > CHECKERS_PER_SIDE:
-        raise InvalidPositionError(f"{name} has {on_board} checkers; a side has 15")
-    counts[OFF] = CHECKERS_PER_SIDE - on_board
+    if on_board > checkers:
+        raise InvalidPositionError(f"{name} has {on_board} checkers; a side has {checkers}")
+    counts[OFF] = checkers - on_board
     return tuple(counts)
 
 
@@ -228,8 +258,8 @@ def _check_counts(name: str, checkers: object) -> None:
     if any(not isinstance(count, int) or count < 0 for count in checkers):
         raise InvalidPositionError(f"{name}: checker counts must be whole numbers of at least 0")
     total = sum(checkers)
-    if total != CHECKERS_PER_SIDE:
-        raise InvalidPositionError(f"{name} has {total} checkers; a side has 15")
+    if not 1 <= total <= CHECKERS_PER_SIDE:
+        raise InvalidPositionError(f"{name} has {total} checkers; a side has 1 to {CHECKERS_PER_SIDE}")
 
 
 # GNU Backgammon's Position ID: for each side, opponent first, for each of its points 1-24 and then
@@ -256,15 +286,20 @@ _ZERO_THEN_ONES = ["0" + "1" * count for count in range(16)]
 
 
 @lru_cache(maxsize=8192)  # a GUI or a batch sends the same positions again and again
-def decode_position_id(position_id: str) -> Position:
-    """The position a Position ID stands for.
+def decode_position_id(position_id: str, checkers: int = CHECKERS_PER_SIDE) -> Position:
+    """The position a Position ID stands for, in a game of ``checkers`` a side.
 
-    :raises InvalidPositionError: if it is not a Position ID of a position with 15 a side.
+    :raises InvalidPositionError: if it is not a Position ID of a position with that many a side.
     """
-    if core.compiled is not None and (position := core.compiled.decode_position_id(position_id)) is not None:
+    compiled = core.compiled
+    if (
+        checkers == CHECKERS_PER_SIDE  # the core reads IDs of 15 a side
+        and compiled is not None
+        and (position := compiled.decode_position_id(position_id)) is not None
+    ):
         return position  # type: ignore[no-any-return]
     if isinstance(position_id, str) and ":" in position_id:
-        return _decode_with_pins(position_id)
+        return _decode_with_pins(position_id, checkers)
     if not isinstance(position_id, str) or len(position_id) != 14:
         raise InvalidPositionError(f"{position_id!r} is not a Position ID: it must be 14 characters")
     try:
@@ -280,23 +315,23 @@ def decode_position_id(position_id: str) -> Position:
     sides: list[Checkers] = []
     for runs_of_side, name in ((runs[:25], "opponent"), (runs[25:], "player")):
         on_board = sum(runs_of_side)
-        if on_board > CHECKERS_PER_SIDE:
+        if on_board > checkers:
             raise InvalidPositionError(
-                f"Position ID {position_id!r} gives the {name} {on_board} checkers; a side has 15"
+                f"Position ID {position_id!r} gives the {name} {on_board} checkers; a side has {checkers}"
             )
-        sides.append((CHECKERS_PER_SIDE - on_board, *runs_of_side))
+        sides.append((checkers - on_board, *runs_of_side))
     return Position.trusted(player=sides[1], opponent=sides[0])
 
 
-def _decode_with_pins(text: str) -> Position:
+def _decode_with_pins(text: str, checkers: int) -> Position:
     """A Position ID with its pins after the colon; each pin must stand on a checker of its side."""
     position_id, _, pins_text = text.partition(":")
-    position = decode_position_id(position_id)
+    position = decode_position_id(position_id, checkers)
     pins = Pins.from_text(pins_text)
     sides = (("side on roll", position.player, pins.player), ("other side", position.opponent, pins.opponent))
-    for name, checkers, points in sides:
+    for name, counts, points in sides:
         for point in points:
-            if not checkers[point]:
+            if not counts[point]:
                 raise InvalidPositionError(
                     f"{text!r} pins a checker of the {name} on its {point}-point, where it has none"
                 )

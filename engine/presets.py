@@ -36,7 +36,7 @@ RULE_OPTIONS = frozenset(
 )
 """The options every preset names, so that choosing one sets every rule a player can see."""
 
-OPTIONAL_RULE_OPTIONS = frozenset({"backgammons"})
+OPTIONAL_RULE_OPTIONS = frozenset({"backgammons", "start", "home_hit_and_run"})
 """Options a preset names only where it departs from the rule book's default."""
 
 

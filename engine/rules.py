@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Literal
 
+from tavli.engine.backgammon import HOME_HIT_AND_RUN_VALUES, START_VALUES, HomeHitAndRun, Start
 from tavli.engine.clock import ClockRules
 from tavli.engine.errors import TavliError
 from tavli.engine.fevga import (
@@ -20,7 +21,7 @@ from tavli.engine.variant import GameResult, Variant, VariantName
 from tavli.engine.variants import VARIANTS, variant_with
 
 Opening = Literal["PLAY_OPENING_DICE", "WINNER_ROLLS_AGAIN"]
-MatchOpenings = Literal["EVERY_GAME", "WINNER_OPENS"]
+MatchOpenings = Literal["EVERY_GAME", "WINNER_OPENS", "ALTERNATE"]
 Backgammons = Literal["COUNTED", "AS_GAMMON"]
 
 CUBE_CEILING = 1 << 24
@@ -52,13 +53,16 @@ class RuleSet:
     ``opening`` default to the variant's own: the cube and ``PLAY_OPENING_DICE`` in backgammon,
     no cube and ``WINNER_ROLLS_AGAIN`` in long nardi. ``match_openings`` defaults to the variant's
     in a match (``WINNER_OPENS`` in Plakoto and Fevga, else ``EVERY_GAME``) and is ``EVERY_GAME``
-    in money play. ``cube_limit`` 0 means no limit but :data:`CUBE_CEILING`; a limit above the
-    ceiling is capped to it (so ``cube_limit`` reads 2**24 afterwards), the cube being unable to go
-    higher anyway. ``backgammons`` ``AS_GAMMON`` scores a backgammon as a gammon (:meth:`counted`),
-    in a variant that has backgammons. ``pinned_blocks_bear_off``, ``mother_exception`` and
-    ``mother_value`` (2 or 3 points) are Plakoto's, ``first_checker``, ``fevga_primes`` and
-    ``fevga_quarter_test`` Fevga's (RULES.md); each is refused at other than its default in the
-    other variants, and :attr:`rules` is the variant built with those that change how checkers move.
+    in money play; ``ALTERNATE`` has the sides take turns to open a match's games. ``cube_limit`` 0
+    means no limit but :data:`CUBE_CEILING`; a limit above the ceiling is capped to it (so
+    ``cube_limit`` reads 2**24 afterwards), the cube being unable to go higher anyway.
+    ``backgammons`` ``AS_GAMMON`` scores a backgammon as a gammon (:meth:`counted`), in a variant
+    that has backgammons. ``start`` and ``home_hit_and_run`` are backgammon's (nackgammon,
+    hypergammon and Turkish tavla's hit-and-run rule), ``pinned_blocks_bear_off``,
+    ``mother_exception`` and ``mother_value`` (2 or 3 points) Plakoto's, ``first_checker``,
+    ``fevga_primes`` and ``fevga_quarter_test`` Fevga's (RULES.md); each is refused at other than
+    its default in the other variants, and :attr:`rules` is the variant built with those that
+    change how checkers move.
 
     :raises InvalidRuleSetError: for options that make no sense together ("a cube in long nardi",
         "beavers in a match").
@@ -78,6 +82,8 @@ class RuleSet:
     auto_play_forced: bool = False
     backgammons: Backgammons = "COUNTED"
     clock: ClockRules | None = None  # None: no clocks
+    start: Start = "STANDARD"
+    home_hit_and_run: HomeHitAndRun = "ALLOWED"
     pinned_blocks_bear_off: bool = True
     mother_exception: bool = True
     mother_value: int = 2
@@ -120,7 +126,7 @@ class RuleSet:
             problems.append("the automatic doubles limit is at least 1")
         if self.opening not in ("PLAY_OPENING_DICE", "WINNER_ROLLS_AGAIN"):
             problems.append(f"unknown opening {self.opening!r}")
-        if self.match_openings not in ("EVERY_GAME", "WINNER_OPENS"):
+        if self.match_openings not in ("EVERY_GAME", "WINNER_OPENS", "ALTERNATE"):
             problems.append(f"unknown match openings {self.match_openings!r}")
         variant = self._variant
         if self.backgammons not in ("COUNTED", "AS_GAMMON"):
@@ -144,6 +150,11 @@ class RuleSet:
                     problems.append(f"{name.replace('_', ' ')} apply to money play, not to a match")
         elif self.match_openings == "WINNER_OPENS":
             problems.append("the winner opens later games of a match; money games all start with the opening throw")
+        elif self.match_openings == "ALTERNATE":
+            problems.append(
+                "the sides take turns to open the games of a match;"
+                " money games all start with the opening throw"
+            )
         if (self.beavers or self.jacoby or self.automatic_doubles) and not self.cube:
             problems.append("beavers, Jacoby and automatic doubles need the cube")
         if self.mother_value not in (2, 3):
@@ -222,6 +233,8 @@ class RuleSet:
 
 
 _MOVE_OPTIONS: dict[str, tuple[tuple[object, ...], str]] = {
+    "start": (START_VALUES, "a start other than the standard one"),
+    "home_hit_and_run": (HOME_HIT_AND_RUN_VALUES, "forbidding hit-and-run in the home board"),
     "pinned_blocks_bear_off": ((True, False), "a pinned checker stopping the bear-off"),
     "mother_exception": ((True, False), "the mother exception"),
     "first_checker": (FIRST_CHECKER_VALUES, "the first-checker rule"),

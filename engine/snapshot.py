@@ -52,14 +52,16 @@ def state_of_snapshot(rules: RuleSet, data: dict[str, Any]) -> MatchState:
         if data["format"] != FORMAT:
             raise ValueError(f"a snapshot of format {data['format']!r}, not {FORMAT}")
         game, clock = data["game"], data["clock"]
+        phase, turn = Phase(game["phase"]), _side(game["turn"])
         return MatchState(
             rules=rules,
             game=GameState(
                 number=int(game["number"]),
                 position=rules.rules.start_position(),
-                turn=_side(game["turn"]),
-                phase=Phase(game["phase"]),
+                turn=turn,
+                phase=phase,
                 crawford=bool(game["crawford"]),
+                opener=turn if phase is Phase.ROLLING else None,  # a game starts rolling only for its opener
             ),
             score=(int(data["score"][0]), int(data["score"][1])),
             finished=tuple(

@@ -20,7 +20,7 @@ from tavli.engine.errors import GameOverError, InvalidPositionError
 from tavli.engine.events import ResignLevel
 from tavli.engine.notation import read_play
 from tavli.engine.play import Dice, Play, Step, check_dice, steps_code
-from tavli.engine.position import BAR, OFF, Checkers, Point, Position
+from tavli.engine.position import BAR, CHECKERS_PER_SIDE, OFF, Checkers, Point, Position
 
 if TYPE_CHECKING:
     from tavli.engine._core import CompiledPlays
@@ -188,8 +188,8 @@ class Variant(ABC):
     name: ClassVar[VariantName]
     """The variant's name in the API and in rule sets: ``"backgammon"``, ``"long-nardi"``."""
 
-    title: ClassVar[str]
-    """The variant's name in a player's words: "backgammon", "long nardi"."""
+    title: str
+    """The variant's name in a player's words: "backgammon", "long nardi", "nackgammon"."""
 
     hits: ClassVar[bool]
     """Whether a checker landing on a lone opposing checker hits it (and so whether there is a bar)."""
@@ -214,12 +214,16 @@ class Variant(ABC):
     resign_levels: ClassVar[tuple[GameResult, ...]]
     """What a side may offer to resign, from the least to the most: single first."""
 
-    mat_variation: ClassVar[str | None]
+    mat_variation: str | None
     """The ``; [Variation "..."]`` header a .mat file names the variant with (``None``: the
-    variant a .mat file is assumed to be without one)."""
+    variant a .mat file is assumed to be without one). An instance may name its own (nackgammon)."""
 
-    gnubg_variant: ClassVar[str | None]
+    gnubg_variant: str | None
     """The variant as GNU Backgammon names it, if it plays it (``None``: it does not)."""
+
+    checkers: int = CHECKERS_PER_SIDE
+    """How many checkers a side has: 15, or 1-3 in hypergammon. Bearing off, the result and the
+    Position ID count to it."""
 
     same_way_round: ClassVar[bool]
     """Whether both sides move the same way round the board, so that the opponent's points are the
@@ -232,7 +236,7 @@ class Variant(ABC):
     """The rule set's options that change how this variant's checkers move: the keyword arguments
     of its constructor, each named as the rule set names it (:func:`~tavli.engine.variants.variant_with`)."""
 
-    compiled_rules: ClassVar[int | None] = None
+    compiled_rules: int | None = None
     """Which moves of the compiled core (:mod:`tavli.engine.core`) are this variant's, if any: its
     legal plays, the check of a given play and of a position then run there. A subclass that
     changes how checkers move or which positions and plays are allowed has none, unless it says."""
@@ -258,6 +262,7 @@ class Variant(ABC):
         """
         if position.pins and not self.pins:
             raise InvalidPositionError(f"{self.title} has no pinned checkers, and this position pins some")
+        self.check_checkers(position)
         player, opponent = position
         for point in range(1, 25):
             if player[point] and opponent[self.opponent_point(point)]:
@@ -265,8 +270,19 @@ class Variant(ABC):
                     f"both sides have checkers on the player's {point}-point"
                     f" (the opponent's {self.opponent_point(point)}-point)"
                 )
-        if player[OFF] == 15 and opponent[OFF] == 15:
+        if player[OFF] == self.checkers and opponent[OFF] == self.checkers:
             raise InvalidPositionError("both sides have borne off all their checkers")
+
+    def check_checkers(self, position: Position) -> None:
+        """Check that each side of ``position`` has the variant's :attr:`checkers`.
+
+        :raises InvalidPositionError: with how many it has.
+        """
+        player, opponent = position
+        if sum(player) != self.checkers or sum(opponent) != self.checkers:
+            raise InvalidPositionError(
+                f"each side has {self.checkers} checkers in {self.title}, not {sum(player)}"
+            )
 
     @abstractmethod
     def most_to_lose(self, position: Position) -> GameResult:
@@ -277,7 +293,7 @@ class Variant(ABC):
     def result(self, position: Position) -> GameResult | None:
         """How the game stands won, if a side has borne off all its checkers; else ``None``.
 
-        The winner is whichever side has borne off 15; the result says by how much.
+        The winner is whichever side has borne off all its :attr:`checkers`; the result says by how much.
         """
 
     @abstractmethod
@@ -328,7 +344,13 @@ class Variant(ABC):
         """
         rules = self.compiled_rules
         compiled = core.compiled
-        if rules is not None and compiled is not None and not position.pins and compiled.valid(rules, position):
+        if (
+            rules is not None
+            and compiled is not None
+            and position.checkers == self.checkers
+            and not position.pins
+            and compiled.valid(rules, position)
+        ):
             return
         self.validate(position)
 
@@ -343,14 +365,15 @@ class Variant(ABC):
         if (
             rules is not None
             and compiled is not None
+            and position.checkers == self.checkers
             and not position.pins
             and compiled.valid(rules, position, in_play=True)
         ):
             return
         self.validate(position)
         if self.result(position) is not None:
-            who = "you have" if position.player[OFF] == 15 else "your opponent has"
-            raise GameOverError(f"the game is over: {who} borne off all 15 checkers")
+            who = "you have" if position.player[OFF] == self.checkers else "your opponent has"
+            raise GameOverError(f"the game is over: {who} borne off all {self.checkers} checkers")
 
     def check_play(self, position: Position, dice: Dice, steps: Sequence[GivenStep]) -> Play:
         """The legal play made of ``steps``, each one checker moved by one die (a :class:`Step`,

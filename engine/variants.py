@@ -20,11 +20,12 @@ PLAKOTO = Plakoto()
 FEVGA = Fevga()
 
 VARIANTS: dict[str, Variant] = {variant.name: variant for variant in (BACKGAMMON, LONG_NARDI, PLAKOTO, FEVGA)}
-"""Every variant by its name, with its default options."""
+"""Every variant by its name, with its default options (a rule set's options may choose another
+instance of the same variant: :attr:`~tavli.engine.rules.RuleSet.rules`)."""
 
 
 @cache
-def variant_with(name: str, options: tuple[tuple[str, str], ...]) -> Variant:
+def variant_with(name: str, options: tuple[tuple[str, object], ...]) -> Variant:
     """The variant ``name`` with ``options`` (its constructor's keyword arguments, as pairs), built
     once for each set of options; the registry's own instance when they are all its defaults.
 

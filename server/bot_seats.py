@@ -184,7 +184,7 @@ class BotSeats:
         return hosted_bots()
 
     def default_for(self, variant: Variant) -> HostedBot | None:
-        return next((hosted for hosted in self.hosted if variant in hosted.variants), None)
+        return next((hosted for hosted in self.hosted if bots.plays(hosted.name, variant)), None)
 
     def description_of(self, name: str) -> str:
         return next((hosted.description for hosted in self.hosted if hosted.name == name), name)
@@ -573,7 +573,7 @@ class BotsServicer(bots_service_pb2_grpc.BotsServiceServicer):
             return default
         for hosted in self.seats.hosted:
             if hosted.name == name:
-                if variant not in hosted.variants:
+                if not bots.plays(hosted.name, variant):  # the game's rules: a start or a table too
                     raise UnknownBot(
                         bots.refusal(name, variant) or f"the {name} bot does not play {variant.title}"
                     )

@@ -5,12 +5,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from google.protobuf.duration_pb2 import Duration
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from tavli.engine import BAR, VARIANTS, GameResult, InvalidDiceError, Play, Position, Step, Variant
+from tavli.engine.backgammon import HOME_HIT_AND_RUN_VALUES, START_VALUES, HomeHitAndRun, Start
 from tavli.engine.clock import ClockRules
 from tavli.engine.events import (
     Beavered,
@@ -52,12 +53,32 @@ offers no variant of the engine that has none yet)."""
 _VARIANT_NAMES: dict[int, str] = {number: name for name, number in _VARIANT_ENUMS.items()}
 SERVED_VARIANTS = tuple(VARIANTS[name] for name in _VARIANT_ENUMS)
 """The engine's variants that the API offers: those with an enum value."""
+_STARTS: dict[Start, board_pb2.Start] = {
+    start: getattr(board_pb2, f"START_{start}") for start in START_VALUES
+}
+_START_NAMES: dict[int, Start] = {number: start for start, number in _STARTS.items()}
+_HOME_HIT_AND_RUNS: dict[HomeHitAndRun, board_pb2.HomeHitAndRun] = {
+    value: getattr(board_pb2, f"HOME_HIT_AND_RUN_{value}") for value in HOME_HIT_AND_RUN_VALUES
+}
 _RESULTS: dict[GameResult, board_pb2.GameResult] = {
     result: getattr(board_pb2, enum)
     for result in GameResult
     if (enum := "GAME_RESULT_" + result.value.upper()) in board_pb2.GameResult.keys()
 }
 _RESULT_LEVELS: dict[int, str] = {number: result.value for result, number in _RESULTS.items()}
+
+
+class _RulesQuery(Protocol):
+    """A stateless query's rule fields (ListLegalPlaysRequest, ValidatePlayRequest, ...)."""
+
+    @property
+    def variant(self) -> int: ...
+
+    @property
+    def start(self) -> int: ...
+
+    @property
+    def home_hit_and_run(self) -> int: ...
 
 
 def _either(choices: Sequence[str]) -> str:
@@ -123,6 +144,32 @@ def variant_of(variant: int) -> Variant:
     return VARIANTS[name]
 
 
+def rules_of_request(request: _RulesQuery) -> Variant:
+    """The rules a stateless query names: its variant, with its ``start`` and ``home_hit_and_run``.
+
+    :raises BadRequest: for VARIANT_UNSPECIFIED or an unknown number.
+    :raises InvalidRuleSetError: for an option the variant does not have.
+    """
+    variant = variant_of(request.variant)
+    if not request.start and not request.home_hit_and_run:
+        return variant  # the variant's defaults, the common query: no rule set to build
+    return RuleSet(
+        variant=variant.name,
+        start=start_of(request.start),
+        home_hit_and_run=home_hit_and_run_of(request.home_hit_and_run),
+    ).rules
+
+
+def start_of(start: int) -> Start:
+    """The engine's ``start`` for an API ``Start`` (unset: STANDARD)."""
+    return _START_NAMES.get(start, "STANDARD")
+
+
+def home_hit_and_run_of(value: int) -> HomeHitAndRun:
+    """The engine's ``home_hit_and_run`` for an API ``HomeHitAndRun`` (unset: ALLOWED)."""
+    return "FORBIDDEN" if value == board_pb2.HOME_HIT_AND_RUN_FORBIDDEN else "ALLOWED"
+
+
 def position_of(variant: Variant, message: board_pb2.Position) -> Position:
     """The position a request gives, checked against the variant.
 
@@ -131,13 +178,13 @@ def position_of(variant: Variant, message: board_pb2.Position) -> Position:
     """
     form = message.WhichOneof("form")
     if form == "position_id":
-        position = Position.from_id(message.position_id)
+        position = Position.from_id(message.position_id, checkers=variant.checkers)
     elif form == "xgid":
         from tavli.engine.xgid import parse_xgid
 
-        position = parse_xgid(message.xgid).position
+        position = parse_xgid(message.xgid).position.with_checkers(variant.checkers)
     elif form == "board":
-        position = _position_of_board(message.board)
+        position = _position_of_board(message.board).with_checkers(variant.checkers)
     else:
         raise BadRequest("give the position as a position_id, an xgid or a board")
     variant.check_valid(position)
@@ -176,9 +223,10 @@ def rules_of(message: games_pb2.RuleSet) -> RuleSet:
         games_pb2.OPENING_PLAY_OPENING_DICE: "PLAY_OPENING_DICE",
         games_pb2.OPENING_WINNER_ROLLS_AGAIN: "WINNER_ROLLS_AGAIN",
     }.get(message.opening)
-    match_openings = (
-        "WINNER_OPENS" if message.match_openings == games_pb2.MATCH_OPENINGS_WINNER_OPENS else "EVERY_GAME"
-    )
+    match_openings = {
+        games_pb2.MATCH_OPENINGS_WINNER_OPENS: "WINNER_OPENS",
+        games_pb2.MATCH_OPENINGS_ALTERNATE: "ALTERNATE",
+    }.get(message.match_openings, "EVERY_GAME")
     backgammons = "AS_GAMMON" if message.backgammons == games_pb2.BACKGAMMONS_AS_GAMMON else "COUNTED"
     return RuleSet(
         variant=name,  # type: ignore[arg-type]
@@ -197,6 +245,8 @@ def rules_of(message: games_pb2.RuleSet) -> RuleSet:
         auto_play_forced=message.auto_play_forced,
         backgammons=backgammons,  # type: ignore[arg-type]
         clock=_clock_rules_of(message.clock) if message.HasField("clock") else None,
+        start=start_of(message.start),
+        home_hit_and_run=home_hit_and_run_of(message.home_hit_and_run),
     )
 
 
@@ -321,6 +371,8 @@ def rules_message(rules: RuleSet) -> games_pb2.RuleSet:
         auto_play_forced=rules.auto_play_forced,
         backgammons=getattr(games_pb2, f"BACKGAMMONS_{rules.backgammons}"),
         clock=None if rules.clock is None else _clock_rules_message(rules.clock),
+        start=_STARTS[rules.start],
+        home_hit_and_run=_HOME_HIT_AND_RUNS[rules.home_hit_and_run],
     )
 
 

@@ -27,7 +27,7 @@ class RulesServicer(rules_service_pb2_grpc.RulesServiceServicer):
     async def ListLegalPlays(
         self, request: pb.ListLegalPlaysRequest, context: Context
     ) -> pb.ListLegalPlaysResponse:
-        variant = convert.variant_of(request.variant)
+        variant = convert.rules_of_request(request)
         position = convert.position_of(variant, request.position)
         return _legal_plays_response(variant, position, convert.dice_of(request.dice))
 
@@ -44,7 +44,7 @@ class RulesServicer(rules_service_pb2_grpc.RulesServiceServicer):
     async def ApplyPlay(
         self, request: pb.ApplyPlayRequest, context: Context
     ) -> pb.ApplyPlayResponse:
-        variant = convert.variant_of(request.variant)
+        variant = convert.rules_of_request(request)
         position = convert.position_of(variant, request.position)
         play = variant.parse_play(position, convert.dice_of(request.dice), request.notation)
         return pb.ApplyPlayResponse(
@@ -56,13 +56,13 @@ class RulesServicer(rules_service_pb2_grpc.RulesServiceServicer):
     async def ScorePosition(
         self, request: pb.ScorePositionRequest, context: Context
     ) -> pb.ScorePositionResponse:
-        variant = convert.variant_of(request.variant)
+        variant = convert.rules_of_request(request)
         position = convert.position_of(variant, request.position)
         result = variant.result(position)
         player_pips, opponent_pips = position.pip_count()
         return pb.ScorePositionResponse(
             result=convert.result_message(result),
-            player_won=result is not None and position.player[OFF] == 15,
+            player_won=result is not None and position.player[OFF] == variant.checkers,
             points=0 if result is None else result.multiplier,
             player_pips=player_pips,
             opponent_pips=opponent_pips,
@@ -71,7 +71,7 @@ class RulesServicer(rules_service_pb2_grpc.RulesServiceServicer):
     async def ConvertPosition(
         self, request: pb.ConvertPositionRequest, context: Context
     ) -> pb.ConvertPositionResponse:
-        variant = convert.variant_of(request.variant)
+        variant = convert.rules_of_request(request)
         position = convert.position_of(variant, request.position)
         return pb.ConvertPositionResponse(
             position_id=position.position_id(),
@@ -114,7 +114,7 @@ def _validation(request: pb.ValidatePlayRequest) -> Play | pb.ValidatePlayRespon
     :raises TavliError: for a request the engine cannot read.
     :raises ServiceError: for one the API does not allow.
     """
-    variant = convert.variant_of(request.variant)
+    variant = convert.rules_of_request(request)
     position = convert.position_of(variant, request.position)
     dice = convert.dice_of(request.dice)
     try:

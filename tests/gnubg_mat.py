@@ -91,8 +91,11 @@ def gnubg_read(path: Path) -> GnubgReading | None:
     return _reading(_run_gnubg(commands))
 
 
-def gnubg_selfplay_match(path: Path, *, length: int, seed: int) -> Path:
+def gnubg_selfplay_match(path: Path, *, length: int, seed: int, variation: str = "standard") -> Path:
     """Have gnubg play a `length`-point match against itself and export it to `path` as a `.mat` file.
+
+    `variation` is gnubg's name of the starting position (`set variation`): `standard` or
+    `nackgammon` (Debian's gnubg lacks the bear-off databases its hypergammon variations need).
 
     The same seed gives the same file: the players are always named SELFPLAY_NAMES (left column first)
     and the one line of the export that changes from day to day, its `; [EventDate ...]` header, is
@@ -111,6 +114,7 @@ def gnubg_selfplay_match(path: Path, *, length: int, seed: int) -> Path:
             "set player both chequerplay evaluation plies 0",
             "set player both cubedecision evaluation plies 0",
             "set display off",
+            f"set variation {variation}",
             f"new match {length}",
             f"export match mat {_quoted(path)}",
         ]

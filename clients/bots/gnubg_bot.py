@@ -21,7 +21,7 @@ from tavli.clients.bots.base import Bot, CubeAnswer, ResignLevel, Situation
 from tavli.clients.bots.heuristic import double_decision, drop_loses_match, take_decision
 from tavli.engine import GameResult, Play, Position, Variant
 from tavli.engine.play import Dice
-from tavli.engine.position import OFF
+from tavli.engine.position import CHECKERS_PER_SIDE, OFF
 
 Probabilities = tuple[float, float, float, float, float]
 
@@ -59,8 +59,9 @@ class GnubgBot(Bot):
 
     @classmethod
     def plays(cls, variant: Variant) -> bool:
-        """Only the variants GNU Backgammon plays: its net knows no others."""
-        return variant.gnubg_variant is not None
+        """Only the variants GNU Backgammon plays with its net: 15 checkers a side (its hypergammon
+        needs databases the net does not have)."""
+        return variant.gnubg_variant is not None and variant.checkers == CHECKERS_PER_SIDE
 
     def probabilities(self, position: Position) -> Probabilities:
         """The net's 0-ply (win, win gammon, win backgammon, lose gammon, lose backgammon) of
@@ -77,7 +78,7 @@ class GnubgBot(Bot):
         return max(plays, key=self._equity_after)
 
     def _equity_after(self, play: Play) -> float:
-        if play.position.player[OFF] == 15:
+        if play.position.player[OFF] == play.position.checkers:
             return 10.0  # the play wins the game: nothing is better
         return -equity(self.probabilities(play.position.swapped()))
 

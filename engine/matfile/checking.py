@@ -3,8 +3,10 @@
 Each game is replayed through the engine's state machine from the game before it or, when that
 one could not be checked to its end, from its own score line (as GNU Backgammon takes each game
 up). A problem ends the checking of its game and is kept with where it stands: the game, the move
-number, the side, the line. The rules come from the header's tags: the variant (``Variation``),
-``Crawford``, ``Jacoby``, ``Beaver``, the cube's tags, ``Backgammons``; Crawford is on in match
+number, the side, the line. The rules come from the header's tags: the variant (``Variation``, which
+also names backgammon's other starts as GNU Backgammon writes them: ``NackGammon``, ``HyperGammon (2)``),
+``Crawford``, ``Jacoby``, ``Beaver``, the cube's tags, ``Backgammons``, ``MatchOpenings``,
+``HomeHitAndRun``; Crawford is on in match
 play unless a tag turns it off, and which game is the Crawford game follows from the score.
 
 Lenient where the record is only written differently: dice in either order, a double written
@@ -29,10 +31,11 @@ it needed for the match or, in money play, the cube's value. When it ran out is 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import NoReturn
+from typing import NoReturn, TypeVar
 
+from tavli.engine.backgammon import START_VALUES, Backgammon
 from tavli.engine.errors import TavliError
 from tavli.engine.events import (
     Beavered,
@@ -63,6 +66,7 @@ from tavli.engine.game import (
 from tavli.engine.match import Match, played
 from tavli.engine.matfile.export import (
     BACKGAMMONS_WORDS,
+    HOME_HIT_AND_RUN_WORDS,
     MATCH_OPENINGS_WORDS,
     OPENING_WORDS,
     points_in_words,
@@ -70,7 +74,7 @@ from tavli.engine.matfile.export import (
 )
 from tavli.engine.matfile.reading import Entry, GameRecord, MatRecord
 from tavli.engine.play import Step, format_steps
-from tavli.engine.rules import Backgammons, InvalidRuleSetError, RuleSet
+from tavli.engine.rules import InvalidRuleSetError, RuleSet
 from tavli.engine.variant import Variant
 from tavli.engine.variants import VARIANTS
 
@@ -227,7 +231,6 @@ def _final_score(record: MatRecord, games: list[CheckedGame], state: MatchState 
 # --- the rules a header names ---------------------------------------------------------------------
 
 _OPENING_RULES = {word.lower(): rule for rule, word in OPENING_WORDS.items()}
-_MATCH_OPENINGS_RULES = {word.lower(): rule for rule, word in MATCH_OPENINGS_WORDS.items()}
 
 
 def rules_of(tags: dict[str, str], length: int) -> RuleSet:
@@ -243,7 +246,10 @@ def rules_of(tags: dict[str, str], length: int) -> RuleSet:
     options: dict[str, object] = {"match_length": length}
     variation = tags.get("Variation", tags.get("Variant"))
     if variation is not None:
-        options["variant"] = _variant_named(variation).name
+        variant = _variant_named(variation)
+        options["variant"] = variant.name
+        if isinstance(variant, Backgammon):
+            options["start"] = variant.start
     if length and on("Crawford") is False:
         options["crawford"] = False
     if not length:
@@ -262,38 +268,49 @@ def rules_of(tags: dict[str, str], length: int) -> RuleSet:
         options["automatic_doubles"] = True
     if "OpeningThrow" in tags:
         options["opening"] = _OPENING_RULES.get(tags["OpeningThrow"].lower(), tags["OpeningThrow"])
-    if (openings := tags.get("MatchOpenings", "").strip().lower()) in _MATCH_OPENINGS_RULES:
-        options["match_openings"] = _MATCH_OPENINGS_RULES[openings]
+    if "MatchOpenings" in tags:
+        words = tags["MatchOpenings"]
+        options["match_openings"] = _option_named("MatchOpenings", words, MATCH_OPENINGS_WORDS)
     if "Backgammons" in tags:
-        options["backgammons"] = _backgammons_named(tags["Backgammons"])
+        options["backgammons"] = _option_named("Backgammons", tags["Backgammons"], BACKGAMMONS_WORDS)
+    if "HomeHitAndRun" in tags:
+        words = tags["HomeHitAndRun"]
+        options["home_hit_and_run"] = _option_named("HomeHitAndRun", words, HOME_HIT_AND_RUN_WORDS)
     try:
         return RuleSet(**options)  # type: ignore[arg-type]
     except InvalidRuleSetError as error:
         raise RulesUnknown(f"the header's rules do not go together: {error}") from None
 
 
-def _backgammons_named(words: str) -> Backgammons:
-    """The ``backgammons`` option a ``Backgammons`` tag names (``Counted`` or ``AsGammon``, in any case).
+_Option = TypeVar("_Option", bound=str)
+
+
+def _option_named(tag: str, words: str, options: Mapping[_Option, str]) -> _Option:
+    """The option value a header tag names (``Backgammons "AsGammon"``: ``AS_GAMMON``), in any case.
 
     :raises RulesUnknown: for other words.
     """
-    for option, word in BACKGAMMONS_WORDS.items():
+    for option, word in options.items():
         if words.strip().lower() == word.lower():
             return option
-    choices = " or ".join(BACKGAMMONS_WORDS.values())
-    raise RulesUnknown(f"the header's Backgammons is {choices}, not {words!r}")
+    choices = " or ".join(options.values())
+    raise RulesUnknown(f"the header's {tag} is {choices}, not {words!r}")
 
 
 def _variant_named(variation: str) -> Variant:
-    """The variant a ``Variation`` tag names; without one, a .mat file is backgammon's."""
+    """The variant a ``Variation`` tag names, with backgammon's start (nackgammon, hypergammon, as
+    GNU Backgammon names them: ``NackGammon``, ``HyperGammon (2)``); without one, a .mat file is
+    backgammon's."""
 
     def plain(name: str) -> str:
-        return re.sub(r"[\s_-]", "", name.lower())
+        return re.sub(r"[\s_()-]", "", name.lower())
 
-    for variant in VARIANTS.values():
+    other_starts = (RuleSet(start=start).rules for start in START_VALUES if start != "STANDARD")
+    candidates = [*VARIANTS.values(), *other_starts]
+    for variant in candidates:
         if plain(variation) in {plain(variant.title), plain(variant.mat_variation or variant.title)}:
             return variant
-    titles = " and ".join(variant.title for variant in VARIANTS.values())
+    titles = ", ".join(variant.title for variant in candidates)
     raise RulesUnknown(f"tavli plays {titles}, not {variation!r}")
 
 

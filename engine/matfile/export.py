@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from tavli.engine.backgammon import HomeHitAndRun
 from tavli.engine.events import (
     Beavered,
     Doubled,
@@ -34,7 +35,7 @@ from tavli.engine.game import FinishedGame, apply, new_match
 from tavli.engine.match import Match
 from tavli.engine.play import Dice
 from tavli.engine.position import OFF, Checkers
-from tavli.engine.rules import Backgammons, RuleSet
+from tavli.engine.rules import Backgammons, MatchOpenings, RuleSet
 
 # --- export ---------------------------------------------------------------------------------------
 
@@ -154,6 +155,8 @@ def rule_headers(rules: RuleSet) -> list[tuple[str, str]]:
         headers.append(("MatchOpenings", MATCH_OPENINGS_WORDS[rules.match_openings or "EVERY_GAME"]))
     if rules.backgammons != default.backgammons:
         headers.append(("Backgammons", BACKGAMMONS_WORDS[rules.backgammons]))
+    if rules.home_hit_and_run != default.home_hit_and_run:
+        headers.append(("HomeHitAndRun", HOME_HIT_AND_RUN_WORDS[rules.home_hit_and_run]))
     return headers
 
 
@@ -175,12 +178,19 @@ def time_loss_tag(number: int) -> str:
 OPENING_WORDS = {"PLAY_OPENING_DICE": "Played", "WINNER_ROLLS_AGAIN": "WinnerRollsAgain"}
 """The ``OpeningThrow`` tag's words for the opening rules a .mat file does not assume."""
 
-MATCH_OPENINGS_WORDS = {"EVERY_GAME": "EveryGame", "WINNER_OPENS": "WinnerOpens"}
+MATCH_OPENINGS_WORDS: dict[MatchOpenings, str] = {
+    "EVERY_GAME": "EveryGame",
+    "WINNER_OPENS": "WinnerOpens",
+    "ALTERNATE": "Alternate",
+}
 """The ``MatchOpenings`` tag's words: a .mat file assumes the variant's own (the opening throw before
-every game, but in Fevga, whose matches are opened by the last winner)."""
+every game, but in Plakoto and Fevga, whose matches are opened by the last winner)."""
 
 BACKGAMMONS_WORDS: dict[Backgammons, str] = {"COUNTED": "Counted", "AS_GAMMON": "AsGammon"}
 """The ``Backgammons`` tag's words: a .mat file assumes backgammons are counted (3 times the cube)."""
+
+HOME_HIT_AND_RUN_WORDS: dict[HomeHitAndRun, str] = {"ALLOWED": "Allowed", "FORBIDDEN": "Forbidden"}
+"""The ``HomeHitAndRun`` tag's words: a .mat file assumes a hitter may run on."""
 
 
 def _game_records(rules: RuleSet, events: Iterable[Event]) -> list[_GameRecord]:

@@ -26,7 +26,7 @@ from tavli.engine import BACKGAMMON, LONG_NARDI, Position
 from tavli.engine.clock import ClockRules
 from tavli.engine.match_id import MatchInfo
 from tavli.server.app import ServerConfig, create_server
-from tavli.v1 import games_service_pb2 as games_pb2
+from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
 
 START_BOARD = """\
  Backgammon      Position ID: 4HPwATDgc/ABMA
@@ -159,6 +159,34 @@ def test_a_long_nardi_game_is_played_to_the_end(client: TavliClient) -> None:
     assert "Long nardi: both sides move the same way round" in text
     assert "O starts on X's 12" in text
     assert re.search(r"(You win|The random bot wins) game 1: (a single game|a mars)", text)
+    assert session.game.phase == games_pb2.PHASE_MATCH_OVER
+
+
+def test_a_hypergammon_match_is_played_to_the_end_with_its_checkers(client: TavliClient) -> None:
+    options = PlayOptions(match_length=1, start="HYPERGAMMON_2", dice_seed="hyper-1")
+    session, output = _session(client, options)
+    assert session.run() == 0
+    text = output.getvalue()
+    assert "you play 2-checker hypergammon" in text
+    assert re.search(r"^ 2-checker hypergammon Position ID: AABAAQAACgAAAA$", text, re.MULTILINE)
+    assert session.game.phase == games_pb2.PHASE_MATCH_OVER
+
+
+def test_a_tavla_match_is_played_with_the_hitter_staying_and_the_winner_opening(client: TavliClient) -> None:
+    options = PlayOptions(
+        match_length=3,
+        cube=False,
+        backgammons="AS_GAMMON",
+        home_hit_and_run="FORBIDDEN",
+        opening="WINNER_ROLLS_AGAIN",
+        match_openings="WINNER_OPENS",
+        dice_seed="tavla-1",
+    )
+    session, output = _session(client, options)
+    assert session.run() == 0
+    text = output.getvalue()
+    assert "a checker that hits in its home board stays there, the winner of a game opens the next" in text
+    assert session.game.rule_set.home_hit_and_run == board_pb2.HOME_HIT_AND_RUN_FORBIDDEN
     assert session.game.phase == games_pb2.PHASE_MATCH_OVER
 
 

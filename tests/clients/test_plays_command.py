@@ -1,6 +1,7 @@
 """``tavli plays`` answers from the engine alone, so it lists Plakoto's plays (pins in its Position
-IDs) before the API offers the game; ``tavli play`` and ``tavli arena``, which need the server,
-offer only the variants the API names."""
+IDs) before the API offers the game, and backgammon's starts and tables (``--variant
+nackgammon|hypergammon-N|portes|tavla``, ``--home-hit-and-run``); ``tavli play`` and ``tavli arena``,
+which need the server, offer only the variants the API names."""
 
 from __future__ import annotations
 
@@ -10,6 +11,10 @@ import pytest
 
 from tavli.clients import cli
 from tavli.engine import PLAKOTO, Position
+from tavli.engine.rules import RuleSet
+
+# A blot on the player's 4-point, the 7-point held: 10/4* then 4/1 would move the hitter on.
+HITTER = Position.from_points({10: 1}, {21: 1, 18: 2, 12: 12}).position_id()
 
 
 def _plays(capsys: pytest.CaptureFixture[str], *arguments: str) -> tuple[int, str, str]:
@@ -20,6 +25,62 @@ def _plays(capsys: pytest.CaptureFixture[str], *arguments: str) -> tuple[int, st
         code = exited.code
     said = capsys.readouterr()
     return int(code or 0), said.out, said.err
+
+
+def _listed(capsys: pytest.CaptureFixture[str], *arguments: str) -> list[dict[str, str]]:
+    """The plays ``tavli plays --json`` lists."""
+    code, out, _ = _plays(capsys, *arguments, "--json")
+    assert code == 0
+    return json.loads(out)  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize(
+    ("name", "start"),
+    [("nackgammon", "NACKGAMMON"), ("hypergammon-1", "HYPERGAMMON_1"), ("hypergammon-3", "HYPERGAMMON_3")],
+)
+def test_a_start_lists_its_plays_from_its_own_start(
+    capsys: pytest.CaptureFixture[str], name: str, start: str
+) -> None:
+    rules = RuleSet(start=start).rules  # type: ignore[arg-type]
+    expected = rules.legal_plays(rules.start_position(), (3, 1)).notations()
+    assert [play["play"] for play in _listed(capsys, "--variant", name, "--dice", "3", "1")] == expected
+
+
+def test_tavla_keeps_the_hitter_where_it_hit_and_portes_does_not(capsys: pytest.CaptureFixture[str]) -> None:
+    tavla = _listed(capsys, "--variant", "tavla", "--position-id", HITTER, "--dice", "6", "3")
+    portes = _listed(capsys, "--variant", "portes", "--position-id", HITTER, "--dice", "6", "3")
+    allowed = _listed(
+        capsys,
+        "--variant",
+        "tavla",
+        "--home-hit-and-run",
+        "allowed",
+        "--position-id",
+        HITTER,
+        "--dice",
+        "6",
+        "3",
+    )
+    assert [play["play"] for play in tavla] == ["10/4*"]
+    assert [play["play"] for play in portes] == [play["play"] for play in allowed] == ["10/4*/1"]
+
+
+def test_hit_and_run_with_long_nardi_is_refused_in_words(capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        cli.main(["plays", "--variant", "long-nardi", "--home-hit-and-run", "forbidden", "--dice", "3", "1"])
+        == 2
+    )
+    assert "forbidding hit-and-run in the home board is not a rule of long nardi" in capsys.readouterr().err
+
+
+def test_a_hypergammon_position_id_of_other_checkers_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        cli.main(
+            ["plays", "--variant", "hypergammon-2", "--position-id", "4HPwATDgc/ABMA", "--dice", "3", "1"]
+        )
+        == 2
+    )
+    assert "a side has 2" in capsys.readouterr().err
 
 
 def test_plakoto_plays_from_the_start(capsys: pytest.CaptureFixture[str]) -> None:
@@ -50,4 +111,4 @@ def test_the_commands_that_need_the_server_offer_only_the_variants_the_api_names
     with pytest.raises(SystemExit):
         cli.main([command, "--help"])
     said = capsys.readouterr().out
-    assert "{backgammon,long-nardi}" in said and "plakoto" not in said
+    assert "{backgammon,long-nardi" in said and "plakoto" not in said and "fevga" not in said

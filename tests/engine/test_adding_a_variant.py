@@ -1,4 +1,4 @@
-"""Adding a variant is one module: the README's worked example (nackgammon), run as written.
+"""Adding a variant is one module: the README's worked example (longgammon), run as written.
 
 The module in the README is executed as it stands and registered for the test's duration; games,
 matches, resignations and .mat files then work for it with no other change to the engine.
@@ -32,24 +32,24 @@ def readme_module(path: str) -> types.ModuleType:
 
 
 @pytest.fixture
-def nackgammon(monkeypatch: pytest.MonkeyPatch) -> Iterator[Variant]:
-    variant: Variant = readme_module("engine/nackgammon.py").Nackgammon()
+def longgammon(monkeypatch: pytest.MonkeyPatch) -> Iterator[Variant]:
+    variant: Variant = readme_module("engine/longgammon.py").Longgammon()
     monkeypatch.setitem(variants.VARIANTS, variant.name, variant)
     yield variant
 
 
-def test_the_new_variant_starts_from_its_own_position_and_moves_as_backgammon(nackgammon: Variant) -> None:
-    start = nackgammon.start_position()
-    nackgammon.validate(start)
-    assert sum(start.player) == 15 and start.player[23] == 2
+def test_the_new_variant_starts_from_its_own_position_and_moves_as_backgammon(longgammon: Variant) -> None:
+    start = longgammon.start_position()
+    longgammon.validate(start)
+    assert sum(start.player) == 15 and start.player[24] == 15
     assert start != BACKGAMMON.start_position()
-    plays = {play.notation() for play in nackgammon.legal_plays(start, (3, 1))}
-    assert "8/5 6/5" in plays and "24/21 23/22" in plays
-    assert nackgammon.hits and nackgammon.cube and nackgammon.resign_levels == BACKGAMMON.resign_levels
+    plays = {play.notation() for play in longgammon.legal_plays(start, (3, 1))}
+    assert plays == {"24/23 24/21", "24/20"}
+    assert longgammon.hits and longgammon.cube and longgammon.resign_levels == BACKGAMMON.resign_levels
 
 
-def test_whole_matches_of_the_new_variant_are_played_scored_and_exported(nackgammon: Variant) -> None:
-    rules = RuleSet(variant="nackgammon", match_length=3)  # type: ignore[arg-type]
+def test_whole_matches_of_the_new_variant_are_played_scored_and_exported(longgammon: Variant) -> None:
+    rules = RuleSet(variant="longgammon", match_length=3)  # type: ignore[arg-type]
     rng = random.Random(5)
     match = Match(rules)
     for _ in range(5_000):
@@ -65,13 +65,13 @@ def test_whole_matches_of_the_new_variant_are_played_scored_and_exported(nackgam
     assert match.state.over and max(match.state.score) >= 3
     assert all(game.result in GameResult for game in match.state.finished)
     text = export_mat(match)
-    assert '; [Variation "Nackgammon"]' in text
+    assert '; [Variation "Longgammon"]' in text
     imported = import_mat(text)
     assert imported.rules == rules and imported.score == match.state.score
 
 
-def test_a_position_of_the_new_variant_is_checked_by_its_rules(nackgammon: Variant) -> None:
-    start = nackgammon.start_position()
-    play = nackgammon.check_play(start, (6, 5), [(24, 18), (18, 13)])
+def test_a_position_of_the_new_variant_is_checked_by_its_rules(longgammon: Variant) -> None:
+    start = longgammon.start_position()
+    play = longgammon.check_play(start, (6, 5), [(24, 18), (18, 13)])
     assert play.notation() == "24/13"
     assert isinstance(play.position, Position)

@@ -18,7 +18,9 @@ ENGINE_HAS_BACKGAMMONS = "backgammons" in {field.name for field in fields(RuleSe
 
 
 def test_the_tables_players_know_are_offered_in_order() -> None:
-    assert list(PRESETS) == ["international", "money", "israeli-cafe", "single-games", "long-nardi"]
+    assert list(PRESETS) == [
+        "international", "money", "israeli-cafe", "single-games", "portes", "tavla", "long-nardi"
+    ]
     for preset in PRESETS.values():
         assert preset.title and preset.description, preset.key
 
@@ -50,6 +52,18 @@ def test_the_israeli_cafe_has_no_cube_rolls_again_plays_forced_moves_and_counts_
 def test_single_games_keep_a_running_total_with_the_cube_off() -> None:
     rules = PRESETS["single-games"].rule_set()
     assert (rules.variant, rules.match_length, rules.cube) == ("backgammon", 0, False)
+
+
+@pytest.mark.parametrize(("key", "home_hit_and_run"), [("portes", "ALLOWED"), ("tavla", "FORBIDDEN")])
+def test_portes_and_tavla_are_backgammon_as_the_rule_book_writes_them(
+    key: str, home_hit_and_run: str
+) -> None:
+    rules = PRESETS[key].rule_set()
+    assert (rules.variant, rules.start, rules.cube) == ("backgammon", "STANDARD", False)
+    assert rules.backgammons == "AS_GAMMON"
+    assert (rules.opening, rules.match_openings) == ("WINNER_ROLLS_AGAIN", "WINNER_OPENS")
+    assert rules.home_hit_and_run == home_hit_and_run == getattr(rules.rules, "home_hit_and_run", None)
+    assert rules.match_length == 5
 
 
 def test_long_nardi_is_played_without_a_cube() -> None:

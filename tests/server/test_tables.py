@@ -251,6 +251,22 @@ def test_a_rule_set_is_stored_as_before_unless_it_scores_backgammons_as_gammons(
     assert rules_from_dict(stored) == as_gammon
 
 
+@pytest.mark.parametrize(
+    "rules",
+    [
+        RuleSet(match_length=5, start="NACKGAMMON"),
+        RuleSet(start="HYPERGAMMON_1"),
+        RuleSet(match_length=5, home_hit_and_run="FORBIDDEN", match_openings="ALTERNATE"),
+    ],
+)
+def test_a_rule_set_stores_its_start_and_hit_and_run_rule_only_where_not_the_default(rules: RuleSet) -> None:
+    assert not {"start", "home_hit_and_run"} & rules_to_dict(RuleSet(match_length=5)).keys()
+    stored = json.loads(json.dumps(rules_to_dict(rules)))
+    assert rules_from_dict(stored) == rules
+    assert ("start" in stored) == (rules.start != "STANDARD")
+    assert ("home_hit_and_run" in stored) == (rules.home_hit_and_run != "ALLOWED")
+
+
 def test_fevgas_options_are_stored_only_where_they_depart_from_the_rule_book() -> None:
     default = rules_to_dict(RuleSet(variant="fevga", match_length=3))
     assert not {"first_checker", "fevga_primes", "fevga_quarter_test"} & set(default)

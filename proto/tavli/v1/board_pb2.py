@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14tavli/v1/board.proto\x12\x08tavli.v1\"[\n\x08Position\x12\x15\n\x0bposition_id\x18\x01 \x01(\tH\x00\x12\x0e\n\x04xgid\x18\x02 \x01(\tH\x00\x12 \n\x05\x62oard\x18\x03 \x01(\x0b\x32\x0f.tavli.v1.BoardH\x00\x42\x06\n\x04\x66orm\"a\n\x05\x42oard\x12\x15\n\rplayer_points\x18\x01 \x03(\r\x12\x12\n\nplayer_bar\x18\x02 \x01(\r\x12\x17\n\x0fopponent_points\x18\x03 \x03(\r\x12\x14\n\x0copponent_bar\x18\x04 \x01(\r\"F\n\x04Step\x12\x12\n\nfrom_point\x18\x01 \x01(\r\x12\x10\n\x08to_point\x18\x02 \x01(\r\x12\x0b\n\x03\x64ie\x18\x03 \x01(\r\x12\x0b\n\x03hit\x18\x04 \x01(\x08\"*\n\tPlaySteps\x12\x1d\n\x05steps\x18\x01 \x03(\x0b\x32\x0e.tavli.v1.Step\"Z\n\x04Play\x12\x10\n\x08notation\x18\x01 \x01(\t\x12\x1d\n\x05steps\x18\x02 \x03(\x0b\x32\x0e.tavli.v1.Step\x12\x13\n\x0bposition_id\x18\x03 \x01(\t\x12\x0c\n\x04hits\x18\x04 \x01(\x08*R\n\x07Variant\x12\x17\n\x13VARIANT_UNSPECIFIED\x10\x00\x12\x16\n\x12VARIANT_BACKGAMMON\x10\x01\x12\x16\n\x12VARIANT_LONG_NARDI\x10\x02*\x8b\x01\n\nGameResult\x12\x1b\n\x17GAME_RESULT_UNSPECIFIED\x10\x00\x12\x16\n\x12GAME_RESULT_SINGLE\x10\x01\x12\x16\n\x12GAME_RESULT_GAMMON\x10\x02\x12\x1a\n\x16GAME_RESULT_BACKGAMMON\x10\x03\x12\x14\n\x10GAME_RESULT_MARS\x10\x04\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14tavli/v1/board.proto\x12\x08tavli.v1\"[\n\x08Position\x12\x15\n\x0bposition_id\x18\x01 \x01(\tH\x00\x12\x0e\n\x04xgid\x18\x02 \x01(\tH\x00\x12 \n\x05\x62oard\x18\x03 \x01(\x0b\x32\x0f.tavli.v1.BoardH\x00\x42\x06\n\x04\x66orm\"a\n\x05\x42oard\x12\x15\n\rplayer_points\x18\x01 \x03(\r\x12\x12\n\nplayer_bar\x18\x02 \x01(\r\x12\x17\n\x0fopponent_points\x18\x03 \x03(\r\x12\x14\n\x0copponent_bar\x18\x04 \x01(\r\"F\n\x04Step\x12\x12\n\nfrom_point\x18\x01 \x01(\r\x12\x10\n\x08to_point\x18\x02 \x01(\r\x12\x0b\n\x03\x64ie\x18\x03 \x01(\r\x12\x0b\n\x03hit\x18\x04 \x01(\x08\"*\n\tPlaySteps\x12\x1d\n\x05steps\x18\x01 \x03(\x0b\x32\x0e.tavli.v1.Step\"Z\n\x04Play\x12\x10\n\x08notation\x18\x01 \x01(\t\x12\x1d\n\x05steps\x18\x02 \x03(\x0b\x32\x0e.tavli.v1.Step\x12\x13\n\x0bposition_id\x18\x03 \x01(\t\x12\x0c\n\x04hits\x18\x04 \x01(\x08*R\n\x07Variant\x12\x17\n\x13VARIANT_UNSPECIFIED\x10\x00\x12\x16\n\x12VARIANT_BACKGAMMON\x10\x01\x12\x16\n\x12VARIANT_LONG_NARDI\x10\x02*\x93\x01\n\x05Start\x12\x15\n\x11START_UNSPECIFIED\x10\x00\x12\x12\n\x0eSTART_STANDARD\x10\x01\x12\x14\n\x10START_NACKGAMMON\x10\x02\x12\x17\n\x13START_HYPERGAMMON_1\x10\x03\x12\x17\n\x13START_HYPERGAMMON_2\x10\x04\x12\x17\n\x13START_HYPERGAMMON_3\x10\x05*o\n\rHomeHitAndRun\x12 \n\x1cHOME_HIT_AND_RUN_UNSPECIFIED\x10\x00\x12\x1c\n\x18HOME_HIT_AND_RUN_ALLOWED\x10\x01\x12\x1e\n\x1aHOME_HIT_AND_RUN_FORBIDDEN\x10\x02*\x8b\x01\n\nGameResult\x12\x1b\n\x17GAME_RESULT_UNSPECIFIED\x10\x00\x12\x16\n\x12GAME_RESULT_SINGLE\x10\x01\x12\x16\n\x12GAME_RESULT_GAMMON\x10\x02\x12\x1a\n\x16GAME_RESULT_BACKGAMMON\x10\x03\x12\x14\n\x10GAME_RESULT_MARS\x10\x04\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -33,8 +33,12 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_VARIANT']._serialized_start=434
   _globals['_VARIANT']._serialized_end=516
-  _globals['_GAMERESULT']._serialized_start=519
-  _globals['_GAMERESULT']._serialized_end=658
+  _globals['_START']._serialized_start=519
+  _globals['_START']._serialized_end=666
+  _globals['_HOMEHITANDRUN']._serialized_start=668
+  _globals['_HOMEHITANDRUN']._serialized_end=779
+  _globals['_GAMERESULT']._serialized_start=782
+  _globals['_GAMERESULT']._serialized_end=921
   _globals['_POSITION']._serialized_start=34
   _globals['_POSITION']._serialized_end=125
   _globals['_BOARD']._serialized_start=127

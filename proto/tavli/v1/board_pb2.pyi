@@ -13,6 +13,21 @@ class Variant(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     VARIANT_BACKGAMMON: _ClassVar[Variant]
     VARIANT_LONG_NARDI: _ClassVar[Variant]
 
+class Start(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    START_UNSPECIFIED: _ClassVar[Start]
+    START_STANDARD: _ClassVar[Start]
+    START_NACKGAMMON: _ClassVar[Start]
+    START_HYPERGAMMON_1: _ClassVar[Start]
+    START_HYPERGAMMON_2: _ClassVar[Start]
+    START_HYPERGAMMON_3: _ClassVar[Start]
+
+class HomeHitAndRun(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    HOME_HIT_AND_RUN_UNSPECIFIED: _ClassVar[HomeHitAndRun]
+    HOME_HIT_AND_RUN_ALLOWED: _ClassVar[HomeHitAndRun]
+    HOME_HIT_AND_RUN_FORBIDDEN: _ClassVar[HomeHitAndRun]
+
 class GameResult(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     GAME_RESULT_UNSPECIFIED: _ClassVar[GameResult]
@@ -23,6 +38,15 @@ class GameResult(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
 VARIANT_UNSPECIFIED: Variant
 VARIANT_BACKGAMMON: Variant
 VARIANT_LONG_NARDI: Variant
+START_UNSPECIFIED: Start
+START_STANDARD: Start
+START_NACKGAMMON: Start
+START_HYPERGAMMON_1: Start
+START_HYPERGAMMON_2: Start
+START_HYPERGAMMON_3: Start
+HOME_HIT_AND_RUN_UNSPECIFIED: HomeHitAndRun
+HOME_HIT_AND_RUN_ALLOWED: HomeHitAndRun
+HOME_HIT_AND_RUN_FORBIDDEN: HomeHitAndRun
 GAME_RESULT_UNSPECIFIED: GameResult
 GAME_RESULT_SINGLE: GameResult
 GAME_RESULT_GAMMON: GameResult

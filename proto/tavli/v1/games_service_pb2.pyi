@@ -37,6 +37,7 @@ class MatchOpenings(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     MATCH_OPENINGS_UNSPECIFIED: _ClassVar[MatchOpenings]
     MATCH_OPENINGS_EVERY_GAME: _ClassVar[MatchOpenings]
     MATCH_OPENINGS_WINNER_OPENS: _ClassVar[MatchOpenings]
+    MATCH_OPENINGS_ALTERNATE: _ClassVar[MatchOpenings]
 
 class Backgammons(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -111,6 +112,7 @@ OPENING_WINNER_ROLLS_AGAIN: Opening
 MATCH_OPENINGS_UNSPECIFIED: MatchOpenings
 MATCH_OPENINGS_EVERY_GAME: MatchOpenings
 MATCH_OPENINGS_WINNER_OPENS: MatchOpenings
+MATCH_OPENINGS_ALTERNATE: MatchOpenings
 BACKGAMMONS_UNSPECIFIED: Backgammons
 BACKGAMMONS_COUNTED: Backgammons
 BACKGAMMONS_AS_GAMMON: Backgammons
@@ -157,7 +159,7 @@ EVENT_KIND_REMATCH_OFFERED: EventKind
 EVENT_KIND_REMATCH_ACCEPTED: EventKind
 
 class RuleSet(_message.Message):
-    __slots__ = ("variant", "match_length", "cube", "cube_limit", "crawford", "jacoby", "beavers", "automatic_doubles", "automatic_doubles_limit", "opening", "match_openings", "auto_play_forced", "clock", "backgammons")
+    __slots__ = ("variant", "match_length", "cube", "cube_limit", "crawford", "jacoby", "beavers", "automatic_doubles", "automatic_doubles_limit", "opening", "match_openings", "auto_play_forced", "clock", "backgammons", "start", "home_hit_and_run")
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     MATCH_LENGTH_FIELD_NUMBER: _ClassVar[int]
     CUBE_FIELD_NUMBER: _ClassVar[int]
@@ -172,6 +174,8 @@ class RuleSet(_message.Message):
     AUTO_PLAY_FORCED_FIELD_NUMBER: _ClassVar[int]
     CLOCK_FIELD_NUMBER: _ClassVar[int]
     BACKGAMMONS_FIELD_NUMBER: _ClassVar[int]
+    START_FIELD_NUMBER: _ClassVar[int]
+    HOME_HIT_AND_RUN_FIELD_NUMBER: _ClassVar[int]
     variant: _board_pb2.Variant
     match_length: int
     cube: CubeMode
@@ -186,7 +190,9 @@ class RuleSet(_message.Message):
     auto_play_forced: bool
     clock: ClockRules
     backgammons: Backgammons
-    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., match_length: _Optional[int] = ..., cube: _Optional[_Union[CubeMode, str]] = ..., cube_limit: _Optional[int] = ..., crawford: _Optional[bool] = ..., jacoby: _Optional[bool] = ..., beavers: _Optional[bool] = ..., automatic_doubles: _Optional[bool] = ..., automatic_doubles_limit: _Optional[int] = ..., opening: _Optional[_Union[Opening, str]] = ..., match_openings: _Optional[_Union[MatchOpenings, str]] = ..., auto_play_forced: _Optional[bool] = ..., clock: _Optional[_Union[ClockRules, _Mapping]] = ..., backgammons: _Optional[_Union[Backgammons, str]] = ...) -> None: ...
+    start: _board_pb2.Start
+    home_hit_and_run: _board_pb2.HomeHitAndRun
+    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., match_length: _Optional[int] = ..., cube: _Optional[_Union[CubeMode, str]] = ..., cube_limit: _Optional[int] = ..., crawford: _Optional[bool] = ..., jacoby: _Optional[bool] = ..., beavers: _Optional[bool] = ..., automatic_doubles: _Optional[bool] = ..., automatic_doubles_limit: _Optional[int] = ..., opening: _Optional[_Union[Opening, str]] = ..., match_openings: _Optional[_Union[MatchOpenings, str]] = ..., auto_play_forced: _Optional[bool] = ..., clock: _Optional[_Union[ClockRules, _Mapping]] = ..., backgammons: _Optional[_Union[Backgammons, str]] = ..., start: _Optional[_Union[_board_pb2.Start, str]] = ..., home_hit_and_run: _Optional[_Union[_board_pb2.HomeHitAndRun, str]] = ...) -> None: ...
 
 class ClockRules(_message.Message):
     __slots__ = ("reserve", "reserve_per_point", "delay", "move_limit")

@@ -26,41 +26,41 @@ from tavli.v1 import board_pb2 as tavli_dot_v1_dot_board__pb2
 from tavli.v1 import match_record_pb2 as tavli_dot_v1_dot_match__record__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ctavli/v1/rules_service.proto\x12\x08tavli.v1\x1a\x14tavli/v1/board.proto\x1a\x1btavli/v1/match_record.proto\"o\n\x15ListLegalPlaysRequest\x12\"\n\x07variant\x18\x01 \x01(\x0e\x32\x11.tavli.v1.Variant\x12$\n\x08position\x18\x02 \x01(\x0b\x32\x12.tavli.v1.Position\x12\x0c\n\x04\x64ice\x18\x03 \x03(\r\"J\n\x16ListLegalPlaysResponse\x12\x1d\n\x05plays\x18\x01 \x03(\x0b\x32\x0e.tavli.v1.Play\x12\x11\n\tdice_used\x18\x02 \x01(\r\"\xaf\x01\n\x13ValidatePlayRequest\x12\"\n\x07variant\x18\x01 \x01(\x0e\x32\x11.tavli.v1.Variant\x12$\n\x08position\x18\x02 \x01(\x0b\x32\x12.tavli.v1.Position\x12\x0c\n\x04\x64ice\x18\x03 \x03(\r\x12\x12\n\x08notation\x18\x04 \x01(\tH\x00\x12$\n\x05steps\x18\x05 \x01(\x0b\x32\x13.tavli.v1.PlayStepsH\x00\x42\x06\n\x04play\"b\n\x14ValidatePlayResponse\x12\r\n\x05legal\x18\x01 \x01(\x08\x12\x1c\n\x04play\x18\x02 \x01(\x0b\x32\x0e.tavli.v1.Play\x12\x0e\n\x06reason\x18\x03 \x01(\t\x12\r\n\x05\x65rror\x18\x04 \x01(\t\"L\n\x19\x42\x61tchValidatePlaysRequest\x12/\n\x08requests\x18\x01 \x03(\x0b\x32\x1d.tavli.v1.ValidatePlayRequest\"O\n\x1a\x42\x61tchValidatePlaysResponse\x12\x31\n\tresponses\x18\x01 \x03(\x0b\x32\x1e.tavli.v1.ValidatePlayResponse\"|\n\x10\x41pplyPlayRequest\x12\"\n\x07variant\x18\x01 \x01(\x0e\x32\x11.tavli.v1.Variant\x12$\n\x08position\x18\x02 \x01(\x0b\x32\x12.tavli.v1.Position\x12\x0c\n\x04\x64ice\x18\x03 \x03(\r\x12\x10\n\x08notation\x18\x04 \x01(\t\"q\n\x11\x41pplyPlayResponse\x12\x1c\n\x04play\x18\x01 \x01(\x0b\x32\x0e.tavli.v1.Play\x12\x18\n\x10next_position_id\x18\x02 \x01(\t\x12$\n\x06result\x18\x03 \x01(\x0e\x32\x14.tavli.v1.GameResult\"`\n\x14ScorePositionRequest\x12\"\n\x07variant\x18\x01 \x01(\x0e\x32\x11.tavli.v1.Variant\x12$\n\x08position\x18\x02 \x01(\x0b\x32\x12.tavli.v1.Position\"\x8d\x01\n\x15ScorePositionResponse\x12$\n\x06result\x18\x01 \x01(\x0e\x32\x14.tavli.v1.GameResult\x12\x12\n\nplayer_won\x18\x02 \x01(\x08\x12\x0e\n\x06points\x18\x03 \x01(\r\x12\x13\n\x0bplayer_pips\x18\x04 \x01(\r\x12\x15\n\ropponent_pips\x18\x05 \x01(\r\"b\n\x16\x43onvertPositionRequest\x12\"\n\x07variant\x18\x01 \x01(\x0e\x32\x11.tavli.v1.Variant\x12$\n\x08position\x18\x02 \x01(\x0b\x32\x12.tavli.v1.Position\"\\\n\x17\x43onvertPositionResponse\x12\x13\n\x0bposition_id\x18\x01 \x01(\t\x12\x0c\n\x04xgid\x18\x02 \x01(\t\x12\x1e\n\x05\x62oard\x18\x03 \x01(\x0b\x32\x0f.tavli.v1.Board\"=\n\x14ValidateMatchRequest\x12%\n\x06record\x18\x01 \x01(\x0b\x32\x15.tavli.v1.MatchRecord\"\xc1\x01\n\x15ValidateMatchResponse\x12\"\n\x07variant\x18\x01 \x01(\x0e\x32\x11.tavli.v1.Variant\x12\x14\n\x0cmatch_length\x18\x02 \x01(\r\x12\r\n\x05games\x18\x03 \x01(\r\x12\r\n\x05score\x18\x04 \x03(\x04\x12\x0f\n\x07players\x18\x05 \x03(\t\x12(\n\x08problems\x18\x06 \x03(\x0b\x32\x16.tavli.v1.MatchProblem\x12\x15\n\rproblem_count\x18\x07 \x01(\r2\xd5\x04\n\x0cRulesService\x12S\n\x0eListLegalPlays\x12\x1f.tavli.v1.ListLegalPlaysRequest\x1a .tavli.v1.ListLegalPlaysResponse\x12M\n\x0cValidatePlay\x12\x1d.tavli.v1.ValidatePlayRequest\x1a\x1e.tavli.v1.ValidatePlayResponse\x12_\n\x12\x42\x61tchValidatePlays\x12#.tavli.v1.BatchValidatePlaysRequest\x1a$.tavli.v1.BatchValidatePlaysResponse\x12\x44\n\tApplyPlay\x12\x1a.tavli.v1.ApplyPlayRequest\x1a\x1b.tavli.v1.ApplyPlayResponse\x12P\n\rScorePosition\x12\x1e.tavli.v1.ScorePositionRequest\x1a\x1f.tavli.v1.ScorePositionResponse\x12V\n\x0f\x43onvertPosition\x12 .tavli.v1.ConvertPositionRequest\x1a!.tavli.v1.ConvertPositionResponse\x12P\n\rValidateMatch\x12\x1e.tavli.v1.ValidateMatchRequest\x1a\x1f.tavli.v1.ValidateMatchResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ctavli/v1/rules_service.proto\x12\x08tavli.v1\x1a\x14tavli/v1/board.proto\x1a\x1btavli/v1/match_record.proto\"\xc2\x01\n\x15ListLegalPlaysRequest\x12\"\n\x07variant\x18\x01 \x01(\x0e\x32\x11.tavli.v1.Variant\x12$\n\x08position\x18\x02 \x01(\x0b\x32\x12.tavli.v1.Position\x12\x0c\n\x04\x64ice\x18\x03 \x03(\r\x12\x1e\n\x05start\x18\x04 \x01(\x0e\x32\x0f.tavli.v1.Start\x12\x31\n\x10home_hit_and_run\x18\x05 \x01(\x0e\x32\x17.tavli.v1.HomeHitAndRun\"J\n\x16ListLegalPlaysResponse\x12\x1d\n\x05plays\x18\x01 \x03(\x0b\x32\x0e.tavli.v1.Play\x12\x11\n\tdice_used\x18\x02 \x01(\r\"\x82\x02\n\x13ValidatePlayRequest\x12\"\n\x07variant\x18\x01 \x01(\x0e\x32\x11.tavli.v1.Variant\x12$\n\x08position\x18\x02 \x01(\x0b\x32\x12.tavli.v1.Position\x12\x0c\n\x04\x64ice\x18\x03 \x03(\r\x12\x12\n\x08notation\x18\x04 \x01(\tH\x00\x12$\n\x05steps\x18\x05 \x01(\x0b\x32\x13.tavli.v1.PlayStepsH\x00\x12\x1e\n\x05start\x18\x06 \x01(\x0e\x32\x0f.tavli.v1.Start\x12\x31\n\x10home_hit_and_run\x18\x07 \x01(\x0e\x32\x17.tavli.v1.HomeHitAndRunB\x06\n\x04play\"b\n\x14ValidatePlayResponse\x12\r\n\x05legal\x18\x01 \x01(\x08\x12\x1c\n\x04play\x18\x02 \x01(\x0b\x32\x0e.tavli.v1.Play\x12\x0e\n\x06reason\x18\x03 \x01(\t\x12\r\n\x05\x65rror\x18\x04 \x01(\t\"L\n\x19\x42\x61tchValidatePlaysRequest\x12/\n\x08requests\x18\x01 \x03(\x0b\x32\x1d.tavli.v1.ValidatePlayRequest\"O\n\x1a\x42\x61tchValidatePlaysResponse\x12\x31\n\tresponses\x18\x01 \x03(\x0b\x32\x1e.tavli.v1.ValidatePlayResponse\"\xcf\x01\n\x10\x41pplyPlayRequest\x12\"\n\x07variant\x18\x01 \x01(\x0e\x32\x11.tavli.v1.Variant\x12$\n\x08position\x18\x02 \x01(\x0b\x32\x12.tavli.v1.Position\x12\x0c\n\x04\x64ice\x18\x03 \x03(\r\x12\x10\n\x08notation\x18\x04 \x01(\t\x12\x1e\n\x05start\x18\x05 \x01(\x0e\x32\x0f.tavli.v1.Start\x12\x31\n\x10home_hit_and_run\x18\x06 \x01(\x0e\x32\x17.tavli.v1.HomeHitAndRun\"q\n\x11\x41pplyPlayResponse\x12\x1c\n\x04play\x18\x01 \x01(\x0b\x32\x0e.tavli.v1.Play\x12\x18\n\x10next_position_id\x18\x02 \x01(\t\x12$\n\x06result\x18\x03 \x01(\x0e\x32\x14.tavli.v1.GameResult\"\xb3\x01\n\x14ScorePositionRequest\x12\"\n\x07variant\x18\x01 \x01(\x0e\x32\x11.tavli.v1.Variant\x12$\n\x08position\x18\x02 \x01(\x0b\x32\x12.tavli.v1.Position\x12\x1e\n\x05start\x18\x03 \x01(\x0e\x32\x0f.tavli.v1.Start\x12\x31\n\x10home_hit_and_run\x18\x04 \x01(\x0e\x32\x17.tavli.v1.HomeHitAndRun\"\x8d\x01\n\x15ScorePositionResponse\x12$\n\x06result\x18\x01 \x01(\x0e\x32\x14.tavli.v1.GameResult\x12\x12\n\nplayer_won\x18\x02 \x01(\x08\x12\x0e\n\x06points\x18\x03 \x01(\r\x12\x13\n\x0bplayer_pips\x18\x04 \x01(\r\x12\x15\n\ropponent_pips\x18\x05 \x01(\r\"\xb5\x01\n\x16\x43onvertPositionRequest\x12\"\n\x07variant\x18\x01 \x01(\x0e\x32\x11.tavli.v1.Variant\x12$\n\x08position\x18\x02 \x01(\x0b\x32\x12.tavli.v1.Position\x12\x1e\n\x05start\x18\x03 \x01(\x0e\x32\x0f.tavli.v1.Start\x12\x31\n\x10home_hit_and_run\x18\x04 \x01(\x0e\x32\x17.tavli.v1.HomeHitAndRun\"\\\n\x17\x43onvertPositionResponse\x12\x13\n\x0bposition_id\x18\x01 \x01(\t\x12\x0c\n\x04xgid\x18\x02 \x01(\t\x12\x1e\n\x05\x62oard\x18\x03 \x01(\x0b\x32\x0f.tavli.v1.Board\"=\n\x14ValidateMatchRequest\x12%\n\x06record\x18\x01 \x01(\x0b\x32\x15.tavli.v1.MatchRecord\"\xc1\x01\n\x15ValidateMatchResponse\x12\"\n\x07variant\x18\x01 \x01(\x0e\x32\x11.tavli.v1.Variant\x12\x14\n\x0cmatch_length\x18\x02 \x01(\r\x12\r\n\x05games\x18\x03 \x01(\r\x12\r\n\x05score\x18\x04 \x03(\x04\x12\x0f\n\x07players\x18\x05 \x03(\t\x12(\n\x08problems\x18\x06 \x03(\x0b\x32\x16.tavli.v1.MatchProblem\x12\x15\n\rproblem_count\x18\x07 \x01(\r2\xd5\x04\n\x0cRulesService\x12S\n\x0eListLegalPlays\x12\x1f.tavli.v1.ListLegalPlaysRequest\x1a .tavli.v1.ListLegalPlaysResponse\x12M\n\x0cValidatePlay\x12\x1d.tavli.v1.ValidatePlayRequest\x1a\x1e.tavli.v1.ValidatePlayResponse\x12_\n\x12\x42\x61tchValidatePlays\x12#.tavli.v1.BatchValidatePlaysRequest\x1a$.tavli.v1.BatchValidatePlaysResponse\x12\x44\n\tApplyPlay\x12\x1a.tavli.v1.ApplyPlayRequest\x1a\x1b.tavli.v1.ApplyPlayResponse\x12P\n\rScorePosition\x12\x1e.tavli.v1.ScorePositionRequest\x1a\x1f.tavli.v1.ScorePositionResponse\x12V\n\x0f\x43onvertPosition\x12 .tavli.v1.ConvertPositionRequest\x1a!.tavli.v1.ConvertPositionResponse\x12P\n\rValidateMatch\x12\x1e.tavli.v1.ValidateMatchRequest\x1a\x1f.tavli.v1.ValidateMatchResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'tavli.v1.rules_service_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_LISTLEGALPLAYSREQUEST']._serialized_start=93
-  _globals['_LISTLEGALPLAYSREQUEST']._serialized_end=204
-  _globals['_LISTLEGALPLAYSRESPONSE']._serialized_start=206
-  _globals['_LISTLEGALPLAYSRESPONSE']._serialized_end=280
-  _globals['_VALIDATEPLAYREQUEST']._serialized_start=283
-  _globals['_VALIDATEPLAYREQUEST']._serialized_end=458
-  _globals['_VALIDATEPLAYRESPONSE']._serialized_start=460
-  _globals['_VALIDATEPLAYRESPONSE']._serialized_end=558
-  _globals['_BATCHVALIDATEPLAYSREQUEST']._serialized_start=560
-  _globals['_BATCHVALIDATEPLAYSREQUEST']._serialized_end=636
-  _globals['_BATCHVALIDATEPLAYSRESPONSE']._serialized_start=638
-  _globals['_BATCHVALIDATEPLAYSRESPONSE']._serialized_end=717
-  _globals['_APPLYPLAYREQUEST']._serialized_start=719
-  _globals['_APPLYPLAYREQUEST']._serialized_end=843
-  _globals['_APPLYPLAYRESPONSE']._serialized_start=845
-  _globals['_APPLYPLAYRESPONSE']._serialized_end=958
-  _globals['_SCOREPOSITIONREQUEST']._serialized_start=960
-  _globals['_SCOREPOSITIONREQUEST']._serialized_end=1056
-  _globals['_SCOREPOSITIONRESPONSE']._serialized_start=1059
-  _globals['_SCOREPOSITIONRESPONSE']._serialized_end=1200
-  _globals['_CONVERTPOSITIONREQUEST']._serialized_start=1202
-  _globals['_CONVERTPOSITIONREQUEST']._serialized_end=1300
-  _globals['_CONVERTPOSITIONRESPONSE']._serialized_start=1302
-  _globals['_CONVERTPOSITIONRESPONSE']._serialized_end=1394
-  _globals['_VALIDATEMATCHREQUEST']._serialized_start=1396
-  _globals['_VALIDATEMATCHREQUEST']._serialized_end=1457
-  _globals['_VALIDATEMATCHRESPONSE']._serialized_start=1460
-  _globals['_VALIDATEMATCHRESPONSE']._serialized_end=1653
-  _globals['_RULESSERVICE']._serialized_start=1656
-  _globals['_RULESSERVICE']._serialized_end=2253
+  _globals['_LISTLEGALPLAYSREQUEST']._serialized_start=94
+  _globals['_LISTLEGALPLAYSREQUEST']._serialized_end=288
+  _globals['_LISTLEGALPLAYSRESPONSE']._serialized_start=290
+  _globals['_LISTLEGALPLAYSRESPONSE']._serialized_end=364
+  _globals['_VALIDATEPLAYREQUEST']._serialized_start=367
+  _globals['_VALIDATEPLAYREQUEST']._serialized_end=625
+  _globals['_VALIDATEPLAYRESPONSE']._serialized_start=627
+  _globals['_VALIDATEPLAYRESPONSE']._serialized_end=725
+  _globals['_BATCHVALIDATEPLAYSREQUEST']._serialized_start=727
+  _globals['_BATCHVALIDATEPLAYSREQUEST']._serialized_end=803
+  _globals['_BATCHVALIDATEPLAYSRESPONSE']._serialized_start=805
+  _globals['_BATCHVALIDATEPLAYSRESPONSE']._serialized_end=884
+  _globals['_APPLYPLAYREQUEST']._serialized_start=887
+  _globals['_APPLYPLAYREQUEST']._serialized_end=1094
+  _globals['_APPLYPLAYRESPONSE']._serialized_start=1096
+  _globals['_APPLYPLAYRESPONSE']._serialized_end=1209
+  _globals['_SCOREPOSITIONREQUEST']._serialized_start=1212
+  _globals['_SCOREPOSITIONREQUEST']._serialized_end=1391
+  _globals['_SCOREPOSITIONRESPONSE']._serialized_start=1394
+  _globals['_SCOREPOSITIONRESPONSE']._serialized_end=1535
+  _globals['_CONVERTPOSITIONREQUEST']._serialized_start=1538
+  _globals['_CONVERTPOSITIONREQUEST']._serialized_end=1719
+  _globals['_CONVERTPOSITIONRESPONSE']._serialized_start=1721
+  _globals['_CONVERTPOSITIONRESPONSE']._serialized_end=1813
+  _globals['_VALIDATEMATCHREQUEST']._serialized_start=1815
+  _globals['_VALIDATEMATCHREQUEST']._serialized_end=1876
+  _globals['_VALIDATEMATCHRESPONSE']._serialized_start=1879
+  _globals['_VALIDATEMATCHRESPONSE']._serialized_end=2072
+  _globals['_RULESSERVICE']._serialized_start=2075
+  _globals['_RULESSERVICE']._serialized_end=2672
 # @@protoc_insertion_point(module_scope)

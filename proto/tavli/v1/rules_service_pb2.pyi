@@ -9,14 +9,18 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class ListLegalPlaysRequest(_message.Message):
-    __slots__ = ("variant", "position", "dice")
+    __slots__ = ("variant", "position", "dice", "start", "home_hit_and_run")
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     POSITION_FIELD_NUMBER: _ClassVar[int]
     DICE_FIELD_NUMBER: _ClassVar[int]
+    START_FIELD_NUMBER: _ClassVar[int]
+    HOME_HIT_AND_RUN_FIELD_NUMBER: _ClassVar[int]
     variant: _board_pb2.Variant
     position: _board_pb2.Position
     dice: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., position: _Optional[_Union[_board_pb2.Position, _Mapping]] = ..., dice: _Optional[_Iterable[int]] = ...) -> None: ...
+    start: _board_pb2.Start
+    home_hit_and_run: _board_pb2.HomeHitAndRun
+    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., position: _Optional[_Union[_board_pb2.Position, _Mapping]] = ..., dice: _Optional[_Iterable[int]] = ..., start: _Optional[_Union[_board_pb2.Start, str]] = ..., home_hit_and_run: _Optional[_Union[_board_pb2.HomeHitAndRun, str]] = ...) -> None: ...
 
 class ListLegalPlaysResponse(_message.Message):
     __slots__ = ("plays", "dice_used")
@@ -27,18 +31,22 @@ class ListLegalPlaysResponse(_message.Message):
     def __init__(self, plays: _Optional[_Iterable[_Union[_board_pb2.Play, _Mapping]]] = ..., dice_used: _Optional[int] = ...) -> None: ...
 
 class ValidatePlayRequest(_message.Message):
-    __slots__ = ("variant", "position", "dice", "notation", "steps")
+    __slots__ = ("variant", "position", "dice", "notation", "steps", "start", "home_hit_and_run")
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     POSITION_FIELD_NUMBER: _ClassVar[int]
     DICE_FIELD_NUMBER: _ClassVar[int]
     NOTATION_FIELD_NUMBER: _ClassVar[int]
     STEPS_FIELD_NUMBER: _ClassVar[int]
+    START_FIELD_NUMBER: _ClassVar[int]
+    HOME_HIT_AND_RUN_FIELD_NUMBER: _ClassVar[int]
     variant: _board_pb2.Variant
     position: _board_pb2.Position
     dice: _containers.RepeatedScalarFieldContainer[int]
     notation: str
     steps: _board_pb2.PlaySteps
-    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., position: _Optional[_Union[_board_pb2.Position, _Mapping]] = ..., dice: _Optional[_Iterable[int]] = ..., notation: _Optional[str] = ..., steps: _Optional[_Union[_board_pb2.PlaySteps, _Mapping]] = ...) -> None: ...
+    start: _board_pb2.Start
+    home_hit_and_run: _board_pb2.HomeHitAndRun
+    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., position: _Optional[_Union[_board_pb2.Position, _Mapping]] = ..., dice: _Optional[_Iterable[int]] = ..., notation: _Optional[str] = ..., steps: _Optional[_Union[_board_pb2.PlaySteps, _Mapping]] = ..., start: _Optional[_Union[_board_pb2.Start, str]] = ..., home_hit_and_run: _Optional[_Union[_board_pb2.HomeHitAndRun, str]] = ...) -> None: ...
 
 class ValidatePlayResponse(_message.Message):
     __slots__ = ("legal", "play", "reason", "error")
@@ -65,16 +73,20 @@ class BatchValidatePlaysResponse(_message.Message):
     def __init__(self, responses: _Optional[_Iterable[_Union[ValidatePlayResponse, _Mapping]]] = ...) -> None: ...
 
 class ApplyPlayRequest(_message.Message):
-    __slots__ = ("variant", "position", "dice", "notation")
+    __slots__ = ("variant", "position", "dice", "notation", "start", "home_hit_and_run")
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     POSITION_FIELD_NUMBER: _ClassVar[int]
     DICE_FIELD_NUMBER: _ClassVar[int]
     NOTATION_FIELD_NUMBER: _ClassVar[int]
+    START_FIELD_NUMBER: _ClassVar[int]
+    HOME_HIT_AND_RUN_FIELD_NUMBER: _ClassVar[int]
     variant: _board_pb2.Variant
     position: _board_pb2.Position
     dice: _containers.RepeatedScalarFieldContainer[int]
     notation: str
-    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., position: _Optional[_Union[_board_pb2.Position, _Mapping]] = ..., dice: _Optional[_Iterable[int]] = ..., notation: _Optional[str] = ...) -> None: ...
+    start: _board_pb2.Start
+    home_hit_and_run: _board_pb2.HomeHitAndRun
+    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., position: _Optional[_Union[_board_pb2.Position, _Mapping]] = ..., dice: _Optional[_Iterable[int]] = ..., notation: _Optional[str] = ..., start: _Optional[_Union[_board_pb2.Start, str]] = ..., home_hit_and_run: _Optional[_Union[_board_pb2.HomeHitAndRun, str]] = ...) -> None: ...
 
 class ApplyPlayResponse(_message.Message):
     __slots__ = ("play", "next_position_id", "result")
@@ -87,12 +99,16 @@ class ApplyPlayResponse(_message.Message):
     def __init__(self, play: _Optional[_Union[_board_pb2.Play, _Mapping]] = ..., next_position_id: _Optional[str] = ..., result: _Optional[_Union[_board_pb2.GameResult, str]] = ...) -> None: ...
 
 class ScorePositionRequest(_message.Message):
-    __slots__ = ("variant", "position")
+    __slots__ = ("variant", "position", "start", "home_hit_and_run")
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     POSITION_FIELD_NUMBER: _ClassVar[int]
+    START_FIELD_NUMBER: _ClassVar[int]
+    HOME_HIT_AND_RUN_FIELD_NUMBER: _ClassVar[int]
     variant: _board_pb2.Variant
     position: _board_pb2.Position
-    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., position: _Optional[_Union[_board_pb2.Position, _Mapping]] = ...) -> None: ...
+    start: _board_pb2.Start
+    home_hit_and_run: _board_pb2.HomeHitAndRun
+    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., position: _Optional[_Union[_board_pb2.Position, _Mapping]] = ..., start: _Optional[_Union[_board_pb2.Start, str]] = ..., home_hit_and_run: _Optional[_Union[_board_pb2.HomeHitAndRun, str]] = ...) -> None: ...
 
 class ScorePositionResponse(_message.Message):
     __slots__ = ("result", "player_won", "points", "player_pips", "opponent_pips")
@@ -109,12 +125,16 @@ class ScorePositionResponse(_message.Message):
     def __init__(self, result: _Optional[_Union[_board_pb2.GameResult, str]] = ..., player_won: _Optional[bool] = ..., points: _Optional[int] = ..., player_pips: _Optional[int] = ..., opponent_pips: _Optional[int] = ...) -> None: ...
 
 class ConvertPositionRequest(_message.Message):
-    __slots__ = ("variant", "position")
+    __slots__ = ("variant", "position", "start", "home_hit_and_run")
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     POSITION_FIELD_NUMBER: _ClassVar[int]
+    START_FIELD_NUMBER: _ClassVar[int]
+    HOME_HIT_AND_RUN_FIELD_NUMBER: _ClassVar[int]
     variant: _board_pb2.Variant
     position: _board_pb2.Position
-    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., position: _Optional[_Union[_board_pb2.Position, _Mapping]] = ...) -> None: ...
+    start: _board_pb2.Start
+    home_hit_and_run: _board_pb2.HomeHitAndRun
+    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., position: _Optional[_Union[_board_pb2.Position, _Mapping]] = ..., start: _Optional[_Union[_board_pb2.Start, str]] = ..., home_hit_and_run: _Optional[_Union[_board_pb2.HomeHitAndRun, str]] = ...) -> None: ...
 
 class ConvertPositionResponse(_message.Message):
     __slots__ = ("position_id", "xgid", "board")

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { CubeMode, Opening } from "../gen/tavli/v1/games_service_pb";
-import { Variant } from "../gen/tavli/v1/board_pb";
+import { Backgammons, CubeMode, MatchOpenings, Opening } from "../gen/tavli/v1/games_service_pb";
+import { HomeHitAndRun, Variant } from "../gen/tavli/v1/board_pb";
 import { PRESETS, applyPreset, presetFromData, presetOf } from "./presets";
 import { DEFAULT_SETTINGS, toRuleSet, type Settings } from "./settings";
 
@@ -16,7 +16,7 @@ function settings(changes: Partial<Settings>): Settings {
 
 describe("the presets, as the engine's data file has them", () => {
   it("are the tables players know, in order", () => {
-    expect(PRESETS.map((p) => p.title)).toEqual(["International", "Money", "Israeli café", "Single games", "Long nardi"]);
+    expect(PRESETS.map((p) => p.title)).toEqual(["International", "Money", "Israeli café", "Single games", "Portes", "Turkish tavla", "Long nardi"]);
   });
 
   it("International is a match with the cube and Crawford", () => {
@@ -41,6 +41,19 @@ describe("the presets, as the engine's data file has them", () => {
   it("Single games are money play with the cube off", () => {
     const rules = toRuleSet(applyPreset(DEFAULT_SETTINGS, preset("single-games")));
     expect([rules.variant, rules.matchLength, rules.cube]).toEqual([Variant.BACKGAMMON, 0, CubeMode.NO_CUBE]);
+  });
+
+  it("Portes and Turkish tavla are matches without a cube, the winner opening the next game; in tavla the hitter stays", () => {
+    for (const [key, hitAndRun] of [["portes", HomeHitAndRun.UNSPECIFIED], ["tavla", HomeHitAndRun.FORBIDDEN]] as const) {
+      const rules = toRuleSet(applyPreset(DEFAULT_SETTINGS, preset(key)));
+      expect([rules.variant, rules.matchLength, rules.cube, rules.opening]).toEqual([Variant.BACKGAMMON, 5, CubeMode.NO_CUBE, Opening.WINNER_ROLLS_AGAIN]);
+      expect([rules.matchOpenings, rules.backgammons, rules.homeHitAndRun]).toEqual([MatchOpenings.WINNER_OPENS, Backgammons.AS_GAMMON, hitAndRun]);
+    }
+  });
+
+  it("alternate openings reach the rule set in match play only", () => {
+    expect(toRuleSet(settings({ matchLength: 5, matchOpenings: "alternate" })).matchOpenings).toBe(MatchOpenings.ALTERNATE);
+    expect(toRuleSet(settings({ matchLength: 0, matchOpenings: "alternate" })).matchOpenings).toBe(MatchOpenings.EVERY_GAME);
   });
 
   it("Long nardi is long nardi", () => {

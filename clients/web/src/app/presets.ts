@@ -11,7 +11,7 @@ import { normalizeSettings, toRuleSet, type Settings } from "./settings";
 /** The settings a preset decides: every rule but the clock. */
 export type PresetRules = Pick<
   Settings,
-  "variant" | "matchLength" | "cube" | "cubeLimit" | "crawford" | "jacoby" | "beavers" | "automaticDoubles" | "opening" | "matchOpenings" | "autoPlayForced" | "backgammons"
+  "variant" | "matchLength" | "cube" | "cubeLimit" | "crawford" | "jacoby" | "beavers" | "automaticDoubles" | "opening" | "matchOpenings" | "autoPlayForced" | "backgammons" | "homeHitAndRun"
 >;
 
 export interface Preset {
@@ -43,13 +43,14 @@ export function presetFromData(entry: { key: string; title: string; description:
     matchOpenings: pageWord(r.match_openings),
     autoPlayForced: r.auto_play_forced,
     backgammons: pageWord(r.backgammons),
+    homeHitAndRun: pageWord(r.home_hit_and_run),
   });
-  const { variant, matchLength, cube, cubeLimit, crawford, jacoby, beavers, automaticDoubles, opening, matchOpenings, autoPlayForced, backgammons } = settings;
+  const { variant, matchLength, cube, cubeLimit, crawford, jacoby, beavers, automaticDoubles, opening, matchOpenings, autoPlayForced, backgammons, homeHitAndRun } = settings;
   return {
     key: entry.key,
     title: entry.title,
     description: entry.description,
-    rules: { variant, matchLength, cube, cubeLimit, crawford, jacoby, beavers, automaticDoubles, opening, matchOpenings, autoPlayForced, backgammons },
+    rules: { variant, matchLength, cube, cubeLimit, crawford, jacoby, beavers, automaticDoubles, opening, matchOpenings, autoPlayForced, backgammons, homeHitAndRun },
   };
 }
 

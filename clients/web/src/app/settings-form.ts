@@ -99,10 +99,11 @@ export function buildSettingsForm(prefix: "" | "table-", initial: Settings, with
   const matchOpenings = row(
     "Later games of a match",
     "match-openings",
-    select([["every-game", "Every game starts with the throw for who starts"], ["winner-opens", "The previous game's winner opens"]], initial.matchOpenings),
+    select([["every-game", "Every game starts with the throw for who starts"], ["winner-opens", "The previous game's winner opens"], ["alternate", "The sides take turns to open"]], initial.matchOpenings),
   );
   const autoPlayForced = row("Play forced moves automatically", "auto-play-forced", checkbox(initial.autoPlayForced));
   const backgammonsAsGammons = row("A backgammon counts as a gammon", "backgammons-as-gammons", checkbox(initial.backgammons === "as-gammon"));
+  const hitterStays = row("A checker that hits in its home board stays there", "home-hit-and-run-forbidden", checkbox(initial.homeHitAndRun === "forbidden"));
   const clockReserve = row("Reserve (seconds)", "clock-reserve", number(initial.clockReserve, 0, 2592000, "none"), "each side's time for the match (for each game in money play)");
   const clockPerPoint = row("Reserve per point (seconds)", "clock-per-point", number(initial.clockPerPoint, 0, 2592000, "none"), "added for each point of the match");
   const clockDelay = row("Delay per turn (seconds)", "clock-delay", number(initial.clockDelay, 0, 2592000, "none"), "time within it is not taken from the reserve");
@@ -130,7 +131,7 @@ export function buildSettingsForm(prefix: "" | "table-", initial: Settings, with
       variant.row,
       matchLength.row,
       cubeGroup,
-      h("fieldset", { class: "group" }, h("legend", {}, "Starting and scoring"), opening.row, matchOpenings.row, crawford.row, autoPlayForced.row, backgammonsAsGammons.row),
+      h("fieldset", { class: "group" }, h("legend", {}, "Starting and scoring"), opening.row, matchOpenings.row, crawford.row, autoPlayForced.row, backgammonsAsGammons.row, hitterStays.row),
       h(
         "fieldset",
         { class: "group" },
@@ -175,6 +176,7 @@ export function buildSettingsForm(prefix: "" | "table-", initial: Settings, with
       matchOpenings: matchOpenings.input.value,
       autoPlayForced: autoPlayForced.input.checked,
       backgammons: backgammonsAsGammons.input.checked ? "as-gammon" : "counted",
+      homeHitAndRun: hitterStays.input.checked ? "forbidden" : "allowed",
       clockReserve: optionalNumber(clockReserve.input),
       clockPerPoint: optionalNumber(clockPerPoint.input),
       clockDelay: optionalNumber(clockDelay.input),
@@ -197,6 +199,7 @@ export function buildSettingsForm(prefix: "" | "table-", initial: Settings, with
     matchOpenings.input.value = s.matchOpenings;
     autoPlayForced.input.checked = s.autoPlayForced;
     backgammonsAsGammons.input.checked = s.backgammons === "as-gammon";
+    hitterStays.input.checked = s.homeHitAndRun === "forbidden";
   }
 
   function choosePreset(key: string): void {
@@ -234,6 +237,7 @@ export function buildSettingsForm(prefix: "" | "table-", initial: Settings, with
     enable(automaticDoublesLimit, cubeOn && money && s.automaticDoubles, "with automatic doubles only");
     crawford.row.hidden = !hasCube;
     backgammonsAsGammons.row.hidden = !hasCube;
+    hitterStays.row.hidden = !hasCube;
     enable(crawford, !money, "match play only");
     opening.input.disabled = !hasCube;
     enable(matchOpenings, !money, "match play only");
@@ -269,7 +273,7 @@ export function buildSettingsForm(prefix: "" | "table-", initial: Settings, with
     bot.input.disabled = playing.length === 0;
   }
 
-  const fields = [variant, bot, matchLength, name, cube, cubeLimit, crawford, jacoby, beavers, automaticDoubles, automaticDoublesLimit, opening, matchOpenings, autoPlayForced, backgammonsAsGammons, clockReserve, clockPerPoint, clockDelay, clockMoveLimit];
+  const fields = [variant, bot, matchLength, name, cube, cubeLimit, crawford, jacoby, beavers, automaticDoubles, automaticDoublesLimit, opening, matchOpenings, autoPlayForced, backgammonsAsGammons, hitterStays, clockReserve, clockPerPoint, clockDelay, clockMoveLimit];
   for (const field of fields) {
     const fire = () => {
       if (field === bot) {

@@ -4,7 +4,7 @@
 
 import { create } from "@bufbuild/protobuf";
 import { durationFromMs } from "@bufbuild/protobuf/wkt";
-import { Variant } from "../gen/tavli/v1/board_pb";
+import { HomeHitAndRun, Variant } from "../gen/tavli/v1/board_pb";
 import {
   Backgammons,
   ClockRulesSchema,
@@ -17,8 +17,9 @@ import {
 
 export type VariantName = "backgammon" | "long-nardi";
 export type OpeningName = "play-opening-dice" | "winner-rolls-again";
-export type MatchOpeningsName = "every-game" | "winner-opens";
+export type MatchOpeningsName = "every-game" | "winner-opens" | "alternate";
 export type BackgammonsName = "counted" | "as-gammon";
+export type HomeHitAndRunName = "allowed" | "forbidden";
 
 export interface Settings {
   variant: VariantName;
@@ -40,6 +41,8 @@ export interface Settings {
   autoPlayForced: boolean;
   /** How a backgammon scores: as the book says (counted, x3) or as a gammon. */
   backgammons: BackgammonsName;
+  /** Whether a checker that hits in its home board may move on (forbidden: Turkish tavla). */
+  homeHitAndRun: HomeHitAndRunName;
   /** Clock times in seconds; null when not set (all null: no clock). */
   clockReserve: number | null;
   clockPerPoint: number | null;
@@ -63,6 +66,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   matchOpenings: "every-game",
   autoPlayForced: true,
   backgammons: "counted",
+  homeHitAndRun: "allowed",
   clockReserve: null,
   clockPerPoint: null,
   clockDelay: null,
@@ -96,9 +100,10 @@ export function normalizeSettings(value: unknown): Settings {
     automaticDoubles: bool("automaticDoubles", d.automaticDoubles),
     automaticDoublesLimit: whole("automaticDoublesLimit", d.automaticDoublesLimit, 1),
     opening: raw.opening === "winner-rolls-again" ? "winner-rolls-again" : "play-opening-dice",
-    matchOpenings: raw.matchOpenings === "winner-opens" ? "winner-opens" : "every-game",
+    matchOpenings: raw.matchOpenings === "winner-opens" || raw.matchOpenings === "alternate" ? raw.matchOpenings : "every-game",
     autoPlayForced: bool("autoPlayForced", d.autoPlayForced),
     backgammons: raw.backgammons === "as-gammon" ? "as-gammon" : "counted",
+    homeHitAndRun: raw.homeHitAndRun === "forbidden" ? "forbidden" : "allowed",
     clockReserve: optional("clockReserve"),
     clockPerPoint: optional("clockPerPoint"),
     clockDelay: optional("clockDelay"),
@@ -130,7 +135,13 @@ export function toRuleSet(s: Settings): RuleSet {
       : s.opening === "winner-rolls-again"
         ? Opening.WINNER_ROLLS_AGAIN
         : Opening.PLAY_OPENING_DICE,
-    matchOpenings: !money && s.matchOpenings === "winner-opens" ? MatchOpenings.WINNER_OPENS : MatchOpenings.EVERY_GAME,
+    matchOpenings: money
+      ? MatchOpenings.EVERY_GAME
+      : s.matchOpenings === "winner-opens"
+        ? MatchOpenings.WINNER_OPENS
+        : s.matchOpenings === "alternate"
+          ? MatchOpenings.ALTERNATE
+          : MatchOpenings.EVERY_GAME,
     autoPlayForced: s.autoPlayForced,
   });
   if (cube && s.cubeLimit !== null) {
@@ -149,6 +160,9 @@ export function toRuleSet(s: Settings): RuleSet {
   }
   if (!nardi && s.backgammons === "as-gammon") {
     rules.backgammons = Backgammons.AS_GAMMON;
+  }
+  if (!nardi && s.homeHitAndRun === "forbidden") {
+    rules.homeHitAndRun = HomeHitAndRun.FORBIDDEN;
   }
   if (hasClock(s)) {
     const seconds = (n: number) => durationFromMs(Math.round(n * 1000));

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file tavli/v1/board.proto.
  */
 export const file_tavli_v1_board: GenFile = /*@__PURE__*/
-  fileDesc("ChR0YXZsaS92MS9ib2FyZC5wcm90bxIIdGF2bGkudjEiWwoIUG9zaXRpb24SFQoLcG9zaXRpb25faWQYASABKAlIABIOCgR4Z2lkGAIgASgJSAASIAoFYm9hcmQYAyABKAsyDy50YXZsaS52MS5Cb2FyZEgAQgYKBGZvcm0iYQoFQm9hcmQSFQoNcGxheWVyX3BvaW50cxgBIAMoDRISCgpwbGF5ZXJfYmFyGAIgASgNEhcKD29wcG9uZW50X3BvaW50cxgDIAMoDRIUCgxvcHBvbmVudF9iYXIYBCABKA0iRgoEU3RlcBISCgpmcm9tX3BvaW50GAEgASgNEhAKCHRvX3BvaW50GAIgASgNEgsKA2RpZRgDIAEoDRILCgNoaXQYBCABKAgiKgoJUGxheVN0ZXBzEh0KBXN0ZXBzGAEgAygLMg4udGF2bGkudjEuU3RlcCJaCgRQbGF5EhAKCG5vdGF0aW9uGAEgASgJEh0KBXN0ZXBzGAIgAygLMg4udGF2bGkudjEuU3RlcBITCgtwb3NpdGlvbl9pZBgDIAEoCRIMCgRoaXRzGAQgASgIKlIKB1ZhcmlhbnQSFwoTVkFSSUFOVF9VTlNQRUNJRklFRBAAEhYKElZBUklBTlRfQkFDS0dBTU1PThABEhYKElZBUklBTlRfTE9OR19OQVJESRACKosBCgpHYW1lUmVzdWx0EhsKF0dBTUVfUkVTVUxUX1VOU1BFQ0lGSUVEEAASFgoSR0FNRV9SRVNVTFRfU0lOR0xFEAESFgoSR0FNRV9SRVNVTFRfR0FNTU9OEAISGgoWR0FNRV9SRVNVTFRfQkFDS0dBTU1PThADEhQKEEdBTUVfUkVTVUxUX01BUlMQBGIGcHJvdG8z");
+  fileDesc("ChR0YXZsaS92MS9ib2FyZC5wcm90bxIIdGF2bGkudjEiWwoIUG9zaXRpb24SFQoLcG9zaXRpb25faWQYASABKAlIABIOCgR4Z2lkGAIgASgJSAASIAoFYm9hcmQYAyABKAsyDy50YXZsaS52MS5Cb2FyZEgAQgYKBGZvcm0iYQoFQm9hcmQSFQoNcGxheWVyX3BvaW50cxgBIAMoDRISCgpwbGF5ZXJfYmFyGAIgASgNEhcKD29wcG9uZW50X3BvaW50cxgDIAMoDRIUCgxvcHBvbmVudF9iYXIYBCABKA0iRgoEU3RlcBISCgpmcm9tX3BvaW50GAEgASgNEhAKCHRvX3BvaW50GAIgASgNEgsKA2RpZRgDIAEoDRILCgNoaXQYBCABKAgiKgoJUGxheVN0ZXBzEh0KBXN0ZXBzGAEgAygLMg4udGF2bGkudjEuU3RlcCJaCgRQbGF5EhAKCG5vdGF0aW9uGAEgASgJEh0KBXN0ZXBzGAIgAygLMg4udGF2bGkudjEuU3RlcBITCgtwb3NpdGlvbl9pZBgDIAEoCRIMCgRoaXRzGAQgASgIKlIKB1ZhcmlhbnQSFwoTVkFSSUFOVF9VTlNQRUNJRklFRBAAEhYKElZBUklBTlRfQkFDS0dBTU1PThABEhYKElZBUklBTlRfTE9OR19OQVJESRACKpMBCgVTdGFydBIVChFTVEFSVF9VTlNQRUNJRklFRBAAEhIKDlNUQVJUX1NUQU5EQVJEEAESFAoQU1RBUlRfTkFDS0dBTU1PThACEhcKE1NUQVJUX0hZUEVSR0FNTU9OXzEQAxIXChNTVEFSVF9IWVBFUkdBTU1PTl8yEAQSFwoTU1RBUlRfSFlQRVJHQU1NT05fMxAFKm8KDUhvbWVIaXRBbmRSdW4SIAocSE9NRV9ISVRfQU5EX1JVTl9VTlNQRUNJRklFRBAAEhwKGEhPTUVfSElUX0FORF9SVU5fQUxMT1dFRBABEh4KGkhPTUVfSElUX0FORF9SVU5fRk9SQklEREVOEAIqiwEKCkdhbWVSZXN1bHQSGwoXR0FNRV9SRVNVTFRfVU5TUEVDSUZJRUQQABIWChJHQU1FX1JFU1VMVF9TSU5HTEUQARIWChJHQU1FX1JFU1VMVF9HQU1NT04QAhIaChZHQU1FX1JFU1VMVF9CQUNLR0FNTU9OEAMSFAoQR0FNRV9SRVNVTFRfTUFSUxAEYgZwcm90bzM");
 
 /**
  * A position, in whichever form the client already has. Every form is seen from the side on
@@ -246,6 +246,97 @@ export const VariantSchema: GenEnum<Variant> = /*@__PURE__*/
   enumDesc(file_tavli_v1_board, 0);
 
 /**
+ * Where backgammon's checkers stand before the first roll (the rule set's `start`). Backgammon
+ * only; any other value with another variant fails with INVALID_ARGUMENT.
+ *
+ * @generated from enum tavli.v1.Start
+ */
+export enum Start {
+  /**
+   * STANDARD.
+   *
+   * @generated from enum value: START_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * 2 on the 24-point, 5 on the 13, 3 on the 8, 5 on the 6.
+   *
+   * @generated from enum value: START_STANDARD = 1;
+   */
+  STANDARD = 1,
+
+  /**
+   * Nackgammon: 2 on the 24-point, 2 on the 23, 4 on the 13, 3 on the 8, 4 on the 6.
+   *
+   * @generated from enum value: START_NACKGAMMON = 2;
+   */
+  NACKGAMMON = 2,
+
+  /**
+   * Hypergammon with 1 checker a side, on the 24-point.
+   *
+   * @generated from enum value: START_HYPERGAMMON_1 = 3;
+   */
+  HYPERGAMMON_1 = 3,
+
+  /**
+   * Hypergammon with 2 checkers a side, on the 24- and 23-points.
+   *
+   * @generated from enum value: START_HYPERGAMMON_2 = 4;
+   */
+  HYPERGAMMON_2 = 4,
+
+  /**
+   * Hypergammon with 3 checkers a side, on the 24-, 23- and 22-points.
+   *
+   * @generated from enum value: START_HYPERGAMMON_3 = 5;
+   */
+  HYPERGAMMON_3 = 5,
+}
+
+/**
+ * Describes the enum tavli.v1.Start.
+ */
+export const StartSchema: GenEnum<Start> = /*@__PURE__*/
+  enumDesc(file_tavli_v1_board, 1);
+
+/**
+ * Whether a checker that hits an opposing blot in the mover's home board may move on in the same
+ * play (the rule set's `home_hit_and_run`). Backgammon only.
+ *
+ * @generated from enum tavli.v1.HomeHitAndRun
+ */
+export enum HomeHitAndRun {
+  /**
+   * ALLOWED.
+   *
+   * @generated from enum value: HOME_HIT_AND_RUN_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * It may, as in backgammon.
+   *
+   * @generated from enum value: HOME_HIT_AND_RUN_ALLOWED = 1;
+   */
+  ALLOWED = 1,
+
+  /**
+   * It stays where it hit until the play ends (Turkish tavla); other checkers may still move.
+   *
+   * @generated from enum value: HOME_HIT_AND_RUN_FORBIDDEN = 2;
+   */
+  FORBIDDEN = 2,
+}
+
+/**
+ * Describes the enum tavli.v1.HomeHitAndRun.
+ */
+export const HomeHitAndRunSchema: GenEnum<HomeHitAndRun> = /*@__PURE__*/
+  enumDesc(file_tavli_v1_board, 2);
+
+/**
  * How a finished game was won.
  *
  * @generated from enum tavli.v1.GameResult
@@ -292,5 +383,5 @@ export enum GameResult {
  * Describes the enum tavli.v1.GameResult.
  */
 export const GameResultSchema: GenEnum<GameResult> = /*@__PURE__*/
-  enumDesc(file_tavli_v1_board, 1);
+  enumDesc(file_tavli_v1_board, 3);
 

@@ -4,7 +4,7 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { Board, GameResult, Play, PlaySteps, Position, Variant } from "./board_pb";
+import type { Board, GameResult, HomeHitAndRun, Play, PlaySteps, Position, Start, Variant } from "./board_pb";
 import { file_tavli_v1_board } from "./board_pb";
 import type { MatchProblem, MatchRecord } from "./match_record_pb";
 import { file_tavli_v1_match_record } from "./match_record_pb";
@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file tavli/v1/rules_service.proto.
  */
 export const file_tavli_v1_rules_service: GenFile = /*@__PURE__*/
-  fileDesc("Chx0YXZsaS92MS9ydWxlc19zZXJ2aWNlLnByb3RvEgh0YXZsaS52MSJvChVMaXN0TGVnYWxQbGF5c1JlcXVlc3QSIgoHdmFyaWFudBgBIAEoDjIRLnRhdmxpLnYxLlZhcmlhbnQSJAoIcG9zaXRpb24YAiABKAsyEi50YXZsaS52MS5Qb3NpdGlvbhIMCgRkaWNlGAMgAygNIkoKFkxpc3RMZWdhbFBsYXlzUmVzcG9uc2USHQoFcGxheXMYASADKAsyDi50YXZsaS52MS5QbGF5EhEKCWRpY2VfdXNlZBgCIAEoDSKvAQoTVmFsaWRhdGVQbGF5UmVxdWVzdBIiCgd2YXJpYW50GAEgASgOMhEudGF2bGkudjEuVmFyaWFudBIkCghwb3NpdGlvbhgCIAEoCzISLnRhdmxpLnYxLlBvc2l0aW9uEgwKBGRpY2UYAyADKA0SEgoIbm90YXRpb24YBCABKAlIABIkCgVzdGVwcxgFIAEoCzITLnRhdmxpLnYxLlBsYXlTdGVwc0gAQgYKBHBsYXkiYgoUVmFsaWRhdGVQbGF5UmVzcG9uc2USDQoFbGVnYWwYASABKAgSHAoEcGxheRgCIAEoCzIOLnRhdmxpLnYxLlBsYXkSDgoGcmVhc29uGAMgASgJEg0KBWVycm9yGAQgASgJIkwKGUJhdGNoVmFsaWRhdGVQbGF5c1JlcXVlc3QSLwoIcmVxdWVzdHMYASADKAsyHS50YXZsaS52MS5WYWxpZGF0ZVBsYXlSZXF1ZXN0Ik8KGkJhdGNoVmFsaWRhdGVQbGF5c1Jlc3BvbnNlEjEKCXJlc3BvbnNlcxgBIAMoCzIeLnRhdmxpLnYxLlZhbGlkYXRlUGxheVJlc3BvbnNlInwKEEFwcGx5UGxheVJlcXVlc3QSIgoHdmFyaWFudBgBIAEoDjIRLnRhdmxpLnYxLlZhcmlhbnQSJAoIcG9zaXRpb24YAiABKAsyEi50YXZsaS52MS5Qb3NpdGlvbhIMCgRkaWNlGAMgAygNEhAKCG5vdGF0aW9uGAQgASgJInEKEUFwcGx5UGxheVJlc3BvbnNlEhwKBHBsYXkYASABKAsyDi50YXZsaS52MS5QbGF5EhgKEG5leHRfcG9zaXRpb25faWQYAiABKAkSJAoGcmVzdWx0GAMgASgOMhQudGF2bGkudjEuR2FtZVJlc3VsdCJgChRTY29yZVBvc2l0aW9uUmVxdWVzdBIiCgd2YXJpYW50GAEgASgOMhEudGF2bGkudjEuVmFyaWFudBIkCghwb3NpdGlvbhgCIAEoCzISLnRhdmxpLnYxLlBvc2l0aW9uIo0BChVTY29yZVBvc2l0aW9uUmVzcG9uc2USJAoGcmVzdWx0GAEgASgOMhQudGF2bGkudjEuR2FtZVJlc3VsdBISCgpwbGF5ZXJfd29uGAIgASgIEg4KBnBvaW50cxgDIAEoDRITCgtwbGF5ZXJfcGlwcxgEIAEoDRIVCg1vcHBvbmVudF9waXBzGAUgASgNImIKFkNvbnZlcnRQb3NpdGlvblJlcXVlc3QSIgoHdmFyaWFudBgBIAEoDjIRLnRhdmxpLnYxLlZhcmlhbnQSJAoIcG9zaXRpb24YAiABKAsyEi50YXZsaS52MS5Qb3NpdGlvbiJcChdDb252ZXJ0UG9zaXRpb25SZXNwb25zZRITCgtwb3NpdGlvbl9pZBgBIAEoCRIMCgR4Z2lkGAIgASgJEh4KBWJvYXJkGAMgASgLMg8udGF2bGkudjEuQm9hcmQiPQoUVmFsaWRhdGVNYXRjaFJlcXVlc3QSJQoGcmVjb3JkGAEgASgLMhUudGF2bGkudjEuTWF0Y2hSZWNvcmQiwQEKFVZhbGlkYXRlTWF0Y2hSZXNwb25zZRIiCgd2YXJpYW50GAEgASgOMhEudGF2bGkudjEuVmFyaWFudBIUCgxtYXRjaF9sZW5ndGgYAiABKA0SDQoFZ2FtZXMYAyABKA0SDQoFc2NvcmUYBCADKAQSDwoHcGxheWVycxgFIAMoCRIoCghwcm9ibGVtcxgGIAMoCzIWLnRhdmxpLnYxLk1hdGNoUHJvYmxlbRIVCg1wcm9ibGVtX2NvdW50GAcgASgNMtUECgxSdWxlc1NlcnZpY2USUwoOTGlzdExlZ2FsUGxheXMSHy50YXZsaS52MS5MaXN0TGVnYWxQbGF5c1JlcXVlc3QaIC50YXZsaS52MS5MaXN0TGVnYWxQbGF5c1Jlc3BvbnNlEk0KDFZhbGlkYXRlUGxheRIdLnRhdmxpLnYxLlZhbGlkYXRlUGxheVJlcXVlc3QaHi50YXZsaS52MS5WYWxpZGF0ZVBsYXlSZXNwb25zZRJfChJCYXRjaFZhbGlkYXRlUGxheXMSIy50YXZsaS52MS5CYXRjaFZhbGlkYXRlUGxheXNSZXF1ZXN0GiQudGF2bGkudjEuQmF0Y2hWYWxpZGF0ZVBsYXlzUmVzcG9uc2USRAoJQXBwbHlQbGF5EhoudGF2bGkudjEuQXBwbHlQbGF5UmVxdWVzdBobLnRhdmxpLnYxLkFwcGx5UGxheVJlc3BvbnNlElAKDVNjb3JlUG9zaXRpb24SHi50YXZsaS52MS5TY29yZVBvc2l0aW9uUmVxdWVzdBofLnRhdmxpLnYxLlNjb3JlUG9zaXRpb25SZXNwb25zZRJWCg9Db252ZXJ0UG9zaXRpb24SIC50YXZsaS52MS5Db252ZXJ0UG9zaXRpb25SZXF1ZXN0GiEudGF2bGkudjEuQ29udmVydFBvc2l0aW9uUmVzcG9uc2USUAoNVmFsaWRhdGVNYXRjaBIeLnRhdmxpLnYxLlZhbGlkYXRlTWF0Y2hSZXF1ZXN0Gh8udGF2bGkudjEuVmFsaWRhdGVNYXRjaFJlc3BvbnNlYgZwcm90bzM", [file_tavli_v1_board, file_tavli_v1_match_record]);
+  fileDesc("Chx0YXZsaS92MS9ydWxlc19zZXJ2aWNlLnByb3RvEgh0YXZsaS52MSLCAQoVTGlzdExlZ2FsUGxheXNSZXF1ZXN0EiIKB3ZhcmlhbnQYASABKA4yES50YXZsaS52MS5WYXJpYW50EiQKCHBvc2l0aW9uGAIgASgLMhIudGF2bGkudjEuUG9zaXRpb24SDAoEZGljZRgDIAMoDRIeCgVzdGFydBgEIAEoDjIPLnRhdmxpLnYxLlN0YXJ0EjEKEGhvbWVfaGl0X2FuZF9ydW4YBSABKA4yFy50YXZsaS52MS5Ib21lSGl0QW5kUnVuIkoKFkxpc3RMZWdhbFBsYXlzUmVzcG9uc2USHQoFcGxheXMYASADKAsyDi50YXZsaS52MS5QbGF5EhEKCWRpY2VfdXNlZBgCIAEoDSKCAgoTVmFsaWRhdGVQbGF5UmVxdWVzdBIiCgd2YXJpYW50GAEgASgOMhEudGF2bGkudjEuVmFyaWFudBIkCghwb3NpdGlvbhgCIAEoCzISLnRhdmxpLnYxLlBvc2l0aW9uEgwKBGRpY2UYAyADKA0SEgoIbm90YXRpb24YBCABKAlIABIkCgVzdGVwcxgFIAEoCzITLnRhdmxpLnYxLlBsYXlTdGVwc0gAEh4KBXN0YXJ0GAYgASgOMg8udGF2bGkudjEuU3RhcnQSMQoQaG9tZV9oaXRfYW5kX3J1bhgHIAEoDjIXLnRhdmxpLnYxLkhvbWVIaXRBbmRSdW5CBgoEcGxheSJiChRWYWxpZGF0ZVBsYXlSZXNwb25zZRINCgVsZWdhbBgBIAEoCBIcCgRwbGF5GAIgASgLMg4udGF2bGkudjEuUGxheRIOCgZyZWFzb24YAyABKAkSDQoFZXJyb3IYBCABKAkiTAoZQmF0Y2hWYWxpZGF0ZVBsYXlzUmVxdWVzdBIvCghyZXF1ZXN0cxgBIAMoCzIdLnRhdmxpLnYxLlZhbGlkYXRlUGxheVJlcXVlc3QiTwoaQmF0Y2hWYWxpZGF0ZVBsYXlzUmVzcG9uc2USMQoJcmVzcG9uc2VzGAEgAygLMh4udGF2bGkudjEuVmFsaWRhdGVQbGF5UmVzcG9uc2UizwEKEEFwcGx5UGxheVJlcXVlc3QSIgoHdmFyaWFudBgBIAEoDjIRLnRhdmxpLnYxLlZhcmlhbnQSJAoIcG9zaXRpb24YAiABKAsyEi50YXZsaS52MS5Qb3NpdGlvbhIMCgRkaWNlGAMgAygNEhAKCG5vdGF0aW9uGAQgASgJEh4KBXN0YXJ0GAUgASgOMg8udGF2bGkudjEuU3RhcnQSMQoQaG9tZV9oaXRfYW5kX3J1bhgGIAEoDjIXLnRhdmxpLnYxLkhvbWVIaXRBbmRSdW4icQoRQXBwbHlQbGF5UmVzcG9uc2USHAoEcGxheRgBIAEoCzIOLnRhdmxpLnYxLlBsYXkSGAoQbmV4dF9wb3NpdGlvbl9pZBgCIAEoCRIkCgZyZXN1bHQYAyABKA4yFC50YXZsaS52MS5HYW1lUmVzdWx0IrMBChRTY29yZVBvc2l0aW9uUmVxdWVzdBIiCgd2YXJpYW50GAEgASgOMhEudGF2bGkudjEuVmFyaWFudBIkCghwb3NpdGlvbhgCIAEoCzISLnRhdmxpLnYxLlBvc2l0aW9uEh4KBXN0YXJ0GAMgASgOMg8udGF2bGkudjEuU3RhcnQSMQoQaG9tZV9oaXRfYW5kX3J1bhgEIAEoDjIXLnRhdmxpLnYxLkhvbWVIaXRBbmRSdW4ijQEKFVNjb3JlUG9zaXRpb25SZXNwb25zZRIkCgZyZXN1bHQYASABKA4yFC50YXZsaS52MS5HYW1lUmVzdWx0EhIKCnBsYXllcl93b24YAiABKAgSDgoGcG9pbnRzGAMgASgNEhMKC3BsYXllcl9waXBzGAQgASgNEhUKDW9wcG9uZW50X3BpcHMYBSABKA0itQEKFkNvbnZlcnRQb3NpdGlvblJlcXVlc3QSIgoHdmFyaWFudBgBIAEoDjIRLnRhdmxpLnYxLlZhcmlhbnQSJAoIcG9zaXRpb24YAiABKAsyEi50YXZsaS52MS5Qb3NpdGlvbhIeCgVzdGFydBgDIAEoDjIPLnRhdmxpLnYxLlN0YXJ0EjEKEGhvbWVfaGl0X2FuZF9ydW4YBCABKA4yFy50YXZsaS52MS5Ib21lSGl0QW5kUnVuIlwKF0NvbnZlcnRQb3NpdGlvblJlc3BvbnNlEhMKC3Bvc2l0aW9uX2lkGAEgASgJEgwKBHhnaWQYAiABKAkSHgoFYm9hcmQYAyABKAsyDy50YXZsaS52MS5Cb2FyZCI9ChRWYWxpZGF0ZU1hdGNoUmVxdWVzdBIlCgZyZWNvcmQYASABKAsyFS50YXZsaS52MS5NYXRjaFJlY29yZCLBAQoVVmFsaWRhdGVNYXRjaFJlc3BvbnNlEiIKB3ZhcmlhbnQYASABKA4yES50YXZsaS52MS5WYXJpYW50EhQKDG1hdGNoX2xlbmd0aBgCIAEoDRINCgVnYW1lcxgDIAEoDRINCgVzY29yZRgEIAMoBBIPCgdwbGF5ZXJzGAUgAygJEigKCHByb2JsZW1zGAYgAygLMhYudGF2bGkudjEuTWF0Y2hQcm9ibGVtEhUKDXByb2JsZW1fY291bnQYByABKA0y1QQKDFJ1bGVzU2VydmljZRJTCg5MaXN0TGVnYWxQbGF5cxIfLnRhdmxpLnYxLkxpc3RMZWdhbFBsYXlzUmVxdWVzdBogLnRhdmxpLnYxLkxpc3RMZWdhbFBsYXlzUmVzcG9uc2USTQoMVmFsaWRhdGVQbGF5Eh0udGF2bGkudjEuVmFsaWRhdGVQbGF5UmVxdWVzdBoeLnRhdmxpLnYxLlZhbGlkYXRlUGxheVJlc3BvbnNlEl8KEkJhdGNoVmFsaWRhdGVQbGF5cxIjLnRhdmxpLnYxLkJhdGNoVmFsaWRhdGVQbGF5c1JlcXVlc3QaJC50YXZsaS52MS5CYXRjaFZhbGlkYXRlUGxheXNSZXNwb25zZRJECglBcHBseVBsYXkSGi50YXZsaS52MS5BcHBseVBsYXlSZXF1ZXN0GhsudGF2bGkudjEuQXBwbHlQbGF5UmVzcG9uc2USUAoNU2NvcmVQb3NpdGlvbhIeLnRhdmxpLnYxLlNjb3JlUG9zaXRpb25SZXF1ZXN0Gh8udGF2bGkudjEuU2NvcmVQb3NpdGlvblJlc3BvbnNlElYKD0NvbnZlcnRQb3NpdGlvbhIgLnRhdmxpLnYxLkNvbnZlcnRQb3NpdGlvblJlcXVlc3QaIS50YXZsaS52MS5Db252ZXJ0UG9zaXRpb25SZXNwb25zZRJQCg1WYWxpZGF0ZU1hdGNoEh4udGF2bGkudjEuVmFsaWRhdGVNYXRjaFJlcXVlc3QaHy50YXZsaS52MS5WYWxpZGF0ZU1hdGNoUmVzcG9uc2ViBnByb3RvMw", [file_tavli_v1_board, file_tavli_v1_match_record]);
 
 /**
  * The request of ListLegalPlays.
@@ -42,6 +42,21 @@ export type ListLegalPlaysRequest = Message<"tavli.v1.ListLegalPlaysRequest"> & 
    * @generated from field: repeated uint32 dice = 3;
    */
   dice: number[];
+
+  /**
+   * Backgammon's starting position (nackgammon, hypergammon); unset: STANDARD. A hypergammon
+   * position's Position ID is read with that game's checkers.
+   *
+   * @generated from field: tavli.v1.Start start = 4;
+   */
+  start: Start;
+
+  /**
+   * Whether a checker that hits in the mover's home board may move on; unset: ALLOWED.
+   *
+   * @generated from field: tavli.v1.HomeHitAndRun home_hit_and_run = 5;
+   */
+  homeHitAndRun: HomeHitAndRun;
 };
 
 /**
@@ -129,6 +144,21 @@ export type ValidatePlayRequest = Message<"tavli.v1.ValidatePlayRequest"> & {
     value: PlaySteps;
     case: "steps";
   } | { case: undefined; value?: undefined };
+
+  /**
+   * Backgammon's starting position (nackgammon, hypergammon); unset: STANDARD. A hypergammon
+   * position's Position ID is read with that game's checkers.
+   *
+   * @generated from field: tavli.v1.Start start = 6;
+   */
+  start: Start;
+
+  /**
+   * Whether a checker that hits in the mover's home board may move on; unset: ALLOWED.
+   *
+   * @generated from field: tavli.v1.HomeHitAndRun home_hit_and_run = 7;
+   */
+  homeHitAndRun: HomeHitAndRun;
 };
 
 /**
@@ -256,6 +286,21 @@ export type ApplyPlayRequest = Message<"tavli.v1.ApplyPlayRequest"> & {
    * @generated from field: string notation = 4;
    */
   notation: string;
+
+  /**
+   * Backgammon's starting position (nackgammon, hypergammon); unset: STANDARD. A hypergammon
+   * position's Position ID is read with that game's checkers.
+   *
+   * @generated from field: tavli.v1.Start start = 5;
+   */
+  start: Start;
+
+  /**
+   * Whether a checker that hits in the mover's home board may move on; unset: ALLOWED.
+   *
+   * @generated from field: tavli.v1.HomeHitAndRun home_hit_and_run = 6;
+   */
+  homeHitAndRun: HomeHitAndRun;
 };
 
 /**
@@ -319,6 +364,21 @@ export type ScorePositionRequest = Message<"tavli.v1.ScorePositionRequest"> & {
    * @generated from field: tavli.v1.Position position = 2;
    */
   position?: Position | undefined;
+
+  /**
+   * Backgammon's starting position (nackgammon, hypergammon); unset: STANDARD. A hypergammon
+   * position's Position ID is read with that game's checkers.
+   *
+   * @generated from field: tavli.v1.Start start = 3;
+   */
+  start: Start;
+
+  /**
+   * Whether a checker that hits in the mover's home board may move on; unset: ALLOWED.
+   *
+   * @generated from field: tavli.v1.HomeHitAndRun home_hit_and_run = 4;
+   */
+  homeHitAndRun: HomeHitAndRun;
 };
 
 /**
@@ -397,6 +457,21 @@ export type ConvertPositionRequest = Message<"tavli.v1.ConvertPositionRequest"> 
    * @generated from field: tavli.v1.Position position = 2;
    */
   position?: Position | undefined;
+
+  /**
+   * Backgammon's starting position (nackgammon, hypergammon); unset: STANDARD. A hypergammon
+   * position's Position ID is read with that game's checkers.
+   *
+   * @generated from field: tavli.v1.Start start = 3;
+   */
+  start: Start;
+
+  /**
+   * Whether a checker that hits in the mover's home board may move on; unset: ALLOWED.
+   *
+   * @generated from field: tavli.v1.HomeHitAndRun home_hit_and_run = 4;
+   */
+  homeHitAndRun: HomeHitAndRun;
 };
 
 /**
