@@ -100,7 +100,7 @@ def add_parser(commands: Any) -> None:
     parser.add_argument(
         "--evaluators", type=int, default=1,
         help="GNU Backgammon evaluator processes answering AnalysisService calls, each one call at a time "
-        "(started with the first call; default 1)",
+        "(started with the first call; default: %(default)s)",
     )
     parser.add_argument(
         "--keepalive-seconds",

@@ -48,7 +48,7 @@ class Fevga(LongNardi):
     """
 
     name = "fevga"
-    title = "Fevga"
+    title = "fevga"
     resign_levels = (GameResult.SINGLE, GameResult.GAMMON)
     default_match_openings = "WINNER_OPENS"
     mat_variation = "Fevga"

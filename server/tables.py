@@ -16,6 +16,7 @@ first answer again (rebuilt from the stored log), anything else with the same id
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import hmac
 import secrets
@@ -558,8 +559,15 @@ class Tables:
         loading = self._loading.get(name)
         if loading is None:
             loading = self._loading[name] = asyncio.ensure_future(self._loaded(name))
-            loading.add_done_callback(lambda done: self._loading.pop(name, None))
+            loading.add_done_callback(functools.partial(self._loaded_by_all, name))
         return await asyncio.shield(loading)
+
+    def _loaded_by_all(self, name: str, loading: asyncio.Future[Table]) -> None:
+        """Forget the load of ``name`` once it is done; its failure is retrieved here, for when
+        every caller that waited on it went away first (a refusal, not a fault of the server)."""
+        self._loading.pop(name, None)
+        if not loading.cancelled():
+            loading.exception()
 
     async def _loaded(self, name: str) -> Table:
         read = await asyncio.to_thread(self._read_latest, name)

@@ -310,8 +310,8 @@ def _variant_named(variation: str) -> Variant:
     for variant in candidates:
         if plain(variation) in {plain(variant.title), plain(variant.mat_variation or variant.title)}:
             return variant
-    titles = ", ".join(variant.title for variant in candidates)
-    raise RulesUnknown(f"tavli plays {titles}, not {variation!r}")
+    *others, last = [variant.title for variant in candidates]
+    raise RulesUnknown(f"tavli plays {', '.join(others)} and {last}, not {variation!r}")
 
 
 # --- one game -------------------------------------------------------------------------------------

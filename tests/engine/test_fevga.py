@@ -147,7 +147,7 @@ def test_a_single_opposing_checker_holds_a_point() -> None:
 def test_nothing_is_hit_and_there_is_no_bar() -> None:
     assert not FEVGA.hits
     assert all(not step.hit for play in FEVGA.legal_plays(START, (6, 5)) for step in play.steps)
-    assert refusal(FEVGA, START, (6, 5), [(25, 19)]).startswith("Fevga has no bar")
+    assert refusal(FEVGA, START, (6, 5), [(25, 19)]).startswith("fevga has no bar")
 
 
 # --- The first checker -------------------------------------------------------------------------
@@ -307,7 +307,7 @@ def test_resigning_offers_a_single_game_or_a_gammon_capped_by_what_can_be_lost()
 def test_fevga_has_no_cube_and_the_winner_of_the_opening_throw_rolls_again() -> None:
     rules = RuleSet(variant="fevga")
     assert not rules.cube and rules.opening == "WINNER_ROLLS_AGAIN"
-    with pytest.raises(InvalidRuleSetError, match="Fevga is played without a cube"):
+    with pytest.raises(InvalidRuleSetError, match="fevga is played without a cube"):
         RuleSet(variant="fevga", cube=True)
 
 

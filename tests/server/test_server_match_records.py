@@ -167,7 +167,8 @@ def test_latin_1_bytes_come_through_unchanged(client) -> None:
         (" 3 point match\n\n", "the file holds no game: no ' Game 1' line after the match line"),
         (
             '; [Variation "Chess"]\n 3 point match\n Game 1\n',
-            "tavli plays backgammon and long nardi, not 'Chess'",
+            "tavli plays backgammon, long nardi, plakoto, fevga, nackgammon, 1-checker hypergammon,"
+            " 2-checker hypergammon and 3-checker hypergammon, not 'Chess'",
         ),
     ],
 )
@@ -465,7 +466,6 @@ def test_seeded_dice_after_a_record_need_a_server_that_allows_them() -> None:
 # --- hostile records: refused as what they are, never INTERNAL -----------------------------------------
 
 
-@pytest.mark.alone
 @pytest.mark.parametrize(
     ("record", "reason", "words"),
     [
@@ -480,16 +480,14 @@ def test_seeded_dice_after_a_record_need_a_server_that_allows_them() -> None:
     ],
     ids=["all newlines", "a million points", "game 10^20", "3 MB"],
 )
-def test_hostile_records_are_refused_quickly_as_what_they_are(client, record, reason, words) -> None:
+def test_hostile_records_are_refused_as_what_they_are(client, record, reason, words) -> None:
+    # (how long they take is benchmarks/record_check_cost.py's to measure)
     for call in (client.validate_match, client.import_match):
-        started = time.monotonic()
         refusal = refused(call, record)
         assert (refusal.code, refusal.reason) == (INVALID_ARGUMENT, reason)
         assert words in refusal.message
-        assert time.monotonic() - started < 5
 
 
-@pytest.mark.alone
 @pytest.mark.parametrize(
     ("record", "where", "words"),
     [
@@ -516,14 +514,10 @@ def test_hostile_records_are_refused_quickly_as_what_they_are(client, record, re
     ],
     ids=["5000 digits", "800,000 blanks", "100,000 unrecorded moves", "19,000 games"],
 )
-def test_hostile_but_readable_records_are_checked_quickly_with_their_problem(
-    client, record, where, words
-) -> None:
-    started = time.monotonic()
+def test_hostile_but_readable_records_are_checked_with_their_problem(client, record, where, words) -> None:
     report = client.validate_match(record)
     (problem,) = report.problems
     assert where_and_why(problem)[:4] == where and words in problem.reason
-    assert time.monotonic() - started < 5
 
 
 def test_a_result_that_does_not_say_who_lost_is_a_problem_of_nobodys_side(client) -> None:

@@ -92,6 +92,12 @@ def test_a_watcher_hears_of_another_replicas_writes_without_polling(postgres_url
             reader.heard_of_write(name, count)
 
         stores[1].listen(lambda name, count: loop.call_soon_threadsafe(hear, name, count))
+        # The listener connects in a thread of its own: games are made until it hears one.
+        for _ in range(300):
+            probe = await writer.create(RuleSet(), dice_mode="system", dice_seed="", request=None)
+            await asyncio.sleep(0.1)
+            if any(name == probe.game.name for name, _ in heard):
+                break
         created = await writer.create(RuleSet(match_length=3), dice_mode="system", dice_seed="", request=None)
         name, tokens = created.game.name, created.tokens
         await reader.get(name)
@@ -102,6 +108,10 @@ def test_a_watcher_hears_of_another_replicas_writes_without_polling(postgres_url
         assert [message.event for message in seen] == [
             convert.event_message(sequence, event) for sequence, event in enumerate(opened.events)
         ]
+        for _ in range(300):  # the notification comes in its own time: the watch may be first
+            if (name, opened.version) in heard:
+                break
+            await asyncio.sleep(0.1)
         assert (name, opened.version) in heard
         await watch.aclose()
         for store in stores:
