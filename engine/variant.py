@@ -342,17 +342,20 @@ class Variant(ABC):
 
         :raises InvalidPositionError: for a position this variant cannot have.
         """
-        rules = self.compiled_rules
-        compiled = core.compiled
-        if (
+        if not self._valid_by_the_core(position, in_play=False):
+            self.validate(position)
+
+    def _valid_by_the_core(self, position: Position, *, in_play: bool) -> bool:
+        """Whether the compiled core, where it has this variant's rules for ``position`` (their
+        checkers, no pins), finds it valid (``in_play``: and its game not over)."""
+        rules, compiled = self.compiled_rules, core.compiled
+        return (
             rules is not None
             and compiled is not None
             and position.checkers == self.checkers
             and not position.pins
-            and compiled.valid(rules, position)
-        ):
-            return
-        self.validate(position)
+            and compiled.valid(rules, position, in_play=in_play)
+        )
 
     def check_position(self, position: Position) -> None:
         """Check that ``position`` can occur in this variant and its game is not over.
@@ -360,15 +363,7 @@ class Variant(ABC):
         :raises InvalidPositionError: for a position this variant cannot have.
         :raises GameOverError: if a side has already borne off all its checkers.
         """
-        rules = self.compiled_rules
-        compiled = core.compiled
-        if (
-            rules is not None
-            and compiled is not None
-            and position.checkers == self.checkers
-            and not position.pins
-            and compiled.valid(rules, position, in_play=True)
-        ):
+        if self._valid_by_the_core(position, in_play=True):
             return
         self.validate(position)
         if self.result(position) is not None:
