@@ -65,27 +65,55 @@ def machine() -> str:
     return f"nproc {os.cpu_count()}, {model}"
 
 
-def play(address: str, transport: Literal["stream", "unary"], parallel: int, games: int, server_pid: int) -> Round:
+def play(
+    address: str, transport: Literal["stream", "unary"], parallel: int, games: int, server_pid: int
+) -> Round:
     from tavli.clients.arena_command import ArenaConfig, run_arena
     from tavli.clients.client import TavliClient
 
-    config = ArenaConfig(variant="backgammon", bots=("random", "random"), games=games, match_length=1,
-                         seed=SEED, parallel=parallel, transport=transport)
+    config = ArenaConfig(
+        variant="backgammon",
+        bots=("random", "random"),
+        games=games,
+        match_length=1,
+        seed=SEED,
+        parallel=parallel,
+        transport=transport,
+    )
     with TavliClient.connect(address) as client:
         server_before, client_before = cpu_seconds(server_pid), time.process_time()
         results = run_arena(client, config)
         server_after, client_after = cpu_seconds(server_pid), time.process_time()
     wins = tuple(tally.wins for tally in results.tallies.values())
-    return Round(transport, parallel, results.seconds, games, server_after - server_before,
-                 client_after - client_before, (wins[0], wins[1]))
+    return Round(
+        transport,
+        parallel,
+        results.seconds,
+        games,
+        server_after - server_before,
+        client_after - client_before,
+        (wins[0], wins[1]),
+    )
 
 
-def profile(address: str, transport: Literal["stream", "unary"], parallel: int, games: int, server_pid: int, folder: Path) -> list[str]:
+def profile(
+    address: str,
+    transport: Literal["stream", "unary"],
+    parallel: int,
+    games: int,
+    server_pid: int,
+    folder: Path,
+) -> list[str]:
     """One more round of ``transport``, the server and this process sampled by py-spy meanwhile."""
     seconds = max(2.0, games / 10)  # py-spy records for a whole number of seconds; the round may outlast it
-    outputs = {"server": folder / f"server-{transport}.txt", "client (this process)": folder / f"client-{transport}.txt"}
-    recorders = [hot_path.start_recording(pid, seconds, output)
-                 for pid, output in zip((server_pid, os.getpid()), outputs.values())]
+    outputs = {
+        "server": folder / f"server-{transport}.txt",
+        "client (this process)": folder / f"client-{transport}.txt",
+    }
+    recorders = [
+        hot_path.start_recording(pid, seconds, output)
+        for pid, output in zip((server_pid, os.getpid()), outputs.values())
+    ]
     played = play(address, transport, parallel, games, server_pid)
     for recorder in recorders:
         recorder.wait(timeout=seconds + 30)
@@ -97,14 +125,20 @@ def profile(address: str, transport: Literal["stream", "unary"], parallel: int, 
 
 
 def report(rounds: list[Round]) -> None:
-    print(f"\n{'transport':<9} {'parallel':>8} {'games':>5} {'secs':>6} {'games/s':>8}"
-          f" {'server CPU ms/game':>18} {'client CPU ms/game':>18} {'wins A-B':>8}")
+    print(
+        f"\n{'transport':<9} {'parallel':>8} {'games':>5} {'secs':>6} {'games/s':>8}"
+        f" {'server CPU ms/game':>18} {'client CPU ms/game':>18} {'wins A-B':>8}"
+    )
     for r in rounds:
-        print(f"{r.transport:<9} {r.parallel:>8} {r.games:>5} {r.seconds:>6.2f} {r.games_per_second:>8.2f}"
-              f" {r.server_cpu / r.games * 1000:>18.1f} {r.client_cpu / r.games * 1000:>18.1f}"
-              f" {r.wins[0]:>4}-{r.wins[1]}")
-    print("\n(client CPU: this process, which runs both bots and every seat; the same games in every round"
-          " when the wins agree)")
+        print(
+            f"{r.transport:<9} {r.parallel:>8} {r.games:>5} {r.seconds:>6.2f} {r.games_per_second:>8.2f}"
+            f" {r.server_cpu / r.games * 1000:>18.1f} {r.client_cpu / r.games * 1000:>18.1f}"
+            f" {r.wins[0]:>4}-{r.wins[1]}"
+        )
+    print(
+        "\n(client CPU: this process, which runs both bots and every seat; the same games in every round"
+        " when the wins agree)"
+    )
     print("\nratios (same run; speed = games/s over the baseline's)")
     for parallel in sorted({r.parallel for r in rounds}):
         by = {t: [r for r in rounds if r.parallel == parallel and r.transport == t] for t in TRANSPORTS}
@@ -114,9 +148,11 @@ def report(rounds: list[Round]) -> None:
         best = max(r.games_per_second for r in by["stream"]) / max(r.games_per_second for r in by["unary"])
         paired = [s.games_per_second / u.games_per_second for s, u in zip(by["stream"], by["unary"])]
         same = len({r.wins for r in by["stream"] + by["unary"]}) == 1
-        print(f"stream vs unary at parallel {parallel}: {best:.2f}x the speed (fastest rounds;"
-              f" {min(paired):.2f}-{max(paired):.2f}x round by round)   [target >= 3x]"
-              f"{'' if same else '   (the rounds did not all play the same games)'}")
+        print(
+            f"stream vs unary at parallel {parallel}: {best:.2f}x the speed (fastest rounds;"
+            f" {min(paired):.2f}-{max(paired):.2f}x round by round)   [target >= 3x]"
+            f"{'' if same else '   (the rounds did not all play the same games)'}"
+        )
 
 
 def main() -> None:
@@ -124,8 +160,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40, help="one-point games a round (default 40)")
     parser.add_argument("--parallel", type=int, nargs="+", default=[2], help="games at once (default 2)")
     parser.add_argument("--rounds", type=int, default=2, help="rounds of each transport, in turn (default 2)")
-    parser.add_argument("--profile", action="store_true",
-                        help="then sample the server and this process with py-spy during a round of each")
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="then sample the server and this process with py-spy during a round of each",
+    )
     arguments = parser.parse_args()
 
     print(machine())
@@ -133,8 +172,10 @@ def main() -> None:
     port = free_port()
     address = f"{LOOPBACK}:{port}"
     server = start_server(port, 1, folder)
-    print(f"server: tavli serve subprocess, pid {server.pid}, {address}, --db :memory:;"
-          f" {arguments.games} one-point backgammon games a round, random vs random")
+    print(
+        f"server: tavli serve subprocess, pid {server.pid}, {address}, --db :memory:;"
+        f" {arguments.games} one-point backgammon games a round, random vs random"
+    )
     rounds: list[Round] = []
     profiles: list[str] = []
     try:
@@ -146,10 +187,15 @@ def main() -> None:
                 order = TRANSPORTS if round_ % 2 == 0 else TRANSPORTS[::-1]
                 for transport in order:
                     rounds.append(played := play(address, transport, parallel, arguments.games, server.pid))
-                    print(f"  {transport} at parallel {parallel}: {played.games_per_second:.2f} games/s", flush=True)
+                    print(
+                        f"  {transport} at parallel {parallel}: {played.games_per_second:.2f} games/s",
+                        flush=True,
+                    )
         if arguments.profile:
             for transport in TRANSPORTS:
-                profiles += profile(address, transport, arguments.parallel[0], arguments.games, server.pid, folder)
+                profiles += profile(
+                    address, transport, arguments.parallel[0], arguments.games, server.pid, folder
+                )
     finally:
         stop_server(server)
         if not arguments.profile:  # a profile's raw samples stay for reading; the paths are printed

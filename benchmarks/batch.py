@@ -42,10 +42,12 @@ def write_queries(path: Path, count: int) -> int:
     """Write ``count`` queries ``<position-id> <die><die>`` to ``path``: the perft corpus first,
     then new pairs from seeded random games. Returns how many came from the corpus."""
     from tavli.engine import BACKGAMMON
-    from tests.games import positions_from_games
     from tests.engine.test_perft import read_perft
+    from tests.games import positions_from_games
 
-    queries = [(position_id, (max(dice), min(dice))) for position_id, dice, _ in read_perft("perft-backgammon.txt")]
+    queries = [
+        (position_id, (max(dice), min(dice))) for position_id, dice, _ in read_perft("perft-backgammon.txt")
+    ]
     queries = queries[:count]
     from_corpus = len(queries)
     asked = set(queries)
@@ -56,7 +58,9 @@ def write_queries(path: Path, count: int) -> int:
         if query not in asked:
             asked.add(query)
             queries.append(query)
-    path.write_text("".join(f"{position_id} {high}{low}\n" for position_id, (high, low) in queries), encoding="utf-8")
+    path.write_text(
+        "".join(f"{position_id} {high}{low}\n" for position_id, (high, low) in queries), encoding="utf-8"
+    )
     return from_corpus
 
 
@@ -75,7 +79,12 @@ def implementation(environment: dict[str, str]) -> str:
     """Which engine a process started with ``environment`` runs (``core.IMPLEMENTATION``)."""
     done = subprocess.run(
         [sys.executable, "-c", "from tavli.engine import core; print(core.IMPLEMENTATION)"],
-        cwd=REPO, env=environment, capture_output=True, text=True, timeout=60, check=True,
+        cwd=REPO,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
     )
     return done.stdout.strip()
 
@@ -84,11 +93,21 @@ def run(command: list[str], environment: dict[str, str], output: Path) -> float:
     """Seconds ``command`` took from its start to its exit, its standard output to ``output``."""
     with output.open("wb") as out:
         started = time.perf_counter()
-        done = subprocess.run(command, cwd=REPO, env=environment, stdin=subprocess.DEVNULL, stdout=out,
-                              stderr=subprocess.PIPE, timeout=TIMEOUT, check=False)
+        done = subprocess.run(
+            command,
+            cwd=REPO,
+            env=environment,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.PIPE,
+            timeout=TIMEOUT,
+            check=False,
+        )
         seconds = time.perf_counter() - started
     if done.returncode:
-        raise SystemExit(f"{' '.join(command)} failed ({done.returncode}):\n{done.stderr.decode(errors='replace')}")
+        raise SystemExit(
+            f"{' '.join(command)} failed ({done.returncode}):\n{done.stderr.decode(errors='replace')}"
+        )
     return seconds
 
 
@@ -121,8 +140,11 @@ def main() -> None:
         empty.write_text("", encoding="utf-8")
         full, bare = commands(batch), commands(empty)
         sides = list(full)
-        print(f"{arguments.queries} queries ({from_corpus} from perft-backgammon.txt, the rest from seeded random"
-              f" games), {arguments.rounds} rounds; nproc {os.cpu_count()}")
+        print(
+            f"{arguments.queries} queries ({from_corpus} from perft-backgammon.txt, the rest from seeded "
+            "random"
+            f" games), {arguments.rounds} rounds; nproc {os.cpu_count()}"
+        )
         for side, (_, environment) in full.items():
             if side.startswith("tavli"):
                 print(f"  {side}: {implementation(environment)}")
@@ -131,20 +153,30 @@ def main() -> None:
         starts: dict[str, list[float]] = {side: [] for side in sides}
         outputs = {side: folder / f"{side.replace(' ', '-')}.jsonl" for side in sides}
         for round_ in range(arguments.rounds):
-            order = sides[round_ % len(sides):] + sides[:round_ % len(sides)]  # each side first in turn
+            order = sides[round_ % len(sides) :] + sides[: round_ % len(sides)]  # each side first in turn
             for side in order:
                 starts[side].append(run(*bare[side], folder / "empty-out.jsonl"))
                 times[side].append(run(*full[side], outputs[side]))
-            print(f"  round {round_ + 1}: " + ", ".join(f"{side} {times[side][-1]:.2f} s" for side in sides), flush=True)
+            print(
+                f"  round {round_ + 1}: " + ", ".join(f"{side} {times[side][-1]:.2f} s" for side in sides),
+                flush=True,
+            )
         same, total, differing = agreement(outputs["tavli"], outputs["gnubg-nn"])
         bytes_out = {side: outputs[side].stat().st_size for side in sides}
 
-    print(f"\n{'command':<11} {'fastest s':>9} {'slowest s':>9} {'start s':>8} {'queries/s':>10} {'output MB':>9}")
+    print(
+        f"\n{'command':<11} {'fastest s':>9} {'slowest s':>9} {'start s':>8} {'queries/s':>10} "
+        f"{'output MB':>9}"
+    )
     for side in sides:
         fastest, start = min(times[side]), min(starts[side])
-        print(f"{side:<11} {fastest:>9.2f} {max(times[side]):>9.2f} {start:>8.2f}"
-              f" {arguments.queries / fastest:>10.0f} {bytes_out[side] / 1e6:>9.2f}")
-    print("\n(start s: the fastest run of the same command on an empty batch file: process start and imports)")
+        print(
+            f"{side:<11} {fastest:>9.2f} {max(times[side]):>9.2f} {start:>8.2f}"
+            f" {arguments.queries / fastest:>10.0f} {bytes_out[side] / 1e6:>9.2f}"
+        )
+    print(
+        "\n(start s: the fastest run of the same command on an empty batch file: process start and imports)"
+    )
     print("\nratios (same run; speed = the baseline's time / the measured side's time)")
     for measured, baseline in (("tavli", "gnubg-nn"), ("tavli pure", "gnubg-nn"), ("tavli", "tavli pure")):
         best = min(times[baseline]) / min(times[measured])
@@ -152,8 +184,11 @@ def main() -> None:
         ours, theirs = (min(times[side]) - min(starts[side]) for side in (measured, baseline))
         # A difference of two noisy timings: meaningless when the batch is too small to show above the start.
         work = f"{theirs / ours:.2f}x" if ours > 0.05 and theirs > 0 else "n/a (batch too small)"
-        print(f"{measured} vs {baseline}: {best:.2f}x the speed (fastest rounds; {min(paired):.2f}-{max(paired):.2f}x"
-              f" round by round); without the process start {work}")
+        print(
+            f"{measured} vs {baseline}: {best:.2f}x the speed (fastest rounds; "
+            f"{min(paired):.2f}-{max(paired):.2f}x"
+            f" round by round); without the process start {work}"
+        )
     print(f"\ncheck: the same resulting positions in {same} of {total} queries (tavli vs gnubg-nn)")
     for line in differing:
         print(f"  differs: {line}")

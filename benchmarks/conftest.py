@@ -20,20 +20,56 @@ NOTES: list[str] = []
 # the same work (the same positions, or the same number of games).
 RATIOS = [
     ("backgammon enumeration vs gnubg-nn", "engine-backgammon", "gnubg-backgammon"),
-    ("backgammon enumeration, each play's Position ID, vs gnubg-nn", "engine-backgammon-ids", "gnubg-backgammon"),
-    ("long nardi enumeration, each play's Position ID, vs backgammon's", "engine-long-nardi-ids", "engine-backgammon-ids"),
+    (
+        "backgammon enumeration, each play's Position ID, vs gnubg-nn",
+        "engine-backgammon-ids",
+        "gnubg-backgammon",
+    ),
+    (
+        "long nardi enumeration, each play's Position ID, vs backgammon's",
+        "engine-long-nardi-ids",
+        "engine-backgammon-ids",
+    ),
     ("backgammon repeated query (cached) vs gnubg-nn", "engine-backgammon-cached", "gnubg-backgammon"),
     ("long nardi enumeration vs backgammon enumeration", "engine-long-nardi", "engine-backgammon"),
-    ("applying a known play (position_after) vs enumerating the position", "engine-position-after", "engine-backgammon"),
-    ("applying a known play (position_after) vs gnubg-nn enumerating the position", "engine-position-after", "gnubg-backgammon"),
-    ("parsing and checking a play (parse_play, cached) vs enumerating the position", "engine-parse-play", "engine-backgammon"),
-    ("parsing and checking a play (parse_play, cached) vs gnubg-nn enumerating", "engine-parse-play", "gnubg-backgammon"),
+    (
+        "applying a known play (position_after) vs enumerating the position",
+        "engine-position-after",
+        "engine-backgammon",
+    ),
+    (
+        "applying a known play (position_after) vs gnubg-nn enumerating the position",
+        "engine-position-after",
+        "gnubg-backgammon",
+    ),
+    (
+        "parsing and checking a play (parse_play, cached) vs enumerating the position",
+        "engine-parse-play",
+        "engine-backgammon",
+    ),
+    (
+        "parsing and checking a play (parse_play, cached) vs gnubg-nn enumerating",
+        "engine-parse-play",
+        "gnubg-backgammon",
+    ),
     ("whole random backgammon games vs OpenSpiel's", "engine-game-backgammon", "openspiel-game-backgammon"),
     ("whole random backgammon games vs gnubg-nn's", "engine-game-backgammon", "gnubg-game-backgammon"),
     ("whole random long nardi games vs backgammon games", "engine-game-long-nardi", "engine-game-backgammon"),
-    ("OpenSpiel's positions (no doubles): enumeration vs OpenSpiel legal_actions()", "engine-openspiel-positions", "openspiel-openspiel-positions"),
-    ("OpenSpiel's positions (no doubles): enumeration vs gnubg-nn", "engine-openspiel-positions", "gnubg-openspiel-positions"),
-    ("OpenSpiel's positions (with doubles): enumeration vs gnubg-nn", "engine-openspiel-all", "gnubg-openspiel-all"),
+    (
+        "OpenSpiel's positions (no doubles): enumeration vs OpenSpiel legal_actions()",
+        "engine-openspiel-positions",
+        "openspiel-openspiel-positions",
+    ),
+    (
+        "OpenSpiel's positions (no doubles): enumeration vs gnubg-nn",
+        "engine-openspiel-positions",
+        "gnubg-openspiel-positions",
+    ),
+    (
+        "OpenSpiel's positions (with doubles): enumeration vs gnubg-nn",
+        "engine-openspiel-all",
+        "gnubg-openspiel-all",
+    ),
 ]
 
 

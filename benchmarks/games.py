@@ -102,8 +102,19 @@ def child(build: str, games: int, repeats: int) -> dict[str, Any]:
     pure = BUILDS[build]
     if pure is not None:
         environment["TAVLI_PURE"] = pure
-    command = [sys.executable, "-m", "benchmarks.games", "--child", "--games", str(games), "--repeats", str(repeats)]
-    done = subprocess.run(command, cwd=REPO, env=environment, capture_output=True, text=True, timeout=900, check=False)
+    command = [
+        sys.executable,
+        "-m",
+        "benchmarks.games",
+        "--child",
+        "--games",
+        str(games),
+        "--repeats",
+        str(repeats),
+    ]
+    done = subprocess.run(
+        command, cwd=REPO, env=environment, capture_output=True, text=True, timeout=900, check=False
+    )
     if done.returncode:
         raise SystemExit(f"the {build} process failed:\n{done.stderr}")
     result: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
@@ -127,9 +138,14 @@ def main() -> None:
         for build in order:
             result = child(build, arguments.games, arguments.repeats)
             runs.append((build, result))
-            print(f"  round {round_ + 1}, {build} ({result['implementation']}): "
-                  + ", ".join(f"{side} {arguments.games / seconds:.1f}" for side, seconds in result["seconds"].items())
-                  + " games/s", flush=True)
+            print(
+                f"  round {round_ + 1}, {build} ({result['implementation']}): "
+                + ", ".join(
+                    f"{side} {arguments.games / seconds:.1f}" for side, seconds in result["seconds"].items()
+                )
+                + " games/s",
+                flush=True,
+            )
 
     def timings(side: str, build: str | None) -> list[float]:
         own = side.startswith("tavli")
@@ -142,8 +158,10 @@ def main() -> None:
     for side, engine in rows:
         seconds = timings(side, engine)
         turns = runs[0][1]["turns"][side] / arguments.games
-        print(f"{side:<21} {engine or '-':<9} {arguments.games / min(seconds):>8.1f}"
-              f" {arguments.games / max(seconds):>8.1f} {turns:>12.0f}")
+        print(
+            f"{side:<21} {engine or '-':<9} {arguments.games / min(seconds):>8.1f}"
+            f" {arguments.games / max(seconds):>8.1f} {turns:>12.0f}"
+        )
     print("\n(turns: OpenSpiel's are player actions, a double two; every side plays its own random games)")
 
     print("\nratios (same run; speed = games/s over the baseline's games/s)")
@@ -167,8 +185,10 @@ def main() -> None:
             theirs = [r["seconds"][baseline] for made, r in runs if made == base_build]
             paired = [other / mine for mine, other in zip(ours, theirs)]
             spread = f"{min(paired):.2f}-{max(paired):.2f}x round by round"
-        print(f"{side} ({build}) vs {baseline}{f' ({base_build})' if base_build else ''}:"
-              f" {best:.2f}x the speed (fastest timings; {spread})")
+        print(
+            f"{side} ({build}) vs {baseline}{f' ({base_build})' if base_build else ''}:"
+            f" {best:.2f}x the speed (fastest timings; {spread})"
+        )
 
 
 if __name__ == "__main__":

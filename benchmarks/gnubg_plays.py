@@ -29,8 +29,14 @@ def answer(line: str) -> dict[str, object]:
     board = gnubg_nn.board_from_position_id(position_id)
     keys = gnubg_nn.moves(board, dice[0], dice[1])
     # position_id wants lists; a key decodes to tuples.
-    after = [gnubg_nn.position_id([list(side) for side in gnubg_nn.board_from_position_key(key)]) for key in keys]
-    return {"position_id": position_id, "dice": dice, "plays": [{"position_id": id_} for id_ in after or [position_id]]}
+    after = [
+        gnubg_nn.position_id([list(side) for side in gnubg_nn.board_from_position_key(key)]) for key in keys
+    ]
+    return {
+        "position_id": position_id,
+        "dice": dice,
+        "plays": [{"position_id": id_} for id_ in after or [position_id]],
+    }
 
 
 def main() -> None:

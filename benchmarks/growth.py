@@ -71,7 +71,10 @@ def gnubg_run(rows: Rows) -> Callable[[], object]:
 
 def report(title: str, variant: Variant, rows: Rows, repeats: int, *, with_gnubg: bool) -> None:
     print(f"\n{title}")
-    header = f"{'plays':>6} {'positions':>9} {'mean plays':>10} {'us/position':>11} {'us/play':>8} {'per-play vs 2-5':>15}"
+    header = (
+        f"{'plays':>6} {'positions':>9} {'mean plays':>10} {'us/position':>11} {'us/play':>8} "
+        f"{'per-play vs 2-5':>15}"
+    )
     if with_gnubg:
         header += f" {'gnubg us/pos':>12} {'gnubg us/play':>13} {'engine speed vs gnubg':>21}"
     print(header)
@@ -80,7 +83,9 @@ def report(title: str, variant: Variant, rows: Rows, repeats: int, *, with_gnubg
         runs = [engine_run(variant, selected)] + ([gnubg_run(selected)] if with_gnubg else [])
         plays = sum(count for _, _, count in selected)
         measured.append((label, len(selected), plays, fastest(runs, repeats) if selected else []))
-    reference = next((times[0] / plays for label, _, plays, times in measured if label == "2-5" and times), None)
+    reference = next(
+        (times[0] / plays for label, _, plays, times in measured if label == "2-5" and times), None
+    )
     for label, positions, plays, times in measured:
         if not times:
             print(f"{label:>6} {0:>9}")
@@ -118,8 +123,10 @@ def kind_of(position: Position, dice: tuple[int, int]) -> str:
 
 def report_kinds(rows: Rows, repeats: int) -> None:
     print("\nbackgammon by kind of turn, engine generate_plays vs gnubg-nn moves")
-    print(f"{'kind':>12} {'positions':>9} {'mean plays':>10} {'us/play':>8} {'gnubg us/play':>13}"
-          f" {'engine speed vs gnubg':>21} {'share of engine time':>20}")
+    print(
+        f"{'kind':>12} {'positions':>9} {'mean plays':>10} {'us/play':>8} {'gnubg us/play':>13}"
+        f" {'engine speed vs gnubg':>21} {'share of engine time':>20}"
+    )
     measured = []
     for kind in KINDS:
         selected = [row for row in rows if kind_of(row[0], row[1]) == kind]
@@ -128,8 +135,10 @@ def report_kinds(rows: Rows, repeats: int) -> None:
         measured.append((kind, len(selected), plays, fastest(runs, repeats)))
     total = sum(times[0] for _, _, _, times in measured)
     for kind, positions, plays, (engine, gnubg) in measured:
-        print(f"{kind:>12} {positions:>9} {plays / positions:>10.1f} {engine / plays * 1e6:>8.2f}"
-              f" {gnubg / plays * 1e6:>13.2f} {gnubg / engine:>20.3f}x {engine / total:>19.0%}")
+        print(
+            f"{kind:>12} {positions:>9} {plays / positions:>10.1f} {engine / plays * 1e6:>8.2f}"
+            f" {gnubg / plays * 1e6:>13.2f} {gnubg / engine:>20.3f}x {engine / total:>19.0%}"
+        )
 
 
 def main() -> None:

@@ -33,9 +33,25 @@ def py_spy() -> str:
 
 def start_recording(pid: int, seconds: float, output: Path, *, rate: int = 250) -> subprocess.Popen[bytes]:
     """Start sampling ``pid`` for ``seconds``; wait on the returned process before reading ``output``."""
-    command = [py_spy(), "record", "--pid", str(pid), "--duration", str(max(1, round(seconds))), "--rate", str(rate),
-               "--format", "raw", "--output", str(output), "--nonblocking", "--gil"]
-    return subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    command = [
+        py_spy(),
+        "record",
+        "--pid",
+        str(pid),
+        "--duration",
+        str(max(1, round(seconds))),
+        "--rate",
+        str(rate),
+        "--format",
+        "raw",
+        "--output",
+        str(output),
+        "--nonblocking",
+        "--gil",
+    ]
+    return subprocess.Popen(
+        command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
 
 
 def summarize(raw: Path, *, top: int = 25) -> list[str]:
@@ -58,7 +74,9 @@ def summarize(raw: Path, *, top: int = 25) -> list[str]:
         own[frames[-1]] += count
     lines = [f"{samples} samples; total% = on the stack, self% = running itself"]
     for frame, count in total.most_common(top):
-        lines.append(f"  total {100 * count / samples:5.1f}%  self {100 * own[frame] / samples:5.1f}%  {_short(frame)}")
+        lines.append(
+            f"  total {100 * count / samples:5.1f}%  self {100 * own[frame] / samples:5.1f}%  {_short(frame)}"
+        )
     lines.append("the most self time:")
     for frame, count in own.most_common(12):
         lines.append(f"  self {100 * count / samples:5.1f}%  {_short(frame)}")

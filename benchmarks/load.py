@@ -8,9 +8,9 @@ Starts ``tavli serve --host 127.0.0.1 --port P --db :memory:`` as a subprocess (
 /dev/null, still formatted as in production) and stops it at the end; with ``--workers N``,
 ``tavli serve --workers N`` on an SQLite file in a temporary folder, removed at the end. The
 server runs in its own process because the clients are Python too: a server sharing their
-process would share their GIL, and every client call would slow the server down. The clients are ``--processes`` processes
-(fewer when the concurrency is lower), each with its own channel and ``concurrency / processes``
-grpc.aio calls in flight at once.
+process would share their GIL, and every client call would slow the server down. The clients
+are ``--processes`` processes (fewer when the concurrency is lower), each with its own channel
+and ``concurrency / processes`` grpc.aio calls in flight at once.
 
 For each concurrency, each kind in turn, the whole sequence ``--rounds`` times, for a fixed time
 (``--seconds``; whole games get twice as long) and at most ``--most`` requests per client process:
@@ -88,8 +88,17 @@ def free_port() -> int:
 
 
 # The load comes from one address: the per-client quotas would measure themselves, not the server.
-UNBOUNDED = ["--allow-seeded-dice", "--calls-per-second", "1e9", "--call-burst", "1000000000",
-             "--concurrent-calls", "1000000", "--live-games-per-client", "1000000000"]
+UNBOUNDED = [
+    "--allow-seeded-dice",
+    "--calls-per-second",
+    "1e9",
+    "--call-burst",
+    "1000000000",
+    "--concurrent-calls",
+    "1000000",
+    "--live-games-per-client",
+    "1000000000",
+]
 
 
 def start_server(port: int, workers: int, folder: Path) -> subprocess.Popen[bytes]:
@@ -97,10 +106,26 @@ def start_server(port: int, workers: int, folder: Path) -> subprocess.Popen[byte
     sharing the port and an SQLite file in ``folder`` (as they must share their games)."""
     tavli = Path(sys.executable).with_name("tavli")
     command = [str(tavli)] if tavli.exists() else [sys.executable, "-m", "tavli.clients.cli"]
-    store = ["--db", ":memory:"] if workers == 1 else ["--db", str(folder / "games.db"), "--workers", str(workers)]
+    store = (
+        ["--db", ":memory:"]
+        if workers == 1
+        else ["--db", str(folder / "games.db"), "--workers", str(workers)]
+    )
     return subprocess.Popen(
-        [*command, "serve", "--host", LOOPBACK, "--port", str(port), *store,
-         "--games-in-memory", "1000000", "--log-json", "--no-web", *UNBOUNDED],
+        [
+            *command,
+            "serve",
+            "--host",
+            LOOPBACK,
+            "--port",
+            str(port),
+            *store,
+            "--games-in-memory",
+            "1000000",
+            "--log-json",
+            "--no-web",
+            *UNBOUNDED,
+        ],
         cwd=REPO,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
@@ -119,7 +144,10 @@ def wait_until_serving(port: int, server: subprocess.Popen[bytes], *, within: fl
             if server.poll() is not None:
                 raise RuntimeError(f"the server exited with status {server.returncode}")
             try:
-                if stub.Check(health_pb2.HealthCheckRequest(), timeout=1.0).status == health_pb2.HealthCheckResponse.SERVING:
+                if (
+                    stub.Check(health_pb2.HealthCheckRequest(), timeout=1.0).status
+                    == health_pb2.HealthCheckResponse.SERVING
+                ):
                     return
             except grpc.RpcError:
                 time.sleep(0.2)
@@ -152,8 +180,18 @@ def cpu_seconds(pid: int) -> float:
 
 
 def client_process(
-    kind: str, port: int, loops: range, concurrency: int, first: int, start_at: float, seconds: float, most: int,
-    batch: int, corpus: Corpus, fresh: Queries, results: Any,
+    kind: str,
+    port: int,
+    loops: range,
+    concurrency: int,
+    first: int,
+    start_at: float,
+    seconds: float,
+    most: int,
+    batch: int,
+    corpus: Corpus,
+    fresh: Queries,
+    results: Any,
 ) -> None:
     """One client process: a concurrent loop for each of ``loops`` (numbered among all processes'
     ``concurrency`` loops) on one channel, from ``start_at`` (wall clock) for ``seconds`` or ``most``
@@ -169,8 +207,17 @@ def client_process(
 
 
 async def _client(
-    kind: str, port: int, loops: range, concurrency: int, first: int, start_at: float, seconds: float, most: int,
-    batch: int, corpus: Corpus, fresh: Queries,
+    kind: str,
+    port: int,
+    loops: range,
+    concurrency: int,
+    first: int,
+    start_at: float,
+    seconds: float,
+    most: int,
+    batch: int,
+    corpus: Corpus,
+    fresh: Queries,
 ) -> Outcome:
     import grpc
 
@@ -217,7 +264,10 @@ def _calls(kind: str, channel: Any, batch: int, corpus: Corpus, fresh: Queries, 
     def validate_request(index: int) -> Any:
         position_id, dice, notation = corpus[index % len(corpus)]
         return rules_service_pb2.ValidatePlayRequest(
-            variant=backgammon, position=board_pb2.Position(position_id=position_id), dice=dice, notation=notation
+            variant=backgammon,
+            position=board_pb2.Position(position_id=position_id),
+            dice=dice,
+            notation=notation,
         )
 
     async def timed(method: Any, request: Any, warm: bool) -> Any:
@@ -235,7 +285,9 @@ def _calls(kind: str, channel: Any, batch: int, corpus: Corpus, fresh: Queries, 
         if kind in ("list", "list-again"):
             if kind == "list" and not warm:  # the position and roll numbered ``index``: new to the server
                 if index >= len(fresh):
-                    raise RuntimeError(f"the run asked for more than {len(fresh)} new positions: fewer --seconds")
+                    raise RuntimeError(
+                        f"the run asked for more than {len(fresh)} new positions: fewer --seconds"
+                    )
                 position_id, dice = fresh[index]
             else:
                 position_id, dice, _ = corpus[index % ASKED_AGAIN]
@@ -269,8 +321,12 @@ async def _whole_game(games: Any, timed: Any, rng: random.Random, *, warm: bool,
     rule_set = pb.RuleSet(variant=1, match_length=1, cube=pb.CUBE_MODE_NO_CUBE)
     created = await timed(
         games.CreateGame,
-        pb.CreateGameRequest(rule_set=rule_set, dice_mode=pb.DICE_MODE_SEEDED, dice_seed=uuid.uuid4().hex,
-                             request_id=str(uuid.uuid4())),
+        pb.CreateGameRequest(
+            rule_set=rule_set,
+            dice_mode=pb.DICE_MODE_SEEDED,
+            dice_seed=uuid.uuid4().hex,
+            request_id=str(uuid.uuid4()),
+        ),
         warm,
     )
     tokens = {pb.SEAT_0: created.seat0_token, pb.SEAT_1: created.seat1_token}
@@ -285,7 +341,9 @@ async def _whole_game(games: Any, timed: Any, rng: random.Random, *, warm: bool,
         if game.phase in (pb.PHASE_OPENING, pb.PHASE_ROLLING):
             game = (await timed(games.RollDice, pb.RollDiceRequest(etag=game.etag, **common), warm)).game
         elif game.phase == pb.PHASE_PLAYING:
-            listed = await timed(games.ListLegalActions, pb.ListLegalActionsRequest(name=game.name, seat=seat), warm)
+            listed = await timed(
+                games.ListLegalActions, pb.ListLegalActionsRequest(name=game.name, seat=seat), warm
+            )
             play = rng.choice(listed.plays)
             request = pb.PlayMoveRequest(etag=listed.etag, notation=play.notation, **common)
             game = (await timed(games.PlayMove, request, warm)).game
@@ -325,9 +383,23 @@ class Level:
         return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else float("nan")
 
 
-def measure(kind: str, concurrency: int, *, port: int, server_pid: int, processes: int, seconds: float, most: int,
-            batch: int, corpus: Corpus, fresh: Queries, first: int = 0, profile: Path | None = None) -> Level:
-    """One kind at one concurrency; its requests are numbered from ``first`` on (see :func:`client_process`)."""
+def measure(
+    kind: str,
+    concurrency: int,
+    *,
+    port: int,
+    server_pid: int,
+    processes: int,
+    seconds: float,
+    most: int,
+    batch: int,
+    corpus: Corpus,
+    fresh: Queries,
+    first: int = 0,
+    profile: Path | None = None,
+) -> Level:
+    """One kind at one concurrency; its requests are numbered from ``first`` on
+    (see :func:`client_process`)."""
     context = multiprocessing.get_context("spawn")  # no grpc state inherited through fork
     results = context.Queue()
     count = min(processes, concurrency)
@@ -336,8 +408,20 @@ def measure(kind: str, concurrency: int, *, port: int, server_pid: int, processe
     workers = [
         context.Process(
             target=client_process,
-            args=(kind, port, numbers, concurrency, first, start_at, seconds, max(1, most // count), batch, corpus,
-                  fresh if kind == "list" else [], results),
+            args=(
+                kind,
+                port,
+                numbers,
+                concurrency,
+                first,
+                start_at,
+                seconds,
+                max(1, most // count),
+                batch,
+                corpus,
+                fresh if kind == "list" else [],
+                results,
+            ),
         )
         for numbers in loops
     ]
@@ -354,7 +438,9 @@ def measure(kind: str, concurrency: int, *, port: int, server_pid: int, processe
     for worker in workers:
         worker.join(timeout=10)
     measured = [outcome for outcome in outcomes if outcome.started]
-    window = (max(o.finished for o in measured) - min(o.started for o in measured)) if measured else float("nan")
+    window = (
+        (max(o.finished for o in measured) - min(o.started for o in measured)) if measured else float("nan")
+    )
     return Level(
         kind=kind,
         concurrency=concurrency,
@@ -402,8 +488,10 @@ def fresh_queries(corpus: Corpus) -> Queries:
 
 
 def report(levels: list[Level], batch: int) -> None:
-    print(f"\n{'kind':<10} {'conc':>4} {'procs':>5} {'secs':>5} {'requests':>8} {'req/s':>8} {'units/s':>9}"
-          f" {'p50 ms':>7} {'p99 ms':>7} {'server CPU ms/req':>17} {'req/s vs health':>15} {'errors':>6}")
+    print(
+        f"\n{'kind':<10} {'conc':>4} {'procs':>5} {'secs':>5} {'requests':>8} {'req/s':>8} {'units/s':>9}"
+        f" {'p50 ms':>7} {'p99 ms':>7} {'server CPU ms/req':>17} {'req/s vs health':>15} {'errors':>6}"
+    )
     # Each kind's best round at each concurrency: load from elsewhere on the machine only ever
     # lowers a round's throughput.
     by: dict[tuple[str, int], Level] = {}
@@ -416,20 +504,30 @@ def report(levels: list[Level], batch: int) -> None:
         versus = level.rps / ceiling[level.concurrency] if level.concurrency in ceiling else float("nan")
         cpu = level.server_cpu / level.requests * 1000 if level.requests else float("nan")
         print(
-            f"{level.kind:<10} {level.concurrency:>4} {level.processes:>5} {level.seconds:>5.1f} {level.requests:>8}"
+            f"{level.kind:<10} {level.concurrency:>4} {level.processes:>5} {level.seconds:>5.1f} "
+            f"{level.requests:>8}"
             f" {level.rps:>8.0f} {level.units_per_second:>9.1f} {level.percentile(0.5) * 1000:>7.2f}"
             f" {level.percentile(0.99) * 1000:>7.2f} {cpu:>17.3f} {versus:>14.3f}x {len(level.errors):>6}"
         )
-    print("\nunits: health, list, list-again, validate = requests; batch = plays validated; games = games finished")
+    print(
+        "\nunits: health, list, list-again, validate = requests; batch = plays validated; games = games "
+        "finished"
+    )
     print("\nratios (same run; each kind's best round)")
-    for (kind, concurrency), level in sorted(by.items(), key=lambda item: (KINDS.index(item[0][0]), item[0][1])):
+    for (kind, concurrency), level in sorted(
+        by.items(), key=lambda item: (KINDS.index(item[0][0]), item[0][1])
+    ):
         health = by.get(("health", concurrency))
         if kind == "health" or health is None:
             continue
-        line = f"{kind} at concurrency {concurrency}: requests/s {level.rps / health.rps:.3f}x the health check's"
+        line = (
+            f"{kind} at concurrency {concurrency}: requests/s {level.rps / health.rps:.3f}x the health "
+            "check's"
+        )
         if level.requests and health.requests and health.server_cpu > 0:
             line += (
-                f"; server CPU a request {(level.server_cpu / level.requests) / (health.server_cpu / health.requests):.1f}x"
+                "; server CPU a request "
+                f"{(level.server_cpu / level.requests) / (health.server_cpu / health.requests):.1f}x"
                 " the health check's"
             )
         if kind.startswith("list") and concurrency == 16:
@@ -440,7 +538,8 @@ def report(levels: list[Level], batch: int) -> None:
         if kind == "batch" and unary is not None and unary.units:
             print(
                 f"batch validation ({batch} a call) at concurrency {concurrency}: plays/s"
-                f" {level.units_per_second / unary.units_per_second:.2f}x unary validation's   [target >= 10x]"
+                f" {level.units_per_second / unary.units_per_second:.2f}x unary validation's   [target >= "
+                "10x]"
             )
     finished = [level for level in levels if level.kind == "games" and level.units]
     if finished:
@@ -459,18 +558,39 @@ def report(levels: list[Level], batch: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="time a kind runs at each concurrency (games: twice)")
-    parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 16, 64], help="calls in flight (default 1 16 64)")
+    parser.add_argument(
+        "--seconds", type=float, default=3.0, help="time a kind runs at each concurrency (games: twice)"
+    )
+    parser.add_argument(
+        "--concurrency", type=int, nargs="+", default=[1, 16, 64], help="calls in flight (default 1 16 64)"
+    )
     parser.add_argument("--processes", type=int, default=4, help="client processes at most (default 4)")
-    parser.add_argument("--most", type=int, default=200_000, help="units at most a measurement, over all clients")
-    parser.add_argument("--batch", type=int, default=100, help="plays a BatchValidatePlays call (default 100)")
+    parser.add_argument(
+        "--most", type=int, default=200_000, help="units at most a measurement, over all clients"
+    )
+    parser.add_argument(
+        "--batch", type=int, default=100, help="plays a BatchValidatePlays call (default 100)"
+    )
     parser.add_argument("--kinds", nargs="+", choices=KINDS, default=list(KINDS))
-    parser.add_argument("--profile", nargs="+", choices=KINDS, default=[],
-                        help="sample the server with py-spy while these kinds run, at the concurrency nearest 16")
-    parser.add_argument("--rounds", type=int, default=2,
-                        help="times each kind is measured at each concurrency, in turn; the best counts (default 2)")
-    parser.add_argument("--workers", type=int, default=1,
-                        help="server processes sharing the port (tavli serve --workers; default 1)")
+    parser.add_argument(
+        "--profile",
+        nargs="+",
+        choices=KINDS,
+        default=[],
+        help="sample the server with py-spy while these kinds run, at the concurrency nearest 16",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=2,
+        help="times each kind is measured at each concurrency, in turn; the best counts (default 2)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="server processes sharing the port (tavli serve --workers; default 1)",
+    )
     arguments = parser.parse_args()
     if arguments.profile and arguments.workers > 1:
         parser.error("--profile samples one server process: use it with --workers 1")
@@ -483,8 +603,11 @@ def main() -> None:
     port = free_port()
     server = start_server(port, arguments.workers, folder)
     served_by = "--db :memory:" if arguments.workers == 1 else f"--workers {arguments.workers}, --db FILE"
-    print(f"server: tavli serve subprocess, pid {server.pid}, {LOOPBACK}:{port}, {served_by}, 32 threads;"
-          f" clients: up to {arguments.processes} processes (grpc.aio, one channel each); nproc {os.cpu_count()}")
+    print(
+        f"server: tavli serve subprocess, pid {server.pid}, {LOOPBACK}:{port}, {served_by}, 32 threads;"
+        f" clients: up to {arguments.processes} processes (grpc.aio, one channel each); nproc "
+        f"{os.cpu_count()}"
+    )
     levels = []
     asked: dict[str, int] = {}  # requests made so far, by kind: a kind's next measurement goes on from there
     try:
@@ -496,9 +619,18 @@ def main() -> None:
                 if kind in arguments.profile and concurrency == profiled:
                     profile = profiles[kind] = folder / f"server-{kind}-{concurrency}.txt"
                 level = measure(
-                    kind, concurrency, port=port, server_pid=server.pid, processes=arguments.processes,
-                    seconds=seconds, most=arguments.most, batch=arguments.batch, corpus=corpus, fresh=fresh,
-                    first=asked.get(kind, 0), profile=profile,
+                    kind,
+                    concurrency,
+                    port=port,
+                    server_pid=server.pid,
+                    processes=arguments.processes,
+                    seconds=seconds,
+                    most=arguments.most,
+                    batch=arguments.batch,
+                    corpus=corpus,
+                    fresh=fresh,
+                    first=asked.get(kind, 0),
+                    profile=profile,
                 )
                 asked[kind] = level.highest + 1
                 levels.append(level)

@@ -36,7 +36,9 @@ def long_nardi_count(position: Position, dice: tuple[int, int]) -> int:
 def write(path: Path, rows: list[tuple[Position, tuple[int, int], int]]) -> None:
     with open(path, "w", encoding="utf-8") as corpus:
         corpus.write("# position_id dice distinct_plays\n")
-        corpus.writelines(f"{position.position_id()} {dice[0]}{dice[1]} {count}\n" for position, dice, count in rows)
+        corpus.writelines(
+            f"{position.position_id()} {dice[0]}{dice[1]} {count}\n" for position, dice, count in rows
+        )
 
 
 def main() -> None:

@@ -54,11 +54,16 @@ def run_side(side: str, files: list[Path], folder: Path) -> float:
         command, stdin = [GNUBG, "-t", "-q", "--no-rc"], commands.encode()
         environment["HOME"] = str(folder)
     else:
-        command, stdin = [sys.executable, "-m", "tavli.clients.cli", "check-match", "--json", *map(str, files)], b""
+        command, stdin = (
+            [sys.executable, "-m", "tavli.clients.cli", "check-match", "--json", *map(str, files)],
+            b"",
+        )
         if side == "tavli pure":
             environment["TAVLI_PURE"] = "1"
     started = time.perf_counter()
-    done = subprocess.run(command, input=stdin, env=environment, capture_output=True, timeout=TIMEOUT, check=False)
+    done = subprocess.run(
+        command, input=stdin, env=environment, capture_output=True, timeout=TIMEOUT, check=False
+    )
     seconds = time.perf_counter() - started
     if done.returncode not in (0, 1):  # 1: some files have problems
         raise SystemExit(f"{side} failed ({done.returncode}): {done.stderr.decode(errors='replace')[-500:]}")
@@ -82,11 +87,17 @@ def main() -> None:
     print(f"{len(files)} files a round, {arguments.rounds} rounds")
     for side in sides:
         fastest, slowest = min(times[side]), max(times[side])
-        print(f"  {side:<11} {len(files) / fastest:7.0f} files/s (fastest round)  {len(files) / slowest:7.0f} (slowest)")
+        print(
+            f"  {side:<11} {len(files) / fastest:7.0f} files/s (fastest round)  {len(files) / slowest:7.0f} "
+            "(slowest)"
+        )
     for side in ("tavli", "tavli pure"):
         ratios = [gnubg / ours for gnubg, ours in zip(times["gnubg"], times[side])]
         best = min(times["gnubg"]) / min(times[side])
-        print(f"  {side} against gnubg: {best:.2f}x (fastest rounds), {min(ratios):.2f}-{max(ratios):.2f}x over rounds")
+        print(
+            f"  {side} against gnubg: {best:.2f}x (fastest rounds), {min(ratios):.2f}-{max(ratios):.2f}x "
+            "over rounds"
+        )
 
 
 if __name__ == "__main__":

@@ -46,7 +46,8 @@ def rss_bytes() -> int:
 
 
 def make_games(count: int, turns: int) -> tuple[Any, float]:
-    """``count`` games, each played ``turns`` rolls and plays in; returns the servicer and the seconds it took."""
+    """``count`` games, each played ``turns`` rolls and plays in; returns the servicer and the
+    seconds it took."""
     return asyncio.run(_make_games(count, turns))
 
 
@@ -75,8 +76,12 @@ async def _make_games(count: int, turns: int) -> tuple[Any, float]:
     started = time.perf_counter()
     for number in range(count):
         created = await servicer.CreateGame(
-            pb.CreateGameRequest(rule_set=rule_set, dice_mode=pb.DICE_MODE_SEEDED, dice_seed=f"memory-{number}",
-                                 request_id=str(uuid.uuid4())),
+            pb.CreateGameRequest(
+                rule_set=rule_set,
+                dice_mode=pb.DICE_MODE_SEEDED,
+                dice_seed=f"memory-{number}",
+                request_id=str(uuid.uuid4()),
+            ),
             context,
         )
         tokens = {pb.SEAT_0: created.seat0_token, pb.SEAT_1: created.seat1_token}
@@ -88,7 +93,9 @@ async def _make_games(count: int, turns: int) -> tuple[Any, float]:
             if game.phase in (pb.PHASE_OPENING, pb.PHASE_ROLLING):
                 game = (await servicer.RollDice(pb.RollDiceRequest(etag=game.etag, **common), context)).game
             elif game.phase == pb.PHASE_PLAYING:
-                listed = await servicer.ListLegalActions(pb.ListLegalActionsRequest(name=game.name, seat=seat), context)
+                listed = await servicer.ListLegalActions(
+                    pb.ListLegalActionsRequest(name=game.name, seat=seat), context
+                )
                 notation = rng.choice(listed.plays).notation
                 request = pb.PlayMoveRequest(etag=listed.etag, notation=notation, **common)
                 game = (await servicer.PlayMove(request, context)).game
@@ -131,18 +138,35 @@ def child(count: int, turns: int, mode: str) -> dict[str, Any]:
             "seconds": seconds,
             "bytes": total,
             "cache_bytes": total - without_cache,
-            "top": [(str(stat.traceback[0]).replace(str(REPO) + "/", ""), stat.size_diff)
-                    for stat in kept.compare_to(before, "lineno")[:10]],
+            "top": [
+                (str(stat.traceback[0]).replace(str(REPO) + "/", ""), stat.size_diff)
+                for stat in kept.compare_to(before, "lineno")[:10]
+            ],
             "games": servicer.tables.in_memory(),
         }
     before_rss = rss_bytes()
     servicer, seconds = make_games(count, turns)
     gc.collect()
-    return {"count": count, "seconds": seconds, "bytes": rss_bytes() - before_rss, "games": servicer.tables.in_memory()}
+    return {
+        "count": count,
+        "seconds": seconds,
+        "bytes": rss_bytes() - before_rss,
+        "games": servicer.tables.in_memory(),
+    }
 
 
 def run_child(count: int, turns: int, mode: str, timeout: float) -> dict[str, Any] | None:
-    command = [sys.executable, "-m", "benchmarks.memory", "--child", str(count), "--mode", mode, "--turns", str(turns)]
+    command = [
+        sys.executable,
+        "-m",
+        "benchmarks.memory",
+        "--child",
+        str(count),
+        "--mode",
+        mode,
+        "--turns",
+        str(turns),
+    ]
     try:
         done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=timeout, check=True)
     except subprocess.TimeoutExpired:
@@ -153,10 +177,17 @@ def run_child(count: int, turns: int, mode: str, timeout: float) -> dict[str, An
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, nargs="+", default=[1_000, 10_000, 100_000])
-    parser.add_argument("--turns", type=int, default=4, help="plays made in each game before it idles (default 4)")
+    parser.add_argument(
+        "--turns", type=int, default=4, help="plays made in each game before it idles (default 4)"
+    )
     parser.add_argument("--budget", type=float, default=300.0, help="seconds for the whole run (default 300)")
-    parser.add_argument("--tracemalloc-games", type=int, nargs="*", default=[1_000],
-                        help="N for the tracemalloc count too (default 1000; it runs ~7x slower)")
+    parser.add_argument(
+        "--tracemalloc-games",
+        type=int,
+        nargs="*",
+        default=[1_000],
+        help="N for the tracemalloc count too (default 1000; it runs ~7x slower)",
+    )
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--mode", choices=("rss", "tracemalloc"), default="rss", help=argparse.SUPPRESS)
     arguments = parser.parse_args()
@@ -183,8 +214,11 @@ def main() -> None:
                 slope = (largest["bytes"] - done[-2]["bytes"]) / (largest["count"] - done[-2]["count"])
                 estimate = (largest["bytes"] + (count - largest["count"]) * slope) / count
                 how = f"from {largest['count']} games plus {slope:.0f} bytes a further game"
-            print(f"{count:>7} {mode:>11} {'skipped':>8} {estimate:>10.0f} {estimate / TARGET_BYTES:>7.2f}x  extrapolated"
-                  f" {how} ({expected:.0f} s expected, {left:.0f} s left of --budget)")
+            print(
+                f"{count:>7} {mode:>11} {'skipped':>8} {estimate:>10.0f} {estimate / TARGET_BYTES:>7.2f}x  "
+                "extrapolated"
+                f" {how} ({expected:.0f} s expected, {left:.0f} s left of --budget)"
+            )
             continue
         result = run_child(count, arguments.turns, mode, timeout=max(5.0, left))
         if result is None:
@@ -198,14 +232,19 @@ def main() -> None:
             previous = done[-1]
             marginal = f"{(result['bytes'] - previous['bytes']) / (count - previous['count']):>10.0f}"
         done.append(result)
-        print(f"{count:>7} {mode:>11} {result['seconds']:>8.1f} {per_game:>10.0f} {per_game / TARGET_BYTES:>7.2f}x  {marginal}",
-              flush=True)
+        print(
+            f"{count:>7} {mode:>11} {result['seconds']:>8.1f} {per_game:>10.0f} "
+            f"{per_game / TARGET_BYTES:>7.2f}x  {marginal}",
+            flush=True,
+        )
     for result in measured["tracemalloc"]:
         count = result["count"]
-        print(f"\nof which the bounded caches (legal plays, play messages, ID halves; not per game): "
-              f"{result['cache_bytes'] / count:.0f} bytes a game at {count} games; without them "
-              f"{(result['bytes'] - result['cache_bytes']) / count:.0f} bytes a game "
-              f"({(result['bytes'] - result['cache_bytes']) / count / TARGET_BYTES:.2f}x 20 KB)")
+        print(
+            f"\nof which the bounded caches (legal plays, play messages, ID halves; not per game): "
+            f"{result['cache_bytes'] / count:.0f} bytes a game at {count} games; without them "
+            f"{(result['bytes'] - result['cache_bytes']) / count:.0f} bytes a game "
+            f"({(result['bytes'] - result['cache_bytes']) / count / TARGET_BYTES:.2f}x 20 KB)"
+        )
         print("where the rest was allocated (tracemalloc, bytes a game):")
         for where, size in result["top"]:
             print(f"  {size / count:>8.0f}  {where}")

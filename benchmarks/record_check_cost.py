@@ -78,11 +78,14 @@ def main() -> None:
     names = list(sides)
     per_mib: dict[str, list[float]] = {name: [] for name in names}
     for round_number in range(arguments.rounds):
-        order = names[round_number % len(names):] + names[: round_number % len(names)]
+        order = names[round_number % len(names) :] + names[: round_number % len(names)]
         for name in order:
             work, size = sides[name]
             per_mib[name].append(cpu_seconds(work) / size * MIB)
-    print(f"{arguments.rounds} rounds; sizes: " + ", ".join(f"{name} {size:,} bytes" for name, (_, size) in sides.items()))
+    print(
+        f"{arguments.rounds} rounds; sizes: "
+        + ", ".join(f"{name} {size:,} bytes" for name, (_, size) in sides.items())
+    )
     base = per_mib["baseline"]
     for name in names:
         seconds = per_mib[name]

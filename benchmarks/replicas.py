@@ -159,9 +159,10 @@ def _note_arrivals(stream: Any, arrived: dict[int, float]) -> None:
 
 
 PGBENCH_SETUP = """
-CREATE TABLE games (name TEXT PRIMARY KEY, event_count BIGINT NOT NULL, updated DOUBLE PRECISION, summary BYTEA);
-CREATE TABLE events (game TEXT NOT NULL REFERENCES games (name), sequence BIGINT NOT NULL, event TEXT NOT NULL,
-    PRIMARY KEY (game, sequence));
+CREATE TABLE games (name TEXT PRIMARY KEY, event_count BIGINT NOT NULL, updated DOUBLE PRECISION,
+    summary BYTEA);
+CREATE TABLE events (game TEXT NOT NULL REFERENCES games (name), sequence BIGINT NOT NULL,
+    event TEXT NOT NULL, PRIMARY KEY (game, sequence));
 INSERT INTO games SELECT 'games/' || n, 0, 0, '' FROM generate_series(1, 1000) AS n;
 """
 PGBENCH_SCRIPT = """\\set game random(1, 1000)
@@ -185,7 +186,19 @@ def pgbench(url: str, connections: int, seconds: float, folder: Path) -> float:
     script = folder / "append.sql"
     script.write_text(PGBENCH_SCRIPT)
     result = subprocess.run(
-        [str(BIN / "pgbench"), "-n", "-f", str(script), "-c", str(connections), "-j", "2", "-T", str(int(seconds)), database],
+        [
+            str(BIN / "pgbench"),
+            "-n",
+            "-f",
+            str(script),
+            "-c",
+            str(connections),
+            "-j",
+            "2",
+            "-T",
+            str(int(seconds)),
+            database,
+        ],
         capture_output=True,
         text=True,
         timeout=seconds + 60,
@@ -230,7 +243,10 @@ def main() -> None:
             )
             tps = pgbench(url, arguments.clients * arguments.threads, arguments.seconds, folder)
             best["pgbench"] = max(best.get("pgbench", 0.0), tps)
-            print(f"round {round_number}  {'pgbench, one action-shaped write':<38} {tps:8.0f} transactions/s", flush=True)
+            print(
+                f"round {round_number}  {'pgbench, one action-shaped write':<38} {tps:8.0f} transactions/s",
+                flush=True,
+            )
     baseline = best["sqlite, one process"]
     print("\nbest rounds, as ratios to one process on SQLite:")
     for name, rate in best.items():

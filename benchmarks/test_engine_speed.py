@@ -90,7 +90,8 @@ def test_gnubg_backgammon(timed: Callable[..., Any]) -> None:
 # --- applying one play ----------------------------------------------------------------------
 
 FIRST_PLAYS: list[tuple[Position, tuple[int, int], Play]] = [
-    (position, dice, next(iter(BACKGAMMON.generate_plays(position, dice)))) for position, dice in BACKGAMMON_CORPUS
+    (position, dice, next(iter(BACKGAMMON.generate_plays(position, dice))))
+    for position, dice in BACKGAMMON_CORPUS
 ]
 
 
@@ -196,7 +197,10 @@ def _not_doubles() -> list[Any]:
 
 def test_engine_openspiel_positions(timed: Callable[..., Any]) -> None:
     reached = _not_doubles()
-    timed("engine-openspiel-positions", lambda: sum(len(BACKGAMMON.generate_plays(r.position, r.dice)) for r in reached))
+    timed(
+        "engine-openspiel-positions",
+        lambda: sum(len(BACKGAMMON.generate_plays(r.position, r.dice)) for r in reached),
+    )
 
 
 def test_openspiel_openspiel_positions(timed: Callable[..., Any]) -> None:

@@ -51,7 +51,7 @@ from typing import Any, Literal, Protocol, TextIO
 
 from tavli.clients import bots
 from tavli.clients.board_view import clock_time
-from tavli.clients.client import RESULT_LEVELS, VARIANT_ENUMS, TavliClient, TavliServerError, VariantName
+from tavli.clients.client import RESULT_LEVELS, VARIANT_ENUMS, TavliClient, TavliServerError
 from tavli.clients.rule_options import (
     add_backgammons_option,
     add_clock_options,
@@ -64,6 +64,7 @@ from tavli.clients.seat_driver import play_match
 from tavli.engine import BACKGAMMON, VARIANTS, GameResult
 from tavli.engine.clock import ClockRules
 from tavli.engine.rules import Backgammons
+from tavli.engine.variant import VariantName
 from tavli.v1 import games_service_pb2 as games_pb2
 
 _SEAT_INDEX = {games_pb2.SEAT_0: 0, games_pb2.SEAT_1: 1}
@@ -91,28 +92,52 @@ def add_parser(commands: Any) -> None:
         ),
     )
     parser.add_argument(
-        "--variant", choices=sorted(VARIANT_ENUMS), default=BACKGAMMON.name, help="the game to play (default: %(default)s)"
+        "--variant",
+        choices=sorted(VARIANT_ENUMS),
+        default=BACKGAMMON.name,
+        help="the game to play (default: %(default)s)",
     )
     parser.add_argument(
-        "--bots", required=True, metavar="A,B[,C...]",
-        help="the two bots, e.g. heuristic,random; two or more with --round-robin (a bot named twice plays itself)",
+        "--bots",
+        required=True,
+        metavar="A,B[,C...]",
+        help=(
+            "the two bots, e.g. heuristic,random; two or more with --round-robin (a bot named twice plays "
+            "itself)"
+        ),
     )
     parser.add_argument(
-        "--games", type=int, default=100, metavar="N",
-        help="games to play, or matches with --match-length; with --round-robin, for each pair (default: %(default)s)",
+        "--games",
+        type=int,
+        default=100,
+        metavar="N",
+        help=(
+            "games to play, or matches with --match-length; with --round-robin, for each pair (default: "
+            "%(default)s)"
+        ),
     )
     parser.add_argument(
-        "--round-robin", action="store_true",
-        help="play every pair of the bots, each pair both ways on the same dice, then print standings with ratings",
+        "--round-robin",
+        action="store_true",
+        help=(
+            "play every pair of the bots, each pair both ways on the same dice, then print standings with "
+            "ratings"
+        ),
     )
     parser.add_argument(
-        "--match-length", type=int, default=0, metavar="L",
+        "--match-length",
+        type=int,
+        default=0,
+        metavar="L",
         help="play matches to L points (default: %(default)s, money games)",
     )
     add_backgammons_option(parser)
     parser.add_argument("--seed", type=int, help="seed for the dice and the bots (default: a random one)")
     parser.add_argument(
-        "--parallel", type=int, default=1, metavar="K",
+        "--parallel",
+        type=int,
+        default=1,
+        metavar="K",
         help="games (or matches) played at once, across the pairs with --round-robin (default: %(default)s)",
     )
     add_clock_options(parser)
@@ -126,7 +151,10 @@ def add_parser(commands: Any) -> None:
     parser.add_argument(
         "--server",
         metavar="HOST:PORT",
-        help="use this server instead of starting one (started with --allow-seeded-dice: the arena seeds its dice)",
+        help=(
+            "use this server instead of starting one (started with --allow-seeded-dice: the arena seeds "
+            "its dice)"
+        ),
     )
     parser.set_defaults(run=run)
 
@@ -144,7 +172,10 @@ def run(arguments: argparse.Namespace) -> int:
         with _server(arguments.server) as address, TavliClient.connect(address) as client:
             results = play(client, progress.update if progress else None)
     except TavliServerError as error:
-        print(f"tavli arena: the server refused: {error.message} ({error.reason or error.code.name})", file=sys.stderr)
+        print(
+            f"tavli arena: the server refused: {error.message} ({error.reason or error.code.name})",
+            file=sys.stderr,
+        )
         return 1
     finally:
         if progress:
@@ -183,17 +214,23 @@ def _what_to_play(arguments: argparse.Namespace, names: list[str], seed: int) ->
         from tavli.clients.tournament import TournamentConfig, run_tournament  # it builds on this module
 
         tournament = TournamentConfig(bots=tuple(names), **settings)
-        return tournament.results, lambda client, progress: run_tournament(client, tournament, progress=progress)
+        return tournament.results, lambda client, progress: run_tournament(
+            client, tournament, progress=progress
+        )
     config = ArenaConfig(bots=(names[0], names[1]), **settings)
     return config.games, lambda client, progress: run_arena(client, config, progress=progress)
 
 
 def _problem(arguments: argparse.Namespace, names: list[str]) -> str | None:
     if arguments.round_robin and len(names) < 2:
-        return f"--round-robin takes two bots or more, like heuristic,random,heuristic, not {arguments.bots!r}"
+        return (
+            f"--round-robin takes two bots or more, like heuristic,random,heuristic, not {arguments.bots!r}"
+        )
     if not arguments.round_robin and len(names) > 2:
-        return (f"--bots names {len(names)} bots: add --round-robin to play every pair of them,"
-                " or name two, like heuristic,random")
+        return (
+            f"--bots names {len(names)} bots: add --round-robin to play every pair of them,"
+            " or name two, like heuristic,random"
+        )
     if not arguments.round_robin and len(names) != 2:
         return f"--bots takes two bots, like heuristic,random, not {arguments.bots!r}"
     for name in dict.fromkeys(names):
@@ -288,8 +325,10 @@ class ArenaConfig:
         order the threads finish in."""
         if not self.pairing:
             return (self.seed * 100_003 + index * 2, self.seed * 100_003 + index * 2 + 1)
-        return (_seed_from(f"arena-{self.seed}-p{self.pairing}-{index}-0"),
-                _seed_from(f"arena-{self.seed}-p{self.pairing}-{index}-1"))
+        return (
+            _seed_from(f"arena-{self.seed}-p{self.pairing}-{index}-0"),
+            _seed_from(f"arena-{self.seed}-p{self.pairing}-{index}-1"),
+        )
 
     def export_name(self, index: int) -> str:
         """The .mat file result ``index`` is exported to."""
@@ -357,7 +396,10 @@ class ArenaResults:
             "transport": self.config.transport,
             "clock": clock_json(self.config.clock),
             "backgammons": self.config.backgammons,
-            "bots": {label: tally.as_json(self.config.variant, clocked=clocked) for label, tally in self.tallies.items()},
+            "bots": {
+                label: tally.as_json(self.config.variant, clocked=clocked)
+                for label, tally in self.tallies.items()
+            },
             "games_per_second": round(self.games_per_second, 3),
         }
 
@@ -377,12 +419,24 @@ class ArenaResults:
             shown = tally.as_json(self.config.variant)
             big = [shown[name] for name in big_wins]
             lost_on_time = [tally.time_losses] if on_time else []
-            rows.append([label, tally.games, tally.wins, *big, *lost_on_time, shown["points"],
-                         f"{shown['ppg']:+.3f}", f"±{shown['ppg_ci95']:.3f}"])
+            rows.append(
+                [
+                    label,
+                    tally.games,
+                    tally.wins,
+                    *big,
+                    *lost_on_time,
+                    shown["points"],
+                    f"{shown['ppg']:+.3f}",
+                    f"±{shown['ppg_ci95']:.3f}",
+                ]
+            )
         widths = [max(len(str(row[index])) for row in rows) for index in range(len(columns))]
         lines = [
-            "  ".join(str(cell).ljust(width) if index == 0 else str(cell).rjust(width)
-                      for index, (cell, width) in enumerate(zip(row, widths)))
+            "  ".join(
+                str(cell).ljust(width) if index == 0 else str(cell).rjust(width)
+                for index, (cell, width) in enumerate(zip(row, widths))
+            )
             for row in rows
         ]
         what = f"{self.config.match_length}-point matches" if self.config.match_length else "money games"
@@ -390,7 +444,9 @@ class ArenaResults:
         clocks = f", clocks: {clock_words(config.clock)}" if config.clock else ""
         variant = f"{config.variant}{backgammons_words(config.backgammons)}"
         lines.insert(0, f"{variant}, {what}, seed {config.seed}, over {config.transport}{clocks}")
-        lines.append(f"{self.config.games} {unit} in {self.seconds:.1f} s: {self.games_per_second:.2f} {unit}/s")
+        lines.append(
+            f"{self.config.games} {unit} in {self.seconds:.1f} s: {self.games_per_second:.2f} {unit}/s"
+        )
         return "\n".join(lines)
 
 
@@ -494,7 +550,9 @@ def play_result(client: TavliClient, config: ArenaConfig, index: int) -> Outcome
         **clocks,
     )
     if config.export is not None:
-        (config.export / config.export_name(index)).write_text(client.export_mat(played.name), encoding="utf-8")
+        (config.export / config.export_name(index)).write_text(
+            client.export_mat(played.name), encoding="utf-8"
+        )
     return Outcome(a_seat, played.game, config.match_length, dice_seed)
 
 

@@ -157,10 +157,14 @@ def _same_way_round(variant: Variant) -> list[str]:
     start = variant.start_position().opponent
     starts = " and ".join(str(ours(point)) for point in range(24, 0, -1) if start[point])
     return [
-        f" {variant.title.capitalize()}: both sides move the same way round."
-        " X moves 24 -> 1 and bears off from 1-6;",
-        f" O starts on X's {starts}, moves {ours(24)} -> {ours(13)} then {ours(12)} -> {ours(1)},"
-        f" and bears off from X's {ours(1)}-{ours(6)}.",
+        (
+            f" {variant.title.capitalize()}: both sides move the same way round."
+            " X moves 24 -> 1 and bears off from 1-6;"
+        ),
+        (
+            f" O starts on X's {starts}, moves {ours(24)} -> {ours(13)} then {ours(12)} -> {ours(1)},"
+            f" and bears off from X's {ours(1)}-{ours(6)}."
+        ),
     ]
 
 
@@ -197,7 +201,11 @@ def _notes(table: Table) -> list[str]:
     if table.on_roll is not None:
         roll = f"Rolled {table.dice[0]}{table.dice[1]}" if table.dice else "On roll"
         notes[4 if table.on_roll == "X" else 2] = roll
-    match = f"{table.match_length} point{'s' if table.match_length != 1 else ''} match" if table.match_length else ""
+    match = (
+        f"{table.match_length} point{'s' if table.match_length != 1 else ''} match"
+        if table.match_length
+        else ""
+    )
     if table.crawford:
         match += " (Crawford game)"
     if table.cube_value and table.cube_owner is None:

@@ -127,6 +127,7 @@ def _summary(statuses: Iterable[int], seconds: float) -> str:
     counts = [statuses.count(status) for status in (CLEAN, PROBLEMS, UNREADABLE)]
     rate = len(statuses) / seconds if seconds > 0 else float("inf")
     return (
-        f"{len(statuses)} file{'s' if len(statuses) != 1 else ''}: {counts[0]} clean, {counts[1]} with problems,"
+        f"{len(statuses)} file{'s' if len(statuses) != 1 else ''}: {counts[0]} clean, {counts[1]} with "
+        "problems,"
         f" {counts[2]} unreadable ({rate:,.0f} files a second)"
     )

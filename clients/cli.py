@@ -14,7 +14,9 @@ COMMANDS = ("arena", "check-match", "play", "plays", "serve")
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``tavli`` command; returns the process exit status."""
     arguments_given = list(sys.argv[1:] if argv is None else argv)
-    parser = argparse.ArgumentParser(prog="tavli", description="A rules server for backgammon and long nardi.")
+    parser = argparse.ArgumentParser(
+        prog="tavli", description="A rules server for backgammon and long nardi."
+    )
     parser.add_argument(
         "--version",
         action=_PrintVersion,

@@ -39,7 +39,7 @@ from grpc_status import rpc_status
 
 from tavli.engine import BACKGAMMON, VARIANTS, GameResult
 from tavli.engine.backgammon import HOME_HIT_AND_RUN_VALUES, START_VALUES, HomeHitAndRun, Start
-from tavli.engine.variant import VariantName as VariantName  # re-exported for the commands
+from tavli.engine.variant import VariantName
 from tavli.v1 import (
     board_pb2,
     games_service_pb2 as games_pb2,
@@ -56,7 +56,8 @@ ResignLevel = Literal["single", "gammon", "backgammon", "mars"]
 VARIANT_ENUMS: dict[VariantName, board_pb2.Variant] = {
     variant.name: getattr(board_pb2, enum)
     for variant in VARIANTS.values()
-    if (enum := "VARIANT_" + variant.name.upper().replace("-", "_")) in board_pb2.Variant.keys()
+    if (enum := "VARIANT_" + variant.name.upper().replace("-", "_"))
+    in board_pb2.Variant.DESCRIPTOR.values_by_name
 }
 VARIANT_NAMES: dict[board_pb2.Variant, VariantName] = {number: name for name, number in VARIANT_ENUMS.items()}
 START_ENUMS: dict[Start, board_pb2.Start] = {
@@ -70,9 +71,11 @@ HOME_HIT_AND_RUN_ENUMS: dict[HomeHitAndRun, board_pb2.HomeHitAndRun] = {
 RESULT_ENUMS: dict[ResignLevel, board_pb2.GameResult] = {
     result.resign_level: getattr(board_pb2, enum)
     for result in GameResult
-    if (enum := "GAME_RESULT_" + result.value.upper()) in board_pb2.GameResult.keys()
+    if (enum := "GAME_RESULT_" + result.value.upper()) in board_pb2.GameResult.DESCRIPTOR.values_by_name
 }
-RESULT_LEVELS: dict[board_pb2.GameResult, ResignLevel] = {number: level for level, number in RESULT_ENUMS.items()}
+RESULT_LEVELS: dict[board_pb2.GameResult, ResignLevel] = {
+    number: level for level, number in RESULT_ENUMS.items()
+}
 GAMES_SERVICE = games_pb2.DESCRIPTOR.services_by_name["GamesService"].full_name
 
 
@@ -161,7 +164,9 @@ def _address_family(address: str) -> str:
     try:
         version = ipaddress.ip_address(host.strip("[]")).version
     except ValueError:
-        raise ValueError(f"{address!r} is not an IP address and port (for a name, use dns:///NAME:PORT)") from None
+        raise ValueError(
+            f"{address!r} is not an IP address and port (for a name, use dns:///NAME:PORT)"
+        ) from None
     if not port.isdigit():
         raise ValueError(f"{address!r} has no port")
     return f"ipv{version}"
@@ -202,7 +207,7 @@ class TavliClient:
     def close(self) -> None:
         self.channel.close()
 
-    def __enter__(self) -> TavliClient:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
@@ -210,9 +215,13 @@ class TavliClient:
 
     # --- rules ------------------------------------------------------------------------------
 
-    def legal_plays(self, variant: VariantName, position_id: str, dice: tuple[int, int]) -> list[board_pb2.Play]:
+    def legal_plays(
+        self, variant: VariantName, position_id: str, dice: tuple[int, int]
+    ) -> list[board_pb2.Play]:
         request = rules_pb2.ListLegalPlaysRequest(
-            variant=VARIANT_ENUMS[variant], position=board_pb2.Position(position_id=position_id), dice=list(dice)
+            variant=VARIANT_ENUMS[variant],
+            position=board_pb2.Position(position_id=position_id),
+            dice=list(dice),
         )
         return list(_call(self.rules.ListLegalPlays, request, timeout=self.timeout).plays)
 
@@ -308,7 +317,9 @@ class TavliClient:
         return _seats(self, imported)
 
     def game(self, name: str) -> games_pb2.Game:
-        game: games_pb2.Game = _call(self.games.GetGame, games_pb2.GetGameRequest(name=name), timeout=self.timeout).game
+        game: games_pb2.Game = _call(
+            self.games.GetGame, games_pb2.GetGameRequest(name=name), timeout=self.timeout
+        ).game
         return game
 
     def watch(self, name: str, from_sequence: int = 0) -> Iterator[games_pb2.WatchGameResponse]:
@@ -367,7 +378,9 @@ def _seats(
 ) -> tuple[Seat, Seat]:
     """The two seats of a game just made, from the answer that holds their tokens."""
     name = made.game.name
-    return Seat(client, name, 0, made.seat0_token, made.game), Seat(client, name, 1, made.seat1_token, made.game)
+    return Seat(client, name, 0, made.seat0_token, made.game), Seat(
+        client, name, 1, made.seat1_token, made.game
+    )
 
 
 @dataclass

@@ -392,7 +392,9 @@ class GnubgSeat:
                 if self.seat.client.game(self.seat.name).etag == game.etag:
                     raise
 
-    def _act(self, game: games_pb2.Game, actions: set[games_pb2.Action], plays: Sequence[board_pb2.Play]) -> None:
+    def _act(
+        self, game: games_pb2.Game, actions: set[games_pb2.Action], plays: Sequence[board_pb2.Play]
+    ) -> None:
         seat = self.seat
         if games_pb2.ACTION_ACCEPT in actions:
             offered = RESULT_LEVELS[game.resignation.result]

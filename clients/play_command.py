@@ -29,7 +29,7 @@ import grpc
 
 from tavli.clients import bots
 from tavli.clients.board_view import Clocks, Table, clock_time, draw, draw_clocks
-from tavli.clients.client import VARIANT_ENUMS, Seat, TavliClient, TavliServerError, VariantName
+from tavli.clients.client import VARIANT_ENUMS, Seat, TavliClient, TavliServerError
 from tavli.clients.rule_options import (
     MATCH_OPENINGS,
     add_backgammons_option,
@@ -50,7 +50,7 @@ from tavli.engine.clock import ClockRules
 from tavli.engine.errors import InvalidMatchIdError
 from tavli.engine.match_id import GameStatus, MatchInfo, Resignation
 from tavli.engine.rules import Backgammons, MatchOpenings, Opening, RuleSet
-from tavli.engine.variant import GameResult
+from tavli.engine.variant import GameResult, VariantName
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
 
 _RESULT_WORDS = {
@@ -117,23 +117,32 @@ def add_parser(commands: Any) -> None:
     )
     add_variant_option(parser, what="the game to play", variants=VARIANT_ENUMS)
     parser.add_argument(
-        "--match", type=int, default=None, metavar="N",
+        "--match",
+        type=int,
+        default=None,
+        metavar="N",
         help="play a match to N points (default: 5 in portes and tavla, else 0, money play)",
     )
     add_home_hit_and_run_option(parser)
     parser.add_argument(
-        "--match-openings", choices=tuple(MATCH_OPENINGS), default=None,
+        "--match-openings",
+        choices=tuple(MATCH_OPENINGS),
+        default=None,
         help="who opens the later games of a match: every-game, the opening throw; winner-opens; alternate,"
-             " the sides take turns (default: winner-opens in portes and tavla, else every-game)",
+        " the sides take turns (default: winner-opens in portes and tavla, else every-game)",
     )
     parser.add_argument(
-        "--cube", action=argparse.BooleanOptionalAction, default=None,
+        "--cube",
+        action=argparse.BooleanOptionalAction,
+        default=None,
         help=f"play with the doubling cube ({_CUBE_TITLES} only; default: on in {_CUBE_TITLES})",
     )
     parser.add_argument("--beavers", action="store_true", help="money play: allow beavers (default: off)")
     add_backgammons_option(parser)
     parser.add_argument(
-        "--auto-forced", action=argparse.BooleanOptionalAction, default=True,
+        "--auto-forced",
+        action=argparse.BooleanOptionalAction,
+        default=True,
         help="let the server play your forced rolls (default: on)",
     )
     add_clock_options(parser, reserve_per_point=False)
@@ -141,7 +150,8 @@ def add_parser(commands: Any) -> None:
         "--bot", choices=bots.NAMES, default="heuristic", help="the bot to play (default: %(default)s)"
     )
     parser.add_argument(
-        "--server", metavar="HOST:PORT",
+        "--server",
+        metavar="HOST:PORT",
         help="play on this server (default: a private server, started for the session)",
     )
     parser.add_argument(
@@ -163,7 +173,9 @@ def run(arguments: argparse.Namespace) -> int:
     match_openings: MatchOpenings = (
         MATCH_OPENINGS[arguments.match_openings]
         if arguments.match_openings is not None
-        else table.get("match_openings", "EVERY_GAME") if match_length else "EVERY_GAME"
+        else table.get("match_openings", "EVERY_GAME")
+        if match_length
+        else "EVERY_GAME"
     )
     cube = table.get("cube", True) if arguments.cube is None else arguments.cube
     rules = {
@@ -272,7 +284,9 @@ class PlaySession:
         self.game = self.human.last_seen
         # One stream for the session: its events are read as the game's event count says they
         # exist, so reading never waits.
-        self._events = cast(Generator[games_pb2.WatchGameResponse, None, None], self.client.watch(self.game.name))
+        self._events = cast(
+            Generator[games_pb2.WatchGameResponse, None, None], self.client.watch(self.game.name)
+        )
         self._say(self._introduction())
         try:
             self.game = self.human.roll()  # the throw for who starts game 1
@@ -457,7 +471,9 @@ class PlaySession:
         levels = [level.value for level in self._resign_levels()]
         level = level or "single"
         if level not in levels:
-            self._say(f"Cannot read {text!r}: type resign, or resign followed by one of: {', '.join(levels)}.")
+            self._say(
+                f"Cannot read {text!r}: type resign, or resign followed by one of: {', '.join(levels)}."
+            )
             return None
         return self.human.resign(level)  # type: ignore[arg-type]
 
@@ -518,14 +534,18 @@ class PlaySession:
             games_pb2.EVENT_KIND_DROP: "drop" if mine else "drops",
             games_pb2.EVENT_KIND_BEAVER: "beaver" if mine else "beavers",
             games_pb2.EVENT_KIND_ACCEPT: "accept the resignation" if mine else "accepts the resignation",
-            games_pb2.EVENT_KIND_REJECT: "reject the resignation: play on" if mine else "rejects the resignation: play on",
+            games_pb2.EVENT_KIND_REJECT: "reject the resignation: play on"
+            if mine
+            else "rejects the resignation: play on",
         }
         if kind in simple:
             return f"{who} {simple[kind]}."
         if kind == games_pb2.EVENT_KIND_TIME_RAN_OUT:
             return "Your time ran out." if mine else f"The {self.bot_name}'s time ran out."
         if kind == games_pb2.EVENT_KIND_RESIGN:
-            return f"{who} {'offer' if mine else 'offers'} to resign {_RESULT_WORDS[event.resignation_result]}."
+            return (
+                f"{who} {'offer' if mine else 'offers'} to resign {_RESULT_WORDS[event.resignation_result]}."
+            )
         return ""  # the dice commitment and reveal: nothing for the person to do
 
     def _on_my_numbering(self, notation: str) -> str:
@@ -541,7 +561,9 @@ class PlaySession:
         lines = []
         me_first = self.human.index == 0
         for number, throw in enumerate(event.opening_throws):
-            mine, bots_die = (throw.seat0_die, throw.seat1_die) if me_first else (throw.seat1_die, throw.seat0_die)
+            mine, bots_die = (
+                (throw.seat0_die, throw.seat1_die) if me_first else (throw.seat1_die, throw.seat0_die)
+            )
             text = f"Throw for who starts: you {mine}, the {self.bot_name} {bots_die}"
             if mine == bots_die:
                 lines.append(f"{text}: a tie, thrown again.")
@@ -606,7 +628,9 @@ class PlaySession:
             x_name="you",
             o_name=self.bot_name,
             on_roll=side.get(game.turn),
-            dice=(game.dice[0], game.dice[1]) if game.phase == games_pb2.PHASE_PLAYING and game.dice else None,
+            dice=(game.dice[0], game.dice[1])
+            if game.phase == games_pb2.PHASE_PLAYING and game.dice
+            else None,
             cube_value=game.cube_value if cube else 0,
             cube_owner=side.get(game.cube_owner),
             score=self._score(),
@@ -639,7 +663,9 @@ class PlaySession:
                 score=(score[0], score[1]),
                 cube_value=game.cube_value or 1,
                 cube_owner=owner,  # type: ignore[arg-type]
-                dice=(game.dice[0], game.dice[1]) if game.phase == games_pb2.PHASE_PLAYING and game.dice else (0, 0),
+                dice=(game.dice[0], game.dice[1])
+                if game.phase == games_pb2.PHASE_PLAYING and game.dice
+                else (0, 0),
                 crawford=game.crawford,
                 jacoby=game.rule_set.jacoby and not game.rule_set.match_length,
                 game_state=GameStatus.PLAYING,
@@ -654,7 +680,9 @@ class PlaySession:
     def _introduction(self) -> str:
         options = self.options
         variant = options.rule_set().rules
-        length = f"a {options.match_length}-point match" if options.match_length else "money play, game after game"
+        length = (
+            f"a {options.match_length}-point match" if options.match_length else "money play, game after game"
+        )
         # A 1-point match has no cube (RULES.md), whatever the options say.
         with_cube = options.cube and variant.cube and options.match_length != 1
         cube = "with the cube" if with_cube else "without the cube"
@@ -682,10 +710,17 @@ class PlaySession:
             if self._may_double()
             else ""
         )
-        forced = "  Forced plays are made for you (--no-auto-forced turns that off).\n" if self.options.auto_forced else ""
+        forced = (
+            "  Forced plays are made for you (--no-auto-forced turns that off).\n"
+            if self.options.auto_forced
+            else ""
+        )
         clock = ""
         if self.options.clock is not None:
-            clock = f"  Your clock runs while you decide: if your time runs out, you lose the {self._lost_on_time()}.\n"
+            clock = (
+                "  Your clock runs while you decide: if your time runs out, you lose the "
+                f"{self._lost_on_time()}.\n"
+            )
         return (
             "You are X, at the bottom; the bot is O. Points are numbered from your side: you move from\n"
             "your 24-point down to your 1-point, then bear off.\n"

@@ -45,7 +45,9 @@ def run(arguments: argparse.Namespace) -> int:
         return _fail(str(error))
     if arguments.batch is not None:
         if arguments.dice or arguments.position_id:
-            return _fail("--batch takes its positions and dice from the file, not from --position-id or --dice")
+            return _fail(
+                "--batch takes its positions and dice from the file, not from --position-id or --dice"
+            )
         if arguments.batch == "-":
             return _run_batch(variant, sys.stdin, sys.stdout)
         try:

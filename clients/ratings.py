@@ -145,7 +145,9 @@ def fit_ratings(
     :raises ValueError: if the results do not link every player to every other (then the
         differences between the groups are not fixed by them), or a player meets itself.
     """
-    names = list(dict.fromkeys([*players, *(name for record in results for name in (record.first, record.second))]))
+    names = list(
+        dict.fromkeys([*players, *(name for record in results for name in (record.first, record.second))])
+    )
     index = {name: number for number, name in enumerate(names)}
     count = len(names)
     wins = [[0.0] * count for _ in range(count)]  # wins[i][j]: results i won against j
@@ -206,7 +208,9 @@ def _information(wins: list[list[float]], strengths: list[float]) -> list[list[f
     return information
 
 
-def _maximum_likelihood(wins: list[list[float]], *, tolerance: float = 1e-10, rounds: int = 200) -> list[float]:
+def _maximum_likelihood(
+    wins: list[list[float]], *, tolerance: float = 1e-10, rounds: int = 200
+) -> list[float]:
     """Newton's method, each step halved until the likelihood does not fall (it is concave)."""
     strengths = [0.0] * len(wins)
     likelihood = _log_likelihood(wins, strengths)
@@ -242,20 +246,26 @@ def _pseudo_inverse(information: list[list[float]]) -> list[list[float]]:
 def _inverse(matrix: list[list[float]]) -> list[list[float]]:
     """Gauss-Jordan elimination with partial pivoting, for the few players of an arena."""
     count = len(matrix)
-    rows = [list(row) + [1.0 if column == number else 0.0 for column in range(count)]
-            for number, row in enumerate(matrix)]
+    rows = [
+        list(row) + [1.0 if column == number else 0.0 for column in range(count)]
+        for number, row in enumerate(matrix)
+    ]
     largest = max((abs(value) for row in matrix for value in row), default=1.0) or 1.0
     for column in range(count):
         pivot = max(range(column, count), key=lambda row: abs(rows[row][column]))
         if abs(rows[pivot][column]) < 1e-12 * largest:
-            raise ValueError("the results do not link every player to every other: their ratings are not comparable")
+            raise ValueError(
+                "the results do not link every player to every other: their ratings are not comparable"
+            )
         rows[column], rows[pivot] = rows[pivot], rows[column]
         lead = rows[column][column]
         rows[column] = [value / lead for value in rows[column]]
         for row in range(count):
             if row != column and rows[row][column]:
                 factor = rows[row][column]
-                rows[row] = [value - factor * pivot_value for value, pivot_value in zip(rows[row], rows[column])]
+                rows[row] = [
+                    value - factor * pivot_value for value, pivot_value in zip(rows[row], rows[column])
+                ]
     return [row[count:] for row in rows]
 
 

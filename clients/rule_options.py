@@ -50,18 +50,22 @@ def add_variant_option(
     only (a command that needs the server offers those the API names)."""
     choices = tuple(name for name, options in GAMES.items() if options["variant"] in variants)
     parser.add_argument(
-        "--variant", choices=choices, default="backgammon",
+        "--variant",
+        choices=choices,
+        default="backgammon",
         help=f"{what} (default: %(default)s); nackgammon and hypergammon-N are backgammon from their starts,"
-             " portes and tavla backgammon with those tables' rules",
+        " portes and tavla backgammon with those tables' rules",
     )
 
 
 def add_home_hit_and_run_option(parser: argparse.ArgumentParser) -> None:
     """``--home-hit-and-run allowed|forbidden`` (README, "Portes, tavla, nackgammon, hypergammon")."""
     parser.add_argument(
-        "--home-hit-and-run", choices=tuple(HOME_HIT_AND_RUN), default=None,
+        "--home-hit-and-run",
+        choices=tuple(HOME_HIT_AND_RUN),
+        default=None,
         help="whether a checker that hits in your home board may move on in the same play"
-             " (backgammon only; default: forbidden in tavla, else allowed)",
+        " (backgammon only; default: forbidden in tavla, else allowed)",
     )
 
 
@@ -84,9 +88,11 @@ def match_length_of(arguments: argparse.Namespace) -> int:
 def add_backgammons_option(parser: argparse.ArgumentParser) -> None:
     """``--backgammons counted|as-gammon``: how a backgammon is scored (README, "Games and matches")."""
     parser.add_argument(
-        "--backgammons", choices=tuple(BACKGAMMONS), default=None,
+        "--backgammons",
+        choices=tuple(BACKGAMMONS),
+        default=None,
         help="how a backgammon scores: counted, 3 times the cube; as-gammon, as a gammon, 2 times the cube"
-             " (backgammon only; default: as-gammon in portes and tavla, else counted)",
+        " (backgammon only; default: as-gammon in portes and tavla, else counted)",
     )
 
 
@@ -106,12 +112,12 @@ def rules_problem(variant: VariantName, backgammons: Backgammons, **options: Any
 
 _CLOCK_HELP = {
     "reserve": "each side's reserve of time for the match (for each game in money play); a side whose time"
-               " runs out loses (default: 0, no reserve)",
+    " runs out loses (default: 0, no reserve)",
     "reserve_per_point": "more reserve for every point of the match, as tournaments give it (default: 0)",
     "delay": "a delay on every turn: time used within it is not taken from the reserve (Bronstein);"
-             " needs a reserve or a move limit (default: 0, no delay)",
+    " needs a reserve or a move limit (default: 0, no delay)",
     "move_limit": "the most one turn may take, whatever reserve is left: a side stuck longer loses on time"
-                  " (default: 0, no limit)",
+    " (default: 0, no limit)",
 }
 """Each setting of :class:`ClockRules` an option ``--clock-SETTING`` gives, in seconds (README "Clocks")."""
 

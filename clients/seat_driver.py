@@ -117,7 +117,11 @@ class SeatDriver:
             position = position.swapped()
         score = list(game.score) or [0, 0]
         owner: Literal["bot", "opponent", "centre"] = (
-            "centre" if game.cube_owner == games_pb2.SEAT_UNSPECIFIED else "bot" if game.cube_owner == me else "opponent"
+            "centre"
+            if game.cube_owner == games_pb2.SEAT_UNSPECIFIED
+            else "bot"
+            if game.cube_owner == me
+            else "opponent"
         )
         return Situation(
             variant=variant_of(game),
@@ -188,7 +192,9 @@ class SeatDriver:
             plays: list[Play] = list(variant.legal_plays(position, dice))
             chosen = self.bot.choose_play(variant, position, dice, plays)
             if chosen not in plays:
-                raise BotError(f"{self.bot.name} chose {chosen.notation()!r}, which is not one of the legal plays")
+                raise BotError(
+                    f"{self.bot.name} chose {chosen.notation()!r}, which is not one of the legal plays"
+                )
             return self._on(game, lambda: self.seat.play(chosen.steps))
         legal = self.seat.legal_actions()
         if legal.etag != game.etag or games_pb2.ACTION_PLAY not in legal.actions:
@@ -317,7 +323,9 @@ def play_match(
     )
     game = seats[0].last_seen
     for _ in range(max_actions):
-        if game.phase == games_pb2.PHASE_MATCH_OVER or (match_length == 0 and len(game.finished_games) >= games):
+        if game.phase == games_pb2.PHASE_MATCH_OVER or (
+            match_length == 0 and len(game.finished_games) >= games
+        ):
             return PlayedMatch(game.name, game)
         for driver in drivers:
             after = driver.act(game)
@@ -339,7 +347,6 @@ def _moved_on_without_either_seat(seat: Seat, game: games_pb2.Game) -> games_pb2
     if now.etag == game.etag:
         raise RuntimeError(f"{game.name}: neither seat can act in phase {games_pb2.Phase.Name(game.phase)}")
     return now
-
 
 
 def play_seat(

@@ -29,7 +29,11 @@ _QUOTA_FLAGS = (
     (
         "cpu_seconds_per_minute",
         float,
-        "seconds of CPU a minute spent checking its match records (ValidateMatch, ImportMatch) and by its hosted bots",
+        (
+            "seconds of CPU a minute spent checking its match records (ValidateMatch, ImportMatch) and by "
+            "its "
+            "hosted bots"
+        ),
     ),
     ("checks_waiting_per_client", int, "match records waiting to be checked"),
 )
@@ -45,23 +49,29 @@ def add_parser(commands: Any) -> None:
     _errors_in_one_line(parser)
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: %(default)s)")
     parser.add_argument(
-        "--port", type=_port_number, default=50051,
+        "--port",
+        type=_port_number,
+        default=50051,
         help="port to listen on, 0 to pick a free one (default: %(default)s)",
     )
     parser.add_argument(
-        "--db", default="tavli.sqlite3",
+        "--db",
+        default="tavli.sqlite3",
         help="SQLite file for games, a postgresql://user@host:port/dbname URL (replicas share it),"
         " or ':memory:' to keep none (default: %(default)s)",
     )
     parser.add_argument(
-        "--key-file", type=Path,
+        "--key-file",
+        type=Path,
         help="the server key that seat tokens are derived from, made on first use; every server sharing"
         " the games shares it (default: the SQLite file's name with .key; needed with PostgreSQL)",
     )
     parser.add_argument("--tls-cert", type=Path, help="PEM certificate chain, to serve TLS (with --tls-key)")
     parser.add_argument("--tls-key", type=Path, help="PEM private key of --tls-cert")
     parser.add_argument(
-        "--games-in-memory", type=int, default=10_000,
+        "--games-in-memory",
+        type=int,
+        default=10_000,
         help="games kept in memory at most (default: %(default)s)",
     )
     parser.add_argument(
@@ -98,7 +108,9 @@ def add_parser(commands: Any) -> None:
         help="close a connection with no call open for this long (default: %(default)s)",
     )
     parser.add_argument(
-        "--evaluators", type=int, default=1,
+        "--evaluators",
+        type=int,
+        default=1,
         help="GNU Backgammon evaluator processes answering AnalysisService calls, each one call at a time "
         "(started with the first call; default: %(default)s)",
     )
@@ -121,36 +133,50 @@ def add_parser(commands: Any) -> None:
         default=FIELD_LIMITS[BATCH_ITEMS],
         help="plays a BatchValidatePlays may hold (default: %(default)s)",
     )
-    web = parser.add_argument_group("the web port: the API for browsers (Connect, gRPC-Web) and the web table")
+    web = parser.add_argument_group(
+        "the web port: the API for browsers (Connect, gRPC-Web) and the web table"
+    )
     web.add_argument(
-        "--web-port", type=_port_number, default=8080,
+        "--web-port",
+        type=_port_number,
+        default=8080,
         help="port of the web table and the API for browsers, 0 to pick a free one (default: %(default)s)",
     )
     web.add_argument(
-        "--web-host", default="127.0.0.1",
+        "--web-host",
+        default="127.0.0.1",
         help="address the web port listens on (default: %(default)s, this machine only)",
     )
     web.add_argument("--no-web", action="store_true", help="serve no web port")
     web_limits = WebLimits()
     web.add_argument(
-        "--web-body-seconds", type=float, default=web_limits.body_seconds,
+        "--web-body-seconds",
+        type=float,
+        default=web_limits.body_seconds,
         help="how long a request's body may take to arrive on the web port (default: %(default)s)",
     )
     web.add_argument(
-        "--web-requests-per-address", type=int, default=web_limits.requests_per_address,
+        "--web-requests-per-address",
+        type=int,
+        default=web_limits.requests_per_address,
         help="requests (each a connection) one address may have open on the web port (default: %(default)s)",
     )
     web.add_argument(
-        "--bots", type=int, default=64,
+        "--bots",
+        type=int,
+        default=64,
         help="computer opponents (BotsService) this process plays at once, at most, those it took up"
         " from a stopped process included (default: %(default)s)",
     )
     web.add_argument(
-        "--bots-play-each-other", action="store_true",
+        "--bots-play-each-other",
+        action="store_true",
         help="let SeatBot give both seats of one game to bots (default: a bot's opponent is a person)",
     )
     web.add_argument(
-        "--bot-match-points", type=int, default=BOT_MATCH_POINTS,
+        "--bot-match-points",
+        type=int,
+        default=BOT_MATCH_POINTS,
         help="the longest match, in points, a bot is seated at (money play: up to"
         f" {MONEY_GAMES} games; default: %(default)s)",
     )
@@ -229,7 +255,9 @@ def _check_can_start(config: ServerConfig) -> None:
         try:
             check_port_free(config.web_host, config.web_port)
         except StartupError as error:
-            raise StartupError(f"{error} (the web port: choose another with --web-port, or --no-web)") from None
+            raise StartupError(
+                f"{error} (the web port: choose another with --web-port, or --no-web)"
+            ) from None
     if isinstance(config.db, Path):
         check_database(config.db)
     if config.tls_cert and config.tls_key:

@@ -46,10 +46,11 @@ from tavli.clients.arena_command import (
     play_result,
     tally,
 )
-from tavli.clients.client import TavliClient, VariantName
+from tavli.clients.client import TavliClient
 from tavli.clients.ratings import START, HeadToHead, Rating, Ratings, fit_ratings, scale_for
 from tavli.engine.clock import ClockRules
 from tavli.engine.rules import Backgammons
+from tavli.engine.variant import VariantName
 
 VIRTUAL_WINS = 1.0
 """The virtual results each side of a pairing is counted as having won, for the ratings' fit."""
@@ -161,7 +162,7 @@ class TournamentResults:
 
     @property
     def rating_system(self) -> str:
-        """"FIBS" for match play, "Elo" for money play."""
+        """ "FIBS" for match play, "Elo" for money play."""
         return "FIBS" if self.config.match_length else "Elo"
 
     @property
@@ -173,7 +174,9 @@ class TournamentResults:
         records = []
         for pairing in self.pairings:
             first, second = pairing.config.labels
-            records.append(HeadToHead(first, second, pairing.tallies[first].wins, pairing.tallies[second].wins))
+            records.append(
+                HeadToHead(first, second, pairing.tallies[first].wins, pairing.tallies[second].wins)
+            )
         return records
 
     def ratings(self) -> Ratings:
@@ -213,7 +216,9 @@ class TournamentResults:
                 "virtual_wins": VIRTUAL_WINS,
                 "method": "maximum likelihood; error: standard error from the observed information",
             },
-            "standings": [standing.as_json(clocked=config.clock is not None) for standing in self.standings()],
+            "standings": [
+                standing.as_json(clocked=config.clock is not None) for standing in self.standings()
+            ],
             "pairings": [_pairing_json(pairing) for pairing in self.pairings],
             "games_per_second": round(self.games_per_second, 3),
         }
@@ -235,9 +240,11 @@ class TournamentResults:
         what = f"{config.match_length}-point matches" if config.match_length else "money games"
         unit = "matches" if config.match_length else "games"
         clocks = f", clocks: {clock_words(config.clock)}" if config.clock else ""
-        return (f"{config.variant}{backgammons_words(config.backgammons)}, {what}, round robin of"
-                f" {len(config.bots)} bots, {config.games} {unit} a pairing"
-                f" (both ways, the same dice), seed {config.seed}, over {config.transport}{clocks}")
+        return (
+            f"{config.variant}{backgammons_words(config.backgammons)}, {what}, round robin of"
+            f" {len(config.bots)} bots, {config.games} {unit} a pairing"
+            f" (both ways, the same dice), seed {config.seed}, over {config.transport}{clocks}"
+        )
 
     def _standing_rows(self) -> list[list[str]]:
         if self.config.match_length:
@@ -245,14 +252,36 @@ class TournamentResults:
         else:
             unit, net, per_result = "games", "points", "ppg"
         on_time = ["lost on time"] if self.config.clock else []
-        rows = [["bot", unit, "wins", "win share", *on_time, net, per_result, "95% ci", self.rating_system, "± error"]]
+        rows = [
+            [
+                "bot",
+                unit,
+                "wins",
+                "win share",
+                *on_time,
+                net,
+                per_result,
+                "95% ci",
+                self.rating_system,
+                "± error",
+            ]
+        ]
         for standing in self.standings():
             lost_on_time = [str(standing.time_losses)] if on_time else []
-            rows.append([
-                standing.bot, str(standing.games), str(standing.wins), f"{standing.win_share:.1%}", *lost_on_time,
-                str(sum(standing.points)), f"{standing.ppg:+.3f}", f"±{ci95(standing.points):.3f}",
-                f"{standing.rating.rating:.0f}", f"±{standing.rating.error:.0f}",
-            ])
+            rows.append(
+                [
+                    standing.bot,
+                    str(standing.games),
+                    str(standing.wins),
+                    f"{standing.win_share:.1%}",
+                    *lost_on_time,
+                    str(sum(standing.points)),
+                    f"{standing.ppg:+.3f}",
+                    f"±{ci95(standing.points):.3f}",
+                    f"{standing.rating.rating:.0f}",
+                    f"±{standing.rating.error:.0f}",
+                ]
+            )
         return rows
 
     def _pairing_rows(self) -> list[list[str]]:
@@ -262,8 +291,14 @@ class TournamentResults:
             first, second = pairing.config.labels
             ours, theirs = pairing.tallies[first], pairing.tallies[second]
             shown = ours.as_json(self.config.variant)
-            rows.append([f"{first} vs {second}", f"{ours.wins}-{theirs.wins}", f"{shown['ppg']:+.3f}",
-                         f"±{shown['ppg_ci95']:.3f}"])
+            rows.append(
+                [
+                    f"{first} vs {second}",
+                    f"{ours.wins}-{theirs.wins}",
+                    f"{shown['ppg']:+.3f}",
+                    f"±{shown['ppg_ci95']:.3f}",
+                ]
+            )
         return rows
 
 
@@ -274,14 +309,16 @@ def _pairing_json(pairing: ArenaResults) -> dict[str, Any]:
     results = []
     for index, outcome in enumerate(pairing.outcomes):
         seated = outcome.seated(labels)
-        results.append({
-            "result": index + 1,
-            "dice": outcome.dice_seed,
-            "seats": list(seated),
-            "winner": seated[outcome.winning_seat],
-            "points": outcome.points,
-            **({"lost_on_time": outcome.lost_on_time} if pairing.config.clock else {}),
-        })
+        results.append(
+            {
+                "result": index + 1,
+                "dice": outcome.dice_seed,
+                "seats": list(seated),
+                "winner": seated[outcome.winning_seat],
+                "points": outcome.points,
+                **({"lost_on_time": outcome.lost_on_time} if pairing.config.clock else {}),
+            }
+        )
     return {"pairing": pairing.config.pairing, **pairing.as_json(), "results": results}
 
 
@@ -289,8 +326,10 @@ def _columns(rows: list[list[str]]) -> list[str]:
     """``rows`` as lines of columns, the first left-aligned and the others right-aligned."""
     widths = [max(len(row[index]) for row in rows) for index in range(len(rows[0]))]
     return [
-        "  ".join(cell.ljust(width) if index == 0 else cell.rjust(width)
-                  for index, (cell, width) in enumerate(zip(row, widths)))
+        "  ".join(
+            cell.ljust(width) if index == 0 else cell.rjust(width)
+            for index, (cell, width) in enumerate(zip(row, widths))
+        )
         for row in rows
     ]
 
@@ -323,8 +362,9 @@ def run_tournament(
             if progress is not None:
                 progress(len(played))
     seconds = time.perf_counter() - started
-    return TournamentResults(config, [_tallied(pairing, number, played) for number, pairing in enumerate(pairings)],
-                             seconds)
+    return TournamentResults(
+        config, [_tallied(pairing, number, played) for number, pairing in enumerate(pairings)], seconds
+    )
 
 
 @dataclass(frozen=True)

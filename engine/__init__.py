@@ -20,13 +20,13 @@ from tavli.engine.variants import BACKGAMMON, FEVGA, LONG_NARDI, PLAKOTO, VARIAN
 
 __all__ = [
     "BACKGAMMON",
-    "AmbiguousPlayError",
     "BAR",
     "FEVGA",
     "LONG_NARDI",
     "OFF",
     "PLAKOTO",
     "VARIANTS",
+    "AmbiguousPlayError",
     "Backgammon",
     "Fevga",
     "GameOverError",

@@ -114,7 +114,9 @@ class Backgammon(Variant):
                 return GameResult.GAMMON
         return None
 
-    def step(self, position: Position, start: Point, die: int, *, taken: tuple[Step, ...], dice: Dice) -> Step | str:
+    def step(
+        self, position: Position, start: Point, die: int, *, taken: tuple[Step, ...], dice: Dice
+    ) -> Step | str:
         player, opponent = position
         if start == OFF:
             return "a checker borne off is out of play: it cannot move again"
@@ -122,7 +124,11 @@ class Backgammon(Variant):
             checkers = "checker" if player[BAR] == 1 else "checkers"
             return f"you must enter your {checkers} from the bar first"
         if not player[start]:
-            return "you have no checker on the bar" if start == BAR else f"you have no checker on your {start}-point"
+            return (
+                "you have no checker on the bar"
+                if start == BAR
+                else f"you have no checker on your {start}-point"
+            )
         if self.home_hit_and_run == "FORBIDDEN" and _hitter_stays(player, start, _hits_of(taken)):
             return (
                 f"the checker that hit on your {start}-point must stay there this turn:"
@@ -170,7 +176,8 @@ class Backgammon(Variant):
         search.two(high, low)
         search.two(low, high)
         return [
-            _new(Play, (steps, search.position_after(mover, hits))) for (mover, hits), steps in search.found.items()
+            _new(Play, (steps, search.position_after(mover, hits)))
+            for (mover, hits), steps in search.found.items()
         ]
 
 
@@ -333,10 +340,14 @@ def _two_dice_from_the_bar(position: Position, high: int, low: int) -> list[Play
         board[entered] += 1
         hits = 1 << entered if step.hit else 0
         if board[BAR]:
-            follows = [_new(Step, (BAR, 25 - second, second, blot[25 - second]))] if not held[25 - second] else []
+            follows = (
+                [_new(Step, (BAR, 25 - second, second, blot[25 - second]))] if not held[25 - second] else []
+            )
         else:
             follows = [
-                _new(Step, (start, start - second, second, blot[start - second] and start - second != entered))
+                _new(
+                    Step, (start, start - second, second, blot[start - second] and start - second != entered)
+                )
                 for start in range(24, second, -1)
                 if board[start] and not held[start - second]
             ]

@@ -45,7 +45,10 @@ class ClockRules:
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
                 problems.append(f"the clock's {name.replace('_', ' ')} is a number of seconds")
             elif not 0 <= value <= MOST_SECONDS:
-                problems.append(f"the clock's {name.replace('_', ' ')} is between 0 and {MOST_SECONDS:.0f} seconds (30 days)")
+                problems.append(
+                    f"the clock's {name.replace('_', ' ')} is between 0 and {MOST_SECONDS:.0f} seconds (30 "
+                    "days)"
+                )
         if problems:
             return problems
         if self.reserve_per_point and not match_length:

@@ -1,9 +1,10 @@
 """The facts a game is made of. A match is an append-only log of these; replaying it gives the state.
 
 Every event names the side it is by (0 or 1). In a game with clocks every event also carries
-``at``, the time it happened (seconds since the epoch), from which the clocks are worked out. Dice are in the log, so replaying needs no dice
-source: the log alone is the match. A play is in the log as data: its steps, and its notation as
-the engine writes it, so a replay reads no text. Events turn into plain dicts and back for
+``at``, the time it happened (seconds since the epoch), from which the clocks are worked out.
+Dice are in the log, so replaying needs no dice source: the log alone is the match. A play is
+in the log as data: its steps, and its notation as the engine writes it, so a replay reads no
+text. Events turn into plain dicts and back for
 storage; each event type registers itself by its ``kind``.
 """
 

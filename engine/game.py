@@ -243,7 +243,11 @@ def _opening(state: MatchState, event: OpeningThrown) -> MatchState:
     cube_value = game.cube_value
     automatic = game.automatic_doubles
     for _ in throws[:-1]:
-        if rules.automatic_doubles and automatic < rules.automatic_doubles_limit and _below_limit(rules, cube_value * 2):
+        if (
+            rules.automatic_doubles
+            and automatic < rules.automatic_doubles_limit
+            and _below_limit(rules, cube_value * 2)
+        ):
             cube_value *= 2
             automatic += 1
     first, second = throws[-1]
@@ -413,7 +417,11 @@ def _resignation_rejected(state: MatchState, event: ResignationRejected) -> Matc
     game, resigner, _ = _resignation_answer(state, event.side)
     assert game.resumes is not None
     game = replace(
-        game, phase=game.resumes, resignation=None, resumes=None, resign_barred=game.resign_barred | {resigner}
+        game,
+        phase=game.resumes,
+        resignation=None,
+        resumes=None,
+        resign_barred=game.resign_barred | {resigner},
     )
     return replace(state, game=game)
 
@@ -604,7 +612,9 @@ def _next_opener(rules: RuleSet, game: GameState, winner: Side | None) -> Side |
     return None
 
 
-def match_at(rules: RuleSet, number: int, score: tuple[int, int], *, crawford_played: bool, opener: Side = 0) -> MatchState:
+def match_at(
+    rules: RuleSet, number: int, score: tuple[int, int], *, crawford_played: bool, opener: Side = 0
+) -> MatchState:
     """The state before game ``number`` of a match at ``score``: a game taken up from a record's own
     score line. It is the Crawford game when the rules and the score make it one and the Crawford
     game has not been played yet; ``opener`` starts it when the match's winner opens each game, or
@@ -622,9 +632,9 @@ def _next_game(state: MatchState, opener: Side | None) -> MatchState:
     rules = state.rules
     crawford = False
     crawford_played = state.crawford_played
-    if rules.is_match and rules.crawford and rules.uses_cube and not crawford_played:
-        if max(state.score) == rules.match_length - 1:
-            crawford = crawford_played = True
+    at_crawford_score = max(state.score) == rules.match_length - 1
+    if rules.is_match and rules.crawford and rules.uses_cube and not crawford_played and at_crawford_score:
+        crawford = crawford_played = True
     start = rules.rules.start_position()
     number = state.game.number + 1
     if opener is not None:
@@ -654,7 +664,9 @@ def _rematch(state: MatchState, event: RematchOffered | RematchAccepted) -> Matc
     if rematch is None:
         raise ActionError("NO_REMATCH_OFFERED", "no rematch has been offered")
     if rematch.offered_by == event.side:
-        raise ActionError("NO_REMATCH_OFFERED", "you offered the rematch: your opponent is the one to accept it")
+        raise ActionError(
+            "NO_REMATCH_OFFERED", "you offered the rematch: your opponent is the one to accept it"
+        )
     return replace(state, rematch=Rematch(rematch.offered_by, event.game))
 
 

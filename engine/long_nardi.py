@@ -83,7 +83,9 @@ class LongNardi(Variant):
                     return _ALONG_OPPONENTS_PATH[index - 5 : index + 1]
         return None
 
-    def step(self, position: Position, start: Point, die: int, *, taken: tuple[Step, ...], dice: Dice) -> Step | str:
+    def step(
+        self, position: Position, start: Point, die: int, *, taken: tuple[Step, ...], dice: Dice
+    ) -> Step | str:
         player, opponent = position
         if start == OFF:
             return "a checker borne off is out of play: it cannot move again"

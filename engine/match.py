@@ -317,7 +317,9 @@ class Match:
         number = self.state.game.number
         self._game_seed = SeededDice.fresh() if self._seeds is None else SeededDice(self._seeds(number))
         self._game_first_throw = self.state.throws
-        self.events.append(DiceCommitted(self.state.game.number, self._game_seed.commitment, self.state.throws))
+        self.events.append(
+            DiceCommitted(self.state.game.number, self._game_seed.commitment, self.state.throws)
+        )
 
     def _reveal_dice(self) -> None:
         if self._game_seed is None:

@@ -73,7 +73,9 @@ def steps_code(steps: tuple[Step, ...]) -> int:
 def steps_of_code(code: int) -> tuple[Step, ...]:
     """The steps a :func:`steps_code` stands for."""
     fields = [code >> (3 + 14 * index) for index in range(code & 7)]
-    return tuple(Step(field & 31, field >> 5 & 31, field >> 10 & 7, bool(field >> 13 & 1)) for field in fields)
+    return tuple(
+        Step(field & 31, field >> 5 & 31, field >> 10 & 7, bool(field >> 13 & 1)) for field in fields
+    )
 
 
 def check_dice(dice: tuple[int, ...] | list[int]) -> Dice:
@@ -143,7 +145,11 @@ def format_steps(steps: tuple[Step, ...]) -> str:
 
 
 def _step_text(step: Step) -> str:
-    return f"{_NAMES[step.start]}/{_NAMES[step.end]}*" if step.hit else f"{_NAMES[step.start]}/{_NAMES[step.end]}"
+    return (
+        f"{_NAMES[step.start]}/{_NAMES[step.end]}*"
+        if step.hit
+        else f"{_NAMES[step.start]}/{_NAMES[step.end]}"
+    )
 
 
 _NAMES = [point_name(point) for point in range(26)]  # off, 1-24, bar

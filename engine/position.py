@@ -107,7 +107,7 @@ class Position(_PositionFields):
     pins: Pins = NO_PINS
     """The pinned checkers (a :class:`PinnedPosition` has some; every other position none)."""
 
-    def __new__(cls, player: Checkers, opponent: Checkers) -> Position:
+    def __new__(cls, player: Checkers, opponent: Checkers) -> Self:
         _check_counts("player", player)
         _check_counts("opponent", opponent)
         if sum(player) != sum(opponent):

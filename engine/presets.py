@@ -71,7 +71,8 @@ def presets_from_json(text: str) -> Mapping[str, Preset]:
         unknown = rules.keys() - RULE_OPTIONS - OPTIONAL_RULE_OPTIONS
         if missing or unknown:
             raise ValueError(
-                f"preset {entry['key']!r}: missing options {sorted(missing)}, unknown options {sorted(unknown)}"
+                f"preset {entry['key']!r}: missing options {sorted(missing)}, unknown options "
+                f"{sorted(unknown)}"
             )
         presets[entry["key"]] = Preset(
             key=entry["key"],

@@ -95,7 +95,9 @@ class RuleSet:
 
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
-            raise InvalidRuleSetError(f"unknown variant {self.variant!r}: choose {' or '.join(sorted(VARIANTS))}")
+            raise InvalidRuleSetError(
+                f"unknown variant {self.variant!r}: choose {' or '.join(sorted(VARIANTS))}"
+            )
         variant = VARIANTS[self.variant]
         object.__setattr__(self, "_variant", variant)
         if self.cube is None:
@@ -121,7 +123,9 @@ class RuleSet:
         elif self.match_length > MOST_MATCH_LENGTH:
             problems.append(f"a match is at most {MOST_MATCH_LENGTH} points long (the most a Match ID holds)")
         if self.cube_limit < 0 or (self.cube_limit and self.cube_limit & (self.cube_limit - 1)):
-            problems.append(f"the cube limit is a power of two ({DEFAULT_CUBE_LIMIT} by default), or 0 for no limit")
+            problems.append(
+                f"the cube limit is a power of two ({DEFAULT_CUBE_LIMIT} by default), or 0 for no limit"
+            )
         if self.automatic_doubles_limit < 1:
             problems.append("the automatic doubles limit is at least 1")
         if self.opening not in ("PLAY_OPENING_DICE", "WINNER_ROLLS_AGAIN"):
@@ -143,13 +147,17 @@ class RuleSet:
             if variant.fixed_opening and self.opening != variant.default_opening:
                 problems.append(f"in {variant.title} the opening throw is not played: the winner rolls again")
             if self.automatic_doubles or self.beavers or self.jacoby:
-                problems.append(f"automatic doubles, beavers and Jacoby need a cube, and {variant.title} has none")
+                problems.append(
+                    f"automatic doubles, beavers and Jacoby need a cube, and {variant.title} has none"
+                )
         if self.match_length:
             for name in ("beavers", "jacoby", "automatic_doubles"):
                 if getattr(self, name):
                     problems.append(f"{name.replace('_', ' ')} apply to money play, not to a match")
         elif self.match_openings == "WINNER_OPENS":
-            problems.append("the winner opens later games of a match; money games all start with the opening throw")
+            problems.append(
+                "the winner opens later games of a match; money games all start with the opening throw"
+            )
         elif self.match_openings == "ALTERNATE":
             problems.append(
                 "the sides take turns to open the games of a match;"
@@ -163,7 +171,9 @@ class RuleSet:
             problems.append(f"the mother's value is a rule of Plakoto; {variant.title} has no pins")
         problems.extend(self._move_option_problems())
         if self.clock is not None:
-            problems.extend(self.clock.problems(self.match_length if isinstance(self.match_length, int) else 0))
+            problems.extend(
+                self.clock.problems(self.match_length if isinstance(self.match_length, int) else 0)
+            )
         if problems:
             raise InvalidRuleSetError("; ".join(problems))
 

@@ -28,7 +28,12 @@ def snapshot_of(state: MatchState) -> dict[str, Any] | None:
     game = state.game
     data: dict[str, Any] = {
         "format": FORMAT,
-        "game": {"number": game.number, "turn": game.turn, "phase": game.phase.value, "crawford": game.crawford},
+        "game": {
+            "number": game.number,
+            "turn": game.turn,
+            "phase": game.phase.value,
+            "crawford": game.crawford,
+        },
         "score": list(state.score),
         "finished": [
             [done.number, done.winner, done.result.value, done.points, done.cube_value, done.ended_by]
@@ -36,9 +41,15 @@ def snapshot_of(state: MatchState) -> dict[str, Any] | None:
         ],
         "crawford_played": state.crawford_played,
         "throws": state.throws,
-        "clock": None if state.clock is None else [list(state.clock.remaining), state.clock.running, state.clock.started],
+        "clock": None
+        if state.clock is None
+        else [list(state.clock.remaining), state.clock.running, state.clock.started],
     }
-    if state.over or game.phase not in (Phase.OPENING, Phase.ROLLING) or state_of_snapshot(state.rules, data) != state:
+    if (
+        state.over
+        or game.phase not in (Phase.OPENING, Phase.ROLLING)
+        or state_of_snapshot(state.rules, data) != state
+    ):
         return None
     return data
 

@@ -143,7 +143,8 @@ class LegalPlays:
         return [play.position.position_id() for play in self._plays]
 
     def step_codes(self) -> list[int]:
-        """Each play's steps as one whole number (:func:`~tavli.engine.play.steps_code`), in the order of the plays."""
+        """Each play's steps as one whole number (:func:`~tavli.engine.play.steps_code`), in the
+        order of the plays."""
         if self._plays is None:
             assert self._compiled is not None
             return self._compiled.step_codes()
@@ -308,7 +309,9 @@ class Variant(ABC):
         """
 
     @abstractmethod
-    def step(self, position: Position, start: Point, die: int, *, taken: tuple[Step, ...], dice: Dice) -> Step | str:
+    def step(
+        self, position: Position, start: Point, die: int, *, taken: tuple[Step, ...], dice: Dice
+    ) -> Step | str:
         """The step of ``die`` from ``start`` if the rules allow it now, else why not, in words.
 
         ``position`` is the board after ``taken``, the steps already played this turn with ``dice``.

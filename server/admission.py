@@ -62,7 +62,9 @@ def client_of(context: Context) -> str:
     many clients by changing addresses within it. A call the web port passed on is the
     browser's (:func:`~tavli.server.web_client.client_behind_web`)."""
     peer = context.peer() or ""
-    behind_web = peer.startswith("unix:") and client_behind_web(peer, {key: str(value) for key, value in context.invocation_metadata() or ()})
+    behind_web = peer.startswith("unix:") and client_behind_web(
+        peer, {key: str(value) for key, value in context.invocation_metadata() or ()}
+    )
     if behind_web:
         return client_at(behind_web)
     kind, _, address = peer.partition(":")

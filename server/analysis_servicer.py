@@ -25,7 +25,11 @@ _ACTIONS = {
     "Too good to double": pb.CUBE_ACTION_TOO_GOOD,
     "Too good to redouble": pb.CUBE_ACTION_TOO_GOOD,
 }
-_DOUBLES = {"take": pb.CUBE_ACTION_DOUBLE_TAKE, "beaver": pb.CUBE_ACTION_DOUBLE_TAKE, "pass": pb.CUBE_ACTION_DOUBLE_PASS}
+_DOUBLES = {
+    "take": pb.CUBE_ACTION_DOUBLE_TAKE,
+    "beaver": pb.CUBE_ACTION_DOUBLE_TAKE,
+    "pass": pb.CUBE_ACTION_DOUBLE_PASS,
+}
 _RESPONSES = {"take": pb.CUBE_RESPONSE_TAKE, "beaver": pb.CUBE_RESPONSE_TAKE, "pass": pb.CUBE_RESPONSE_PASS}
 
 
@@ -66,7 +70,10 @@ class AnalysisServicer(analysis_service_pb2_grpc.AnalysisServiceServicer):
             questions.board_of(position),
             game,
             dice,
-            [(tuple((step.start, step.end) for step in play.steps), questions.board_of(play.position)) for play in plays],
+            [
+                (tuple((step.start, step.end) for step in play.steps), questions.board_of(play.position))
+                for play in plays
+            ],
         )
         ranked = sorted(zip(plays, equities), key=lambda pair: -pair[1])
         best = ranked[0][1]
@@ -86,7 +93,9 @@ class AnalysisServicer(analysis_service_pb2_grpc.AnalysisServiceServicer):
             raise BadRequest("no one doubles in the Crawford game: there is no cube decision")
         if game.cube_owner == "opponent":
             raise BadRequest("the opponent owns the cube: the side on roll cannot double")
-        decision: CubeDecision = await self.evaluators.ask("cube_decision", questions.board_of(position), game)
+        decision: CubeDecision = await self.evaluators.ask(
+            "cube_decision", questions.board_of(position), game
+        )
         return pb.GetCubeDecisionResponse(
             no_double_equity=decision.no_double,
             double_take_equity=decision.double_take,

@@ -106,7 +106,9 @@ class ServerConfig:
     bots: int = 64  # computer opponents (BotsService) playing at once, at most
     bots_play_each_other: bool = False  # SeatBot may give both seats of one game to bots
     bot_match_points: int = BOT_MATCH_POINTS  # the longest match a bot is seated at
-    bot_patience_seconds: float = PATIENCE_SECONDS  # a bot kept waiting this long leaves the table until its opponent acts
+    bot_patience_seconds: float = (
+        PATIENCE_SECONDS  # a bot kept waiting this long leaves the table until its opponent acts
+    )
 
 
 @dataclass
@@ -219,7 +221,9 @@ async def start_server(config: ServerConfig) -> Running:
     address = host_port(config.host, config.port)
     try:
         if config.tls_cert and config.tls_key:
-            credentials = grpc.ssl_server_credentials([(config.tls_key.read_bytes(), config.tls_cert.read_bytes())])
+            credentials = grpc.ssl_server_credentials(
+                [(config.tls_key.read_bytes(), config.tls_cert.read_bytes())]
+            )
             port = server.add_secure_port(address, credentials)
         else:
             port = server.add_insecure_port(address)

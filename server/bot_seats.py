@@ -124,7 +124,9 @@ def hosted_bots() -> list[HostedBot]:
             continue
         found.append(
             HostedBot(
-                name, bot.description or name, tuple(v for v in convert.SERVED_VARIANTS if bots.plays(name, v))
+                name,
+                bot.description or name,
+                tuple(v for v in convert.SERVED_VARIANTS if bots.plays(name, v)),
             )
         )
     found.sort(key=lambda hosted: (hosted.name != "heuristic", hosted.name))
@@ -506,9 +508,7 @@ class BotsServicer(bots_service_pb2_grpc.BotsServiceServicer):
         self.streams = streams
         self.match_points = match_points
 
-    async def ListBots(
-        self, request: pb.ListBotsRequest, context: Context
-    ) -> pb.ListBotsResponse:
+    async def ListBots(self, request: pb.ListBotsRequest, context: Context) -> pb.ListBotsResponse:
         hosted_bots = await asyncio.to_thread(lambda: self.seats.hosted)  # the first time, gnubg's net loads
         return pb.ListBotsResponse(
             bots=[
@@ -522,9 +522,7 @@ class BotsServicer(bots_service_pb2_grpc.BotsServiceServicer):
             max_match_length=self.match_points,
         )
 
-    async def SeatBot(
-        self, request: pb.SeatBotRequest, context: Context
-    ) -> pb.SeatBotResponse:
+    async def SeatBot(self, request: pb.SeatBotRequest, context: Context) -> pb.SeatBotResponse:
         side = await self.tables.seat(request.name, request.seat_token)
         if self.streams.holds(request.name, side):
             raise SeatAlreadyStreaming(
@@ -546,15 +544,15 @@ class BotsServicer(bots_service_pb2_grpc.BotsServiceServicer):
                     f" play, up to {MONEY_GAMES} games), not of {points}"
                 )
             try:
-                await asyncio.to_thread(self.seats.seat, request.name, side, hosted.name, view.version, client)
+                await asyncio.to_thread(
+                    self.seats.seat, request.name, side, hosted.name, view.version, client
+                )
             except StoreConflict:
                 continue  # the game moved on meanwhile: checked again on what it is now
             return pb.SeatBotResponse(seat=convert.seat_message(side), bot=hosted.name)
         raise StaleEtag("the game kept moving on while the bot was being seated; seat it again")
 
-    async def GetSeatBot(
-        self, request: pb.GetSeatBotRequest, context: Context
-    ) -> pb.GetSeatBotResponse:
+    async def GetSeatBot(self, request: pb.GetSeatBotRequest, context: Context) -> pb.GetSeatBotResponse:
         side = convert.seat_of(request.seat)
         await self.tables.get(request.name)  # a game that is not there is NOT_FOUND
         answer = pb.GetSeatBotResponse(seat=request.seat)

@@ -40,13 +40,12 @@ from tavli.server.players import NOBODY, Players, player_message
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
 
 if TYPE_CHECKING:
-
     from tavli.server.game_views import DiceMode
 
 _VARIANT_ENUMS: dict[str, board_pb2.Variant] = {
     name: getattr(board_pb2, enum)
     for name in VARIANTS
-    if (enum := "VARIANT_" + name.upper().replace("-", "_")) in board_pb2.Variant.keys()
+    if (enum := "VARIANT_" + name.upper().replace("-", "_")) in board_pb2.Variant.DESCRIPTOR.values_by_name
 }
 """Each variant's API enum, derived from its name: a new variant needs only its enum value (the API
 offers no variant of the engine that has none yet)."""
@@ -63,7 +62,7 @@ _HOME_HIT_AND_RUNS: dict[HomeHitAndRun, board_pb2.HomeHitAndRun] = {
 _RESULTS: dict[GameResult, board_pb2.GameResult] = {
     result: getattr(board_pb2, enum)
     for result in GameResult
-    if (enum := "GAME_RESULT_" + result.value.upper()) in board_pb2.GameResult.keys()
+    if (enum := "GAME_RESULT_" + result.value.upper()) in board_pb2.GameResult.DESCRIPTOR.values_by_name
 }
 _RESULT_LEVELS: dict[int, str] = {number: result.value for result, number in _RESULTS.items()}
 
@@ -113,7 +112,9 @@ _DICE_MODES: dict[DiceMode, games_pb2.DiceMode] = {
     "verifiable": games_pb2.DICE_MODE_VERIFIABLE,
 }
 _DICE_MODE_NAMES: dict[int, DiceMode] = {number: name for name, number in _DICE_MODES.items()}
-_ACTIONS: dict[Action, games_pb2.Action] = {action: getattr(games_pb2, f"ACTION_{action.name}") for action in Action}
+_ACTIONS: dict[Action, games_pb2.Action] = {
+    action: getattr(games_pb2, f"ACTION_{action.name}") for action in Action
+}
 _EVENT_KINDS = {
     OpeningThrown: games_pb2.EVENT_KIND_OPENING_THROW,
     Rolled: games_pb2.EVENT_KIND_ROLL,
@@ -255,7 +256,7 @@ _NANOS_PER_SECOND = 1_000_000_000
 
 def _clock_rules_of(message: games_pb2.ClockRules) -> ClockRules:
     """:raises BadRequest: for a negative duration, or one whose nanos are a second or more
-        (google.protobuf.Duration keeps them under 1,000,000,000); the rule set checks the rest."""
+    (google.protobuf.Duration keeps them under 1,000,000,000); the rule set checks the rest."""
     seconds = {}
     for name in ("reserve", "reserve_per_point", "delay", "move_limit"):
         duration = getattr(message, name)
@@ -352,7 +353,9 @@ def moves_of(steps: Sequence[board_pb2.Step]) -> list[tuple[int, int]]:
 
 
 def step_messages(steps: Sequence[Step]) -> list[board_pb2.Step]:
-    return [board_pb2.Step(from_point=start, to_point=end, die=die, hit=hit) for start, end, die, hit in steps]
+    return [
+        board_pb2.Step(from_point=start, to_point=end, die=die, hit=hit) for start, end, die, hit in steps
+    ]
 
 
 def rules_message(rules: RuleSet) -> games_pb2.RuleSet:
@@ -463,7 +466,9 @@ def game_message(
         message.clocks.CopyFrom(clocks)
     if state.rematch is not None:
         message.rematch.CopyFrom(
-            games_pb2.Rematch(offered_by=seat_message(state.rematch.offered_by), game=state.rematch.game or "")
+            games_pb2.Rematch(
+                offered_by=seat_message(state.rematch.offered_by), game=state.rematch.game or ""
+            )
         )
     if game.resignation is not None:
         seat, result = game.resignation

@@ -117,7 +117,8 @@ class InvalidMatchRecord(ServiceError):
 
 
 class RecordTooLong(ServiceError):
-    """A record to import with more events than a game may hold (:data:`tavli.server.limits.MOST_GAME_EVENTS`)."""
+    """A record to import with more events than a game may hold
+    (:data:`tavli.server.limits.MOST_GAME_EVENTS`)."""
 
     reason = "MATCH_RECORD_TOO_LONG"
 

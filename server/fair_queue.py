@@ -58,7 +58,8 @@ class FairQueue:
         self._lock = threading.Condition()
         self._closed = False
         self._workers = [
-            threading.Thread(target=self._serve, name=f"{name}-{number}", daemon=True) for number in range(threads)
+            threading.Thread(target=self._serve, name=f"{name}-{number}", daemon=True)
+            for number in range(threads)
         ]
         for worker in self._workers:
             worker.start()

@@ -65,9 +65,7 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
         )
         return created_message(created, pb.CreateGameResponse)
 
-    async def ImportMatch(
-        self, request: pb.ImportMatchRequest, context: Context
-    ) -> pb.ImportMatchResponse:
+    async def ImportMatch(self, request: pb.ImportMatchRequest, context: Context) -> pb.ImportMatchResponse:
         dice_mode = convert.dice_mode_of(request.dice_mode)
         players = players_of(request)  # the cheap refusals before the long check
         client = client_of(context)
@@ -114,9 +112,7 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
     async def PlayMove(self, request: pb.PlayMoveRequest, context: Context) -> pb.PlayMoveResponse:
         return pb.PlayMoveResponse(game=await self._acted("PlayMove", request))
 
-    async def OfferDouble(
-        self, request: pb.OfferDoubleRequest, context: Context
-    ) -> pb.OfferDoubleResponse:
+    async def OfferDouble(self, request: pb.OfferDoubleRequest, context: Context) -> pb.OfferDoubleResponse:
         return pb.OfferDoubleResponse(game=await self._acted("OfferDouble", request))
 
     async def TakeDouble(self, request: pb.TakeDoubleRequest, context: Context) -> pb.TakeDoubleResponse:

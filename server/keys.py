@@ -59,7 +59,9 @@ class ServerKey:
 
     def holds_seat(self, token: str, game: str, seat: int) -> bool:
         """Whether ``token`` is the token of ``seat`` at ``game`` (in constant time)."""
-        return hmac.compare_digest(token.encode("utf-8", "replace"), self.seat_token(game, seat).encode("ascii"))
+        return hmac.compare_digest(
+            token.encode("utf-8", "replace"), self.seat_token(game, seat).encode("ascii")
+        )
 
     def dice_seed(self, game: str, number: int) -> bytes:
         """The secret seed of game ``number`` of the match ``game``, with verifiable dice."""

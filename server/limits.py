@@ -248,7 +248,7 @@ def _plan_of(descriptor: FieldDescriptor, limits: RequestLimits) -> _Plan:
     return kind, bound, _enum_numbers(descriptor), _NOTHING
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _enum_numbers(descriptor: FieldDescriptor) -> frozenset[int]:
     """The numbers an enum field's enum defines (none for other fields)."""
     if descriptor.enum_type is None:

@@ -25,7 +25,9 @@ log = structlog.get_logger("tavli.rpc")
 _json_lines = True
 
 
-def configure(*, json_lines: bool | None = None, level: int = logging.INFO, worker: int | None = None) -> None:
+def configure(
+    *, json_lines: bool | None = None, level: int = logging.INFO, worker: int | None = None
+) -> None:
     """Configure structlog and the standard library's logging; call once, from the entry point.
 
     ``worker`` (a worker process's id) is added to every line.

@@ -28,6 +28,7 @@ PROBLEM_DETAILS_BYTES = 4096
 """The most bytes of problems a refusal's status carries: a status travels in trailers, and
 clients accept about 8 KiB of them."""
 
+
 async def check(record: match_record_pb2.MatchRecord, checks: FairQueue, client: str) -> MatchCheck:
     """The record checked against its header's rules: every game, the score and every problem;
     checked in ``client``'s turn among the ``checks`` of every client, never on the threads the

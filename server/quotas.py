@@ -117,7 +117,9 @@ class Quotas:
         self._streams_on_game: dict[str, int] = {}
         self._game_creators: dict[str, str] = {}
         self._bot_clients: dict[tuple[str, int], str] = {}
-        self._cpu_spent: OrderedDict[str, _Bucket] = OrderedDict()  # seconds owed, least recently charged first
+        self._cpu_spent: OrderedDict[str, _Bucket] = (
+            OrderedDict()
+        )  # seconds owed, least recently charged first
         # An empty bucket is full again after this long: one untouched as long can be forgotten.
         self._refill_seconds = self.limits.call_burst / self.limits.calls_per_second
 
@@ -336,7 +338,9 @@ class Quotas:
                 return
             self._buckets.popitem(last=False)
 
-    def _release(self, client: str, *, calls: int = 0, streams: int = 0, games: int = 0, bots: int = 0) -> None:
+    def _release(
+        self, client: str, *, calls: int = 0, streams: int = 0, games: int = 0, bots: int = 0
+    ) -> None:
         holdings = self._holdings.get(client)
         if holdings is None:
             return
@@ -351,7 +355,7 @@ class Quotas:
 class _Call:
     """One admitted unary call; see :meth:`Quotas.admit_call`."""
 
-    __slots__ = ("_quotas", "_client", "_held")
+    __slots__ = ("_client", "_held", "_quotas")
 
     def __init__(self, quotas: Quotas, client: str) -> None:
         self._quotas = quotas
@@ -378,7 +382,7 @@ class _Call:
 class _Stream:
     """One open stream; see :meth:`Quotas.open_stream`."""
 
-    __slots__ = ("_quotas", "_client", "_game", "_held")
+    __slots__ = ("_client", "_game", "_held", "_quotas")
 
     def __init__(self, quotas: Quotas, client: str, game: str) -> None:
         self._quotas = quotas

@@ -41,9 +41,7 @@ class RulesServicer(rules_service_pb2_grpc.RulesServiceServicer):
     ) -> pb.BatchValidatePlaysResponse:
         return answers.batch_response([_validation_or_why_not(item) for item in request.requests])
 
-    async def ApplyPlay(
-        self, request: pb.ApplyPlayRequest, context: Context
-    ) -> pb.ApplyPlayResponse:
+    async def ApplyPlay(self, request: pb.ApplyPlayRequest, context: Context) -> pb.ApplyPlayResponse:
         variant = convert.rules_of_request(request)
         position = convert.position_of(variant, request.position)
         play = variant.parse_play(position, convert.dice_of(request.dice), request.notation)

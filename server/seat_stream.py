@@ -206,7 +206,8 @@ async def _join_of(requests: AsyncIterator[pb.PlaySeatRequest], limits: RequestL
     check_request(first, limits)
     if first.WhichOneof("kind") != "join":
         raise BadRequest(
-            "a seat stream starts by joining its seat: send a join (the game's name and the seat's token) first"
+            "a seat stream starts by joining its seat: send a join (the game's name and the seat's token) "
+            "first"
         )
     if not first.join.name:
         raise BadRequest("name the game to join: games/{game}")

@@ -186,7 +186,8 @@ _STATEMENTS = {
     # The game's row is locked as an append locks it: no action lands between this check and the seat's write.
     "game at version": "SELECT 1 FROM games WHERE name = ? AND event_count = ?{row_lock}",
     "seat bot": (
-        "INSERT INTO bot_seats (game, seat, bot, since, client, holder, lease_until) VALUES (?, ?, ?, ?, ?, ?, ?)"
+        "INSERT INTO bot_seats (game, seat, bot, since, client, holder, lease_until) VALUES (?, ?, ?, ?, ?, "
+        "?, ?)"
         " ON CONFLICT (game, seat) DO NOTHING"
     ),
     "bot seats": "SELECT game, seat, bot, since, client FROM bot_seats WHERE game = ? ORDER BY seat",

@@ -266,7 +266,9 @@ class MemoryStore:
                 raise StoreConflict(append.name)
             log.extend(append.events)
             record = replace(self.records[append.name], updated=append.updated)
-            self.records[append.name] = record if append.snapshot is None else replace(record, snapshot=append.snapshot)
+            self.records[append.name] = (
+                record if append.snapshot is None else replace(record, snapshot=append.snapshot)
+            )
             self.summaries[append.name] = append.summary
             self._set_deadline(append.name, append.deadline)
             if key is not None and append.request is not None:
@@ -308,7 +310,9 @@ class MemoryStore:
         with self.lock:
             records = sorted(self.records.values(), key=lambda record: (-record.created, record.name))
             if after is not None:
-                records = [record for record in records if (-record.created, record.name) > (-after[0], after[1])]
+                records = [
+                    record for record in records if (-record.created, record.name) > (-after[0], after[1])
+                ]
             return [(record, self.summaries[record.name]) for record in records[:page_size]]
 
     def request(self, scope: str, request_id: str, not_before: float) -> RequestRecord | None:

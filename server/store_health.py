@@ -45,7 +45,11 @@ class StoreHealth:
             if reachable == serving:
                 continue
             serving = reachable
-            status = health_pb2.HealthCheckResponse.SERVING if serving else health_pb2.HealthCheckResponse.NOT_SERVING
+            status = (
+                health_pb2.HealthCheckResponse.SERVING
+                if serving
+                else health_pb2.HealthCheckResponse.NOT_SERVING
+            )
             for service in self.services:
                 await self.servicer.set(service, status)
             if serving:

@@ -224,7 +224,9 @@ class Tables:
         else:
             match = self._new_match(name, rules, dice_mode, dice_seed, played)
         snapshot = snapshot_to_keep(match, 0)
-        record = GameRecord(name, rules_to_dict(rules), dice_mode, seed, now, now, players=players, snapshot=snapshot)
+        record = GameRecord(
+            name, rules_to_dict(rules), dice_mode, seed, now, now, players=players, snapshot=snapshot
+        )
         view = GameView(name, rules, dice_mode, match, now, now, players)
         stored = None if request is None else self._request_record("", request, -1, view)
         admit(name)
@@ -324,7 +326,9 @@ class Tables:
 
     # --- acting ----------------------------------------------------------------------------
 
-    async def act(self, name: str, token: str, etag: str, request: Request | None, action: Action) -> GameView:
+    async def act(
+        self, name: str, token: str, etag: str, request: Request | None, action: Action
+    ) -> GameView:
         """Make ``action`` for the seat ``token`` holds; returns the game as stored after it.
 
         :raises GameNotFound, WrongSeatToken, StaleEtag, RequestIdReused: as their names say.
@@ -386,12 +390,16 @@ class Tables:
             if await self._write(table, view, after, None):
                 ran_out = expired[0]
                 late = round(now - (ran_out.at or now), 3)  # how long after the deadline it was noticed
-                log.info("time ran out", game=view.name, seat=getattr(ran_out, "side", None), late_seconds=late)
+                log.info(
+                    "time ran out", game=view.name, seat=getattr(ran_out, "side", None), late_seconds=late
+                )
                 return after
             await self._reload(table)  # another process wrote first: decided again on what it wrote
         return None
 
-    async def _write(self, table: Table, view: GameView, after: GameView, request: RequestRecord | None) -> bool:
+    async def _write(
+        self, table: Table, view: GameView, after: GameView, request: RequestRecord | None
+    ) -> bool:
         """Store ``after``, decided on ``view``, and publish it; False if the write lost a race."""
         deadline = after.match.deadline
         append = Append(
@@ -658,11 +666,16 @@ class Tables:
         except _SnapshotSetAside:
             raise
         except Exception as error:  # noqa: BLE001 - whatever a damaged log raises, the game is lost
-            log.error("stored game does not replay", game=record.name, error=f"{type(error).__name__}: {error}")
+            log.error(
+                "stored game does not replay", game=record.name, error=f"{type(error).__name__}: {error}"
+            )
             raise GameDataLost(
-                f"game {record.name} cannot be served: its stored log does not replay; other games are not affected"
+                f"game {record.name} cannot be served: its stored log does not replay; other games are not "
+                "affected"
             ) from None
-        return GameView(record.name, rules, record.dice_mode, match, record.created, record.updated, record.players)  # type: ignore[arg-type]
+        return GameView(
+            record.name, rules, record.dice_mode, match, record.created, record.updated, record.players
+        )  # type: ignore[arg-type]
 
     def _remember(self, table: Table) -> None:
         self._tables[table.view.name] = table
@@ -704,7 +717,8 @@ class Tables:
         if (earlier.method, earlier.seat, earlier.body_hash) != (request.method, seat, request.body_hash):
             raise RequestIdReused(
                 f"request_id {request.request_id!r} was already used for another request"
-                f" ({earlier.method}{'' if earlier.seat < 0 else f' by seat {earlier.seat}'}); use a new id for a new request"
+                f" ({earlier.method}{'' if earlier.seat < 0 else f' by seat {earlier.seat}'}); use a new id "
+                "for a new request"
             )
         return earlier
 
@@ -723,7 +737,9 @@ class Tables:
 
     async def _created_again(self, earlier: RequestRecord) -> Created:
         table = await self._table(earlier.game)
-        return Created(await self._view_at(table, earlier.version, earlier.updated), self._tokens(earlier.game))
+        return Created(
+            await self._view_at(table, earlier.version, earlier.updated), self._tokens(earlier.game)
+        )
 
     async def _view_at(self, table: Table, version: int, updated: float) -> GameView:
         """The game as it was at ``version`` (a request's first answer)."""

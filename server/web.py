@@ -51,8 +51,8 @@ from starlette.exceptions import HTTPException
 from starlette.staticfiles import StaticFiles
 
 import tavli.clients
-from tavli.server.web_client import WEB_CLIENT_HEADER
 from tavli.server.limits import WebLimits
+from tavli.server.web_client import WEB_CLIENT_HEADER
 from tavli.server.web_flow import bound_http2_streams
 from tavli.server.web_guard import Event, Receive, Scope, Send, WebGuard
 
@@ -83,7 +83,6 @@ _PAGE_HEADERS = [
 # Headers of every answer of the services: a browser never reads one as anything but what its
 # content type says (an error's text as a page, say).
 _API_HEADERS = [(b"x-content-type-options", b"nosniff")]
-
 
 
 def connect_code(code: grpc.StatusCode) -> Code:

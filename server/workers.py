@@ -382,7 +382,6 @@ def _run_worker(run_worker: RunWorker, config: ServerConfig, json_lines: bool, r
         report.close()
 
 
-
 def _ask_linux_for_a_death_signal(signum: int) -> None:
     """Have the kernel send ``signum`` to this process when its parent dies (Linux only)."""
     if not sys.platform.startswith("linux"):

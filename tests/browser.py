@@ -84,7 +84,8 @@ def browser_fixture(playwright_driver: Playwright) -> Iterator[Browser]:
     downloaded)."""
     if not CHROMIUM.is_file():
         pytest.fail(
-            f"{CHROMIUM} is missing: the web table's browser tests need Debian's Chromium (apt-get install chromium)"
+            f"{CHROMIUM} is missing: the web table's browser tests need Debian's Chromium (apt-get install "
+            "chromium)"
         )
     launched = playwright_driver.chromium.launch(
         executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS
@@ -282,7 +283,8 @@ def wait_until_actionable(page: Page, timeout_ms: float = TURN_TIMEOUT_MS) -> bo
     try:
         page.wait_for_function(
             """(dialogs) => {
-                if (dialogs.some((id) => document.querySelector(`dialog[data-testid="${id}"][open]`))) return true;
+                const open = (id) => document.querySelector(`dialog[data-testid="${id}"][open]`);
+                if (dialogs.some(open)) return true;
                 const game = document.querySelector('[data-testid="game"]');
                 return game !== null && game.dataset.myTurn === "true";
             }""",
@@ -478,7 +480,8 @@ def play_pages_to_match_over(
                     fail_with_screenshot(
                         player.page,
                         f"{player.label}-no-match-over",
-                        f"{player.label}: the match is over on the server, the page shows no dialog-match-over",
+                        f"{player.label}: the match is over on the server, the page shows no "
+                        "dialog-match-over",
                     )
             return game
         waited = [seat for seat in _to_act(game) if seat in by_seat]

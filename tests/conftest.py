@@ -38,10 +38,11 @@ def postgres_url() -> Iterator[str]:
     from tests.postgres import postgres_available, postgres_server
 
     if not postgres_available():
-        pytest.fail("PostgreSQL 15 is needed: set TAVLI_TEST_POSTGRES to a server's URL or install postgresql-15")
+        pytest.fail(
+            "PostgreSQL 15 is needed: set TAVLI_TEST_POSTGRES to a server's URL or install postgresql-15"
+        )
     with postgres_server() as url:
         yield url
-
 
 
 FOLDER_MARKERS: dict[str, tuple[str, ...]] = {

@@ -26,7 +26,9 @@ def nginx_config(folder: Path, listen: str, replicas: Sequence[str]) -> str:
     """The project's nginx configuration for ``replicas`` (HOST:PORT each), listening on ``listen``."""
     servers = "\n".join(f"        server {replica} max_fails=1 fail_timeout=5s;" for replica in replicas)
     text = CONFIG.read_text()
-    return text.replace("{{FOLDER}}", str(folder)).replace("{{LISTEN}}", listen).replace("{{REPLICAS}}", servers)
+    return (
+        text.replace("{{FOLDER}}", str(folder)).replace("{{LISTEN}}", listen).replace("{{REPLICAS}}", servers)
+    )
 
 
 @contextlib.contextmanager
@@ -52,7 +54,9 @@ def nginx_in_front(replicas: Sequence[str]) -> Iterator[str]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _wait_until_listening(port: int, process: subprocess.Popen[bytes], folder: Path, within: float = 15.0) -> None:
+def _wait_until_listening(
+    port: int, process: subprocess.Popen[bytes], folder: Path, within: float = 15.0
+) -> None:
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
         if process.poll() is not None:

@@ -47,7 +47,9 @@ class PostgresServer:
         return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
 
     def start(self) -> None:
-        options = f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories={self.folder}"
+        options = (
+            f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories={self.folder}"
+        )
         self._pg_ctl("-o", options, "-l", self.folder / "log", "start")
 
     def stop(self, mode: str = "fast") -> None:
@@ -65,7 +67,10 @@ class PostgresServer:
     @staticmethod
     def _as_postgres(*command: object) -> None:
         subprocess.run(
-            ["runuser", "-u", "postgres", "--", *map(str, command)], check=True, capture_output=True, timeout=120
+            ["runuser", "-u", "postgres", "--", *map(str, command)],
+            check=True,
+            capture_output=True,
+            timeout=120,
         )
 
 

@@ -60,7 +60,9 @@ def connected(port: int) -> Iterator[TavliClient]:
 
 
 @contextlib.contextmanager
-def as_web_client(running: Running, address: str) -> Iterator[tuple[grpc.Channel, tuple[tuple[str, str], ...]]]:
+def as_web_client(
+    running: Running, address: str
+) -> Iterator[tuple[grpc.Channel, tuple[tuple[str, str], ...]]]:
     """A channel to ``running``'s own socket and the metadata with which its calls count as the
     browser at ``address`` the web port passes them on for: another client than the tests' own."""
     channel = grpc.insecure_channel(f"unix:{running.own_socket / 'native.sock'}")
@@ -264,7 +266,11 @@ def wait_until_serving(address: str, process: subprocess.Popen[bytes], *, within
     deadline = time.monotonic() + within
     # Reconnect attempts every 50 ms, not gRPC's default backoff (1 s and growing), so that the wait
     # ends as soon as the server answers.
-    fast = [("grpc.initial_reconnect_backoff_ms", 50), ("grpc.min_reconnect_backoff_ms", 50), ("grpc.max_reconnect_backoff_ms", 50)]
+    fast = [
+        ("grpc.initial_reconnect_backoff_ms", 50),
+        ("grpc.min_reconnect_backoff_ms", 50),
+        ("grpc.max_reconnect_backoff_ms", 50),
+    ]
     with grpc.insecure_channel(address, options=fast) as channel:
         while True:
             if process.poll() is not None:

@@ -23,9 +23,16 @@ def test_every_package_passes_mypy_strict(tmp_path: Path) -> None:
     (package / "__init__.py").write_bytes((REPO / "proto" / "tavli" / "__init__.py").read_bytes())
     for name, folder in PACKAGES.items():
         (package / name).symlink_to(REPO / folder, target_is_directory=True)
-    command = [sys.executable, "-m", "mypy", "--config-file", str(REPO / "pyproject.toml"), "--no-incremental"]
+    command = [
+        sys.executable,
+        "-m",
+        "mypy",
+        "--config-file",
+        str(REPO / "pyproject.toml"),
+        "--no-incremental",
+    ]
     for name in PACKAGES.keys() - {"v1"}:
         command += ["-p", f"tavli.{name}"]
-    checked = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    checked = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, check=False, timeout=600)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "Success" in checked.stdout

@@ -35,6 +35,7 @@ def pips(checkers: Checkers) -> int:
     """A side's pip count (the engine's, without the generator: this runs for every legal play)."""
     return sum(map(mul, checkers, _POINT_NUMBERS))
 
+
 # --- backgammon ----------------------------------------------------------------------------------
 
 
@@ -57,8 +58,34 @@ _SHOTS = tuple(_rolls_moving(distance) for distance in range(25))
 
 # What owning a point is worth, in pips: the 5 and 4 points and the bar point most, then the rest
 # of the home board; the 20 and 21 points are the best anchors in the opponent's board.
-_POINT_VALUE = (0.0, 0.5, 1.0, 1.5, 3.5, 4.5, 3.5, 3.0, 1.5, 1.0, 0.5, 0.5, 0.5,
-                0.0, 0.0, 0.0, 0.0, 0.0, 1.5, 1.5, 2.5, 2.5, 1.0, 1.0, 0.5, 0.0)
+_POINT_VALUE = (
+    0.0,
+    0.5,
+    1.0,
+    1.5,
+    3.5,
+    4.5,
+    3.5,
+    3.0,
+    1.5,
+    1.0,
+    0.5,
+    0.5,
+    0.5,
+    0.0,
+    0.0,
+    0.0,
+    0.0,
+    0.0,
+    1.5,
+    1.5,
+    2.5,
+    2.5,
+    1.0,
+    1.0,
+    0.5,
+    0.0,
+)
 _PRIME_BONUS = (0.0, 0.0, 1.0, 3.0, 6.0, 10.0, 16.0)
 
 
@@ -247,7 +274,10 @@ def nardi_score(position: Position) -> float:
 
 class HeuristicBot(Bot):
     name = "heuristic"
-    description = "A quick player of rules of thumb: it weighs points made, blots and the race, and doubles and takes by its chances."
+    description = (
+        "A quick player of rules of thumb: it weighs points made, blots and the race, and doubles "
+        "and takes by its chances."
+    )
 
     def __init__(self, *, seed: int | None = None) -> None:
         # Deterministic: ties go to the first play listed. The seed is accepted for a uniform registry.

@@ -304,7 +304,10 @@ class _LineReader:
 
     def _roll(self, side: Side, line: int, written: str, dice: Dice, play: str) -> Entry:
         if _BOARD_DUMP.match(play):
-            problem = "a board dump ('Illegal play (...)') stands where the play should be: the play is not recorded"
+            problem = (
+                "a board dump ('Illegal play (...)') stands where the play should be: the play is not "
+                "recorded"
+            )
             return Entry("roll", side, line, self.move, written, dice=dice, problem=problem)
         if play.startswith("??"):
             problem = f"the play is not recorded ({play!r})"

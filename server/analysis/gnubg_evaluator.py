@@ -21,8 +21,14 @@ from tavli.server.analysis.values import Context, CubeDecision, CubeOwnerName, E
 # gnubg's cube owner in its cubeinfo: -1 centred, else the owner's index in the board.
 _CUBE_OWNER = {"centre": -1, "player": 1, "opponent": 0}
 # The cube's owner seen from the other side.
-_OTHER_SIDES_OWNER: dict[CubeOwnerName, CubeOwnerName] = {"centre": "centre", "player": "opponent", "opponent": "player"}
-_EQUITY_LINE = re.compile(r"^\d\. (No (?:re)?double|(?:Re)?[Dd]ouble, (?:pass|take))\s+([+-]?\d+\.\d+)", re.MULTILINE)
+_OTHER_SIDES_OWNER: dict[CubeOwnerName, CubeOwnerName] = {
+    "centre": "centre",
+    "player": "opponent",
+    "opponent": "player",
+}
+_EQUITY_LINE = re.compile(
+    r"^\d\. (No (?:re)?double|(?:Re)?[Dd]ouble, (?:pass|take))\s+([+-]?\d+\.\d+)", re.MULTILINE
+)
 _CUBELESS_LINE = re.compile(r"cubeless equity\s+([+-]?\d+\.\d+)")
 _PROPER_ACTION = re.compile(r"Proper cube action: ([^,\n]+), (\w+)")
 # A row of ``eval``'s table: the ply, five probabilities, the cubeless and the cubeful equity.
@@ -85,7 +91,10 @@ def play_equities(
         left = [index for index in range(len(plays)) if index not in equities]
         cubeless = {index: _cubeless_after(plays[index][1], context) for index in left}
         candidates = [
-            sorted((index for index in left if _includes(plays[index][0], steps)), key=lambda index: -cubeless[index])
+            sorted(
+                (index for index in left if _includes(plays[index][0], steps)),
+                key=lambda index: -cubeless[index],
+            )
             for steps, _ in cut_short
         ]
         equities.update(zip(_matched(candidates), (score for _, score in cut_short)))
@@ -105,7 +114,9 @@ def cube_decision(board: GnubgBoard, context: Context) -> CubeDecision:
     text = "".join(printed)
     if "cannot double" in text:
         raise CannotDouble("the side on roll cannot double here: gnubg says the cube is dead")
-    equities = {name.lower().replace("redouble", "double"): float(value) for name, value in _EQUITY_LINE.findall(text)}
+    equities = {
+        name.lower().replace("redouble", "double"): float(value) for name, value in _EQUITY_LINE.findall(text)
+    }
     proper = _PROPER_ACTION.search(text)
     cubeless = _CUBELESS_LINE.search(text)
     if proper is None or cubeless is None or len(equities) != 3:
@@ -181,7 +192,11 @@ def _matched(candidates: list[list[int]]) -> list[int]:
     for number, choices in enumerate(candidates):
         taken = set(chosen)
         choice = next(
-            (play for play in choices if play not in taken and _can_match(candidates[number + 1 :], taken | {play})),
+            (
+                play
+                for play in choices
+                if play not in taken and _can_match(candidates[number + 1 :], taken | {play})
+            ),
             None,
         )
         if choice is None:
@@ -220,7 +235,9 @@ def _includes(play: Steps, steps: Steps) -> bool:
 def _cubeless_after(board: GnubgBoard, context: Context) -> float:
     """The cubeless equity of the side that moved, with the other side on roll."""
     waiting, moved = board
-    return -float(gnubg.evaluate((moved, waiting), _cubeinfo(_swapped(context)), _evalcontext(context.plies))[5])
+    return -float(
+        gnubg.evaluate((moved, waiting), _cubeinfo(_swapped(context)), _evalcontext(context.plies))[5]
+    )
 
 
 def _swapped(context: Context) -> Context:

@@ -25,7 +25,6 @@ from tavli.server.errors import CannotDouble, EvaluatorUnavailable
 Question = Literal["evaluate", "play_equities", "cube_decision"]
 
 
-
 class EvaluatorLost(EvaluatorUnavailable):
     """The evaluator process died while it answered."""
 
@@ -85,7 +84,9 @@ class EvaluatorPool:
 
     def _start_one(self) -> _Evaluator:
         ours, theirs = self._spawn.Pipe()
-        process = self._spawn.Process(target=_answer_questions, args=(theirs,), name="tavli-evaluator", daemon=True)
+        process = self._spawn.Process(
+            target=_answer_questions, args=(theirs,), name="tavli-evaluator", daemon=True
+        )
         process.start()
         theirs.close()  # so that the process's death reads as the end of our pipe
         evaluator = _Evaluator(process, ours)

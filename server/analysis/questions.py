@@ -32,7 +32,9 @@ def evaluated_position(variant_number: int, message: board_pb2.Position) -> tupl
     """
     variant = convert.variant_of(variant_number)
     if variant.gnubg_variant is None:
-        raise NoEvaluator(f"GNU Backgammon does not evaluate {variant.title}: no analysis is available for it")
+        raise NoEvaluator(
+            f"GNU Backgammon does not evaluate {variant.title}: no analysis is available for it"
+        )
     position = convert.position_of(variant, message)
     variant.check_position(position)
     return variant, position
@@ -78,7 +80,9 @@ def _check_match(length: int, score: tuple[int, int], crawford: bool, cube_value
     if max(score) >= length:
         raise BadRequest(f"a score of {score[0]}-{score[1]} has already won a {length}-point match")
     if crawford and length - 1 not in score:
-        raise BadRequest(f"at {score[0]}-{score[1]} in a {length}-point match no side is one point away: no Crawford game")
+        raise BadRequest(
+            f"at {score[0]}-{score[1]} in a {length}-point match no side is one point away: no Crawford game"
+        )
     if crawford and cube_value > 1:
         raise BadRequest("no one doubles in the Crawford game: the cube stays at 1")
 

@@ -72,8 +72,22 @@ def _arena(capsys: pytest.CaptureFixture[str], *arguments: str) -> tuple[dict[st
 def test_a_stalling_bot_loses_every_match_on_time_and_the_arena_counts_it(
     stalling_bot: None, capsys: pytest.CaptureFixture[str], transport: list[str]
 ) -> None:
-    results, seconds = _arena(capsys, "--bots", "stalling,heuristic", "--games", "4", "--match-length", "3",
-                              "--seed", "7", "--parallel", "4", "--clock-move-limit", str(MOVE_LIMIT), *transport)
+    results, seconds = _arena(
+        capsys,
+        "--bots",
+        "stalling,heuristic",
+        "--games",
+        "4",
+        "--match-length",
+        "3",
+        "--seed",
+        "7",
+        "--parallel",
+        "4",
+        "--clock-move-limit",
+        str(MOVE_LIMIT),
+        *transport,
+    )
     assert seconds < BOUND
     assert results["clock"] == {"reserve": 0, "reserve_per_point": 0, "delay": 0, "move_limit": MOVE_LIMIT}
     stalling, heuristic = results["bots"]["stalling"], results["bots"]["heuristic"]
@@ -86,8 +100,19 @@ def test_a_stalling_bot_loses_every_match_on_time_and_the_arena_counts_it(
 def test_in_money_play_the_staller_loses_each_game_on_time(
     stalling_bot: None, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    results, seconds = _arena(capsys, "--bots", "heuristic,stalling", "--games", "4", "--seed", "8",
-                              "--parallel", "4", "--clock-move-limit", str(MOVE_LIMIT))
+    results, seconds = _arena(
+        capsys,
+        "--bots",
+        "heuristic,stalling",
+        "--games",
+        "4",
+        "--seed",
+        "8",
+        "--parallel",
+        "4",
+        "--clock-move-limit",
+        str(MOVE_LIMIT),
+    )
     assert seconds < BOUND
     stalling, heuristic = results["bots"]["stalling"], results["bots"]["heuristic"]
     assert stalling["time_losses"] == 4 and stalling["wins"] == 0
@@ -98,13 +123,40 @@ def test_in_money_play_the_staller_loses_each_game_on_time(
 def test_the_table_shows_the_clocks_and_the_losses_on_time(
     stalling_bot: None, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["arena", "--bots", "stalling,heuristic", "--games", "2", "--match-length", "1", "--seed", "9",
-                 "--parallel", "2", "--clock-reserve", "0.4", "--clock-delay", "0.2"]) == 0
+    assert (
+        main(
+            [
+                "arena",
+                "--bots",
+                "stalling,heuristic",
+                "--games",
+                "2",
+                "--match-length",
+                "1",
+                "--seed",
+                "9",
+                "--parallel",
+                "2",
+                "--clock-reserve",
+                "0.4",
+                "--clock-delay",
+                "0.2",
+            ]
+        )
+        == 0
+    )
     title, columns, *rows = capsys.readouterr().out.splitlines()
     assert title.endswith("clocks: reserve 0.4 s, delay 0.2 s")
     assert "lost on time" in columns
     shown = {row.split()[0]: row.split() for row in rows[:2]}
-    assert shown["stalling"][:6] == ["stalling", "2", "0", "0", "0", "2"]  # bot, matches, wins, gammons, bgs, lost
+    assert shown["stalling"][:6] == [
+        "stalling",
+        "2",
+        "0",
+        "0",
+        "0",
+        "2",
+    ]  # bot, matches, wins, gammons, bgs, lost
     assert shown["heuristic"][:6] == ["heuristic", "2", "2", "0", "0", "0"]
 
 
@@ -112,9 +164,28 @@ def test_a_round_robin_counts_the_time_losses_in_standings_and_results(
     stalling_bot: None, capsys: pytest.CaptureFixture[str]
 ) -> None:
     started = time.monotonic()
-    assert main(["arena", "--round-robin", "--bots", "heuristic,stalling,random", "--games", "2",
-                 "--match-length", "1", "--seed", "3", "--parallel", "6", "--clock-move-limit", str(MOVE_LIMIT),
-                 "--json"]) == 0
+    assert (
+        main(
+            [
+                "arena",
+                "--round-robin",
+                "--bots",
+                "heuristic,stalling,random",
+                "--games",
+                "2",
+                "--match-length",
+                "1",
+                "--seed",
+                "3",
+                "--parallel",
+                "6",
+                "--clock-move-limit",
+                str(MOVE_LIMIT),
+                "--json",
+            ]
+        )
+        == 0
+    )
     assert time.monotonic() - started < BOUND
     results = json.loads(capsys.readouterr().out)
     assert results["clock"]["move_limit"] == MOVE_LIMIT
@@ -135,8 +206,14 @@ def test_play_match_ends_when_the_staller_s_time_runs_out(stream: bool) -> None:
     staller = StallingBot()
     with running_server() as server, connected(server.port) as client:
         started = time.monotonic()
-        played = play_match(client, (staller, bots.create("heuristic", seed=1)), match_length=5,
-                            dice_seed="stall-5", stream=stream, clock=ClockRules(move_limit=MOVE_LIMIT))
+        played = play_match(
+            client,
+            (staller, bots.create("heuristic", seed=1)),
+            match_length=5,
+            dice_seed="stall-5",
+            stream=stream,
+            clock=ClockRules(move_limit=MOVE_LIMIT),
+        )
     assert time.monotonic() - started < BOUND
     assert played.game.phase == games_pb2.PHASE_MATCH_OVER
     assert played.game.winner == games_pb2.SEAT_1
@@ -169,8 +246,10 @@ def test_a_play_refused_after_the_time_loss_is_no_play() -> None:
         (["--clock-reserve", "-0.5"], "the clock's reserve is between 0 and 2592000 seconds (30 days)"),
         (["--clock-reserve", "nan"], "the clock's reserve is a number of seconds"),
         (["--clock-delay", "5"], "a clock needs a reserve, a reserve per point or a move limit"),
-        (["--clock-reserve", "60", "--clock-reserve-per-point", "6"],
-         "a reserve per point needs a match length; money play has none"),
+        (
+            ["--clock-reserve", "60", "--clock-reserve-per-point", "6"],
+            "a reserve per point needs a match length; money play has none",
+        ),
         (["--clock-reserve", "3000000"], "the clock's reserve is between 0 and 2592000 seconds (30 days)"),
     ],
 )
@@ -184,8 +263,27 @@ def test_bad_clock_options_are_refused_in_one_line(
 
 
 def test_a_reserve_per_point_is_taken_in_match_play(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["arena", "--bots", "heuristic,random", "--games", "2", "--match-length", "1", "--seed", "2",
-                 "--clock-reserve-per-point", "60", "--clock-delay", "5", "--json"]) == 0
+    assert (
+        main(
+            [
+                "arena",
+                "--bots",
+                "heuristic,random",
+                "--games",
+                "2",
+                "--match-length",
+                "1",
+                "--seed",
+                "2",
+                "--clock-reserve-per-point",
+                "60",
+                "--clock-delay",
+                "5",
+                "--json",
+            ]
+        )
+        == 0
+    )
     results = json.loads(capsys.readouterr().out)
     assert results["clock"] == {"reserve": 0, "reserve_per_point": 60, "delay": 5, "move_limit": 0}
     assert sum(bot["time_losses"] for bot in results["bots"].values()) == 0

@@ -36,8 +36,13 @@ def _bots_for(variant: Variant) -> list[str]:
 
 def _situation(variant: Variant, position: Position, **changes: object) -> Situation:
     fields: dict[str, object] = {
-        "variant": variant, "position": position, "cube_value": 1, "cube_owner": "centre", "score": (0, 0),
-        "match_length": 0, "crawford": False,
+        "variant": variant,
+        "position": position,
+        "cube_value": 1,
+        "cube_owner": "centre",
+        "score": (0, 0),
+        "match_length": 0,
+        "crawford": False,
     }
     fields.update(changes)
     return Situation(**fields)  # type: ignore[arg-type]
@@ -80,9 +85,12 @@ def test_a_thinking_bot_never_doubles_when_the_rules_or_the_score_forbid_it(name
     assert bot.offer_double(_situation(BACKGAMMON, winning))
     assert bot.offer_double(_situation(BACKGAMMON, winning, match_length=5, score=(2, 1)))
     assert not bot.offer_double(_situation(BACKGAMMON, winning, match_length=5, score=(3, 4), crawford=True))
-    assert not bot.offer_double(_situation(BACKGAMMON, winning, match_length=5, score=(4, 2)))  # cube 1 wins it
-    assert not bot.offer_double(_situation(BACKGAMMON, winning, match_length=5, score=(3, 2), cube_value=2,
-                                           cube_owner="bot"))
+    assert not bot.offer_double(
+        _situation(BACKGAMMON, winning, match_length=5, score=(4, 2))
+    )  # cube 1 wins it
+    assert not bot.offer_double(
+        _situation(BACKGAMMON, winning, match_length=5, score=(3, 2), cube_value=2, cube_owner="bot")
+    )
     assert not bot.offer_double(_situation(BACKGAMMON, winning, match_length=1))
 
 
@@ -104,8 +112,10 @@ def test_the_heuristic_bot_plays_its_opening_six_one_by_making_the_seven_point()
 def test_the_heuristic_bot_decides_in_about_a_millisecond() -> None:
     for variant in (BACKGAMMON, LONG_NARDI):
         bot = bots.create("heuristic")
-        decisions = [(position, dice, list(variant.legal_plays(position, dice)))
-                     for position, dice in positions_from_games(variant, seed=13, count=300)]
+        decisions = [
+            (position, dice, list(variant.legal_plays(position, dice)))
+            for position, dice in positions_from_games(variant, seed=13, count=300)
+        ]
         started = time.perf_counter()
         for position, dice, plays in decisions:
             bot.choose_play(variant, position, dice, plays)
@@ -129,7 +139,9 @@ def test_the_bots_import_without_gnubg_nn_and_the_gnubg_bot_then_says_what_is_mi
         "except bots.GnubgUnavailableError as error:\n"
         "    print(error)\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=60, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=60, check=False
+    )
     assert done.returncode == 0, done.stderr
     assert "gnubg-nn" in done.stdout
 
@@ -142,11 +154,24 @@ def test_the_bots_import_without_gnubg_nn_and_the_gnubg_bot_then_says_what_is_mi
 def test_the_heuristic_bot_beats_the_random_bot_in_nine_games_of_ten(
     variant: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    results = _arena(capsys, "--variant", variant, "--bots", "heuristic,random", "--games", str(ARENA_GAMES),
-                     "--seed", "1", "--parallel", PARALLEL)
+    results = _arena(
+        capsys,
+        "--variant",
+        variant,
+        "--bots",
+        "heuristic,random",
+        "--games",
+        str(ARENA_GAMES),
+        "--seed",
+        "1",
+        "--parallel",
+        PARALLEL,
+    )
     heuristic = results["bots"]["heuristic"]  # type: ignore[index]
-    print(f"{variant}: heuristic won {heuristic['wins']}/{ARENA_GAMES},"
-          f" {results['games_per_second']} games/s", file=sys.stderr)
+    print(
+        f"{variant}: heuristic won {heuristic['wins']}/{ARENA_GAMES}, {results['games_per_second']} games/s",
+        file=sys.stderr,
+    )
     assert heuristic["games"] == ARENA_GAMES
     assert heuristic["wins"] >= 0.9 * ARENA_GAMES
 
@@ -158,9 +183,22 @@ def test_the_gnubg_bot_beats_the_random_bot(capsys: pytest.CaptureFixture[str]) 
     assert results["bots"]["gnubg"]["wins"] >= 17  # type: ignore[index]
 
 
-def test_matches_play_to_their_end_with_the_cube_and_the_crawford_game(capsys: pytest.CaptureFixture[str]) -> None:
-    results = _arena(capsys, "--bots", "heuristic,random", "--games", "6", "--match-length", "5",
-                     "--seed", "3", "--parallel", PARALLEL)
+def test_matches_play_to_their_end_with_the_cube_and_the_crawford_game(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    results = _arena(
+        capsys,
+        "--bots",
+        "heuristic,random",
+        "--games",
+        "6",
+        "--match-length",
+        "5",
+        "--seed",
+        "3",
+        "--parallel",
+        PARALLEL,
+    )
     tallies = results["bots"]  # type: ignore[assignment]
     assert tallies["heuristic"]["games"] == 6  # type: ignore[index]
     assert tallies["heuristic"]["wins"] + tallies["random"]["wins"] == 6  # type: ignore[index]
@@ -169,7 +207,9 @@ def test_matches_play_to_their_end_with_the_cube_and_the_crawford_game(capsys: p
 
 @pytest.mark.slow
 def test_the_arena_prints_one_json_object_with_every_bot_s_tally(capsys: pytest.CaptureFixture[str]) -> None:
-    results = _arena(capsys, "--variant", "long-nardi", "--bots", "random,random", "--games", "2", "--seed", "4")
+    results = _arena(
+        capsys, "--variant", "long-nardi", "--bots", "random,random", "--games", "2", "--seed", "4"
+    )
     assert set(results) >= {"bots", "games_per_second"}
     assert results["games_per_second"] > 0  # type: ignore[operator]
     assert set(results["bots"]) == {"random", "random#2"}  # type: ignore[arg-type]
@@ -180,7 +220,14 @@ def test_the_arena_prints_one_json_object_with_every_bot_s_tally(capsys: pytest.
     assert sum(wins) == 2
     backgammon = _arena(capsys, "--bots", "heuristic,random", "--games", "2", "--seed", "4")
     assert set(backgammon["bots"]["heuristic"]) == {  # type: ignore[index]
-        "games", "wins", "gammons", "backgammons", "points", "ppg", "ppg_ci95"}
+        "games",
+        "wins",
+        "gammons",
+        "backgammons",
+        "points",
+        "ppg",
+        "ppg_ci95",
+    }
 
 
 def test_the_arena_prints_a_table_by_default(capsys: pytest.CaptureFixture[str]) -> None:
@@ -200,8 +247,21 @@ def test_the_arena_refuses_an_unknown_bot_and_gnubg_at_long_nardi(capsys: pytest
 def test_the_arena_exports_each_game_as_a_mat_file_the_engine_reads_back(
     variant: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _arena(capsys, "--variant", variant, "--bots", "heuristic,random", "--games", "3", "--seed", "6",
-           "--export", str(tmp_path), "--match-length", "3")
+    _arena(
+        capsys,
+        "--variant",
+        variant,
+        "--bots",
+        "heuristic,random",
+        "--games",
+        "3",
+        "--seed",
+        "6",
+        "--export",
+        str(tmp_path),
+        "--match-length",
+        "3",
+    )
     files = sorted(tmp_path.glob("*.mat"))
     assert len(files) == 3
     for number, file in enumerate(files):
@@ -215,8 +275,21 @@ def test_the_arena_exports_each_game_as_a_mat_file_the_engine_reads_back(
 def test_the_arena_plays_every_game_with_backgammons_as_gammon(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    results = _arena(capsys, "--bots", "heuristic,random", "--games", "4", "--seed", "7",
-                     "--match-length", "3", "--backgammons", "as-gammon", "--export", str(tmp_path))
+    results = _arena(
+        capsys,
+        "--bots",
+        "heuristic,random",
+        "--games",
+        "4",
+        "--seed",
+        "7",
+        "--match-length",
+        "3",
+        "--backgammons",
+        "as-gammon",
+        "--export",
+        str(tmp_path),
+    )
     assert results["backgammons"] == "AS_GAMMON"
     assert all(tally["backgammons"] == 0 for tally in results["bots"].values())  # type: ignore[attr-defined]
     for file in sorted(tmp_path.glob("*.mat")):
@@ -225,16 +298,44 @@ def test_the_arena_plays_every_game_with_backgammons_as_gammon(
         imported = import_mat(text)
         assert imported.rules.backgammons == "AS_GAMMON"
         assert all(game.points <= 2 * game.cube_value for game in imported.match.state.finished)
-    assert main(["arena", "--bots", "heuristic,random", "--games", "2", "--seed", "7",
-                 "--backgammons", "as-gammon"]) == 0
+    assert (
+        main(
+            [
+                "arena",
+                "--bots",
+                "heuristic,random",
+                "--games",
+                "2",
+                "--seed",
+                "7",
+                "--backgammons",
+                "as-gammon",
+            ]
+        )
+        == 0
+    )
     assert capsys.readouterr().out.startswith(
         "backgammon (backgammons scored as gammons), money games, seed 7, over stream\n"
     )
 
 
 def test_the_arena_refuses_backgammons_as_gammon_in_long_nardi(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["arena", "--variant", "long-nardi", "--bots", "random,random", "--games", "1",
-                 "--backgammons", "as-gammon"]) == 2
+    assert (
+        main(
+            [
+                "arena",
+                "--variant",
+                "long-nardi",
+                "--bots",
+                "random,random",
+                "--games",
+                "1",
+                "--backgammons",
+                "as-gammon",
+            ]
+        )
+        == 2
+    )
     assert capsys.readouterr().err == (
         "tavli arena: long nardi has no backgammons to score as gammons: its biggest win, a mars, is worth 2"
         " already\n"

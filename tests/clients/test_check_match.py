@@ -12,7 +12,6 @@ import pytest
 from tavli.clients.cli import main
 from tavli.engine.matfile import export_mat
 from tavli.engine.rules import RuleSet
-
 from tests.engine.test_matfile import bot_match
 
 CLEAN = export_mat(bot_match(RuleSet(match_length=3), seed=5), players=("Alice", "Bob"))
@@ -29,7 +28,11 @@ BROKEN = """ 3 point match
 
 @pytest.fixture
 def files(tmp_path: Path) -> dict[str, Path]:
-    paths = {"clean": tmp_path / "clean.mat", "broken": tmp_path / "broken.mat", "junk": tmp_path / "junk.txt"}
+    paths = {
+        "clean": tmp_path / "clean.mat",
+        "broken": tmp_path / "broken.mat",
+        "junk": tmp_path / "junk.txt",
+    }
     paths["clean"].write_text(CLEAN)
     paths["broken"].write_text(BROKEN)
     paths["junk"].write_text("not a match record\n")
@@ -40,7 +43,9 @@ def _json_lines(output: str) -> list[dict[str, object]]:
     return [json.loads(line) for line in output.splitlines()]
 
 
-def test_a_clean_file_exits_0_with_its_games_and_score(files: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_clean_file_exits_0_with_its_games_and_score(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["check-match", "--json", str(files["clean"])]) == 0
     (found,) = _json_lines(capsys.readouterr().out)
     match = bot_match(RuleSet(match_length=3), seed=5)
@@ -53,7 +58,9 @@ def test_a_clean_file_exits_0_with_its_games_and_score(files: dict[str, Path], c
     }
 
 
-def test_a_file_with_problems_exits_1_and_says_where(files: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_file_with_problems_exits_1_and_says_where(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["check-match", "--json", str(files["broken"])]) == 1
     (found,) = _json_lines(capsys.readouterr().out)
     assert found["games"] == 1 and found["score"] == [0, 1]  # the result written after the problem

@@ -34,7 +34,9 @@ def test_every_option_with_a_default_shows_it(command: str) -> None:
     without = []
     for action in parser._actions:
         switch = action.nargs == 0 and not isinstance(action, argparse.BooleanOptionalAction)
-        if switch or action.default is None:  # a switch is off, and an option with no default has none to show
+        if (
+            switch or action.default is None
+        ):  # a switch is off, and an option with no default has none to show
             continue
         shown = formatter._expand_help(action) if action.help else ""
         if "default: " not in shown:
@@ -55,7 +57,9 @@ def test_max_message_bytes_says_what_it_bounds_and_its_default(capsys: pytest.Ca
 
 
 def _table(match_length: int) -> list[str]:
-    config = ArenaConfig(variant="backgammon", bots=("heuristic", "random"), games=2, match_length=match_length)
+    config = ArenaConfig(
+        variant="backgammon", bots=("heuristic", "random"), games=2, match_length=match_length
+    )
     tallies = {
         "heuristic": BotTally(games=2, wins=2, points=[1, 1]),
         "random": BotTally(games=2, wins=0, points=[-1, -1]),
@@ -67,17 +71,35 @@ def test_the_arena_table_names_its_columns_for_matches_in_match_play() -> None:
     title, columns, heuristic, *_ = _table(match_length=5)
     assert title.startswith("backgammon, 5-point matches")
     assert re.split(r"\s{2,}", columns.strip()) == [
-        "bot", "matches", "wins", "gammons", "backgammons", "net wins", "per match", "95% ci"]
+        "bot",
+        "matches",
+        "wins",
+        "gammons",
+        "backgammons",
+        "net wins",
+        "per match",
+        "95% ci",
+    ]
     assert heuristic.split() == ["heuristic", "2", "2", "0", "0", "2", "+1.000", "±0.000"]
 
 
 def test_the_arena_table_counts_points_in_money_games() -> None:
     _, columns, *_ = _table(match_length=0)
     assert re.split(r"\s{2,}", columns.strip()) == [
-        "bot", "games", "wins", "gammons", "backgammons", "points", "ppg", "95% ci"]
+        "bot",
+        "games",
+        "wins",
+        "gammons",
+        "backgammons",
+        "points",
+        "ppg",
+        "95% ci",
+    ]
 
 
-def test_a_mistyped_option_shows_the_usage_of_the_command_it_was_given_to(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_mistyped_option_shows_the_usage_of_the_command_it_was_given_to(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     with pytest.raises(SystemExit) as exited:
         cli.main(["plays", "--positon-id", "4HPwATDgc/ABMA"])
     assert exited.value.code == 2

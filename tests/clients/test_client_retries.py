@@ -57,7 +57,9 @@ def no_pauses(monkeypatch: pytest.MonkeyPatch) -> None:
     ],
     ids=["unavailable", "deadline", "stream removed", "rst_stream"],
 )
-def test_a_call_with_a_request_id_is_sent_again_after_the_server_or_a_proxy_dropped_it(refusal: Refusal) -> None:
+def test_a_call_with_a_request_id_is_sent_again_after_the_server_or_a_proxy_dropped_it(
+    refusal: Refusal,
+) -> None:
     method = Method(refusal, refusal)
     assert client_module._call_again_while_unavailable(method, "roll") == "answer to roll"
     assert method.calls == 3

@@ -95,6 +95,7 @@ def _run(command: list[str | Path], *, cwd: Path, timeout: float) -> subprocess.
             env=_environment(),
             capture_output=True,
             text=True,
+            check=False,
             timeout=timeout,
             stdin=subprocess.DEVNULL,
         )
@@ -191,7 +192,10 @@ def test_no_test_or_bench_tool_is_installed_at_runtime(installed: Installed) -> 
         [
             installed.python,
             "-c",
-            "import importlib.util, sys; print(' '.join(n for n in sys.argv[1:] if importlib.util.find_spec(n)))",
+            (
+                "import importlib.util, sys; print(' '.join(n for n in sys.argv[1:] if "
+                "importlib.util.find_spec(n)))"
+            ),
             *NOT_AT_RUNTIME,
         ],
         cwd=installed.outside,
@@ -203,9 +207,11 @@ def test_no_test_or_bench_tool_is_installed_at_runtime(installed: Installed) -> 
 
 def test_tavli_is_imported_from_the_venv_not_the_checkout(installed: Installed) -> None:
     script = (
-        "import importlib.util, tavli, tavli.engine, tavli.server.app, tavli.clients.cli, tavli.v1.board_pb2\n"
+        "import importlib.util, tavli, tavli.engine, tavli.server.app, tavli.clients.cli, "
+        "tavli.v1.board_pb2\n"
         "print(tavli.__file__)\n"
-        "print(' '.join(n for n in ('engine', 'server', 'clients', 'proto') if importlib.util.find_spec(n)))\n"
+        "print(' '.join(n for n in ('engine', 'server', 'clients', 'proto') if "
+        "importlib.util.find_spec(n)))\n"
     )
     lines = _run(
         [installed.python, "-c", script], cwd=installed.outside, timeout=COMMAND_TIMEOUT

@@ -37,7 +37,9 @@ def node_executable() -> str:
     if node is None:
         pytest.fail("Node.js (node) is not on PATH: the Node client's test needs Node.js 20 or later")
     if not (NODE_CLIENT / "node_modules" / "@grpc" / "grpc-js").is_dir():
-        pytest.fail(f"the Node client's packages are not installed in {NODE_CLIENT / 'node_modules'}: {SETUP_HINT}")
+        pytest.fail(
+            f"the Node client's packages are not installed in {NODE_CLIENT / 'node_modules'}: {SETUP_HINT}"
+        )
     return node
 
 
@@ -60,15 +62,20 @@ def test_node_client_plays_both_variants_to_the_end(server: Running) -> None:
             cwd=NODE_CLIENT,
             capture_output=True,
             text=True,
+            check=False,
             timeout=120,
         )
     except subprocess.TimeoutExpired as error:
-        pytest.fail(f"play.js did not finish in {error.timeout} s; it printed:\n{error.stdout}\n{error.stderr}")
+        pytest.fail(
+            f"play.js did not finish in {error.timeout} s; it printed:\n{error.stdout}\n{error.stderr}"
+        )
     output = f"stdout:\n{completed.stdout}\nstderr:\n{completed.stderr}"
     assert completed.returncode == 0, output
 
     # play.js names each game it played; the server must show both over.
-    names = re.findall(r"^(backgammon|long nardi) .*?: (games/\S+) won by seat [01]:", completed.stdout, re.M)
+    names = re.findall(
+        r"^(backgammon|long nardi) .*?: (games/\S+) won by seat [01]:", completed.stdout, re.MULTILINE
+    )
     assert [variant for variant, _ in names] == ["backgammon", "long nardi"], output
     with grpc.insecure_channel(address) as channel:
         games = games_service_pb2_grpc.GamesServiceStub(channel)
@@ -113,6 +120,7 @@ def test_node_client_creates_a_game_with_backgammons_as_gammon(server: Running) 
         cwd=NODE_CLIENT,
         capture_output=True,
         text=True,
+        check=False,
         timeout=NODE_TIMEOUT,
     )
     assert completed.returncode == 0, completed.stderr
@@ -124,7 +132,9 @@ def test_node_client_creates_a_game_with_backgammons_as_gammon(server: Running) 
     assert stored.rule_set.backgammons == games_pb2.BACKGAMMONS_AS_GAMMON
     assert refused == {
         "reason": "INVALID_RULE_SET",
-        "message": "long nardi has no backgammons to score as gammons: its biggest win, a mars, is worth 2 already",
+        "message": (
+            "long nardi has no backgammons to score as gammons: its biggest win, a mars, is worth 2 already"
+        ),
     }
 
 

@@ -20,11 +20,12 @@ from tavli.clients import bots, cli
 from tavli.clients.board_view import Clocks, Table, clock_time, draw, draw_clocks
 from tavli.clients.bots.base import ResignLevel, Situation
 from tavli.clients.bots.random_bot import RandomBot
-from tavli.clients.client import TavliClient, VariantName
+from tavli.clients.client import TavliClient
 from tavli.clients.play_command import PlayOptions, PlaySession, clocks_at
 from tavli.engine import BACKGAMMON, LONG_NARDI, Position
 from tavli.engine.clock import ClockRules
 from tavli.engine.match_id import MatchInfo
+from tavli.engine.variant import VariantName
 from tavli.server.app import ServerConfig, create_server
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
 
@@ -50,7 +51,9 @@ v|                  |BAR|                  |     (Cube: 1)
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TavliClient]:
-    running = create_server(ServerConfig(host="127.0.0.1", port=0, db=None, log_rpcs=False, allow_seeded_dice=True))
+    running = create_server(
+        ServerConfig(host="127.0.0.1", port=0, db=None, log_rpcs=False, allow_seeded_dice=True)
+    )
     with TavliClient.connect(f"127.0.0.1:{running.port}") as tavli:
         yield tavli
     running.stop(0)
@@ -133,7 +136,9 @@ class ScriptedPerson(io.TextIOBase):
         return match.group(1)
 
 
-def _session(client: TavliClient, options: PlayOptions, *, bot: str = "random") -> tuple[PlaySession, io.StringIO]:
+def _session(
+    client: TavliClient, options: PlayOptions, *, bot: str = "random"
+) -> tuple[PlaySession, io.StringIO]:
     output = io.StringIO()
     person = ScriptedPerson(client, output)
     session = PlaySession(client, bots.create(bot, seed=5), options, input=person, output=output)
@@ -199,11 +204,14 @@ def test_money_play_keeps_a_running_total_and_asks_for_another_game(client: Tavl
     assert re.search(r"You leave the table\. Running total after 1 game: .*\Z", text.rstrip())
 
 
-def test_an_illegal_play_is_refused_with_the_servers_reason_and_a_legal_one_accepted(client: TavliClient) -> None:
+def test_an_illegal_play_is_refused_with_the_servers_reason_and_a_legal_one_accepted(
+    client: TavliClient,
+) -> None:
     output = io.StringIO()
     person = ScriptedPerson(client, output, illegal_first=True, plays_to_make=1)
-    session = PlaySession(client, bots.create("random", seed=5), PlayOptions(dice_seed="illegal-1"),
-                          input=person, output=output)
+    session = PlaySession(
+        client, bots.create("random", seed=5), PlayOptions(dice_seed="illegal-1"), input=person, output=output
+    )
     assert session.run() == 0
     text = output.getvalue()
     assert person.refusals, "the person typed an illegal play"
@@ -230,35 +238,62 @@ class RejectingBot(RandomBot):
 
 
 _BOARD_TOP = "+13-14-15-16-17-18------19-20-21-22-23-24-+"
-_DECISIONS = ("Your turn: press Enter to roll", "Roll or double?", "Your play with", "You cannot move with",
-              "Take or drop?", "Take, drop or beaver?", "Accept or reject?")
+_DECISIONS = (
+    "Your turn: press Enter to roll",
+    "Roll or double?",
+    "Your play with",
+    "You cannot move with",
+    "Take or drop?",
+    "Take, drop or beaver?",
+    "Accept or reject?",
+)
 
 
 def test_unreadable_input_is_told_as_unreadable_with_how_to_write_a_play(client: TavliClient) -> None:
     output = io.StringIO()
-    person = ScriptedPerson(client, output, plays_to_make=2,
-                            first_answers={"Your play with": "hello", "Your turn: press Enter to roll": "soon"})
-    session = PlaySession(client, bots.create("random", seed=5), PlayOptions(cube=False, dice_seed="unreadable-1"),
-                          input=person, output=output)
+    person = ScriptedPerson(
+        client,
+        output,
+        plays_to_make=2,
+        first_answers={"Your play with": "hello", "Your turn: press Enter to roll": "soon"},
+    )
+    session = PlaySession(
+        client,
+        bots.create("random", seed=5),
+        PlayOptions(cube=False, dice_seed="unreadable-1"),
+        input=person,
+        output=output,
+    )
     assert session.run() == 0
     text = output.getvalue()
     assert not person.first_answers, "both prompts were shown and answered with what cannot be read"
     assert re.search(
-        r"^Your play with \d-\d > hello\nCannot read 'hello': .+\. Type a play like 13/7 8/7, bar/22, .* or 6/off\.$",
-        text, re.MULTILINE,
+        r"^Your play with \d-\d > hello\nCannot read 'hello': .+\. Type a play like 13/7 8/7, bar/22, .* or "
+        r"6/off\.$",
+        text,
+        re.MULTILINE,
     )
-    assert "Your turn: press Enter to roll > soon\nCannot read 'soon': press Enter (or type roll) to roll.\n" in text
+    assert (
+        "Your turn: press Enter to roll > soon\nCannot read 'soon': press Enter (or type roll) to roll.\n"
+        in text
+    )
     assert "Not allowed" not in text
 
 
 def test_a_refused_resignation_is_told_in_the_servers_words(client: TavliClient) -> None:
     output = io.StringIO()
-    session = PlaySession(client, RejectingBot(seed=3), PlayOptions(cube=False, dice_seed="resign-3"),
-                          input=io.StringIO("resign\nresign\nquit\n"), output=output)
+    session = PlaySession(
+        client,
+        RejectingBot(seed=3),
+        PlayOptions(cube=False, dice_seed="resign-3"),
+        input=io.StringIO("resign\nresign\nquit\n"),
+        output=output,
+    )
     assert session.run() == 0
     text = output.getvalue()
     assert re.search(
-        r"> resign\nNot allowed: your last offer was rejected: you may offer again after a roll has been played\n",
+        r"> resign\nNot allowed: your last offer was rejected: you may offer again after a roll has been "
+        r"played\n",
         text,
     )
     after_the_rejection = text.split("The random bot rejects the resignation: play on.\n", 1)[1]
@@ -279,8 +314,9 @@ def test_the_board_is_shown_once_before_every_decision(
 ) -> None:
     output = io.StringIO()
     person = ScriptedPerson(client, output, plays_to_make=None if variant == "long-nardi" else 6)
-    options = PlayOptions(variant=variant, match_length=1 if variant == "long-nardi" else 0, cube=cube,
-                          dice_seed=dice_seed)
+    options = PlayOptions(
+        variant=variant, match_length=1 if variant == "long-nardi" else 0, cube=cube, dice_seed=dice_seed
+    )
     session = PlaySession(client, bot(seed=3), options, input=person, output=output)
     assert session.run() == 0
     boards_since_a_prompt = 0
@@ -300,7 +336,9 @@ def test_the_board_is_shown_once_before_every_decision(
 def test_the_person_answers_the_bots_double(client: TavliClient) -> None:
     output = io.StringIO()
     person = ScriptedPerson(client, output, plays_to_make=2)
-    session = PlaySession(client, DoublingBot(seed=3), PlayOptions(dice_seed="doubling-1"), input=person, output=output)
+    session = PlaySession(
+        client, DoublingBot(seed=3), PlayOptions(dice_seed="doubling-1"), input=person, output=output
+    )
     assert session.run() == 0
     text = output.getvalue()
     assert "The random bot doubles to 2. Take or drop? > take\nYou take.\n" in text
@@ -310,8 +348,13 @@ def test_the_person_answers_the_bots_double(client: TavliClient) -> None:
 def test_the_person_doubles_and_the_bot_answers(client: TavliClient) -> None:
     output = io.StringIO()
     person = ScriptedPerson(client, output, plays_to_make=2, roll_answers=("double",))
-    session = PlaySession(client, bots.create("heuristic", seed=3), PlayOptions(dice_seed="doubling-2"),
-                          input=person, output=output)
+    session = PlaySession(
+        client,
+        bots.create("heuristic", seed=3),
+        PlayOptions(dice_seed="doubling-2"),
+        input=person,
+        output=output,
+    )
     assert session.run() == 0
     text = output.getvalue()
     assert "Roll or double? (Enter rolls) > double\nYou double.\nThe heuristic bot " in text
@@ -321,8 +364,13 @@ def test_the_person_doubles_and_the_bot_answers(client: TavliClient) -> None:
 def test_the_person_accepts_the_bots_resignation(client: TavliClient) -> None:
     output = io.StringIO()
     person = ScriptedPerson(client, output)
-    session = PlaySession(client, ResigningBot(seed=3), PlayOptions(cube=False, dice_seed="resign-1"),
-                          input=person, output=output)
+    session = PlaySession(
+        client,
+        ResigningBot(seed=3),
+        PlayOptions(cube=False, dice_seed="resign-1"),
+        input=person,
+        output=output,
+    )
     assert session.run() == 0
     text = output.getvalue()
     assert "The random bot offers to resign a single game (1 point). Accept or reject? > accept\n" in text
@@ -332,11 +380,19 @@ def test_the_person_accepts_the_bots_resignation(client: TavliClient) -> None:
 
 def test_the_person_resigns_and_the_bot_answers(client: TavliClient) -> None:
     output = io.StringIO()
-    session = PlaySession(client, bots.create("heuristic", seed=3), PlayOptions(match_length=3, dice_seed="resign-2"),
-                          input=io.StringIO("resign gammon\n\n"), output=output)
+    session = PlaySession(
+        client,
+        bots.create("heuristic", seed=3),
+        PlayOptions(match_length=3, dice_seed="resign-2"),
+        input=io.StringIO("resign gammon\n\n"),
+        output=output,
+    )
     assert session.run() == 0
     text = output.getvalue()
-    assert re.search(r"> resign gammon\nYou offer to resign a (single game|gammon)\.\nThe heuristic bot (accepts|rejects)", text)
+    assert re.search(
+        r"> resign gammon\nYou offer to resign a (single game|gammon)\.\nThe heuristic bot (accepts|rejects)",
+        text,
+    )
 
 
 def test_the_start_position_is_drawn_as_gnubg_draws_it() -> None:
@@ -373,7 +429,9 @@ def test_long_nardi_is_drawn_on_the_same_frame_with_both_heads_in_place() -> Non
         ("4HPwATDgc/ABMA", {"match_length": 7, "score": (3, 0)}),  # a match with the cube centred
     ],
 )
-def test_the_board_matches_gnubgs_own_show_board(position_id: str, state: dict[str, Any], tmp_path: Path) -> None:
+def test_the_board_matches_gnubgs_own_show_board(
+    position_id: str, state: dict[str, Any], tmp_path: Path
+) -> None:
     match_info = MatchInfo(player_on_roll=1, player_to_act=1, dice=(6, 5), jacoby=not state, **state)
     gnubg_id = f"{position_id}:{match_info.match_id()}"
     script = tmp_path / "show_board.py"
@@ -388,7 +446,12 @@ def test_the_board_matches_gnubgs_own_show_board(position_id: str, state: dict[s
         )
     )
     shown = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path, check=True,
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        check=True,
         stdin=subprocess.DEVNULL,
     ).stdout
     gnubg_board = [line.rstrip() for line in shown.split("\n\n")[-2].splitlines()]
@@ -415,28 +478,47 @@ def test_the_board_matches_gnubgs_own_show_board(position_id: str, state: dict[s
 
 def test_board_redraws_and_quit_leaves_the_table(client: TavliClient) -> None:
     output = io.StringIO()
-    session = PlaySession(client, bots.create("random", seed=1), PlayOptions(dice_seed="quit-1"),
-                          input=io.StringIO("board\nhelp\nquit\n"), output=output)
+    session = PlaySession(
+        client,
+        bots.create("random", seed=1),
+        PlayOptions(dice_seed="quit-1"),
+        input=io.StringIO("board\nhelp\nquit\n"),
+        output=output,
+    )
     assert session.run() == 0
     text = output.getvalue()
     assert text.count("+13-14-15-16-17-18------19-20-21-22-23-24-+") >= 2
     assert text.count("Commands: hint") == 2  # at the start and after 'help'
     assert "> quit\n" in text
-    assert text.rstrip().endswith("You leave the table. Running total after 0 games: you 0, the random bot 0 (you are 0).")
+    assert text.rstrip().endswith(
+        "You leave the table. Running total after 0 games: you 0, the random bot 0 (you are 0)."
+    )
 
 
 def test_the_end_of_the_input_quits_cleanly(client: TavliClient) -> None:
     output = io.StringIO()
-    session = PlaySession(client, bots.create("random", seed=1), PlayOptions(match_length=3, dice_seed="eof-1"),
-                          input=io.StringIO(""), output=output)
+    session = PlaySession(
+        client,
+        bots.create("random", seed=1),
+        PlayOptions(match_length=3, dice_seed="eof-1"),
+        input=io.StringIO(""),
+        output=output,
+    )
     assert session.run() == 0
-    assert output.getvalue().rstrip().endswith("You leave the table. Score: you 0, the random bot 0 (match to 3).")
+    assert (
+        output.getvalue()
+        .rstrip()
+        .endswith("You leave the table. Score: you 0, the random bot 0 (match to 3).")
+    )
 
 
-def test_tavli_play_starts_its_own_server_when_none_is_given(monkeypatch: pytest.MonkeyPatch,
-                                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_tavli_play_starts_its_own_server_when_none_is_given(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
-    assert cli.main(["play", "--variant", "long-nardi", "--match", "3", "--bot", "random", "--seed", "4"]) == 0
+    assert (
+        cli.main(["play", "--variant", "long-nardi", "--match", "3", "--bot", "random", "--seed", "4"]) == 0
+    )
     out = capsys.readouterr().out
     assert "tavli: you play long nardi against the random bot: a 3-point match, without the cube." in out
     assert "You leave the table." in out
@@ -463,8 +545,9 @@ def test_the_session_creates_its_game_with_the_backgammons_option(client: TavliC
     as_gammon, counted = games_pb2.BACKGAMMONS_AS_GAMMON, games_pb2.BACKGAMMONS_COUNTED
     for backgammons, expected in (("AS_GAMMON", as_gammon), ("COUNTED", counted)):
         options = PlayOptions(backgammons=backgammons, dice_seed="backgammons-1")  # type: ignore[arg-type]
-        session = PlaySession(client, bots.create("random", seed=1), options,
-                              input=io.StringIO(""), output=io.StringIO())
+        session = PlaySession(
+            client, bots.create("random", seed=1), options, input=io.StringIO(""), output=io.StringIO()
+        )
         assert session.run() == 0
         assert session.game.rule_set.backgammons == expected
 
@@ -536,16 +619,25 @@ def _clock_text(game: games_pb2.Game, *, now: float = NOW, x_seat: int = games_p
         # past the delay: only the time after it counts
         (_clocked_game(delay=12), "Clocks: you 3:52 (running), random bot 5:00."),
         # the bot's clock runs; the move limit of its turn runs down with it
-        (_clocked_game(running=games_pb2.SEAT_0, move_limit=45),
-         "Clocks: you 4:00, random bot 4:40 (running); move limit 0:25 left."),
+        (
+            _clocked_game(running=games_pb2.SEAT_0, move_limit=45),
+            "Clocks: you 4:00, random bot 4:40 (running); move limit 0:25 left.",
+        ),
         # no clock runs (the throw for who starts): no move limit left to show
-        (_clocked_game(running=games_pb2.SEAT_UNSPECIFIED, move_limit=45), "Clocks: you 4:00, random bot 5:00."),
+        (
+            _clocked_game(running=games_pb2.SEAT_UNSPECIFIED, move_limit=45),
+            "Clocks: you 4:00, random bot 5:00.",
+        ),
         # a clock with no reserve, only a move limit
-        (_clocked_game(remaining=None, move_limit=60),
-         "Clocks (no reserve): you (running), random bot; move limit 0:40 left."),
+        (
+            _clocked_game(remaining=None, move_limit=60),
+            "Clocks (no reserve): you (running), random bot; move limit 0:40 left.",
+        ),
         # out of time, not yet recorded: never below 0
-        (_clocked_game(turn_started=NOW - 500, move_limit=400),
-         "Clocks: you 0:00 (running), random bot 5:00; move limit 0:00 left."),
+        (
+            _clocked_game(turn_started=NOW - 500, move_limit=400),
+            "Clocks: you 0:00 (running), random bot 5:00; move limit 0:00 left.",
+        ),
     ],
 )
 def test_the_clocks_show_both_times_which_runs_its_delay_and_its_move_limit(
@@ -565,8 +657,18 @@ def test_a_game_without_clocks_shows_none() -> None:
 
 @pytest.mark.parametrize(
     ("seconds", "shown"),
-    [(0, "0:00"), (0.2, "0:01"), (59.9999999, "1:00"), (61, "1:01"), (599, "9:59"), (3599.5, "1:00:00"),
-     (3600, "1:00:00"), (3661, "1:01:01"), (36000, "10:00:00"), (-3, "0:00")],
+    [
+        (0, "0:00"),
+        (0.2, "0:01"),
+        (59.9999999, "1:00"),
+        (61, "1:01"),
+        (599, "9:59"),
+        (3599.5, "1:00:00"),
+        (3600, "1:00:00"),
+        (3661, "1:01:01"),
+        (36000, "10:00:00"),
+        (-3, "0:00"),
+    ],
 )
 def test_a_time_is_shown_as_m_ss_and_from_an_hour_on_as_h_mm_ss(seconds: float, shown: str) -> None:
     assert clock_time(seconds) == shown
@@ -593,7 +695,10 @@ def test_a_game_with_a_clock_shows_it_before_every_decision(client: TavliClient)
     lines = text.splitlines()
     decisions = [number for number, line in enumerate(lines) if any(line.startswith(d) for d in _DECISIONS)]
     assert len(decisions) >= 2
-    clocks = r"Clocks: you \d+:\d\d \(running(, delay 0:0[1-5] left)?\), random bot \d+:\d\d; move limit [45]:\d\d left\."
+    clocks = (
+        r"Clocks: you \d+:\d\d \(running(, delay 0:0[1-5] left)?\), random bot \d+:\d\d; move limit "
+        r"[45]:\d\d left\."
+    )
     for number in decisions:
         assert re.fullmatch(clocks, lines[number - 1]), f"no clocks before {lines[number]!r}"
     assert session.game.phase == games_pb2.PHASE_MATCH_OVER
@@ -614,10 +719,14 @@ class SlowPerson(io.TextIOBase):
 def test_a_person_whose_time_runs_out_loses_the_match_on_time(client: TavliClient) -> None:
     output = io.StringIO()
     options = PlayOptions(match_length=1, cube=False, dice_seed="slow-1", clock=ClockRules(reserve=0.5))
-    session = PlaySession(client, bots.create("random", seed=5), options, input=SlowPerson(1.5), output=output)
+    session = PlaySession(
+        client, bots.create("random", seed=5), options, input=SlowPerson(1.5), output=output
+    )
     assert session.run() == 0
     text = output.getvalue()
-    assert "> resign\nYour time ran out.\n" in text, "the refusal after the time ran out is told as the time loss"
+    assert "> resign\nYour time ran out.\n" in text, (
+        "the refusal after the time ran out is told as the time loss"
+    )
     assert "Not allowed" not in text
     ended = r"^\*\*\* The random bot wins game 1: a \w+( game)?, on time, 1 point\. \*\*\*$"
     assert re.search(ended, text, re.MULTILINE)
@@ -625,7 +734,9 @@ def test_a_person_whose_time_runs_out_loses_the_match_on_time(client: TavliClien
     assert session.game.finished_games[-1].ended_by == games_pb2.GAME_END_TIME
 
 
-def test_tavli_play_takes_a_clock(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_tavli_play_takes_a_clock(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
     clock = ["--clock-reserve", "90", "--clock-move-limit", "30"]
     assert cli.main(["play", "--bot", "random", "--seed", "4", *clock]) == 0

@@ -22,7 +22,12 @@ def test_the_readme_example_plays_both_seats_to_the_end_of_the_match(tmp_path: P
     with running_server() as server:
         script = readme_example().replace('"127.0.0.1:50051"', repr(f"127.0.0.1:{server.port}"))
         done = subprocess.run(
-            [sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False
+            [sys.executable, "-c", script],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
         )
     assert done.returncode == 0, done.stderr
     phase, score = done.stdout.split(" ", 1)

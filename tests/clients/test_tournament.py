@@ -92,7 +92,9 @@ def test_two_players_are_fitted_to_their_win_share_with_the_error_worked_by_hand
 
 def test_a_player_that_wins_every_result_gets_a_finite_rating() -> None:
     ratings = fit_ratings([HeadToHead("a", "b", 40, 0)], fibs_scale(1))
-    assert ratings["a"].rating - ratings["b"].rating == pytest.approx(fibs_scale(1) * math.log10(41), abs=1e-6)
+    assert ratings["a"].rating - ratings["b"].rating == pytest.approx(
+        fibs_scale(1) * math.log10(41), abs=1e-6
+    )
     assert math.isfinite(ratings["a"].error) and ratings["a"].error > 0
 
 
@@ -102,7 +104,7 @@ def _drawn(truth: dict[str, float], scale: float, per_pairing: int, seed: int) -
     records = []
     names = list(truth)
     for i, first in enumerate(names):
-        for second in names[i + 1:]:
+        for second in names[i + 1 :]:
             p = win_probability(truth[first], truth[second], scale)
             wins = sum(chance.random() < p for _ in range(per_pairing))
             records.append(HeadToHead(first, second, wins, per_pairing - wins))
@@ -116,7 +118,9 @@ def test_the_fit_recovers_known_ratings_within_their_errors(scale: float) -> Non
     for name, rating in truth.items():
         fitted = ratings[name]
         assert abs(fitted.rating - rating) < 3 * fitted.error, (name, fitted, rating)
-    assert [name for name, _ in sorted(ratings.as_dict().items(), key=lambda item: item[1].rating)] == list(truth)
+    assert [name for name, _ in sorted(ratings.as_dict().items(), key=lambda item: item[1].rating)] == list(
+        truth
+    )
 
 
 def test_the_errors_shrink_as_one_over_the_root_of_the_results() -> None:
@@ -144,7 +148,11 @@ def test_players_the_results_do_not_link_are_refused() -> None:
 
 def test_a_bot_named_twice_is_told_apart() -> None:
     assert told_apart(("heuristic", "random", "heuristic", "heuristic")) == (
-        "heuristic", "random", "heuristic#2", "heuristic#3")
+        "heuristic",
+        "random",
+        "heuristic#2",
+        "heuristic#3",
+    )
 
 
 # --- tournaments -----------------------------------------------------------------------------------
@@ -165,13 +173,27 @@ def test_a_money_round_robin_plays_every_pair_both_ways_on_the_same_dice(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     games = 10
-    results = _tournament(capsys, "--bots", "heuristic,random,heuristic", "--games", str(games), "--seed", "7",
-                          "--parallel", PARALLEL, "--export", str(tmp_path))
+    results = _tournament(
+        capsys,
+        "--bots",
+        "heuristic,random,heuristic",
+        "--games",
+        str(games),
+        "--seed",
+        "7",
+        "--parallel",
+        PARALLEL,
+        "--export",
+        str(tmp_path),
+    )
     assert capsys.readouterr().err == ""  # no progress bar: stderr is no terminal
     assert results["bots"] == ["heuristic", "random", "heuristic#2"]
     pairings = results["pairings"]
     assert [tuple(pairing["bots"]) for pairing in pairings] == [
-        ("heuristic", "random"), ("heuristic", "heuristic#2"), ("random", "heuristic#2")]
+        ("heuristic", "random"),
+        ("heuristic", "heuristic#2"),
+        ("random", "heuristic#2"),
+    ]
     every_dice = set()
     for pairing in pairings:
         first, second = pairing["bots"]
@@ -204,18 +226,21 @@ def test_a_money_round_robin_plays_every_pair_both_ways_on_the_same_dice(
     assert results["rating"]["system"] == "Elo"
     heuristic, random_bot = standings["heuristic"], standings["random"]
     assert heuristic["rating_error"] > 0 and random_bot["rating_error"] > 0
-    assert heuristic["rating"] - random_bot["rating"] > 2 * (heuristic["rating_error"] + random_bot["rating_error"])
+    assert heuristic["rating"] - random_bot["rating"] > 2 * (
+        heuristic["rating_error"] + random_bot["rating_error"]
+    )
     assert sum(standing["rating"] for standing in standings.values()) / 3 == pytest.approx(1500, abs=0.1)
 
 
 def test_a_match_round_robin_rates_by_fibs_and_is_the_same_whatever_the_thread_order(
-    capsys: pytest.CaptureFixture[str]
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     arguments = ("--bots", "random,heuristic,random", "--games", "4", "--match-length", "3", "--seed", "8")
     at_once = _tournament(capsys, *arguments, "--parallel", PARALLEL)
     one_by_one = _tournament(capsys, *arguments, "--parallel", "1")
     assert [pairing["results"] for pairing in at_once["pairings"]] == [
-        pairing["results"] for pairing in one_by_one["pairings"]]
+        pairing["results"] for pairing in one_by_one["pairings"]
+    ]
     assert at_once["standings"] == one_by_one["standings"]
     assert at_once["rating"]["system"] == "FIBS"
     assert at_once["rating"]["scale"] == pytest.approx(2000 / math.sqrt(3), abs=1e-3)
@@ -228,20 +253,48 @@ def test_a_match_round_robin_rates_by_fibs_and_is_the_same_whatever_the_thread_o
 def test_a_round_robin_plays_every_pairing_with_backgammons_as_gammon(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    results = _tournament(capsys, "--bots", "heuristic,random,random", "--games", "2", "--seed", "11",
-                          "--backgammons", "as-gammon", "--export", str(tmp_path))
+    results = _tournament(
+        capsys,
+        "--bots",
+        "heuristic,random,random",
+        "--games",
+        "2",
+        "--seed",
+        "11",
+        "--backgammons",
+        "as-gammon",
+        "--export",
+        str(tmp_path),
+    )
     assert results["backgammons"] == "AS_GAMMON"
     files = sorted(tmp_path.glob("*.mat"))
     assert len(files) == 3 * 2
     assert all(import_mat(file.read_text()).rules.backgammons == "AS_GAMMON" for file in files)
-    assert main(["arena", "--round-robin", "--bots", "heuristic,random", "--games", "2", "--seed", "9",
-                 "--backgammons", "as-gammon"]) == 0
+    assert (
+        main(
+            [
+                "arena",
+                "--round-robin",
+                "--bots",
+                "heuristic,random",
+                "--games",
+                "2",
+                "--seed",
+                "9",
+                "--backgammons",
+                "as-gammon",
+            ]
+        )
+        == 0
+    )
     assert capsys.readouterr().out.startswith(
         "backgammon (backgammons scored as gammons), money games, round robin of 2 bots"
     )
 
 
-def test_two_bots_make_a_round_robin_of_one_pairing_printed_as_a_table(capsys: pytest.CaptureFixture[str]) -> None:
+def test_two_bots_make_a_round_robin_of_one_pairing_printed_as_a_table(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert main(["arena", "--round-robin", "--bots", "heuristic,random", "--games", "2", "--seed", "9"]) == 0
     table = capsys.readouterr().out
     assert "round robin of 2 bots" in table
@@ -262,8 +315,23 @@ def test_the_progress_bar_shows_the_results_done_and_an_eta_on_a_terminal(
 
     terminal = Terminal()
     monkeypatch.setattr(sys, "stderr", terminal)
-    assert main(["arena", "--round-robin", "--bots", "random,random,random", "--games", "2", "--seed", "10",
-                 "--match-length", "1"]) == 0
+    assert (
+        main(
+            [
+                "arena",
+                "--round-robin",
+                "--bots",
+                "random,random,random",
+                "--games",
+                "2",
+                "--seed",
+                "10",
+                "--match-length",
+                "1",
+            ]
+        )
+        == 0
+    )
     shown = terminal.getvalue()
     assert "6/6" in shown and "ETA" in shown and "elapsed" in shown
 

@@ -231,8 +231,10 @@ def test_entering_from_the_bar_is_never_concerned() -> None:
     [
         (
             {"variant": "long-nardi", "start": "NACKGAMMON"},
-            "a start other than the standard one is not a rule of long nardi:"
-            " start NACKGAMMON does not apply",
+            (
+                "a start other than the standard one is not a rule of long nardi:"
+                " start NACKGAMMON does not apply"
+            ),
         ),
         (
             {"variant": "plakoto", "home_hit_and_run": "FORBIDDEN"},

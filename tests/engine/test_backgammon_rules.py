@@ -98,7 +98,10 @@ def test_bearing_off_needs_every_checker_home() -> None:
     assert not any("off" in play for play in plays(position, (6, 1)))
     with pytest.raises(IllegalPlayError) as refused:
         BACKGAMMON.parse_play(position, (6, 1), "6/off 8/7")
-    assert refused.value.reason == "you cannot bear off while you have checkers outside your home board or on the bar"
+    assert (
+        refused.value.reason
+        == "you cannot bear off while you have checkers outside your home board or on the bar"
+    )
 
 
 def test_a_higher_die_bears_off_from_the_highest_point() -> None:
@@ -130,7 +133,10 @@ def test_a_checker_hit_during_bear_off_comes_home_before_bearing_off_resumes() -
     assert not any("off" in play for play in legal)
     with pytest.raises(IllegalPlayError) as refused:
         BACKGAMMON.parse_play(position, (6, 5), "bar/20 6/off")
-    assert refused.value.reason == "you cannot bear off while you have checkers outside your home board or on the bar"
+    assert (
+        refused.value.reason
+        == "you cannot bear off while you have checkers outside your home board or on the bar"
+    )
 
 
 def test_hitting_a_blot_sends_it_to_the_bar() -> None:
@@ -150,7 +156,9 @@ def test_hitting_a_blot_sends_it_to_the_bar() -> None:
         (15, {BAR: 1, 6: 14}, GameResult.BACKGAMMON),
     ],
 )
-def test_game_result_by_the_losers_checkers(winner_off: int, loser: dict[int, int], result: GameResult) -> None:
+def test_game_result_by_the_losers_checkers(
+    winner_off: int, loser: dict[int, int], result: GameResult
+) -> None:
     position = Position.from_points({}, loser)
     assert position.player[0] == winner_off
     assert BACKGAMMON.result(position) is result
@@ -168,7 +176,9 @@ def test_a_game_in_progress_has_no_result() -> None:
         ({}, {}, "both sides have borne off all their checkers"),
     ],
 )
-def test_impossible_positions_are_refused(player: dict[int, int], opponent: dict[int, int], message: str) -> None:
+def test_impossible_positions_are_refused(
+    player: dict[int, int], opponent: dict[int, int], message: str
+) -> None:
     with pytest.raises(InvalidPositionError, match=message):
         BACKGAMMON.validate(Position.from_points(player, opponent))
 

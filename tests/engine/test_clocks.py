@@ -239,7 +239,9 @@ def test_games_without_clocks_store_no_times() -> None:
         (ClockRules(move_limit=40 * 24 * 3600), 5, "the clock's move limit is between 0 and"),
     ],
 )
-def test_clock_settings_that_make_no_sense_are_refused(clock: ClockRules, match_length: int, words: str) -> None:
+def test_clock_settings_that_make_no_sense_are_refused(
+    clock: ClockRules, match_length: int, words: str
+) -> None:
     with pytest.raises(InvalidRuleSetError, match=words):
         RuleSet(match_length=match_length, clock=clock)
 

@@ -18,7 +18,9 @@ PURE = "pure Python (TAVLI_PURE=1)"
 
 def implementation_in(environment: dict[str, str]) -> str:
     command = [sys.executable, "-c", "from tavli.engine import core; print(core.IMPLEMENTATION)"]
-    return subprocess.run(command, env=environment, capture_output=True, text=True, check=True, cwd=REPO).stdout.strip()
+    return subprocess.run(
+        command, env=environment, capture_output=True, text=True, check=True, cwd=REPO
+    ).stdout.strip()
 
 
 def test_the_compiled_core_runs_unless_the_pure_engine_is_asked_for() -> None:

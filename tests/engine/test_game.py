@@ -95,15 +95,23 @@ def set_score(match: Match, score: tuple[int, int]) -> None:
     match.state = replace(match.state, score=score)
 
 
-def bearing_off_last_two(loser: dict[int, int], *, cube_value: int = 1, cube_owner: Side | None = None,
-                         rules: RuleSet = MONEY) -> Match:
+def bearing_off_last_two(
+    loser: dict[int, int], *, cube_value: int = 1, cube_owner: Side | None = None, rules: RuleSet = MONEY
+) -> Match:
     """The match after side 0 rolls 2-1 and bears off its last two checkers from its 1-point,
     winning the game; ``loser`` is where side 1's checkers stand (the rest borne off)."""
     match = match_with(rules, SIDE_0_OPENS, (2, 1))
     match.roll(0)
     position = Position.from_points({1: 2}, loser)
-    set_game(match, position=position, turn=0, phase=Phase.ROLLING, dice=None,
-             cube_value=cube_value, cube_owner=cube_owner)
+    set_game(
+        match,
+        position=position,
+        turn=0,
+        phase=Phase.ROLLING,
+        dice=None,
+        cube_value=cube_value,
+        cube_owner=cube_owner,
+    )
     match.roll(0)
     match.play(0, "1/off(2)")
     return match
@@ -346,8 +354,13 @@ def test_no_action_is_taken_once_the_match_is_over() -> None:
     assert match.state.over and match.state.winner == 0
     assert match.state.game.phase is Phase.MATCH_OVER
     assert match.legal_actions(0) == [] and match.legal_actions(1) == []
-    for action, args in ((match.roll, (0,)), (match.play, (1, "13/7")), (match.double, (1,)),
-                         (match.resign, (1, "single")), (match.accept, (0,))):
+    for action, args in (
+        (match.roll, (0,)),
+        (match.play, (1, "13/7")),
+        (match.double, (1,)),
+        (match.resign, (1, "single")),
+        (match.accept, (0,)),
+    ):
         error = refused(action, *args, match=match)
         assert (error.code, error.reason) == ("MATCH_OVER", "the match is over")
 
@@ -409,7 +422,12 @@ def test_a_dropped_double_loses_the_value_before_the_double() -> None:
     match.drop(0)
     (game,) = match.state.finished
     assert (game.winner, game.points, game.result, game.ended_by, game.cube_value) == (
-        1, 1, GameResult.SINGLE, "drop", 1)
+        1,
+        1,
+        GameResult.SINGLE,
+        "drop",
+        1,
+    )
     assert match.state.score == (0, 1)
 
 
@@ -839,8 +857,15 @@ def test_as_gammon_a_backgammon_that_reaches_the_match_length_wins_the_match_at_
     match = match_with(rules, SIDE_0_OPENS, (2, 1))
     match.roll(0)
     set_score(match, (2, 3))
-    set_game(match, position=Position.from_points({1: 2}, {25: 1, 6: 14}), turn=0, phase=Phase.ROLLING,
-             dice=None, cube_value=2, cube_owner=1)
+    set_game(
+        match,
+        position=Position.from_points({1: 2}, {25: 1, 6: 14}),
+        turn=0,
+        phase=Phase.ROLLING,
+        dice=None,
+        cube_value=2,
+        cube_owner=1,
+    )
     match.roll(0)
     match.play(0, "1/off(2)")
     assert match.state.over and match.state.winner == 0
@@ -1079,8 +1104,13 @@ def bot_action(match: Match, rng: random.Random) -> None:
         getattr(match, action.value)(side)
 
 
-def play_out(match: Match, rng: random.Random, *, games: int | None = None,
-             watch: Callable[[Match], None] | None = None) -> None:
+def play_out(
+    match: Match,
+    rng: random.Random,
+    *,
+    games: int | None = None,
+    watch: Callable[[Match], None] | None = None,
+) -> None:
     """Bots play until the match ends (or ``games`` games have finished in money play)."""
     for _ in range(200_000):
         if match.state.over or (games is not None and len(match.state.finished) >= games):
@@ -1093,8 +1123,14 @@ def play_out(match: Match, rng: random.Random, *, games: int | None = None,
 
 # The options that apply to a match, in every combination; the cube setting takes turns.
 BACKGAMMON_MATCHES = [
-    RuleSet(match_length=7, crawford=crawford, opening=opening, match_openings=openings,
-            auto_play_forced=auto, **cube)
+    RuleSet(
+        match_length=7,
+        crawford=crawford,
+        opening=opening,
+        match_openings=openings,
+        auto_play_forced=auto,
+        **cube,
+    )
     for number, (crawford, opening, openings, auto) in enumerate(
         itertools.product(
             (True, False),
@@ -1122,11 +1158,21 @@ DONE_WHEN_MATCHES = [
 ]
 # The options that apply to money play, in every combination.
 MONEY_SESSIONS = [
-    RuleSet(jacoby=jacoby, beavers=beavers, automatic_doubles=automatic, automatic_doubles_limit=limit,
-            opening=opening, auto_play_forced=auto)
+    RuleSet(
+        jacoby=jacoby,
+        beavers=beavers,
+        automatic_doubles=automatic,
+        automatic_doubles_limit=limit,
+        opening=opening,
+        auto_play_forced=auto,
+    )
     for jacoby, beavers, (automatic, limit), opening, auto in itertools.product(
-        (False, True), (False, True), ((False, 1), (True, 1), (True, 3)),
-        ("PLAY_OPENING_DICE", "WINNER_ROLLS_AGAIN"), (False, True))
+        (False, True),
+        (False, True),
+        ((False, 1), (True, 1), (True, 3)),
+        ("PLAY_OPENING_DICE", "WINNER_ROLLS_AGAIN"),
+        (False, True),
+    )
 ] + [
     RuleSet(cube=False),
     RuleSet(cube_limit=8, beavers=True),
@@ -1141,9 +1187,19 @@ def rule_id(rules: RuleSet) -> str:
     defaults = RuleSet(variant=rules.variant, match_length=rules.match_length)
     changed = [
         f"{name}={getattr(rules, name)}"
-        for name in ("cube", "cube_limit", "crawford", "jacoby", "beavers", "automatic_doubles",
-                     "automatic_doubles_limit", "opening", "match_openings", "auto_play_forced",
-                     "backgammons")
+        for name in (
+            "cube",
+            "cube_limit",
+            "crawford",
+            "jacoby",
+            "beavers",
+            "automatic_doubles",
+            "automatic_doubles_limit",
+            "opening",
+            "match_openings",
+            "auto_play_forced",
+            "backgammons",
+        )
         if getattr(rules, name) != getattr(defaults, name)
     ]
     return f"{rules.variant}-{rules.match_length or 'money'}" + ("-" + ",".join(changed) if changed else "")
@@ -1191,10 +1247,15 @@ def test_done_when_two_seeded_bots_finish_a_match_with_a_winner_at_the_length(ru
         assert [crawford_seen[game.number] for game in state.finished] == expected
         assert crawford_refusals > 0 or not any(expected)
     if rules.variant == "long-nardi":
-        assert all(game.cube_value == 1 and game.result in (GameResult.SINGLE, GameResult.MARS)
-                   for game in state.finished)
-    assert all(game.result in rules.resign_levels and game.points <= 2 * game.cube_value
-               for game in state.finished if rules.backgammons == "AS_GAMMON")
+        assert all(
+            game.cube_value == 1 and game.result in (GameResult.SINGLE, GameResult.MARS)
+            for game in state.finished
+        )
+    assert all(
+        game.result in rules.resign_levels and game.points <= 2 * game.cube_value
+        for game in state.finished
+        if rules.backgammons == "AS_GAMMON"
+    )
     if not rules.uses_cube:
         assert not any(isinstance(event, Doubled) for event in match.events)
     if rules.auto_play_forced:
@@ -1203,31 +1264,38 @@ def test_done_when_two_seeded_bots_finish_a_match_with_a_winner_at_the_length(ru
         assert not any(isinstance(event, Played) and event.forced for event in match.events)
 
 
+def crawford_watch(
+    rules: RuleSet, doubles: dict[int, int], crawford_seen: dict[int, bool]
+) -> Callable[[Match], None]:
+    """A watch for play_out that counts the doubles of each game and checks its Crawford flag."""
+
+    def watch(match: Match) -> None:
+        state, game = match.state, match.state.game
+        if game.number not in crawford_seen:
+            # The first game after a side first reaches 4 of 5, and only that one.
+            first_at_4 = max(state.score) == rules.match_length - 1 and not any(crawford_seen.values())
+            assert game.crawford == first_at_4
+            crawford_seen[game.number] = game.crawford
+            assert state.crawford_played == any(crawford_seen.values())
+        if game.phase is Phase.ROLLING:
+            refusal = cube_refusal_reason(match, game.turn)
+            if game.crawford:
+                assert refusal == "you cannot double: the Crawford game"
+            elif state.score[game.turn] + game.cube_value >= rules.match_length:
+                assert refusal == "you cannot double: the cube's value already gives you the match"
+        if game.phase is Phase.DOUBLED:  # the bots' next action answers it
+            doubles[game.number] = doubles.get(game.number, 0) + 1
+
+    return watch
+
+
 def test_seeded_bots_play_a_five_point_match_through_a_crawford_game_to_a_post_crawford_double() -> None:
     rules = RuleSet(match_length=5)
     for seed in range(30):
         match = Match(rules, dice=SeededDice(f"crawford {seed}"))
         doubles: dict[int, int] = {}  # game number: doubles made in it
         crawford_seen: dict[int, bool] = {}  # game number: its Crawford flag
-
-        def watch(match: Match) -> None:
-            state, game = match.state, match.state.game
-            if game.number not in crawford_seen:
-                # The first game after a side first reaches 4 of 5, and only that one.
-                first_at_4 = max(state.score) == rules.match_length - 1 and not any(crawford_seen.values())
-                assert game.crawford == first_at_4
-                crawford_seen[game.number] = game.crawford
-                assert state.crawford_played == any(crawford_seen.values())
-            if game.phase is Phase.ROLLING:
-                refusal = cube_refusal_reason(match, game.turn)
-                if game.crawford:
-                    assert refusal == "you cannot double: the Crawford game"
-                elif state.score[game.turn] + game.cube_value >= rules.match_length:
-                    assert refusal == "you cannot double: the cube's value already gives you the match"
-            if game.phase is Phase.DOUBLED:  # the bots' next action answers it
-                doubles[game.number] = doubles.get(game.number, 0) + 1
-
-        play_out(match, random.Random(seed), watch=watch)
+        play_out(match, random.Random(seed), watch=crawford_watch(rules, doubles, crawford_seen))
         assert match.state.over
         crawford = [number for number, flag in crawford_seen.items() if flag]
         if crawford and any(number > crawford[0] for number in doubles):
@@ -1316,8 +1384,11 @@ def test_verifiable_dice_are_committed_before_each_game_and_revealed_after_it() 
         seed = bytes.fromhex(reveal.seed)
         # Each game has its own seed; its throws are numbered from 0 within the game.
         assert verify_throws(seed, commitment.commitment, game_throws)
-        assert not any(verify_throws(seed, other_game.commitment, game_throws)
-                       for other_game in commitments if other_game is not commitment)
+        assert not any(
+            verify_throws(seed, other_game.commitment, game_throws)
+            for other_game in commitments
+            if other_game is not commitment
+        )
         throws_before += len(game_throws)
     assert throws_before == match.state.throws
 

@@ -126,8 +126,16 @@ def test_any_repeat_count_is_read_only_from_one_to_four(move: str, count: str) -
 # rules, match length, max cube.
 BOARD = "-b----E-C---eE---c-e----B-"
 FIELDS = ["0", "0", "1", "52", "0", "0", "0", "7", "10"]
-NUMERIC = {"cube": 0, "cube owner": 1, "turn": 2, "bottom score": 4, "top score": 5, "Crawford/Jacoby": 6,
-           "match length": 7, "max cube": 8}
+NUMERIC = {
+    "cube": 0,
+    "cube owner": 1,
+    "turn": 2,
+    "bottom score": 4,
+    "top score": 5,
+    "Crawford/Jacoby": 6,
+    "match length": 7,
+    "max cube": 8,
+}
 
 
 def xgid_with(index: int, value: str) -> str:
@@ -276,8 +284,10 @@ def test_twelve_beavers_take_an_unlimited_cube_to_the_ceiling_and_no_one_doubles
         match.double(game.turn)
     assert (refused.value.code, refused.value.reason) == (
         "CUBE_UNAVAILABLE",
-        "you cannot double: the cube is already at 16,777,216, "
-        "the highest value a cube can take even without a limit",
+        (
+            "you cannot double: the cube is already at 16,777,216, "
+            "the highest value a cube can take even without a limit"
+        ),
     )
     assert match.state == state
 
@@ -300,8 +310,10 @@ def test_a_beaver_past_the_ceiling_is_neither_listed_nor_allowed_but_the_take_is
         match.beaver(answerer)
     assert (refused.value.code, refused.value.reason) == (
         "BEAVER_UNAVAILABLE",
-        "a beaver would take the cube past 16,777,216, "
-        "the highest value a cube can take even without a limit",
+        (
+            "a beaver would take the cube past 16,777,216, "
+            "the highest value a cube can take even without a limit"
+        ),
     )
     assert (match.state, len(match.events)) == (state, logged)
     match.take(answerer)
@@ -389,6 +401,13 @@ def test_a_money_total_past_32_bits_is_still_shown() -> None:
         if match.state.game.phase is Phase.PLAYING:
             match.play(match.state.game.turn, match.legal_plays()[0])
     game = convert.game_message(
-        "games/x", match.rules, match.state, event_count=0, dice_commitment="", dice_mode="system", created=0, updated=0
+        "games/x",
+        match.rules,
+        match.state,
+        event_count=0,
+        dice_commitment="",
+        dice_mode="system",
+        created=0,
+        updated=0,
     )
     assert list(game.score) == list(match.state.score) and max(game.score) > UINT32_MAX

@@ -312,7 +312,10 @@ def test_one_checker_written_in_one_hop_or_through_its_points(written: str) -> N
 
 @pytest.mark.parametrize("dice", [(2, 6), (6, 2)])
 def test_dice_in_the_order_rolled(dice: tuple[int, int]) -> None:
-    body = f"  1) 31: 8/5 6/5                  {dice[0]}{dice[1]}: 24/18 13/11\n  2)  Doubles => 2                Drops\n"
+    body = (
+        f"  1) 31: 8/5 6/5                  {dice[0]}{dice[1]}: 24/18 13/11\n  2)  Doubles => 2          "
+        "      Drops\n"
+    )
     check = clean(mat(game(body)))
     assert Rolled(1, dice) in check.games[0].events
     assert [(step.start, step.end) for step in plays(check, 1)[0].steps] == [(24, 18), (13, 11)]
@@ -421,7 +424,10 @@ def test_a_beaver_without_the_beaver_tag_is_a_problem() -> None:
     "points, level", [(1, GameResult.SINGLE), (2, GameResult.GAMMON), (3, GameResult.BACKGAMMON)]
 )
 def test_a_resignation_is_worth_the_points_its_wins_line_writes(points: int, level: GameResult) -> None:
-    body = f"  1) 31: 8/5 6/5                  42: 8/4 6/4\n  2)  Resigns                     Wins {points} points\n"
+    body = (
+        f"  1) 31: 8/5 6/5                  42: 8/4 6/4\n  2)  Resigns                     Wins {points} "
+        "points\n"
+    )
     check = clean(mat(game(body), length=5))
     assert results(check) == [FinishedGame(1, 1, level, points, 1, "resignation")]
     assert check.score == (0, points)
@@ -709,7 +715,8 @@ def test_two_result_lines_that_name_a_winner_the_game_did_not_have_are_a_problem
 
 
 PLANTED = {
-    # name: (the game's move lines, the marker of the line at fault, its move, its side, a phrase of the reason)
+    # name: (the game's move lines, the marker of the line at fault, its move, its side, a phrase
+    # of the reason)
     "three-question-marks": (
         "  1) 31: 8/5 6/5                  42: ???\n  2) 62: 24/18 13/11              Doubles => 2\n",
         "???",
@@ -873,7 +880,7 @@ def test_a_text_with_no_match_line_or_no_game_is_refused(text: str, phrase: str)
 
 @pytest.mark.parametrize("throws", ["6-6", "3-1 4-2"])
 def test_an_opening_line_the_rules_do_not_allow_is_a_problem_at_that_line(throws: str) -> None:
-    text = mat(" Game 1\n Alice : 0                      Bob : 0\n" f'; [Opening "{throws}"]\n', length=5)
+    text = mat(f' Game 1\n Alice : 0                      Bob : 0\n; [Opening "{throws}"]\n', length=5)
     check = check_mat(text)
     (problem,) = check.problems
     assert (problem.game, problem.line) == (1, 6) and "Opening line" in problem.reason

@@ -20,7 +20,6 @@ from tavli.engine.events import TimeRanOut
 from tavli.engine.match import Match
 from tavli.engine.matfile import check_mat, export_mat, import_mat
 from tavli.engine.rules import RuleSet
-
 from tests.gnubg_mat import gnubg_read, requires_gnubg
 
 PLAYERS = ("Alice", "Bob")

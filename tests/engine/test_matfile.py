@@ -335,7 +335,10 @@ def test_a_result_the_game_did_not_have_is_refused() -> None:
     )
     with pytest.raises(
         MatFileError,
-        match=r"game 1, move 2, player 1 \(Bob\), line 7: Wins 2 points: the game ended with player 1 winning 1 point",
+        match=(
+            r"game 1, move 2, player 1 \(Bob\), line 7: Wins 2 points: the game ended with player 1 "
+            r"winning 1 point"
+        ),
     ):
         import_mat(text)
 
@@ -429,8 +432,7 @@ def test_a_backgammons_header_tavli_cannot_play_is_refused_in_words(header: str,
 
 def test_under_as_gammon_a_resignation_written_as_three_times_the_cube_is_refused() -> None:
     text = '; [Backgammons "AsGammon"]\n' + mat(
-        " Game 1\n Alice : 0                      Bob : 0\n"
-        "  1) 31: 8/5 6/5                  Wins 3 points\n"
+        " Game 1\n Alice : 0                      Bob : 0\n  1) 31: 8/5 6/5                  Wins 3 points\n"
     )
     with pytest.raises(MatFileError, match="a resignation is worth at most 2 points with the cube at 1"):
         import_mat(text)

@@ -366,7 +366,11 @@ def perft(variant: Plakoto, position: Position, depth: int) -> int:
 
 @pytest.mark.parametrize(
     ("variant", "depth", "expected"),
-    [(PLAKOTO, 1, 59), (PLAKOTO, 2, 3_474), (RuleSet(variant="plakoto", mother_exception=False).rules, 2, 3_474)],
+    [
+        (PLAKOTO, 1, 59),
+        (PLAKOTO, 2, 3_474),
+        (RuleSet(variant="plakoto", mother_exception=False).rules, 2, 3_474),
+    ],
 )
 def test_perft_from_the_start_agrees_with_brute_force(variant: Plakoto, depth: int, expected: int) -> None:
     assert perft(variant, variant.start_position(), depth) == expected
@@ -391,7 +395,11 @@ def random_game(variant: Plakoto, seed: int, turns: int) -> list[Position]:
 
 
 variants = st.sampled_from(
-    [PLAKOTO, RuleSet(variant="plakoto", pinned_blocks_bear_off=False).rules, RuleSet(variant="plakoto", mother_exception=False).rules]
+    [
+        PLAKOTO,
+        RuleSet(variant="plakoto", pinned_blocks_bear_off=False).rules,
+        RuleSet(variant="plakoto", mother_exception=False).rules,
+    ]
 )
 
 

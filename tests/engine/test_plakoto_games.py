@@ -60,19 +60,28 @@ def test_by_default_the_opening_winner_rolls_again_and_the_option_plays_the_open
 def test_the_options_that_move_checkers_choose_the_rules_instance() -> None:
     assert RuleSet(variant="plakoto").rules is PLAKOTO
     lenient = RuleSet(variant="plakoto", pinned_blocks_bear_off=False, mother_exception=False)
-    assert lenient.rules is RuleSet(variant="plakoto", pinned_blocks_bear_off=False, mother_exception=False).rules
+    assert (
+        lenient.rules
+        is RuleSet(variant="plakoto", pinned_blocks_bear_off=False, mother_exception=False).rules
+    )
     assert not lenient.rules.pinned_blocks_bear_off and not lenient.rules.mother_exception  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(
     ("options", "refusal"),
     [
-        ({"variant": "backgammon", "mother_value": 3}, "the mother's value is a rule of Plakoto; backgammon has no pins"),
+        (
+            {"variant": "backgammon", "mother_value": 3},
+            "the mother's value is a rule of Plakoto; backgammon has no pins",
+        ),
         (
             {"variant": "long-nardi", "pinned_blocks_bear_off": False},
             "a pinned checker stopping the bear-off is not a rule of long nardi",
         ),
-        ({"variant": "backgammon", "mother_exception": False}, "the mother exception is not a rule of backgammon"),
+        (
+            {"variant": "backgammon", "mother_exception": False},
+            "the mother exception is not a rule of backgammon",
+        ),
         ({"variant": "plakoto", "mother_value": 4}, "a mother loss is worth 2 or 3 points, not 4"),
         ({"variant": "plakoto", "cube": True}, "plakoto is played without a cube"),
     ],

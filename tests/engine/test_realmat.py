@@ -12,7 +12,6 @@ import pytest
 
 from tavli.engine.events import Doubled, Played
 from tavli.engine.matfile import MatchCheck, check_mat
-
 from tests.gnubg_mat import gnubg_read, gnubg_reads, gnubg_selfplay_match, requires_gnubg
 
 REALMAT = Path(__file__).resolve().parents[3] / "shared" / "realmat"
@@ -55,7 +54,14 @@ def test_every_real_file_is_read(checked: dict[Path, MatchCheck]) -> None:
 
 def test_the_real_files_problems_are_found_where_they_stand(checked: dict[Path, MatchCheck]) -> None:
     found = {
-        (str(path.relative_to(REALMAT)), problem.game, problem.move, problem.line, problem.side, problem.message)
+        (
+            str(path.relative_to(REALMAT)),
+            problem.game,
+            problem.move,
+            problem.line,
+            problem.side,
+            problem.message,
+        )
         for path, check in checked.items()
         for problem in check.problems
     }
@@ -89,11 +95,15 @@ SEEDS = (11, 12, 13, 14)
 def selfplay(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     folder = tmp_path_factory.mktemp("selfplay")
     with ThreadPoolExecutor(len(SEEDS)) as pool:
-        return list(pool.map(lambda seed: gnubg_selfplay_match(folder / f"{seed}.mat", length=7, seed=seed), SEEDS))
+        return list(
+            pool.map(lambda seed: gnubg_selfplay_match(folder / f"{seed}.mat", length=7, seed=seed), SEEDS)
+        )
 
 
 @requires_gnubg
-def test_matches_gnubg_plays_against_itself_are_clean_and_score_as_it_reads_them(selfplay: list[Path]) -> None:
+def test_matches_gnubg_plays_against_itself_are_clean_and_score_as_it_reads_them(
+    selfplay: list[Path],
+) -> None:
     for path in selfplay:
         check = check_mat(path.read_bytes())
         assert check.problems == (), path

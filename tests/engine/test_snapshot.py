@@ -24,7 +24,9 @@ RULE_SETS = [
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda rules: repr(rules)[:60])
 @pytest.mark.parametrize("seed", range(4))
-def test_folding_on_from_any_games_start_ends_where_folding_the_whole_log_does(rules: RuleSet, seed: int) -> None:
+def test_folding_on_from_any_games_start_ends_where_folding_the_whole_log_does(
+    rules: RuleSet, seed: int
+) -> None:
     whole = bot_match(rules, seed=seed, games=6, double=0.05, resign=0.02, beaver=0.3)
     replayed = Match.replay(rules, whole.events)
     starts = game_starts(rules, whole)

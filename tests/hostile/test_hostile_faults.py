@@ -3,9 +3,10 @@ read-only; acknowledged actions survive all of it and nothing else is ever answe
 
 - Kills: 100 games played at once by threads through the project's client, every action with a
   request_id and retried with the same one while the server is down; 20 SIGKILLs of
-  `tavli serve` at random moments (each after a random 20-120 more acknowledged actions), then two of a `--workers 2` server's whole process group,
-  each restarted on the same SQLite file. Every acknowledged action's state is in the log after
-  the last restart, at the event count its answer gave, and every game is played to its end.
+  `tavli serve` at random moments (each after a random 20-120 more acknowledged actions), then
+  two of a `--workers 2` server's whole process group, each restarted on the same SQLite file.
+  Every acknowledged action's state is in the log after the last restart, at the event count its
+  answer gave, and every game is played to its end.
 - A full disk: the database on a small tmpfs filled until writes fail. Actions are then refused
   with UNAVAILABLE (STORE_UNAVAILABLE) or RESOURCE_EXHAUSTED and the cause in words, never
   INTERNAL, and change nothing; once space is freed play goes on; the file passes

@@ -57,7 +57,9 @@ from tests.supervision import log_lines
 ROUNDS_PER_SERVER = int(os.environ.get("TAVLI_RACE_ROUNDS", "1000"))
 REPLICA_ROUNDS = 2 * ROUNDS_PER_SERVER  # thousands across replicas, where races meet across processes
 TIME_LIMIT = 75.0  # seconds of racing per 1,000 rounds, at most
-CHANNELS = 24  # the kernel spreads connections over the workers by their ports: 24 all on one is 1 in 8 million
+CHANNELS = (
+    24  # the kernel spreads connections over the workers by their ports: 24 all on one is 1 in 8 million
+)
 
 BACKGAMMON, LONG_NARDI = board_pb2.VARIANT_BACKGAMMON, board_pb2.VARIANT_LONG_NARDI
 CUBE = games_pb2.CUBE_MODE_CUBE

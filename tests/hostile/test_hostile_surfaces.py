@@ -413,29 +413,31 @@ def test_fuzzed_requests_to_every_method_of_the_web_port_never_fault_it(
 
 
 def test_web_streams_count_against_the_same_stream_quota_as_native_ones() -> None:
-    with running_server(web_port=0, quotas=QuotaLimits(streams_per_client=2)) as running:
-        with connected(running.port) as client:
-            mine, _ = client.create_game()
-            client.games.RollDice(games_pb2.RollDiceRequest(name=mine.name, seat_token=mine.token))
-            native = client.games.WatchGame(games_pb2.WatchGameRequest(name=mine.name), timeout=RPC_TIMEOUT)
-            next(native)  # open, and counted
-            web = socket.create_connection(("127.0.0.1", running.web_port), timeout=HTTP_TIMEOUT)
-            try:
-                body = json.dumps({"name": mine.name}).encode()
-                web.sendall(
-                    b"POST /tavli.v1.GamesService/WatchGame HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                    b"Content-Type: application/connect+json\r\n"
-                    + f"Content-Length: {len(body) + 5}\r\n\r\n".encode()
-                    + envelope(body)
-                )
-                assert b" 200 " in web.recv(4096)  # the second stream: open
-                third = envelope(body)
-                _, _, answer = post(
-                    running.web_port, "/tavli.v1.GamesService/WatchGame", third, "application/connect+json"
-                )
-                end = json.loads(answer[answer.rindex(b'{"error"') :])
-                assert end["error"]["code"] == "resource_exhausted"
-                assert "stream" in end["error"]["message"]
-            finally:
-                web.close()
-                native.cancel()
+    with (
+        running_server(web_port=0, quotas=QuotaLimits(streams_per_client=2)) as running,
+        connected(running.port) as client,
+    ):
+        mine, _ = client.create_game()
+        client.games.RollDice(games_pb2.RollDiceRequest(name=mine.name, seat_token=mine.token))
+        native = client.games.WatchGame(games_pb2.WatchGameRequest(name=mine.name), timeout=RPC_TIMEOUT)
+        next(native)  # open, and counted
+        web = socket.create_connection(("127.0.0.1", running.web_port), timeout=HTTP_TIMEOUT)
+        try:
+            body = json.dumps({"name": mine.name}).encode()
+            web.sendall(
+                b"POST /tavli.v1.GamesService/WatchGame HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                b"Content-Type: application/connect+json\r\n"
+                + f"Content-Length: {len(body) + 5}\r\n\r\n".encode()
+                + envelope(body)
+            )
+            assert b" 200 " in web.recv(4096)  # the second stream: open
+            third = envelope(body)
+            _, _, answer = post(
+                running.web_port, "/tavli.v1.GamesService/WatchGame", third, "application/connect+json"
+            )
+            end = json.loads(answer[answer.rindex(b'{"error"') :])
+            assert end["error"]["code"] == "resource_exhausted"
+            assert "stream" in end["error"]["message"]
+        finally:
+            web.close()
+            native.cancel()

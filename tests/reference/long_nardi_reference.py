@@ -92,10 +92,8 @@ def step_result(player: list[int], opponent: list[int], source: int, die: int) -
         # Bearing off: every checker still on the board must be on points 1..6.
         if any(player[p] > 0 for p in range(7, 25)):
             return None
-        if target < 0:
-            # A higher die: only from the highest occupied point.
-            if any(player[p] > 0 for p in range(source + 1, 7)):
-                return None
+        if target < 0 and any(player[p] > 0 for p in range(source + 1, 7)):
+            return None  # a higher die: only from the highest occupied point
         target = 0
     after = list(player)
     after[source] -= 1

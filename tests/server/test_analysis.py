@@ -70,7 +70,9 @@ def gnubg_says(xgid: str, command: str, *, plies: int = 0) -> str:
         gnubg.command({command!r})
         """
     )
-    completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
+    completed = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
+    )
     return completed.stdout
 
 
@@ -80,17 +82,21 @@ def test_the_best_opening_play_is_the_books(
 ) -> None:
     for plies in (0, 2):
         answer = analysis.ListRankedPlays(
-            pb.ListRankedPlaysRequest(variant=BG, position=START, dice=dice, context=pb.GameContext(plies=plies)),
+            pb.ListRankedPlaysRequest(
+                variant=BG, position=START, dice=dice, context=pb.GameContext(plies=plies)
+            ),
             timeout=RPC_TIMEOUT,
         )
         best = answer.plays[0]
-        assert BACKGAMMON.parse_play(Position.from_id(START.position_id), dice, book_play).position.position_id() == (
-            best.play.position_id
-        ), f"{dice} at {plies} plies: {best.play.notation}"
+        assert BACKGAMMON.parse_play(
+            Position.from_id(START.position_id), dice, book_play
+        ).position.position_id() == (best.play.position_id), f"{dice} at {plies} plies: {best.play.notation}"
         assert best.loss == 0.0
 
 
-def test_ranked_plays_are_exactly_the_rules_legal_plays(analysis: analysis_service_pb2_grpc.AnalysisServiceStub) -> None:
+def test_ranked_plays_are_exactly_the_rules_legal_plays(
+    analysis: analysis_service_pb2_grpc.AnalysisServiceStub,
+) -> None:
     # Bearing off: gnubg cuts its moves' steps at the first checker borne off.
     positions = [
         Position.from_points({1: 2, 2: 3, 3: 3, 4: 3, 5: 2, 6: 2}, {1: 2, 2: 3, 3: 3, 4: 3, 5: 2, 6: 2}),
@@ -132,22 +138,29 @@ def test_a_roll_that_cannot_be_played_ranks_the_one_empty_play(
     # On the bar against a closed board: 6-6 enters nowhere.
     closed = Position.from_points({25: 1, 6: 5, 8: 4, 13: 5}, {1: 3, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 24: 2})
     answer = analysis.ListRankedPlays(
-        pb.ListRankedPlaysRequest(variant=BG, position=board_pb2.Position(position_id=closed.position_id()), dice=[6, 6]),
+        pb.ListRankedPlaysRequest(
+            variant=BG, position=board_pb2.Position(position_id=closed.position_id()), dice=[6, 6]
+        ),
         timeout=RPC_TIMEOUT,
     )
     (only,) = answer.plays
     assert only.play.notation == "" and only.loss == 0.0
     assert only.play.position_id == closed.position_id()
     opponent = analysis.EvaluatePosition(
-        pb.EvaluatePositionRequest(variant=BG, position=board_pb2.Position(position_id=closed.swapped().position_id())),
+        pb.EvaluatePositionRequest(
+            variant=BG, position=board_pb2.Position(position_id=closed.swapped().position_id())
+        ),
         timeout=RPC_TIMEOUT,
     )
     assert only.equity == -opponent.cubeful_equity < 0.0  # the opponent's turn, with the roll
 
 
-def test_the_opening_position_is_no_double_take(analysis: analysis_service_pb2_grpc.AnalysisServiceStub) -> None:
+def test_the_opening_position_is_no_double_take(
+    analysis: analysis_service_pb2_grpc.AnalysisServiceStub,
+) -> None:
     answer = analysis.GetCubeDecision(
-        pb.GetCubeDecisionRequest(variant=BG, position=START, context=pb.GameContext(plies=2)), timeout=RPC_TIMEOUT
+        pb.GetCubeDecisionRequest(variant=BG, position=START, context=pb.GameContext(plies=2)),
+        timeout=RPC_TIMEOUT,
     )
     assert answer.action == pb.CUBE_ACTION_NO_DOUBLE
     assert answer.response == pb.CUBE_RESPONSE_TAKE
@@ -155,12 +168,16 @@ def test_the_opening_position_is_no_double_take(analysis: analysis_service_pb2_g
     assert answer.double_take_equity < answer.no_double_equity < answer.double_pass_equity
 
 
-def test_a_race_eight_percent_ahead_is_double_take(analysis: analysis_service_pb2_grpc.AnalysisServiceStub) -> None:
+def test_a_race_eight_percent_ahead_is_double_take(
+    analysis: analysis_service_pb2_grpc.AnalysisServiceStub,
+) -> None:
     # No contact, 72 pips against 78 with the roll: the race rules of thumb (and gnubg) double and take.
     position = Position.from_points(
         {6: 3, 5: 3, 4: 3, 3: 2, 2: 2, 8: 1, 9: 1}, {6: 3, 5: 3, 4: 3, 3: 2, 2: 2, 11: 1, 12: 1}
     )
-    request = pb.GetCubeDecisionRequest(variant=BG, position=board_pb2.Position(position_id=position.position_id()))
+    request = pb.GetCubeDecisionRequest(
+        variant=BG, position=board_pb2.Position(position_id=position.position_id())
+    )
     request.context.plies = 2
     answer = analysis.GetCubeDecision(request, timeout=RPC_TIMEOUT)
     assert (answer.action, answer.response) == (pb.CUBE_ACTION_DOUBLE_TAKE, pb.CUBE_RESPONSE_TAKE)
@@ -246,8 +263,14 @@ def test_match_play_and_money_differ(analysis: analysis_service_pb2_grpc.Analysi
 def test_long_nardi_has_no_evaluator(analysis: analysis_service_pb2_grpc.AnalysisServiceStub) -> None:
     position = board_pb2.Position(position_id=LONG_NARDI.start_position().position_id())
     for call, request in (
-        (analysis.EvaluatePosition, pb.EvaluatePositionRequest(variant=board_pb2.VARIANT_LONG_NARDI, position=position)),
-        (analysis.GetCubeDecision, pb.GetCubeDecisionRequest(variant=board_pb2.VARIANT_LONG_NARDI, position=position)),
+        (
+            analysis.EvaluatePosition,
+            pb.EvaluatePositionRequest(variant=board_pb2.VARIANT_LONG_NARDI, position=position),
+        ),
+        (
+            analysis.GetCubeDecision,
+            pb.GetCubeDecisionRequest(variant=board_pb2.VARIANT_LONG_NARDI, position=position),
+        ),
         (
             analysis.ListRankedPlays,
             pb.ListRankedPlaysRequest(variant=board_pb2.VARIANT_LONG_NARDI, position=position, dice=[3, 1]),
@@ -262,12 +285,18 @@ def test_long_nardi_has_no_evaluator(analysis: analysis_service_pb2_grpc.Analysi
     ("request_", "words"),
     [
         (pb.EvaluatePositionRequest(variant=BG, position=START, context=pb.GameContext(plies=3)), "plies"),
-        (pb.EvaluatePositionRequest(variant=BG, position=START, context=pb.GameContext(cube_value=3)), "power of 2"),
+        (
+            pb.EvaluatePositionRequest(variant=BG, position=START, context=pb.GameContext(cube_value=3)),
+            "power of 2",
+        ),
         (
             pb.EvaluatePositionRequest(variant=BG, position=START, context=pb.GameContext(cube_value=2)),
             "who owns it",
         ),
-        (pb.EvaluatePositionRequest(variant=BG, position=START, context=pb.GameContext(player_score=2)), "money play"),
+        (
+            pb.EvaluatePositionRequest(variant=BG, position=START, context=pb.GameContext(player_score=2)),
+            "money play",
+        ),
         (
             pb.EvaluatePositionRequest(
                 variant=BG, position=START, context=pb.GameContext(match_length=5, player_score=5)
@@ -275,16 +304,23 @@ def test_long_nardi_has_no_evaluator(analysis: analysis_service_pb2_grpc.Analysi
             "already won",
         ),
         (
-            pb.EvaluatePositionRequest(variant=BG, position=START, context=pb.GameContext(match_length=5, crawford=True)),
+            pb.EvaluatePositionRequest(
+                variant=BG, position=START, context=pb.GameContext(match_length=5, crawford=True)
+            ),
             "Crawford",
         ),
-        (pb.EvaluatePositionRequest(variant=BG, position=board_pb2.Position(position_id="nonsense")), "position"),
+        (
+            pb.EvaluatePositionRequest(variant=BG, position=board_pb2.Position(position_id="nonsense")),
+            "position",
+        ),
         (pb.EvaluatePositionRequest(position=START), "variant"),
         (pb.ListRankedPlaysRequest(variant=BG, position=START, dice=[7, 1]), "1 to 6"),
         (pb.ListRankedPlaysRequest(variant=BG, position=START), "dice"),
         (
             pb.GetCubeDecisionRequest(
-                variant=BG, position=START, context=pb.GameContext(cube_value=2, cube_owner=pb.CUBE_OWNER_OPPONENT)
+                variant=BG,
+                position=START,
+                context=pb.GameContext(cube_value=2, cube_owner=pb.CUBE_OWNER_OPPONENT),
             ),
             "cannot double",
         ),

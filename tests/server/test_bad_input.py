@@ -23,7 +23,9 @@ NOTATION_ALPHABET = "0123456789/*() bBaArRoOfF,-x\t"
 notation = st.text(alphabet=NOTATION_ALPHABET, max_size=40)
 position_ids = st.one_of(
     st.sampled_from(["4HPwATDgc/ABMA", "AACA/z8AAAb+Pw", "xHPwASTgc/ABMA"]),
-    st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=", min_size=0, max_size=16),
+    st.text(
+        alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=", min_size=0, max_size=16
+    ),
     st.text(max_size=20),
 )
 dice = st.lists(st.integers(min_value=0, max_value=9), max_size=4)
@@ -32,7 +34,9 @@ dice = st.lists(st.integers(min_value=0, max_value=9), max_size=4)
 @pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(position_id=position_ids, text=notation, rolled=st.tuples(st.integers(1, 6), st.integers(1, 6)))
-def test_reading_any_text_as_a_play_gives_a_play_or_a_typed_error(position_id: str, text: str, rolled) -> None:
+def test_reading_any_text_as_a_play_gives_a_play_or_a_typed_error(
+    position_id: str, text: str, rolled
+) -> None:
     for variant in (BACKGAMMON, LONG_NARDI):
         try:
             play = variant.parse_play(Position.from_id(position_id), rolled, text)
@@ -43,9 +47,14 @@ def test_reading_any_text_as_a_play_gives_a_play_or_a_typed_error(position_id: s
 
 
 @pytest.fixture(scope="module")
-def stubs() -> Iterator[tuple[rules_service_pb2_grpc.RulesServiceStub, games_service_pb2_grpc.GamesServiceStub]]:
+def stubs() -> Iterator[
+    tuple[rules_service_pb2_grpc.RulesServiceStub, games_service_pb2_grpc.GamesServiceStub]
+]:
     with running_server() as server, grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
-        yield rules_service_pb2_grpc.RulesServiceStub(channel), games_service_pb2_grpc.GamesServiceStub(channel)
+        yield (
+            rules_service_pb2_grpc.RulesServiceStub(channel),
+            games_service_pb2_grpc.GamesServiceStub(channel),
+        )
 
 
 ANSWERS_FOR_BAD_INPUT = {grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.FAILED_PRECONDITION}
@@ -58,16 +67,24 @@ ANSWERS_FOR_BAD_INPUT = {grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.FAILE
     rolled=dice,
     text=notation,
 )
-def test_the_rules_service_answers_bad_input_with_a_clear_status(stubs, variant, position_id, rolled, text) -> None:
+def test_the_rules_service_answers_bad_input_with_a_clear_status(
+    stubs, variant, position_id, rolled, text
+) -> None:
     rules, _ = stubs
     position = board_pb2.Position(position_id=position_id)
     calls = [
-        (rules.ListLegalPlays, rules_pb2.ListLegalPlaysRequest(variant=variant, position=position, dice=rolled)),
+        (
+            rules.ListLegalPlays,
+            rules_pb2.ListLegalPlaysRequest(variant=variant, position=position, dice=rolled),
+        ),
         (
             rules.ValidatePlay,
             rules_pb2.ValidatePlayRequest(variant=variant, position=position, dice=rolled, notation=text),
         ),
-        (rules.ApplyPlay, rules_pb2.ApplyPlayRequest(variant=variant, position=position, dice=rolled, notation=text)),
+        (
+            rules.ApplyPlay,
+            rules_pb2.ApplyPlayRequest(variant=variant, position=position, dice=rolled, notation=text),
+        ),
         (rules.ScorePosition, rules_pb2.ScorePositionRequest(variant=variant, position=position)),
         (rules.ConvertPosition, rules_pb2.ConvertPositionRequest(variant=variant, position=position)),
     ]
@@ -114,6 +131,8 @@ def test_the_games_service_answers_bad_rule_sets_and_plays_with_a_clear_status(
     games.RollDice(games_pb2.RollDiceRequest(name=name, seat_token=token), timeout=10)
     for seat_token in (created.seat0_token, created.seat1_token):
         try:
-            games.PlayMove(games_pb2.PlayMoveRequest(name=name, seat_token=seat_token, notation=text), timeout=10)
+            games.PlayMove(
+                games_pb2.PlayMoveRequest(name=name, seat_token=seat_token, notation=text), timeout=10
+            )
         except grpc.RpcError as error:
             assert error.code() in ANSWERS_FOR_BAD_INPUT, error.details()

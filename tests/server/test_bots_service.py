@@ -58,7 +58,9 @@ def test_list_bots_names_each_with_the_variants_it_plays(server: Running) -> Non
 def test_a_seated_bot_plays_a_whole_match_against_a_client(server: Running, variant: str) -> None:
     with connected(server.port) as client:
         mine, theirs = client.create_game(variant=variant, match_length=3, players=("Ann", "Computer"))
-        seated = stub(client).SeatBot(pb.SeatBotRequest(name=mine.name, seat_token=theirs.token, bot="heuristic"))
+        seated = stub(client).SeatBot(
+            pb.SeatBotRequest(name=mine.name, seat_token=theirs.token, bot="heuristic")
+        )
         assert (seated.seat, seated.bot) == (games_pb2.SEAT_1, "heuristic")
         stream = client.stream_seat(mine.name, mine.token)
         try:
@@ -68,8 +70,12 @@ def test_a_seated_bot_plays_a_whole_match_against_a_client(server: Running, vari
         assert over.phase == games_pb2.PHASE_MATCH_OVER
         assert max(over.score) >= 3
         # every event of the bot's seat went through the API, one by one, as the log shows
-        events = client.games.ListGameEvents(games_pb2.ListGameEventsRequest(name=mine.name, page_size=5000)).events
-        assert any(event.seat == games_pb2.SEAT_1 and event.kind == games_pb2.EVENT_KIND_PLAY for event in events)
+        events = client.games.ListGameEvents(
+            games_pb2.ListGameEventsRequest(name=mine.name, page_size=5000)
+        ).events
+        assert any(
+            event.seat == games_pb2.SEAT_1 and event.kind == games_pb2.EVENT_KIND_PLAY for event in events
+        )
 
 
 def test_the_default_bot_is_one_that_plays_the_variant(server: Running) -> None:
@@ -89,7 +95,9 @@ def test_the_default_bot_is_one_that_plays_the_variant(server: Running) -> None:
         ("twice", grpc.StatusCode.FAILED_PRECONDITION, "SEAT_ALREADY_STREAMING"),
     ],
 )
-def test_what_cannot_be_seated_is_refused_in_words(server: Running, case: str, code: grpc.StatusCode, reason: str) -> None:
+def test_what_cannot_be_seated_is_refused_in_words(
+    server: Running, case: str, code: grpc.StatusCode, reason: str
+) -> None:
     with connected(server.port) as client:
         _, theirs = client.create_game(variant="long-nardi" if case == "gnubg-at-nardi" else "backgammon")
         request = pb.SeatBotRequest(name=theirs.name, seat_token=theirs.token, bot="random")
@@ -140,7 +148,10 @@ def test_stopping_the_server_stops_its_bots() -> None:
         for _ in range(3):
             _, theirs = client.create_game(variant="backgammon", match_length=5)
             stub(client).SeatBot(pb.SeatBotRequest(name=theirs.name, seat_token=theirs.token))
-        assert len({thread.name for thread in threading.enumerate() if thread.name.startswith("bot-")} - before) == 3
+        assert (
+            len({thread.name for thread in threading.enumerate() if thread.name.startswith("bot-")} - before)
+            == 3
+        )
     deadline = time.monotonic() + WAIT
     while time.monotonic() < deadline:
         left = {thread.name for thread in threading.enumerate() if thread.name.startswith("bot-")} - before
@@ -177,7 +188,8 @@ def test_a_client_gets_no_more_bots_playing_than_its_share_and_another_client_st
         assert bot_named_at(client, theirs) == ""  # the refusal changed nothing
         with as_web_client(running, "203.0.113.7") as (channel, metadata):
             created = games_service_pb2_grpc.GamesServiceStub(channel).CreateGame(
-                games_pb2.CreateGameRequest(rule_set=games_pb2.RuleSet(variant=1, match_length=5)), metadata=metadata
+                games_pb2.CreateGameRequest(rule_set=games_pb2.RuleSet(variant=1, match_length=5)),
+                metadata=metadata,
             )
             request = pb.SeatBotRequest(name=created.game.name, seat_token=created.seat1_token)
             seated = bots_service_pb2_grpc.BotsServiceStub(channel).SeatBot(request, metadata=metadata)
@@ -304,7 +316,10 @@ def test_a_bot_is_not_seated_at_a_match_longer_than_the_server_allows() -> None:
 
 def test_a_bots_cpu_is_charged_to_the_client_that_seated_it() -> None:
     tiny_budget = QuotaLimits(cpu_seconds_per_minute=0.001, bots_per_client=10)
-    with running_server(quotas=tiny_budget, bots_play_each_other=True) as running, connected(running.port) as client:
+    with (
+        running_server(quotas=tiny_budget, bots_play_each_other=True) as running,
+        connected(running.port) as client,
+    ):
         mine, theirs = client.create_game(match_length=3)
         seat_bot(client, theirs, "heuristic")
         seat_bot(client, mine, "heuristic")
@@ -315,7 +330,9 @@ def test_a_bots_cpu_is_charged_to_the_client_that_seated_it() -> None:
         no_bot = refusal(lambda: seat_bot(client, next_theirs))
         record = match_record_pb2.MatchRecord(text=RECORD.read_text())
         check = rules_service_pb2.ValidateMatchRequest(record=record)
-        no_check = refusal(lambda: rules_service_pb2_grpc.RulesServiceStub(client.channel).ValidateMatch(check))
+        no_check = refusal(
+            lambda: rules_service_pb2_grpc.RulesServiceStub(client.channel).ValidateMatch(check)
+        )
         with as_web_client(running, "203.0.113.7") as (channel, metadata):
             other = rules_service_pb2_grpc.RulesServiceStub(channel).ValidateMatch(check, metadata=metadata)
     for refused in (no_bot, no_check):

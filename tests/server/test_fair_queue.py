@@ -44,7 +44,8 @@ def test_one_clients_many_jobs_leave_a_thread_for_anothers_one(queue: FairQueue)
     async def scenario() -> tuple[list[str], int]:
         gate, started, finished = threading.Event(), [], []
         flood = [
-            asyncio.ensure_future(queue.run(FLOODER, held_until(gate, started, f"big {n}"))) for n in range(24)
+            asyncio.ensure_future(queue.run(FLOODER, held_until(gate, started, f"big {n}")))
+            for n in range(24)
         ]
         while not started:
             await asyncio.sleep(0.01)
@@ -109,7 +110,9 @@ def test_the_cpu_a_job_spends_is_charged_to_its_client(quotas: Quotas, queue: Fa
     assert quotas.cpu_left(OTHER) == budget
 
 
-def test_a_client_whose_cpu_is_spent_is_refused_in_words_and_nothing_runs(quotas: Quotas, queue: FairQueue) -> None:
+def test_a_client_whose_cpu_is_spent_is_refused_in_words_and_nothing_runs(
+    quotas: Quotas, queue: FairQueue
+) -> None:
     quotas.charge_cpu(FLOODER, 31.0)
     ran: list[str] = []
     with pytest.raises(LimitReached) as refused:
@@ -129,7 +132,9 @@ def test_no_more_jobs_wait_for_a_client_than_its_quota() -> None:
         held = [asyncio.ensure_future(queue.run(FLOODER, held_until(gate, started, "running")))]
         while not started:
             await asyncio.sleep(0.01)
-        held += [asyncio.ensure_future(queue.run(FLOODER, held_until(gate, started, str(n)))) for n in range(3)]
+        held += [
+            asyncio.ensure_future(queue.run(FLOODER, held_until(gate, started, str(n)))) for n in range(3)
+        ]
         while queue.waiting() < 3:
             await asyncio.sleep(0.01)
         with pytest.raises(LimitReached) as refused:

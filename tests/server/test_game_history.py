@@ -67,7 +67,9 @@ def test_a_stored_log_is_folded_off_the_event_loop(monkeypatch: pytest.MonkeyPat
     async def scenario() -> None:
         store = MemoryStore()
         played = bot_match(MONEY, seed=1, events=300).events
-        created = await tables_over(store).create(MONEY, dice_mode="system", dice_seed="", request=None, played=played)
+        created = await tables_over(store).create(
+            MONEY, dice_mode="system", dice_seed="", request=None, played=played
+        )
         monkeypatch.setattr(tavli.engine.match, "apply", apply_noting_the_thread)
         cold = await tables_over(store).get(created.game.name)
         assert cold.version == len(played)
@@ -117,10 +119,11 @@ def test_a_catch_up_leaves_the_view_it_started_from_as_it_was() -> None:
         after = await replica.history(name)
         assert (before.version, len(before.events)) == (300, 300)
         assert before.state == Match.replay(MONEY, whole.events[:300]).state
-        assert [event.to_dict() for event in after.events] == [event.to_dict() for event in whole.events[:350]]
+        assert [event.to_dict() for event in after.events] == [
+            event.to_dict() for event in whole.events[:350]
+        ]
 
     asyncio.run(scenario())
-
 
 
 class FoldCounter:
@@ -153,7 +156,11 @@ def test_a_cold_load_reads_and_folds_only_the_game_in_play_from_the_snapshot_kep
     async def scenario() -> None:
         store = CountingStore()
         created = await tables_over(store).create(
-            MONEY, dice_mode=dice_mode, dice_seed="", request=None, played=whole.events[:-3]  # type: ignore[arg-type]
+            MONEY,
+            dice_mode=dice_mode,
+            dice_seed="",
+            request=None,
+            played=whole.events[:-3],  # type: ignore[arg-type]
         )
         name, stored = created.game.name, created.game
         record = store.records[name]
@@ -182,7 +189,9 @@ def test_a_snapshot_that_does_not_follow_the_log_is_not_used(monkeypatch: pytest
 
     async def scenario() -> None:
         store = MemoryStore()
-        created = await tables_over(store).create(MONEY, dice_mode="system", dice_seed="", request=None, played=whole.events)
+        created = await tables_over(store).create(
+            MONEY, dice_mode="system", dice_seed="", request=None, played=whole.events
+        )
         name = created.game.name
         kept = store.records[name].snapshot
         assert kept is not None
@@ -199,7 +208,9 @@ def test_a_snapshot_that_does_not_follow_the_log_is_not_used(monkeypatch: pytest
 
 def test_the_action_that_ends_a_game_keeps_the_next_games_start_as_the_snapshot() -> None:
     whole = bot_match(MONEY, seed=7, games=3)
-    ends = next(at for at in range(len(whole.events)) if Match.replay(MONEY, whole.events[:at]).state.finished)
+    ends = next(
+        at for at in range(len(whole.events)) if Match.replay(MONEY, whole.events[:at]).state.finished
+    )
     last = whole.events[ends - 1]
     assert isinstance(last, Played | Dropped)
 
@@ -209,7 +220,9 @@ def test_the_action_that_ends_a_game_keeps_the_next_games_start_as_the_snapshot(
     async def scenario() -> None:
         store = MemoryStore()
         tables = tables_over(store)
-        created = await tables.create(MONEY, dice_mode="system", dice_seed="", request=None, played=whole.events[: ends - 1])
+        created = await tables.create(
+            MONEY, dice_mode="system", dice_seed="", request=None, played=whole.events[: ends - 1]
+        )
         name = created.game.name
         assert store.records[name].snapshot is None
         after = await tables.act(name, created.tokens[last.side], "", None, final_action)
@@ -257,7 +270,9 @@ def test_a_record_with_more_events_than_a_game_holds_is_refused_saying_both_and_
     async def scenario() -> None:
         store = MemoryStore()
         tables = tables_over(store, most_events=300)
-        with pytest.raises(RecordTooLong, match=f"holds {len(played)} events, more than a game may hold \\(300\\)"):
+        with pytest.raises(
+            RecordTooLong, match=f"holds {len(played)} events, more than a game may hold \\(300\\)"
+        ):
             await tables.create(MONEY, dice_mode="system", dice_seed="", request=None, played=played)
         assert store.records == {}
 
@@ -278,12 +293,16 @@ def test_an_action_past_the_events_a_game_holds_is_refused_and_changes_nothing()
         tables = tables_over(store, most_events=len(played))
         created = await tables.create(MONEY, dice_mode="system", dice_seed="", request=None, played=played)
         name = created.game.name
-        with pytest.raises(GameTooLong, match=f"holds {len(played)} events, and a game may hold at most {len(played)}"):
+        with pytest.raises(
+            GameTooLong, match=f"holds {len(played)} events, and a game may hold at most {len(played)}"
+        ):
             await tables.act(name, created.tokens[last.side], "", None, last_action)
         assert store.event_count(name) == len(played)
         assert (await tables.get(name)).version == len(played)
         roomier = tables_over(store, most_events=len(played) + 10)
-        assert (await roomier.act(name, created.tokens[last.side], "", None, last_action)).version > len(played)
+        assert (await roomier.act(name, created.tokens[last.side], "", None, last_action)).version > len(
+            played
+        )
 
     asyncio.run(scenario())
 

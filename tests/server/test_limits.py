@@ -97,7 +97,9 @@ NORMAL: dict[str, list[Message]] = {
         for position in POSITIONS
     ],
     "ListRankedPlays": [
-        analysis_pb2.ListRankedPlaysRequest(variant=board_pb2.VARIANT_BACKGAMMON, position=position, dice=[6, 6])
+        analysis_pb2.ListRankedPlaysRequest(
+            variant=board_pb2.VARIANT_BACKGAMMON, position=position, dice=[6, 6]
+        )
         for position in POSITIONS
     ],
     "GetCubeDecision": [
@@ -105,7 +107,9 @@ NORMAL: dict[str, list[Message]] = {
         for position in POSITIONS
     ],
     "ValidateMatch": [rules_pb2.ValidateMatchRequest(record=record) for record in RECORDS],
-    "ImportMatch": [games_pb2.ImportMatchRequest(record=record, request_id=str(uuid.uuid4())) for record in RECORDS],
+    "ImportMatch": [
+        games_pb2.ImportMatchRequest(record=record, request_id=str(uuid.uuid4())) for record in RECORDS
+    ],
     "ListLegalPlays": [
         rules_pb2.ListLegalPlaysRequest(variant=board_pb2.VARIANT_BACKGAMMON, position=position, dice=[3, 1])
         for position in POSITIONS
@@ -118,8 +122,12 @@ NORMAL: dict[str, list[Message]] = {
             position=POSITIONS[0],
             dice=[6, 6],
             steps=board_pb2.PlaySteps(
-                steps=[board_pb2.Step(from_point=24, to_point=18), board_pb2.Step(from_point=24, to_point=18),
-                       board_pb2.Step(from_point=13, to_point=7), board_pb2.Step(from_point=13, to_point=7)]
+                steps=[
+                    board_pb2.Step(from_point=24, to_point=18),
+                    board_pb2.Step(from_point=24, to_point=18),
+                    board_pb2.Step(from_point=13, to_point=7),
+                    board_pb2.Step(from_point=13, to_point=7),
+                ]
             ),
         ),
         validation(POSITIONS[0], "8/5 6/5" + " " * 100),
@@ -128,8 +136,9 @@ NORMAL: dict[str, list[Message]] = {
         rules_pb2.BatchValidatePlaysRequest(requests=[validation(POSITIONS[i % 3]) for i in range(1000)])
     ],
     "ApplyPlay": [
-        rules_pb2.ApplyPlayRequest(variant=board_pb2.VARIANT_BACKGAMMON, position=position, dice=[3, 1],
-                                   notation="8/5 6/5")
+        rules_pb2.ApplyPlayRequest(
+            variant=board_pb2.VARIANT_BACKGAMMON, position=position, dice=[3, 1], notation="8/5 6/5"
+        )
         for position in POSITIONS
     ],
     "ScorePosition": [
@@ -159,14 +168,19 @@ NORMAL: dict[str, list[Message]] = {
         ),
         games_pb2.CreateGameRequest(
             rule_set=games_pb2.RuleSet(
-                variant=board_pb2.VARIANT_BACKGAMMON, cube_limit=0, jacoby=True, beavers=True,
-                automatic_doubles=True, automatic_doubles_limit=3,
+                variant=board_pb2.VARIANT_BACKGAMMON,
+                cube_limit=0,
+                jacoby=True,
+                beavers=True,
+                automatic_doubles=True,
+                automatic_doubles_limit=3,
             ),
             dice_mode=games_pb2.DICE_MODE_VERIFIABLE,
         ),
         games_pb2.CreateGameRequest(
             rule_set=games_pb2.RuleSet(
-                variant=board_pb2.VARIANT_LONG_NARDI, cube=games_pb2.CUBE_MODE_NO_CUBE,
+                variant=board_pb2.VARIANT_LONG_NARDI,
+                cube=games_pb2.CUBE_MODE_NO_CUBE,
                 opening=games_pb2.OPENING_WINNER_ROLLS_AGAIN,
             )
         ),
@@ -181,8 +195,9 @@ NORMAL: dict[str, list[Message]] = {
         games_pb2.RollDiceRequest(name=GAME, seat_token=TOKEN),
     ],
     "PlayMove": [
-        games_pb2.PlayMoveRequest(name=GAME, seat_token=TOKEN, etag="41", request_id=str(uuid.uuid4()),
-                                  notation="bar/22* 13/11"),
+        games_pb2.PlayMoveRequest(
+            name=GAME, seat_token=TOKEN, etag="41", request_id=str(uuid.uuid4()), notation="bar/22* 13/11"
+        ),
         games_pb2.PlayMoveRequest(name=GAME, seat_token=TOKEN, notation="pass"),
     ],
     "OfferDouble": [seat_action(games_pb2.OfferDoubleRequest)],
@@ -190,8 +205,13 @@ NORMAL: dict[str, list[Message]] = {
     "DropDouble": [seat_action(games_pb2.DropDoubleRequest)],
     "BeaverDouble": [seat_action(games_pb2.BeaverDoubleRequest)],
     "OfferResignation": [
-        games_pb2.OfferResignationRequest(name=GAME, seat_token=TOKEN, etag="7", request_id=str(uuid.uuid4()),
-                                          result=board_pb2.GAME_RESULT_GAMMON),
+        games_pb2.OfferResignationRequest(
+            name=GAME,
+            seat_token=TOKEN,
+            etag="7",
+            request_id=str(uuid.uuid4()),
+            result=board_pb2.GAME_RESULT_GAMMON,
+        ),
         games_pb2.OfferResignationRequest(name=GAME, seat_token=TOKEN, result=board_pb2.GAME_RESULT_MARS),
     ],
     "AcceptResignation": [seat_action(games_pb2.AcceptResignationRequest)],
@@ -295,11 +315,14 @@ def _requests_and_paths(kind: str) -> list[tuple[str, FieldPath]]:
     for method in sorted(METHODS):
         for path in _fields(METHODS[method].input_type):
             field = path[-1]
-            if kind == "text" and field.type == FieldDescriptor.TYPE_STRING:
-                cases.append((method, path))
-            elif kind == "enum" and field.type == FieldDescriptor.TYPE_ENUM:
-                cases.append((method, path))
-            elif kind == "repeated" and field.is_repeated:
+            if (
+                kind == "text"
+                and field.type == FieldDescriptor.TYPE_STRING
+                or kind == "enum"
+                and field.type == FieldDescriptor.TYPE_ENUM
+                or kind == "repeated"
+                and field.is_repeated
+            ):
                 cases.append((method, path))
     return cases
 
@@ -383,7 +406,9 @@ def test_megabytes_of_notation_are_refused_naming_the_field_and_both_lengths() -
         check_request(request, LIMITS)
     assert refused.value.message == "notation is 3,500,012 characters; at most 128"
     assert status_of(refused.value) == (
-        grpc.StatusCode.INVALID_ARGUMENT, "FIELD_TOO_LONG", "notation is 3,500,012 characters; at most 128"
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "FIELD_TOO_LONG",
+        "notation is 3,500,012 characters; at most 128",
     )
 
 

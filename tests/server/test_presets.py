@@ -19,7 +19,13 @@ ENGINE_HAS_BACKGAMMONS = "backgammons" in {field.name for field in fields(RuleSe
 
 def test_the_tables_players_know_are_offered_in_order() -> None:
     assert list(PRESETS) == [
-        "international", "money", "israeli-cafe", "single-games", "portes", "tavla", "long-nardi"
+        "international",
+        "money",
+        "israeli-cafe",
+        "single-games",
+        "portes",
+        "tavla",
+        "long-nardi",
     ]
     for preset in PRESETS.values():
         assert preset.title and preset.description, preset.key

@@ -30,6 +30,7 @@ TAVLI_PROTOS = sorted(
 )
 WELL_KNOWN = Path(protoc.__file__).resolve().parent / "_proto"
 
+
 def compiled(root: Path, names: list[str], out: Path) -> dict[str, descriptor_pb2.FileDescriptorProto]:
     """``names`` under ``root`` as protoc compiles them with their source info."""
     arguments = [f"-I{root}", f"-I{WELL_KNOWN}", "--include_source_info", f"--descriptor_set_out={out}"]
@@ -108,7 +109,11 @@ def test_grpcurl_describes_a_method_with_its_comment(grpcurl: Grpcurl) -> None:
     assert described.splitlines() == [
         "tavli.v1.RulesService.ListLegalPlays is a method:",
         *comment,
-        "rpc ListLegalPlays ( .tavli.v1.ListLegalPlaysRequest ) returns ( .tavli.v1.ListLegalPlaysResponse );",
+        (
+            "rpc ListLegalPlays ( .tavli.v1.ListLegalPlaysRequest ) returns ( "
+            ".tavli.v1.ListLegalPlaysResponse "
+            ");"
+        ),
     ]
 
 

@@ -320,7 +320,8 @@ def test_a_bot_taken_up_after_a_restart_counts_against_the_client_that_seated_it
         assert running.bot_seats.quotas.bot_client((name, 1)) is None
         with as_web_client(running, "203.0.113.7") as (channel, metadata):  # another client: its own share
             other = games_service_pb2_grpc.GamesServiceStub(channel).CreateGame(
-                games_pb2.CreateGameRequest(rule_set=games_pb2.RuleSet(variant=1, match_length=1)), metadata=metadata
+                games_pb2.CreateGameRequest(rule_set=games_pb2.RuleSet(variant=1, match_length=1)),
+                metadata=metadata,
             )
             request = pb.SeatBotRequest(name=other.game.name, seat_token=other.seat1_token)
             seated = bots_service_pb2_grpc.BotsServiceStub(channel).SeatBot(request, metadata=metadata)
@@ -357,7 +358,9 @@ def test_a_postgresql_database_made_before_bot_seats_is_migrated_to_keep_them(po
         store.close()
 
 
-def test_a_sqlite_bot_seat_stored_before_clients_were_is_taken_up_counted_against_nobody(tmp_path: Path) -> None:
+def test_a_sqlite_bot_seat_stored_before_clients_were_is_taken_up_counted_against_nobody(
+    tmp_path: Path,
+) -> None:
     database = tmp_path / "games.sqlite3"
     with running_server(db=database) as running, connected(running.port) as client:
         name = new_game_against_the_computer(client).name
@@ -370,7 +373,9 @@ def test_a_sqlite_bot_seat_stored_before_clients_were_is_taken_up_counted_agains
         assert running.bot_seats.quotas.bot_client((name, 1)) is None
 
 
-def test_a_postgresql_bot_seat_stored_before_clients_were_reads_back_with_no_client(postgres_url: str) -> None:
+def test_a_postgresql_bot_seat_stored_before_clients_were_reads_back_with_no_client(
+    postgres_url: str,
+) -> None:
     url = fresh_database(postgres_url)
     store = PostgresStore(url)
     store.create(GameRecord("games/a", {}, "system"), [], b"", None)

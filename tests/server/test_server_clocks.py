@@ -54,7 +54,9 @@ def wait_for_time_loss(client: TavliClient, name: str, within: float = 15.0) -> 
 
 def test_a_seat_that_stalls_loses_the_match_on_time_with_nobody_calling() -> None:
     with running_server() as server, connected(server.port) as client:
-        seat_0, _ = client.create_game(match_length=5, dice_seed="stall", clock=ClockRules(reserve=0.6, delay=0.3))
+        seat_0, _ = client.create_game(
+            match_length=5, dice_seed="stall", clock=ClockRules(reserve=0.6, delay=0.3)
+        )
         opened = seat_0.roll()
         staller = opened.to_act[0]
         assert opened.clocks.running == staller
@@ -99,7 +101,9 @@ def test_in_money_play_the_staller_loses_the_game_at_the_cube_and_play_goes_on()
 
 def test_game_shows_the_delay_and_a_turn_within_it_costs_no_reserve() -> None:
     with running_server() as server, connected(server.port) as client:
-        seat_0, seat_1 = client.create_game(match_length=3, dice_seed="delay", clock=ClockRules(reserve=60, delay=30))
+        seat_0, seat_1 = client.create_game(
+            match_length=3, dice_seed="delay", clock=ClockRules(reserve=60, delay=30)
+        )
         game = seat_0.roll()
         seats = {games_pb2.SEAT_0: seat_0, games_pb2.SEAT_1: seat_1}
         mover = game.to_act[0]
@@ -117,7 +121,10 @@ def test_an_action_after_the_deadline_is_refused_and_the_time_loss_is_stored_fir
         now = [1_800_000_000.0]
         tables = Tables(MemoryStore(), ServerKey(b"k" * 32), clock=lambda: now[0])
         created = await tables.create(
-            RuleSet(match_length=3, clock=ClockRules(reserve=10)), dice_mode="system", dice_seed="", request=None
+            RuleSet(match_length=3, clock=ClockRules(reserve=10)),
+            dice_mode="system",
+            dice_seed="",
+            request=None,
         )
         name, tokens = created.game.name, created.tokens
         opened = await tables.act(name, tokens[0], "", None, lambda match, seat: match.roll(seat))
@@ -139,7 +146,10 @@ def test_two_processes_racing_to_expire_one_clock_record_it_once(
     tmp_path: Path, database: str, request: pytest.FixtureRequest
 ) -> None:
     if database == "sqlite":
-        stores: list[Store] = [SqliteStore(tmp_path / "games.sqlite3"), SqliteStore(tmp_path / "games.sqlite3")]
+        stores: list[Store] = [
+            SqliteStore(tmp_path / "games.sqlite3"),
+            SqliteStore(tmp_path / "games.sqlite3"),
+        ]
     else:
         url = fresh_database(request.getfixturevalue("postgres_url"))
         stores = [PostgresStore(url), PostgresStore(url)]
@@ -147,14 +157,14 @@ def test_two_processes_racing_to_expire_one_clock_record_it_once(
     async def scenario() -> None:
         now = [1_800_000_000.0]
         key = ServerKey(b"k" * 32)
-        first, second = (
-            Tables(store, key, clock=lambda: now[0], shared=True) for store in stores
-        )
+        first, second = (Tables(store, key, clock=lambda: now[0], shared=True) for store in stores)
         rules = RuleSet(match_length=5, clock=ClockRules(reserve=5, delay=1))
         names = []
         for _ in range(8):
             created = await first.create(rules, dice_mode="system", dice_seed="", request=None)
-            await first.act(created.game.name, created.tokens[0], "", None, lambda match, seat: match.roll(seat))
+            await first.act(
+                created.game.name, created.tokens[0], "", None, lambda match, seat: match.roll(seat)
+            )
             await second.get(created.game.name)  # both hold it in memory, as two workers would
             names.append(created.game.name)
         now[0] += 7
@@ -210,15 +220,22 @@ def test_a_killed_server_keeps_the_deadline_and_the_restarted_one_expires_it_onc
 
 @pytest.mark.slow
 def test_two_workers_expire_each_clock_once(tmp_path: Path) -> None:
-    server = tavli_serve("--workers", "2", "--db", str(tmp_path / "games.sqlite3"), stderr=tmp_path / "serve.log")
+    server = tavli_serve(
+        "--workers", "2", "--db", str(tmp_path / "games.sqlite3"), stderr=tmp_path / "serve.log"
+    )
     try:
         clients = [
-            TavliClient(grpc.insecure_channel(server.address, options=[("grpc.use_local_subchannel_pool", 1)]), timeout=RPC_TIMEOUT)
+            TavliClient(
+                grpc.insecure_channel(server.address, options=[("grpc.use_local_subchannel_pool", 1)]),
+                timeout=RPC_TIMEOUT,
+            )
             for _ in range(4)
         ]
         names = []
         for number in range(6):
-            seat_0, _ = clients[number % 4].create_game(match_length=3, dice_seed=f"w{number}", clock=ClockRules(reserve=1))
+            seat_0, _ = clients[number % 4].create_game(
+                match_length=3, dice_seed=f"w{number}", clock=ClockRules(reserve=1)
+            )
             seat_0.roll()
             names.append(seat_0.name)
         for name in names:
@@ -239,7 +256,10 @@ def test_two_workers_expire_each_clock_once(tmp_path: Path) -> None:
     [
         (games_pb2.ClockRules(), "a clock needs a reserve, a reserve per point or a move limit"),
         (games_pb2.ClockRules(reserve={"seconds": -5}), "the clock's reserve cannot be negative"),
-        (games_pb2.ClockRules(delay={"seconds": 31 * 24 * 3600}, reserve={"seconds": 60}), "the clock's delay is between 0 and"),
+        (
+            games_pb2.ClockRules(delay={"seconds": 31 * 24 * 3600}, reserve={"seconds": 60}),
+            "the clock's delay is between 0 and",
+        ),
     ],
 )
 def test_clock_rules_that_make_no_sense_are_refused_in_words(clock: games_pb2.ClockRules, words: str) -> None:
@@ -260,7 +280,9 @@ def test_a_time_loss_is_exported_and_imported_back_as_one() -> None:
         )
         staller = seat_0.roll().to_act[0]
         wait_for_time_loss(client, seat_0.name)
-        exported = client.games.ExportMatch(games_pb2.ExportMatchRequest(name=seat_0.name), timeout=RPC_TIMEOUT).mat
+        exported = client.games.ExportMatch(
+            games_pb2.ExportMatchRequest(name=seat_0.name), timeout=RPC_TIMEOUT
+        ).mat
         loser = ("Alice", "Bob")[staller - 1]
         assert f'; [Game 1 Time "{loser} ran out of time"]' in exported
         imported, _ = client.import_match(exported)

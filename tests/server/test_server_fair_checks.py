@@ -40,7 +40,9 @@ def test_a_clients_small_record_is_checked_while_another_client_floods_the_serve
                 answered.append(time.monotonic())
 
         flood_stub = rules_service_pb2_grpc.RulesServiceStub(flooder.channel)
-        flood = [flood_stub.ValidateMatch.future(check_request(long_record), timeout=600) for _ in range(FLOOD)]
+        flood = [
+            flood_stub.ValidateMatch.future(check_request(long_record), timeout=600) for _ in range(FLOOD)
+        ]
         for call in flood:
             call.add_done_callback(on_answer)
         while running.checks.waiting() < FLOOD - 1:

@@ -20,6 +20,12 @@ from tavli.engine.dice import verify_throws
 from tavli.engine.events import Event, OpeningThrown, Played, Rolled
 from tavli.engine.matfile import import_mat
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
+from tests.engine.test_matfile import (
+    BACKGAMMON_GAME,
+    BACKGAMMON_SEED,
+    as_gammon_match_with_a_backgammon,
+    score_after,
+)
 from tests.server_play import (
     RPC_TIMEOUT,
     Policy,
@@ -31,12 +37,6 @@ from tests.server_play import (
     play_until,
     running_server,
     seat_to_act,
-)
-from tests.engine.test_matfile import (
-    BACKGAMMON_GAME,
-    BACKGAMMON_SEED,
-    as_gammon_match_with_a_backgammon,
-    score_after,
 )
 
 SEAT_0, SEAT_1 = games_pb2.SEAT_0, games_pb2.SEAT_1

@@ -35,8 +35,8 @@ from tavli.v1 import (
     match_record_pb2,
     rules_service_pb2 as rules_pb2,
 )
-from tests.server_play import RPC_TIMEOUT, Policy, all_events, connected, play_to_end, running_server
 from tests.engine.test_matfile import BACKGAMMON_GAME, as_gammon_match_with_a_backgammon, bot_match
+from tests.server_play import RPC_TIMEOUT, Policy, all_events, connected, play_to_end, running_server
 
 INVALID_ARGUMENT = grpc.StatusCode.INVALID_ARGUMENT
 
@@ -167,8 +167,10 @@ def test_latin_1_bytes_come_through_unchanged(client) -> None:
         (" 3 point match\n\n", "the file holds no game: no ' Game 1' line after the match line"),
         (
             '; [Variation "Chess"]\n 3 point match\n Game 1\n',
-            "tavli plays backgammon, long nardi, plakoto, fevga, nackgammon, 1-checker hypergammon,"
-            " 2-checker hypergammon and 3-checker hypergammon, not 'Chess'",
+            (
+                "tavli plays backgammon, long nardi, plakoto, fevga, nackgammon, 1-checker hypergammon,"
+                " 2-checker hypergammon and 3-checker hypergammon, not 'Chess'"
+            ),
         ),
     ],
 )

@@ -30,7 +30,12 @@ from tavli.v1 import (
 )
 from tests.server_play import RPC_TIMEOUT, connected, running_server, stop_process, tavli_serve
 
-SERVICES = ("tavli.v1.RulesService", "tavli.v1.AnalysisService", "tavli.v1.GamesService", "tavli.v1.BotsService")
+SERVICES = (
+    "tavli.v1.RulesService",
+    "tavli.v1.AnalysisService",
+    "tavli.v1.GamesService",
+    "tavli.v1.BotsService",
+)
 REPO = Path(__file__).resolve().parents[2]
 BG_START = "4HPwATDgc/ABMA"
 BATCH = "tavli.v1.BatchValidatePlaysRequest.requests"

@@ -71,7 +71,9 @@ def test_a_postgres_database_needs_a_key_file_and_a_reachable_server(tmp_path: P
     no_key = run("--db", "postgresql://nobody@127.0.0.1:1/none")
     assert no_key.returncode == 2
     assert "a PostgreSQL --db needs --key-file" in no_key.stderr
-    unreachable = run("--db", "postgresql://nobody:secret@127.0.0.1:1/none", "--key-file", str(tmp_path / "k"))
+    unreachable = run(
+        "--db", "postgresql://nobody:secret@127.0.0.1:1/none", "--key-file", str(tmp_path / "k")
+    )
     assert unreachable.returncode == 2
     assert unreachable.stderr.startswith("tavli serve: cannot use the database")
     assert "secret" not in unreachable.stderr
@@ -122,20 +124,28 @@ def test_a_watcher_hears_of_another_replicas_writes_without_polling(postgres_url
 
 def _health(channel: grpc.Channel) -> int:
     stub = health_pb2_grpc.HealthStub(channel)
-    return stub.Check(health_pb2.HealthCheckRequest(service="tavli.v1.GamesService"), timeout=RPC_TIMEOUT).status
+    return stub.Check(
+        health_pb2.HealthCheckRequest(service="tavli.v1.GamesService"), timeout=RPC_TIMEOUT
+    ).status
 
 
 def _wait_for_health(channel: grpc.Channel, status: int, within: float = 30.0) -> None:
     deadline = time.monotonic() + within
     while _health(channel) != status:
-        assert time.monotonic() < deadline, f"health never became {health_pb2.HealthCheckResponse.ServingStatus.Name(status)}"
+        assert time.monotonic() < deadline, (
+            f"health never became {health_pb2.HealthCheckResponse.ServingStatus.Name(status)}"
+        )
         time.sleep(0.1)
 
 
 def test_a_database_restart_is_unavailable_meanwhile_and_the_replica_reconnects(tmp_path: Path) -> None:
     with own_postgres_server() as database:
         served = tavli_serve(
-            "--db", fresh_database(database.url), "--key-file", str(tmp_path / "k"), stderr=tmp_path / "serve.log"
+            "--db",
+            fresh_database(database.url),
+            "--key-file",
+            str(tmp_path / "k"),
+            stderr=tmp_path / "serve.log",
         )
         channel = grpc.insecure_channel(served.address)
         client = TavliClient(channel, timeout=RPC_TIMEOUT)
@@ -165,7 +175,9 @@ def test_a_database_restart_is_unavailable_meanwhile_and_the_replica_reconnects(
             stop_process(served.process)
 
 
-def test_client_side_round_robin_spreads_calls_and_goes_on_when_a_replica_stops(postgres_url: str, tmp_path: Path) -> None:
+def test_client_side_round_robin_spreads_calls_and_goes_on_when_a_replica_stops(
+    postgres_url: str, tmp_path: Path
+) -> None:
     url = fresh_database(postgres_url)
     served = replicas(url, tmp_path / "server.key", 2, tmp_path)
     client = TavliClient.connect([server.address for server in served], timeout=RPC_TIMEOUT)
@@ -185,7 +197,10 @@ def test_client_side_round_robin_spreads_calls_and_goes_on_when_a_replica_stops(
         for server in served:
             stop_process(server.process)
     served_calls = [
-        sum('GamesService/GetGame' in line for line in (tmp_path / f"replica-{number}.log").read_text().splitlines())
+        sum(
+            "GamesService/GetGame" in line
+            for line in (tmp_path / f"replica-{number}.log").read_text().splitlines()
+        )
         for number in range(2)
     ]
     assert all(served_calls), served_calls  # both replicas served reads before one stopped

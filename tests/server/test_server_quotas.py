@@ -14,11 +14,17 @@ from tests.server_play import RPC_TIMEOUT, connected, error_info, running_server
 
 
 def test_a_client_with_as_many_live_games_as_allowed_creates_another_once_one_is_over() -> None:
-    with running_server(quotas=QuotaLimits(live_games_per_client=3)) as server, connected(server.port) as client:
+    with (
+        running_server(quotas=QuotaLimits(live_games_per_client=3)) as server,
+        connected(server.port) as client,
+    ):
         games = [client.create_game(variant="backgammon", match_length=1) for _ in range(3)]
         with pytest.raises(TavliServerError) as refused:
             client.create_game(variant="backgammon", match_length=1)
-        assert (refused.value.code, refused.value.reason) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_GAMES")
+        assert (refused.value.code, refused.value.reason) == (
+            grpc.StatusCode.RESOURCE_EXHAUSTED,
+            "TOO_MANY_GAMES",
+        )
         assert "3 live games" in str(refused.value)
         # The first game ends (a resignation accepted ends a 1-point match): room for one more.
         seat_0, seat_1 = games[0]

@@ -37,7 +37,14 @@ def replicas(postgres_url: str, tmp_path: Path):  # type: ignore[no-untyped-def]
         pytest.fail("nginx is needed: install Debian's nginx package (./run test does, as root)")
     url = fresh_database(postgres_url)
     served = [
-        tavli_serve("--db", url, "--key-file", str(tmp_path / "server.key"), "--log-json", stderr=tmp_path / f"replica-{n}.log")
+        tavli_serve(
+            "--db",
+            url,
+            "--key-file",
+            str(tmp_path / "server.key"),
+            "--log-json",
+            stderr=tmp_path / f"replica-{n}.log",
+        )
         for n in range(REPLICAS)
     ]
     try:
@@ -52,8 +59,14 @@ def _served_by(folder: Path) -> dict[int, int]:
     """GamesService calls logged by each replica."""
     calls = {}
     for number in range(REPLICAS):
-        lines = [json.loads(line) for line in (folder / f"replica-{number}.log").read_text().splitlines() if line.startswith("{")]
-        calls[number] = sum(1 for line in lines if line.get("event") == "rpc" and "GamesService" in line.get("method", ""))
+        lines = [
+            json.loads(line)
+            for line in (folder / f"replica-{number}.log").read_text().splitlines()
+            if line.startswith("{")
+        ]
+        calls[number] = sum(
+            1 for line in lines if line.get("event") == "rpc" and "GamesService" in line.get("method", "")
+        )
     return calls
 
 

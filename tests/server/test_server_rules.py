@@ -319,7 +319,10 @@ def test_apply_play_refuses_an_illegal_play_with_failed_precondition(rules) -> N
 def test_plays_in_a_finished_game_are_refused_with_game_over(rules, variant, player, opponent, who) -> None:
     position = by_board(player, opponent)
     calls = [
-        (rules.ListLegalPlays, rules_pb2.ListLegalPlaysRequest(variant=variant, position=position, dice=[3, 1])),
+        (
+            rules.ListLegalPlays,
+            rules_pb2.ListLegalPlaysRequest(variant=variant, position=position, dice=[3, 1]),
+        ),
         (rules.ValidatePlay, rules_pb2.ValidatePlayRequest(variant=variant, position=position, dice=[3, 1])),
         (rules.ApplyPlay, rules_pb2.ApplyPlayRequest(variant=variant, position=position, dice=[3, 1])),
     ]
@@ -333,7 +336,9 @@ def test_plays_in_a_finished_game_are_refused_with_game_over(rules, variant, pla
     assert [(answer.legal, answer.error) for answer in answers] == [
         (False, f"the game is over: {who} borne off all 15 checkers")
     ]
-    scored = rules.ScorePosition(rules_pb2.ScorePositionRequest(variant=variant, position=position), timeout=RPC_TIMEOUT)
+    scored = rules.ScorePosition(
+        rules_pb2.ScorePositionRequest(variant=variant, position=position), timeout=RPC_TIMEOUT
+    )
     assert scored.points > 0
 
 

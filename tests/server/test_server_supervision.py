@@ -161,7 +161,9 @@ def test_supervising_needs_a_fixed_port_and_a_database() -> None:
 def serve_fails(*arguments: str, lines: int | None = 1) -> list[str]:
     """Run ``tavli serve`` expecting it to refuse to start, saying why in its last line of
     standard error and, unless told otherwise, its only one; returns those lines."""
-    process = subprocess.Popen(serve_command(*arguments), cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        serve_command(*arguments), cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     try:
         _, error = process.communicate(timeout=30)
     finally:

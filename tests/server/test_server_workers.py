@@ -17,7 +17,9 @@ from tests.server_play import Policy, play_to_end, tavli_serve
 def _channels(address: str, count: int) -> list[TavliClient]:
     # A channel of its own each (no shared subchannel), so the kernel spreads them over the workers.
     return [
-        TavliClient(grpc.insecure_channel(address, options=[("grpc.use_local_subchannel_pool", 1)]), timeout=20)
+        TavliClient(
+            grpc.insecure_channel(address, options=[("grpc.use_local_subchannel_pool", 1)]), timeout=20
+        )
         for _ in range(count)
     ]
 
@@ -41,7 +43,9 @@ def test_workers_share_games_through_the_store(tmp_path: Path) -> None:
         names = []
         for number in range(3):
             creator = clients[number]
-            seat_0, seat_1 = creator.create_game(variant="backgammon", match_length=3, dice_seed=f"workers-{number}")
+            seat_0, seat_1 = creator.create_game(
+                variant="backgammon", match_length=3, dice_seed=f"workers-{number}"
+            )
             # Each seat acts through a channel of its own, likely served by the other worker.
             seats = (
                 Seat(clients[(number + 1) % 6], seat_0.name, 0, seat_0.token, seat_0.last_seen),
@@ -51,7 +55,10 @@ def test_workers_share_games_through_the_store(tmp_path: Path) -> None:
             assert final.winner
             names.append(final.name)
         for name in names:
-            seen = {(game.etag, tuple(game.score), game.phase) for game in (client.game(name) for client in clients)}
+            seen = {
+                (game.etag, tuple(game.score), game.phase)
+                for game in (client.game(name) for client in clients)
+            }
             assert len(seen) == 1
     finally:
         for client in clients:
@@ -61,5 +68,7 @@ def test_workers_share_games_through_the_store(tmp_path: Path) -> None:
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     assert len({line["pid"] for line in lines if line.get("event") == "serving"}) == 2
     # The games' calls were served by both workers.
-    served_by = {line["worker"] for line in lines if line.get("event") == "rpc" and "GamesService" in line["method"]}
+    served_by = {
+        line["worker"] for line in lines if line.get("event") == "rpc" and "GamesService" in line["method"]
+    }
     assert len(served_by) == 2

@@ -175,7 +175,12 @@ def test_a_cold_load_reads_the_snapshot_and_the_events_from_the_one_it_follows_o
     loaded = store.load_latest("games/a")
     assert loaded is not None
     stored, first, tail = loaded
-    assert (stored.updated, stored.snapshot, first, tail) == (200.0, None, 0, events("opening", "roll", "play"))
+    assert (stored.updated, stored.snapshot, first, tail) == (
+        200.0,
+        None,
+        0,
+        events("opening", "roll", "play"),
+    )
     store.append(append("games/a", 3, "double", "take", snapshot=Snapshot(4, "{}")))
     loaded = store.load_latest("games/a")
     assert loaded is not None
@@ -435,7 +440,9 @@ def test_a_bot_seats_lease_goes_to_one_holder_until_it_runs_out(store: Store) ->
     assert not store.claim_bot_seats([("games/a", 1)], "two", 190.0, 300.0)
     assert store.claim_bot_seats([("games/a", 1)], "one", 190.0, 210.0)  # renewed by its holder
     assert store.bot_seats_to_take(205.0, 10) == []
-    assert store.bot_seats_to_take(211.0, 10) == [BotSeat("games/a", 1, "heuristic", 150.0, client="203.0.113.7")]
+    assert store.bot_seats_to_take(211.0, 10) == [
+        BotSeat("games/a", 1, "heuristic", 150.0, client="203.0.113.7")
+    ]
     assert store.claim_bot_seats([("games/a", 1)], "two", 211.0, 220.0)  # ran out: taken over
     assert not store.claim_bot_seats([("games/a", 1)], "one", 212.0, 230.0)  # the old holder has lost it
     assert not store.claim_bot_seats([("games/a", 0)], "two", 212.0, 230.0)  # no bot at that seat

@@ -40,12 +40,23 @@ def test_the_log_keeps_the_play_as_the_server_writes_it(tmp_path: Path) -> None:
         assert list(seat_0.roll().dice) == [3, 1]
         game = seat_0.play("6/5, 8/5")  # written with a comma, the lower move first
         assert game.last_play.notation == "8/5 6/5"
-        assert [(step.from_point, step.to_point, step.die) for step in game.last_play.steps] == [(6, 5, 1), (8, 5, 3)]
-        (event,) = [event for event in all_events(client, seat_0.name) if event.kind == games_pb2.EVENT_KIND_PLAY]
+        assert [(step.from_point, step.to_point, step.die) for step in game.last_play.steps] == [
+            (6, 5, 1),
+            (8, 5, 3),
+        ]
+        (event,) = [
+            event for event in all_events(client, seat_0.name) if event.kind == games_pb2.EVENT_KIND_PLAY
+        ]
         assert event.notation == "8/5 6/5"
         assert [(step.from_point, step.to_point, step.die) for step in event.steps] == [(6, 5, 1), (8, 5, 3)]
     assert stored_plays(database, seat_0.name) == [
-        {"kind": "play", "side": 0, "steps": [[6, 5, 1, False], [8, 5, 3, False]], "notation": "8/5 6/5", "forced": False}
+        {
+            "kind": "play",
+            "side": 0,
+            "steps": [[6, 5, 1, False], [8, 5, 3, False]],
+            "notation": "8/5 6/5",
+            "forced": False,
+        }
     ]
 
 
@@ -55,14 +66,19 @@ def test_a_play_given_as_steps_is_checked_and_made() -> None:
         seat_0.roll()
 
         def play(*moves: tuple[int, int]) -> games_pb2.PlayMoveResponse:
-            steps = board_pb2.PlaySteps(steps=[board_pb2.Step(from_point=start, to_point=end) for start, end in moves])
+            steps = board_pb2.PlaySteps(
+                steps=[board_pb2.Step(from_point=start, to_point=end) for start, end in moves]
+            )
             request = games_pb2.PlayMoveRequest(name=seat_0.name, seat_token=seat_0.token, steps=steps)
             return client.games.PlayMove(request, timeout=10)
 
         with pytest.raises(grpc.RpcError) as refused:
             play((24, 21), (24, 20))  # the 4 is no die of 3-1
         assert error_info(refused.value)[:2] == (grpc.StatusCode.FAILED_PRECONDITION, "ILLEGAL_PLAY")
-        assert refused.value.details() == "24/20 is not a step of one die of your 3-1 (a step moves a checker by one die)"
+        assert (
+            refused.value.details()
+            == "24/20 is not a step of one die of your 3-1 (a step moves a checker by one die)"
+        )
         with pytest.raises(grpc.RpcError) as malformed:
             play((6, 8))
         assert error_info(malformed.value)[:2] == (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_PLAY")
@@ -131,7 +147,7 @@ def test_a_game_stored_in_the_old_form_loads_and_goes_on_in_the_new(tmp_path: Pa
                     (json.dumps(old), seat_0.name, sequence),
                 )
     old_form = stored_plays(database, seat_0.name)
-    assert [("steps" in event, event["play"]) for event in old_form][0] == (False, "8/5, 6/5")
+    assert next(("steps" in event, event["play"]) for event in old_form) == (False, "8/5, 6/5")
     assert all(isinstance(event_from_dict(event), WrittenPlay) for event in old_form)
 
     with running_server(db=database) as running, connected(running.port) as client:

@@ -125,8 +125,12 @@ def test_a_request_id_answers_its_own_request_again_and_refuses_any_other() -> N
         clock = Clock()
         store = MemoryStore()
         tables = tables_over(store, clock)
-        created = await tables.create(MONEY, dice_mode="system", dice_seed="", request=request("CreateGame", "a"))
-        again = await tables.create(MONEY, dice_mode="system", dice_seed="", request=request("CreateGame", "a"))
+        created = await tables.create(
+            MONEY, dice_mode="system", dice_seed="", request=request("CreateGame", "a")
+        )
+        again = await tables.create(
+            MONEY, dice_mode="system", dice_seed="", request=request("CreateGame", "a")
+        )
         assert again.game.name == created.game.name and again.tokens == created.tokens
         with pytest.raises(RequestIdReused):
             await tables.create(MONEY, dice_mode="system", dice_seed="", request=request("CreateGame", "b"))
@@ -138,7 +142,9 @@ def test_a_request_id_answers_its_own_request_again_and_refuses_any_other() -> N
         assert retried.version == first.version and retried.state == first.state
         # The same id for another method, or by the other seat: refused, and nothing is done.
         with pytest.raises(RequestIdReused, match="RollDice by seat 0"):
-            await tables.act(name, token_0, "", request("OfferDouble"), lambda match, seat: match.double(seat))
+            await tables.act(
+                name, token_0, "", request("OfferDouble"), lambda match, seat: match.double(seat)
+            )
         with pytest.raises(RequestIdReused):
             await tables.act(name, token_1, "", roll, lambda match, seat: match.roll(seat))
         assert (await tables.get(name)).version == first.version
@@ -146,7 +152,9 @@ def test_a_request_id_answers_its_own_request_again_and_refuses_any_other() -> N
         # A retry after the game moved on gets the first answer, rebuilt from the log.
         mover = first.state.game.turn
         play = first.match.legal_plays()[0]
-        await tables.act(name, (token_0, token_1)[mover], "", None, lambda match, seat: match.play(seat, play))
+        await tables.act(
+            name, (token_0, token_1)[mover], "", None, lambda match, seat: match.play(seat, play)
+        )
         late = await tables.act(name, token_0, "", roll, lambda match, seat: match.roll(seat))
         assert late.version == first.version and late.state == first.state
 
@@ -163,7 +171,9 @@ def test_stored_request_ids_past_their_window_are_forgotten() -> None:
         clock = Clock()
         store = MemoryStore()
         tables = tables_over(store, clock, request_retention=3600.0)
-        created = await tables.create(MONEY, dice_mode="system", dice_seed="", request=Request("old", "CreateGame", ""))
+        created = await tables.create(
+            MONEY, dice_mode="system", dice_seed="", request=Request("old", "CreateGame", "")
+        )
         assert ("", "old") in store.requests
         clock.now += 3600 + 120
         await tables.act(created.game.name, created.tokens[0], "", None, lambda match, seat: match.roll(seat))
@@ -185,7 +195,11 @@ def test_seat_tokens_and_unrevealed_seeds_are_not_stored() -> None:
         seed = key.dice_seed(name, 1)
         assert created.game.match.dice_commitment and created.game.match.seed_in_play == seed
         stored = json.dumps(
-            [dataclasses.asdict(store.records[name]), store.events[name], [dataclasses.asdict(r) for r in store.requests.values()]]
+            [
+                dataclasses.asdict(store.records[name]),
+                store.events[name],
+                [dataclasses.asdict(r) for r in store.requests.values()],
+            ]
         ) + repr(store.summaries)
         for secret in (*created.tokens, seed.hex()):
             assert secret not in stored
@@ -214,7 +228,9 @@ def test_a_game_whose_log_does_not_replay_is_lost_alone() -> None:
         tables = tables_over(store)
         games = [await tables.create(MONEY, dice_mode="system", dice_seed="", request=None) for _ in range(3)]
         for created in games:
-            await tables.act(created.game.name, created.tokens[0], "", None, lambda match, seat: match.roll(seat))
+            await tables.act(
+                created.game.name, created.tokens[0], "", None, lambda match, seat: match.roll(seat)
+            )
         damaged = games[1].game.name
         store.events[damaged].append({"type": "took", "side": 0})  # a take with no double: not allowed
         fresh = tables_over(store)  # a server that has not read the games yet
@@ -236,7 +252,9 @@ def test_a_stale_etag_is_refused_and_changes_nothing() -> None:
         view: GameView = created.game
         await tables.act(view.name, created.tokens[0], view.etag, None, lambda match, seat: match.roll(seat))
         with pytest.raises(StaleEtag):
-            await tables.act(view.name, created.tokens[1], view.etag, None, lambda match, seat: match.roll(seat))
+            await tables.act(
+                view.name, created.tokens[1], view.etag, None, lambda match, seat: match.roll(seat)
+            )
 
     run(scenario())
 

@@ -100,7 +100,9 @@ def play_until_the_computer_has_played(
             return
         if wait_until_actionable(player.page):
             player.act()
-    raise AssertionError(f"{player.label}: the computer made fewer than {plays} plays in {MOST_ACTIONS} actions")
+    raise AssertionError(
+        f"{player.label}: the computer made fewer than {plays} plays in {MOST_ACTIONS} actions"
+    )
 
 
 @pytest.mark.parametrize("reload", [False, True], ids=["page-left-as-it-was", "page-reloaded"])

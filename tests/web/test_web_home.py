@@ -167,7 +167,8 @@ def left_to_right(page: Page) -> tuple[float, float, float]:
     one go (the page redraws the board as it catches up after a reload)."""
     measure = """(svg) => {
         const middle = (e) => { const r = e.getBoundingClientRect(); return r.x + r.width / 2; };
-        return [svg.querySelector('[data-point="1"]'), svg, svg.querySelector('[data-point="12"]')].map(middle);
+        const point = (number) => svg.querySelector(`[data-point="${number}"]`);
+        return [point(1), svg, point(12)].map(middle);
     }"""
     found = by(page, "board").locator("svg").evaluate(measure)
     return (float(found[0]), float(found[1]), float(found[2]))
