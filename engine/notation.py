@@ -157,7 +157,8 @@ def read_play(variant: Variant, position: Position, dice: Dice, text: str) -> Pl
     if not ways:
         # Written through a point it cannot stop on ("24/19/13" with 6-5 when the 19-point is
         # blocked) or in an order it cannot be played in: the legal play with the same checkers
-        # at the end is meant, as GNU Backgammon reads it.
+        # at the end is meant, as GNU Backgammon reads it, if it hits wherever a hit is marked
+        # ("10/4*/1" where the hitter must stay on the 4-point is not "10/7/1").
         ways = _legal_ways_to(variant, position, dice, moves)
         if not ways:
             raise IllegalPlayError(text, position.position_id(), dice, refusal)
@@ -172,7 +173,12 @@ def _legal_ways_to(
         counts[move.start] -= 1
         counts[move.end] += 1
     target = tuple(counts)
-    return [play.steps for play in variant.legal_plays(position, dice) if play.position.player == target]
+    marked = {point for move in moves for point, hit in zip(move.points[1:], move.hits) if hit}
+    return [
+        play.steps
+        for play in variant.legal_plays(position, dice)
+        if play.position.player == target and marked <= _hit_points(play.steps)
+    ]
 
 
 def _the_way_meant(

@@ -211,6 +211,17 @@ def test_maximum_use_and_the_higher_die_choose_among_the_plays_that_remain() -> 
         NO_HIT_AND_RUN.check_play(blocked, (6, 3), [(10, 4), (4, 1)])
 
 
+def test_a_written_hit_and_run_is_refused_not_read_as_another_route() -> None:
+    # 10/1 through the 7-point is legal; written through a hit on the 4-point it is the play the
+    # rule forbids, and the reader says so rather than taking the other route.
+    position = Position.from_points({10: 1}, {21: 1, 12: 14})
+    assert NO_HIT_AND_RUN.parse_play(position, (6, 3), "10/7/1").notation() == "10/1"
+    assert NO_HIT_AND_RUN.parse_play(position, (6, 3), "10/1").notation() == "10/1"
+    with pytest.raises(IllegalPlayError, match="the checker that hit on your 4-point must stay there"):
+        NO_HIT_AND_RUN.parse_play(position, (6, 3), "10/4*/1")
+    assert RuleSet().rules.parse_play(position, (6, 3), "10/4*/1").notation() == "10/4*/1"
+
+
 def test_a_hit_outside_the_home_board_lets_the_hitter_run_on() -> None:
     position = Position.from_points({13: 2, 24: 13}, {15: 1, 6: 14})  # a blot on the player's 10
     plays = {play.notation() for play in NO_HIT_AND_RUN.legal_plays(position, (3, 3))}
