@@ -37,12 +37,12 @@ from tavli.clients.client import (
     SeatStream,
     TavliClient,
     TavliServerError,
-    VariantName,
 )
 from tavli.engine import BACKGAMMON, VARIANTS, Play, Position, Step, Variant
 from tavli.engine.clock import ClockRules
 from tavli.engine.position import CHECKERS_PER_SIDE
 from tavli.engine.rules import DEFAULT_CUBE_LIMIT, RuleSet
+from tavli.engine.variant import VariantName
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
 
 _RETRIES = 3  # fresh reads after a stale etag before giving up

@@ -315,16 +315,20 @@ class WebPort:
     _stopping: asyncio.Event
     _task: asyncio.Task[None]
     _channel: grpc.aio.Channel
+    _guard: WebGuard
 
     async def stop(self, grace: float | None) -> None:
-        """Stop taking connections; calls in flight get ``grace`` seconds (Hypercorn's own
-        graceful timeout) before the native server's stop ends them."""
+        """Stop taking connections; calls in flight get ``grace`` seconds before they are ended,
+        a request whose body has not all come is answered UNAVAILABLE at once, and idle
+        connections close: every connection ends before Hypercorn's graceful timeout would cancel
+        it (a cancelled connection task makes Python 3.11's asyncio log a traceback)."""
         self._stopping.set()
+        self._guard.stop()
+        await self._channel.close(grace)
         try:
             await asyncio.wait_for(asyncio.shield(self._task), timeout=(grace or 0.0) + 5.0)
         except TimeoutError:
             self._task.cancel()
-        await self._channel.close()
 
 
 async def start_web_port(
@@ -374,16 +378,17 @@ async def start_web_port(
         config.certfile, config.keyfile = str(tls[0]), str(tls[1])
         sockets = Sockets(secure_sockets=[listener], insecure_sockets=[], quic_sockets=[])
     stopping = asyncio.Event()
+    guard = WebGuard(app, limits, refused=refused)
     task = asyncio.create_task(
         worker_serve(
             # (Hypercorn types each ASGI event; the guard passes them on as mappings)
-            wrap_app(WebGuard(app, limits, refused=refused), config.wsgi_max_body_size, "asgi"),  # type: ignore[arg-type]
+            wrap_app(guard, config.wsgi_max_body_size, "asgi"),  # type: ignore[arg-type]
             config,
             sockets=sockets,
             shutdown_trigger=stopping.wait,
         )
     )
-    return WebPort(listener.getsockname()[1], stopping, task, channel)
+    return WebPort(listener.getsockname()[1], stopping, task, channel, guard)
 
 
 def _listen(host: str, port: int, *, reuse_port: bool) -> socket.socket:

@@ -12,12 +12,26 @@ the low-water mark, so a stream whose reader stops holds at most the high-water 
 message; its writer (connectrpc, sending the next message) waits, so the web port stops reading
 the native stream, and gRPC's own flow control stops the watch on the server. HTTP/1.1 needs no
 such thing: asyncio's transport stops the writer at its own high-water mark.
+
+An HTTP/2 connection opened without TLS (the preface sent at once, "prior knowledge") is counted
+busy from its first bytes until a stream of it closes, so one that opens no stream was never idle:
+Hypercorn's keep-alive timeout never closed it, nor did a stop of the server, and a client could
+hold such connections, and descriptors, for ever. :class:`IdleAwareH2Protocol` says it is idle
+once it has started with no stream open.
 """
 
 from __future__ import annotations
 
+import hypercorn.protocol
 import hypercorn.protocol.h2
-from hypercorn.protocol.h2 import BUFFER_HIGH_WATER, BUFFER_LOW_WATER, BufferCompleteError, StreamBuffer
+from hypercorn.events import Updated
+from hypercorn.protocol.h2 import (
+    BUFFER_HIGH_WATER,
+    BUFFER_LOW_WATER,
+    BufferCompleteError,
+    H2Protocol,
+    StreamBuffer,
+)
 
 
 class BoundedStreamBuffer(StreamBuffer):
@@ -43,7 +57,20 @@ class BoundedStreamBuffer(StreamBuffer):
         return data
 
 
+class IdleAwareH2Protocol(H2Protocol):
+    """Hypercorn's HTTP/2 protocol, idle (so timed out, and closed by a stop) from its start
+    until its first stream."""
+
+    async def initiate(
+        self, headers: list[tuple[bytes, bytes]] | None = None, settings: bytes | None = None
+    ) -> None:
+        await super().initiate(headers, settings)
+        if self.idle:
+            await self.send(Updated(idle=True))
+
+
 def bound_http2_streams() -> None:
-    """Have Hypercorn's HTTP/2 streams use :class:`BoundedStreamBuffer` (for every stream of
-    this process opened from now on)."""
+    """Have Hypercorn's HTTP/2 connections use :class:`BoundedStreamBuffer` and
+    :class:`IdleAwareH2Protocol` (for every connection of this process opened from now on)."""
     hypercorn.protocol.h2.StreamBuffer = BoundedStreamBuffer  # type: ignore[misc]
+    hypercorn.protocol.H2Protocol = IdleAwareH2Protocol  # type: ignore[attr-defined]

@@ -54,6 +54,19 @@ class WebGuard:
         self._refused = refused
         self._open: Counter[str] = Counter()  # requests open, by client
         self._open_in_all = 0
+        self._stopping: asyncio.Future[None] | None = None
+
+    def stop(self) -> None:
+        """The server is stopping: a body still awaited is given up at once (its request answered
+        UNAVAILABLE), so that no connection outlives the stop's grace waiting for one."""
+        stopping = self._stopping_future()
+        if not stopping.done():
+            stopping.set_result(None)
+
+    def _stopping_future(self) -> asyncio.Future[None]:
+        if self._stopping is None:
+            self._stopping = asyncio.get_running_loop().create_future()
+        return self._stopping
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -86,7 +99,8 @@ class WebGuard:
         self._open[address] += 1
         self._open_in_all += 1
         try:
-            await self.app(scope, _Body(scope, receive, content_type, self.limits.body_seconds), send)
+            body = _Body(scope, receive, content_type, self.limits.body_seconds, self._stopping_future())
+            await self.app(scope, body, send)
         finally:
             self._open_in_all -= 1
             self._open[address] -= 1
@@ -110,9 +124,17 @@ class _Body:
     """A request's ``receive``: its body due within ``seconds`` of now, and each message of an
     enveloped stream that names no compression checked not to be flagged compressed."""
 
-    def __init__(self, scope: Scope, receive: Receive, content_type: str, seconds: float) -> None:
+    def __init__(
+        self,
+        scope: Scope,
+        receive: Receive,
+        content_type: str,
+        seconds: float,
+        stopping: asyncio.Future[None],
+    ) -> None:
         self._receive = receive
         self._seconds = seconds
+        self._stopping = stopping
         self._due = asyncio.get_running_loop().time() + seconds
         self._done = False
         self._envelopes = _Envelopes() if _unencoded_stream(scope, content_type) else None
@@ -121,13 +143,19 @@ class _Body:
         if self._done:
             return await self._receive()  # after the body: the client's hanging up, whenever
         remaining = self._due - asyncio.get_running_loop().time()
-        try:
-            event = await asyncio.wait_for(self._receive(), max(remaining, 0.0))
-        except TimeoutError:
+        receiving = asyncio.ensure_future(self._receive())
+        await asyncio.wait(
+            (receiving, self._stopping), timeout=max(remaining, 0.0), return_when=asyncio.FIRST_COMPLETED
+        )
+        if not receiving.done():
+            receiving.cancel()
+            if self._stopping.done():
+                raise ConnectError(Code.UNAVAILABLE, "the server is stopping: send the request again shortly")
             raise ConnectError(
                 Code.RESOURCE_EXHAUSTED,
                 f"the request's body did not arrive within {self._seconds:g} seconds: send it whole, at once",
-            ) from None
+            )
+        event = receiving.result()
         if event["type"] == "http.request":
             if self._envelopes is not None:
                 self._envelopes.read(event.get("body", b""))
