@@ -173,7 +173,7 @@ def run(arguments: argparse.Namespace) -> int:
             results = play(client, progress.update if progress else None)
     except TavliServerError as error:
         print(
-            f"tavli arena: the server refused: {error.message} ({error.reason or error.code.name})",
+            f"tavli arena: the server refused: {error.message} ({error.reason or error.status.name})",
             file=sys.stderr,
         )
         return 1

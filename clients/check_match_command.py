@@ -104,7 +104,7 @@ def _problem(problem: Problem) -> dict[str, Any]:
         "move": problem.move,
         "line": problem.line,
         "side": problem.side,
-        "reason": problem.message,
+        "message": problem.message,
     }
 
 

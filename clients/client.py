@@ -80,20 +80,20 @@ GAMES_SERVICE = games_pb2.DESCRIPTOR.services_by_name["GamesService"].full_name
 
 
 class TavliServerError(Exception):
-    """An error status from the server: ``code`` (a grpc.StatusCode), ``reason`` (the stable
-    ErrorInfo reason, e.g. ``ILLEGAL_PLAY``) and ``message`` (the reason in words); for a match
+    """An error status from the server: ``status`` (a grpc.StatusCode), ``reason`` (the stable
+    ErrorInfo reason, e.g. ``ILLEGAL_PLAY``) and ``message`` (why, in words); for a match
     record refused (``INVALID_MATCH_RECORD``, ``UNREADABLE_MATCH_RECORD``), ``problems`` holds
     its problems as the status details carry them."""
 
     def __init__(
         self,
-        code: grpc.StatusCode,
+        status: grpc.StatusCode,
         reason: str,
         message: str,
         problems: Sequence[match_record_pb2.MatchProblem] = (),
     ) -> None:
         super().__init__(message)
-        self.code = code
+        self.status = status
         self.reason = reason
         self.message = message
         self.problems = tuple(problems)
@@ -736,31 +736,31 @@ def _refusal_error(refusal: games_pb2.SeatActionRefusal) -> TavliServerError:
 
 
 class _Lost(Exception):
-    """A stream ended (``status``: its error, None when it ended with OK) or went quiet
+    """A stream ended (``failure``: its error, None when it ended with OK) or went quiet
     (``timed_out``) before the message waited for."""
 
-    def __init__(self, status: grpc.RpcError | None, *, timed_out: bool = False) -> None:
-        super().__init__(status)
-        self.status = status
+    def __init__(self, failure: grpc.RpcError | None, *, timed_out: bool = False) -> None:
+        super().__init__(failure)
+        self.failure = failure
         self.timed_out = timed_out
-        self.reason = TavliServerError.from_rpc_error(status).reason if status is not None else ""
+        self.reason = TavliServerError.from_rpc_error(failure).reason if failure is not None else ""
 
     @property
     def worth_joining_again(self) -> bool:
         if self.timed_out:
             return True
-        if self.status is None:
+        if self.failure is None:
             return False
-        return self.status.code() in _JOIN_AGAIN or self.reason == "SEAT_ALREADY_STREAMING"
+        return self.failure.code() in _JOIN_AGAIN or self.reason == "SEAT_ALREADY_STREAMING"
 
     def error(self) -> TavliServerError:
         if self.timed_out:
             late = "the server did not answer in time"
             return TavliServerError(grpc.StatusCode.DEADLINE_EXCEEDED, "", late)
-        if self.status is None:
+        if self.failure is None:
             over = "the match is over: the server ended the stream"
             return TavliServerError(grpc.StatusCode.FAILED_PRECONDITION, "MATCH_OVER", over)
-        return TavliServerError.from_rpc_error(self.status)
+        return TavliServerError.from_rpc_error(self.failure)
 
 
 class _End:

@@ -220,7 +220,7 @@ def run(arguments: argparse.Namespace) -> int:
         with embedded_server() as address, TavliClient.connect(address) as client:
             return PlaySession(client, bot, options).run()
     except TavliServerError as error:  # a rule set the server refuses, or the server gone
-        if error.code == grpc.StatusCode.UNAVAILABLE:
+        if error.status == grpc.StatusCode.UNAVAILABLE:
             return _fail(f"cannot reach the server: {error.message}")
         return _fail(f"the server refused: {error.message}")
 

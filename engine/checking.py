@@ -38,7 +38,7 @@ def check_play(variant: Variant, position: Position, dice: Dice, given: Sequence
     played in it.
 
     :raises InvalidPlayError: for a move that no checker can make on any board (25/27, 6/8).
-    :raises IllegalPlayError: if the play is not legal here; its ``reason`` says why.
+    :raises IllegalPlayError: if the play is not legal here; its ``why`` says why not.
     """
     dice = higher_first(check_dice(dice))
     variant.check_position(position)
@@ -166,8 +166,8 @@ def finish(variant: Variant, position: Position, dice: Dice, written: str, steps
     legal = variant.legal_plays(position, dice)
     play = legal.leading_to(after)
     if play is None:
-        reason = _short_play_refusal(variant, position, dice, steps, after, legal)
-        raise IllegalPlayError(written, position.position_id(), dice, reason)
+        refusal = _short_play_refusal(variant, position, dice, steps, after, legal)
+        raise IllegalPlayError(written, position.position_id(), dice, refusal)
     return play
 
 

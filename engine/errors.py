@@ -18,15 +18,15 @@ class InvalidPlayError(TavliError):
 class IllegalPlayError(TavliError):
     """A readable play that the rules do not allow in this position with these dice.
 
-    ``reason`` says why in a player's words ("you must play the higher die: 24/18 does").
+    ``why`` says why not in a player's words ("you must play the higher die: 24/18 does").
     """
 
-    def __init__(self, text: str, position_id: str, dice: tuple[int, int], reason: str) -> None:
+    def __init__(self, text: str, position_id: str, dice: tuple[int, int], why: str) -> None:
         self.text = text
         self.position_id = position_id
         self.dice = dice
-        self.reason = reason
-        super().__init__(f"illegal play {text!r} with {dice[0]}-{dice[1]} in {position_id}: {reason}")
+        self.why = why
+        super().__init__(f"illegal play {text!r} with {dice[0]}-{dice[1]} in {position_id}: {why}")
 
 
 class AmbiguousPlayError(TavliError):

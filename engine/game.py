@@ -1,7 +1,7 @@
 """The whole game as a state machine: phases, the cube, resignations, scoring, matches.
 
 A :class:`MatchState` is immutable. :func:`apply` checks an event against the rules and returns
-the state after it, or raises :class:`ActionError` with a stable ``code`` and the reason in
+the state after it, or raises :class:`ActionError` with a stable ``reason`` and a ``message`` in
 words, and then nothing has changed. A money session is a match of length 0 that never ends.
 
 The position of the game in play is always seen from the side whose turn it is (``turn``).
@@ -65,12 +65,13 @@ ErrorCode = Literal[
 
 
 class ActionError(TavliError):
-    """An action the rules do not allow now. ``code`` is stable; ``reason`` is for the player."""
+    """An action the rules do not allow now. ``reason`` is the stable code; ``message`` says why
+    in the player's words."""
 
-    def __init__(self, code: ErrorCode, reason: str) -> None:
-        self.code = code
+    def __init__(self, reason: ErrorCode, message: str) -> None:
         self.reason = reason
-        super().__init__(reason)
+        self.message = message
+        super().__init__(message)
 
 
 class Phase(enum.Enum):
@@ -297,7 +298,7 @@ def read_play(state: MatchState, side: Side, play: str | Sequence[GivenStep]) ->
             return variant.parse_play(game.position, game.dice, play)
         return variant.check_play(game.position, game.dice, play)
     except IllegalPlayError as error:
-        raise ActionError("ILLEGAL_PLAY", error.reason) from None
+        raise ActionError("ILLEGAL_PLAY", error.why) from None
     except AmbiguousPlayError as error:
         raise ActionError("AMBIGUOUS_PLAY", str(error)) from None
     except InvalidPlayError as error:
@@ -379,8 +380,10 @@ def resignation_offered(state: MatchState, event: ResignationOffered) -> ResignL
     """
     refusal = resign_refusal(state, event.side)
     if refusal is not None:
-        code: ErrorCode = "DOUBLE_PENDING" if state.game.phase is Phase.DOUBLED else "RESIGNATION_UNAVAILABLE"
-        raise ActionError(code, refusal)
+        reason: ErrorCode = (
+            "DOUBLE_PENDING" if state.game.phase is Phase.DOUBLED else "RESIGNATION_UNAVAILABLE"
+        )
+        raise ActionError(reason, refusal)
     levels = [level.value for level in state.rules.rules.resign_levels]
     if event.level not in levels:
         raise ActionError(
@@ -479,9 +482,9 @@ def _expect_turn(game: GameState, side: Side) -> None:
         raise ActionError("NOT_YOUR_TURN", "it is not your turn")
 
 
-def _expect_phase(game: GameState, phase: Phase, reason: str) -> None:
+def _expect_phase(game: GameState, phase: Phase, message: str) -> None:
     if game.phase is not phase:
-        raise ActionError("WRONG_PHASE", reason)
+        raise ActionError("WRONG_PHASE", message)
 
 
 def _below_limit(rules: RuleSet, value: int) -> bool:

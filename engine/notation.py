@@ -135,7 +135,7 @@ def read_play(variant: Variant, position: Position, dice: Dice, text: str) -> Pl
     :raises InvalidPlayError: if ``text`` is not a play in standard notation, or longer than
         :data:`MAX_NOTATION_LENGTH`.
     :raises AmbiguousPlayError: if it could mean more than one play.
-    :raises IllegalPlayError: if it is one, but not legal here; its ``reason`` says why.
+    :raises IllegalPlayError: if it is one, but not legal here; its ``why`` says why not.
     :raises GameOverError: if a side has already borne off all its checkers.
     """
     _check_length(text)

@@ -379,7 +379,7 @@ class Variant(ABC):
         they can be played. A play that uses every die is judged without listing the others.
 
         :raises InvalidPlayError: for a step no checker can make on any board (``6/8``).
-        :raises IllegalPlayError: if it is not legal here; its ``reason`` says why in words.
+        :raises IllegalPlayError: if it is not legal here; its ``why`` says why not in words.
         :raises InvalidDiceError: for dice that cannot be rolled.
         :raises InvalidPositionError: for a position this variant cannot have.
         :raises GameOverError: if a side has already borne off all its checkers.
@@ -392,7 +392,7 @@ class Variant(ABC):
 
         :raises InvalidPlayError: if ``text`` cannot be read as a play.
         :raises AmbiguousPlayError: if it could mean more than one play.
-        :raises IllegalPlayError: if it is not legal here; its ``reason`` says why in words.
+        :raises IllegalPlayError: if it is not legal here; its ``why`` says why not in words.
         :raises InvalidDiceError: for dice that cannot be rolled.
         :raises InvalidPositionError: for a position this variant cannot have.
         :raises GameOverError: if a side has already borne off all its checkers.

@@ -93,14 +93,14 @@ class UnknownBot(ServiceError):
 class BotsMayNotPlayEachOther(ServiceError):
     """The other seat of the game is a bot's already, and this server's bots do not play each other."""
 
-    code = grpc.StatusCode.FAILED_PRECONDITION
+    status = grpc.StatusCode.FAILED_PRECONDITION
     reason = "BOTS_MAY_NOT_PLAY_EACH_OTHER"
 
 
 class MatchTooLongForBots(ServiceError):
     """The game's match is longer than the server seats its bots at."""
 
-    code = grpc.StatusCode.FAILED_PRECONDITION
+    status = grpc.StatusCode.FAILED_PRECONDITION
     reason = "MATCH_TOO_LONG_FOR_BOTS"
 
 
@@ -473,7 +473,11 @@ class BotSeats:
                 self._leave(playing)
             if not (self._closed.is_set() or playing.done):
                 log.warning(
-                    "bot stopped", game=seat.name, bot=seat.bot, code=refusal.code.name, reason=refusal.reason
+                    "bot stopped",
+                    game=seat.name,
+                    bot=seat.bot,
+                    status=refusal.status.name,
+                    reason=refusal.reason,
                 )
         except Exception:  # a bot's thread ends with a line in the log, never with a traceback on stderr
             if not (self._closed.is_set() or playing.done):

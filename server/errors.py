@@ -1,8 +1,8 @@
 """Every error a client can get, mapped in one place to a gRPC status with a google.rpc.ErrorInfo.
 
 Handlers raise; the :class:`ErrorInterceptor` turns what they raise into the status. The same
-error always gets the same (code, reason) pair, in domain ``tavli``; the status message is the
-reason in words. Bad input never becomes INTERNAL: only a bug does, and then no traceback leaves
+error always gets the same (status, reason) pair, in domain ``tavli``; the status message says
+why in words. Bad input never becomes INTERNAL: only a bug does, and then no traceback leaves
 the server.
 """
 
@@ -39,11 +39,12 @@ log = structlog.get_logger("tavli.server")
 class ServiceError(Exception):
     """An error of the service itself (not of the rules): unknown game, wrong token, stale etag.
 
-    ``details`` are messages the status carries after its ErrorInfo (a refused record's
+    ``status`` is its gRPC status code, ``reason`` its stable ErrorInfo reason and ``message`` why,
+    in words. ``details`` are messages the status carries after its ErrorInfo (a refused record's
     problems), ``metadata`` the ErrorInfo's metadata; most errors have neither.
     """
 
-    code = grpc.StatusCode.INVALID_ARGUMENT
+    status = grpc.StatusCode.INVALID_ARGUMENT
     reason = "INVALID_ARGUMENT"
 
     def __init__(
@@ -66,17 +67,17 @@ class UndecodableMessage(ServiceError):
 
 
 class GameNotFound(ServiceError):
-    code = grpc.StatusCode.NOT_FOUND
+    status = grpc.StatusCode.NOT_FOUND
     reason = "GAME_NOT_FOUND"
 
 
 class WrongSeatToken(ServiceError):
-    code = grpc.StatusCode.PERMISSION_DENIED
+    status = grpc.StatusCode.PERMISSION_DENIED
     reason = "WRONG_SEAT_TOKEN"
 
 
 class StaleEtag(ServiceError):
-    code = grpc.StatusCode.ABORTED
+    status = grpc.StatusCode.ABORTED
     reason = "STALE_ETAG"
 
 
@@ -126,19 +127,19 @@ class RecordTooLong(ServiceError):
 class GameTooLong(ServiceError):
     """An action on a game that holds as many events as a game may."""
 
-    code = grpc.StatusCode.FAILED_PRECONDITION
+    status = grpc.StatusCode.FAILED_PRECONDITION
     reason = "GAME_TOO_LONG"
 
 
 class SeededDiceDisabled(ServiceError):
-    code = grpc.StatusCode.FAILED_PRECONDITION
+    status = grpc.StatusCode.FAILED_PRECONDITION
     reason = "SEEDED_DICE_DISABLED"
 
 
 class LimitReached(ServiceError):
     """A client went past one of the server's limits; ``reason`` names which."""
 
-    code = grpc.StatusCode.RESOURCE_EXHAUSTED
+    status = grpc.StatusCode.RESOURCE_EXHAUSTED
 
     def __init__(self, reason: str, message: str) -> None:
         super().__init__(message)
@@ -148,47 +149,47 @@ class LimitReached(ServiceError):
 class StoreUnavailable(ServiceError):
     """The store cannot take a write now (a full disk, a read-only file); nothing was done."""
 
-    code = grpc.StatusCode.UNAVAILABLE
+    status = grpc.StatusCode.UNAVAILABLE
     reason = "STORE_UNAVAILABLE"
 
 
 class GameDataLost(ServiceError):
     """A stored game whose log no longer replays: that game alone cannot be served."""
 
-    code = grpc.StatusCode.DATA_LOSS
+    status = grpc.StatusCode.DATA_LOSS
     reason = "GAME_DATA_LOST"
 
 
 class ShuttingDown(ServiceError):
-    code = grpc.StatusCode.UNAVAILABLE
+    status = grpc.StatusCode.UNAVAILABLE
     reason = "SHUTTING_DOWN"
 
 
 class NoEvaluator(ServiceError):
     """Analysis asked of a variant GNU Backgammon does not evaluate."""
 
-    code = grpc.StatusCode.FAILED_PRECONDITION
+    status = grpc.StatusCode.FAILED_PRECONDITION
     reason = "NO_EVALUATOR"
 
 
 class CannotDouble(ServiceError):
     """A cube decision asked of a side that may not double now (a dead cube in match play)."""
 
-    code = grpc.StatusCode.FAILED_PRECONDITION
+    status = grpc.StatusCode.FAILED_PRECONDITION
     reason = "CANNOT_DOUBLE"
 
 
 class EvaluatorUnavailable(ServiceError):
     """The evaluator process answering a call died or failed; another one takes the next call."""
 
-    code = grpc.StatusCode.UNAVAILABLE
+    status = grpc.StatusCode.UNAVAILABLE
     reason = "EVALUATOR_UNAVAILABLE"
 
 
 class SeatAlreadyStreaming(ServiceError):
     """A seat stream joined for a seat that another open stream holds."""
 
-    code = grpc.StatusCode.FAILED_PRECONDITION
+    status = grpc.StatusCode.FAILED_PRECONDITION
     reason = "SEAT_ALREADY_STREAMING"
 
 
@@ -201,19 +202,19 @@ _INVALID_INPUT: list[tuple[type[TavliError], str]] = [
     (AmbiguousPlayError, "AMBIGUOUS_PLAY"),
     (InvalidRuleSetError, "INVALID_RULE_SET"),
 ]
-_ACTION_INPUT_CODES = {"INVALID_PLAY", "AMBIGUOUS_PLAY", "INVALID_DICE"}
+_ACTION_INPUT_REASONS = {"INVALID_PLAY", "AMBIGUOUS_PLAY", "INVALID_DICE"}
 
 
 def status_of(error: Exception) -> tuple[grpc.StatusCode, str, str]:
-    """The (status code, ErrorInfo reason, message) for an exception a handler raised."""
+    """The (status, ErrorInfo reason, message) for an exception a handler raised."""
     if isinstance(error, ServiceError):
-        return error.code, error.reason, error.message
+        return error.status, error.reason, error.message
     if isinstance(error, ActionError):
-        if error.code in _ACTION_INPUT_CODES:
-            return grpc.StatusCode.INVALID_ARGUMENT, error.code, error.reason
-        return grpc.StatusCode.FAILED_PRECONDITION, error.code, error.reason
+        if error.reason in _ACTION_INPUT_REASONS:
+            return grpc.StatusCode.INVALID_ARGUMENT, error.reason, error.message
+        return grpc.StatusCode.FAILED_PRECONDITION, error.reason, error.message
     if isinstance(error, IllegalPlayError):
-        return grpc.StatusCode.FAILED_PRECONDITION, "ILLEGAL_PLAY", error.reason
+        return grpc.StatusCode.FAILED_PRECONDITION, "ILLEGAL_PLAY", error.why
     if isinstance(error, GameOverError):
         return grpc.StatusCode.FAILED_PRECONDITION, "GAME_OVER", str(error)
     for error_type, reason in _INVALID_INPUT:
@@ -239,7 +240,7 @@ def cut(words: str, most: int = MAX_MESSAGE_CHARS) -> str:
 
 
 def rich_status(
-    code: grpc.StatusCode,
+    status: grpc.StatusCode,
     reason: str,
     message: str,
     *,
@@ -248,22 +249,25 @@ def rich_status(
 ) -> grpc.Status:
     """A status carrying a google.rpc.Status with one ErrorInfo and then ``details`` (the message
     cut to :data:`MAX_MESSAGE_CHARS`)."""
-    return rpc_status.to_status(status_message(code, reason, message, details=details, metadata=metadata))
+    return rpc_status.to_status(status_message(status, reason, message, details=details, metadata=metadata))
 
 
 def status_message(
-    code: grpc.StatusCode,
+    status: grpc.StatusCode,
     reason: str,
     message: str,
     *,
     details: Sequence[Message] = (),
     metadata: Mapping[str, str] | None = None,
 ) -> status_pb2.Status:
-    """The google.rpc.Status of an error: its code, its message (cut to :data:`MAX_MESSAGE_CHARS`),
-    one ErrorInfo with its reason, in domain ``tavli``, and ``metadata``, then ``details``."""
+    """The google.rpc.Status of an error: ``status`` as its code, its message (cut to
+    :data:`MAX_MESSAGE_CHARS`), one ErrorInfo with its reason, in domain ``tavli``, and
+    ``metadata``, then ``details``."""
     info = error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN, metadata=metadata)
     return status_pb2.Status(
-        code=getattr(code_pb2, code.name), message=cut(message), details=[packed(info), *map(packed, details)]
+        code=getattr(code_pb2, status.name),
+        message=cut(message),
+        details=[packed(info), *map(packed, details)],
     )
 
 
@@ -291,14 +295,14 @@ class ErrorInterceptor(grpc.aio.ServerInterceptor):
 
 async def abort(context: Context, error: Exception) -> NoReturn:
     """End the call with the status ``error`` maps to (a bug's with its traceback logged)."""
-    code, reason, message = status_of(error)
-    if code is grpc.StatusCode.INTERNAL:
+    status, reason, message = status_of(error)
+    if status is grpc.StatusCode.INTERNAL:
         log.error("handler failed", error_type=type(error).__name__, exc_info=error)
     if isinstance(error, ServiceError):
-        status = rich_status(code, reason, message, details=error.details, metadata=error.metadata)
+        answer = rich_status(status, reason, message, details=error.details, metadata=error.metadata)
     else:
-        status = rich_status(code, reason, message)
-    await context.abort_with_status(status)
+        answer = rich_status(status, reason, message)
+    await context.abort_with_status(answer)
     raise AssertionError("abort_with_status returned")  # it always raises
 
 

@@ -194,7 +194,7 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
             try:
                 view = await self.act("AcceptRematch", request)
             except ActionError as error:
-                if error.code != "REMATCH_ALREADY_ACCEPTED":
+                if error.reason != "REMATCH_ALREADY_ACCEPTED":
                     raise
                 view = await self.tables.get(name)  # the other seat's accept came first: the same game
         client = client_of(context)

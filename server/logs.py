@@ -2,7 +2,7 @@
 
 JSON lines when standard error is not a terminal, the readable console form when it is. The
 standard library's logs (grpc's among them) go through the same processors. Seat tokens are
-never logged: the RPC line names the method, the status code, the duration and the game.
+never logged: the RPC line names the method, its gRPC status, the duration and the game.
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ def json_lines_chosen() -> bool:
 
 
 class RpcLogInterceptor(grpc.aio.ServerInterceptor):
-    """One log line per RPC: method, code, duration_ms, game. Outermost, so it sees final codes."""
+    """One log line per RPC: method, status, duration_ms, game. Outermost, so it sees final statuses."""
 
     async def intercept_service(self, continuation: Callable[[Any], Awaitable[Any]], details: Any) -> Any:
         method = details.method
@@ -152,18 +152,18 @@ def _one_line(context: Context, first: list[Any]) -> Iterator[None]:
     """Logs the call's line when it ends, however it ends, naming the game of its first request
     (``first`` holds it once it has come)."""
     started = time.perf_counter()
-    code = "UNKNOWN"
+    status = "UNKNOWN"
     try:
         yield
-        code = _code(context)
+        status = _status(context)
     except (asyncio.CancelledError, GeneratorExit):
-        code = "CANCELLED"
+        status = "CANCELLED"
         raise
     except BaseException:
-        code = _code(context)
+        status = _status(context)
         raise
     finally:
-        _line(code, started, game=_game_of(first[0]) if first else None)
+        _line(status, started, game=_game_of(first[0]) if first else None)
 
 
 def _game_of(request: Any) -> str | None:
@@ -172,12 +172,12 @@ def _game_of(request: Any) -> str | None:
     return name if isinstance(name, str) and 0 < len(name) <= 64 else None
 
 
-def _code(context: Context) -> str:
-    code = context.code()
-    if code is None:
+def _status(context: Context) -> str:
+    status = context.code()
+    if status is None:
         return "OK"
-    return code.name if isinstance(code, grpc.StatusCode) else str(code)
+    return status.name if isinstance(status, grpc.StatusCode) else str(status)
 
 
-def _line(code: str, started: float, **names: str | None) -> None:
-    log.info("rpc", code=code, duration_ms=round((time.perf_counter() - started) * 1000, 3), **names)
+def _line(status: str, started: float, **names: str | None) -> None:
+    log.info("rpc", status=status, duration_ms=round((time.perf_counter() - started) * 1000, 3), **names)

@@ -164,8 +164,8 @@ class ReflectionServicer:
             self._symbols.setdefault(symbol, file.name)
 
 
-def _error(request: Request, code: grpc.StatusCode, message: str) -> Response:
-    number: int = code.value[0]
+def _error(request: Request, status: grpc.StatusCode, message: str) -> Response:
+    number: int = status.value[0]
     return Response(
         original_request=request,
         error_response=reflection_pb2.ErrorResponse(error_code=number, error_message=message),

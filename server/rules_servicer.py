@@ -121,7 +121,7 @@ def _validation(request: pb.ValidatePlayRequest) -> Play | pb.ValidatePlayRespon
         else:
             play = variant.parse_play(position, dice, request.notation)
     except IllegalPlayError as error:
-        return pb.ValidatePlayResponse(legal=False, reason=error.reason)
+        return pb.ValidatePlayResponse(legal=False, reason=error.why)
     return play
 
 

@@ -159,10 +159,10 @@ class SeatStreams:
             with self.quotas.admit_call(client):
                 return await self._act(method, unary), answer
         except Exception as error:  # every refusal is answered; a bug (INTERNAL) is not
-            code, reason, message = status_of(error)
-            if code is grpc.StatusCode.INTERNAL:
+            status, reason, message = status_of(error)
+            if status is grpc.StatusCode.INTERNAL:
                 raise
-            answer.refusal.MergeFromString(status_message(code, reason, message).SerializeToString())
+            answer.refusal.MergeFromString(status_message(status, reason, message).SerializeToString())
         return await self.tables.get(join.name), answer
 
 

@@ -351,7 +351,7 @@ class Tables:
                 try:
                     action(decided, seat)
                 except ActionError as error:
-                    if error.code == "OUT_OF_TIME":  # too late: the time loss is stored first
+                    if error.reason == "OUT_OF_TIME":  # too late: the time loss is stored first
                         await self._expire(table)
                     raise
                 if decided.version > self.most_events:

@@ -85,9 +85,9 @@ _PAGE_HEADERS = [
 _API_HEADERS = [(b"x-content-type-options", b"nosniff")]
 
 
-def connect_code(code: grpc.StatusCode) -> Code:
-    """The Connect code of a gRPC status code (the same names; gRPC spells CANCELLED with two Ls)."""
-    return Code(code.name.lower().replace("cancelled", "canceled"))
+def connect_code(status: grpc.StatusCode) -> Code:
+    """The Connect code of a gRPC status (the same names; gRPC spells CANCELLED with two Ls)."""
+    return Code(status.name.lower().replace("cancelled", "canceled"))
 
 
 def _refusal(error: grpc.aio.AioRpcError) -> ConnectError:

@@ -204,11 +204,11 @@ class _Supervisor:
                 if slot.restart_due is not None and slot.restart_due <= now:
                     self._restart(slot, now)
         self._stop_all(stop)
-        status = CANNOT_START if isinstance(failure, StartupError) else failure
-        log.info("stopped", status=status)
+        exit_code = CANNOT_START if isinstance(failure, StartupError) else failure
+        log.info("stopped", exit_code=exit_code)
         if isinstance(failure, StartupError):
             raise failure
-        return status
+        return exit_code
 
     def kill_all(self) -> None:
         for slot in self.slots:

@@ -86,14 +86,14 @@ class RulesUnknown(Exception):
 class MatFileError(TavliError):
     """A .mat file that holds no readable match, or records something the rules do not allow.
 
-    ``problems`` holds every problem found; the message and the attributes ``reason``, ``game``,
-    ``move_number``, ``side``, ``action`` and ``line`` are the first one's.
+    ``problems`` holds every problem found; the message and the attributes ``why`` (the first
+    problem's ``reason``), ``game``, ``move_number``, ``side``, ``action`` and ``line`` are the first one's.
     """
 
     def __init__(self, problems: Sequence[Problem]) -> None:
         self.problems = tuple(problems)
         first = self.problems[0]
-        self.reason, self.game, self.move_number = first.reason, first.game, first.move
+        self.why, self.game, self.move_number = first.reason, first.game, first.move
         self.side, self.action, self.line = first.side, first.action, first.line
         more = len(self.problems) - 1
         super().__init__(
@@ -413,7 +413,7 @@ class _GameChecker:
                 self._append(opening, apply(self.state, opening))
             except ActionError as error:
                 self._game_problem(
-                    f"the Opening line's throws: {error.reason}", self.game.opening_line or self.game.line
+                    f"the Opening line's throws: {error.message}", self.game.opening_line or self.game.line
                 )
         if self.time_loss is not None:
             self._check_lost_on_time()
@@ -525,7 +525,7 @@ class _GameChecker:
         try:
             chosen = read_play(self.state, entry.side, play)
         except ActionError as error:
-            self._fail(entry, error.reason, action)
+            self._fail(entry, error.message, action)
         self._append(played(entry.side, chosen), make_play(self.state, entry.side, chosen))
 
     # --- results -----------------------------------------------------------------------------
@@ -690,7 +690,7 @@ class _GameChecker:
         try:
             after = apply(self.state, event)
         except ActionError as error:
-            self._fail(entry, error.reason, action)
+            self._fail(entry, error.message, action)
         self._append(event, after)
 
     def _append(self, event: Event, after: MatchState) -> None:

@@ -66,7 +66,7 @@ def test_a_file_with_problems_exits_1_and_says_where(
     assert found["games"] == 1 and found["score"] == [0, 1]  # the result written after the problem
     (problem,) = found["problems"]  # type: ignore[misc]
     assert problem["game"] == 1 and problem["move"] == 2 and problem["line"] == 6 and problem["side"] == 0
-    assert problem["reason"].startswith("plays '12/1' with 6-5: ")
+    assert problem["message"].startswith("plays '12/1' with 6-5: ")
 
 
 def test_an_unreadable_file_exits_2_and_the_worst_file_decides(
@@ -145,4 +145,4 @@ def test_a_result_at_the_line_start_is_reported_by_its_meaning(
     (found,) = _json_lines(capsys.readouterr().out)
     (problem,) = found["problems"]  # type: ignore[misc]
     assert (problem["game"], problem["move"], problem["line"], problem["side"]) == (1, 1, 6, None)
-    assert "the result does not say who lost" in problem["reason"]
+    assert "the result does not say who lost" in problem["message"]

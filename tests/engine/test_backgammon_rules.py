@@ -37,7 +37,7 @@ def test_both_dice_must_be_played_when_the_low_die_opens_the_way_for_the_high() 
     assert plays(position, (6, 1)) == {"10/3"}
     with pytest.raises(IllegalPlayError) as refused:
         BACKGAMMON.parse_play(position, (6, 1), "10/9")
-    assert refused.value.reason == "you must play both dice: 10/3 does"
+    assert refused.value.why == "you must play both dice: 10/3 does"
 
 
 def test_higher_die_must_be_played_when_only_one_can_be() -> None:
@@ -46,7 +46,7 @@ def test_higher_die_must_be_played_when_only_one_can_be() -> None:
     assert plays(position, (6, 1)) == {"10/4"}
     with pytest.raises(IllegalPlayError) as refused:
         BACKGAMMON.parse_play(position, (6, 1), "10/9")
-    assert refused.value.reason == "you must play the higher die: 10/4 does"
+    assert refused.value.why == "you must play the higher die: 10/4 does"
 
 
 def test_lower_die_is_played_when_the_higher_cannot_be() -> None:
@@ -61,7 +61,7 @@ def test_a_double_is_played_as_far_as_it_can_be() -> None:
     assert BACKGAMMON.legal_plays(position, (5, 5)).dice_used == 2
     with pytest.raises(IllegalPlayError) as refused:
         BACKGAMMON.parse_play(position, (5, 5), "18/13")
-    assert refused.value.reason == "you must play 2 of your 5s, as many as can be played: 18/8 does"
+    assert refused.value.why == "you must play 2 of your 5s, as many as can be played: 18/8 does"
 
 
 def test_checkers_on_the_bar_enter_before_any_other_moves() -> None:
@@ -69,14 +69,14 @@ def test_checkers_on_the_bar_enter_before_any_other_moves() -> None:
     assert all(play.startswith("bar/") for play in plays(position, (6, 5)))
     with pytest.raises(IllegalPlayError) as refused:
         BACKGAMMON.parse_play(position, (6, 5), "13/7 13/8")
-    assert refused.value.reason == "you must enter your checker from the bar first"
+    assert refused.value.why == "you must enter your checker from the bar first"
 
 
 def test_a_blocked_entry_is_refused_in_words() -> None:
     position = mover({BAR: 1, 13: 14}, {20: 2, 12: 13})
     with pytest.raises(IllegalPlayError) as refused:
         BACKGAMMON.parse_play(position, (5, 3), "bar/20 13/10")
-    assert refused.value.reason == "the 5 cannot be played from the bar: your 20-point is blocked"
+    assert refused.value.why == "the 5 cannot be played from the bar: your 20-point is blocked"
     assert plays(position, (5, 3)) == {"bar/22 13/8", "bar/17"}
 
 
@@ -99,7 +99,7 @@ def test_bearing_off_needs_every_checker_home() -> None:
     with pytest.raises(IllegalPlayError) as refused:
         BACKGAMMON.parse_play(position, (6, 1), "6/off 8/7")
     assert (
-        refused.value.reason
+        refused.value.why
         == "you cannot bear off while you have checkers outside your home board or on the bar"
     )
 
@@ -113,7 +113,7 @@ def test_a_higher_die_cannot_bear_off_while_a_checker_stands_higher() -> None:
     position = mover({5: 1, 3: 1}, {24: 15})
     with pytest.raises(IllegalPlayError) as refused:
         BACKGAMMON.parse_play(position, (6, 1), "3/off 5/4")
-    assert refused.value.reason == (
+    assert refused.value.why == (
         "the 6 bears off from your 3-point only when no checker stands higher: you have one on your 4-point"
     )
     # 5/off with the 6, or the 1 first and the 6 from the 4-point: one checker running off.
@@ -134,7 +134,7 @@ def test_a_checker_hit_during_bear_off_comes_home_before_bearing_off_resumes() -
     with pytest.raises(IllegalPlayError) as refused:
         BACKGAMMON.parse_play(position, (6, 5), "bar/20 6/off")
     assert (
-        refused.value.reason
+        refused.value.why
         == "you cannot bear off while you have checkers outside your home board or on the bar"
     )
 

@@ -219,14 +219,14 @@ def verdict_problem(
     except IllegalPlayError as error:
         if any(map(impossible_on_any_board, moves)):
             return f"IllegalPlayError, not InvalidPlayError, for a move impossible on any board: {error}"
-        if not isinstance(error.reason, str) or not error.reason.strip():
+        if not isinstance(error.why, str) or not error.why.strip():
             return f"IllegalPlayError without a reason: {error!r}"
         if reference is None:
             return None  # the moves do not reach a legal position: refused rightly
         if sorted(moves) == sorted(moves_of(reference.steps)):
-            return f"refused a legal play's own moves ({reference.notation()}): {error.reason}"
+            return f"refused a legal play's own moves ({reference.notation()}): {error.why}"
         if playable_in_some_order(variant, position, dice, moves):
-            return f"refused moves that reach the legal {reference.notation()} in some order: {error.reason}"
+            return f"refused moves that reach the legal {reference.notation()} in some order: {error.why}"
         return None  # another route to a legal position, blocked on the way
     except Exception as error:  # noqa: BLE001 - any other exception is the finding
         return f"raised {type(error).__name__}: {error}"

@@ -172,8 +172,8 @@ def test_an_action_after_the_deadline_is_refused_and_changes_nothing() -> None:
     before = len(match.events)
     with pytest.raises(ActionError) as refused:
         play_first(match)
-    assert refused.value.code == "OUT_OF_TIME"
-    assert refused.value.reason == "your time has run out"
+    assert refused.value.reason == "OUT_OF_TIME"
+    assert refused.value.message == "your time has run out"
     with pytest.raises(ActionError, match="your opponent's time has run out"):
         match.resign(1 - mover, "single")
     assert len(match.events) == before

@@ -60,8 +60,8 @@ def notations(variant: Fevga, position: Position, dice: Dice) -> set[str]:
 def refusal(variant: Fevga, position: Position, dice: Dice, steps: list[tuple[int, int]]) -> str:
     with pytest.raises(IllegalPlayError) as refused:
         variant.check_play(position, dice, steps)
-    reason: str = refused.value.reason
-    return reason
+    why: str = refused.value.why
+    return why
 
 
 def _rows(vectors_dir: Path) -> list[dict[str, object]]:
@@ -340,7 +340,7 @@ def test_a_fevga_match_plays_the_rules_and_the_gammon_and_the_winner_opens_the_n
     match.roll(1)
     with pytest.raises(ActionError) as refused:
         match.play(1, "24/18 24/19")
-    assert refused.value.reason.startswith(FIRST_CHECKER)
+    assert refused.value.message.startswith(FIRST_CHECKER)
     match.play(1, "24/13")
     match.resign(0, "gammon")
     match.accept(1)
@@ -594,7 +594,7 @@ def test_a_play_that_is_not_legal_is_refused_in_words(
     try:
         made = FEVGA.check_play(position, roll, steps)
     except IllegalPlayError as refused:
-        assert refused.reason and refused.reason != "that play is not legal"
+        assert refused.why and refused.why != "that play is not legal"
     else:
         assert made.position in legal
 

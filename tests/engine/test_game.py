@@ -214,7 +214,7 @@ def test_with_winner_rolls_again_the_opening_winner_throws_both_dice_afresh() ->
     match.roll(1)
     game = match.state.game
     assert (game.turn, game.phase, game.dice) == (0, Phase.ROLLING, None)
-    assert refused(match.roll, 1, match=match).code == "NOT_YOUR_TURN"
+    assert refused(match.roll, 1, match=match).reason == "NOT_YOUR_TURN"
     assert match.roll(0) == [Rolled(0, (6, 6))]  # a double is possible
     assert len(match.legal_plays()) > 1
     match.play(0, "24/18(2) 13/7(2)")
@@ -255,19 +255,19 @@ def test_only_the_side_on_turn_rolls_and_plays_and_each_in_its_phase() -> None:
     match.roll(0)
 
     error = refused(match.roll, 1, match=match)
-    assert (error.code, error.reason) == ("NOT_YOUR_TURN", "it is not your turn")
+    assert (error.reason, error.message) == ("NOT_YOUR_TURN", "it is not your turn")
     error = refused(match.play, 1, "13/7 8/7", match=match)
-    assert (error.code, error.reason) == ("NOT_YOUR_TURN", "it is not your turn")
+    assert (error.reason, error.message) == ("NOT_YOUR_TURN", "it is not your turn")
     error = refused(match.roll, 0, match=match)
-    assert (error.code, error.reason) == ("WRONG_PHASE", "you have already rolled: play your roll")
+    assert (error.reason, error.message) == ("WRONG_PHASE", "you have already rolled: play your roll")
 
     match.play(0, POINT_ON_7)
     error = refused(match.play, 1, "8/5 6/5", match=match)
-    assert (error.code, error.reason) == ("WRONG_PHASE", "roll the dice first")
+    assert (error.reason, error.message) == ("WRONG_PHASE", "roll the dice first")
     error = refused(match.roll, 0, match=match)
-    assert (error.code, error.reason) == ("NOT_YOUR_TURN", "it is not your turn")
+    assert (error.reason, error.message) == ("NOT_YOUR_TURN", "it is not your turn")
     error = refused(match.double, 0, match=match)
-    assert error.code == "NOT_YOUR_TURN"
+    assert error.reason == "NOT_YOUR_TURN"
 
     assert match.roll(1) == [Rolled(1, (3, 1))]
     match.play(1, "8/5 6/5")
@@ -279,24 +279,30 @@ def test_nothing_but_the_opening_throw_can_start_a_game() -> None:
     match = match_with(MONEY, SIDE_0_OPENS)
     assert match.legal_actions(0) == [Action.ROLL] and match.legal_actions(1) == [Action.ROLL]
     error = refused(match.play, 0, "13/7 8/7", match=match)
-    assert (error.code, error.reason) == ("WRONG_PHASE", "the game starts with the throw for who goes first")
-    assert refused(match.double, 1, match=match).code == "WRONG_PHASE"
+    assert (error.reason, error.message) == (
+        "WRONG_PHASE",
+        "the game starts with the throw for who goes first",
+    )
+    assert refused(match.double, 1, match=match).reason == "WRONG_PHASE"
     error = refused(match.resign, 0, "single", match=match)
-    assert error.code == "RESIGNATION_UNAVAILABLE"
-    assert "throw for who goes first" in error.reason
+    assert error.reason == "RESIGNATION_UNAVAILABLE"
+    assert "throw for who goes first" in error.message
 
 
 def test_an_illegal_play_is_refused_with_the_rules_reason_and_an_unreadable_one_as_invalid() -> None:
     match = match_with(MONEY, SIDE_0_OPENS)
     match.roll(0)
     error = refused(match.play, 0, "24/18", match=match)
-    assert (error.code, error.reason) == ("ILLEGAL_PLAY", "you must play both dice: 24/23 24/18 does")
+    assert (error.reason, error.message) == ("ILLEGAL_PLAY", "you must play both dice: 24/23 24/18 does")
     error = refused(match.play, 0, "6/1 6/5", match=match)
-    assert (error.code, error.reason) == ("ILLEGAL_PLAY", "6/1 is 5 pips, which your 6-1 cannot make")
+    assert (error.reason, error.message) == ("ILLEGAL_PLAY", "6/1 is 5 pips, which your 6-1 cannot make")
     error = refused(match.play, 0, "24/18 24/23 13/12", match=match)
-    assert (error.code, error.reason) == ("ILLEGAL_PLAY", "13/12 is one move too many: your 6-1 is used up")
+    assert (error.reason, error.message) == (
+        "ILLEGAL_PLAY",
+        "13/12 is one move too many: your 6-1 is used up",
+    )
     error = refused(match.play, 0, "thirteen to seven", match=match)
-    assert error.code == "INVALID_PLAY" and "cannot read" in error.reason
+    assert error.reason == "INVALID_PLAY" and "cannot read" in error.message
     match.play(0, "8/7 13/7")  # any equivalent way of writing the play
 
 
@@ -308,23 +314,29 @@ def test_a_pending_double_blocks_everything_but_its_answer() -> None:
     assert match.legal_actions(0) == [Action.TAKE, Action.DROP]
 
     error = refused(match.roll, 0, match=match)
-    assert (error.code, error.reason) == ("DOUBLE_PENDING", "a double is waiting for your answer")
+    assert (error.reason, error.message) == ("DOUBLE_PENDING", "a double is waiting for your answer")
     error = refused(match.roll, 1, match=match)
-    assert (error.code, error.reason) == ("DOUBLE_PENDING", "a double is waiting for your opponent's answer")
+    assert (error.reason, error.message) == (
+        "DOUBLE_PENDING",
+        "a double is waiting for your opponent's answer",
+    )
     error = refused(match.take, 1, match=match)
-    assert (error.code, error.reason) == ("DOUBLE_PENDING", "a double is waiting for your opponent's answer")
-    assert refused(match.double, 1, match=match).code == "DOUBLE_PENDING"
-    assert refused(match.play, 0, "13/7 8/7", match=match).code == "DOUBLE_PENDING"
+    assert (error.reason, error.message) == (
+        "DOUBLE_PENDING",
+        "a double is waiting for your opponent's answer",
+    )
+    assert refused(match.double, 1, match=match).reason == "DOUBLE_PENDING"
+    assert refused(match.play, 0, "13/7 8/7", match=match).reason == "DOUBLE_PENDING"
 
 
 def test_taking_or_accepting_with_nothing_offered_is_refused() -> None:
     match = side_1_on_roll()
     for action in (match.take, match.drop, match.beaver):
         error = refused(action, 0, match=match)
-        assert (error.code, error.reason) == ("WRONG_PHASE", "there is no double to answer")
+        assert (error.reason, error.message) == ("WRONG_PHASE", "there is no double to answer")
     for action in (match.accept, match.reject):
         error = refused(action, 0, match=match)
-        assert (error.code, error.reason) == ("WRONG_PHASE", "there is no resignation to answer")
+        assert (error.reason, error.message) == ("WRONG_PHASE", "there is no resignation to answer")
 
 
 def test_a_pending_resignation_blocks_everything_but_its_answer() -> None:
@@ -334,17 +346,20 @@ def test_a_pending_resignation_blocks_everything_but_its_answer() -> None:
     assert match.legal_actions(1) == []
     assert match.legal_actions(0) == [Action.ACCEPT, Action.REJECT]
     error = refused(match.roll, 1, match=match)
-    assert (error.code, error.reason) == (
+    assert (error.reason, error.message) == (
         "RESIGNATION_PENDING",
         "your resignation is waiting for your opponent's answer",
     )
     error = refused(match.double, 0, match=match)
-    assert (error.code, error.reason) == ("RESIGNATION_PENDING", "a resignation is waiting for your answer")
+    assert (error.reason, error.message) == (
+        "RESIGNATION_PENDING",
+        "a resignation is waiting for your answer",
+    )
     error = refused(match.accept, 1, match=match)
-    assert error.code == "RESIGNATION_PENDING"
+    assert error.reason == "RESIGNATION_PENDING"
     error = refused(match.resign, 0, "single", match=match)
-    assert error.code == "RESIGNATION_UNAVAILABLE"
-    assert error.reason == "a resignation is already waiting for an answer"
+    assert error.reason == "RESIGNATION_UNAVAILABLE"
+    assert error.message == "a resignation is already waiting for an answer"
 
 
 def test_no_action_is_taken_once_the_match_is_over() -> None:
@@ -362,7 +377,7 @@ def test_no_action_is_taken_once_the_match_is_over() -> None:
         (match.accept, (0,)),
     ):
         error = refused(action, *args, match=match)
-        assert (error.code, error.reason) == ("MATCH_OVER", "the match is over")
+        assert (error.reason, error.message) == ("MATCH_OVER", "the match is over")
 
 
 # --- the cube ------------------------------------------------------------------------------------
@@ -389,7 +404,7 @@ def test_only_the_cube_owner_may_redouble() -> None:
     match.play(0, "8/5 6/5")
     assert Action.DOUBLE not in match.legal_actions(1)
     error = refused(match.double, 1, match=match)
-    assert (error.code, error.reason) == (
+    assert (error.reason, error.message) == (
         "CUBE_UNAVAILABLE",
         "you cannot double: your opponent owns the cube",
     )
@@ -410,7 +425,7 @@ def test_doubling_is_only_before_rolling() -> None:
     match = side_1_on_roll(MONEY, (3, 1))
     match.roll(1)
     error = refused(match.double, 1, match=match)
-    assert (error.code, error.reason) == (
+    assert (error.reason, error.message) == (
         "CUBE_UNAVAILABLE",
         "you can double only on your turn, before you roll",
     )
@@ -460,9 +475,9 @@ def test_a_beaver_is_refused_where_beavers_are_not_played() -> None:
     match.double(1)
     assert Action.BEAVER not in match.legal_actions(0)
     error = refused(match.beaver, 0, match=match)
-    assert (error.code, error.reason) == ("BEAVER_UNAVAILABLE", "beavers are not played in this game")
+    assert (error.reason, error.message) == ("BEAVER_UNAVAILABLE", "beavers are not played in this game")
     error = refused(match.beaver, 1, match=match)
-    assert error.code == "DOUBLE_PENDING"
+    assert error.reason == "DOUBLE_PENDING"
 
 
 def test_a_beaver_is_refused_past_the_cube_limit() -> None:
@@ -472,7 +487,7 @@ def test_a_beaver_is_refused_past_the_cube_limit() -> None:
     match.double(1)
     assert Action.BEAVER not in match.legal_actions(0)
     error = refused(match.beaver, 0, match=match)
-    assert (error.code, error.reason) == (
+    assert (error.reason, error.message) == (
         "BEAVER_UNAVAILABLE",
         "a beaver would take the cube past its limit of 4",
     )
@@ -485,7 +500,7 @@ def test_nobody_doubles_a_cube_at_its_limit_of_64() -> None:
     set_game(match, cube_value=64, cube_owner=1)
     assert Action.DOUBLE not in match.legal_actions(1)
     error = refused(match.double, 1, match=match)
-    assert (error.code, error.reason) == (
+    assert (error.reason, error.message) == (
         "CUBE_UNAVAILABLE",
         "you cannot double: the cube is already at its limit of 64",
     )
@@ -502,7 +517,7 @@ def test_a_cube_without_limit_goes_past_64() -> None:
 def test_no_cube_means_no_double() -> None:
     match = side_1_on_roll(RuleSet(cube=False))
     error = refused(match.double, 1, match=match)
-    assert (error.code, error.reason) == (
+    assert (error.reason, error.message) == (
         "CUBE_UNAVAILABLE",
         "you cannot double: this game is played without the cube",
     )
@@ -512,7 +527,7 @@ def test_a_one_point_match_refuses_the_double() -> None:
     match = side_1_on_roll(RuleSet(match_length=1))
     assert Action.DOUBLE not in match.legal_actions(1)
     error = refused(match.double, 1, match=match)
-    assert (error.code, error.reason) == (
+    assert (error.reason, error.message) == (
         "CUBE_UNAVAILABLE",
         "you cannot double: a 1-point match has no cube",
     )
@@ -524,7 +539,7 @@ def test_no_double_when_the_cubes_value_already_wins_the_match() -> None:
     set_score(match, (0, 3))
     set_game(match, cube_value=2, cube_owner=1)
     error = refused(match.double, 1, match=match)
-    assert (error.code, error.reason) == (
+    assert (error.reason, error.message) == (
         "CUBE_UNAVAILABLE",
         "you cannot double: the cube's value already gives you the match",
     )
@@ -553,7 +568,7 @@ def test_a_five_point_match_with_the_crawford_game_and_a_post_crawford_double() 
     match.play(0, POINT_ON_7)
     assert Action.DOUBLE not in match.legal_actions(1)
     error = refused(match.double, 1, match=match)
-    assert (error.code, error.reason) == ("CUBE_UNAVAILABLE", "you cannot double: the Crawford game")
+    assert (error.reason, error.message) == ("CUBE_UNAVAILABLE", "you cannot double: the Crawford game")
     match.resign(0, "single")
     match.accept(1)
     assert match.state.score == (4, 1)
@@ -575,7 +590,7 @@ def test_a_five_point_match_with_the_crawford_game_and_a_post_crawford_double() 
     match.roll(1)
     match.play(1, POINT_ON_7)
     error = refused(match.double, 0, match=match)
-    assert error.reason == "you cannot double: the cube's value already gives you the match"
+    assert error.message == "you cannot double: the cube's value already gives you the match"
     match.resign(0, "single")
     match.accept(1)
     assert match.state.score == (4, 4)
@@ -585,7 +600,7 @@ def test_a_five_point_match_with_the_crawford_game_and_a_post_crawford_double() 
     match.roll(0)
     match.play(0, POINT_ON_7)
     error = refused(match.double, 1, match=match)
-    assert error.reason == "you cannot double: the cube's value already gives you the match"
+    assert error.message == "you cannot double: the cube's value already gives you the match"
     match.resign(1, "single")
     match.accept(0)
     assert match.state.score == (5, 4)
@@ -709,14 +724,14 @@ def test_a_rejected_offer_may_be_made_again_only_after_a_roll_has_been_played() 
     assert (game.phase, game.resignation, game.turn) == (Phase.ROLLING, None, 1)
     assert Action.RESIGN not in match.legal_actions(1)
     error = refused(match.resign, 1, "single", match=match)
-    assert (error.code, error.reason) == (
+    assert (error.reason, error.message) == (
         "RESIGNATION_UNAVAILABLE",
         "your last offer was rejected: you may offer again after a roll has been played",
     )
     assert Action.RESIGN in match.legal_actions(0)  # the other side is not barred
     match.roll(1)
     error = refused(match.resign, 1, "single", match=match)  # rolled is not yet played
-    assert error.code == "RESIGNATION_UNAVAILABLE"
+    assert error.reason == "RESIGNATION_UNAVAILABLE"
     match.play(1, "8/5 6/5")
     match.resign(1, "single")
     assert match.state.game.resignation == (1, GameResult.SINGLE)
@@ -736,9 +751,9 @@ def test_no_resignation_while_a_double_waits_for_its_answer() -> None:
     match = side_1_on_roll(MONEY)
     match.double(1)
     error = refused(match.resign, 0, "single", match=match)
-    assert (error.code, error.reason) == ("DOUBLE_PENDING", "a double is waiting for your answer")
+    assert (error.reason, error.message) == ("DOUBLE_PENDING", "a double is waiting for your answer")
     error = refused(match.resign, 1, "single", match=match)
-    assert (error.code, error.reason) == (
+    assert (error.reason, error.message) == (
         "DOUBLE_PENDING",
         "you cannot resign while your double waits for an answer",
     )
@@ -747,8 +762,8 @@ def test_no_resignation_while_a_double_waits_for_its_answer() -> None:
 def test_a_backgammon_resignation_cannot_be_a_mars() -> None:
     match = side_1_on_roll(MONEY)
     error = refused(match.resign, 1, "mars", match=match)
-    assert error.code == "RESIGNATION_UNAVAILABLE"
-    assert error.reason == "a resignation is for a single, gammon, backgammon, not 'mars'"
+    assert error.reason == "RESIGNATION_UNAVAILABLE"
+    assert error.message == "a resignation is for a single, gammon, backgammon, not 'mars'"
 
 
 # --- scoring a finished game ---------------------------------------------------------------------
@@ -936,7 +951,7 @@ def test_with_winner_opens_later_games_start_with_the_previous_winner_rolling_bo
     match.drop(0)  # side 1 wins game 1
     game = match.state.game
     assert (game.number, game.phase, game.turn, game.dice) == (2, Phase.ROLLING, 1, None)
-    assert refused(match.roll, 0, match=match).code == "NOT_YOUR_TURN"
+    assert refused(match.roll, 0, match=match).reason == "NOT_YOUR_TURN"
     assert match.roll(1) == [Rolled(1, (4, 4))]  # both dice, and a double may open
     assert sum(isinstance(event, OpeningThrown) for event in match.events) == 1
     match.play(1, "24/20(2) 13/9(2)")
@@ -1021,7 +1036,7 @@ def test_long_nardi_opening_winner_throws_both_dice_and_there_is_no_cube() -> No
     assert (game.turn, game.phase, game.dice) == (1, Phase.ROLLING, None)
     assert Action.DOUBLE not in match.legal_actions(1)
     error = refused(match.double, 1, match=match)
-    assert (error.code, error.reason) == (
+    assert (error.reason, error.message) == (
         "CUBE_UNAVAILABLE",
         "you cannot double: this game is played without the cube",
     )
@@ -1053,7 +1068,7 @@ def test_long_nardi_resignations_are_a_single_or_a_mars_capped_once_a_checker_is
     match = match_with(NARDI, (5, 2), (5, 2))
     match.roll(0)
     error = refused(match.resign, 1, "gammon", match=match)
-    assert (error.code, error.reason) == (
+    assert (error.reason, error.message) == (
         "RESIGNATION_UNAVAILABLE",
         "a resignation is for a single, mars, not 'gammon'",
     )
@@ -1230,10 +1245,10 @@ def test_done_when_two_seeded_bots_finish_a_match_with_a_winner_at_the_length(ru
         crawford_seen[game.number] = game.crawford
         if game.crawford and game.phase is Phase.ROLLING and rules.uses_cube:
             error = refused(match.double, game.turn, match=match)
-            assert error.reason == "you cannot double: the Crawford game"
+            assert error.message == "you cannot double: the Crawford game"
             crawford_refusals += 1
         if rules.variant == "long-nardi" and game.phase is Phase.ROLLING:
-            assert refused(match.double, game.turn, match=match).code == "CUBE_UNAVAILABLE"
+            assert refused(match.double, game.turn, match=match).reason == "CUBE_UNAVAILABLE"
 
     play_out(match, random.Random(rule_id(rules)), watch=watch)
     state = match.state
@@ -1312,7 +1327,7 @@ def cube_refusal_reason(match: Match, side: Side) -> str | None:
     """Why ``side`` may not double now (``None`` if it may), as a refused double reports it."""
     if Action.DOUBLE in match.legal_actions(side):
         return None
-    return refused(match.double, side, match=match).reason
+    return refused(match.double, side, match=match).message
 
 
 def try_every_action(match: Match, side: Side, action: Action) -> None:
@@ -1457,7 +1472,7 @@ def test_a_log_with_an_action_the_rules_forbid_does_not_replay() -> None:
     match = side_1_on_roll(MONEY)
     with pytest.raises(ActionError) as refusal:
         Match.replay(MONEY, [*match.events, Played(0, (Step(13, 7, 6, False),), "13/7")])
-    assert refusal.value.code == "NOT_YOUR_TURN"
+    assert refusal.value.reason == "NOT_YOUR_TURN"
 
 
 @pytest.mark.parametrize(

@@ -35,7 +35,7 @@ def refusal(position: Position, dice: Dice, text: str) -> str:
     """The reason, in words, that the play ``text`` is not legal."""
     with pytest.raises(IllegalPlayError) as refused:
         LONG_NARDI.parse_play(position, dice, text)
-    return refused.value.reason
+    return refused.value.why
 
 
 START = LONG_NARDI.start_position()

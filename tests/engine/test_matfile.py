@@ -292,7 +292,7 @@ def test_an_illegal_play_in_game_2_is_caught_with_its_move_number_and_reason() -
         import_mat(text)
     error = caught.value
     assert (error.game, error.move_number, error.side) == (2, 3, 0)
-    assert error.reason == "the 5 cannot be played from your 6-point: your 1-point is blocked"
+    assert error.why == "the 5 cannot be played from your 6-point: your 1-point is blocked"
     assert str(error).startswith("game 2, move 3, player 0 (Alice)")
     assert "'6/2 6/1' with 4-5" in str(error)
 

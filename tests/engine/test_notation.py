@@ -30,7 +30,7 @@ def refusal(board: Position, dice: tuple[int, int], text: str) -> str:
     assert refused.value.text == text
     assert refused.value.dice == dice
     assert refused.value.position_id == board.position_id()
-    return refused.value.reason
+    return refused.value.why
 
 
 START = BACKGAMMON.start_position()

@@ -431,6 +431,6 @@ def _refuses_what_is_not_legal(
         try:
             play = variant.check_play(position, dice, [first, second])
         except IllegalPlayError as error:
-            assert error.reason and error.reason != "that play is not legal"
+            assert error.why and error.why != "that play is not legal"
         else:
             assert isinstance(play, Play) and play.position in legal  # type: ignore[operator]

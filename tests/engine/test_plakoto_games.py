@@ -126,7 +126,7 @@ def test_a_play_may_not_go_on_after_the_mother_ends_the_game() -> None:
     set_game(match, position=MOTHER_TO_PIN, turn=0, phase=Phase.ROLLING, dice=None)
     match.roll(0)
     error = refused(match.play, 0, "3/1 2/1", match=match)
-    assert error.code == "ILLEGAL_PLAY" and "the game ended with your last step" in error.reason
+    assert error.reason == "ILLEGAL_PLAY" and "the game ended with your last step" in error.message
 
 
 def test_bearing_off_the_last_checker_wins_a_single_game_or_a_gammon() -> None:
@@ -139,7 +139,7 @@ def test_a_resignation_is_of_a_single_game_or_a_gammon() -> None:
     match = match_with(RuleSet(variant="plakoto"), (2, 1))
     set_game(match, position=MOTHER_TO_PIN, turn=0, phase=Phase.ROLLING, dice=None)
     error = refused(match.resign, 0, "backgammon", match=match)
-    assert "a resignation is for a single, gammon" in error.reason
+    assert "a resignation is for a single, gammon" in error.message
     match.resign(0, "gammon")
     match.accept(1)
     assert match.state.finished == (FinishedGame(1, 1, GameResult.GAMMON, 2, 1, "resignation"),)

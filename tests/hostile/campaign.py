@@ -212,15 +212,15 @@ def tracebacks(log: Path) -> list[str]:
 
 @dataclass(frozen=True)
 class Refusal:
-    """A failed call: its code, its ErrorInfo's reason and domain (empty without one) and its words."""
+    """A failed call: its status, its ErrorInfo's reason and domain (empty without one) and its words."""
 
-    code: grpc.StatusCode
+    status: grpc.StatusCode
     reason: str
     domain: str
     message: str
 
     def __str__(self) -> str:
-        return f"{self.code.name}/{self.reason or '-'}: {self.message[:200]}"
+        return f"{self.status.name}/{self.reason or '-'}: {self.message[:200]}"
 
 
 def refusal_of(error: grpc.RpcError) -> Refusal:
@@ -239,9 +239,9 @@ def refusal_of(error: grpc.RpcError) -> Refusal:
 
 def is_rules_refusal(refusal: Refusal) -> bool:
     """A loser of a race: refused for a stale etag, or by the rules with one of their reasons."""
-    if refusal.code is grpc.StatusCode.ABORTED:
+    if refusal.status is grpc.StatusCode.ABORTED:
         return refusal.reason == "STALE_ETAG"
-    return refusal.code is grpc.StatusCode.FAILED_PRECONDITION and refusal.reason in RULE_REASONS
+    return refusal.status is grpc.StatusCode.FAILED_PRECONDITION and refusal.reason in RULE_REASONS
 
 
 # --- the oracle: a stored log replayed ------------------------------------------------------------
@@ -542,7 +542,7 @@ class PatientSeat(Seat):
                 return method(request, timeout=self.client.timeout)
             except grpc.RpcError as error:
                 refusal = refusal_of(error)
-                retried = refusal.code in RETRIED_CODES or refusal.reason in RETRIED_REASONS
+                retried = refusal.status in RETRIED_CODES or refusal.reason in RETRIED_REASONS
                 if not retried or time.monotonic() > deadline:
                     raise
                 self.retries += 1

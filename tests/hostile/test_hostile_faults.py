@@ -266,7 +266,7 @@ class Ledger:
             game = random_action(seats, before, self.rng)
         except TavliServerError as error:
             self.refusal_seconds.append(time.monotonic() - started)
-            refusal = Refusal(error.code, error.reason, "", error.message)
+            refusal = Refusal(error.status, error.reason, "", error.message)
             self.refusals.append(refusal)
             after = self.client.game(seats[0].name)
             if after != before:
@@ -285,8 +285,8 @@ class Ledger:
 
 def is_store_refusal(refusal: Refusal) -> bool:
     """UNAVAILABLE for a store that cannot write (or RESOURCE_EXHAUSTED), the cause in words."""
-    coded = (refusal.code is grpc.StatusCode.UNAVAILABLE and refusal.reason == "STORE_UNAVAILABLE") or (
-        refusal.code is grpc.StatusCode.RESOURCE_EXHAUSTED
+    coded = (refusal.status is grpc.StatusCode.UNAVAILABLE and refusal.reason == "STORE_UNAVAILABLE") or (
+        refusal.status is grpc.StatusCode.RESOURCE_EXHAUSTED
     )
     return coded and any(word in refusal.message.lower() for word in STORE_WORDS)
 
@@ -391,7 +391,7 @@ def store_fault_figures(
     """The figures a test of a failing store reports: the refusals, and what survived them."""
     return {
         "faults_injected": len(refusals),
-        "refusals_by_code": dict(Counter(f"{r.code.name}/{r.reason}" for r in refusals)),
+        "refusals_by_code": dict(Counter(f"{r.status.name}/{r.reason}" for r in refusals)),
         "first_refusal": str(refusals[0]) if refusals else None,
         "acknowledged_actions": len(ledger.acknowledged),
         "actions_lost": len(missing),

@@ -566,22 +566,22 @@ class Fuzzer:
         self, method: MethodDescriptor, request: Any, error: grpc.RpcError, seconds: float
     ) -> None:
         refusal = refusal_of(error)
-        self.tally.answers[refusal.code.name] += 1
-        if refusal.code in SERVER_FAULTS:
+        self.tally.answers[refusal.status.name] += 1
+        if refusal.status in SERVER_FAULTS:
             self.tally.violation(
-                f"{refusal.code.name} from {method.name}",
+                f"{refusal.status.name} from {method.name}",
                 lambda: f"{_describe(method, request)} -> {refusal}",
             )
-        elif refusal.code not in CLIENT_CODES:
+        elif refusal.status not in CLIENT_CODES:
             self.tally.violation(
-                f"{refusal.code.name} from {method.name}",
+                f"{refusal.status.name} from {method.name}",
                 lambda: f"{_describe(method, request)} -> {refusal} after {seconds:.1f} s",
             )
-        elif refusal.code is not grpc.StatusCode.RESOURCE_EXHAUSTED and (
+        elif refusal.status is not grpc.StatusCode.RESOURCE_EXHAUSTED and (
             refusal.domain != "tavli" or not refusal.message
         ):
             self.tally.violation(
-                f"{refusal.code.name} without an ErrorInfo from {method.name}",
+                f"{refusal.status.name} without an ErrorInfo from {method.name}",
                 lambda: f"{_describe(method, request)} -> {refusal}",
             )
 
@@ -716,7 +716,7 @@ def test_fuzzed_requests_to_every_rpc_never_fault_the_server_nor_change_a_game(
     faults_logged = [
         line
         for line in log_lines(log)
-        if line.get("event") == "rpc" and line.get("code") in ("INTERNAL", "UNKNOWN")
+        if line.get("event") == "rpc" and line.get("status") in ("INTERNAL", "UNKNOWN")
     ]
     found = tracebacks(log)
     figures.update(

@@ -340,7 +340,7 @@ def check(campaign: Campaign, stored: dict[str, StoredGame]) -> tuple[list[str],
                     winners.append(attempt)
                 else:
                     assert isinstance(attempt.outcome, Refusal)
-                    refused[f"{attempt.outcome.code.name}/{attempt.outcome.reason}"] += 1
+                    refused[f"{attempt.outcome.status.name}/{attempt.outcome.reason}"] += 1
                     if not is_rules_refusal(attempt.outcome):
                         problems.append(
                             f"{where}: {attempt.method} by seat {attempt.seat} refused with {attempt.outcome}"

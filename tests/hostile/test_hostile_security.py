@@ -209,7 +209,7 @@ def refusal(call: object, request: object) -> tuple[str, str]:
         call(request, timeout=RPC_TIMEOUT)  # type: ignore[operator]
     except grpc.RpcError as error:
         answer = refusal_of(error)
-        return answer.code.name, answer.reason
+        return answer.status.name, answer.reason
     return "OK", ""
 
 

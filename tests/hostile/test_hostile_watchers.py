@@ -183,7 +183,7 @@ def measure(calls: list[tuple[str, Callable[[], object]]], count: int) -> dict[s
             try:
                 ms, error = timed(call)
             except TavliServerError as error:  # an action refused: the client raises its own error
-                ms, failure = CALL_TIMEOUT * 1000, f"{label}: {error.code.name}"
+                ms, failure = CALL_TIMEOUT * 1000, f"{label}: {error.status.name}"
             else:
                 failure = f"{label}: {refusal_of(error)}" if error is not None else None
             samples.append(ms)
@@ -358,7 +358,7 @@ def play_a_watched_match(clients: list[TavliClient], rng: random.Random) -> dict
             "actions": 0,
             "p99_ms": None,
             "watcher_saw_every_event": False,
-            "failed": f"CreateGame: {error.code.name}",
+            "failed": f"CreateGame: {error.status.name}",
         }
     received: list[games_pb2.WatchGameResponse] = []
     call = clients[1].games.WatchGame(games_pb2.WatchGameRequest(name=seats[0].name), timeout=120)
@@ -381,7 +381,7 @@ def play_a_watched_match(clients: list[TavliClient], rng: random.Random) -> dict
         try:
             game = random_action(seats, game, rng)
         except TavliServerError as error:
-            failure = f"{error.code.name}: {error.message}"
+            failure = f"{error.status.name}: {error.message}"
             samples.append(RPC_TIMEOUT * 1000)
             break
         samples.append((time.perf_counter() - before) * 1000 / 2)  # two calls: the legal actions, the action
@@ -569,7 +569,7 @@ def test_sigterm_closes_open_watchers_at_once_with_unavailable(tmp_path: Path, f
                         first_messages.release()
             except grpc.RpcError as error:
                 refusal = refusal_of(error)
-                code, reason = refusal.code.name, refusal.reason
+                code, reason = refusal.status.name, refusal.reason
             with lock:
                 ends.append((time.monotonic(), code, reason))
 

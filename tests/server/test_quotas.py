@@ -64,7 +64,7 @@ def test_a_quiet_client_may_make_a_whole_burst_at_once_and_not_one_more() -> Non
         call(limits)
     assert refusal.error is not None
     assert refusal.error.message == "more than 10 calls a second from 127.0.0.1 (bursts of 30); slow down"
-    assert refusal.error.code.name == "RESOURCE_EXHAUSTED"
+    assert refusal.error.status.name == "RESOURCE_EXHAUSTED"
 
 
 def test_the_bucket_refills_at_the_rate_and_never_past_the_burst() -> None:

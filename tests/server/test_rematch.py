@@ -203,7 +203,7 @@ def test_the_engine_allows_a_rematch_once_after_the_match() -> None:
     match = Match(RuleSet(match_length=1))
     with pytest.raises(ActionError) as raised:
         match.offer_rematch(0)
-    assert raised.value.code == "MATCH_NOT_OVER"
+    assert raised.value.reason == "MATCH_NOT_OVER"
     match.roll(0)
     loser = match.state.game.turn
     match.resign(loser, "single")
@@ -212,7 +212,7 @@ def test_the_engine_allows_a_rematch_once_after_the_match() -> None:
     match.offer_rematch(loser)
     with pytest.raises(ActionError) as raised:
         match.accept_rematch(loser, "games/x")
-    assert raised.value.code == "NO_REMATCH_OFFERED"
+    assert raised.value.reason == "NO_REMATCH_OFFERED"
     match.accept_rematch(1 - loser, "games/x")
     replayed = Match.replay(RuleSet(match_length=1), match.events)
     assert replayed.state.rematch == match.state.rematch

@@ -84,7 +84,7 @@ class Opponent:
                 if self.driver.act(game) is None:
                     time.sleep(0.05)  # the computer's turn: read again shortly
             except TavliServerError as error:
-                if error.code not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+                if error.status not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
                     raise
                 time.sleep(0.2)  # the server is down or starting: its clients try again
         raise AssertionError(f"{self.seat.name}: the game did not get there within {within} s")

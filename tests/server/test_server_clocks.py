@@ -132,7 +132,7 @@ def test_an_action_after_the_deadline_is_refused_and_the_time_loss_is_stored_fir
         now[0] += 11  # no timer runs here: the late action is the first to find out
         with pytest.raises(ActionError) as refused:
             await tables.act(name, tokens[mover], "", None, lambda match, seat: match.resign(seat, "single"))
-        assert refused.value.code == "OUT_OF_TIME"
+        assert refused.value.reason == "OUT_OF_TIME"
         after = await tables.get(name)
         assert after.state.over and after.state.winner == 1 - mover
         assert after.events[-1].kind == "time-ran-out"

@@ -177,7 +177,7 @@ def test_latin_1_bytes_come_through_unchanged(client) -> None:
 def test_a_text_that_holds_no_match_is_refused_with_the_reason_in_words(client, record, words) -> None:
     refusal = refused(client.validate_match, record)
 
-    assert (refusal.code, refusal.reason) == (INVALID_ARGUMENT, "UNREADABLE_MATCH_RECORD")
+    assert (refusal.status, refusal.reason) == (INVALID_ARGUMENT, "UNREADABLE_MATCH_RECORD")
     assert words in refusal.message
     assert [problem.reason for problem in refusal.problems] == [refusal.message]
 
@@ -196,7 +196,7 @@ def test_a_record_over_the_size_bound_is_refused_saying_the_bound(client) -> Non
 
     for too_long, unit in ((at_the_bound + "\n", "characters"), ((at_the_bound + "\n").encode(), "bytes")):
         refusal = refused(client.validate_match, too_long)
-        assert (refusal.code, refusal.reason) == (INVALID_ARGUMENT, "FIELD_TOO_LONG")
+        assert (refusal.status, refusal.reason) == (INVALID_ARGUMENT, "FIELD_TOO_LONG")
         form = "text" if unit == "characters" else "data"
         assert refusal.message == f"record.{form} is 1,048,577 {unit}; at most 1,048,576"
 
@@ -453,7 +453,7 @@ def test_an_import_counts_as_a_game_created_until_its_match_is_over() -> None:
         client.import_match(finished)  # over at once: it does not count
         client.import_match(unfinished)
         refusal = refused(client.import_match, unfinished)
-        assert (refusal.code, refusal.reason) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_GAMES")
+        assert (refusal.status, refusal.reason) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_GAMES")
         assert refused(client.create_game).reason == "TOO_MANY_GAMES"
 
 
@@ -461,7 +461,10 @@ def test_seeded_dice_after_a_record_need_a_server_that_allows_them() -> None:
     text = export_mat(bot_match(RuleSet(match_length=3), seed=1, events=30))
     with running_server(allow_seeded_dice=False) as server, connected(server.port) as client:
         refusal = refused(client.import_match, text, dice_seed="mine")
-        assert (refusal.code, refusal.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "SEEDED_DICE_DISABLED")
+        assert (refusal.status, refusal.reason) == (
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "SEEDED_DICE_DISABLED",
+        )
         assert names(client) == set()
 
 
@@ -486,7 +489,7 @@ def test_hostile_records_are_refused_as_what_they_are(client, record, reason, wo
     # (how long they take is benchmarks/record_check_cost.py's to measure)
     for call in (client.validate_match, client.import_match):
         refusal = refused(call, record)
-        assert (refusal.code, refusal.reason) == (INVALID_ARGUMENT, reason)
+        assert (refusal.status, refusal.reason) == (INVALID_ARGUMENT, reason)
         assert words in refusal.message
 
 
@@ -541,7 +544,7 @@ def test_a_game_numbered_a_million_is_a_problem_where_it_stands(client) -> None:
 
 def test_a_record_past_the_servers_message_size_is_resource_exhausted_not_internal(client) -> None:
     refusal = refused(client.validate_match, b"x" * (5 * MOST_MATCH_RECORD))
-    assert refusal.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert refusal.status == grpc.StatusCode.RESOURCE_EXHAUSTED
     assert client.validate_match(THREE_PROBLEMS).problem_count == 3  # and the server goes on
 
 

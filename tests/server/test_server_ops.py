@@ -272,12 +272,12 @@ def test_every_rpc_logs_one_json_line_and_no_seat_token(tmp_path: Path) -> None:
     rpc_lines = [line for line in lines if line.get("event") == "rpc"]
     counted: dict[str, int] = {}
     for line in rpc_lines:
-        assert {"method", "code", "duration_ms", "game", "level", "timestamp"} <= set(line), line
+        assert {"method", "status", "duration_ms", "game", "level", "timestamp"} <= set(line), line
         assert isinstance(line["duration_ms"], (int, float)) and line["duration_ms"] >= 0
         counted[line["method"]] = counted.get(line["method"], 0) + 1
     assert counted == made
-    codes = sorted(line["code"] for line in rpc_lines if line["method"].endswith("RollDice"))
-    assert codes == ["OK", "PERMISSION_DENIED"]
+    statuses = sorted(line["status"] for line in rpc_lines if line["method"].endswith("RollDice"))
+    assert statuses == ["OK", "PERMISSION_DENIED"]
     for line in rpc_lines:
         if line["method"] in ("/tavli.v1.GamesService/RollDice", "/tavli.v1.GamesService/GetGame"):
             assert line["game"] == seat_0.name

@@ -133,4 +133,4 @@ def test_the_python_client_names_the_seats(client: TavliClient) -> None:
     assert shown(client.game(seat.name)) == (("Left", ""), ("Right", ""))
     with pytest.raises(TavliServerError) as refused:
         client.create_game(players=("Left\tTab", "Right"))
-    assert refused.value.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert refused.value.status == grpc.StatusCode.INVALID_ARGUMENT

@@ -21,7 +21,7 @@ def test_a_client_with_as_many_live_games_as_allowed_creates_another_once_one_is
         games = [client.create_game(variant="backgammon", match_length=1) for _ in range(3)]
         with pytest.raises(TavliServerError) as refused:
             client.create_game(variant="backgammon", match_length=1)
-        assert (refused.value.code, refused.value.reason) == (
+        assert (refused.value.status, refused.value.reason) == (
             grpc.StatusCode.RESOURCE_EXHAUSTED,
             "TOO_MANY_GAMES",
         )

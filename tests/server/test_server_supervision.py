@@ -129,7 +129,7 @@ def test_a_worker_that_keeps_failing_makes_the_supervisor_give_up(tmp_path: Path
     before_giving_up = logs[: events.index("worker keeps failing")]
     exits = [line for line in before_giving_up if line["event"] == "worker exited"]
     assert exits and all(line["exit_code"] == 3 for line in exits)
-    assert logs[-1]["status"] == 1
+    assert logs[-1]["exit_code"] == 1
 
 
 def _cannot_start(config: ServerConfig, json_lines: bool) -> None:
@@ -144,7 +144,7 @@ def test_a_worker_that_cannot_start_stops_the_supervisor_with_its_reason(tmp_pat
     assert str(raised.value) == f"the database {config.db} is damaged: page 2 is noise"
     events = [line["event"] for line in logs]
     assert "worker restarted" not in events
-    assert events[-1] == "stopped" and logs[-1]["status"] == 2
+    assert events[-1] == "stopped" and logs[-1]["exit_code"] == 2
     assert [line["error"] for line in logs if line["event"] == "worker cannot start"] == [str(raised.value)]
 
 

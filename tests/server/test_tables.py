@@ -89,7 +89,7 @@ def test_a_write_that_loses_the_race_leaves_no_trace_and_the_action_is_decided_a
         # the state the other process left, where it is not this seat's turn.
         with pytest.raises(Exception) as refused:
             await tables.act(name, mover_token, "", None, lambda match, seat: match.play(seat, plays[0]))
-        assert getattr(refused.value, "code", None) in ("NOT_YOUR_TURN", "WRONG_PHASE")
+        assert getattr(refused.value, "reason", None) in ("NOT_YOUR_TURN", "WRONG_PHASE")
         view = await tables.get(name)
         assert view.version == store.event_count(name) > seen_before
         assert [event.to_dict() for event in view.events] == store.events[name]
