@@ -311,6 +311,9 @@ def test_a_bot_taken_up_after_a_restart_counts_against_the_client_that_seated_it
     with running_server(db=database, quotas=one_bot) as running, connected(running.port) as client:
         wait_for("the bot taken up", lambda: bot_threads(name), within=WAIT_SECONDS)
         assert running.bot_seats.quotas.bot_client((name, 1)) == "127.0.0.1"
+        # (a bot taken up is sent off for a new one only once it has joined and is seen to wait)
+        waiting = running.bot_seats.waiting_for_people
+        wait_for("the bot taken up waiting for its person", lambda: waiting("127.0.0.1"), within=WAIT_SECONDS)
         # At its share, the client's next bot takes the place of the one taken up, which waits for
         # its person: counted against nobody, the taken-up bot would have stayed beside it.
         _, theirs = client.create_game(match_length=1)
