@@ -89,6 +89,7 @@ class ServerConfig:
     tls_key: Path | None = None
     max_message_bytes: int = 4 * 1024 * 1024
     games_in_memory: int = 10_000
+    events_in_memory: int = 2_000_000  # of the games in memory, all together
     grace_seconds: float = 5.0
     log_rpcs: bool = True  # one log line per RPC; off for servers embedded in a client program
     workers: int = 1  # processes serving the same port (serve() only); they share games through db
@@ -177,6 +178,7 @@ async def start_server(config: ServerConfig) -> Running:
         store,
         key,
         capacity=config.games_in_memory,
+        events_in_memory=config.events_in_memory,
         shared=config.shared_store or isinstance(config.db, str),
         allow_seeded_dice=config.allow_seeded_dice,
         request_retention=config.request_retention_seconds,

@@ -356,3 +356,22 @@ def test_a_watch_from_the_first_event_of_a_long_game_folds_only_what_its_reader_
         assert counter.folded == read
 
     asyncio.run(scenario())
+
+
+def test_games_in_memory_are_bounded_by_their_events_and_one_let_go_of_is_read_again() -> None:
+    whole = bot_match(MONEY, seed=13, games=5)
+    events = len(whole.events)
+
+    async def scenario() -> None:
+        store = MemoryStore()
+        tables = tables_over(store, events_in_memory=events * 3 // 2)
+        first, second = [
+            await tables.create(MONEY, dice_mode="system", dice_seed="", request=None, played=whole.events)
+            for _ in range(2)
+        ]
+        assert tables.in_memory() == 1  # the two together hold more events than memory may
+        assert (await tables.get(first.game.name)).message == first.game.message  # read again
+        assert tables.in_memory() == 1
+        assert (await tables.get(second.game.name)).version == events
+
+    asyncio.run(scenario())
