@@ -8,7 +8,8 @@ logged traceback, and one client's slow or many requests cannot hold the server.
 - A Duration whose nanos are a second or more, and SeatBot for a seat a stream holds, are refused
   in words; ValidateMatch reads no C1 control character into a name from Windows/Latin-1 bytes.
 - On the web port: every API answer carries ``X-Content-Type-Options: nosniff``; native gRPC
-  over HTTP/1.1 is answered 415 in words, with no ASGI traceback; a message flagged compressed in
+  over HTTP/1.1 is answered 415 in words, with no ASGI traceback, and counted as a call of its
+  client; a message flagged compressed in
   a stream that named no compression is invalid_argument, not internal.
 - Slow bodies: requests whose body comes one byte at a time are answered and closed once the
   web port's body time is up, while the native health check answers; one address may have a
@@ -221,6 +222,21 @@ def test_native_grpc_over_http_1_is_refused_in_words_without_a_traceback(
         assert "native gRPC needs HTTP/2" in body.decode()
         assert headers["x-content-type-options"] == "nosniff"
     assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
+
+
+def test_native_grpc_over_http_1_counts_as_a_call_of_its_client() -> None:
+    quotas = QuotaLimits(calls_per_second=0.001, call_burst=3)
+    with running_server(web_port=0, quotas=quotas) as running:
+        refused = [
+            post(running.web_port, "/grpc.health.v1.Health/Check", b"\0\0\0\0\0", "application/grpc")[0]
+            for _ in range(2)
+        ]
+        assert refused == [415, 415]
+        answered = 0
+        while post(running.web_port, VALIDATE_MATCH, b"{}", "application/json")[0] != 429:
+            answered += 1
+            assert answered < 100, "the calls of the address were never limited"
+        assert answered == 1  # the two refused took two of the three the burst allows
 
 
 def envelope(payload: bytes, flags: int = 0) -> bytes:
