@@ -9,8 +9,8 @@ logged traceback, and one client's slow or many requests cannot hold the server.
   in words; ValidateMatch reads no C1 control character into a name from Windows/Latin-1 bytes.
 - On the web port: every API answer carries ``X-Content-Type-Options: nosniff``; native gRPC
   over HTTP/1.1 is answered 415 in words, with no ASGI traceback, and counted as a call of its
-  client; a message flagged compressed in
-  a stream that named no compression is invalid_argument, not internal.
+  client; a message flagged compressed in a stream that named no compression is
+  invalid_argument, not internal.
 - Slow bodies: requests whose body comes one byte at a time are answered and closed once the
   web port's body time is up, while the native health check answers; one address may have a
   bounded number of requests open, and those refused count against its quota.
