@@ -428,6 +428,12 @@ def serve(config: ServerConfig) -> int:
 
 
 async def _serve(config: ServerConfig) -> None:
+    # The heavy work (record checks, imports' folds and writes, bots) runs in threads holding the
+    # interpreter lock for as long as they are let; the event loop, which needs it at every step
+    # of every call, waits for it each time. Python's 5 ms turn made a health check wait over a
+    # second beside one long import; a shorter one keeps the loop's waits short, at a little of
+    # the heavy work's speed.
+    sys.setswitchinterval(_INTERPRETER_LOCK_TURN)
     _allow_many_connections()
     running = await start_server(config)
     log.info(
@@ -449,6 +455,9 @@ async def _serve(config: ServerConfig) -> None:
     log.info("stopping", grace_seconds=config.grace_seconds)
     await running.shutdown(config.grace_seconds)
     log.info("stopped")
+
+
+_INTERPRETER_LOCK_TURN = 0.0005  # seconds a thread may hold the lock while another waits
 
 
 def _allow_many_connections() -> None:
