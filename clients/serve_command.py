@@ -75,6 +75,13 @@ def add_parser(commands: Any) -> None:
         help="games kept in memory at most (default: %(default)s)",
     )
     parser.add_argument(
+        "--events-in-memory",
+        type=int,
+        default=2_000_000,
+        help="events of the games kept in memory, all together, at most: a long imported session holds"
+        " tens of thousands, about 250 bytes each (default: %(default)s)",
+    )
+    parser.add_argument(
         "--max-message-bytes",
         type=int,
         default=4 * 1024 * 1024,
@@ -214,6 +221,7 @@ def run(arguments: argparse.Namespace) -> int:
             tls_cert=arguments.tls_cert,
             tls_key=arguments.tls_key,
             games_in_memory=arguments.games_in_memory,
+            events_in_memory=arguments.events_in_memory,
             max_message_bytes=arguments.max_message_bytes,
             workers=arguments.workers,
             allow_seeded_dice=arguments.allow_seeded_dice,

@@ -89,6 +89,7 @@ class ServerConfig:
     tls_key: Path | None = None
     max_message_bytes: int = 4 * 1024 * 1024
     games_in_memory: int = 10_000
+    events_in_memory: int = 2_000_000  # of the games in memory, all together
     grace_seconds: float = 5.0
     log_rpcs: bool = True  # one log line per RPC; off for servers embedded in a client program
     workers: int = 1  # processes serving the same port (serve() only); they share games through db
@@ -177,6 +178,7 @@ async def start_server(config: ServerConfig) -> Running:
         store,
         key,
         capacity=config.games_in_memory,
+        events_in_memory=config.events_in_memory,
         shared=config.shared_store or isinstance(config.db, str),
         allow_seeded_dice=config.allow_seeded_dice,
         request_retention=config.request_retention_seconds,
@@ -426,6 +428,12 @@ def serve(config: ServerConfig) -> int:
 
 
 async def _serve(config: ServerConfig) -> None:
+    # The heavy work (record checks, imports' folds and writes, bots) runs in threads holding the
+    # interpreter lock for as long as they are let; the event loop, which needs it at every step
+    # of every call, waits for it each time. Python's 5 ms turn made a health check wait over a
+    # second beside one long import; a shorter one keeps the loop's waits short, at a little of
+    # the heavy work's speed.
+    sys.setswitchinterval(_INTERPRETER_LOCK_TURN)
     _allow_many_connections()
     running = await start_server(config)
     log.info(
@@ -447,6 +455,9 @@ async def _serve(config: ServerConfig) -> None:
     log.info("stopping", grace_seconds=config.grace_seconds)
     await running.shutdown(config.grace_seconds)
     log.info("stopped")
+
+
+_INTERPRETER_LOCK_TURN = 0.0005  # seconds a thread may hold the lock while another waits
 
 
 def _allow_many_connections() -> None:

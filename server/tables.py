@@ -139,6 +139,7 @@ class Tables:
         key: ServerKey,
         *,
         capacity: int = 10_000,
+        events_in_memory: int = 2_000_000,
         shared: bool = False,
         allow_seeded_dice: bool = False,
         request_retention: float = 24 * 3600.0,
@@ -152,10 +153,14 @@ class Tables:
         ``clock`` tells the time: of each action, and of the clocks of games that have them.
         ``shared``: other processes act on the same store, so every read first checks that no
         other process has extended the game's log (and reads it again if one has).
-        ``most_events``: the most events a game's log may hold, imported or played."""
+        ``most_events``: the most events a game's log may hold, imported or played.
+        ``capacity`` and ``events_in_memory``: the most games kept in memory, and the most events
+        of them all together (a long imported session holds tens of thousands): the least
+        recently used are let go of, counted when a game is loaded, created or imported."""
         self.store = store
         self.key = key
         self.capacity = capacity
+        self.events_in_memory = events_in_memory
         self.shared = shared
         self.allow_seeded_dice = allow_seeded_dice
         self.request_retention = request_retention
@@ -685,8 +690,10 @@ class Tables:
 
     def _remember(self, table: Table) -> None:
         self._tables[table.view.name] = table
-        while len(self._tables) > self.capacity:
-            self._tables.popitem(last=False)
+        events = sum(kept.view.version for kept in self._tables.values())
+        while len(self._tables) > 1 and (len(self._tables) > self.capacity or events > self.events_in_memory):
+            _, let_go = self._tables.popitem(last=False)
+            events -= let_go.view.version
 
     def in_memory(self) -> int:
         return len(self._tables)

@@ -54,7 +54,7 @@ import tavli.clients
 from tavli.server.limits import WebLimits
 from tavli.server.web_client import WEB_CLIENT_HEADER
 from tavli.server.web_flow import bound_http2_streams
-from tavli.server.web_guard import Event, Receive, Scope, Send, WebGuard
+from tavli.server.web_guard import BoundedListener, Event, Receive, Scope, Send, WebGuard
 
 PAGES = Path(tavli.clients.__file__).resolve().parent / "web" / "dist"
 """The web table as built (committed, so that serving needs no Node.js)."""
@@ -352,6 +352,7 @@ async def start_web_port(
     :raises OSError: if it cannot listen there.
     """
     listener = _listen(host, port, reuse_port=reuse_port)
+    listener.most_connections = limits.most_requests()
     bound_http2_streams()
     channel = grpc.aio.insecure_channel(
         native,
@@ -391,9 +392,9 @@ async def start_web_port(
     return WebPort(listener.getsockname()[1], stopping, task, channel, guard)
 
 
-def _listen(host: str, port: int, *, reuse_port: bool) -> socket.socket:
+def _listen(host: str, port: int, *, reuse_port: bool) -> BoundedListener:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    listener = socket.socket(family, socket.SOCK_STREAM)
+    listener = BoundedListener(family, socket.SOCK_STREAM)
     try:
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         # Each connection's send buffer inherits this fixed size, rather than growing to the

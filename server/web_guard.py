@@ -11,6 +11,11 @@ the process's descriptors allow with :attr:`WebLimits.reserved_descriptors` kept
 native port, health and the store. A request past a limit is answered at once (the connection
 then closes, its body unread), and counts as a call of its client in the native quotas.
 
+A connection holds a descriptor before it sends a request: the web port's listening socket, a
+:class:`BoundedListener`, holds at most as many connections as requests may be open, and closes
+one past them as soon as it is accepted. The web port never runs the process out of descriptors
+(an accept the system refuses for want of one would take the native port's and the store's).
+
 A message flagged compressed in a stream that named no compression, and native gRPC over a
 connection that cannot carry trailers (HTTP/1.1), are the client's errors, answered in words.
 """
@@ -18,6 +23,7 @@ connection that cannot carry trailers (HTTP/1.1), are the client's errors, answe
 from __future__ import annotations
 
 import asyncio
+import socket
 from collections import Counter
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
@@ -214,3 +220,35 @@ def _header(scope: Scope, name: bytes) -> str:
 def _address(scope: Scope) -> str:
     client = scope.get("client")
     return client_at(str(client[0])) if client else "web"
+
+
+class BoundedListener(socket.socket):
+    """A listening socket that keeps at most :attr:`most_connections` of the connections it
+    accepted open at once; one past them is closed as soon as it is accepted (its client sees
+    the connection closed, and may try again)."""
+
+    most_connections = 1 << 20
+    open_connections = 0
+
+    def accept(self) -> tuple[socket.socket, Any]:
+        accepted, address = super().accept()
+        if self.open_connections >= self.most_connections:
+            accepted.close()
+            # what asyncio's accept loop takes for a connection gone before it was accepted
+            raise ConnectionAbortedError("the web port holds as many connections as it may")
+        connection = _Connection(accepted.family, accepted.type, accepted.proto, fileno=accepted.detach())
+        connection.listener = self
+        self.open_connections += 1
+        return connection, address
+
+
+class _Connection(socket.socket):
+    """A connection a :class:`BoundedListener` accepted, counted until it is closed."""
+
+    listener: BoundedListener | None = None
+
+    def close(self) -> None:
+        if self.listener is not None:
+            self.listener.open_connections -= 1
+            self.listener = None
+        super().close()

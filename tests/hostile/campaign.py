@@ -98,13 +98,21 @@ class Served:
 
 
 def serve(
-    *arguments: str, log: Path, port: int | None = None, workers: int = 1, within: float = 30.0
+    *arguments: str,
+    log: Path,
+    port: int | None = None,
+    workers: int = 1,
+    within: float = 30.0,
+    descriptors: int | None = None,
 ) -> Served:
     """Start ``tavli serve --log-json`` on 127.0.0.1 (``port``, or a free one) in a session of its
     own, standard error appended to ``log``; return once it answers (with ``workers`` > 1, once
-    every worker has logged that it serves)."""
+    every worker has logged that it serves). ``descriptors``: the most files it may have open
+    (its soft and hard limit), as a small machine's would be."""
     port = port or free_port()
     command = serve_command("--port", str(port), "--log-json", *arguments)
+    if descriptors is not None:
+        command = ["prlimit", f"--nofile={descriptors}:{descriptors}", "--", *command]
     if workers > 1:
         command += ["--workers", str(workers)]
     start = log.stat().st_size if log.exists() else 0

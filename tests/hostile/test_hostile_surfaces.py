@@ -8,11 +8,15 @@ logged traceback, and one client's slow or many requests cannot hold the server.
 - A Duration whose nanos are a second or more, and SeatBot for a seat a stream holds, are refused
   in words; ValidateMatch reads no C1 control character into a name from Windows/Latin-1 bytes.
 - On the web port: every API answer carries ``X-Content-Type-Options: nosniff``; native gRPC
-  over HTTP/1.1 is answered 415 in words, with no ASGI traceback; a message flagged compressed in
-  a stream that named no compression is invalid_argument, not internal.
+  over HTTP/1.1 is answered 415 in words, with no ASGI traceback, and counted as a call of its
+  client; a message flagged compressed in a stream that named no compression is
+  invalid_argument, not internal.
 - Slow bodies: requests whose body comes one byte at a time are answered and closed once the
   web port's body time is up, while the native health check answers; one address may have a
   bounded number of requests open, and those refused count against its quota.
+- Descriptors: on a server allowed 320, 400 connections from ten addresses, their heads still
+  coming, get at most the 64 the web port may hold; the rest are closed at once, the native
+  health check answers on new connections all the while, and nothing is logged at ERROR.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 
 import grpc
 import pytest
@@ -42,9 +47,17 @@ from tavli.server.limits import WebLimits
 from tavli.server.quotas import QuotaLimits
 from tavli.v1 import board_pb2, bots_service_pb2, bots_service_pb2_grpc, games_service_pb2 as games_pb2
 from tests.engine.test_matfile import bot_match
-from tests.hostile.campaign import Figures, figures_fixture  # noqa: F401 - the fixture `figures`
+from tests.hostile.campaign import Figures, figures_fixture, serve, stop, tracebacks  # noqa: F401 - the fixture `figures`
 from tests.server.test_server_seat_stream import RawStream
-from tests.server_play import RPC_TIMEOUT, Policy, connected, error_info, play_to_end, running_server
+from tests.server_play import (
+    RPC_TIMEOUT,
+    Policy,
+    connected,
+    error_info,
+    free_port,
+    play_to_end,
+    running_server,
+)
 
 PLAY_SEAT = "/tavli.v1.GamesService/PlaySeat"
 HTTP_TIMEOUT = 30.0
@@ -211,6 +224,21 @@ def test_native_grpc_over_http_1_is_refused_in_words_without_a_traceback(
     assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
 
 
+def test_native_grpc_over_http_1_counts_as_a_call_of_its_client() -> None:
+    quotas = QuotaLimits(calls_per_second=0.001, call_burst=3)
+    with running_server(web_port=0, quotas=quotas) as running:
+        refused = [
+            post(running.web_port, "/grpc.health.v1.Health/Check", b"\0\0\0\0\0", "application/grpc")[0]
+            for _ in range(2)
+        ]
+        assert refused == [415, 415]
+        answered = 0
+        while post(running.web_port, VALIDATE_MATCH, b"{}", "application/json")[0] != 429:
+            answered += 1
+            assert answered < 100, "the calls of the address were never limited"
+        assert answered == 1  # the two refused took two of the three the burst allows
+
+
 def envelope(payload: bytes, flags: int = 0) -> bytes:
     return struct.pack(">BI", flags, len(payload)) + payload
 
@@ -238,16 +266,24 @@ def test_a_message_flagged_compressed_with_no_compression_named_is_invalid_argum
     assert "grpc-status:3" in status.replace(" ", "") or status == "3"
 
 
+SLOW_REQUEST = (
+    b"POST /tavli.v1.RulesService/ValidateMatch HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+    b"Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"
+)
+
+
 class SlowBody:
     """A request whose body comes one byte a while, on a raw connection; ``answer`` is what the
-    server said before closing (b"" while it has said nothing)."""
+    server said before closing (b"" while it has said nothing). ``start``: what is sent at once
+    (the whole head and the body's first byte, or less: the head still coming)."""
 
-    def __init__(self, port: int, *, every: float) -> None:
-        self.socket = socket.create_connection(("127.0.0.1", port), timeout=HTTP_TIMEOUT)
-        self.socket.sendall(
-            b"POST /tavli.v1.RulesService/ValidateMatch HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-            b"Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"
+    def __init__(
+        self, port: int, *, every: float, source: str = "127.0.0.1", start: bytes = SLOW_REQUEST
+    ) -> None:
+        self.socket = socket.create_connection(
+            ("127.0.0.1", port), timeout=HTTP_TIMEOUT, source_address=(source, 0)
         )
+        self.socket.sendall(start)
         self.every = every
         self.answer = b""
         self.closed = threading.Event()
@@ -319,6 +355,76 @@ def test_one_address_has_a_bounded_number_of_requests_open_and_refusals_count_as
             answered += 1
             assert answered < 100, "the calls of the address were never limited"
         assert answered == 4  # the refused request took one of the five the burst allows
+
+
+# A server allowed 320 descriptors keeps 256 of them from the web port (WebLimits'
+# reserved_descriptors): 64 requests open at once over every address, fewer than one address may.
+DESCRIPTORS = 320
+FLOODING_ADDRESSES = [f"127.0.0.{number}" for number in range(2, 12)]
+SLOW_BODIES_AN_ADDRESS = 40
+
+
+def wait_for_web_port(port: int) -> None:
+    """Until the web port takes connections (it opens after the native port answers)."""
+    for _ in range(300):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=HTTP_TIMEOUT).close()
+            return
+        except ConnectionRefusedError:
+            time.sleep(0.1)
+    raise AssertionError(f"the web port {port} never opened")
+
+
+def test_slow_bodies_from_many_addresses_leave_descriptors_for_the_native_port(
+    tmp_path: Path, figures: Figures
+) -> None:
+    web_port = free_port()
+    served = serve(
+        *("--db", str(tmp_path / "games.sqlite3"), "--web-port", str(web_port), "--web-body-seconds", "120"),
+        log=tmp_path / "serve.log",
+        descriptors=DESCRIPTORS,
+    )
+    slow: list[SlowBody] = []
+    try:
+        wait_for_web_port(web_port)
+        closed_at_once = 0
+        for source in FLOODING_ADDRESSES:  # 400 requests in all, more than the server's descriptors
+            for _ in range(SLOW_BODIES_AN_ADDRESS):
+                try:
+                    slow.append(SlowBody(web_port, every=1.0, source=source, start=SLOW_REQUEST[:60]))
+                except OSError:  # closed before its request was sent
+                    closed_at_once += 1
+        checks = 0
+        # Every connection past the 64 the web port holds is closed (at once, or answered 503 when
+        # its request came on a connection already held).
+        while sum(not body.closed.is_set() for body in slow) > 64:
+            assert health_of(served.port) == health_pb2.HealthCheckResponse.SERVING  # a new connection
+            checks += 1
+            assert checks < 600, f"{sum(not body.closed.is_set() for body in slow)} slow bodies held"
+            time.sleep(0.1)
+        held = [body for body in slow if not body.closed.is_set()]
+        for _ in range(10):  # while the 64 are held
+            assert health_of(served.port) == health_pb2.HealthCheckResponse.SERVING
+            checks += 1
+        refused_full = sum(b"the web port is full" in body.answer for body in slow)
+        descriptors_used = len(list(Path(f"/proc/{served.pid}/fd").iterdir()))
+        assert health_of(served.port) == health_pb2.HealthCheckResponse.SERVING
+        with connected(served.port) as client:  # and a call that reaches the store
+            assert client.create_game()[0].name
+        figures.update(slow_bodies=len(slow) + closed_at_once, held=len(held), refused_503=refused_full)
+        figures.update(closed_unanswered=len(slow) - len(held) - refused_full + closed_at_once)
+        figures.update(health_checks_serving=checks)
+        figures.update(descriptors_used=descriptors_used, descriptors_allowed=DESCRIPTORS)
+        answers = [body.answer for body in slow if body.closed.is_set()]
+        assert all(not answer or b"the web port is full" in answer for answer in answers)
+    finally:
+        for dripping in slow:
+            dripping.socket.close()
+        stop(served)
+    logged = [json.loads(line) for line in served.log.read_text().splitlines() if line.startswith("{")]
+    assert not [line for line in logged if line.get("level") == "error"]
+    assert not tracebacks(served.log)
+    figures.passed()
 
 
 VALIDATE_MATCH = "/tavli.v1.RulesService/ValidateMatch"

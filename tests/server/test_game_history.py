@@ -21,6 +21,7 @@ from tavli.server.errors import GameTooLong, RecordTooLong
 from tavli.server.keys import ServerKey
 from tavli.server.store import Append, GameRecord, MemoryStore
 from tavli.server.tables import Tables
+from tavli.server.watch_feed import MOST_KEPT
 from tests.engine.test_matfile import bot_match
 
 MONEY = RuleSet()
@@ -326,5 +327,51 @@ def test_a_watch_from_the_first_event_of_a_game_loaded_from_its_snapshot_reads_t
             convert.event_message(sequence, event) for sequence, event in enumerate(whole.events)
         ]
         assert seen[-1].game == cold.message
+
+    asyncio.run(scenario())
+
+
+def test_a_watch_from_the_first_event_of_a_long_game_folds_only_what_its_reader_takes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    whole = bot_match(MONEY, seed=12, games=100)
+    assert (
+        len(whole.events) > MOST_KEPT
+    )  # longer than a feed keeps: its first watcher starts it at the game in play
+    read = 10
+
+    async def scenario() -> None:
+        store = CountingStore()
+        created = await tables_over(store).create(
+            MONEY, dice_mode="system", dice_seed="", request=None, played=whole.events
+        )
+        tables = tables_over(store)
+        await tables.get(created.game.name)
+        counter = FoldCounter(monkeypatch)
+        watch = tables.watch(created.game.name, 0)
+        seen = [await anext(watch) for _ in range(read)]
+        await watch.aclose()
+        assert [message.event.sequence for message in seen] == list(range(read))
+        # a reader that stops after ten messages of a long game costs ten folds, not the whole log
+        assert counter.folded == read
+
+    asyncio.run(scenario())
+
+
+def test_games_in_memory_are_bounded_by_their_events_and_one_let_go_of_is_read_again() -> None:
+    whole = bot_match(MONEY, seed=13, games=5)
+    events = len(whole.events)
+
+    async def scenario() -> None:
+        store = MemoryStore()
+        tables = tables_over(store, events_in_memory=events * 3 // 2)
+        first, second = [
+            await tables.create(MONEY, dice_mode="system", dice_seed="", request=None, played=whole.events)
+            for _ in range(2)
+        ]
+        assert tables.in_memory() == 1  # the two together hold more events than memory may
+        assert (await tables.get(first.game.name)).message == first.game.message  # read again
+        assert tables.in_memory() == 1
+        assert (await tables.get(second.game.name)).version == events
 
     asyncio.run(scenario())

@@ -92,12 +92,28 @@ export function mustPass(plays: LegalPlay[]): boolean {
   return plays.length === 1 && plays[0].steps.length === 0;
 }
 
-/** The display name of a seat, or a plain "Seat 0"/"Seat 1" for a seat nobody named. */
+/**
+ * The display name of a seat, or a plain "Seat 0"/"Seat 1" for a seat nobody named. A name that
+ * could turn the text around it (a right-to-left letter, or a directional formatting character
+ * such as U+202E) comes isolated, between U+2068 and U+2069, as `<bdi>` would: whatever its
+ * direction, the score and words beside it keep their order.
+ */
 export function playerName(game: Game, seat: Seat): string {
   const player = seat === Seat.SEAT_1 ? game.seat1Player : game.seat0Player;
   const name = player?.displayName?.trim();
-  return name ? name : seat === Seat.SEAT_1 ? "Seat 1" : "Seat 0";
+  if (!name) {
+    return seat === Seat.SEAT_1 ? "Seat 1" : "Seat 0";
+  }
+  return TURNS_TEXT_AROUND.test(name) ? `\u2068${name}\u2069` : name;
 }
+
+/**
+ * The blocks Unicode gives right-to-left by default (Hebrew to the Arabic extensions, their
+ * presentation forms, the historic scripts from U+10800 and U+1E800) and the directional marks,
+ * embeddings, overrides and isolates.
+ */
+const TURNS_TEXT_AROUND =
+  /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff\u{10800}-\u{10fff}\u{1e800}-\u{1efff}\u061c\u200f\u202a-\u202e\u2066-\u2069]/u;
 
 /** Whether a seat is played by a bot (as the page names bots it seats: player_id "bot:NAME"). */
 export function isBot(game: Game, seat: Seat): boolean {

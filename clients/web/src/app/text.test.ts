@@ -92,6 +92,14 @@ describe("what the table says around the board", () => {
     expect(matchLengthText(money)).toBe("Money play, game 6");
   });
 
+  it("a name that would turn the score line around is isolated, and the score stays where it is", () => {
+    const reversing = backgammonGame({ score: [2n, 1n], seat0Player: { displayName: "\u202Eeve" } });
+    expect(scoreText(reversing, Seat.SEAT_1)).toBe("Score: You 1, \u2068\u202Eeve\u2069 2");
+    const hebrew = backgammonGame({ score: [2n, 1n], seat0Player: { displayName: "אבי" } });
+    expect(scoreText(hebrew, null)).toBe("Score: \u2068אבי\u2069 2, Computer (Heuristic) 1");
+    expect(scoreText(backgammonGame({ score: [2n, 1n] }), Seat.SEAT_1)).toBe("Score: You 1, Anna 2");
+  });
+
   it("while a finished game is held, the match line names it and its result, not the next game", () => {
     const game = backgammonGame({ score: [2n, 1n], gameNumber: 3 });
     const won = { gameNumber: 2, winner: Seat.SEAT_0, result: GameResult.GAMMON, points: 2, cubeValue: 1, endedBy: GameEnd.PLAY } as never;
