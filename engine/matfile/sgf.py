@@ -35,6 +35,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
+from tavli.engine.backgammon import Start
 from tavli.engine.events import (
     Beavered,
     Doubled,
@@ -63,10 +64,16 @@ COLOURS = "WB"
 _BAR_LETTER, _OFF_LETTER = "y", "z"
 # tavli's own root property naming the side that lost a game on time, which gnubg ignores.
 _TIME_LOSS = "TL"
-# The variants gnubg's RU can name, none of which tavli plays.
-_GNUBG_VARIANTS = ("Nackgammon", "Hypergammon1", "Hypergammon2", "Hypergammon3")
-# The .mat header's rule tags that gnubg's RU says itself: tavli's own TR property holds the others.
-_SAID_BY_RU = ("Crawford", "Jacoby", "Cube")
+# The starts other than backgammon's that gnubg's RU names, as its variants.
+_GNUBG_VARIANTS: dict[str, Start] = {
+    "Nackgammon": "NACKGAMMON",
+    "Hypergammon1": "HYPERGAMMON_1",
+    "Hypergammon2": "HYPERGAMMON_2",
+    "Hypergammon3": "HYPERGAMMON_3",
+}
+# The .mat header's rule tags that gnubg's RU says itself (a Variation that gnubg can write is a
+# start of its own): tavli's own TR property holds the others.
+_SAID_BY_RU = ("Crawford", "Jacoby", "Cube", "Variation")
 # A number has at most nine digits, so that every number a file writes is a small integer.
 _NUMBER = re.compile(r"[0-9]{1,9}")
 _CUBE_ACTIONS: dict[str, EntryKind] = {"double": "double", "take": "take", "drop": "drop"}
@@ -97,16 +104,24 @@ def export_sgf(
 
 
 def _check_writable(rules: RuleSet) -> None:
+    refusal = sgf_refusal(rules)
+    if refusal is not None:
+        raise SgfFormatError(refusal)
+
+
+def sgf_refusal(rules: RuleSet) -> str | None:
+    """Why gnubg's SGF cannot record a match of ``rules``, in a player's words; ``None`` if it can."""
     if not rules.rules.hits:
-        raise SgfFormatError(
+        return (
             f"GNU Backgammon's SGF cannot record {rules.variant.replace('-', ' ')}: its rules "
             "property names only backgammon's variants and its moves only backgammon's board"
         )
     if rules.automatic_doubles or rules.opening != "PLAY_OPENING_DICE":
-        raise SgfFormatError(
+        return (
             "GNU Backgammon's SGF records no opening throw, so it cannot record a match whose "
             "opening is not played from the opening throw or whose ties double the cube"
         )
+    return None
 
 
 @dataclass(slots=True)
@@ -199,6 +214,7 @@ def _format_tree(game: _GameTree, rules: RuleSet, players: tuple[str, str]) -> s
             ("Crawford", rules.is_match and rules.crawford),
             ("CrawfordGame", game.crawford_game),
             ("Jacoby", rules.jacoby),
+            *((word, rules.start == start) for word, start in _GNUBG_VARIANTS.items()),
         )
         if on
     ]
@@ -255,7 +271,9 @@ def read_sgf(text: str) -> MatRecord:
         if loser in ("W", "B"):
             # The .mat checker's own word for a game lost on time: its header tag.
             tags[time_loss_tag(game.number)] = f"{players[COLOURS.index(loser)]} ran out of time"
-    return MatRecord(tags=tags, match_length=info.get("length", 0), match_line=trees[0][0].line, games=games)
+    return MatRecord(
+        tags=tags, match_length=info.get("length", 0), match_line=trees[0][0].line, games=games, format="sgf"
+    )
 
 
 def check_sgf(text: str | bytes, *, rules: RuleSet | None = None) -> MatchCheck:
@@ -311,13 +329,15 @@ def _match_info(root: dict[str, list[str]]) -> dict[str, int]:
 def _rule_tags(root: dict[str, list[str]]) -> dict[str, str]:
     """The root's rules as the .mat header's tags, so that one reader names the rules."""
     words = set(root.get("RU", [""])[0].split(":")) - {""}
-    for variant in _GNUBG_VARIANTS:
-        if variant in words:
-            raise SgfFormatError(f"the file records {variant}, which tavli does not play")
     tags = {
         "Crawford": "On" if "Crawford" in words else "Off",
         "Jacoby": "On" if "Jacoby" in words else "Off",
     }
+    for word, start in _GNUBG_VARIANTS.items():
+        if word in words:
+            variation = RuleSet(start=start).rules.mat_variation
+            assert variation is not None, "every start but backgammon's has its .mat name"
+            tags["Variation"] = variation
     if "NoCube" in words:
         tags["Cube"] = "Off"
     for pair in root.get("TR", [""])[0].split(":"):
@@ -499,4 +519,4 @@ def _value(text: str, index: int, line: int) -> tuple[str, int, int]:
     return "".join(parts), end + 1, line
 
 
-__all__ = ["COLOURS", "SgfFormatError", "check_sgf", "export_sgf", "read_sgf"]
+__all__ = ["COLOURS", "SgfFormatError", "check_sgf", "export_sgf", "read_sgf", "sgf_refusal"]
