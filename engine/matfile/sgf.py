@@ -437,26 +437,57 @@ def _result(root: _Node, line: int, move: int) -> Entry | None:
 # --- SGF's syntax --------------------------------------------------------------------------------
 
 
+# SGF's tokens, read in one pass: a tree's brackets, a node's start, a property's name (FF[3]-era
+# lower case letters in it are ignored), a value to its unescaped "]", white space and anything
+# else, which is skipped as gnubg skips it. A "[" that does not open a whole value is one the file
+# ends inside.
+_TOKENS = re.compile(
+    r"(?P<open>\()|(?P<close>\))|(?P<node>;)|(?P<name>[A-Za-z]+)"
+    r"|\[(?P<value>[^\\\]]*(?:\\.[^\\\]]*)*)\]|(?P<cut>\[)|\s+|[^()\[;A-Za-z\s]+",
+    re.DOTALL,
+)
+_ESCAPED = re.compile(r"\\(.)", re.DOTALL)
+
+
 def _game_trees_of(text: str) -> Iterator[list[_Node]]:
     """Each game tree's main line: its nodes and, in each variation, only the first one's."""
     nodes: list[_Node] = []
+    properties: dict[str, list[str]] | None = None  # the node being read, if any
+    name = ""
     depth = 0
     skipping = 0  # the depth of a variation skipped (0: none)
     children = [0]  # how many variations each open tree has had so far
     line = 1
-    index = 0
-    length = len(text)
-    while index < length:
-        char = text[index]
-        if char == "\n":
-            line += 1
-        elif char == "(":
+    for token in _TOKENS.finditer(text):
+        kind = token.lastgroup
+        if kind == "value":
+            raw = token.group("value")
+            if properties is not None:
+                value = _ESCAPED.sub(r"\1", raw) if "\\" in raw else raw
+                properties.setdefault(name, []).append(value)
+            line += raw.count("\n")
+            continue
+        if kind == "name":
+            name = "".join(char for char in token.group() if char.isupper())
+            continue
+        if kind is None:
+            line += token.group().count("\n")
+            continue
+        if kind == "cut":
+            raise SgfFormatError(f"line {line}: the file ends inside a property value (a ']' is missing)")
+        properties = None
+        if kind == "node":
+            if depth:
+                properties = {}
+                if not skipping:
+                    nodes.append(_Node(line, properties))
+        elif kind == "open":
             depth += 1
             children[-1] += 1
             if not skipping and children[-1] > 1 and depth > 1:
                 skipping = depth
             children.append(0)
-        elif char == ")":
+        else:  # close
             if depth == 0:
                 raise SgfFormatError(f"line {line}: a ')' closes no game tree")
             if skipping == depth:
@@ -467,56 +498,8 @@ def _game_trees_of(text: str) -> Iterator[list[_Node]]:
                 if nodes:
                     yield nodes
                 nodes = []
-        elif char == ";" and depth:
-            node, index, line = _node(text, index + 1, line)
-            if not skipping:
-                nodes.append(node)
-            continue
-        index += 1
     if depth:
         raise SgfFormatError(f"line {line}: the file ends inside a game tree (a ')' is missing)")
-
-
-def _node(text: str, index: int, line: int) -> tuple[_Node, int, int]:
-    """The node whose properties begin at ``index``, and where the text and line go on after it."""
-    start_line = line
-    properties: dict[str, list[str]] = {}
-    length = len(text)
-    name = ""
-    while index < length:
-        char = text[index]
-        if char.isalpha() and char.isupper():
-            name = name + char if index and text[index - 1].isupper() else char
-            index += 1
-        elif char == "[":
-            value, index, line = _value(text, index + 1, line)
-            properties.setdefault(name, []).append(value)
-        elif char.isspace() or char.islower():  # FF[4]-era lower case in names is ignored
-            line += char == "\n"
-            index += 1
-        else:
-            break
-    return _Node(start_line, properties), index, line
-
-
-def _value(text: str, index: int, line: int) -> tuple[str, int, int]:
-    """A property value from ``index`` (after its ``[``) to its unescaped ``]``."""
-    parts = []
-    start = index
-    while True:
-        end = text.find("]", index)
-        if end < 0:
-            raise SgfFormatError(f"line {line}: the file ends inside a property value (a ']' is missing)")
-        backslashes = len(text[index:end]) - len(text[index:end].rstrip("\\"))
-        if backslashes % 2 == 0:
-            break
-        index = end + 1
-    raw = text[start:end]
-    line += raw.count("\n")
-    chars = iter(raw)
-    for char in chars:
-        parts.append(next(chars, "") if char == "\\" else char)
-    return "".join(parts), end + 1, line
 
 
 __all__ = ["COLOURS", "SgfFormatError", "check_sgf", "export_sgf", "read_sgf", "sgf_refusal"]
