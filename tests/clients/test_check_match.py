@@ -197,7 +197,7 @@ def test_a_problem_in_an_sgf_file_gives_its_game_move_side_and_sgf_line(
         ("(;FF[4]GM[6]MI[length:3]PW[Alice", "the file ends inside a property value"),
         ("(;FF[4]GM[6]MI[length:3];W[31hefe]", "the file ends inside a game tree"),
         ("(;FF[4]GM[6]MI[length:lots])", "the match information's length is a number, not 'lots'"),
-        ("(;FF[4]GM[6]RU[Hypergammon1])", "Hypergammon1, which tavli does not play"),
+        ("(;FF[4]RU[Crawford])", "does not say which game it records: backgammon's is GM[6]"),
         ("(;" + "(" * 100_000, "the file ends inside a game tree"),
     ],
 )

@@ -690,7 +690,7 @@ SGF_HEAD = "(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[a]PB[b]"
             "the file ends inside a game tree",
         ),
         ("(;GM[6]MI[length:999999999])", "UNREADABLE_MATCH_RECORD", "at most 32767 points"),
-        (b"(;\x00\xff\xfe" + bytes(range(256)) * 100, "UNREADABLE_MATCH_RECORD", "ends inside a game tree"),
+        (b"(;\x00\xff\xfe" + bytes(range(256)) * 100, "UNREADABLE_MATCH_RECORD", "the file ends inside a"),
         (
             SGF_HEAD + "C[" + "x" * MOST_MATCH_RECORD + "])",
             "FIELD_TOO_LONG",
