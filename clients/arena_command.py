@@ -63,7 +63,9 @@ from tavli.clients.rule_options import (
 from tavli.clients.seat_driver import play_match
 from tavli.engine import BACKGAMMON, VARIANTS, GameResult
 from tavli.engine.clock import ClockRules
-from tavli.engine.rules import Backgammons
+from tavli.engine.matfile.reading import RecordFormat
+from tavli.engine.matfile.sgf import sgf_refusal
+from tavli.engine.rules import Backgammons, RuleSet
 from tavli.engine.variant import VariantName
 from tavli.v1 import games_service_pb2 as games_pb2
 
@@ -141,7 +143,14 @@ def add_parser(commands: Any) -> None:
         help="games (or matches) played at once, across the pairs with --round-robin (default: %(default)s)",
     )
     add_clock_options(parser)
-    parser.add_argument("--export", type=Path, metavar="DIR", help="write each game's .mat record to DIR")
+    parser.add_argument("--export", type=Path, metavar="DIR", help="write each game's match record to DIR")
+    parser.add_argument(
+        "--export-format",
+        choices=["mat", "sgf"],
+        default="mat",
+        help="the records --export writes: .mat files, or GNU Backgammon's SGF (backgammon only;"
+        " default: %(default)s)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     parser.add_argument(
         "--unary",
@@ -206,6 +215,7 @@ def _what_to_play(arguments: argparse.Namespace, names: list[str], seed: int) ->
         "seed": seed,
         "parallel": arguments.parallel,
         "export": arguments.export,
+        "export_format": arguments.export_format,
         "transport": "unary" if arguments.unary else "stream",
         "clock": clock_of(arguments),
         "backgammons": backgammons_of(arguments),
@@ -245,6 +255,10 @@ def _problem(arguments: argparse.Namespace, names: list[str]) -> str | None:
             return str(error)
     if arguments.games < 1 or arguments.parallel < 1 or arguments.match_length < 0:
         return "--games and --parallel must be at least 1, --match-length at least 0"
+    if arguments.export_format == "sgf":
+        refusal = sgf_refusal(RuleSet(variant=arguments.variant))
+        if refusal:
+            return f"--export-format sgf: {refusal}"
     return rules_problem(arguments.variant, backgammons_of(arguments)) or clock_problem(
         clock_of(arguments), arguments.match_length
     )
@@ -298,6 +312,7 @@ class ArenaConfig:
     seed: int = 0
     parallel: int = 1
     export: Path | None = None
+    export_format: RecordFormat = "mat"
     transport: Transport = "stream"
     clock: ClockRules | None = None
     backgammons: Backgammons = "COUNTED"
@@ -331,11 +346,11 @@ class ArenaConfig:
         )
 
     def export_name(self, index: int) -> str:
-        """The .mat file result ``index`` is exported to."""
+        """The file result ``index``'s record is exported to (a .mat or .sgf file)."""
         if self.pairing:
             first, second = self.labels
-            return f"{self.pairing:02d}-{index + 1:05d}-{first}-vs-{second}.mat"
-        return f"{index + 1:05d}-{self.bots[0]}-vs-{self.bots[1]}.mat"
+            return f"{self.pairing:02d}-{index + 1:05d}-{first}-vs-{second}.{self.export_format}"
+        return f"{index + 1:05d}-{self.bots[0]}-vs-{self.bots[1]}.{self.export_format}"
 
 
 def _seed_from(text: str) -> int:
@@ -550,9 +565,8 @@ def play_result(client: TavliClient, config: ArenaConfig, index: int) -> Outcome
         **clocks,
     )
     if config.export is not None:
-        (config.export / config.export_name(index)).write_text(
-            client.export_mat(played.name), encoding="utf-8"
-        )
+        export = client.export_sgf if config.export_format == "sgf" else client.export_mat
+        (config.export / config.export_name(index)).write_text(export(played.name), encoding="utf-8")
     return Outcome(a_seat, played.game, config.match_length, dice_seed)
 
 

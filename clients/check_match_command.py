@@ -1,4 +1,5 @@
-"""``tavli check-match``: read .mat match records in any program's dialect and report every problem."""
+"""``tavli check-match``: read match records (.mat in any program's dialect, or GNU Backgammon's SGF)
+and report every problem."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from itertools import repeat
 from pathlib import Path
 from typing import Any
 
-from tavli.engine.matfile import MatchCheck, MatFileError, Problem, check_mat
+from tavli.engine.matfile import MatchCheck, MatFileError, Problem, check_match_record
 
 CLEAN, PROBLEMS, UNREADABLE = 0, 1, 2  # the exit statuses, the worst file's
 
@@ -21,16 +22,19 @@ CLEAN, PROBLEMS, UNREADABLE = 0, 1, 2  # the exit statuses, the worst file's
 def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "check-match",
-        help="check .mat match records against the rules",
+        help="check match records (.mat or GNU Backgammon's SGF) against the rules",
         description=(
-            "Read .mat match records as any program writes them (GNU Backgammon, eXtreme Gammon,"
-            " Snowie, Backgammon Galaxy and Studio, FIBS and others), check every play, cube action"
-            " and result against the rules, and report every problem with its game, move, line and"
-            " side. Exit status: 0 when every file is clean, 1 when some file has problems, 2 when"
-            " some file could not be read."
+            "Read match records as any program writes them: .mat files (GNU Backgammon, eXtreme"
+            " Gammon, Snowie, Backgammon Galaxy and Studio, FIBS and others) and GNU Backgammon's"
+            " SGF, each told by its content; check every play, cube action and result against the"
+            " rules, and report every problem with its game, move, line and side. Exit status: 0"
+            " when every file is clean, 1 when some file has problems, 2 when some file could not"
+            " be read."
         ),
     )
-    parser.add_argument("files", nargs="+", metavar="FILE", help="a .mat file ('-' for standard input)")
+    parser.add_argument(
+        "files", nargs="+", metavar="FILE", help="a .mat or SGF file ('-' for standard input)"
+    )
     parser.add_argument(
         "--json", action="store_true", help="print one JSON object a file, on one line, instead of a report"
     )
@@ -82,7 +86,7 @@ def _check(name: str) -> MatchCheck | str:
     except OSError as error:
         return f"cannot open it: {error.strerror or error}"
     try:
-        return check_mat(data)
+        return check_match_record(data)
     except MatFileError as error:
         return str(error)
 

@@ -237,8 +237,8 @@ class TavliClient:
         return _call(self.rules.ValidatePlay, request, timeout=self.timeout)  # type: ignore[no-any-return]
 
     def validate_match(self, record: str | bytes) -> rules_pb2.ValidateMatchResponse:
-        """Check a .mat match record, its text or its file's bytes: what it holds and every
-        problem (``problems`` empty: :meth:`import_match` takes it).
+        """Check a match record (.mat or GNU Backgammon's SGF), its text or its file's bytes: what
+        it holds and every problem (``problems`` empty: :meth:`import_match` takes it).
 
         :raises TavliServerError: UNREADABLE_MATCH_RECORD for a text that holds no match.
         """
@@ -298,7 +298,7 @@ class TavliClient:
         verifiable_dice: bool = False,
         players: tuple[str, str] | None = None,
     ) -> tuple[Seat, Seat]:
-        """Store a match played elsewhere from its .mat record (its text or its file's bytes);
+        """Store a match played elsewhere from its record, .mat or SGF (its text or its file's bytes);
         returns its two seats, to play on from where the record stops. The dice after the record
         come as :meth:`create_game`'s do; the players are the record's unless ``players`` names
         them.
@@ -334,9 +334,19 @@ class TavliClient:
             stream.cancel()
 
     def export_mat(self, name: str) -> str:
+        """The game's match record in the .mat format."""
         request = games_pb2.ExportMatchRequest(name=name)
         mat: str = _call(self.games.ExportMatch, request, timeout=self.timeout).mat
         return mat
+
+    def export_sgf(self, name: str) -> str:
+        """The game's match record as GNU Backgammon's SGF.
+
+        :raises TavliServerError: FORMAT_CANNOT_RECORD for a game of rules SGF cannot record.
+        """
+        request = games_pb2.ExportMatchRequest(name=name, format=match_record_pb2.MATCH_RECORD_FORMAT_SGF)
+        sgf: str = _call(self.games.ExportMatch, request, timeout=self.timeout).sgf
+        return sgf
 
     def stream_seat(self, name: str, token: str, *, resume: bool = False) -> SeatStream:
         """Hold the seat ``token`` holds at game ``name`` on a PlaySeat stream (see :class:`SeatStream`).

@@ -49,6 +49,7 @@ from tavli.clients.arena_command import (
 from tavli.clients.client import TavliClient
 from tavli.clients.ratings import START, HeadToHead, Rating, Ratings, fit_ratings, scale_for
 from tavli.engine.clock import ClockRules
+from tavli.engine.matfile.reading import RecordFormat
 from tavli.engine.rules import Backgammons
 from tavli.engine.variant import VariantName
 
@@ -68,6 +69,7 @@ class TournamentConfig:
     seed: int = 0
     parallel: int = 1
     export: Path | None = None
+    export_format: RecordFormat = "mat"
     transport: Transport = "stream"
     clock: ClockRules | None = None
     backgammons: Backgammons = "COUNTED"
@@ -94,6 +96,7 @@ class TournamentConfig:
                 seed=self.seed,
                 parallel=self.parallel,
                 export=self.export,
+                export_format=self.export_format,
                 transport=self.transport,
                 clock=self.clock,
                 backgammons=self.backgammons,

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
-from typing import Any, Literal
+from dataclasses import dataclass, fields
+from operator import attrgetter
+from typing import Any, Literal, TypeVar
 
 from tavli.engine.checking import GivenStep
 from tavli.engine.clock import Clock, full_clock
@@ -178,6 +179,30 @@ class Rematch:
     game: str | None = None
 
 
+_State = TypeVar("_State", GameState, MatchState)
+# Each state's fields, and a getter of all of them at once.
+_FIELDS = {
+    kind: (names, attrgetter(*names))
+    for kind in (GameState, MatchState)
+    for names in [tuple(field.name for field in fields(kind))]
+}
+
+
+def _changed(state: _State, **changes: Any) -> _State:
+    """``state`` with ``changes``: :func:`dataclasses.replace` for this module's frozen states, which
+    ``__init__`` only stores, without replace's look at the class's fields on every call (every
+    action of a game makes two of these: on a long record, a good part of checking it). A name
+    that is no field is refused as ``__init__`` would refuse it: the states have slots only."""
+    kind = type(state)
+    names, values_of = _FIELDS[kind]
+    changed = object.__new__(kind)
+    for name, value in zip(names, values_of(state)):
+        object.__setattr__(changed, name, value)
+    for name, value in changes.items():
+        object.__setattr__(changed, name, value)
+    return changed
+
+
 def new_match(rules: RuleSet) -> MatchState:
     """The state before the first throw of a match or money session."""
     start = rules.rules.start_position()
@@ -257,11 +282,11 @@ def _opening(state: MatchState, event: OpeningThrown) -> MatchState:
     throws_made = state.throws + len(throws)
     if rules.opening == "PLAY_OPENING_DICE":
         dice = (first, second) if starter == 0 else (second, first)
-        game = replace(game, position=position, turn=starter, phase=Phase.PLAYING, dice=dice, opener=starter)
+        game = _changed(game, position=position, turn=starter, phase=Phase.PLAYING, dice=dice, opener=starter)
     else:
-        game = replace(game, position=position, turn=starter, phase=Phase.ROLLING, opener=starter)
-    game = replace(game, cube_value=cube_value, automatic_doubles=automatic)
-    return replace(state, game=game, throws=throws_made)
+        game = _changed(game, position=position, turn=starter, phase=Phase.ROLLING, opener=starter)
+    game = _changed(game, cube_value=cube_value, automatic_doubles=automatic)
+    return _changed(state, game=game, throws=throws_made)
 
 
 def _rolled(state: MatchState, event: Rolled) -> MatchState:
@@ -274,8 +299,8 @@ def _rolled(state: MatchState, event: Rolled) -> MatchState:
         dice = check_dice(event.dice)
     except TavliError as error:
         raise ActionError("INVALID_DICE", str(error)) from None
-    game = replace(game, phase=Phase.PLAYING, dice=dice)
-    return replace(state, game=game, throws=state.throws + 1)
+    game = _changed(game, phase=Phase.PLAYING, dice=dice)
+    return _changed(state, game=game, throws=state.throws + 1)
 
 
 def read_play(state: MatchState, side: Side, play: str | Sequence[GivenStep]) -> Play:
@@ -318,11 +343,11 @@ def make_play(state: MatchState, side: Side, play: Play) -> MatchState:
     last = LastPlay(side, game.dice, play, game.position)
     result = state.rules.result(play.position)
     if result is not None:
-        game = replace(game, position=play.position, last_play=last)
+        game = _changed(game, position=play.position, last_play=last)
         ended_by: GameEnd = _ENDED_BY_PLAY.get(result, "play")
         winner = None if result is GameResult.DRAW else side
-        return _end_game(replace(state, game=game), winner, result, ended_by)
-    game = replace(
+        return _end_game(_changed(state, game=game), winner, result, ended_by)
+    game = _changed(
         game,
         position=play.position.swapped(),
         turn=other(side),
@@ -331,7 +356,7 @@ def make_play(state: MatchState, side: Side, play: Play) -> MatchState:
         resign_barred=frozenset(),
         last_play=last,
     )
-    return replace(state, game=game)
+    return _changed(state, game=game)
 
 
 def _doubled(state: MatchState, event: Doubled) -> MatchState:
@@ -340,7 +365,7 @@ def _doubled(state: MatchState, event: Doubled) -> MatchState:
     refusal = cube_refusal(state, event.side)
     if refusal is not None:
         raise ActionError("CUBE_UNAVAILABLE", refusal)
-    return replace(state, game=replace(game, phase=Phase.DOUBLED))
+    return _changed(state, game=_changed(game, phase=Phase.DOUBLED))
 
 
 def _answer(state: MatchState, side: Side) -> GameState:
@@ -354,8 +379,8 @@ def _answer(state: MatchState, side: Side) -> GameState:
 
 def _took(state: MatchState, event: Took) -> MatchState:
     game = _answer(state, event.side)
-    game = replace(game, phase=Phase.ROLLING, cube_value=game.cube_value * 2, cube_owner=event.side)
-    return replace(state, game=game)
+    game = _changed(game, phase=Phase.ROLLING, cube_value=game.cube_value * 2, cube_owner=event.side)
+    return _changed(state, game=game)
 
 
 def _dropped(state: MatchState, event: Dropped) -> MatchState:
@@ -368,8 +393,8 @@ def _beavered(state: MatchState, event: Beavered) -> MatchState:
     refusal = beaver_refusal(state)
     if refusal is not None:
         raise ActionError("BEAVER_UNAVAILABLE", refusal)
-    game = replace(game, phase=Phase.ROLLING, cube_value=game.cube_value * 4, cube_owner=event.side)
-    return replace(state, game=game)
+    game = _changed(game, phase=Phase.ROLLING, cube_value=game.cube_value * 4, cube_owner=event.side)
+    return _changed(state, game=game)
 
 
 def resignation_offered(state: MatchState, event: ResignationOffered) -> ResignLevel:
@@ -397,8 +422,8 @@ def resignation_offered(state: MatchState, event: ResignationOffered) -> ResignL
 def _resignation_offered(state: MatchState, event: ResignationOffered) -> MatchState:
     offered = GameResult(resignation_offered(state, event))
     game = state.game
-    game = replace(game, phase=Phase.RESIGNING, resignation=(event.side, offered), resumes=game.phase)
-    return replace(state, game=game)
+    game = _changed(game, phase=Phase.RESIGNING, resignation=(event.side, offered), resumes=game.phase)
+    return _changed(state, game=game)
 
 
 def _resignation_answer(state: MatchState, side: Side) -> tuple[GameState, Side, GameResult]:
@@ -419,14 +444,14 @@ def _resignation_accepted(state: MatchState, event: ResignationAccepted) -> Matc
 def _resignation_rejected(state: MatchState, event: ResignationRejected) -> MatchState:
     game, resigner, _ = _resignation_answer(state, event.side)
     assert game.resumes is not None
-    game = replace(
+    game = _changed(
         game,
         phase=game.resumes,
         resignation=None,
         resumes=None,
         resign_barred=game.resign_barred | {resigner},
     )
-    return replace(state, game=game)
+    return _changed(state, game=game)
 
 
 def _time_ran_out(state: MatchState, event: TimeRanOut) -> MatchState:
@@ -583,7 +608,7 @@ def _end_game(
     game = state.game
     if winner is None:
         finished = FinishedGame(game.number, None, result, 0, game.cube_value, ended_by)
-        state = replace(state, finished=state.finished + (finished,))
+        state = _changed(state, finished=state.finished + (finished,))
         return _next_game(state, _next_opener(rules, game, None))
     if points is None:
         multiplier = rules.multiplier(result)
@@ -595,10 +620,10 @@ def _end_game(
     finished = FinishedGame(game.number, winner, result, points, game.cube_value, ended_by)
     score = list(state.score)
     score[winner] += points
-    state = replace(state, score=(score[0], score[1]), finished=state.finished + (finished,))
+    state = _changed(state, score=(score[0], score[1]), finished=state.finished + (finished,))
     if rules.is_match and score[winner] >= rules.match_length:
-        over = replace(game, phase=Phase.MATCH_OVER, dice=None, resignation=None, resumes=None)
-        return replace(state, game=over, winner=winner)
+        over = _changed(game, phase=Phase.MATCH_OVER, dice=None, resignation=None, resumes=None)
+        return _changed(state, game=over, winner=winner)
     return _next_game(state, _next_opener(rules, game, winner))
 
 
@@ -624,8 +649,8 @@ def match_at(
     the sides take turns.
     """
     before = new_match(rules)
-    state = replace(
-        before, game=replace(before.game, number=number - 1), score=score, crawford_played=crawford_played
+    state = _changed(
+        before, game=_changed(before.game, number=number - 1), score=score, crawford_played=crawford_played
     )
     return _next_game(state, opener if rules.is_match and rules.match_openings != "EVERY_GAME" else None)
 
@@ -646,7 +671,7 @@ def _next_game(state: MatchState, opener: Side | None) -> MatchState:
         )
     else:
         game = GameState(number=number, position=start, turn=0, phase=Phase.OPENING, crawford=crawford)
-    return replace(state, game=game, crawford_played=crawford_played)
+    return _changed(state, game=game, crawford_played=crawford_played)
 
 
 # --- rematches -----------------------------------------------------------------------------------
@@ -663,14 +688,14 @@ def _rematch(state: MatchState, event: RematchOffered | RematchAccepted) -> Matc
         if rematch is not None:
             whose = "you have" if rematch.offered_by == event.side else "your opponent has"
             raise ActionError("REMATCH_ALREADY_OFFERED", f"{whose} already offered a rematch")
-        return replace(state, rematch=Rematch(event.side))
+        return _changed(state, rematch=Rematch(event.side))
     if rematch is None:
         raise ActionError("NO_REMATCH_OFFERED", "no rematch has been offered")
     if rematch.offered_by == event.side:
         raise ActionError(
             "NO_REMATCH_OFFERED", "you offered the rematch: your opponent is the one to accept it"
         )
-    return replace(state, rematch=Rematch(rematch.offered_by, event.game))
+    return _changed(state, rematch=Rematch(rematch.offered_by, event.game))
 
 
 # --- clocks -------------------------------------------------------------------------------------
@@ -695,12 +720,12 @@ def _clock_after(before: MatchState, event: Event, after: MatchState) -> MatchSt
     running = clock_runs_for(after)
     new_game = after.game.number != before.game.number
     if running == clock.running and not new_game:
-        return replace(after, clock=clock)  # the same turn goes on
+        return _changed(after, clock=clock)  # the same turn goes on
     if new_game and not after.rules.is_match:
         turned = full_clock(rules, 0)
     else:
         turned = Clock(clock.charged(rules, at))
-    return replace(after, clock=turned.passed_to(running, at))
+    return _changed(after, clock=turned.passed_to(running, at))
 
 
 def clock_runs_for(state: MatchState) -> Side | None:

@@ -106,15 +106,22 @@ class UnknownEnumValue(ServiceError):
 
 
 class UnreadableMatchRecord(ServiceError):
-    """A .mat text that holds no match the server can read; its details say why, as problems."""
+    """A record's text that holds no match the server can read; its details say why, as problems."""
 
     reason = "UNREADABLE_MATCH_RECORD"
 
 
 class InvalidMatchRecord(ServiceError):
-    """A .mat record with problems, refused where only a clean one is taken (an import)."""
+    """A match record with problems, refused where only a clean one is taken (an import)."""
 
     reason = "INVALID_MATCH_RECORD"
+
+
+class FormatCannotRecord(ServiceError):
+    """An export asked for in a format that cannot record the game's rules (SGF: backgammon alone)."""
+
+    code = grpc.StatusCode.FAILED_PRECONDITION
+    reason = "FORMAT_CANNOT_RECORD"
 
 
 class RecordTooLong(ServiceError):

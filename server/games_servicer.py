@@ -17,19 +17,19 @@ from typing import Any, TypeVar
 
 from tavli.engine.game import ActionError
 from tavli.engine.match import Match
-from tavli.engine.matfile import export_mat
+from tavli.engine.matfile import SgfFormatError, export_mat, export_sgf
 from tavli.server import convert, match_records
 from tavli.server.admission import client_of
-from tavli.server.errors import BadRequest
+from tavli.server.errors import BadRequest, FormatCannotRecord
 from tavli.server.fair_queue import FairQueue
 from tavli.server.game_views import GameView
 from tavli.server.handlers import Context
 from tavli.server.limits import RequestLimits
-from tavli.server.players import from_record, mat_names, players_of
+from tavli.server.players import from_record, players_of, record_names
 from tavli.server.quotas import Quotas
 from tavli.server.seat_stream import SeatStreams
 from tavli.server.tables import Action, Created, Request, Tables, new_game_name
-from tavli.v1 import games_service_pb2 as pb, games_service_pb2_grpc
+from tavli.v1 import games_service_pb2 as pb, games_service_pb2_grpc, match_record_pb2
 
 _Created = TypeVar("_Created", pb.CreateGameResponse, pb.ImportMatchResponse)
 _BAD_PAGE_TOKEN = "page_token is not one this server gave"
@@ -170,7 +170,13 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
 
     async def ExportMatch(self, request: pb.ExportMatchRequest, context: Context) -> pb.ExportMatchResponse:
         view = await self.tables.history(_name_of(request))
-        return pb.ExportMatchResponse(mat=export_mat(view.match, players=mat_names(view.players)))
+        players = record_names(view.players)
+        if request.format == match_record_pb2.MATCH_RECORD_FORMAT_SGF:
+            try:
+                return pb.ExportMatchResponse(sgf=export_sgf(view.match, players=players))
+            except SgfFormatError as error:
+                raise FormatCannotRecord(str(error)) from None
+        return pb.ExportMatchResponse(mat=export_mat(view.match, players=players))
 
     async def WatchGame(
         self, request: pb.WatchGameRequest, context: Context

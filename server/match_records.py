@@ -1,5 +1,5 @@
-""".mat match records as the API takes them: read from a request, checked off the event loop,
-reported, and refused with every problem.
+"""Match records as the API takes them (.mat or GNU Backgammon's SGF, told by their content): read
+from a request, checked off the event loop, reported, and refused with every problem.
 
 RulesService.ValidateMatch reports what :func:`check` finds (:func:`report`); GamesService's
 ImportMatch stores a clean record and refuses one with problems (:func:`refusal`). Both read the
@@ -14,12 +14,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from tavli.engine.matfile import MatchCheck, MatFileError, Problem, check_mat
-from tavli.engine.matfile.reading import decode
+from tavli.engine.matfile import MatchCheck, MatFileError, Problem, check_match_record
+from tavli.engine.matfile.reading import RecordFormat, decode
 from tavli.server import convert
 from tavli.server.errors import BadRequest, InvalidMatchRecord, UnreadableMatchRecord, cut, packed
 from tavli.server.fair_queue import FairQueue
 from tavli.v1 import match_record_pb2, rules_service_pb2
+
+FORMATS: dict[RecordFormat, match_record_pb2.MatchRecordFormat] = {
+    "mat": match_record_pb2.MATCH_RECORD_FORMAT_MAT,
+    "sgf": match_record_pb2.MATCH_RECORD_FORMAT_SGF,
+}
+"""The API's word for each format."""
 
 MOST_PROBLEMS_LISTED = 1000
 """The most problems ValidateMatch lists (it counts them all)."""
@@ -57,13 +63,13 @@ def text_of(record: match_record_pb2.MatchRecord) -> str:
 
 
 def checked_text(text: str) -> MatchCheck:
-    """A record's text checked by the engine (whose numbers have at most nine digits: every one
-    fits the API's 32 bits).
+    """A record's text, in either format, checked by the engine (whose numbers have at most nine
+    digits: every one fits the API's 32 bits).
 
     :raises UnreadableMatchRecord: for a text that holds no match the engine can read.
     """
     try:
-        return check_mat(text)
+        return check_match_record(text)
     except MatFileError as error:
         raise unreadable(error.problems[0]) from None
 
@@ -79,6 +85,7 @@ def report(checked: MatchCheck) -> rules_service_pb2.ValidateMatchResponse:
         players=[cut(name) for name in checked.record.players or ()],
         problems=[problem_message(problem) for problem in problems[:MOST_PROBLEMS_LISTED]],
         problem_count=len(problems),
+        format=FORMATS[checked.record.format],
     )
 
 

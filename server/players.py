@@ -93,7 +93,7 @@ def player_message(player: SeatPlayer) -> games_pb2.Player | None:
     return games_pb2.Player(display_name=player.display_name, player_id=player.player_id)
 
 
-def mat_names(players: Players) -> tuple[str, str]:
+def record_names(players: Players) -> tuple[str, str]:
     """The names an export writes for the seats: their display names, else "Player 0"/"Player 1"."""
     return (players[0].display_name or "Player 0", players[1].display_name or "Player 1")
 
@@ -104,7 +104,7 @@ __all__ = [
     "Players",
     "SeatPlayer",
     "from_record",
-    "mat_names",
     "player_message",
     "players_of",
+    "record_names",
 ]

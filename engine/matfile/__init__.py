@@ -13,6 +13,8 @@ side, the bar as 25 and off as 0.
 - :func:`import_mat` gives the match a clean record describes, or refuses it with every problem.
 - :func:`export_sgf`, :func:`check_sgf` and :func:`import_sgf` do the same with GNU Backgammon's
   own SGF match format (:mod:`.sgf`).
+- :func:`check_match_record` and :func:`import_match_record` take a record in either format, which
+  they tell by its content (:func:`record_format`), as every surface that reads records does.
 
 What the format cannot say: the ties of an opening throw, rejected resignations (gnubg does not
 record them either) and which plays the engine made by itself. Long nardi is written in the same
@@ -22,6 +24,7 @@ an ``; [Opening "6-2"]`` line in each game: tavli reads these files back; other 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from tavli.engine.events import Event, Side
@@ -35,9 +38,32 @@ from tavli.engine.matfile.checking import (
     check_record,
 )
 from tavli.engine.matfile.export import export_mat
-from tavli.engine.matfile.reading import UnreadableFile, decode, read_record
+from tavli.engine.matfile.reading import RecordFormat, UnreadableFile, decode, read_record
 from tavli.engine.matfile.sgf import SgfFormatError, check_sgf, export_sgf
 from tavli.engine.rules import RuleSet
+
+# An SGF file begins with its first game tree, "(;"; a .mat file never does (its first line is a
+# tag, a banner, a blank or the match line).
+_SGF_START = re.compile(r"\A\ufeff?\s*\(\s*;")
+
+
+def record_format(text: str) -> RecordFormat:
+    """The format a match record is written in, told by its content: SGF where it begins with a
+    game tree (``(;``, after any byte-order mark and white space), else .mat."""
+    return "sgf" if _SGF_START.match(text) else "mat"
+
+
+def check_match_record(text: str | bytes, *, rules: RuleSet | None = None) -> MatchCheck:
+    """A match record in either format (:func:`record_format`) checked as :func:`check_mat` or
+    :func:`check_sgf` checks it.
+
+    :raises MatFileError: for a text that holds no match record in its format, or names rules
+        tavli does not play.
+    """
+    if isinstance(text, bytes):
+        text = decode(text)
+    check = check_sgf if record_format(text) == "sgf" else check_mat
+    return check(text, rules=rules)
 
 
 def check_mat(text: str | bytes, *, rules: RuleSet | None = None) -> MatchCheck:
@@ -107,6 +133,14 @@ def import_sgf(text: str | bytes, *, rules: RuleSet | None = None) -> ImportedMa
     return _imported(check_sgf(text, rules=rules))
 
 
+def import_match_record(text: str | bytes, *, rules: RuleSet | None = None) -> ImportedMatch:
+    """The match a clean record in either format records (:func:`check_match_record`).
+
+    :raises MatFileError: as :func:`import_mat` does.
+    """
+    return _imported(check_match_record(text, rules=rules))
+
+
 def _imported(checked: MatchCheck) -> ImportedMatch:
     if checked.problems:
         raise MatFileError(checked.problems)
@@ -125,11 +159,15 @@ __all__ = [
     "MatFileError",
     "MatchCheck",
     "Problem",
+    "RecordFormat",
     "SgfFormatError",
     "check_mat",
+    "check_match_record",
     "check_sgf",
     "export_mat",
     "export_sgf",
     "import_mat",
+    "import_match_record",
     "import_sgf",
+    "record_format",
 ]

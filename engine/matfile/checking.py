@@ -520,12 +520,14 @@ class _GameChecker:
 
     def _play(self, entry: Entry, play: str | tuple[Step, ...]) -> None:
         assert entry.dice is not None
-        written = play if isinstance(play, str) else format_steps(play)
-        action = f"plays {written or 'nothing'!r} with {entry.dice[0]}-{entry.dice[1]}"
         try:
             chosen = read_play(self.state, entry.side, play)
         except ActionError as error:
-            self._fail(entry, error.message, action)
+            # The action in words, built only for a play refused.
+            written = play if isinstance(play, str) else format_steps(play)
+            self._fail(
+                entry, error.message, f"plays {written or 'nothing'!r} with {entry.dice[0]}-{entry.dice[1]}"
+            )
         self._append(played(entry.side, chosen), make_play(self.state, entry.side, chosen))
 
     # --- results -----------------------------------------------------------------------------

@@ -27,6 +27,9 @@ from typing import Literal
 from tavli.engine.events import Side
 from tavli.engine.play import Dice
 
+RecordFormat = Literal["mat", "sgf"]
+"""A match record's format: a .mat file in any program's dialect, or GNU Backgammon's SGF."""
+
 EntryKind = Literal[
     "roll", "double", "take", "drop", "beaver", "raccoon", "win", "loss", "resign", "unreadable"
 ]
@@ -78,12 +81,14 @@ class GameRecord:
 
 @dataclass(frozen=True, slots=True)
 class MatRecord:
-    """A whole .mat file as written: the header's tags, the match length (0: money) and the games."""
+    """A whole .mat file as written: the header's tags, the match length (0: money) and the games
+    (or an SGF file read into the same, its ``format`` ``"sgf"``)."""
 
     tags: dict[str, str]
     match_length: int
     match_line: int
     games: tuple[GameRecord, ...]
+    format: RecordFormat = "mat"
 
     @property
     def players(self) -> tuple[str, str] | None:

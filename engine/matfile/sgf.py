@@ -35,6 +35,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
+from tavli.engine.backgammon import Start
 from tavli.engine.events import (
     Beavered,
     Doubled,
@@ -63,10 +64,16 @@ COLOURS = "WB"
 _BAR_LETTER, _OFF_LETTER = "y", "z"
 # tavli's own root property naming the side that lost a game on time, which gnubg ignores.
 _TIME_LOSS = "TL"
-# The variants gnubg's RU can name, none of which tavli plays.
-_GNUBG_VARIANTS = ("Nackgammon", "Hypergammon1", "Hypergammon2", "Hypergammon3")
-# The .mat header's rule tags that gnubg's RU says itself: tavli's own TR property holds the others.
-_SAID_BY_RU = ("Crawford", "Jacoby", "Cube")
+# The starts other than backgammon's that gnubg's RU names, as its variants.
+_GNUBG_VARIANTS: dict[str, Start] = {
+    "Nackgammon": "NACKGAMMON",
+    "Hypergammon1": "HYPERGAMMON_1",
+    "Hypergammon2": "HYPERGAMMON_2",
+    "Hypergammon3": "HYPERGAMMON_3",
+}
+# The .mat header's rule tags that gnubg's RU says itself (a Variation that gnubg can write is a
+# start of its own): tavli's own TR property holds the others.
+_SAID_BY_RU = ("Crawford", "Jacoby", "Cube", "Variation")
 # A number has at most nine digits, so that every number a file writes is a small integer.
 _NUMBER = re.compile(r"[0-9]{1,9}")
 _CUBE_ACTIONS: dict[str, EntryKind] = {"double": "double", "take": "take", "drop": "drop"}
@@ -97,16 +104,24 @@ def export_sgf(
 
 
 def _check_writable(rules: RuleSet) -> None:
+    refusal = sgf_refusal(rules)
+    if refusal is not None:
+        raise SgfFormatError(refusal)
+
+
+def sgf_refusal(rules: RuleSet) -> str | None:
+    """Why gnubg's SGF cannot record a match of ``rules``, in a player's words; ``None`` if it can."""
     if not rules.rules.hits:
-        raise SgfFormatError(
+        return (
             f"GNU Backgammon's SGF cannot record {rules.variant.replace('-', ' ')}: its rules "
             "property names only backgammon's variants and its moves only backgammon's board"
         )
     if rules.automatic_doubles or rules.opening != "PLAY_OPENING_DICE":
-        raise SgfFormatError(
+        return (
             "GNU Backgammon's SGF records no opening throw, so it cannot record a match whose "
             "opening is not played from the opening throw or whose ties double the cube"
         )
+    return None
 
 
 @dataclass(slots=True)
@@ -199,6 +214,7 @@ def _format_tree(game: _GameTree, rules: RuleSet, players: tuple[str, str]) -> s
             ("Crawford", rules.is_match and rules.crawford),
             ("CrawfordGame", game.crawford_game),
             ("Jacoby", rules.jacoby),
+            *((word, rules.start == start) for word, start in _GNUBG_VARIANTS.items()),
         )
         if on
     ]
@@ -255,7 +271,9 @@ def read_sgf(text: str) -> MatRecord:
         if loser in ("W", "B"):
             # The .mat checker's own word for a game lost on time: its header tag.
             tags[time_loss_tag(game.number)] = f"{players[COLOURS.index(loser)]} ran out of time"
-    return MatRecord(tags=tags, match_length=info.get("length", 0), match_line=trees[0][0].line, games=games)
+    return MatRecord(
+        tags=tags, match_length=info.get("length", 0), match_line=trees[0][0].line, games=games, format="sgf"
+    )
 
 
 def check_sgf(text: str | bytes, *, rules: RuleSet | None = None) -> MatchCheck:
@@ -311,13 +329,15 @@ def _match_info(root: dict[str, list[str]]) -> dict[str, int]:
 def _rule_tags(root: dict[str, list[str]]) -> dict[str, str]:
     """The root's rules as the .mat header's tags, so that one reader names the rules."""
     words = set(root.get("RU", [""])[0].split(":")) - {""}
-    for variant in _GNUBG_VARIANTS:
-        if variant in words:
-            raise SgfFormatError(f"the file records {variant}, which tavli does not play")
     tags = {
         "Crawford": "On" if "Crawford" in words else "Off",
         "Jacoby": "On" if "Jacoby" in words else "Off",
     }
+    for word, start in _GNUBG_VARIANTS.items():
+        if word in words:
+            variation = RuleSet(start=start).rules.mat_variation
+            assert variation is not None, "every start but backgammon's has its .mat name"
+            tags["Variation"] = variation
     if "NoCube" in words:
         tags["Cube"] = "Off"
     for pair in root.get("TR", [""])[0].split(":"):
@@ -417,26 +437,57 @@ def _result(root: _Node, line: int, move: int) -> Entry | None:
 # --- SGF's syntax --------------------------------------------------------------------------------
 
 
+# SGF's tokens, read in one pass: a tree's brackets, a node's start, a property's name (FF[3]-era
+# lower case letters in it are ignored), a value to its unescaped "]", white space and anything
+# else, which is skipped as gnubg skips it. A "[" that does not open a whole value is one the file
+# ends inside.
+_TOKENS = re.compile(
+    r"(?P<open>\()|(?P<close>\))|(?P<node>;)|(?P<name>[A-Za-z]+)"
+    r"|\[(?P<value>[^\\\]]*(?:\\.[^\\\]]*)*)\]|(?P<cut>\[)|\s+|[^()\[;A-Za-z\s]+",
+    re.DOTALL,
+)
+_ESCAPED = re.compile(r"\\(.)", re.DOTALL)
+
+
 def _game_trees_of(text: str) -> Iterator[list[_Node]]:
     """Each game tree's main line: its nodes and, in each variation, only the first one's."""
     nodes: list[_Node] = []
+    properties: dict[str, list[str]] | None = None  # the node being read, if any
+    name = ""
     depth = 0
     skipping = 0  # the depth of a variation skipped (0: none)
     children = [0]  # how many variations each open tree has had so far
     line = 1
-    index = 0
-    length = len(text)
-    while index < length:
-        char = text[index]
-        if char == "\n":
-            line += 1
-        elif char == "(":
+    for token in _TOKENS.finditer(text):
+        kind = token.lastgroup
+        if kind == "value":
+            raw = token.group("value")
+            if properties is not None:
+                value = _ESCAPED.sub(r"\1", raw) if "\\" in raw else raw
+                properties.setdefault(name, []).append(value)
+            line += raw.count("\n")
+            continue
+        if kind == "name":
+            name = "".join(char for char in token.group() if char.isupper())
+            continue
+        if kind is None:
+            line += token.group().count("\n")
+            continue
+        if kind == "cut":
+            raise SgfFormatError(f"line {line}: the file ends inside a property value (a ']' is missing)")
+        properties = None
+        if kind == "node":
+            if depth:
+                properties = {}
+                if not skipping:
+                    nodes.append(_Node(line, properties))
+        elif kind == "open":
             depth += 1
             children[-1] += 1
             if not skipping and children[-1] > 1 and depth > 1:
                 skipping = depth
             children.append(0)
-        elif char == ")":
+        else:  # close
             if depth == 0:
                 raise SgfFormatError(f"line {line}: a ')' closes no game tree")
             if skipping == depth:
@@ -447,56 +498,8 @@ def _game_trees_of(text: str) -> Iterator[list[_Node]]:
                 if nodes:
                     yield nodes
                 nodes = []
-        elif char == ";" and depth:
-            node, index, line = _node(text, index + 1, line)
-            if not skipping:
-                nodes.append(node)
-            continue
-        index += 1
     if depth:
         raise SgfFormatError(f"line {line}: the file ends inside a game tree (a ')' is missing)")
 
 
-def _node(text: str, index: int, line: int) -> tuple[_Node, int, int]:
-    """The node whose properties begin at ``index``, and where the text and line go on after it."""
-    start_line = line
-    properties: dict[str, list[str]] = {}
-    length = len(text)
-    name = ""
-    while index < length:
-        char = text[index]
-        if char.isalpha() and char.isupper():
-            name = name + char if index and text[index - 1].isupper() else char
-            index += 1
-        elif char == "[":
-            value, index, line = _value(text, index + 1, line)
-            properties.setdefault(name, []).append(value)
-        elif char.isspace() or char.islower():  # FF[4]-era lower case in names is ignored
-            line += char == "\n"
-            index += 1
-        else:
-            break
-    return _Node(start_line, properties), index, line
-
-
-def _value(text: str, index: int, line: int) -> tuple[str, int, int]:
-    """A property value from ``index`` (after its ``[``) to its unescaped ``]``."""
-    parts = []
-    start = index
-    while True:
-        end = text.find("]", index)
-        if end < 0:
-            raise SgfFormatError(f"line {line}: the file ends inside a property value (a ']' is missing)")
-        backslashes = len(text[index:end]) - len(text[index:end].rstrip("\\"))
-        if backslashes % 2 == 0:
-            break
-        index = end + 1
-    raw = text[start:end]
-    line += raw.count("\n")
-    chars = iter(raw)
-    for char in chars:
-        parts.append(next(chars, "") if char == "\\" else char)
-    return "".join(parts), end + 1, line
-
-
-__all__ = ["COLOURS", "SgfFormatError", "check_sgf", "export_sgf", "read_sgf"]
+__all__ = ["COLOURS", "SgfFormatError", "check_sgf", "export_sgf", "read_sgf", "sgf_refusal"]

@@ -20,7 +20,7 @@ from tavli.clients import bots
 from tavli.clients.bots.base import Situation
 from tavli.clients.cli import main
 from tavli.engine import BACKGAMMON, LONG_NARDI, Position, Variant
-from tavli.engine.matfile import import_mat
+from tavli.engine.matfile import import_mat, import_sgf
 from tests.games import positions_from_games
 
 REPO = Path(__file__).resolve().parents[2]
@@ -270,6 +270,30 @@ def test_the_arena_exports_each_game_as_a_mat_file_the_engine_reads_back(
         assert imported.match.state.over
         # Each seat is named after its bot; the bots change seats from one match to the next.
         assert imported.players == (("heuristic", "random") if number % 2 == 0 else ("random", "heuristic"))
+
+
+def test_the_arena_exports_gnubgs_sgf_when_asked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _arena(
+        capsys,
+        *("--bots", "heuristic,random", "--games", "2", "--seed", "6", "--match-length", "3"),
+        *("--export", str(tmp_path), "--export-format", "sgf"),
+    )
+    files = sorted(tmp_path.iterdir())
+    assert [file.suffix for file in files] == [".sgf", ".sgf"]
+    for file in files:
+        text = file.read_text(encoding="utf-8")
+        assert text.startswith("(;FF[4]GM[6]")
+        imported = import_sgf(text)
+        assert imported.match.state.over and set(imported.players) == {"heuristic", "random"}
+
+
+def test_the_arena_refuses_sgf_for_a_variant_it_cannot_record_before_playing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    arguments = ["--variant", "long-nardi", "--bots", "heuristic,random", "--games", "1"]
+    assert main(["arena", *arguments, "--export", str(tmp_path), "--export-format", "sgf"]) == 2
+    assert "--export-format sgf: GNU Backgammon's SGF cannot record long nardi" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_the_arena_plays_every_game_with_backgammons_as_gammon(

@@ -1,4 +1,5 @@
-"""`tavli check-match`: a report per file, JSON lines for scripts, exit statuses by the worst file."""
+"""`tavli check-match`: a report per file, JSON lines for scripts, exit statuses by the worst file;
+.mat files and GNU Backgammon's SGF told apart by their content."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tavli.clients.cli import main
-from tavli.engine.matfile import export_mat
+from tavli.engine.matfile import export_mat, export_sgf
 from tavli.engine.rules import RuleSet
 from tests.engine.test_matfile import bot_match
 
@@ -146,3 +147,89 @@ def test_a_result_at_the_line_start_is_reported_by_its_meaning(
     (problem,) = found["problems"]  # type: ignore[misc]
     assert (problem["game"], problem["move"], problem["line"], problem["side"]) == (1, 1, 6, None)
     assert "the result does not say who lost" in problem["message"]
+
+
+# --- GNU Backgammon's SGF ----------------------------------------------------------------------------
+
+CLEAN_SGF = export_sgf(bot_match(RuleSet(match_length=3), seed=5), players=("Alice", "Bob"))
+# Game 1, black's first play moves checkers from a point black does not hold (its 12-point).
+BROKEN_SGF = (
+    "(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[Alice]PB[Bob]RU[Crawford]\n;W[31hefe]\n;B[65msmr]\n)\n"
+)
+
+
+def test_an_sgf_file_is_told_by_its_content_and_reported_as_its_mat_file_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sgf = tmp_path / "match.txt"  # the name says nothing: the content does
+    sgf.write_bytes(b"\xef\xbb\xbf\n  " + CLEAN_SGF.encode())
+    mat = tmp_path / "match.mat"
+    mat.write_text(CLEAN)
+    assert main(["check-match", "--json", str(sgf), str(mat)]) == 0
+    from_sgf, from_mat = _json_lines(capsys.readouterr().out)
+    assert from_sgf == {**from_mat, "file": str(sgf)}
+    assert from_sgf["problems"] == [] and from_sgf["games"] == len(
+        bot_match(RuleSet(match_length=3), seed=5).state.finished
+    )
+
+
+def test_a_problem_in_an_sgf_file_gives_its_game_move_side_and_sgf_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = tmp_path / "broken.sgf"
+    broken.write_text(BROKEN_SGF)
+    assert main(["check-match", "--json", str(broken)]) == 1
+    (found,) = _json_lines(capsys.readouterr().out)
+    (problem,) = found["problems"]  # type: ignore[misc]
+    assert (problem["game"], problem["move"], problem["line"], problem["side"]) == (1, 1, 3, 1)
+    assert problem["message"] == "plays '12/6 12/7' with 6-5: you have no checker on your 12-point"
+    assert main(["check-match", str(broken)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"{broken}: 3 point match, Alice - Bob, 1 game, score 0-0: 1 problem"
+    where = "  game 1, move 1, player 1 (Bob), line 3: "
+    assert out[1] == where + "plays '12/6 12/7' with 6-5: you have no checker on your 12-point"
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("(;FF[4]GM[1]SZ[19];B[pd])", "records another game (GM[1]), not backgammon"),
+        ("(;FF[4]GM[6]MI[length:3]PW[Alice", "the file ends inside a property value"),
+        ("(;FF[4]GM[6]MI[length:3];W[31hefe]", "the file ends inside a game tree"),
+        ("(;FF[4]GM[6]MI[length:lots])", "the match information's length is a number, not 'lots'"),
+        ("(;FF[4]RU[Crawford])", "does not say which game it records: backgammon's is GM[6]"),
+        ("(;" + "(" * 100_000, "the file ends inside a game tree"),
+    ],
+)
+def test_an_sgf_file_that_holds_no_match_exits_2_saying_why(
+    text: str, words: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    file = tmp_path / "bad.sgf"
+    file.write_text(text)
+    assert main(["check-match", "--json", str(file)]) == 2
+    (found,) = _json_lines(capsys.readouterr().out)
+    assert found["file"] == str(file) and words in found["error"]  # type: ignore[operator]
+
+
+def test_binary_bytes_are_no_match_in_either_format(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    binary = tmp_path / "binary.sgf"
+    binary.write_bytes(bytes(range(256)) * 64)
+    assert main(["check-match", "--json", str(binary)]) == 2
+    (found,) = _json_lines(capsys.readouterr().out)
+    assert "match" in found["error"]  # type: ignore[operator]
+
+
+def test_sgf_and_mat_files_checked_in_several_processes_are_reported_in_the_order_given(
+    files: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sgf, broken = tmp_path / "clean.sgf", tmp_path / "broken.sgf"
+    sgf.write_text(CLEAN_SGF)
+    broken.write_text(BROKEN_SGF)
+    names = [str(path) for path in (sgf, files["clean"], broken, files["broken"])] * 8
+    assert main(["check-match", "--json", "--jobs", "2", *names]) == 1
+    together = capsys.readouterr().out
+    assert main(["check-match", "--json", "--jobs", "1", *names]) == 1
+    assert capsys.readouterr().out == together
+    assert [line["file"] for line in _json_lines(together)] == names

@@ -15,7 +15,18 @@ import pytest
 
 from tavli.engine.events import Beavered, Doubled, Dropped, Played, ResignationAccepted, TimeRanOut, Took
 from tavli.engine.match import Match
-from tavli.engine.matfile import MatFileError, check_sgf, export_mat, export_sgf, import_mat, import_sgf
+from tavli.engine.matfile import (
+    MatFileError,
+    check_mat,
+    check_match_record,
+    check_sgf,
+    export_mat,
+    export_sgf,
+    import_mat,
+    import_match_record,
+    import_sgf,
+    record_format,
+)
 from tavli.engine.matfile.sgf import SgfFormatError, read_sgf
 from tavli.engine.rules import RuleSet
 from tests.engine.test_mat_time_losses import PLAYERS, clocked_match, drop_a_double, run_out
@@ -23,6 +34,23 @@ from tests.engine.test_matfile import ROLL_THEN_RESIGN, bot_match, roll_then_res
 from tests.gnubg_mat import GnubgReading, _quoted, _reading, _run_gnubg, requires_gnubg
 
 OPENING_31 = "(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[Ann]PB[Bob]RU[Crawford]\n;W[31hefe]"
+
+
+@pytest.mark.parametrize(
+    ("start", "expected"),
+    [("", "sgf"), ("\ufeff", "sgf"), ("\r\n \t", "sgf"), ("\ufeff\n", "sgf"), ("( ", "mat"), ("x", "mat")],
+)
+def test_a_record_is_told_sgf_by_its_opening_game_tree(start: str, expected: str) -> None:
+    assert record_format(start + OPENING_31) == expected
+
+
+def test_either_format_is_checked_and_imported_as_its_own_reader_does() -> None:
+    match = bot_match(RuleSet(match_length=5), 21, double=0.4)
+    mat, sgf = export_mat(match), export_sgf(match)
+    assert check_match_record(mat) == check_mat(mat)
+    assert check_match_record(sgf.encode()) == check_sgf(sgf)
+    assert check_match_record(sgf).record.format == "sgf" and check_mat(mat).record.format == "mat"
+    assert import_match_record("\ufeff" + sgf).events == import_match_record(mat).events == match.events
 
 
 # --- gnubg as the judge --------------------------------------------------------------------------
@@ -170,6 +198,18 @@ def test_variations_are_skipped_as_gnubg_skips_them() -> None:
 
 
 @pytest.mark.parametrize(
+    ("word", "start"),
+    [("Nackgammon", "NACKGAMMON"), ("Hypergammon1", "HYPERGAMMON_1"), ("Hypergammon3", "HYPERGAMMON_3")],
+)
+def test_gnubgs_variants_are_read_as_their_starts(word: str, start: str) -> None:
+    match = bot_match(RuleSet(match_length=3, start=start), 4)  # type: ignore[arg-type]
+    text = export_sgf(match)
+    assert f"RU[Crawford:{word}]" in text and "TR[" not in text  # as gnubg names it, and only so
+    imported = import_sgf(text)
+    assert imported.rules == match.rules and _played_the_same(imported.events, match.events)
+
+
+@pytest.mark.parametrize(
     ("text", "words"),
     [
         ("", "no SGF game"),
@@ -177,7 +217,6 @@ def test_variations_are_skipped_as_gnubg_skips_them() -> None:
         ("(;)", "backgammon's is GM[6]"),
         ("(;FF[4]GM[6]MI[length:3", "ends inside a property value"),
         ("(;FF[4]GM[6]MI[length:3]", "a ')' is missing"),
-        ("(;FF[4]GM[6]MI[length:3]RU[Nackgammon];W[31hefe])", "Nackgammon"),
         ("(;FF[4]GM[6]MI[length:3];W[71hede])", "two dice from 1 to 6"),
         ("(;FF[4]GM[6]MI[length:3];W[31h!de])", "two letters"),
     ],
@@ -264,7 +303,9 @@ def test_a_hostile_run_of_brackets_costs_no_more_than_its_length() -> None:
 
 # Seeded matches that between them double, take, drop, resign, reach the Crawford game and beaver.
 GNUBG_MATCHES = [(RuleSet(match_length=5), seed) for seed in range(200, 204)] + [
-    (RuleSet(jacoby=True, beavers=True), 3)
+    (RuleSet(jacoby=True, beavers=True), 3),
+    (RuleSet(match_length=3, start="NACKGAMMON"), 5),
+    (RuleSet(match_length=3, start="HYPERGAMMON_2"), 6),
 ]
 
 

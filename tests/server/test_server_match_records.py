@@ -1,9 +1,10 @@
-""".mat match records through the API, end to end on a real server: RulesService.ValidateMatch
-reports what a record holds and every problem where it stands; GamesService.ImportMatch stores a
-clean record as a game of the server (played on from where it stops) and refuses one with
-problems, every problem in the status details, storing nothing; hostile records (too large, all
-newlines, a million points, endless blanks and digits) are refused as what they are, never with
-INTERNAL.
+"""Match records (.mat and GNU Backgammon's SGF) through the API, end to end on a real server:
+RulesService.ValidateMatch reports what a record holds and every problem where it stands;
+GamesService.ImportMatch stores a clean record as a game of the server (played on from where it
+stops) and refuses one with problems, every problem in the status details, storing nothing; hostile
+records (too large, all newlines, a million points, endless blanks and digits; SGF cut short,
+nested, of another game) are refused as what they are, never with INTERNAL. An SGF record is told
+by its content, and ExportMatch writes SGF when asked.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from tavli.clients.client import TavliClient, TavliServerError
 from tavli.engine.dice import SeededDice, verify_throws
 from tavli.engine.events import Event, Rolled
 from tavli.engine.match import Match
-from tavli.engine.matfile import Problem, check_mat, export_mat, import_mat
+from tavli.engine.matfile import Problem, check_mat, check_sgf, export_mat, export_sgf, import_mat, import_sgf
 from tavli.engine.rules import RuleSet
 from tavli.server.convert import event_message
 from tavli.server.limits import MOST_MATCH_RECORD
@@ -572,3 +573,167 @@ def test_the_server_answers_other_calls_while_a_long_record_is_checked(client) -
     assert answers[0].problem_count == 22_000  # no game has a score line
     # Other calls are answered while the check runs (not after it): how fast is the benchmarks' to say.
     assert answered >= 5, f"{answered} calls answered in the {time.monotonic() - started:.2f} s of the check"
+
+
+# --- GNU Backgammon's SGF: told by its content, imported, exported --------------------------------------
+
+SGF = match_record_pb2.MATCH_RECORD_FORMAT_SGF
+
+
+def test_an_sgf_record_is_reported_as_its_mat_record_is_and_says_its_format(client) -> None:
+    match = bot_match(RuleSet(match_length=5), seed=8, double=0.4, resign=0.01)
+    mat_text, sgf_text = (
+        export_mat(match, players=("Alice", "Bob")),
+        export_sgf(match, players=("Alice", "Bob")),
+    )
+
+    from_mat, from_sgf = client.validate_match(mat_text), client.validate_match(sgf_text.encode())
+
+    assert from_mat.format == match_record_pb2.MATCH_RECORD_FORMAT_MAT and from_sgf.format == SGF
+    from_mat.format = SGF
+    assert from_sgf == from_mat
+    assert list(from_sgf.score) == list(match.state.score) and from_sgf.problem_count == 0
+
+
+def test_a_problem_in_an_sgf_record_stands_at_its_sgf_line(client) -> None:
+    record = (
+        "(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[Ann]PB[Bob]RU[Crawford]\n;W[31hefe]\n;B[65msmr]\n)\n"
+    )
+    report = client.validate_match(record)
+    assert [where_and_why(problem) for problem in report.problems] == [
+        (1, 1, 3, 1, "plays '12/6 12/7' with 6-5", "you have no checker on your 12-point")
+    ]
+    assert [where_and_why(problem) for problem in report.problems] == [
+        engine_problem(problem) for problem in check_sgf(record).problems
+    ]
+    refusal = refused(client.import_match, record)
+    assert refusal.reason == "INVALID_MATCH_RECORD" and list(refusal.problems) == list(report.problems)
+
+
+@pytest.mark.parametrize(
+    ("rules", "options"),
+    [
+        (RuleSet(match_length=5), {"double": 0.4, "resign": 0.02}),
+        (RuleSet(beavers=True, jacoby=True), {"games": 4, "double": 0.4, "beaver": 0.5}),
+    ],
+    ids=["match", "money session with beavers"],
+)
+def test_an_imported_sgf_record_is_a_game_that_exports_the_same_sgf_and_mat(client, rules, options) -> None:
+    match = bot_match(rules, seed=9, **options)
+    sgf_text = export_sgf(match, players=("Ann", "Bob"))
+
+    seat, _ = client.import_match(sgf_text)
+
+    game = client.game(seat.name)
+    assert (game.seat0_player.display_name, game.seat1_player.display_name) == ("Ann", "Bob")
+    assert list(game.score) == list(match.state.score)
+    assert all_events(client, game.name) == logged(import_sgf(sgf_text).events)
+    assert client.export_sgf(game.name) == sgf_text
+    assert client.export_mat(game.name) == export_mat(match, players=("Ann", "Bob"))
+    both = client.games.ExportMatch(
+        games_pb2.ExportMatchRequest(name=game.name, format=SGF), timeout=RPC_TIMEOUT
+    )
+    assert (both.mat, both.sgf) == ("", sgf_text)  # only the format asked for
+
+
+def test_an_unfinished_sgf_record_is_played_on_and_exported_with_the_new_plays(client) -> None:
+    rules = RuleSet(match_length=3)
+    seat_0, seat_1 = client.import_match(export_sgf(rolled_at_the_end(rules, seed=4)), dice_seed="on")
+    final = play_to_end((seat_0, seat_1), Policy(random.Random(4)))
+    exported = client.export_sgf(final.name)
+    assert import_sgf(exported).score == tuple(final.score)
+    assert client.validate_match(exported).problem_count == 0
+
+
+def test_gnubgs_analysis_is_read_past_not_refused(client) -> None:
+    record = (
+        "(;FF[4]GM[6]CA[UTF-8]AP[GNU Backgammon:1.07.001]MI[length:1][game:0][ws:0][bs:0]"
+        "PW[gnubg]PB[Ann]RU[Crawford]RE[B+1R]\n"
+        ";W[31hefe]A[0 ver 3\\davg 0.0 0.0 0.0]DA[1 ver 3]LU[0.25]TE[1]BM[1]GS[0 0 0]C[a fine play]\n"
+        ";B[42qusu]\n)"
+    )
+    seat, _ = client.import_match(record)
+    game = client.game(seat.name)
+    assert list(game.score) == [0, 1] and game.phase == games_pb2.PHASE_MATCH_OVER
+
+
+def test_a_game_sgf_cannot_record_is_refused_in_words_and_mat_still_exports_it(client) -> None:
+    seat, _ = client.create_game(variant="long-nardi", match_length=3)
+    refusal = refused(client.export_sgf, seat.name)
+    assert (refusal.status, refusal.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "FORMAT_CANNOT_RECORD")
+    assert refusal.message.startswith("GNU Backgammon's SGF cannot record long nardi")
+    assert '; [Variation "Long Nardi"]' in client.export_mat(seat.name)
+
+
+def test_an_export_format_the_api_does_not_define_is_refused(client) -> None:
+    seat, _ = client.create_game(match_length=3)
+    with pytest.raises(grpc.RpcError) as refusal:
+        client.games.ExportMatch(games_pb2.ExportMatchRequest(name=seat.name, format=7), timeout=RPC_TIMEOUT)
+    assert refusal.value.code() == INVALID_ARGUMENT
+    assert "format is 7, which tavli.v1.MatchRecordFormat does not define" in refusal.value.details()
+
+
+SGF_HEAD = "(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[a]PB[b]"
+
+
+@pytest.mark.parametrize(
+    ("record", "reason", "words"),
+    [
+        (
+            "(;FF[4]GM[1]SZ[19];B[pd])",
+            "UNREADABLE_MATCH_RECORD",
+            "records another game (GM[1]), not backgammon",
+        ),
+        ("(;FF[4]SZ[19];B[pd])", "UNREADABLE_MATCH_RECORD", "does not say which game it records"),
+        (SGF_HEAD + ";W[31hefe]", "UNREADABLE_MATCH_RECORD", "the file ends inside a game tree"),
+        (SGF_HEAD + "C[" + "x" * 100_000, "UNREADABLE_MATCH_RECORD", "the file ends inside a property value"),
+        (
+            "(;" + "(" * (MOST_MATCH_RECORD - 2),
+            "UNREADABLE_MATCH_RECORD",
+            "the file ends inside a game tree",
+        ),
+        ("(;GM[6]MI[length:999999999])", "UNREADABLE_MATCH_RECORD", "at most 32767 points"),
+        (b"(;\x00\xff\xfe" + bytes(range(256)) * 100, "UNREADABLE_MATCH_RECORD", "the file ends inside a"),
+        (
+            SGF_HEAD + "C[" + "x" * MOST_MATCH_RECORD + "])",
+            "FIELD_TOO_LONG",
+            "record.text is 1,048,634 characters; at most 1,048,576",
+        ),
+    ],
+    ids=[
+        "go",
+        "no game type",
+        "cut short",
+        "cut in a value",
+        "nested 1 MB",
+        "huge match",
+        "binary",
+        "over the bound",
+    ],
+)
+def test_hostile_sgf_records_are_refused_as_what_they_are(client, record, reason, words) -> None:
+    before = names(client)
+    for call in (client.validate_match, client.import_match):
+        refusal = refused(call, record)
+        assert (refusal.status, refusal.reason) == (INVALID_ARGUMENT, reason)
+        assert words in refusal.message
+    assert names(client) == before
+
+
+@pytest.mark.parametrize(
+    ("record", "where", "words"),
+    [
+        (SGF_HEAD + "RE[W+" + "9" * 5000 + "];W[31hefe])", (1, 1, 1, 0), "a result's points are a number"),
+        (SGF_HEAD + ";W[99zz])", (1, 1, 1, 0), "a roll is two dice from 1 to 6"),
+        (SGF_HEAD + ";W[31hefe]" * 50_000 + ")", (1, 1, 1, 0), "it is not your turn"),
+        (SGF_HEAD + "(;" * 100_000 + ";W[31hefe];B[65msmr]" + ")" * 100_001, (1, 1, 1, 1), "no checker"),
+    ],
+    ids=["5000 digits", "unreadable roll", "50,000 plays of one side", "100,000 nested trees"],
+)
+def test_hostile_but_readable_sgf_records_are_checked_with_their_problem(
+    client, record, where, words
+) -> None:
+    report = client.validate_match(record)
+    assert report.format == SGF
+    problem = report.problems[0]
+    assert where_and_why(problem)[:4] == where and words in problem.reason

@@ -671,16 +671,20 @@ class ListGameEventsResponse(_message.Message):
     def __init__(self, events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class ExportMatchRequest(_message.Message):
-    __slots__ = ("name",)
+    __slots__ = ("name", "format")
     NAME_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
     name: str
-    def __init__(self, name: _Optional[str] = ...) -> None: ...
+    format: _match_record_pb2.MatchRecordFormat
+    def __init__(self, name: _Optional[str] = ..., format: _Optional[_Union[_match_record_pb2.MatchRecordFormat, str]] = ...) -> None: ...
 
 class ExportMatchResponse(_message.Message):
-    __slots__ = ("mat",)
+    __slots__ = ("mat", "sgf")
     MAT_FIELD_NUMBER: _ClassVar[int]
+    SGF_FIELD_NUMBER: _ClassVar[int]
     mat: str
-    def __init__(self, mat: _Optional[str] = ...) -> None: ...
+    sgf: str
+    def __init__(self, mat: _Optional[str] = ..., sgf: _Optional[str] = ...) -> None: ...
 
 class WatchGameRequest(_message.Message):
     __slots__ = ("name", "from_sequence")

@@ -223,7 +223,8 @@ class GamesServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ImportMatch(self, request, context):
-        """Stores a match played elsewhere, from its .mat record, as a game of this server, and returns
+        """Stores a match played elsewhere, from its record (.mat or GNU Backgammon's SGF, told by its
+        content: see MatchRecord), as a game of this server, and returns
         the seats' tokens, as CreateGame does. The game is of the record's rules (its header's, as
         RulesService.ValidateMatch reads them) and its log holds the record's games, each roll,
         play, cube action and resignation as an event: GetGame, ListGames, ListGameEvents,
@@ -351,8 +352,11 @@ class GamesServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ExportMatch(self, request, context):
-        """Exports a backgammon match in the .mat text format GNU Backgammon and eXtreme Gammon import
-        (long nardi uses the same layout with a variant header that other tools do not read).
+        """Exports a match's record: in the .mat text format GNU Backgammon and eXtreme Gammon import
+        (long nardi uses the same layout with a variant header that other tools do not read), or, as
+        asked, in GNU Backgammon's SGF. A game whose rules SGF cannot record (long nardi, Plakoto,
+        Fevga, automatic doubles, an opening not played from the opening throw) fails SGF's export
+        with FAILED_PRECONDITION, reason FORMAT_CANNOT_RECORD, saying why.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

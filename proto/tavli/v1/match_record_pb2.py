@@ -24,13 +24,15 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1btavli/v1/match_record.proto\x12\x08tavli.v1\"5\n\x0bMatchRecord\x12\x0e\n\x04text\x18\x01 \x01(\tH\x00\x12\x0e\n\x04\x64\x61ta\x18\x02 \x01(\x0cH\x00\x42\x06\n\x04\x66orm\"\x9e\x01\n\x0cMatchProblem\x12\x11\n\x04game\x18\x01 \x01(\rH\x00\x88\x01\x01\x12\x11\n\x04move\x18\x02 \x01(\rH\x01\x88\x01\x01\x12\x11\n\x04line\x18\x03 \x01(\rH\x02\x88\x01\x01\x12\x11\n\x04side\x18\x04 \x01(\rH\x03\x88\x01\x01\x12\x0e\n\x06\x61\x63tion\x18\x05 \x01(\t\x12\x0e\n\x06reason\x18\x06 \x01(\tB\x07\n\x05_gameB\x07\n\x05_moveB\x07\n\x05_lineB\x07\n\x05_sideb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1btavli/v1/match_record.proto\x12\x08tavli.v1\"5\n\x0bMatchRecord\x12\x0e\n\x04text\x18\x01 \x01(\tH\x00\x12\x0e\n\x04\x64\x61ta\x18\x02 \x01(\x0cH\x00\x42\x06\n\x04\x66orm\"\x9e\x01\n\x0cMatchProblem\x12\x11\n\x04game\x18\x01 \x01(\rH\x00\x88\x01\x01\x12\x11\n\x04move\x18\x02 \x01(\rH\x01\x88\x01\x01\x12\x11\n\x04line\x18\x03 \x01(\rH\x02\x88\x01\x01\x12\x11\n\x04side\x18\x04 \x01(\rH\x03\x88\x01\x01\x12\x0e\n\x06\x61\x63tion\x18\x05 \x01(\t\x12\x0e\n\x06reason\x18\x06 \x01(\tB\x07\n\x05_gameB\x07\n\x05_moveB\x07\n\x05_lineB\x07\n\x05_side*r\n\x11MatchRecordFormat\x12#\n\x1fMATCH_RECORD_FORMAT_UNSPECIFIED\x10\x00\x12\x1b\n\x17MATCH_RECORD_FORMAT_MAT\x10\x01\x12\x1b\n\x17MATCH_RECORD_FORMAT_SGF\x10\x02\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'tavli.v1.match_record_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
+  _globals['_MATCHRECORDFORMAT']._serialized_start=257
+  _globals['_MATCHRECORDFORMAT']._serialized_end=371
   _globals['_MATCHRECORD']._serialized_start=41
   _globals['_MATCHRECORD']._serialized_end=94
   _globals['_MATCHPROBLEM']._serialized_start=97

@@ -1,8 +1,18 @@
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from typing import ClassVar as _ClassVar, Optional as _Optional
 
 DESCRIPTOR: _descriptor.FileDescriptor
+
+class MatchRecordFormat(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    MATCH_RECORD_FORMAT_UNSPECIFIED: _ClassVar[MatchRecordFormat]
+    MATCH_RECORD_FORMAT_MAT: _ClassVar[MatchRecordFormat]
+    MATCH_RECORD_FORMAT_SGF: _ClassVar[MatchRecordFormat]
+MATCH_RECORD_FORMAT_UNSPECIFIED: MatchRecordFormat
+MATCH_RECORD_FORMAT_MAT: MatchRecordFormat
+MATCH_RECORD_FORMAT_SGF: MatchRecordFormat
 
 class MatchRecord(_message.Message):
     __slots__ = ("text", "data")

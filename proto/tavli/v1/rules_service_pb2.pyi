@@ -153,7 +153,7 @@ class ValidateMatchRequest(_message.Message):
     def __init__(self, record: _Optional[_Union[_match_record_pb2.MatchRecord, _Mapping]] = ...) -> None: ...
 
 class ValidateMatchResponse(_message.Message):
-    __slots__ = ("variant", "match_length", "games", "score", "players", "problems", "problem_count")
+    __slots__ = ("variant", "match_length", "games", "score", "players", "problems", "problem_count", "format")
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     MATCH_LENGTH_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
@@ -161,6 +161,7 @@ class ValidateMatchResponse(_message.Message):
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     PROBLEMS_FIELD_NUMBER: _ClassVar[int]
     PROBLEM_COUNT_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
     variant: _board_pb2.Variant
     match_length: int
     games: int
@@ -168,4 +169,5 @@ class ValidateMatchResponse(_message.Message):
     players: _containers.RepeatedScalarFieldContainer[str]
     problems: _containers.RepeatedCompositeFieldContainer[_match_record_pb2.MatchProblem]
     problem_count: int
-    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., match_length: _Optional[int] = ..., games: _Optional[int] = ..., score: _Optional[_Iterable[int]] = ..., players: _Optional[_Iterable[str]] = ..., problems: _Optional[_Iterable[_Union[_match_record_pb2.MatchProblem, _Mapping]]] = ..., problem_count: _Optional[int] = ...) -> None: ...
+    format: _match_record_pb2.MatchRecordFormat
+    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., match_length: _Optional[int] = ..., games: _Optional[int] = ..., score: _Optional[_Iterable[int]] = ..., players: _Optional[_Iterable[str]] = ..., problems: _Optional[_Iterable[_Union[_match_record_pb2.MatchProblem, _Mapping]]] = ..., problem_count: _Optional[int] = ..., format: _Optional[_Union[_match_record_pb2.MatchRecordFormat, str]] = ...) -> None: ...

@@ -2,32 +2,44 @@
 // @generated from file tavli/v1/match_record.proto (package tavli.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file tavli/v1/match_record.proto.
  */
 export const file_tavli_v1_match_record: GenFile = /*@__PURE__*/
-  fileDesc("Cht0YXZsaS92MS9tYXRjaF9yZWNvcmQucHJvdG8SCHRhdmxpLnYxIjUKC01hdGNoUmVjb3JkEg4KBHRleHQYASABKAlIABIOCgRkYXRhGAIgASgMSABCBgoEZm9ybSKeAQoMTWF0Y2hQcm9ibGVtEhEKBGdhbWUYASABKA1IAIgBARIRCgRtb3ZlGAIgASgNSAGIAQESEQoEbGluZRgDIAEoDUgCiAEBEhEKBHNpZGUYBCABKA1IA4gBARIOCgZhY3Rpb24YBSABKAkSDgoGcmVhc29uGAYgASgJQgcKBV9nYW1lQgcKBV9tb3ZlQgcKBV9saW5lQgcKBV9zaWRlYgZwcm90bzM");
+  fileDesc("Cht0YXZsaS92MS9tYXRjaF9yZWNvcmQucHJvdG8SCHRhdmxpLnYxIjUKC01hdGNoUmVjb3JkEg4KBHRleHQYASABKAlIABIOCgRkYXRhGAIgASgMSABCBgoEZm9ybSKeAQoMTWF0Y2hQcm9ibGVtEhEKBGdhbWUYASABKA1IAIgBARIRCgRtb3ZlGAIgASgNSAGIAQESEQoEbGluZRgDIAEoDUgCiAEBEhEKBHNpZGUYBCABKA1IA4gBARIOCgZhY3Rpb24YBSABKAkSDgoGcmVhc29uGAYgASgJQgcKBV9nYW1lQgcKBV9tb3ZlQgcKBV9saW5lQgcKBV9zaWRlKnIKEU1hdGNoUmVjb3JkRm9ybWF0EiMKH01BVENIX1JFQ09SRF9GT1JNQVRfVU5TUEVDSUZJRUQQABIbChdNQVRDSF9SRUNPUkRfRk9STUFUX01BVBABEhsKF01BVENIX1JFQ09SRF9GT1JNQVRfU0dGEAJiBnByb3RvMw");
 
 /**
- * A match record in the .mat text format, as RulesService.ValidateMatch checks it and
- * GamesService.ImportMatch stores it: GNU Backgammon's layout, and the dialects other programs
- * write (eXtreme Gammon's, servers' logs), read leniently; every play, cube action and result is
- * then checked strictly against the rules. The rules come from the record's header: its match
- * length ("N point match", 0 for money play) and tags such as ; [Variation "Long Nardi"],
- * ; [Crawford "Off"], ; [Jacoby "On"]; without tags, backgammon as GNU Backgammon assumes it.
+ * A match record, as RulesService.ValidateMatch checks it and GamesService.ImportMatch stores it,
+ * in either format, told by its content: GNU Backgammon's SGF (the text begins with a game tree,
+ * "(;", after any white space) or the .mat text format otherwise.
+ *
+ * A .mat record is read in GNU Backgammon's layout or the dialects other programs write (eXtreme
+ * Gammon's, servers' logs), leniently; every play, cube action and result is then checked strictly
+ * against the rules. The rules come from the record's header: its match length ("N point match",
+ * 0 for money play) and tags such as ; [Variation "Long Nardi"], ; [Crawford "Off"], ; [Jacoby
+ * "On"]; without tags, backgammon as GNU Backgammon assumes it.
+ *
+ * An SGF record is GNU Backgammon's match format (game type GM[6], one game tree a game): the
+ * rules come from its first game's root (MI's length, RU's Crawford, Jacoby and NoCube); each
+ * game's main line is read (variations are skipped, as GNU Backgammon skips them) and checked as a
+ * .mat record's games are; its problems give the SGF file's lines, and the move numbers a .mat
+ * file would give them. RU's Nackgammon and Hypergammon1-3 are backgammon with those starts.
+ * Analysis and comments (A, DA, GS, luck and skill marks, C) are read past: a game's log keeps its
+ * actions, not their evaluations. A file of another game type, or that ends inside a game tree or
+ * a property value, is unreadable.
  *
  * Either form holds at most 1,048,576 characters (text) or bytes (data); a longer one fails
  * with INVALID_ARGUMENT, reason FIELD_TOO_LONG. A record the server cannot read as a match
  * fails with INVALID_ARGUMENT, reason UNREADABLE_MATCH_RECORD, the reason in words as the status
- * message and as one MatchProblem in the status details: a text with no "N point match" line
- * or no " Game 1" line after it, or rules tavli does not play (another variant, a match longer
- * than 32,767 points). A record's numbers (game and move numbers, scores, points, cube values)
- * have at most nine digits: a longer one is not read as a number, so its line is a problem (or,
- * on a " Game n" line, there is no game).
+ * message and as one MatchProblem in the status details: a .mat text with no "N point match" line
+ * or no " Game 1" line after it, an SGF text as above, or rules tavli does not play (another
+ * variant, a match longer than 32,767 points). A record's numbers (game and move numbers, scores,
+ * points, cube values) have at most nine digits: a longer one is not read as a number, so its line
+ * is a problem (or, on a " Game n" line, there is no game).
  *
  * @generated from message tavli.v1.MatchRecord
  */
@@ -127,4 +139,42 @@ export type MatchProblem = Message<"tavli.v1.MatchProblem"> & {
  */
 export const MatchProblemSchema: GenMessage<MatchProblem> = /*@__PURE__*/
   messageDesc(file_tavli_v1_match_record, 1);
+
+/**
+ * The format a match record is written in.
+ *
+ * @generated from enum tavli.v1.MatchRecordFormat
+ */
+export enum MatchRecordFormat {
+  /**
+   * Not given: where a format is asked for, MATCH_RECORD_FORMAT_MAT.
+   *
+   * @generated from enum value: MATCH_RECORD_FORMAT_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * The .mat text format GNU Backgammon and eXtreme Gammon export and import (long nardi's and
+   * Fevga's in the same layout with a variant header, which only tavli reads).
+   *
+   * @generated from enum value: MATCH_RECORD_FORMAT_MAT = 1;
+   */
+  MAT = 1,
+
+  /**
+   * GNU Backgammon's SGF (game type GM[6]), what its "save match" writes. It records backgammon
+   * alone (nackgammon's and hypergammon's starts too), whose opening is played from the opening
+   * throw: long nardi, Plakoto, Fevga, automatic doubles and other openings cannot be written in
+   * it.
+   *
+   * @generated from enum value: MATCH_RECORD_FORMAT_SGF = 2;
+   */
+  SGF = 2,
+}
+
+/**
+ * Describes the enum tavli.v1.MatchRecordFormat.
+ */
+export const MatchRecordFormatSchema: GenEnum<MatchRecordFormat> = /*@__PURE__*/
+  enumDesc(file_tavli_v1_match_record, 0);
 
