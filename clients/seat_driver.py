@@ -26,23 +26,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Literal
 
 from tavli.clients.bots.base import Bot, CubeAnswer, Situation
 from tavli.clients.client import (
     RESULT_LEVELS,
-    START_NAMES,
-    VARIANT_NAMES,
     Seat,
     SeatStream,
     TavliClient,
     TavliServerError,
-    VariantName,
 )
-from tavli.engine import BACKGAMMON, VARIANTS, Play, Position, Step, Variant
+from tavli.engine import BACKGAMMON, Play, Position, Step, Variant
 from tavli.engine.clock import ClockRules
 from tavli.engine.position import CHECKERS_PER_SIDE
 from tavli.engine.rules import DEFAULT_CUBE_LIMIT, RuleSet
+from tavli.engine.variant import VariantName
+from tavli.server import convert
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
 
 _RETRIES = 3  # fresh reads after a stale etag before giving up
@@ -241,17 +241,19 @@ def game_ended_since(decided: games_pb2.Game, now: games_pb2.Game) -> bool:
 
 
 def variant_of(game: games_pb2.Game) -> Variant:
-    """The engine's rules a game is played by: its variant, with its start and hit-and-run rule."""
-    rule_set = game.rule_set
-    if not rule_set.start and not rule_set.home_hit_and_run:
-        return VARIANTS[VARIANT_NAMES[rule_set.variant]]
-    return RuleSet(
-        variant=VARIANT_NAMES[rule_set.variant],
-        start=START_NAMES.get(rule_set.start, "STANDARD"),
-        home_hit_and_run=(
-            "FORBIDDEN" if rule_set.home_hit_and_run == board_pb2.HOME_HIT_AND_RUN_FORBIDDEN else "ALLOWED"
-        ),
-    ).rules
+    """The engine's rules the game in play is played by: its variant (in a tavli match, Portes's,
+    Plakoto's or Fevga's by the game's number) with the rule set's options."""
+    return rule_set_of(game.rule_set).for_game(game.game_number).rules
+
+
+def rule_set_of(message: games_pb2.RuleSet) -> RuleSet:
+    """The engine's rule set of a game's ``rule_set`` (as the server filled it in)."""
+    return _rule_set_of(message.SerializeToString(deterministic=True))
+
+
+@lru_cache(maxsize=64)
+def _rule_set_of(message: bytes) -> RuleSet:
+    return convert.rules_of(games_pb2.RuleSet.FromString(message))
 
 
 def position_of(game: games_pb2.Game) -> Position:

@@ -154,7 +154,7 @@ def rule_headers(rules: RuleSet) -> list[tuple[str, str]]:
     if rules.match_openings != default.match_openings:
         headers.append(("MatchOpenings", MATCH_OPENINGS_WORDS[rules.match_openings or "EVERY_GAME"]))
     if rules.backgammons != default.backgammons:
-        headers.append(("Backgammons", BACKGAMMONS_WORDS[rules.backgammons]))
+        headers.append(("Backgammons", BACKGAMMONS_WORDS[rules.backgammons or "COUNTED"]))
     if rules.home_hit_and_run != default.home_hit_and_run:
         headers.append(("HomeHitAndRun", HOME_HIT_AND_RUN_WORDS[rules.home_hit_and_run]))
     return headers
