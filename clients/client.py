@@ -276,6 +276,8 @@ class TavliClient:
         the Greek tavli match."""
         rule_set = games_pb2.RuleSet(variant=MATCH_VARIANT_ENUMS[variant], match_length=match_length)
         for name, value in options.items():
+            if value is None:
+                continue  # the rule set's default
             if name == "clock":
                 for setting in ("reserve", "reserve_per_point", "delay", "move_limit"):
                     getattr(rule_set.clock, setting).FromNanoseconds(round(getattr(value, setting) * 1e9))

@@ -40,8 +40,7 @@ from tavli.clients.client import (
 from tavli.engine import BACKGAMMON, Play, Position, Step, Variant
 from tavli.engine.clock import ClockRules
 from tavli.engine.position import CHECKERS_PER_SIDE
-from tavli.engine.rules import DEFAULT_CUBE_LIMIT, RuleSet
-from tavli.engine.variant import VariantName
+from tavli.engine.rules import DEFAULT_CUBE_LIMIT, MatchVariant, RuleSet
 from tavli.server import convert
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
 
@@ -287,7 +286,7 @@ def play_match(
     client: TavliClient,
     bots: tuple[Bot, Bot],
     *,
-    variant: VariantName = BACKGAMMON.name,
+    variant: MatchVariant = BACKGAMMON.name,
     match_length: int = 0,
     games: int = 1,
     dice_seed: str = "",
@@ -298,7 +297,7 @@ def play_match(
 ) -> PlayedMatch:
     """Create a game with ``bots[0]`` at seat 0 and ``bots[1]`` at seat 1, each seat named after
     its bot, and play it out: to the end of the match, or in money play (``match_length`` 0)
-    until ``games`` games are finished.
+    until ``games`` games are won (a drawn Plakoto game does not count).
     ``options`` are rule-set options, as :meth:`TavliClient.create_game` takes them;
     ``engine_plays`` as :class:`SeatDriver` takes it. ``stream``: seat each bot on a PlaySeat
     stream of its own, played on a thread of its own as the server's views come (see
@@ -325,9 +324,7 @@ def play_match(
     )
     game = seats[0].last_seen
     for _ in range(max_actions):
-        if game.phase == games_pb2.PHASE_MATCH_OVER or (
-            match_length == 0 and len(game.finished_games) >= games
-        ):
+        if game.phase == games_pb2.PHASE_MATCH_OVER or (match_length == 0 and games_won(game) >= games):
             return PlayedMatch(game.name, game)
         for driver in drivers:
             after = driver.act(game)
@@ -395,7 +392,12 @@ def finished(game: games_pb2.Game, games: int = 1) -> bool:
     """Whether a match is over, or money play has finished ``games`` games."""
     if game.phase == games_pb2.PHASE_MATCH_OVER:
         return True
-    return game.rule_set.match_length == 0 and len(game.finished_games) >= games
+    return game.rule_set.match_length == 0 and games_won(game) >= games
+
+
+def games_won(game: games_pb2.Game) -> int:
+    """How many of the finished games someone won (all but drawn Plakoto games)."""
+    return sum(finished.winner != games_pb2.SEAT_UNSPECIFIED for finished in game.finished_games)
 
 
 def _play_over_streams(

@@ -48,6 +48,12 @@ MOST_MATCH_LENGTH = 32_767
 API's 32-bit fields)."""
 
 
+def default_backgammons(variant: MatchVariant) -> Backgammons:
+    """How backgammons score when a rule set does not say: as gammons in a tavli match (its Portes
+    games), else counted."""
+    return "AS_GAMMON" if variant == TAVLI else "COUNTED"
+
+
 class InvalidRuleSetError(TavliError):
     """A rule set whose options contradict each other or the variant."""
 
@@ -118,7 +124,7 @@ class RuleSet:
             )
         object.__setattr__(self, "_games", (self,))
         if self.backgammons is None:
-            object.__setattr__(self, "backgammons", "COUNTED")
+            object.__setattr__(self, "backgammons", default_backgammons(self.variant))
         variant = VARIANTS[self.variant]
         object.__setattr__(self, "_variant", variant)
         if self.cube is None:
@@ -143,7 +149,7 @@ class RuleSet:
             ("cube", False),
             ("opening", "WINNER_ROLLS_AGAIN"),
             ("match_openings", "WINNER_OPENS"),
-            ("backgammons", "AS_GAMMON"),
+            ("backgammons", default_backgammons(TAVLI)),
         ):
             if getattr(self, name) is None:
                 object.__setattr__(self, name, default)
