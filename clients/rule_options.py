@@ -58,7 +58,8 @@ TAVLI_MATCH_LENGTH = 5
 
 
 def variants_played(variant: MatchVariant) -> tuple[Variant, ...]:
-    """The variants a rule set of ``variant`` plays: that one, or a tavli match's three."""
+    """The variants a rule set of ``variant`` plays, with their default options: that one, or a
+    tavli match's three (:attr:`RuleSet.variants_played` has them with a rule set's options)."""
     names = TAVLI_ROTATION if variant == TAVLI else (variant,)
     return tuple(VARIANTS[name] for name in names)
 

@@ -203,8 +203,10 @@ class RuleSet:
         return self._games[(number - 1) % len(self._games)]
 
     @property
-    def is_tavli_match(self) -> bool:
-        return self.variant == TAVLI
+    def variants_played(self) -> tuple[Variant, ...]:
+        """The variants of the match's games, with this rule set's options: one, or a tavli
+        match's three in turn."""
+        return tuple(game.rules for game in self._games)
 
     def _check(self) -> None:
         problems = []
