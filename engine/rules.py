@@ -345,6 +345,11 @@ _MOVE_OPTIONS: dict[str, tuple[tuple[object, ...], str]] = {
 }
 """The options that change how checkers move: their values, and the rule each sets in words."""
 
+MOVE_OPTION_VALUES: dict[str, tuple[object, ...]] = {
+    name: values for name, (values, _) in _MOVE_OPTIONS.items()
+}
+"""Each option that changes how checkers move, with the values it may take."""
+
 MOVE_OPTION_DEFAULTS = {
     option.name: option.default for option in fields(RuleSet) if option.name in _MOVE_OPTIONS
 }
