@@ -356,7 +356,7 @@ _BIG_WINS = {
 def _big_wins(variant: MatchVariant) -> list[GameResult]:
     """The results above a single that ``variant``'s games have, in :data:`_BIG_WINS`'s order: a
     gammon and a backgammon, a mars, a mother loss (Plakoto)."""
-    had = set()
+    had: set[GameResult] = set()
     for played in variants_played(variant):
         had.update(played.resign_levels)
         if played.pins:

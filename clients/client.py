@@ -60,8 +60,11 @@ VARIANT_ENUMS: dict[VariantName, board_pb2.Variant] = {
     in board_pb2.Variant.DESCRIPTOR.values_by_name
 }
 VARIANT_NAMES: dict[board_pb2.Variant, VariantName] = {number: name for name, number in VARIANT_ENUMS.items()}
-MATCH_VARIANT_ENUMS: dict[MatchVariant, board_pb2.Variant] = {**VARIANT_ENUMS, TAVLI: board_pb2.VARIANT_TAVLI}
+MATCH_VARIANT_ENUMS: dict[MatchVariant, board_pb2.Variant] = {
+    name: number for name, number in VARIANT_ENUMS.items()
+}
 """What a rule set may play: the variants, and the tavli match (a rule set's variant, never a game's)."""
+MATCH_VARIANT_ENUMS[TAVLI] = board_pb2.VARIANT_TAVLI
 GAME_RESULTS: dict[board_pb2.GameResult, GameResult] = {
     getattr(board_pb2, enum): result
     for result in GameResult

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Literal
+from typing import Any, Final, Literal
 
 from tavli.engine.backgammon import HOME_HIT_AND_RUN_VALUES, START_VALUES, HomeHitAndRun, Start
 from tavli.engine.clock import ClockRules
@@ -26,7 +26,7 @@ Backgammons = Literal["COUNTED", "AS_GAMMON"]
 MatchVariant = VariantName | Literal["tavli"]
 """What a rule set plays: one variant, or ``"tavli"``, the Greek tavli match of three."""
 
-TAVLI = "tavli"
+TAVLI: Final = "tavli"
 TAVLI_ROTATION: tuple[VariantName, ...] = ("backgammon", "plakoto", "fevga")
 """The games of a tavli match in turn (RULES.md, "The Greek tavli match"): game k is the
 ``(k - 1) % 3``-th, Portes (backgammon's rules without the cube), Plakoto, Fevga."""
@@ -177,7 +177,7 @@ class RuleSet:
         :raises InvalidRuleSetError: naming the game, for an option its rules refuse.
         """
         variant = VARIANTS[name]
-        own = {option: getattr(self, option) for option in variant.move_options}
+        own: dict[str, Any] = {option: getattr(self, option) for option in variant.move_options}
         if variant.pins:
             own["mother_value"] = self.mother_value
         if GameResult.BACKGAMMON in variant.resign_levels:

@@ -674,8 +674,14 @@ class Tables:
                 "affected"
             ) from None
         return GameView(
-            record.name, rules, record.dice_mode, match, record.created, record.updated, record.players
-        )  # type: ignore[arg-type]
+            record.name,
+            rules,
+            record.dice_mode,  # type: ignore[arg-type]
+            match,
+            record.created,
+            record.updated,
+            record.players,
+        )
 
     def _remember(self, table: Table) -> None:
         self._tables[table.view.name] = table

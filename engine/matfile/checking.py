@@ -288,8 +288,8 @@ def rules_of(tags: dict[str, str], length: int) -> RuleSet:
             raise RulesUnknown(f"the header's MotherValue is 2 or 3, not {tags['MotherValue']!r}") from None
     for option, tag in OPTION_TAGS.items():
         if tag in tags:
-            words = {value: option_word(value) for value in MOVE_OPTION_VALUES[option]}
-            options[option] = _option_named(tag, tags[tag], words)
+            values = {value: option_word(value) for value in MOVE_OPTION_VALUES[option]}
+            options[option] = _option_named(tag, tags[tag], values)
     try:
         return RuleSet(**options)  # type: ignore[arg-type]
     except InvalidRuleSetError as error:
