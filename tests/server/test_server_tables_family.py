@@ -14,7 +14,13 @@ from tavli.clients.client import GAME_RESULTS, Seat, TavliClient, TavliServerErr
 from tavli.engine import GameResult, Position
 from tavli.engine.rules import RuleSet
 from tavli.server.convert import rules_message, rules_of
-from tavli.v1 import board_pb2, games_service_pb2 as games_pb2, rules_service_pb2 as rules_pb2
+from tavli.server.tables import rules_from_dict, rules_to_dict
+from tavli.v1 import (
+    board_pb2,
+    games_service_pb2 as games_pb2,
+    match_record_pb2,
+    rules_service_pb2 as rules_pb2,
+)
 from tests.server_play import MOST_ACTIONS, RPC_TIMEOUT, all_events, connected, error_info, running_server
 
 PLAKOTO, FEVGA, TAVLI = board_pb2.VARIANT_PLAKOTO, board_pb2.VARIANT_FEVGA, board_pb2.VARIANT_TAVLI
@@ -273,8 +279,25 @@ def test_the_mother_value_and_the_options_score_through_score_position(client: T
         ),
     ],
 )
-def test_the_options_convert_both_ways(rules: RuleSet) -> None:
+def test_the_options_convert_both_ways_and_are_stored_as_they_are(rules: RuleSet) -> None:
     assert rules_of(rules_message(rules)) == rules
+    assert rules_from_dict(rules_to_dict(rules)) == rules
+
+
+def test_a_tavli_match_through_export_and_import_is_the_same_match(client: TavliClient) -> None:
+    seats = _new_game(client, games_pb2.RuleSet(variant=TAVLI, match_length=3, mother_value=3), "export")
+    played = _play_out(seats, random.Random(11))
+    record = client.export_mat(played.name)
+    assert '; [Variation "Tavli"]' in record and '; [MotherValue "3"]' in record
+    checked = client.validate_match(record)
+    assert (checked.variant, checked.problem_count, list(checked.score)) == (TAVLI, 0, list(played.score))
+    imported = client.games.ImportMatch(
+        games_pb2.ImportMatchRequest(record=match_record_pb2.MatchRecord(text=record)), timeout=RPC_TIMEOUT
+    ).game
+    assert imported.rule_set == played.rule_set
+    assert [(game.variant, game.result, game.points) for game in imported.finished_games] == [
+        (game.variant, game.result, game.points) for game in played.finished_games
+    ]
 
 
 @pytest.mark.parametrize(
@@ -312,3 +335,28 @@ def test_a_rule_query_refuses_the_tavli_match_in_words(client: TavliClient) -> N
         client.rules.ListLegalPlays(request, timeout=RPC_TIMEOUT)
     assert failure.value.code() == grpc.StatusCode.INVALID_ARGUMENT  # type: ignore[attr-defined]
     assert "name the game whose rules apply" in failure.value.details()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("variant", "player_pins", "opponent_pins", "words"),
+    [
+        (BACKGAMMON, [6], [], "backgammon has no pinned checkers"),
+        (PLAKOTO, [30], [], "m30"),
+        (PLAKOTO, [6, 6], [], "twice"),
+        (PLAKOTO, [5], [], "on its 5-point, where it has none"),
+    ],
+)
+def test_a_board_with_impossible_pins_is_refused_in_words(
+    client: TavliClient, variant: int, player_pins: list[int], opponent_pins: list[int], words: str
+) -> None:
+    board = board_pb2.Board(
+        player_points=[0] * 5 + [1] + [0] * 17 + [14],
+        opponent_points=[0] * 18 + [2] + [0] * 4 + [13],
+        player_pinned_points=player_pins,
+        opponent_pinned_points=opponent_pins,
+    )
+    request = rules_pb2.ConvertPositionRequest(variant=variant, position=board_pb2.Position(board=board))
+    with pytest.raises(grpc.RpcError) as failure:
+        client.rules.ConvertPosition(request, timeout=RPC_TIMEOUT)
+    assert failure.value.code() == grpc.StatusCode.INVALID_ARGUMENT  # type: ignore[attr-defined]
+    assert words in failure.value.details(), failure.value.details()  # type: ignore[attr-defined]
