@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from pathlib import Path
 
 import grpc
 import pytest
@@ -360,3 +361,31 @@ def test_a_board_with_impossible_pins_is_refused_in_words(
         client.rules.ConvertPosition(request, timeout=RPC_TIMEOUT)
     assert failure.value.code() == grpc.StatusCode.INVALID_ARGUMENT  # type: ignore[attr-defined]
     assert words in failure.value.details(), failure.value.details()  # type: ignore[attr-defined]
+
+
+def test_a_tavli_match_goes_on_after_the_server_restarts(tmp_path: Path) -> None:
+    database = tmp_path / "tavli.sqlite3"
+    rule_set = games_pb2.RuleSet(variant=TAVLI, match_length=5, backgammons=games_pb2.BACKGAMMONS_COUNTED)
+    with running_server(db=database) as server, connected(server.port) as client:
+        seats = _new_game(client, rule_set, "restart")
+        rng = random.Random(5)
+        game = seats[0].game()
+        in_plakoto = 0  # actions into game 2, Plakoto: stopped in the middle of it
+        while in_plakoto < 40 and game.phase != games_pb2.PHASE_MATCH_OVER:
+            game = _play_out_one_action(seats, game, rng)
+            in_plakoto += game.game_number == 2
+        before = seats[0].game()
+    with running_server(db=database) as server, connected(server.port) as client:
+        tokens = (seats[0].token, seats[1].token)
+        seats = (
+            Seat(client, before.name, 0, tokens[0], before),
+            Seat(client, before.name, 1, tokens[1], before),
+        )
+        after = seats[0].game()
+        assert after == before  # the same version, the same board (pins and all), the same rule set
+        assert after.rule_set.backgammons == games_pb2.BACKGAMMONS_COUNTED
+        over = _play_out(seats, rng)
+    _check_scores_add_up(over, 5)
+    assert [game.variant for game in over.finished_games] == [
+        ROTATION[(game.game_number - 1) % 3] for game in over.finished_games
+    ]
