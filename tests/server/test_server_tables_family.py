@@ -389,3 +389,26 @@ def test_a_tavli_match_goes_on_after_the_server_restarts(tmp_path: Path) -> None
     assert [game.variant for game in over.finished_games] == [
         ROTATION[(game.game_number - 1) % 3] for game in over.finished_games
     ]
+
+
+def test_watchers_see_each_game_of_a_tavli_match_and_how_it_ended(client: TavliClient) -> None:
+    seats = _new_game(client, games_pb2.RuleSet(variant=TAVLI, match_length=3), "watched")
+    played = _play_out(seats, random.Random(2), resign_every=3)
+    seen: list[games_pb2.FinishedGame] = []
+    for message in client.watch(played.name):
+        game = message.game
+        assert game.variant == ROTATION[(game.game_number - 1) % 3]
+        assert game.next_variant == ROTATION[game.game_number % 3]
+        if len(game.finished_games) > len(seen):
+            ended = game.finished_games[-1]
+            kinds = {
+                games_pb2.GAME_END_RESIGNATION: games_pb2.EVENT_KIND_ACCEPT,
+                games_pb2.GAME_END_PLAY: games_pb2.EVENT_KIND_PLAY,
+                games_pb2.GAME_END_MOTHER: games_pb2.EVENT_KIND_PLAY,
+                games_pb2.GAME_END_DRAW: games_pb2.EVENT_KIND_PLAY,
+            }
+            assert message.event.kind == kinds[ended.ended_by]  # told with the event that ended it
+            seen = list(game.finished_games)
+        if game.phase == games_pb2.PHASE_MATCH_OVER:
+            break
+    assert seen == list(played.finished_games)
