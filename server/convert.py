@@ -252,7 +252,8 @@ def move_options_of(request: _RulesQuery | games_pb2.RuleSet) -> dict[str, Any]:
 
 
 def _enum_value(values: Mapping[_Value, int], number: int, unset: _Value) -> _Value:
-    """The engine's value of an API enum's ``number`` (unset or unknown: ``unset``)."""
+    """The engine's value of an API enum's ``number`` (unset: ``unset``; a number the enum does not
+    define never gets here: the server refuses it first, whatever the field)."""
     return next((value for value, enum in values.items() if enum == number), unset)
 
 

@@ -412,3 +412,12 @@ def test_watchers_see_each_game_of_a_tavli_match_and_how_it_ended(client: TavliC
         if game.phase == games_pb2.PHASE_MATCH_OVER:
             break
     assert seen == list(played.finished_games)
+
+
+def test_an_option_number_the_api_does_not_define_is_refused_in_words(client: TavliClient) -> None:
+    rule_set = games_pb2.RuleSet(variant=FEVGA, fevga_primes=9)  # type: ignore[arg-type]
+    with pytest.raises(grpc.RpcError) as failure:
+        client.games.CreateGame(games_pb2.CreateGameRequest(rule_set=rule_set), timeout=RPC_TIMEOUT)
+    assert failure.value.code() == grpc.StatusCode.INVALID_ARGUMENT  # type: ignore[attr-defined]
+    said = failure.value.details()  # type: ignore[attr-defined]
+    assert said.startswith("rule_set.fevga_primes is 9, which tavli.v1.FevgaPrimes does not define"), said
