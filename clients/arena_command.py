@@ -51,7 +51,7 @@ from typing import Any, Literal, Protocol, TextIO
 
 from tavli.clients import bots
 from tavli.clients.board_view import clock_time
-from tavli.clients.client import RESULT_LEVELS, VARIANT_ENUMS, TavliClient, TavliServerError
+from tavli.clients.client import GAME_RESULTS, MATCH_VARIANT_ENUMS, TavliClient, TavliServerError
 from tavli.clients.rule_options import (
     add_backgammons_option,
     add_clock_options,
@@ -59,14 +59,14 @@ from tavli.clients.rule_options import (
     clock_of,
     clock_problem,
     rules_problem,
+    variants_played,
 )
 from tavli.clients.seat_driver import play_match
-from tavli.engine import BACKGAMMON, VARIANTS, GameResult
+from tavli.engine import BACKGAMMON, GameResult
 from tavli.engine.clock import ClockRules
 from tavli.engine.matfile.reading import RecordFormat
 from tavli.engine.matfile.sgf import sgf_refusal
-from tavli.engine.rules import Backgammons, RuleSet
-from tavli.engine.variant import VariantName
+from tavli.engine.rules import Backgammons, MatchVariant, RuleSet
 from tavli.v1 import games_service_pb2 as games_pb2
 
 _SEAT_INDEX = {games_pb2.SEAT_0: 0, games_pb2.SEAT_1: 1}
@@ -95,9 +95,10 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument(
         "--variant",
-        choices=sorted(VARIANT_ENUMS),
+        choices=sorted(MATCH_VARIANT_ENUMS),
         default=BACKGAMMON.name,
-        help="the game to play (default: %(default)s)",
+        help="the game to play; tavli, the Greek tavli match of Portes, Plakoto and Fevga in turn, needs"
+        " --match-length (default: %(default)s)",
     )
     parser.add_argument(
         "--bots",
@@ -246,22 +247,24 @@ def _problem(arguments: argparse.Namespace, names: list[str]) -> str | None:
     for name in dict.fromkeys(names):
         if name not in bots.NAMES:
             return f"unknown bot {name!r}: choose from {', '.join(bots.NAMES)}"
-        refusal = bots.refusal(name, VARIANTS[arguments.variant])
-        if refusal:
-            return refusal
+        for variant in variants_played(arguments.variant):
+            refusal = bots.refusal(name, variant)
+            if refusal:
+                return refusal
         try:
             bots.create(name)
         except bots.GnubgUnavailableError as error:
             return str(error)
     if arguments.games < 1 or arguments.parallel < 1 or arguments.match_length < 0:
         return "--games and --parallel must be at least 1, --match-length at least 0"
+    problem = rules_problem(arguments.variant, backgammons_of(arguments), match_length=arguments.match_length)
+    if problem:
+        return problem
     if arguments.export_format == "sgf":
-        refusal = sgf_refusal(RuleSet(variant=arguments.variant))
+        refusal = sgf_refusal(RuleSet(variant=arguments.variant, match_length=arguments.match_length))
         if refusal:
             return f"--export-format sgf: {refusal}"
-    return rules_problem(arguments.variant, backgammons_of(arguments)) or clock_problem(
-        clock_of(arguments), arguments.match_length
-    )
+    return clock_problem(clock_of(arguments), arguments.match_length)
 
 
 def clock_words(clock: ClockRules) -> str:
@@ -305,7 +308,7 @@ class ArenaConfig:
     in a round robin is told apart as ``name#2``), instead of :attr:`labels`' own.
     """
 
-    variant: VariantName
+    variant: MatchVariant
     bots: tuple[str, str]
     games: int
     match_length: int = 0
@@ -358,13 +361,24 @@ def _seed_from(text: str) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
 
 
-_BIG_WINS = {GameResult.GAMMON: "gammons", GameResult.BACKGAMMON: "backgammons", GameResult.MARS: "mars"}
+_BIG_WINS = {
+    GameResult.GAMMON: "gammons",
+    GameResult.BACKGAMMON: "backgammons",
+    GameResult.MARS: "mars",
+    GameResult.MOTHER: "mothers",
+}
 """The results worth more than a single game, by the names the tallies count them under."""
 
 
-def _big_wins(variant: str) -> list[GameResult]:
-    """The results above a single that ``variant`` has, least first: a gammon and a backgammon, or a mars."""
-    return [result for result in VARIANTS[variant].resign_levels if result in _BIG_WINS]
+def _big_wins(variant: MatchVariant) -> list[GameResult]:
+    """The results above a single that ``variant``'s games have, in :data:`_BIG_WINS`'s order: a
+    gammon and a backgammon, a mars, a mother loss (Plakoto)."""
+    had: set[GameResult] = set()
+    for played in variants_played(variant):
+        had.update(played.resign_levels)
+        if played.pins:
+            had.add(GameResult.MOTHER)
+    return [result for result in _BIG_WINS if result in had]
 
 
 @dataclass
@@ -375,7 +389,7 @@ class BotTally:
     points: list[int] = field(default_factory=list)  # net points of each result
     time_losses: int = 0  # results lost on time
 
-    def as_json(self, variant: str, *, clocked: bool = False) -> dict[str, Any]:
+    def as_json(self, variant: MatchVariant, *, clocked: bool = False) -> dict[str, Any]:
         """The tally as the JSON output gives it; ``time_losses`` only where the games had clocks."""
         total = sum(self.points)
         ppg = total / self.games if self.games else 0.0
@@ -502,22 +516,30 @@ class Outcome:
     dice_seed: str = ""
 
     @property
+    def deciding(self) -> games_pb2.FinishedGame:
+        """The game that decided the result: the match's last, or in money play the first game won
+        (a drawn Plakoto game decides nothing: play goes on)."""
+        finished = self.game.finished_games
+        if self.match_length:
+            return finished[-1]
+        return next(game for game in finished if game.winner != games_pb2.SEAT_UNSPECIFIED)
+
+    @property
     def winning_seat(self) -> int:
         """The seat (0 or 1) that won the result: the match, or in money play the game."""
         if self.match_length:
             return _SEAT_INDEX[self.game.winner]
-        return _SEAT_INDEX[self.game.finished_games[0].winner]
+        return _SEAT_INDEX[self.deciding.winner]
 
     @property
     def lost_on_time(self) -> bool:
         """Whether the loser's time ran out: the match's last game, or the money game, ended on time."""
-        deciding = self.game.finished_games[-1 if self.match_length else 0]
-        return bool(deciding.ended_by == games_pb2.GAME_END_TIME)
+        return bool(self.deciding.ended_by == games_pb2.GAME_END_TIME)
 
     @property
     def points(self) -> int:
         """What the winner won: the game's points (cube included), or 1 for a match."""
-        return 1 if self.match_length else int(self.game.finished_games[0].points)
+        return 1 if self.match_length else int(self.deciding.points)
 
     def seated(self, labels: tuple[str, str]) -> tuple[str, str]:
         """The labels of the bots at seat 0 and seat 1, bot A's being ``labels[0]``."""
@@ -528,10 +550,11 @@ class Outcome:
         for label in labels:
             tallies[label].games += 1
         for finished in self.game.finished_games:
-            winner = tallies[by_seat[_SEAT_INDEX[finished.winner]]]
-            result = GameResult(RESULT_LEVELS[finished.result])
+            if finished.winner == games_pb2.SEAT_UNSPECIFIED:
+                continue  # a drawn Plakoto game
+            result = GAME_RESULTS[finished.result]
             if result in _BIG_WINS:
-                winner.big_wins[result] += 1
+                tallies[by_seat[_SEAT_INDEX[finished.winner]]].big_wins[result] += 1
         winning_seat, points = self.winning_seat, self.points
         tallies[by_seat[winning_seat]].wins += 1
         tallies[by_seat[winning_seat]].points.append(points)

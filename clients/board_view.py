@@ -116,6 +116,7 @@ def draw(table: Table) -> str:
     lines.append(f" Pip counts: O {pip_o}, X {pip_x}")
     if max(x + o) >= 10:
         lines.append(" A stack of 10 or more shows its count as a letter: A = 10, B = 11, ... F = 15.")
+    lines.extend(_pinned(table))
     if table.variant.same_way_round:
         lines.extend(_same_way_round(table.variant))
     return "\n".join(lines) + "\n"
@@ -166,6 +167,17 @@ def _same_way_round(variant: Variant) -> list[str]:
             f" and bears off from X's {ours(1)}-{ours(6)}."
         ),
     ]
+
+
+def _pinned(table: Table) -> list[str]:
+    """The line under a Plakoto board that names the pinned checkers (a point shows only its
+    pinners' stack), on X's numbering; none without pins."""
+    pins = table.position.pins
+    if not pins:
+        return []
+    pinned = [f"an X checker on X's {point}-point" for point in pins.player]
+    pinned += [f"an O checker on X's {table.variant.opponent_point(point)}-point" for point in pins.opponent]
+    return [f" Pinned, under the other side's checkers: {'; '.join(pinned)}."]
 
 
 def _columns(table: Table) -> tuple[list[int], list[int]]:

@@ -31,14 +31,14 @@ import time
 import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Self
+from typing import Any, Literal, Self, get_args
 
 import grpc
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
 from tavli.engine import BACKGAMMON, VARIANTS, GameResult
-from tavli.engine.backgammon import HOME_HIT_AND_RUN_VALUES, START_VALUES, HomeHitAndRun, Start
+from tavli.engine.rules import TAVLI, MatchVariant
 from tavli.engine.variant import VariantName
 from tavli.v1 import (
     board_pb2,
@@ -60,22 +60,37 @@ VARIANT_ENUMS: dict[VariantName, board_pb2.Variant] = {
     in board_pb2.Variant.DESCRIPTOR.values_by_name
 }
 VARIANT_NAMES: dict[board_pb2.Variant, VariantName] = {number: name for name, number in VARIANT_ENUMS.items()}
-START_ENUMS: dict[Start, board_pb2.Start] = {
-    start: getattr(board_pb2, f"START_{start}") for start in START_VALUES
+MATCH_VARIANT_ENUMS: dict[MatchVariant, board_pb2.Variant] = {
+    name: number for name, number in VARIANT_ENUMS.items()
 }
-START_NAMES: dict[board_pb2.Start, Start] = {number: start for start, number in START_ENUMS.items()}
-"""The engine's ``start`` for each API ``Start``."""
-HOME_HIT_AND_RUN_ENUMS: dict[HomeHitAndRun, board_pb2.HomeHitAndRun] = {
-    value: getattr(board_pb2, f"HOME_HIT_AND_RUN_{value}") for value in HOME_HIT_AND_RUN_VALUES
-}
-RESULT_ENUMS: dict[ResignLevel, board_pb2.GameResult] = {
-    result.resign_level: getattr(board_pb2, enum)
+"""What a rule set may play: the variants, and the tavli match (a rule set's variant, never a game's)."""
+MATCH_VARIANT_ENUMS[TAVLI] = board_pb2.VARIANT_TAVLI
+GAME_RESULTS: dict[board_pb2.GameResult, GameResult] = {
+    getattr(board_pb2, enum): result
     for result in GameResult
     if (enum := "GAME_RESULT_" + result.value.upper()) in board_pb2.GameResult.DESCRIPTOR.values_by_name
 }
+"""The engine's result of each API ``GameResult``."""
+RESULT_ENUMS: dict[ResignLevel, board_pb2.GameResult] = {
+    result.resign_level: number
+    for number, result in GAME_RESULTS.items()
+    if result.value in get_args(ResignLevel)
+}
+"""The API's ``GameResult`` of each level a resignation offers (never a mother loss or a draw)."""
 RESULT_LEVELS: dict[board_pb2.GameResult, ResignLevel] = {
     number: level for level, number in RESULT_ENUMS.items()
 }
+_OPTION_ENUMS: dict[str, tuple[Any, str]] = {
+    "opening": (games_pb2, "OPENING_"),
+    "match_openings": (games_pb2, "MATCH_OPENINGS_"),
+    "backgammons": (games_pb2, "BACKGAMMONS_"),
+    "start": (board_pb2, "START_"),
+    "home_hit_and_run": (board_pb2, "HOME_HIT_AND_RUN_"),
+    "first_checker": (board_pb2, "FIRST_CHECKER_"),
+    "fevga_primes": (board_pb2, "FEVGA_PRIMES_"),
+    "fevga_quarter_test": (board_pb2, "FEVGA_QUARTER_TEST_"),
+}
+"""The rule set's options whose values are API enums: each enum's module and its values' prefix."""
 GAMES_SERVICE = games_pb2.DESCRIPTOR.services_by_name["GamesService"].full_name
 
 
@@ -250,7 +265,7 @@ class TavliClient:
     def create_game(
         self,
         *,
-        variant: VariantName = BACKGAMMON.name,
+        variant: MatchVariant = BACKGAMMON.name,
         match_length: int = 0,
         dice_seed: str = "",
         verifiable_dice: bool = False,
@@ -259,26 +274,22 @@ class TavliClient:
     ) -> tuple[Seat, Seat]:
         """Create a game; returns its two seats. ``players`` names who sits at each seat (seat 0
         first); ``options`` are RuleSet fields (``cube=...`` takes True/False,
-        ``opening``/``match_openings``/``backgammons``/``start``/``home_hit_and_run`` take the
-        engine's names, ``clock`` an :class:`~tavli.engine.clock.ClockRules` in seconds)."""
-        rule_set = games_pb2.RuleSet(variant=VARIANT_ENUMS[variant], match_length=match_length)
+        enum-valued options such as ``opening`` or ``first_checker`` take the engine's names,
+        ``clock`` an :class:`~tavli.engine.clock.ClockRules` in seconds). ``variant`` ``"tavli"`` is
+        the Greek tavli match."""
+        rule_set = games_pb2.RuleSet(variant=MATCH_VARIANT_ENUMS[variant], match_length=match_length)
         for name, value in options.items():
+            if value is None:
+                continue  # the rule set's default
             if name == "clock":
                 for setting in ("reserve", "reserve_per_point", "delay", "move_limit"):
                     getattr(rule_set.clock, setting).FromNanoseconds(round(getattr(value, setting) * 1e9))
                 continue
             if name == "cube":
                 value = games_pb2.CUBE_MODE_CUBE if value else games_pb2.CUBE_MODE_NO_CUBE
-            elif name == "opening":
-                value = getattr(games_pb2, f"OPENING_{value}")
-            elif name == "match_openings":
-                value = getattr(games_pb2, f"MATCH_OPENINGS_{value}")
-            elif name == "backgammons":
-                value = getattr(games_pb2, f"BACKGAMMONS_{value}")
-            elif name == "start":
-                value = START_ENUMS[value]
-            elif name == "home_hit_and_run":
-                value = HOME_HIT_AND_RUN_ENUMS[value]
+            elif name in _OPTION_ENUMS:
+                module, prefix = _OPTION_ENUMS[name]
+                value = getattr(module, f"{prefix}{value}")
             setattr(rule_set, name, value)
         request = games_pb2.CreateGameRequest(
             rule_set=rule_set,

@@ -348,6 +348,8 @@ class GnubgSeat:
         :raises ValueError: if the game is of a variant gnubg does not play.
         """
         game = self.seat.game()
+        if game.rule_set.variant not in VARIANT_NAMES:
+            raise ValueError("gnubg does not play the tavli match: its Plakoto and Fevga games")
         variant = VARIANTS[VARIANT_NAMES[game.rule_set.variant]]
         if variant.gnubg_variant is None:
             raise ValueError(f"gnubg does not play {variant.title}")

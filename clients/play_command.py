@@ -29,7 +29,7 @@ import grpc
 
 from tavli.clients import bots
 from tavli.clients.board_view import Clocks, Table, clock_time, draw, draw_clocks
-from tavli.clients.client import VARIANT_ENUMS, Seat, TavliClient, TavliServerError
+from tavli.clients.client import MATCH_VARIANT_ENUMS, Seat, TavliClient, TavliServerError
 from tavli.clients.rule_options import (
     MATCH_OPENINGS,
     add_backgammons_option,
@@ -42,6 +42,7 @@ from tavli.clients.rule_options import (
     game_options,
     match_length_of,
     rules_problem,
+    variants_played,
 )
 from tavli.clients.seat_driver import SeatDriver, position_of, variant_of
 from tavli.engine import BACKGAMMON, VARIANTS
@@ -49,8 +50,8 @@ from tavli.engine.backgammon import HomeHitAndRun, Start
 from tavli.engine.clock import ClockRules
 from tavli.engine.errors import InvalidMatchIdError
 from tavli.engine.match_id import GameStatus, MatchInfo, Resignation
-from tavli.engine.rules import Backgammons, MatchOpenings, Opening, RuleSet
-from tavli.engine.variant import GameResult, VariantName
+from tavli.engine.rules import TAVLI, Backgammons, MatchOpenings, MatchVariant, Opening, RuleSet
+from tavli.engine.variant import GameResult
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
 
 _RESULT_WORDS = {
@@ -58,15 +59,35 @@ _RESULT_WORDS = {
     board_pb2.GAME_RESULT_GAMMON: "a gammon",
     board_pb2.GAME_RESULT_BACKGAMMON: "a backgammon",
     board_pb2.GAME_RESULT_MARS: "a mars",
+    board_pb2.GAME_RESULT_MOTHER: "a pinned mother",
+    board_pb2.GAME_RESULT_DRAW: "a draw",
 }
 _CUBE_TITLES = " and ".join(variant.title for variant in VARIANTS.values() if variant.cube)
+_TAVLI_TITLE = "the Greek tavli match (Portes, Plakoto and Fevga in turn)"
+_VARIANT_TITLES = {
+    board_pb2.VARIANT_BACKGAMMON: "Portes",
+    board_pb2.VARIANT_PLAKOTO: "Plakoto",
+    board_pb2.VARIANT_FEVGA: "Fevga",
+}
+"""The games of a tavli match by name, as the session announces each."""
 """The variants played with the cube, in words: "backgammon"."""
 _BOT_ACTIONS_IN_A_ROW = 1000  # a bot acting more often than this without the person is stuck
 _ENDED_BY = {
     games_pb2.GAME_END_DROP: ", by a dropped double",
     games_pb2.GAME_END_RESIGNATION: ", by resignation",
     games_pb2.GAME_END_TIME: ", on time",
+    games_pb2.GAME_END_MOTHER: ", by pinning the mother",
 }
+
+
+def _title(variant: MatchVariant) -> str:
+    """The game in words: "backgammon", "plakoto", or the tavli match."""
+    return _TAVLI_TITLE if variant == TAVLI else VARIANTS[variant].title
+
+
+def _with_cube(variant: MatchVariant) -> bool:
+    """Whether ``variant`` may be played with the cube (never a tavli match's games)."""
+    return all(played.cube for played in variants_played(variant))
 
 
 class _Quit(Exception):
@@ -78,18 +99,18 @@ class PlayOptions:
     """The game to set up: the variant, the match length (0: money play) and the rule options
     (``clock``: None, no clock)."""
 
-    variant: VariantName = BACKGAMMON.name
+    variant: MatchVariant = BACKGAMMON.name
     match_length: int = 0
     cube: bool = True
     beavers: bool = False
-    backgammons: Backgammons = "COUNTED"
+    backgammons: Backgammons | None = None  # None: the rule set's default
     auto_forced: bool = True
     dice_seed: str = ""
     clock: ClockRules | None = None
     start: Start = "STANDARD"
     home_hit_and_run: HomeHitAndRun = "ALLOWED"
     opening: Opening | None = None  # None: the variant's own
-    match_openings: MatchOpenings = "EVERY_GAME"
+    match_openings: MatchOpenings | None = None  # None: the variant's own in a match
 
     def rule_set(self) -> RuleSet:
         """The rules the session's game is played by (its clock aside)."""
@@ -101,7 +122,7 @@ class PlayOptions:
             home_hit_and_run=self.home_hit_and_run,
             opening=self.opening,
             match_openings=self.match_openings,
-            cube=self.cube and VARIANTS[self.variant].cube,
+            cube=self.cube and _with_cube(self.variant),
         )
 
 
@@ -115,13 +136,13 @@ def add_parser(commands: Any) -> None:
             " Without --server, a server is started for the session and stopped after it."
         ),
     )
-    add_variant_option(parser, what="the game to play", variants=VARIANT_ENUMS)
+    add_variant_option(parser, what="the game to play", variants=MATCH_VARIANT_ENUMS)
     parser.add_argument(
         "--match",
         type=int,
         default=None,
         metavar="N",
-        help="play a match to N points (default: 5 in portes and tavla, else 0, money play)",
+        help="play a match to N points (default: 5 in portes, tavla and tavli, else 0, money play)",
     )
     add_home_hit_and_run_option(parser)
     parser.add_argument(
@@ -129,7 +150,8 @@ def add_parser(commands: Any) -> None:
         choices=tuple(MATCH_OPENINGS),
         default=None,
         help="who opens the later games of a match: every-game, the opening throw; winner-opens; alternate,"
-        " the sides take turns (default: winner-opens in portes and tavla, else every-game)",
+        " the sides take turns (default: winner-opens in portes, tavla, plakoto, fevga and tavli, else"
+        " every-game)",
     )
     parser.add_argument(
         "--cube",
@@ -162,20 +184,18 @@ def add_parser(commands: Any) -> None:
 
 def run(arguments: argparse.Namespace) -> int:
     table = game_options(arguments)
-    variant: VariantName = table["variant"]
-    chosen = VARIANTS[variant]
+    variant: MatchVariant = table["variant"]
+    with_cube = _with_cube(variant)
     match_length = match_length_of(arguments)
     if match_length < 0:
         return _fail("--match takes a number of points of at least 1 (0 for money play)")
-    if not chosen.cube and arguments.cube:
-        return _fail(f"{chosen.title} is played without the cube")
-    backgammons = backgammons_of(arguments, table.get("backgammons", "COUNTED"))
-    match_openings: MatchOpenings = (
+    if not with_cube and arguments.cube:
+        return _fail(f"{_title(variant)} is played without the cube")
+    backgammons = backgammons_of(arguments, table.get("backgammons"))
+    match_openings: MatchOpenings | None = (
         MATCH_OPENINGS[arguments.match_openings]
         if arguments.match_openings is not None
-        else table.get("match_openings", "EVERY_GAME")
-        if match_length
-        else "EVERY_GAME"
+        else table.get("match_openings")
     )
     cube = table.get("cube", True) if arguments.cube is None else arguments.cube
     rules = {
@@ -184,18 +204,17 @@ def run(arguments: argparse.Namespace) -> int:
         "opening": table.get("opening"),
         "match_openings": match_openings,
     }
-    problem = rules_problem(
-        variant, backgammons, match_length=match_length, cube=chosen.cube and cube, **rules
-    )
+    problem = rules_problem(variant, backgammons, match_length=match_length, cube=with_cube and cube, **rules)
     if problem:
         return _fail(problem)
     clock = clock_of(arguments)
     problem = clock_problem(clock, match_length)
     if problem:
         return _fail(problem)
-    refusal = bots.refusal(arguments.bot, chosen)
-    if refusal:
-        return _fail(refusal)
+    for played in variants_played(variant):
+        refusal = bots.refusal(arguments.bot, played)
+        if refusal:
+            return _fail(refusal)
     try:
         bot = bots.create(arguments.bot, seed=arguments.seed)
     except Exception as error:  # noqa: BLE001 - a bot that cannot start (gnubg missing) is the person's news
@@ -203,7 +222,7 @@ def run(arguments: argparse.Namespace) -> int:
     options = PlayOptions(
         variant=variant,
         match_length=match_length,
-        cube=chosen.cube and cube,
+        cube=with_cube and cube,
         beavers=arguments.beavers,
         backgammons=backgammons,
         auto_forced=arguments.auto_forced,
@@ -272,7 +291,7 @@ class PlaySession:
         }
         if options.opening is not None:
             rules["opening"] = options.opening
-        if VARIANTS[options.variant].cube:
+        if _with_cube(options.variant):
             rules["cube"] = options.cube
             rules["beavers"] = options.beavers
         if options.clock is not None:
@@ -522,7 +541,7 @@ class PlaySession:
                 return f"You play {event.notation}."
             forced = " (forced)" if event.forced else ""
             seen_from_you = ""
-            if not mine and VARIANTS[self.options.variant].same_way_round:
+            if not mine and variant_of(self.game).same_way_round:
                 seen_from_you = f" (on your numbering: {self._on_my_numbering(event.notation)})"
             return f"{who} {'play' if mine else 'plays'} {dice}: {event.notation}{forced}{seen_from_you}."
         mine = event.seat == self.human.seat
@@ -579,13 +598,25 @@ class PlaySession:
     def _tell_finished_games(self) -> None:
         finished = self.game.finished_games
         for game in finished[self._games_told :]:
+            if game.winner == games_pb2.SEAT_UNSPECIFIED:
+                self._say(
+                    f"\n*** Game {game.game_number} is drawn: both mothers are pinned; nobody scores. ***\n"
+                    f"{self._score_line()}"
+                )
+                continue
             winner = "You win" if game.winner == self.human.seat else f"The {self.bot_name} wins"
             self._say(
                 f"\n*** {winner} game {game.game_number}: {_RESULT_WORDS[game.result]}"
                 f"{_ENDED_BY.get(game.ended_by, '')}, {_points(game.points)}"
                 f"{f' (cube {game.cube_value})' if game.cube_value > 1 else ''}. ***\n{self._score_line()}"
             )
+        if finished[self._games_told :] and self._tavli and self.game.phase != games_pb2.PHASE_MATCH_OVER:
+            self._say(f"Game {self.game.game_number}: {_VARIANT_TITLES[self.game.variant]}.")
         self._games_told = len(finished)
+
+    @property
+    def _tavli(self) -> bool:
+        return self.options.variant == TAVLI
 
     def _score_line(self) -> str:
         mine, bots = self._score()
@@ -623,6 +654,7 @@ class PlaySession:
         cube = game.rule_set.cube == games_pb2.CUBE_MODE_CUBE
         side: dict[int, Literal["X", "O"]] = {me: "X", bot: "O"}
         return Table(
+            title=_VARIANT_TITLES[game.variant] if self._tavli else "",
             variant=variant_of(game),
             position=position,
             x_name="you",
@@ -679,25 +711,27 @@ class PlaySession:
 
     def _introduction(self) -> str:
         options = self.options
-        variant = options.rule_set().rules
+        rules = options.rule_set()
         length = (
             f"a {options.match_length}-point match" if options.match_length else "money play, game after game"
         )
         # A 1-point match has no cube (RULES.md), whatever the options say.
-        with_cube = options.cube and variant.cube and options.match_length != 1
+        with_cube = options.cube and _with_cube(options.variant) and options.match_length != 1
         cube = "with the cube" if with_cube else "without the cube"
         backgammons = ", backgammons scored as gammons" if options.backgammons == "AS_GAMMON" else ""
         if options.home_hit_and_run == "FORBIDDEN":
             backgammons += ", a checker that hits in its home board stays there"
-        if options.match_openings != "EVERY_GAME" and options.match_length:
-            opener = "each side in turn" if options.match_openings == "ALTERNATE" else "the winner of a game"
+        if rules.match_openings != "EVERY_GAME" and options.match_length:
+            opener = "each side in turn" if rules.match_openings == "ALTERNATE" else "the winner of a game"
             backgammons += f", {opener} opens the next"
         clock = f", {_clock_words(options.clock, options.match_length)}" if options.clock is not None else ""
-        rules = f"{length}, {cube}{backgammons}{clock}"
+        words = f"{length}, {cube}{backgammons}{clock}"
+        first = f"Game 1: {_VARIANT_TITLES[self.game.variant]}.\n" if self._tavli else ""
         return (
-            f"tavli: you play {variant.title} against the {self.bot_name}: {rules}.\n"
-            f"Game {self.game.name}.\n" + self._help()
-        )
+            f"tavli: you play {_TAVLI_TITLE if self._tavli else rules.rules.title} against the"
+            f" {self.bot_name}: {words}.\n"
+            f"Game {self.game.name}.\n" + self._help() + f"\n{first}"
+        ).rstrip("\n")
 
     def _resign_levels(self) -> tuple[GameResult, ...]:
         """What the person may offer to resign: a backgammon only where backgammons are counted."""
@@ -735,7 +769,7 @@ class PlaySession:
 
     def _example_plays(self) -> str:
         """How plays are written in the variant played, in examples: "13/7 8/7, bar/22 ... or 6/off"."""
-        *most, last = VARIANTS[self.options.variant].example_plays
+        *most, last = variant_of(self.game).example_plays
         return f"{', '.join(most)} or {last}" if most else last
 
     def _hint(self) -> str:
@@ -756,7 +790,7 @@ class PlaySession:
         return "You" if seat == self.human.seat else f"The {self.bot_name}"
 
     def _may_double(self) -> bool:
-        return self.options.cube and VARIANTS[self.options.variant].cube
+        return self.options.cube and _with_cube(self.options.variant)
 
     # --- the streams -----------------------------------------------------------------------------
 

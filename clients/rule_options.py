@@ -11,8 +11,17 @@ from typing import Any
 from tavli.engine.backgammon import HomeHitAndRun
 from tavli.engine.clock import ClockRules
 from tavli.engine.presets import PRESETS
-from tavli.engine.rules import Backgammons, InvalidRuleSetError, MatchOpenings, RuleSet
-from tavli.engine.variant import VariantName
+from tavli.engine.rules import (
+    TAVLI,
+    TAVLI_ROTATION,
+    Backgammons,
+    InvalidRuleSetError,
+    MatchOpenings,
+    MatchVariant,
+    RuleSet,
+    default_backgammons,
+)
+from tavli.engine.variant import Variant
 from tavli.engine.variants import VARIANTS
 
 BACKGAMMONS: dict[str, Backgammons] = {"counted": "COUNTED", "as-gammon": "AS_GAMMON"}
@@ -32,6 +41,7 @@ _TABLE_OPTIONS = ("variant", "start", "home_hit_and_run", "cube", "backgammons",
 
 GAMES: dict[str, dict[str, Any]] = {
     **{name: {"variant": name} for name in sorted(VARIANTS)},
+    TAVLI: {"variant": TAVLI},
     "nackgammon": {"variant": "backgammon", "start": "NACKGAMMON"},
     **{f"hypergammon-{n}": {"variant": "backgammon", "start": f"HYPERGAMMON_{n}"} for n in (1, 2, 3)},
     **{
@@ -40,7 +50,18 @@ GAMES: dict[str, dict[str, Any]] = {
     },
 }
 """What each ``--variant`` name sets: a variant, one of backgammon's starts (nackgammon,
-hypergammon) or a table's rules (Portes, Turkish tavla, as their presets have them)."""
+hypergammon), a table's rules (Portes, Turkish tavla, as their presets have them) or the Greek
+tavli match (Portes, Plakoto and Fevga in turn)."""
+
+TAVLI_MATCH_LENGTH = 5
+"""The length of a tavli match when ``--match`` gives none (the rule book names 3, 5 and 7 as usual)."""
+
+
+def variants_played(variant: MatchVariant) -> tuple[Variant, ...]:
+    """The variants a rule set of ``variant`` plays, with their default options: that one, or a
+    tavli match's three (:attr:`RuleSet.variants_played` has them with a rule set's options)."""
+    names = TAVLI_ROTATION if variant == TAVLI else (variant,)
+    return tuple(VARIANTS[name] for name in names)
 
 
 def add_variant_option(
@@ -49,12 +70,13 @@ def add_variant_option(
     """``--variant``: a variant, a start of backgammon's or a table (:data:`GAMES`), of ``variants``
     only (a command that needs the server offers those the API names)."""
     choices = tuple(name for name, options in GAMES.items() if options["variant"] in variants)
+    tavli = ", tavli the Greek tavli match (Portes, Plakoto and Fevga in turn)" if TAVLI in choices else ""
     parser.add_argument(
         "--variant",
         choices=choices,
         default="backgammon",
         help=f"{what} (default: %(default)s); nackgammon and hypergammon-N are backgammon from their starts,"
-        " portes and tavla backgammon with those tables' rules",
+        f" portes and tavla backgammon with those tables' rules{tavli}",
     )
 
 
@@ -78,9 +100,12 @@ def game_options(arguments: argparse.Namespace) -> dict[str, Any]:
 
 
 def match_length_of(arguments: argparse.Namespace) -> int:
-    """The match length ``--match`` names; without it, a table's (Portes, tavla: 5), else 0."""
+    """The match length ``--match`` names; without it, a table's (Portes, tavla: 5), a tavli
+    match's (:data:`TAVLI_MATCH_LENGTH`), else 0."""
     if arguments.match is not None:
         return int(arguments.match)
+    if arguments.variant == TAVLI:
+        return TAVLI_MATCH_LENGTH
     preset = PRESETS.get(arguments.variant)
     return int(preset.rules["match_length"]) if preset is not None else 0
 
@@ -92,16 +117,19 @@ def add_backgammons_option(parser: argparse.ArgumentParser) -> None:
         choices=tuple(BACKGAMMONS),
         default=None,
         help="how a backgammon scores: counted, 3 times the cube; as-gammon, as a gammon, 2 times the cube"
-        " (backgammon only; default: as-gammon in portes and tavla, else counted)",
+        " (backgammon only; default: as-gammon in portes, tavla and the tavli match, else counted)",
     )
 
 
-def backgammons_of(arguments: argparse.Namespace, default: Backgammons = "COUNTED") -> Backgammons:
-    """The ``backgammons`` option ``--backgammons`` names, or ``default`` without it."""
-    return default if arguments.backgammons is None else BACKGAMMONS[arguments.backgammons]
+def backgammons_of(arguments: argparse.Namespace, default: Backgammons | None = None) -> Backgammons:
+    """The ``backgammons`` option ``--backgammons`` names; without it ``default``, or the rule set's
+    default for the variant."""
+    if arguments.backgammons is not None:
+        return BACKGAMMONS[arguments.backgammons]
+    return default or default_backgammons(GAMES[arguments.variant]["variant"])
 
 
-def rules_problem(variant: VariantName, backgammons: Backgammons, **options: Any) -> str | None:
+def rules_problem(variant: MatchVariant, backgammons: Backgammons, **options: Any) -> str | None:
     """What the engine finds wrong with these options together, in words, or ``None``."""
     try:
         RuleSet(variant=variant, backgammons=backgammons, **options)

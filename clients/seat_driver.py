@@ -26,23 +26,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Literal
 
 from tavli.clients.bots.base import Bot, CubeAnswer, Situation
 from tavli.clients.client import (
     RESULT_LEVELS,
-    START_NAMES,
-    VARIANT_NAMES,
     Seat,
     SeatStream,
     TavliClient,
     TavliServerError,
 )
-from tavli.engine import BACKGAMMON, VARIANTS, Play, Position, Step, Variant
+from tavli.engine import BACKGAMMON, Play, Position, Step, Variant
 from tavli.engine.clock import ClockRules
 from tavli.engine.position import CHECKERS_PER_SIDE
-from tavli.engine.rules import DEFAULT_CUBE_LIMIT, RuleSet
-from tavli.engine.variant import VariantName
+from tavli.engine.rules import DEFAULT_CUBE_LIMIT, MatchVariant, RuleSet
+from tavli.server import convert
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
 
 _RETRIES = 3  # fresh reads after a stale etag before giving up
@@ -241,17 +240,19 @@ def game_ended_since(decided: games_pb2.Game, now: games_pb2.Game) -> bool:
 
 
 def variant_of(game: games_pb2.Game) -> Variant:
-    """The engine's rules a game is played by: its variant, with its start and hit-and-run rule."""
-    rule_set = game.rule_set
-    if not rule_set.start and not rule_set.home_hit_and_run:
-        return VARIANTS[VARIANT_NAMES[rule_set.variant]]
-    return RuleSet(
-        variant=VARIANT_NAMES[rule_set.variant],
-        start=START_NAMES.get(rule_set.start, "STANDARD"),
-        home_hit_and_run=(
-            "FORBIDDEN" if rule_set.home_hit_and_run == board_pb2.HOME_HIT_AND_RUN_FORBIDDEN else "ALLOWED"
-        ),
-    ).rules
+    """The engine's rules the game in play is played by: its variant (in a tavli match, Portes's,
+    Plakoto's or Fevga's by the game's number) with the rule set's options."""
+    return rule_set_of(game.rule_set).for_game(game.game_number).rules
+
+
+def rule_set_of(message: games_pb2.RuleSet) -> RuleSet:
+    """The engine's rule set of a game's ``rule_set`` (as the server filled it in)."""
+    return _rule_set_of(message.SerializeToString(deterministic=True))
+
+
+@lru_cache(maxsize=64)
+def _rule_set_of(message: bytes) -> RuleSet:
+    return convert.rules_of(games_pb2.RuleSet.FromString(message))
 
 
 def position_of(game: games_pb2.Game) -> Position:
@@ -285,7 +286,7 @@ def play_match(
     client: TavliClient,
     bots: tuple[Bot, Bot],
     *,
-    variant: VariantName = BACKGAMMON.name,
+    variant: MatchVariant = BACKGAMMON.name,
     match_length: int = 0,
     games: int = 1,
     dice_seed: str = "",
@@ -296,7 +297,7 @@ def play_match(
 ) -> PlayedMatch:
     """Create a game with ``bots[0]`` at seat 0 and ``bots[1]`` at seat 1, each seat named after
     its bot, and play it out: to the end of the match, or in money play (``match_length`` 0)
-    until ``games`` games are finished.
+    until ``games`` games are won (a drawn Plakoto game does not count).
     ``options`` are rule-set options, as :meth:`TavliClient.create_game` takes them;
     ``engine_plays`` as :class:`SeatDriver` takes it. ``stream``: seat each bot on a PlaySeat
     stream of its own, played on a thread of its own as the server's views come (see
@@ -323,9 +324,7 @@ def play_match(
     )
     game = seats[0].last_seen
     for _ in range(max_actions):
-        if game.phase == games_pb2.PHASE_MATCH_OVER or (
-            match_length == 0 and len(game.finished_games) >= games
-        ):
+        if game.phase == games_pb2.PHASE_MATCH_OVER or (match_length == 0 and games_won(game) >= games):
             return PlayedMatch(game.name, game)
         for driver in drivers:
             after = driver.act(game)
@@ -393,7 +392,12 @@ def finished(game: games_pb2.Game, games: int = 1) -> bool:
     """Whether a match is over, or money play has finished ``games`` games."""
     if game.phase == games_pb2.PHASE_MATCH_OVER:
         return True
-    return game.rule_set.match_length == 0 and len(game.finished_games) >= games
+    return game.rule_set.match_length == 0 and games_won(game) >= games
+
+
+def games_won(game: games_pb2.Game) -> int:
+    """How many of the finished games someone won (all but drawn Plakoto games)."""
+    return sum(finished.winner != games_pb2.SEAT_UNSPECIFIED for finished in game.finished_games)
 
 
 def _play_over_streams(

@@ -50,8 +50,7 @@ from tavli.clients.client import TavliClient
 from tavli.clients.ratings import START, HeadToHead, Rating, Ratings, fit_ratings, scale_for
 from tavli.engine.clock import ClockRules
 from tavli.engine.matfile.reading import RecordFormat
-from tavli.engine.rules import Backgammons
-from tavli.engine.variant import VariantName
+from tavli.engine.rules import Backgammons, MatchVariant
 
 VIRTUAL_WINS = 1.0
 """The virtual results each side of a pairing is counted as having won, for the ratings' fit."""
@@ -62,7 +61,7 @@ class TournamentConfig:
     """A round robin: every pair of ``bots`` plays ``games`` results (games, or matches when
     ``match_length`` > 0); the rest as :class:`~tavli.clients.arena_command.ArenaConfig` takes it."""
 
-    variant: VariantName
+    variant: MatchVariant
     bots: tuple[str, ...]
     games: int
     match_length: int = 0

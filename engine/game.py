@@ -169,6 +169,17 @@ class MatchState:
     def over(self) -> bool:
         return self.winner is not None
 
+    @property
+    def game_rules(self) -> RuleSet:
+        """The rule set of the game in play (of the last game, once the match is over): the
+        match's own, except in a tavli match (:meth:`RuleSet.for_game`)."""
+        return self.rules.for_game(self.game.number)
+
+    @property
+    def next_game_rules(self) -> RuleSet:
+        """The rule set the match's next game would be played by."""
+        return self.rules.for_game(self.game.number + 1)
+
 
 @dataclass(frozen=True, slots=True)
 class Rematch:
@@ -205,7 +216,7 @@ def _changed(state: _State, **changes: Any) -> _State:
 
 def new_match(rules: RuleSet) -> MatchState:
     """The state before the first throw of a match or money session."""
-    start = rules.rules.start_position()
+    start = rules.for_game(1).rules.start_position()
     game = GameState(number=1, position=start, turn=0, phase=Phase.OPENING)
     clock = None if rules.clock is None else full_clock(rules.clock, rules.match_length)
     return MatchState(rules=rules, game=game, clock=clock)
@@ -251,7 +262,7 @@ def apply_stored(state: MatchState, event: Event) -> MatchState:
     if not isinstance(event, Played) or state.over or state.game.phase is not Phase.PLAYING:
         return apply(state, event)
     position = state.game.position
-    play = Play.trusted(event.steps, state.rules.rules.position_after(position, event.steps))
+    play = Play.trusted(event.steps, state.game_rules.rules.position_after(position, event.steps))
     return apply(state, event, make_play(state, event.side, play))
 
 
@@ -265,7 +276,7 @@ def _opening(state: MatchState, event: OpeningThrown) -> MatchState:
         raise ActionError("INVALID_DICE", "an opening throw is thrown again only after a tie")
     for throw in throws:
         check_dice(throw)
-    rules = state.rules
+    rules = state.game_rules
     cube_value = game.cube_value
     automatic = game.automatic_doubles
     for _ in throws[:-1]:
@@ -317,7 +328,7 @@ def read_play(state: MatchState, side: Side, play: str | Sequence[GivenStep]) ->
         raise ActionError("WRONG_PHASE", "roll the dice first")
     _expect_phase(game, Phase.PLAYING, "you cannot play now")
     assert game.dice is not None
-    variant = state.rules.rules
+    variant = state.game_rules.rules
     try:
         if isinstance(play, str):
             return variant.parse_play(game.position, game.dice, play)
@@ -341,7 +352,7 @@ def make_play(state: MatchState, side: Side, play: Play) -> MatchState:
     game = state.game
     assert game.dice is not None
     last = LastPlay(side, game.dice, play, game.position)
-    result = state.rules.result(play.position)
+    result = state.game_rules.result(play.position)
     if result is not None:
         game = _changed(game, position=play.position, last_play=last)
         ended_by: GameEnd = _ENDED_BY_PLAY.get(result, "play")
@@ -409,7 +420,7 @@ def resignation_offered(state: MatchState, event: ResignationOffered) -> ResignL
             "DOUBLE_PENDING" if state.game.phase is Phase.DOUBLED else "RESIGNATION_UNAVAILABLE"
         )
         raise ActionError(reason, refusal)
-    levels = [level.value for level in state.rules.rules.resign_levels]
+    levels = [level.value for level in state.game_rules.rules.resign_levels]
     if event.level not in levels:
         raise ActionError(
             "RESIGNATION_UNAVAILABLE", f"a resignation is for a {', '.join(levels)}, not {event.level!r}"
@@ -527,7 +538,7 @@ def _highest_cube_in_words(rules: RuleSet) -> str:
 
 def cube_refusal(state: MatchState, side: Side) -> str | None:
     """Why ``side`` may not double now, or ``None`` if it may."""
-    rules = state.rules
+    rules = state.game_rules
     game = state.game
     if not rules.cube:
         return "you cannot double: this game is played without the cube"
@@ -548,7 +559,7 @@ def cube_refusal(state: MatchState, side: Side) -> str | None:
 
 def beaver_refusal(state: MatchState) -> str | None:
     """Why the doubled side may not beaver the double waiting for its answer, or ``None``."""
-    rules = state.rules
+    rules = state.game_rules
     if not rules.beavers or rules.is_match:
         return "beavers are not played in this game"
     if not _below_limit(rules, state.game.cube_value * 4):
@@ -578,13 +589,13 @@ def most_that_can_be_lost(state: MatchState, side: Side) -> GameResult:
     game = state.game
     if _jacoby_holds(state):
         return GameResult.SINGLE
-    rules = state.rules
+    rules = state.game_rules
     return rules.counted(rules.rules.most_to_lose(game.position_of(side)))
 
 
 def _jacoby_holds(state: MatchState) -> bool:
     """Whether the Jacoby rule keeps gammons from counting: it is played and the cube is unturned."""
-    return state.rules.jacoby and state.game.cube_owner is None
+    return state.game_rules.jacoby and state.game.cube_owner is None
 
 
 # --- ending games and matches ------------------------------------------------------------------
@@ -604,7 +615,7 @@ def _end_game(
 ) -> MatchState:
     """The state once the game ends: scored (nothing for a draw, ``winner`` ``None``), the match
     over if a side has reached its length, else the next game set up."""
-    rules = state.rules
+    rules = state.game_rules
     game = state.game
     if winner is None:
         finished = FinishedGame(game.number, None, result, 0, game.cube_value, ended_by)
@@ -657,14 +668,14 @@ def match_at(
 
 def _next_game(state: MatchState, opener: Side | None) -> MatchState:
     """The next game, opened by ``opener`` throwing both dice; ``None``: by the opening throw."""
-    rules = state.rules
+    rules = state.game_rules
     crawford = False
     crawford_played = state.crawford_played
     at_crawford_score = max(state.score) == rules.match_length - 1
     if rules.is_match and rules.crawford and rules.uses_cube and not crawford_played and at_crawford_score:
         crawford = crawford_played = True
-    start = rules.rules.start_position()
     number = state.game.number + 1
+    start = state.rules.for_game(number).rules.start_position()
     if opener is not None:
         game = GameState(
             number=number, position=start, turn=opener, phase=Phase.ROLLING, crawford=crawford, opener=opener
@@ -796,4 +807,4 @@ def rolled_plays(state: MatchState) -> LegalPlays | None:
     game = state.game
     if game.phase is not Phase.PLAYING or game.dice is None:
         return None
-    return state.rules.rules.legal_plays(game.position, game.dice)
+    return state.game_rules.rules.legal_plays(game.position, game.dice)

@@ -157,6 +157,9 @@ class Plakoto(Variant):
     def most_to_lose(self, position: Position) -> GameResult:
         return GameResult.SINGLE if position.player[OFF] else GameResult.GAMMON
 
+    def player_won(self, position: Position) -> bool:
+        return position.player[OFF] == 15 or self.mother_loser(position) == "opponent"
+
     def _ending_in_words(self, position: Position) -> str:
         if position.player[OFF] == 15:
             return "you have borne off all 15 checkers"

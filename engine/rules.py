@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Literal
+from typing import Any, Final, Literal
 
 from tavli.engine.backgammon import HOME_HIT_AND_RUN_VALUES, START_VALUES, HomeHitAndRun, Start
 from tavli.engine.clock import ClockRules
@@ -23,6 +23,13 @@ from tavli.engine.variants import VARIANTS, variant_with
 Opening = Literal["PLAY_OPENING_DICE", "WINNER_ROLLS_AGAIN"]
 MatchOpenings = Literal["EVERY_GAME", "WINNER_OPENS", "ALTERNATE"]
 Backgammons = Literal["COUNTED", "AS_GAMMON"]
+MatchVariant = VariantName | Literal["tavli"]
+"""What a rule set plays: one variant, or ``"tavli"``, the Greek tavli match of three."""
+
+TAVLI: Final = "tavli"
+TAVLI_ROTATION: tuple[VariantName, ...] = ("backgammon", "plakoto", "fevga")
+"""The games of a tavli match in turn (RULES.md, "The Greek tavli match"): game k is the
+``(k - 1) % 3``-th, Portes (backgammon's rules without the cube), Plakoto, Fevga."""
 
 CUBE_CEILING = 1 << 24
 """The highest value the cube ever takes, even with ``cube_limit`` 0 ("no limit").
@@ -39,6 +46,12 @@ DEFAULT_CUBE_LIMIT = 64
 MOST_MATCH_LENGTH = 32_767
 """The longest match: a Match ID writes the length in 15 bits (and the score stays far from the
 API's 32-bit fields)."""
+
+
+def default_backgammons(variant: MatchVariant) -> Backgammons:
+    """How backgammons score when a rule set does not say: as gammons in a tavli match (its Portes
+    games), else counted."""
+    return "AS_GAMMON" if variant == TAVLI else "COUNTED"
 
 
 class InvalidRuleSetError(TavliError):
@@ -64,11 +77,18 @@ class RuleSet:
     its default in the other variants, and :attr:`rules` is the variant built with those that
     change how checkers move.
 
+    ``variant`` ``"tavli"`` is the Greek tavli match (a match of 1 point or more, no cube): its
+    games are played by :meth:`for_game`, the rule set of Portes, Plakoto or Fevga by the game's
+    number, each made of this one's options that apply to it. Its ``opening`` defaults to
+    ``WINNER_ROLLS_AGAIN``, ``match_openings`` to ``WINNER_OPENS`` and ``backgammons`` (of its
+    Portes games) to ``AS_GAMMON``; elsewhere ``backgammons`` defaults to ``COUNTED``. :attr:`rules`
+    is then game 1's variant.
+
     :raises InvalidRuleSetError: for options that make no sense together ("a cube in long nardi",
         "beavers in a match").
     """
 
-    variant: VariantName = "backgammon"
+    variant: MatchVariant = "backgammon"
     match_length: int = 0
     cube: bool | None = None
     cube_limit: int = DEFAULT_CUBE_LIMIT
@@ -80,7 +100,7 @@ class RuleSet:
     opening: Opening | None = None
     match_openings: MatchOpenings | None = None
     auto_play_forced: bool = False
-    backgammons: Backgammons = "COUNTED"
+    backgammons: Backgammons | None = None  # None: AS_GAMMON in a tavli match, else COUNTED
     clock: ClockRules | None = None  # None: no clocks
     start: Start = "STANDARD"
     home_hit_and_run: HomeHitAndRun = "ALLOWED"
@@ -92,12 +112,19 @@ class RuleSet:
     fevga_quarter_test: FevgaQuarterTest = "PLAY"
     _variant: Variant = field(init=False, repr=False, compare=False)
     _resign_levels: tuple[GameResult, ...] = field(init=False, repr=False, compare=False)
+    _games: tuple[RuleSet, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        if self.variant == TAVLI:
+            self._set_up_tavli_match()
+            return
         if self.variant not in VARIANTS:
             raise InvalidRuleSetError(
-                f"unknown variant {self.variant!r}: choose {' or '.join(sorted(VARIANTS))}"
+                f"unknown variant {self.variant!r}: choose {' or '.join(sorted([*VARIANTS, TAVLI]))}"
             )
+        object.__setattr__(self, "_games", (self,))
+        if self.backgammons is None:
+            object.__setattr__(self, "backgammons", default_backgammons(self.variant))
         variant = VARIANTS[self.variant]
         object.__setattr__(self, "_variant", variant)
         if self.cube is None:
@@ -115,6 +142,71 @@ class RuleSet:
         object.__setattr__(self, "_resign_levels", tuple(levels))
         if self.cube_limit > CUBE_CEILING:
             object.__setattr__(self, "cube_limit", CUBE_CEILING)
+
+    def _set_up_tavli_match(self) -> None:
+        """A tavli match's defaults, its own checks, and the rule sets of its three games."""
+        for name, default in (
+            ("cube", False),
+            ("opening", "WINNER_ROLLS_AGAIN"),
+            ("match_openings", "WINNER_OPENS"),
+            ("backgammons", default_backgammons(TAVLI)),
+        ):
+            if getattr(self, name) is None:
+                object.__setattr__(self, name, default)
+        problems = []
+        if not isinstance(self.match_length, int) or not 1 <= self.match_length <= MOST_MATCH_LENGTH:
+            problems.append(
+                f"a tavli match is played to a number of points: give a match length from 1 to"
+                f" {MOST_MATCH_LENGTH}"
+            )
+        if self.cube:
+            problems.append("a tavli match is played without a cube")
+        if self.automatic_doubles or self.beavers or self.jacoby:
+            problems.append("automatic doubles, beavers and Jacoby need a cube, and a tavli match has none")
+        if problems:
+            raise InvalidRuleSetError("; ".join(problems))
+        games = tuple(self._tavli_game(name) for name in TAVLI_ROTATION)
+        object.__setattr__(self, "_games", games)
+        object.__setattr__(self, "_variant", games[0].rules)
+        object.__setattr__(self, "_resign_levels", games[0].resign_levels)
+
+    def _tavli_game(self, name: VariantName) -> RuleSet:
+        """The rule set of a tavli match's games of variant ``name``: the match's options that
+        apply to that game.
+
+        :raises InvalidRuleSetError: naming the game, for an option its rules refuse.
+        """
+        variant = VARIANTS[name]
+        own: dict[str, Any] = {option: getattr(self, option) for option in variant.move_options}
+        if variant.pins:
+            own["mother_value"] = self.mother_value
+        if GameResult.BACKGAMMON in variant.resign_levels:
+            own["backgammons"] = self.backgammons
+        try:
+            return RuleSet(
+                variant=name,
+                match_length=self.match_length,
+                cube=False,
+                opening=self.opening,
+                match_openings=self.match_openings,
+                auto_play_forced=self.auto_play_forced,
+                clock=self.clock,
+                **own,
+            )
+        except InvalidRuleSetError as error:
+            title = "Portes" if name == "backgammon" else variant.title.capitalize()
+            raise InvalidRuleSetError(f"in the tavli match's {title} games: {error}") from None
+
+    def for_game(self, number: int) -> RuleSet:
+        """The rule set game ``number`` (from 1) of the match is played by: this one, except in a
+        tavli match, where it is Portes's, Plakoto's or Fevga's by the game's place in the rotation."""
+        return self._games[(number - 1) % len(self._games)]
+
+    @property
+    def variants_played(self) -> tuple[Variant, ...]:
+        """The variants of the match's games, with this rule set's options: one, or a tavli
+        match's three in turn."""
+        return tuple(game.rules for game in self._games)
 
     def _check(self) -> None:
         problems = []
@@ -252,6 +344,11 @@ _MOVE_OPTIONS: dict[str, tuple[tuple[object, ...], str]] = {
     "fevga_quarter_test": (FEVGA_QUARTER_TEST_VALUES, "Fevga's starting-quarter test"),
 }
 """The options that change how checkers move: their values, and the rule each sets in words."""
+
+MOVE_OPTION_VALUES: dict[str, tuple[object, ...]] = {
+    name: values for name, (values, _) in _MOVE_OPTIONS.items()
+}
+"""Each option that changes how checkers move, with the values it may take."""
 
 MOVE_OPTION_DEFAULTS = {
     option.name: option.default for option in fields(RuleSet) if option.name in _MOVE_OPTIONS

@@ -68,7 +68,7 @@ def state_of_snapshot(rules: RuleSet, data: dict[str, Any]) -> MatchState:
             rules=rules,
             game=GameState(
                 number=int(game["number"]),
-                position=rules.rules.start_position(),
+                position=rules.for_game(int(game["number"])).rules.start_position(),
                 turn=turn,
                 phase=phase,
                 crawford=bool(game["crawford"]),

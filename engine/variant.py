@@ -297,6 +297,10 @@ class Variant(ABC):
         The winner is whichever side has borne off all its :attr:`checkers`; the result says by how much.
         """
 
+    def player_won(self, position: Position) -> bool:
+        """Whether the game in ``position`` is over and won by the side on roll (the player)."""
+        return position.player[OFF] == self.checkers
+
     @abstractmethod
     def _step_sequences(self, position: Position, dice: Dice) -> list[Play]:
         """The plays the variant's steps allow with ``dice``, before the maximum-use rule.

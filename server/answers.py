@@ -2,11 +2,13 @@
 
 Protobuf writes every byte of them. For each play's steps it writes one piece, once (cached):
 the serialized answer that holds that play alone, its Position ID a placeholder of the same
-length (every Position ID is 14 characters). An answer is its plays' pieces, each with its
-play's Position ID in place of the placeholder, joined: protobuf reads a repeated field sent in
-pieces as one list, so the joined bytes are the answer, read once into the message returned.
-The engine fills the pieces in for all the plays at once (``LegalPlays.position_ids_within``: in C
-with the compiled core), against a message built field by field for each play.
+length (every Position ID of a position without pins is 14 characters). An answer is its plays'
+pieces, each with its play's Position ID in place of the placeholder, joined: protobuf reads a
+repeated field sent in pieces as one list, so the joined bytes are the answer, read once into the
+message returned. The engine fills the pieces in for all the plays at once
+(``LegalPlays.position_ids_within``: in C with the compiled core), against a message built field
+by field for each play. A Plakoto play that leaves a checker pinned has a longer Position ID (its
+pins after a colon): an answer with one is built field by field.
 """
 
 from __future__ import annotations
@@ -36,6 +38,10 @@ def with_plays(answer: Listing, legal: LegalPlays) -> Listing:
     """``answer`` (a message with a ``repeated Play plays`` field and none in it yet) with the
     plays of ``legal`` in that field."""
     listing = type(answer)
+    if any(len(position_id) != len(_PLACEHOLDER) for position_id in legal.position_ids()):
+        built: Any = listing.FromString(answer.SerializeToString())  # a message with a plays field
+        built.plays.extend(convert.play_message(play) for play in legal)
+        return built  # type: ignore[no-any-return]
     known = _pieces(listing)
     try:
         plays = legal.position_ids_within(known)
@@ -53,10 +59,14 @@ def batch_response(answers: Sequence[Play | pb.ValidatePlayResponse]) -> pb.Batc
     known = _pieces(pb.BatchValidatePlaysResponse)
     pieces: list[bytes] = []
     for answer in answers:
-        if isinstance(answer, Play):
+        if isinstance(answer, Play) and len(position_id := answer.position.position_id()) == len(
+            _PLACEHOLDER
+        ):
             before, after = _piece(pb.BatchValidatePlaysResponse, known, steps_code(answer.steps))
-            pieces += (before, answer.position.position_id().encode("ascii"), after)
+            pieces += (before, position_id.encode("ascii"), after)
         else:
+            if isinstance(answer, Play):
+                answer = pb.ValidatePlayResponse(legal=True, play=convert.play_message(answer))
             pieces.append(pb.BatchValidatePlaysResponse(responses=[answer]).SerializeToString())
     return pb.BatchValidatePlaysResponse.FromString(b"".join(pieces))
 

@@ -185,8 +185,11 @@ class BotSeats:
         gnubg's loads its net), not at every start."""
         return hosted_bots()
 
-    def default_for(self, variant: Variant) -> HostedBot | None:
-        return next((hosted for hosted in self.hosted if bots.plays(hosted.name, variant)), None)
+    def default_for(self, *variants: Variant) -> HostedBot | None:
+        """The first bot hosted that plays every one of ``variants`` (a tavli match's three)."""
+        return next(
+            (hosted for hosted in self.hosted if all(bots.plays(hosted.name, v) for v in variants)), None
+        )
 
     def description_of(self, name: str) -> str:
         return next((hosted.description for hosted in self.hosted if hosted.name == name), name)
@@ -538,7 +541,7 @@ class BotsServicer(bots_service_pb2_grpc.BotsServiceServicer):
         await asyncio.to_thread(lambda: self.seats.hosted)  # the first time, gnubg's net loads
         for _ in range(_ATTEMPTS):
             view = await self.tables.get(request.name)
-            hosted = self._bot(request.bot, view.rules.rules)
+            hosted = self._bot(request.bot, view.rules.variants_played)
             if view.state.over:
                 raise ActionError("MATCH_OVER", "the match is over")
             points = view.rules.match_length
@@ -567,18 +570,25 @@ class BotsServicer(bots_service_pb2_grpc.BotsServiceServicer):
                 answer.seat_time.CopyFrom(convert.timestamp(seated.since))
         return answer
 
-    def _bot(self, name: str, variant: Variant) -> HostedBot:
+    def _bot(self, name: str, variants: tuple[Variant, ...]) -> HostedBot:
+        """The bot called ``name`` (the default bot without one) if it plays every variant of the
+        game's rule set (a tavli match's three), with the rules' options.
+
+        :raises UnknownBot: in words, for a bot not hosted or one that does not play them.
+        """
         if not name:
-            default = self.seats.default_for(variant)
+            default = self.seats.default_for(*variants)
             if default is None:
-                raise UnknownBot(f"this server has no bot that plays {variant.title}")
+                titles = " and ".join(variant.title for variant in variants)
+                raise UnknownBot(f"this server has no bot that plays {titles}")
             return default
         for hosted in self.seats.hosted:
             if hosted.name == name:
-                if not bots.plays(hosted.name, variant):  # the game's rules: a start or a table too
-                    raise UnknownBot(
-                        bots.refusal(name, variant) or f"the {name} bot does not play {variant.title}"
-                    )
+                for variant in variants:
+                    if not bots.plays(hosted.name, variant):  # the game's rules: a start or a table too
+                        raise UnknownBot(
+                            bots.refusal(name, variant) or f"the {name} bot does not play {variant.title}"
+                        )
                 return hosted
         names = ", ".join(hosted.name for hosted in self.seats.hosted)
         raise UnknownBot(f"this server has no bot called {name!r}: it has {names}")

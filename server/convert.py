@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from google.protobuf.duration_pb2 import Duration
 from google.protobuf.timestamp_pb2 import Timestamp
@@ -32,9 +32,18 @@ from tavli.engine.events import (
     TimeRanOut,
     Took,
 )
+from tavli.engine.fevga import (
+    FEVGA_PRIMES_VALUES,
+    FEVGA_QUARTER_TEST_VALUES,
+    FIRST_CHECKER_VALUES,
+    FevgaPrimes,
+    FevgaQuarterTest,
+    FirstChecker,
+)
 from tavli.engine.game import Action, MatchState, Phase, seats_to_act
 from tavli.engine.play import Dice, check_dice, format_steps
-from tavli.engine.rules import DEFAULT_CUBE_LIMIT, RuleSet
+from tavli.engine.position import Pins
+from tavli.engine.rules import DEFAULT_CUBE_LIMIT, TAVLI, MatchVariant, RuleSet
 from tavli.server.errors import BadRequest
 from tavli.server.players import NOBODY, Players, player_message
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
@@ -52,6 +61,9 @@ offers no variant of the engine that has none yet)."""
 _VARIANT_NAMES: dict[int, str] = {number: name for name, number in _VARIANT_ENUMS.items()}
 SERVED_VARIANTS = tuple(VARIANTS[name] for name in _VARIANT_ENUMS)
 """The engine's variants that the API offers: those with an enum value."""
+_MATCH_VARIANT_ENUMS: dict[str, board_pb2.Variant] = {**_VARIANT_ENUMS, TAVLI: board_pb2.VARIANT_TAVLI}
+"""What a rule set may play: a variant, or the tavli match of three (which no rule query judges)."""
+_MATCH_VARIANT_NAMES: dict[int, str] = {number: name for name, number in _MATCH_VARIANT_ENUMS.items()}
 _STARTS: dict[Start, board_pb2.Start] = {
     start: getattr(board_pb2, f"START_{start}") for start in START_VALUES
 }
@@ -59,12 +71,28 @@ _START_NAMES: dict[int, Start] = {number: start for start, number in _STARTS.ite
 _HOME_HIT_AND_RUNS: dict[HomeHitAndRun, board_pb2.HomeHitAndRun] = {
     value: getattr(board_pb2, f"HOME_HIT_AND_RUN_{value}") for value in HOME_HIT_AND_RUN_VALUES
 }
+_RESIGNABLE = (GameResult.SINGLE, GameResult.GAMMON, GameResult.BACKGAMMON, GameResult.MARS)
+"""The results a resignation may offer (a mother loss and a draw come only from a play)."""
 _RESULTS: dict[GameResult, board_pb2.GameResult] = {
     result: getattr(board_pb2, enum)
     for result in GameResult
     if (enum := "GAME_RESULT_" + result.value.upper()) in board_pb2.GameResult.DESCRIPTOR.values_by_name
 }
-_RESULT_LEVELS: dict[int, str] = {number: result.value for result, number in _RESULTS.items()}
+_RESULT_LEVELS: dict[int, str] = {
+    number: result.value for result, number in _RESULTS.items() if result in _RESIGNABLE
+}
+_FIRST_CHECKERS: dict[FirstChecker, board_pb2.FirstChecker] = {
+    value: getattr(board_pb2, f"FIRST_CHECKER_{value}") for value in FIRST_CHECKER_VALUES
+}
+_FEVGA_PRIMES: dict[FevgaPrimes, board_pb2.FevgaPrimes] = {
+    value: getattr(board_pb2, f"FEVGA_PRIMES_{value}") for value in FEVGA_PRIMES_VALUES
+}
+_FEVGA_QUARTER_TESTS: dict[FevgaQuarterTest, board_pb2.FevgaQuarterTest] = {
+    value: getattr(board_pb2, f"FEVGA_QUARTER_TEST_{value}") for value in FEVGA_QUARTER_TEST_VALUES
+}
+
+
+_Value = TypeVar("_Value", bound=str)
 
 
 class _RulesQuery(Protocol):
@@ -79,6 +107,23 @@ class _RulesQuery(Protocol):
     @property
     def home_hit_and_run(self) -> int: ...
 
+    @property
+    def first_checker(self) -> int: ...
+
+    @property
+    def fevga_primes(self) -> int: ...
+
+    @property
+    def fevga_quarter_test(self) -> int: ...
+
+    @property
+    def pinned_blocks_bear_off(self) -> bool: ...
+
+    @property
+    def mother_exception(self) -> bool: ...
+
+    def HasField(self, field_name: str) -> bool: ...  # protobuf's name
+
 
 def _either(choices: Sequence[str]) -> str:
     """``"A, B or C"``."""
@@ -86,11 +131,13 @@ def _either(choices: Sequence[str]) -> str:
 
 
 _VARIANT_CHOICES = _either([board_pb2.Variant.Name(number) for number in _VARIANT_ENUMS.values()])
-"""``VARIANT_BACKGAMMON or VARIANT_LONG_NARDI``, for messages that ask for one."""
+"""``VARIANT_BACKGAMMON, VARIANT_LONG_NARDI, ...``, for messages that ask for one game's rules."""
+_MATCH_VARIANT_CHOICES = _either([board_pb2.Variant.Name(number) for number in _MATCH_VARIANT_ENUMS.values()])
+"""The same with ``VARIANT_TAVLI``, for a rule set."""
 _RESULT_CHOICES = "GAME_RESULT" + _either(
-    [board_pb2.GameResult.Name(number).removeprefix("GAME_RESULT") for number in _RESULTS.values()]
+    [board_pb2.GameResult.Name(number).removeprefix("GAME_RESULT") for number in _RESULT_LEVELS]
 )
-"""``GAME_RESULT_SINGLE, _GAMMON, _BACKGAMMON or _MARS``, for messages that ask for one."""
+"""``GAME_RESULT_SINGLE, _GAMMON, _BACKGAMMON or _MARS``, for messages that ask what to resign."""
 
 _PHASES = {
     Phase.OPENING: games_pb2.PHASE_OPENING,
@@ -105,6 +152,8 @@ _GAME_ENDS = {
     "drop": games_pb2.GAME_END_DROP,
     "resignation": games_pb2.GAME_END_RESIGNATION,
     "time": games_pb2.GAME_END_TIME,
+    "mother": games_pb2.GAME_END_MOTHER,
+    "draw": games_pb2.GAME_END_DRAW,
 }
 _DICE_MODES: dict[DiceMode, games_pb2.DiceMode] = {
     "system": games_pb2.DICE_MODE_UNSPECIFIED,
@@ -138,27 +187,74 @@ _EVENT_KINDS = {
 
 
 def variant_of(variant: int) -> Variant:
-    """:raises BadRequest: for VARIANT_UNSPECIFIED or an unknown number."""
+    """:raises BadRequest: for VARIANT_UNSPECIFIED, VARIANT_TAVLI (a kind of match, not one game's
+    rules) or an unknown number."""
+    if variant == board_pb2.VARIANT_TAVLI:
+        raise BadRequest(
+            "a tavli match plays Portes, Plakoto and Fevga in turn: name the game whose rules apply,"
+            f" {_VARIANT_CHOICES}"
+        )
     name = _VARIANT_NAMES.get(variant)
     if name is None:
         raise BadRequest(f"choose a variant: {_VARIANT_CHOICES}")
     return VARIANTS[name]
 
 
+_ENUM_OPTION_FIELDS = ("start", "home_hit_and_run", "first_checker", "fevga_primes", "fevga_quarter_test")
+_BOOL_OPTION_FIELDS = ("pinned_blocks_bear_off", "mother_exception")
+"""A stateless query's fields for the options that change how checkers move (enums, unset 0;
+and optional booleans)."""
+
+
 def rules_of_request(request: _RulesQuery) -> Variant:
-    """The rules a stateless query names: its variant, with its ``start`` and ``home_hit_and_run``.
+    """The rules a stateless query names: its variant, with the options it gives that change how
+    checkers move (``start``, ``home_hit_and_run``, Plakoto's and Fevga's).
 
     :raises BadRequest: for VARIANT_UNSPECIFIED or an unknown number.
     :raises InvalidRuleSetError: for an option the variant does not have.
     """
     variant = variant_of(request.variant)
-    if not request.start and not request.home_hit_and_run:
+    gives_options = any(getattr(request, name) for name in _ENUM_OPTION_FIELDS) or any(
+        request.HasField(name) for name in _BOOL_OPTION_FIELDS
+    )
+    if not gives_options:
         return variant  # the variant's defaults, the common query: no rule set to build
+    return rule_set_of_request(request).rules
+
+
+def rule_set_of_request(request: _RulesQuery, *, mother_value: int = 0) -> RuleSet:
+    """The rule set of a stateless query: its variant with the options it gives.
+
+    :raises BadRequest: for VARIANT_UNSPECIFIED or an unknown number.
+    :raises InvalidRuleSetError: for an option the variant does not have.
+    """
     return RuleSet(
-        variant=variant.name,
-        start=start_of(request.start),
-        home_hit_and_run=home_hit_and_run_of(request.home_hit_and_run),
-    ).rules
+        variant=variant_of(request.variant).name,
+        mother_value=mother_value or 2,
+        **move_options_of(request),
+    )
+
+
+def move_options_of(request: _RulesQuery | games_pb2.RuleSet) -> dict[str, Any]:
+    """The options that change how checkers move, as a query or a rule set gives them (unset:
+    the rule book's defaults)."""
+    return {
+        "start": start_of(request.start),
+        "home_hit_and_run": home_hit_and_run_of(request.home_hit_and_run),
+        "first_checker": _enum_value(_FIRST_CHECKERS, request.first_checker, "PAST_START"),
+        "fevga_primes": _enum_value(_FEVGA_PRIMES, request.fevga_primes, "START_QUARTER_AND_UNBLOCK"),
+        "fevga_quarter_test": _enum_value(_FEVGA_QUARTER_TESTS, request.fevga_quarter_test, "PLAY"),
+        "pinned_blocks_bear_off": (
+            request.pinned_blocks_bear_off if request.HasField("pinned_blocks_bear_off") else True
+        ),
+        "mother_exception": request.mother_exception if request.HasField("mother_exception") else True,
+    }
+
+
+def _enum_value(values: Mapping[_Value, int], number: int, unset: _Value) -> _Value:
+    """The engine's value of an API enum's ``number`` (unset: ``unset``; a number the enum does not
+    define never gets here: the server refuses it first, whatever the field)."""
+    return next((value for value, enum in values.items() if enum == number), unset)
 
 
 def start_of(start: int) -> Start:
@@ -185,14 +281,14 @@ def position_of(variant: Variant, message: board_pb2.Position) -> Position:
 
         position = parse_xgid(message.xgid).position.with_checkers(variant.checkers)
     elif form == "board":
-        position = _position_of_board(message.board).with_checkers(variant.checkers)
+        position = _position_of_board(message.board, variant.checkers)
     else:
         raise BadRequest("give the position as a position_id, an xgid or a board")
     variant.check_valid(position)
     return position
 
 
-def _position_of_board(board: board_pb2.Board) -> Position:
+def _position_of_board(board: board_pb2.Board, checkers: int) -> Position:
     sides = []
     for name, points, bar in (
         ("player", board.player_points, board.player_bar),
@@ -204,7 +300,11 @@ def _position_of_board(board: board_pb2.Board) -> Position:
         if bar:
             counts[BAR] = bar
         sides.append(counts)
-    return Position.from_points(sides[0], sides[1])
+    position = Position.from_points(sides[0], sides[1], checkers=checkers)
+    if not board.player_pinned_points and not board.opponent_pinned_points:
+        return position
+    pins = Pins(tuple(sorted(board.player_pinned_points)), tuple(sorted(board.opponent_pinned_points)))
+    return Position.from_id(f"{position.position_id()}:{pins.text()}", checkers=checkers)
 
 
 def dice_of(dice: Sequence[int]) -> Dice:
@@ -216,19 +316,23 @@ def dice_of(dice: Sequence[int]) -> Dice:
 
 def rules_of(message: games_pb2.RuleSet) -> RuleSet:
     """:raises BadRequest, InvalidRuleSetError: for a missing variant or options that clash."""
-    name = _VARIANT_NAMES.get(message.variant)
+    name = _MATCH_VARIANT_NAMES.get(message.variant)
     if name is None:
-        raise BadRequest(f"the rule set needs a variant: {_VARIANT_CHOICES}")
+        raise BadRequest(f"the rule set needs a variant: {_MATCH_VARIANT_CHOICES}")
     cube = {games_pb2.CUBE_MODE_CUBE: True, games_pb2.CUBE_MODE_NO_CUBE: False}.get(message.cube)
     opening = {
         games_pb2.OPENING_PLAY_OPENING_DICE: "PLAY_OPENING_DICE",
         games_pb2.OPENING_WINNER_ROLLS_AGAIN: "WINNER_ROLLS_AGAIN",
     }.get(message.opening)
     match_openings = {
+        games_pb2.MATCH_OPENINGS_EVERY_GAME: "EVERY_GAME",
         games_pb2.MATCH_OPENINGS_WINNER_OPENS: "WINNER_OPENS",
         games_pb2.MATCH_OPENINGS_ALTERNATE: "ALTERNATE",
-    }.get(message.match_openings, "EVERY_GAME")
-    backgammons = "AS_GAMMON" if message.backgammons == games_pb2.BACKGAMMONS_AS_GAMMON else "COUNTED"
+    }.get(message.match_openings)
+    backgammons = {
+        games_pb2.BACKGAMMONS_COUNTED: "COUNTED",
+        games_pb2.BACKGAMMONS_AS_GAMMON: "AS_GAMMON",
+    }.get(message.backgammons)
     return RuleSet(
         variant=name,  # type: ignore[arg-type]
         match_length=message.match_length,
@@ -246,8 +350,8 @@ def rules_of(message: games_pb2.RuleSet) -> RuleSet:
         auto_play_forced=message.auto_play_forced,
         backgammons=backgammons,  # type: ignore[arg-type]
         clock=_clock_rules_of(message.clock) if message.HasField("clock") else None,
-        start=start_of(message.start),
-        home_hit_and_run=home_hit_and_run_of(message.home_hit_and_run),
+        mother_value=message.mother_value or 2,
+        **move_options_of(message),
     )
 
 
@@ -300,9 +404,9 @@ def seat_of(seat: int) -> Side:
 # --- the engine to responses -----------------------------------------------------------------
 
 
-def variant_message(variant: Variant) -> board_pb2.Variant:
-    """The API's enum of ``variant``."""
-    return _VARIANT_ENUMS[variant.name]
+def variant_message(variant: Variant | MatchVariant) -> board_pb2.Variant:
+    """The API's enum of ``variant`` (a variant, or a kind of match by its name)."""
+    return _MATCH_VARIANT_ENUMS[variant if isinstance(variant, str) else variant.name]
 
 
 def seat_message(side: Side | None) -> games_pb2.Seat:
@@ -317,11 +421,14 @@ def result_message(result: GameResult | None) -> board_pb2.GameResult:
 
 def board_message(position: Position) -> board_pb2.Board:
     player, opponent = position
+    pins = position.pins
     return board_pb2.Board(
         player_points=player[1:25],
         player_bar=player[BAR],
         opponent_points=opponent[1:25],
         opponent_bar=opponent[BAR],
+        player_pinned_points=pins.player,
+        opponent_pinned_points=pins.opponent,
     )
 
 
@@ -360,7 +467,7 @@ def step_messages(steps: Sequence[Step]) -> list[board_pb2.Step]:
 
 def rules_message(rules: RuleSet) -> games_pb2.RuleSet:
     return games_pb2.RuleSet(
-        variant=_VARIANT_ENUMS[rules.variant],
+        variant=_MATCH_VARIANT_ENUMS[rules.variant],
         match_length=rules.match_length,
         cube=games_pb2.CUBE_MODE_CUBE if rules.cube else games_pb2.CUBE_MODE_NO_CUBE,
         cube_limit=rules.cube_limit,
@@ -376,6 +483,12 @@ def rules_message(rules: RuleSet) -> games_pb2.RuleSet:
         clock=None if rules.clock is None else _clock_rules_message(rules.clock),
         start=_STARTS[rules.start],
         home_hit_and_run=_HOME_HIT_AND_RUNS[rules.home_hit_and_run],
+        pinned_blocks_bear_off=rules.pinned_blocks_bear_off,
+        mother_exception=rules.mother_exception,
+        mother_value=rules.mother_value,
+        first_checker=_FIRST_CHECKERS[rules.first_checker],
+        fevga_primes=_FEVGA_PRIMES[rules.fevga_primes],
+        fevga_quarter_test=_FEVGA_QUARTER_TESTS[rules.fevga_quarter_test],
     )
 
 
@@ -460,6 +573,8 @@ def game_message(
         seat1_player=player_message(players[1]),
         seat0_board=board_message(seat0_position),
         pip_counts=list(seat0_position.pip_count()),
+        variant=variant_message(state.game_rules.rules),
+        next_variant=variant_message(state.next_game_rules.rules),
     )
     clocks = clocks_message(state)
     if clocks is not None:
@@ -498,6 +613,7 @@ def game_message(
                 points=finished.points,
                 cube_value=finished.cube_value,
                 ended_by=_GAME_ENDS[finished.ended_by],
+                variant=variant_message(rules.for_game(finished.number).rules),
             )
         )
     return message

@@ -78,7 +78,7 @@ def report(checked: MatchCheck) -> rules_service_pb2.ValidateMatchResponse:
     """What ValidateMatch answers for a checked record."""
     problems = checked.problems
     return rules_service_pb2.ValidateMatchResponse(
-        variant=convert.variant_message(checked.rules.rules),
+        variant=convert.variant_message(checked.rules.variant),
         match_length=checked.rules.match_length,
         games=len(checked.games),
         score=list(checked.score),

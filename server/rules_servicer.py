@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from tavli.engine import OFF, IllegalPlayError, InvalidPositionError, Play, Position, TavliError, Variant
+from tavli.engine import IllegalPlayError, InvalidPositionError, Play, Position, TavliError, Variant
 from tavli.engine.play import Dice
 from tavli.engine.xgid import Xgid, format_xgid
 from tavli.server import answers, convert, match_records
@@ -54,14 +54,15 @@ class RulesServicer(rules_service_pb2_grpc.RulesServiceServicer):
     async def ScorePosition(
         self, request: pb.ScorePositionRequest, context: Context
     ) -> pb.ScorePositionResponse:
-        variant = convert.rules_of_request(request)
+        rules = convert.rule_set_of_request(request, mother_value=request.mother_value)
+        variant = rules.rules
         position = convert.position_of(variant, request.position)
         result = variant.result(position)
         player_pips, opponent_pips = position.pip_count()
         return pb.ScorePositionResponse(
             result=convert.result_message(result),
-            player_won=result is not None and position.player[OFF] == variant.checkers,
-            points=0 if result is None else result.multiplier,
+            player_won=result is not None and variant.player_won(position),
+            points=0 if result is None else rules.multiplier(result),
             player_pips=player_pips,
             opponent_pips=opponent_pips,
         )

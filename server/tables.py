@@ -33,7 +33,7 @@ from tavli.engine.dice import SeededDice
 from tavli.engine.events import DiceCommitted, Event, Side, event_from_dict
 from tavli.engine.game import ActionError
 from tavli.engine.match import Match
-from tavli.engine.rules import MOVE_OPTION_DEFAULTS, RuleSet
+from tavli.engine.rules import MOVE_OPTION_DEFAULTS, RuleSet, default_backgammons
 from tavli.server.errors import (
     BadRequest,
     GameDataLost,
@@ -803,7 +803,7 @@ def rules_to_dict(rules: RuleSet) -> dict[str, Any]:
         del data["clock"]  # as games without clocks were always stored
     else:
         data["clock"] = asdict(rules.clock)
-    if rules.backgammons == "COUNTED":
+    if rules.backgammons == default_backgammons(rules.variant):
         del data["backgammons"]  # as games were stored before the option, for a server of then to read
     for name, default in MOVE_OPTION_DEFAULTS.items():
         if data[name] == default:

@@ -1,4 +1,4 @@
-"""``heuristic``: a one-ply player with a hand-written evaluation, for both variants.
+"""``heuristic``: a one-ply player with a hand-written evaluation, for every variant.
 
 Every legal play is scored by the position it leads to (the bot's checkers first, the opponent
 to roll) and the best is played. Scores are in pips: a point made or a blot left is worth what
@@ -12,9 +12,15 @@ by the share of the opponent's 36 rolls that hit it directly or indirectly. The 
 respected (no doubling in the Crawford game or with a dead cube, the trailer doubles at once after
 Crawford, a take whenever a drop would lose the match).
 
-Long nardi: checkers off the head early, blocks of points in front of the opponent's rearmost
-checker (the engine already keeps out plays that break the six-in-a-row rule), no tall stacks, and
-once the sides have passed each other, checkers home and off.
+Long nardi and Fevga (the same board, both sides moving the same way round): checkers off the
+head early, blocks of points in front of the opponent's rearmost checker (the engine already keeps
+out plays that break the six-in-a-row or the starting-quarter rule), no tall stacks, and once the
+sides have passed each other, checkers home and off.
+
+Plakoto: the race, opposing checkers pinned (the further from home the better, the mother above
+all), our own pinned checkers and lone checkers within the opponent's reach counted against, by
+the share of its rolls that could pin them; a play that wins at once by pinning the mother is
+always made.
 """
 
 from __future__ import annotations
@@ -269,6 +275,43 @@ def nardi_score(position: Position) -> float:
     return score
 
 
+# --- Plakoto ------------------------------------------------------------------------------------
+
+_MOTHER = 24
+
+
+def _pin_value(point: int) -> float:
+    """What a checker pinned on its own ``point`` costs its side, in pips: it cannot move, it keeps
+    its side from bearing off, and a pinned mother (on the 24-point) can lose the game."""
+    return 6.0 + point / 2 + (40.0 if point == _MOTHER else 0.0)
+
+
+def plakoto_score(position: Position) -> float:
+    """How good ``position`` is for ``position.player`` with the opponent to roll, in pips."""
+    me, opponent = position
+    pins = position.pins
+    score = 2.0 * me[OFF] - pips(me) + pips(opponent)
+    score += sum(map(_pin_value, pins.opponent)) - sum(map(_pin_value, pins.player))
+    # The opponent's free checkers, on our numbering: they move from our 1-point up to our 24.
+    chasers = [
+        25 - theirs for theirs in range(1, 25) if opponent[theirs] > (1 if theirs in pins.opponent else 0)
+    ]
+    for point in range(1, 25):
+        if me[point] != 1 or point in pins.player or opponent[25 - point]:
+            continue
+        shots = 0
+        for chaser in chasers:
+            if chaser < point:
+                shots |= _SHOTS[point - chaser]
+        score -= shots.bit_count() / 36 * _pin_value(point)
+    return score
+
+
+def _wins_at_once(variant: Variant, position: Position) -> bool:
+    """Whether the play that led to ``position`` ended the game in the mover's favour."""
+    return variant.result(position) is not None and variant.player_won(position)
+
+
 # --- the bot ------------------------------------------------------------------------------------
 
 
@@ -286,6 +329,9 @@ class HeuristicBot(Bot):
     def choose_play(self, variant: Variant, position: Position, dice: Dice, plays: Sequence[Play]) -> Play:
         if len(plays) == 1:
             return plays[0]
+        if variant.pins:
+            winning = [play for play in plays if _wins_at_once(variant, play.position)]
+            return max(winning or plays, key=lambda play: plakoto_score(play.position))
         score = backgammon_score if variant.hits else nardi_score  # blots and primes, or blocks and the head
         return max(plays, key=lambda play: score(play.position))
 

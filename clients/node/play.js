@@ -2,13 +2,14 @@
 'use strict';
 /**
  * Plays one complete game of backgammon (a money game with the cube, to the end of its first
- * game) and one of long nardi (a 1-point match) against a tavli server, both seats driven by the
- * random bot through the Node client, and prints a summary of each.
+ * game), 1-point matches of long nardi, Plakoto and Fevga, and a 3-point Greek tavli match against
+ * a tavli server, both seats driven by the random bot through the Node client, and prints a
+ * summary of each.
  *
  *   node play.js HOST:PORT [--seed TEXT]
  *
- * --seed makes a run reproducible: seeded dice on the server and a seeded bot. Exits 0 when both
- * games were played to their end and the server's record agrees, 1 on any failure, 2 on bad usage.
+ * --seed makes a run reproducible: seeded dice on the server and a seeded bot. Exits 0 when all
+ * the games were played to their end and the server's record agrees, 1 on any failure, 2 on bad usage.
  */
 
 const { TavliClient, TavliError, status } = require('./tavli');
@@ -58,6 +59,9 @@ async function checkOutOfTurnError(seats, game) {
   throw new Error('rolling out of turn was not refused');
 }
 
+// What the one resignation offered asks for: the most the variant's game can be lost by.
+const RESIGN_LEVELS = { backgammon: 'backgammon', 'long-nardi': 'mars', plakoto: 'gammon', fevga: 'gammon' };
+
 async function playOne(client, { label, variant, matchLength, ruleSet, seed, bot, resignAfter }) {
   const { game: created, seats } = await client.createGame({
     variant,
@@ -80,7 +84,7 @@ async function playOne(client, { label, variant, matchLength, ruleSet, seed, bot
       if (resignAfter && counts.moves >= resignAfter && counts.resignations === 0 &&
           legal.actions.includes('ACTION_RESIGN') && game.phase === 'PHASE_ROLLING') {
         // Exercise OfferResignation and RejectResignation once: the bot answers with a reject.
-        choice = { action: 'ACTION_RESIGN', level: variant === 'long-nardi' ? 'mars' : 'backgammon' };
+        choice = { action: 'ACTION_RESIGN', level: RESIGN_LEVELS[variant] };
       }
       game = await perform(seat, choice);
       if (choice.action === 'ACTION_PLAY') counts.moves++;
@@ -98,7 +102,8 @@ async function playOne(client, { label, variant, matchLength, ruleSet, seed, bot
   const events = await client.listGameEvents(created.name);
   const plays = events.filter((event) => event.kind === 'EVENT_KIND_PLAY').length;
   if (plays !== counts.moves) throw new Error(`${label}: ${counts.moves} moves made, the log holds ${plays}`);
-  const finished = stored.finishedGames[0];
+  // A match's last game decides it (an earlier Plakoto game may be drawn); a money game's first.
+  const finished = stored.finishedGames[matchLength ? stored.finishedGames.length - 1 : 0];
   return { label, name: created.name, stored, finished, counts, refusal };
 }
 
@@ -129,11 +134,14 @@ async function main(argv) {
     const games = [
       { label: 'backgammon (money game)', variant: 'backgammon', matchLength: 0, ruleSet: { cube: 'CUBE_MODE_CUBE' } },
       { label: 'long nardi (1-point match)', variant: 'long-nardi', matchLength: 1, ruleSet: {}, resignAfter: 10 },
+      { label: 'plakoto (1-point match)', variant: 'plakoto', matchLength: 1, ruleSet: {}, resignAfter: 10 },
+      { label: 'fevga (1-point match)', variant: 'fevga', matchLength: 1, ruleSet: {} },
+      { label: 'tavli (3-point match)', variant: 'tavli', matchLength: 3, ruleSet: {} },
     ];
     for (const game of games) {
       console.log(describe(await playOne(client, { ...game, seed: options.seed, bot })));
     }
-    console.log(`both games over in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(`all games over in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return 0;
   } catch (error) {
     console.error(`play.js failed: ${error instanceof TavliError ? error.toString() : error.stack || error}`);

@@ -59,7 +59,13 @@ function loadApi(protoRoot = PROTO_ROOT) {
   return grpc.loadPackageDefinition(definition).tavli.v1;
 }
 
-const VARIANTS = { backgammon: 'VARIANT_BACKGAMMON', 'long-nardi': 'VARIANT_LONG_NARDI' };
+const VARIANTS = {
+  backgammon: 'VARIANT_BACKGAMMON',
+  'long-nardi': 'VARIANT_LONG_NARDI',
+  plakoto: 'VARIANT_PLAKOTO',
+  fevga: 'VARIANT_FEVGA',
+  tavli: 'VARIANT_TAVLI', // the Greek tavli match: a rule set's variant only, never a rule query's
+};
 const RESULTS = {
   single: 'GAME_RESULT_SINGLE',
   gammon: 'GAME_RESULT_GAMMON',
@@ -225,11 +231,14 @@ class TavliClient {
 
   /**
    * Creates a game or match; resolves with { game, seats: [Seat, Seat] }.
-   * @param {object} options variant ('backgammon' or 'long-nardi'), matchLength (0: money play),
+   * @param {object} options variant ('backgammon', 'long-nardi', 'plakoto', 'fevga' or 'tavli', the
+   *   Greek tavli match, which needs a matchLength), matchLength (0: money play),
    *   diceSeed (reproducible dice), ruleSet (more RuleSet fields, camelCase, e.g. { cube: 'CUBE_MODE_NO_CUBE' })
    */
   async createGame({ variant = 'backgammon', matchLength = 0, diceSeed = '', ruleSet = {} } = {}) {
-    if (!(variant in VARIANTS)) throw new TypeError(`unknown variant ${variant}: backgammon or long-nardi`);
+    if (!(variant in VARIANTS)) {
+      throw new TypeError(`unknown variant ${variant}: ${Object.keys(VARIANTS).join(', ')}`);
+    }
     const response = await this.call('games', 'createGame', {
       ruleSet: { variant: VARIANTS[variant], matchLength, ...ruleSet },
       diceMode: diceSeed ? 'DICE_MODE_SEEDED' : 'DICE_MODE_UNSPECIFIED',

@@ -69,12 +69,15 @@ from tavli.engine.matfile.export import (
     HOME_HIT_AND_RUN_WORDS,
     MATCH_OPENINGS_WORDS,
     OPENING_WORDS,
+    OPTION_TAGS,
+    TAVLI_VARIATION,
+    option_word,
     points_in_words,
     time_loss_tag,
 )
 from tavli.engine.matfile.reading import Entry, GameRecord, MatRecord
 from tavli.engine.play import Step, format_steps
-from tavli.engine.rules import InvalidRuleSetError, RuleSet
+from tavli.engine.rules import MOVE_OPTION_VALUES, TAVLI, InvalidRuleSetError, RuleSet
 from tavli.engine.variant import Variant
 from tavli.engine.variants import VARIANTS
 
@@ -245,7 +248,9 @@ def rules_of(tags: dict[str, str], length: int) -> RuleSet:
 
     options: dict[str, object] = {"match_length": length}
     variation = tags.get("Variation", tags.get("Variant"))
-    if variation is not None:
+    if variation is not None and variation.strip().lower() == TAVLI_VARIATION.lower():
+        options["variant"] = TAVLI
+    elif variation is not None:
         variant = _variant_named(variation)
         options["variant"] = variant.name
         if isinstance(variant, Backgammon):
@@ -276,13 +281,22 @@ def rules_of(tags: dict[str, str], length: int) -> RuleSet:
     if "HomeHitAndRun" in tags:
         words = tags["HomeHitAndRun"]
         options["home_hit_and_run"] = _option_named("HomeHitAndRun", words, HOME_HIT_AND_RUN_WORDS)
+    if "MotherValue" in tags:
+        try:
+            options["mother_value"] = int(tags["MotherValue"])
+        except ValueError:
+            raise RulesUnknown(f"the header's MotherValue is 2 or 3, not {tags['MotherValue']!r}") from None
+    for option, tag in OPTION_TAGS.items():
+        if tag in tags:
+            values = {value: option_word(value) for value in MOVE_OPTION_VALUES[option]}
+            options[option] = _option_named(tag, tags[tag], values)
     try:
         return RuleSet(**options)  # type: ignore[arg-type]
     except InvalidRuleSetError as error:
         raise RulesUnknown(f"the header's rules do not go together: {error}") from None
 
 
-_Option = TypeVar("_Option", bound=str)
+_Option = TypeVar("_Option")
 
 
 def _option_named(tag: str, words: str, options: Mapping[_Option, str]) -> _Option:

@@ -35,7 +35,7 @@ from tavli.engine.game import FinishedGame, apply, new_match
 from tavli.engine.match import Match
 from tavli.engine.play import Dice
 from tavli.engine.position import OFF, Checkers
-from tavli.engine.rules import Backgammons, MatchOpenings, RuleSet
+from tavli.engine.rules import TAVLI, Backgammons, MatchOpenings, RuleSet
 
 # --- export ---------------------------------------------------------------------------------------
 
@@ -135,8 +135,9 @@ def rule_headers(rules: RuleSet) -> list[tuple[str, str]]:
     """The header lines for the rule options that differ from what a .mat file is assumed to mean."""
     default = RuleSet(variant=rules.variant, match_length=rules.match_length)
     headers = []
-    if rules.rules.mat_variation is not None:
-        headers.append(("Variation", rules.rules.mat_variation))
+    variation = TAVLI_VARIATION if rules.variant == TAVLI else rules.rules.mat_variation
+    if variation is not None:
+        headers.append(("Variation", variation))
     if rules.is_match and not rules.crawford:
         headers.append(("Crawford", "Off"))
     if rules.jacoby:
@@ -154,10 +155,37 @@ def rule_headers(rules: RuleSet) -> list[tuple[str, str]]:
     if rules.match_openings != default.match_openings:
         headers.append(("MatchOpenings", MATCH_OPENINGS_WORDS[rules.match_openings or "EVERY_GAME"]))
     if rules.backgammons != default.backgammons:
-        headers.append(("Backgammons", BACKGAMMONS_WORDS[rules.backgammons]))
+        headers.append(("Backgammons", BACKGAMMONS_WORDS[rules.backgammons or "COUNTED"]))
     if rules.home_hit_and_run != default.home_hit_and_run:
         headers.append(("HomeHitAndRun", HOME_HIT_AND_RUN_WORDS[rules.home_hit_and_run]))
+    if rules.mother_value != default.mother_value:
+        headers.append(("MotherValue", str(rules.mother_value)))
+    for option, tag in OPTION_TAGS.items():
+        if getattr(rules, option) != getattr(default, option):
+            headers.append((tag, option_word(getattr(rules, option))))
     return headers
+
+
+TAVLI_VARIATION = "Tavli"
+"""The ``Variation`` tag of a Greek tavli match (tavli's own: GNU Backgammon plays none of it)."""
+
+OPTION_TAGS = {
+    "pinned_blocks_bear_off": "PinnedBlocksBearOff",
+    "mother_exception": "MotherException",
+    "first_checker": "FirstChecker",
+    "fevga_primes": "FevgaPrimes",
+    "fevga_quarter_test": "FevgaQuarterTest",
+}
+"""The header tags of Plakoto's and Fevga's options (with ``MotherValue``), written only where an
+option is not the rule book's default: ``; [FirstChecker "IntoStartQuarter"]``."""
+
+
+def option_word(value: object) -> str:
+    """An option's value as its header tag writes it: ``On``/``Off``, or the engine's name in
+    capitalized words run together (``START_QUARTER_AND_UNBLOCK``: ``StartQuarterAndUnblock``)."""
+    if isinstance(value, bool):
+        return "On" if value else "Off"
+    return "".join(word.capitalize() for word in str(value).split("_"))
 
 
 def _time_losses(games: list[_GameRecord], players: tuple[str, str]) -> list[tuple[str, str]]:
@@ -211,7 +239,7 @@ def _game_records(rules: RuleSet, events: Iterable[Event]) -> list[_GameRecord]:
         elif isinstance(event, Played):
             assert before.game.dice is not None
             moves = [(step.start, step.end) for step in event.steps]
-            written = _plain_steps(moves, before.game.position.opponent, rules)
+            written = _plain_steps(moves, before.game.position.opponent, before.game_rules)
             game.records.append(_Record("move", event.side, before.game.dice, written))
             rolled = None
         elif isinstance(event, Doubled):

@@ -56,7 +56,7 @@ from tavli.engine.matfile.export import rule_headers, time_loss_tag
 from tavli.engine.matfile.reading import Entry, EntryKind, GameRecord, MatRecord, decode
 from tavli.engine.play import Dice
 from tavli.engine.position import BAR, OFF
-from tavli.engine.rules import RuleSet
+from tavli.engine.rules import TAVLI, RuleSet
 
 COLOURS = "WB"
 """The SGF letter of each side: player 0 is white, player 1 black."""
@@ -111,6 +111,11 @@ def _check_writable(rules: RuleSet) -> None:
 
 def sgf_refusal(rules: RuleSet) -> str | None:
     """Why gnubg's SGF cannot record a match of ``rules``, in a player's words; ``None`` if it can."""
+    if rules.variant == TAVLI:
+        return (
+            "GNU Backgammon's SGF cannot record a tavli match: its rules property names only "
+            "backgammon's variants, and two of the match's three games are not backgammon"
+        )
     if not rules.rules.hits:
         return (
             f"GNU Backgammon's SGF cannot record {rules.variant.replace('-', ' ')}: its rules "

@@ -19,7 +19,7 @@ import pytest
 from tavli.clients import bots
 from tavli.clients.bots.base import Situation
 from tavli.clients.cli import main
-from tavli.engine import BACKGAMMON, LONG_NARDI, Position, Variant
+from tavli.engine import BACKGAMMON, LONG_NARDI, VARIANTS, Position, Variant
 from tavli.engine.matfile import import_mat, import_sgf
 from tests.games import positions_from_games
 
@@ -56,7 +56,11 @@ def _arena(capsys: pytest.CaptureFixture[str], *arguments: str) -> dict[str, obj
 # --- the contract ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("variant", [BACKGAMMON, LONG_NARDI], ids=lambda variant: variant.name)
+@pytest.mark.parametrize(
+    "variant",
+    [BACKGAMMON, LONG_NARDI, VARIANTS["plakoto"], VARIANTS["fevga"]],
+    ids=lambda variant: variant.name,
+)
 def test_every_bot_always_chooses_one_of_the_legal_plays(variant: Variant) -> None:
     for name in _bots_for(variant):
         bot = bots.create(name, seed=3)
@@ -228,6 +232,35 @@ def test_the_arena_prints_one_json_object_with_every_bot_s_tally(capsys: pytest.
         "ppg",
         "ppg_ci95",
     }
+
+
+@pytest.mark.parametrize(
+    ("arguments", "big_wins"),
+    [
+        (("--variant", "plakoto"), {"gammons", "mothers"}),
+        (("--variant", "fevga"), {"gammons"}),
+        (("--variant", "tavli", "--match-length", "3"), {"gammons", "backgammons", "mothers"}),
+    ],
+)
+def test_the_arena_plays_plakoto_fevga_and_the_tavli_match(
+    capsys: pytest.CaptureFixture[str], arguments: tuple[str, ...], big_wins: set[str]
+) -> None:
+    results = _arena(capsys, *arguments, "--bots", "heuristic,random", "--games", "4", "--seed", "6")
+    tallies = results["bots"]
+    assert set(tallies["heuristic"]) == {"games", "wins", "points", "ppg", "ppg_ci95"} | big_wins  # type: ignore[index]
+    assert tallies["heuristic"]["games"] == tallies["random"]["games"] == 4  # type: ignore[index]
+    assert tallies["heuristic"]["wins"] + tallies["random"]["wins"] == 4  # type: ignore[index]
+    assert tallies["heuristic"]["wins"] >= 3  # type: ignore[index]
+    assert results["backgammons"] == ("AS_GAMMON" if "tavli" in arguments else "COUNTED")
+
+
+def test_the_arena_refuses_money_play_of_the_tavli_match_and_gnubg_at_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["arena", "--variant", "tavli", "--bots", "heuristic,random", "--games", "1"]) == 2
+    assert "a tavli match is played to a number of points" in capsys.readouterr().err
+    assert main(["arena", "--variant", "tavli", "--match-length", "3", "--bots", "gnubg,random"]) == 2
+    assert "backgammon only" in capsys.readouterr().err
 
 
 def test_the_arena_prints_a_table_by_default(capsys: pytest.CaptureFixture[str]) -> None:

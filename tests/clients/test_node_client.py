@@ -1,4 +1,4 @@
-"""The Node.js client (clients/node) plays a game of backgammon and one of long nardi against the server,
+"""The Node.js client (clients/node) plays a game of each variant and a tavli match against the server,
 and its bot holds a seat on a PlaySeat stream against a Python bot on the other seat.
 
 It needs Node.js and the client's packages: ``./run test`` installs them (``npm ci`` in
@@ -23,7 +23,7 @@ from tavli.clients import bots
 from tavli.clients.client import Seat, TavliClient
 from tavli.clients.seat_driver import play_seat
 from tavli.server.app import Running, ServerConfig, create_server
-from tavli.v1 import games_service_pb2 as games_pb2, games_service_pb2_grpc
+from tavli.v1 import board_pb2, games_service_pb2 as games_pb2, games_service_pb2_grpc
 
 REPO = Path(__file__).resolve().parents[2]
 NODE_CLIENT = REPO / "clients" / "node"
@@ -53,7 +53,7 @@ def server() -> Iterator[Running]:
 
 
 @pytest.mark.slow
-def test_node_client_plays_both_variants_to_the_end(server: Running) -> None:
+def test_node_client_plays_every_variant_and_a_tavli_match_to_the_end(server: Running) -> None:
     node = node_executable()
     address = f"127.0.0.1:{server.port}"
     try:
@@ -74,9 +74,12 @@ def test_node_client_plays_both_variants_to_the_end(server: Running) -> None:
 
     # play.js names each game it played; the server must show both over.
     names = re.findall(
-        r"^(backgammon|long nardi) .*?: (games/\S+) won by seat [01]:", completed.stdout, re.MULTILINE
+        r"^(backgammon|long nardi|plakoto|fevga|tavli) .*?: (games/\S+) won by seat [01]:",
+        completed.stdout,
+        re.MULTILINE,
     )
-    assert [variant for variant, _ in names] == ["backgammon", "long nardi"], output
+    variants = ["backgammon", "long nardi", "plakoto", "fevga", "tavli"]
+    assert [variant for variant, _ in names] == variants, output
     with grpc.insecure_channel(address) as channel:
         games = games_service_pb2_grpc.GamesServiceStub(channel)
         backgammon = games.GetGame(games_pb2.GetGameRequest(name=names[0][1]), timeout=10).game
@@ -93,6 +96,21 @@ def test_node_client_plays_both_variants_to_the_end(server: Running) -> None:
     assert len(long_nardi.finished_games) == 1
     assert long_nardi.winner == long_nardi.finished_games[0].winner != games_pb2.SEAT_UNSPECIFIED
     assert sorted(long_nardi.score) == [0, 1]
+
+    # Plakoto, Fevga and the tavli match: over, their games of the variants the rule set plays.
+    rotation = [board_pb2.VARIANT_BACKGAMMON, board_pb2.VARIANT_PLAKOTO, board_pb2.VARIANT_FEVGA]
+    with grpc.insecure_channel(address) as channel:
+        games = games_service_pb2_grpc.GamesServiceStub(channel)
+        plakoto, fevga, tavli = (
+            games.GetGame(games_pb2.GetGameRequest(name=name), timeout=10).game for _, name in names[2:]
+        )
+    for match, length in ((plakoto, 1), (fevga, 1), (tavli, 3)):
+        assert match.phase == games_pb2.PHASE_MATCH_OVER and max(match.score) >= length, match
+    assert {game.variant for game in plakoto.finished_games} == {board_pb2.VARIANT_PLAKOTO}
+    assert {game.variant for game in fevga.finished_games} == {board_pb2.VARIANT_FEVGA}
+    assert [game.variant for game in tavli.finished_games] == [
+        rotation[(game.game_number - 1) % 3] for game in tavli.finished_games
+    ]
 
 
 # The Node client passes RuleSet fields on as the .proto files name them: backgammons too.

@@ -195,6 +195,39 @@ def test_a_tavla_match_is_played_with_the_hitter_staying_and_the_winner_opening(
     assert session.game.phase == games_pb2.PHASE_MATCH_OVER
 
 
+def test_a_plakoto_match_is_played_to_the_end(client: TavliClient) -> None:
+    session, output = _session(client, PlayOptions(variant="plakoto", match_length=3, dice_seed="plakoto-1"))
+    assert session.run() == 0
+    text = output.getvalue()
+    assert "you play plakoto against the random bot: a 3-point match, without the cube" in text
+    assert "the winner of a game opens the next" in text
+    assert re.search(r"\*\*\* (You win|The random bot wins) game 1: |\*\*\* Game 1 is drawn", text)
+    assert session.game.phase == games_pb2.PHASE_MATCH_OVER
+    pinned = "Pinned, under the other side's checkers: " in text
+    assert pinned == any(":" in line for line in re.findall(r"Position ID: (\S+)", text))
+
+
+def test_a_fevga_match_is_played_to_the_end(client: TavliClient) -> None:
+    session, output = _session(client, PlayOptions(variant="fevga", match_length=1, dice_seed="fevga-1"))
+    assert session.run() == 0
+    text = output.getvalue()
+    assert "Fevga: both sides move the same way round" in text
+    assert session.game.phase == games_pb2.PHASE_MATCH_OVER
+
+
+def test_a_tavli_match_announces_each_game_of_the_rotation(client: TavliClient) -> None:
+    session, output = _session(client, PlayOptions(variant="tavli", match_length=3, dice_seed="tavli-1"))
+    assert session.run() == 0
+    text = output.getvalue()
+    assert "you play the Greek tavli match (Portes, Plakoto and Fevga in turn)" in text
+    announced = re.findall(r"^Game (\d+): (Portes|Plakoto|Fevga)\.$", text, re.MULTILINE)
+    played = len(session.game.finished_games)
+    assert announced == [
+        (str(number), ("Portes", "Plakoto", "Fevga")[(number - 1) % 3]) for number in range(1, played + 1)
+    ]
+    assert session.game.phase == games_pb2.PHASE_MATCH_OVER
+
+
 def test_money_play_keeps_a_running_total_and_asks_for_another_game(client: TavliClient) -> None:
     session, output = _session(client, PlayOptions(cube=False, dice_seed="money-1"), bot="heuristic")
     assert session.run() == 0

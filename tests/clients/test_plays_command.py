@@ -105,10 +105,17 @@ def test_a_position_id_with_pins_is_read_for_plakoto_and_refused_for_backgammon(
 
 
 @pytest.mark.parametrize("command", ["play", "arena"])
-def test_the_commands_that_need_the_server_offer_only_the_variants_the_api_names(
+def test_the_commands_that_play_through_the_server_offer_every_variant_and_the_tavli_match(
     command: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with pytest.raises(SystemExit):
         cli.main([command, "--help"])
     said = capsys.readouterr().out
-    assert "{backgammon,long-nardi" in said and "plakoto" not in said and "fevga" not in said
+    assert "{backgammon,fevga,long-nardi,plakoto,tavli" in said
+
+
+def test_tavli_plays_judges_one_games_rules_not_the_tavli_match(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        cli.main(["plays", "--help"])
+    said = capsys.readouterr().out
+    assert "plakoto" in said and "tavli," not in said and ",tavli" not in said

@@ -250,6 +250,25 @@ def test_a_match_round_robin_rates_by_fibs_and_is_the_same_whatever_the_thread_o
         assert all(result["points"] == 1 for result in pairing["results"])  # a match counts one win
 
 
+@pytest.mark.parametrize(
+    "arguments",
+    [("--variant", "plakoto"), ("--variant", "fevga"), ("--variant", "tavli", "--match-length", "3")],
+)
+def test_a_round_robin_plays_plakoto_fevga_and_the_tavli_match(
+    capsys: pytest.CaptureFixture[str], arguments: tuple[str, ...]
+) -> None:
+    results = _tournament(
+        capsys, *arguments, "--bots", "heuristic,random,random", "--games", "2", "--seed", "5"
+    )
+    assert results["variant"] == arguments[1]
+    assert len(results["pairings"]) == 3
+    for pairing in results["pairings"]:
+        assert sum(tally["wins"] for tally in pairing["bots"].values()) == 2  # no result without a winner
+    standings = {standing["bot"]: standing for standing in results["standings"]}
+    assert sum(standing["wins"] for standing in standings.values()) == 3 * 2
+    assert standings["heuristic"]["wins"] >= 3
+
+
 def test_a_round_robin_plays_every_pairing_with_backgammons_as_gammon(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

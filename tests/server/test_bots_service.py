@@ -48,13 +48,18 @@ def test_list_bots_names_each_with_the_variants_it_plays(server: Running) -> Non
     by_name = {bot.name: bot for bot in listed.bots}
     assert listed.bots[0].name == "heuristic"  # the default first
     assert set(by_name) >= {"heuristic", "random"}
-    assert set(by_name["random"].variants) == {board_pb2.VARIANT_BACKGAMMON, board_pb2.VARIANT_LONG_NARDI}
+    assert set(by_name["random"].variants) == {
+        board_pb2.VARIANT_BACKGAMMON,
+        board_pb2.VARIANT_LONG_NARDI,
+        board_pb2.VARIANT_PLAKOTO,
+        board_pb2.VARIANT_FEVGA,
+    }
     if "gnubg" in by_name:
         assert list(by_name["gnubg"].variants) == [board_pb2.VARIANT_BACKGAMMON]
     assert all(bot.description for bot in listed.bots)
 
 
-@pytest.mark.parametrize("variant", ["backgammon", "long-nardi"])
+@pytest.mark.parametrize("variant", ["backgammon", "long-nardi", "plakoto", "fevga", "tavli"])
 def test_a_seated_bot_plays_a_whole_match_against_a_client(server: Running, variant: str) -> None:
     with connected(server.port) as client:
         mine, theirs = client.create_game(variant=variant, match_length=3, players=("Ann", "Computer"))
@@ -92,6 +97,7 @@ def test_the_default_bot_is_one_that_plays_the_variant(server: Running) -> None:
         ("forged-token", grpc.StatusCode.PERMISSION_DENIED, "WRONG_SEAT_TOKEN"),
         ("unknown-bot", grpc.StatusCode.INVALID_ARGUMENT, "UNKNOWN_BOT"),
         ("gnubg-at-nardi", grpc.StatusCode.INVALID_ARGUMENT, "UNKNOWN_BOT"),
+        ("gnubg-at-tavli", grpc.StatusCode.INVALID_ARGUMENT, "UNKNOWN_BOT"),  # it plays Portes only
         ("twice", grpc.StatusCode.FAILED_PRECONDITION, "SEAT_ALREADY_STREAMING"),
     ],
 )
@@ -99,7 +105,10 @@ def test_what_cannot_be_seated_is_refused_in_words(
     server: Running, case: str, code: grpc.StatusCode, reason: str
 ) -> None:
     with connected(server.port) as client:
-        _, theirs = client.create_game(variant="long-nardi" if case == "gnubg-at-nardi" else "backgammon")
+        if case == "gnubg-at-tavli":
+            _, theirs = client.create_game(variant="tavli", match_length=3)
+        else:
+            _, theirs = client.create_game(variant="long-nardi" if case == "gnubg-at-nardi" else "backgammon")
         request = pb.SeatBotRequest(name=theirs.name, seat_token=theirs.token, bot="random")
         if case == "no-game":
             request.name = "games/none"
@@ -107,7 +116,7 @@ def test_what_cannot_be_seated_is_refused_in_words(
             request.seat_token = "x" * 40
         elif case == "unknown-bot":
             request.bot = "deep-blue"
-        elif case == "gnubg-at-nardi":
+        elif case in ("gnubg-at-nardi", "gnubg-at-tavli"):
             request.bot = "gnubg"
         elif case == "twice":
             stub(client).SeatBot(request)

@@ -24,29 +24,35 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14tavli/v1/board.proto\x12\x08tavli.v1\"[\n\x08Position\x12\x15\n\x0bposition_id\x18\x01 \x01(\tH\x00\x12\x0e\n\x04xgid\x18\x02 \x01(\tH\x00\x12 \n\x05\x62oard\x18\x03 \x01(\x0b\x32\x0f.tavli.v1.BoardH\x00\x42\x06\n\x04\x66orm\"a\n\x05\x42oard\x12\x15\n\rplayer_points\x18\x01 \x03(\r\x12\x12\n\nplayer_bar\x18\x02 \x01(\r\x12\x17\n\x0fopponent_points\x18\x03 \x03(\r\x12\x14\n\x0copponent_bar\x18\x04 \x01(\r\"F\n\x04Step\x12\x12\n\nfrom_point\x18\x01 \x01(\r\x12\x10\n\x08to_point\x18\x02 \x01(\r\x12\x0b\n\x03\x64ie\x18\x03 \x01(\r\x12\x0b\n\x03hit\x18\x04 \x01(\x08\"*\n\tPlaySteps\x12\x1d\n\x05steps\x18\x01 \x03(\x0b\x32\x0e.tavli.v1.Step\"Z\n\x04Play\x12\x10\n\x08notation\x18\x01 \x01(\t\x12\x1d\n\x05steps\x18\x02 \x03(\x0b\x32\x0e.tavli.v1.Step\x12\x13\n\x0bposition_id\x18\x03 \x01(\t\x12\x0c\n\x04hits\x18\x04 \x01(\x08*R\n\x07Variant\x12\x17\n\x13VARIANT_UNSPECIFIED\x10\x00\x12\x16\n\x12VARIANT_BACKGAMMON\x10\x01\x12\x16\n\x12VARIANT_LONG_NARDI\x10\x02*\x93\x01\n\x05Start\x12\x15\n\x11START_UNSPECIFIED\x10\x00\x12\x12\n\x0eSTART_STANDARD\x10\x01\x12\x14\n\x10START_NACKGAMMON\x10\x02\x12\x17\n\x13START_HYPERGAMMON_1\x10\x03\x12\x17\n\x13START_HYPERGAMMON_2\x10\x04\x12\x17\n\x13START_HYPERGAMMON_3\x10\x05*o\n\rHomeHitAndRun\x12 \n\x1cHOME_HIT_AND_RUN_UNSPECIFIED\x10\x00\x12\x1c\n\x18HOME_HIT_AND_RUN_ALLOWED\x10\x01\x12\x1e\n\x1aHOME_HIT_AND_RUN_FORBIDDEN\x10\x02*\x8b\x01\n\nGameResult\x12\x1b\n\x17GAME_RESULT_UNSPECIFIED\x10\x00\x12\x16\n\x12GAME_RESULT_SINGLE\x10\x01\x12\x16\n\x12GAME_RESULT_GAMMON\x10\x02\x12\x1a\n\x16GAME_RESULT_BACKGAMMON\x10\x03\x12\x14\n\x10GAME_RESULT_MARS\x10\x04\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14tavli/v1/board.proto\x12\x08tavli.v1\"[\n\x08Position\x12\x15\n\x0bposition_id\x18\x01 \x01(\tH\x00\x12\x0e\n\x04xgid\x18\x02 \x01(\tH\x00\x12 \n\x05\x62oard\x18\x03 \x01(\x0b\x32\x0f.tavli.v1.BoardH\x00\x42\x06\n\x04\x66orm\"\x9f\x01\n\x05\x42oard\x12\x15\n\rplayer_points\x18\x01 \x03(\r\x12\x12\n\nplayer_bar\x18\x02 \x01(\r\x12\x17\n\x0fopponent_points\x18\x03 \x03(\r\x12\x14\n\x0copponent_bar\x18\x04 \x01(\r\x12\x1c\n\x14player_pinned_points\x18\x05 \x03(\r\x12\x1e\n\x16opponent_pinned_points\x18\x06 \x03(\r\"F\n\x04Step\x12\x12\n\nfrom_point\x18\x01 \x01(\r\x12\x10\n\x08to_point\x18\x02 \x01(\r\x12\x0b\n\x03\x64ie\x18\x03 \x01(\r\x12\x0b\n\x03hit\x18\x04 \x01(\x08\"*\n\tPlaySteps\x12\x1d\n\x05steps\x18\x01 \x03(\x0b\x32\x0e.tavli.v1.Step\"Z\n\x04Play\x12\x10\n\x08notation\x18\x01 \x01(\t\x12\x1d\n\x05steps\x18\x02 \x03(\x0b\x32\x0e.tavli.v1.Step\x12\x13\n\x0bposition_id\x18\x03 \x01(\t\x12\x0c\n\x04hits\x18\x04 \x01(\x08*\x8d\x01\n\x07Variant\x12\x17\n\x13VARIANT_UNSPECIFIED\x10\x00\x12\x16\n\x12VARIANT_BACKGAMMON\x10\x01\x12\x16\n\x12VARIANT_LONG_NARDI\x10\x02\x12\x13\n\x0fVARIANT_PLAKOTO\x10\x03\x12\x11\n\rVARIANT_FEVGA\x10\x04\x12\x11\n\rVARIANT_TAVLI\x10\x05*q\n\x0c\x46irstChecker\x12\x1d\n\x19\x46IRST_CHECKER_UNSPECIFIED\x10\x00\x12\x1c\n\x18\x46IRST_CHECKER_PAST_START\x10\x01\x12$\n FIRST_CHECKER_INTO_START_QUARTER\x10\x02*\x97\x01\n\x0b\x46\x65vgaPrimes\x12\x1c\n\x18\x46\x45VGA_PRIMES_UNSPECIFIED\x10\x00\x12*\n&FEVGA_PRIMES_START_QUARTER_AND_UNBLOCK\x10\x01\x12\'\n#FEVGA_PRIMES_NO_PRIME_UNLESS_PASSED\x10\x02\x12\x15\n\x11\x46\x45VGA_PRIMES_NONE\x10\x03*p\n\x10\x46\x65vgaQuarterTest\x12\"\n\x1e\x46\x45VGA_QUARTER_TEST_UNSPECIFIED\x10\x00\x12\x1b\n\x17\x46\x45VGA_QUARTER_TEST_PLAY\x10\x01\x12\x1b\n\x17\x46\x45VGA_QUARTER_TEST_STEP\x10\x02*\x93\x01\n\x05Start\x12\x15\n\x11START_UNSPECIFIED\x10\x00\x12\x12\n\x0eSTART_STANDARD\x10\x01\x12\x14\n\x10START_NACKGAMMON\x10\x02\x12\x17\n\x13START_HYPERGAMMON_1\x10\x03\x12\x17\n\x13START_HYPERGAMMON_2\x10\x04\x12\x17\n\x13START_HYPERGAMMON_3\x10\x05*o\n\rHomeHitAndRun\x12 \n\x1cHOME_HIT_AND_RUN_UNSPECIFIED\x10\x00\x12\x1c\n\x18HOME_HIT_AND_RUN_ALLOWED\x10\x01\x12\x1e\n\x1aHOME_HIT_AND_RUN_FORBIDDEN\x10\x02*\xb9\x01\n\nGameResult\x12\x1b\n\x17GAME_RESULT_UNSPECIFIED\x10\x00\x12\x16\n\x12GAME_RESULT_SINGLE\x10\x01\x12\x16\n\x12GAME_RESULT_GAMMON\x10\x02\x12\x1a\n\x16GAME_RESULT_BACKGAMMON\x10\x03\x12\x14\n\x10GAME_RESULT_MARS\x10\x04\x12\x16\n\x12GAME_RESULT_MOTHER\x10\x05\x12\x14\n\x10GAME_RESULT_DRAW\x10\x06\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'tavli.v1.board_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_VARIANT']._serialized_start=434
-  _globals['_VARIANT']._serialized_end=516
-  _globals['_START']._serialized_start=519
-  _globals['_START']._serialized_end=666
-  _globals['_HOMEHITANDRUN']._serialized_start=668
-  _globals['_HOMEHITANDRUN']._serialized_end=779
-  _globals['_GAMERESULT']._serialized_start=782
-  _globals['_GAMERESULT']._serialized_end=921
+  _globals['_VARIANT']._serialized_start=498
+  _globals['_VARIANT']._serialized_end=639
+  _globals['_FIRSTCHECKER']._serialized_start=641
+  _globals['_FIRSTCHECKER']._serialized_end=754
+  _globals['_FEVGAPRIMES']._serialized_start=757
+  _globals['_FEVGAPRIMES']._serialized_end=908
+  _globals['_FEVGAQUARTERTEST']._serialized_start=910
+  _globals['_FEVGAQUARTERTEST']._serialized_end=1022
+  _globals['_START']._serialized_start=1025
+  _globals['_START']._serialized_end=1172
+  _globals['_HOMEHITANDRUN']._serialized_start=1174
+  _globals['_HOMEHITANDRUN']._serialized_end=1285
+  _globals['_GAMERESULT']._serialized_start=1288
+  _globals['_GAMERESULT']._serialized_end=1473
   _globals['_POSITION']._serialized_start=34
   _globals['_POSITION']._serialized_end=125
-  _globals['_BOARD']._serialized_start=127
-  _globals['_BOARD']._serialized_end=224
-  _globals['_STEP']._serialized_start=226
-  _globals['_STEP']._serialized_end=296
-  _globals['_PLAYSTEPS']._serialized_start=298
-  _globals['_PLAYSTEPS']._serialized_end=340
-  _globals['_PLAY']._serialized_start=342
-  _globals['_PLAY']._serialized_end=432
+  _globals['_BOARD']._serialized_start=128
+  _globals['_BOARD']._serialized_end=287
+  _globals['_STEP']._serialized_start=289
+  _globals['_STEP']._serialized_end=359
+  _globals['_PLAYSTEPS']._serialized_start=361
+  _globals['_PLAYSTEPS']._serialized_end=403
+  _globals['_PLAY']._serialized_start=405
+  _globals['_PLAY']._serialized_end=495
 # @@protoc_insertion_point(module_scope)

@@ -12,6 +12,28 @@ class Variant(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     VARIANT_UNSPECIFIED: _ClassVar[Variant]
     VARIANT_BACKGAMMON: _ClassVar[Variant]
     VARIANT_LONG_NARDI: _ClassVar[Variant]
+    VARIANT_PLAKOTO: _ClassVar[Variant]
+    VARIANT_FEVGA: _ClassVar[Variant]
+    VARIANT_TAVLI: _ClassVar[Variant]
+
+class FirstChecker(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    FIRST_CHECKER_UNSPECIFIED: _ClassVar[FirstChecker]
+    FIRST_CHECKER_PAST_START: _ClassVar[FirstChecker]
+    FIRST_CHECKER_INTO_START_QUARTER: _ClassVar[FirstChecker]
+
+class FevgaPrimes(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    FEVGA_PRIMES_UNSPECIFIED: _ClassVar[FevgaPrimes]
+    FEVGA_PRIMES_START_QUARTER_AND_UNBLOCK: _ClassVar[FevgaPrimes]
+    FEVGA_PRIMES_NO_PRIME_UNLESS_PASSED: _ClassVar[FevgaPrimes]
+    FEVGA_PRIMES_NONE: _ClassVar[FevgaPrimes]
+
+class FevgaQuarterTest(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    FEVGA_QUARTER_TEST_UNSPECIFIED: _ClassVar[FevgaQuarterTest]
+    FEVGA_QUARTER_TEST_PLAY: _ClassVar[FevgaQuarterTest]
+    FEVGA_QUARTER_TEST_STEP: _ClassVar[FevgaQuarterTest]
 
 class Start(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -35,9 +57,24 @@ class GameResult(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     GAME_RESULT_GAMMON: _ClassVar[GameResult]
     GAME_RESULT_BACKGAMMON: _ClassVar[GameResult]
     GAME_RESULT_MARS: _ClassVar[GameResult]
+    GAME_RESULT_MOTHER: _ClassVar[GameResult]
+    GAME_RESULT_DRAW: _ClassVar[GameResult]
 VARIANT_UNSPECIFIED: Variant
 VARIANT_BACKGAMMON: Variant
 VARIANT_LONG_NARDI: Variant
+VARIANT_PLAKOTO: Variant
+VARIANT_FEVGA: Variant
+VARIANT_TAVLI: Variant
+FIRST_CHECKER_UNSPECIFIED: FirstChecker
+FIRST_CHECKER_PAST_START: FirstChecker
+FIRST_CHECKER_INTO_START_QUARTER: FirstChecker
+FEVGA_PRIMES_UNSPECIFIED: FevgaPrimes
+FEVGA_PRIMES_START_QUARTER_AND_UNBLOCK: FevgaPrimes
+FEVGA_PRIMES_NO_PRIME_UNLESS_PASSED: FevgaPrimes
+FEVGA_PRIMES_NONE: FevgaPrimes
+FEVGA_QUARTER_TEST_UNSPECIFIED: FevgaQuarterTest
+FEVGA_QUARTER_TEST_PLAY: FevgaQuarterTest
+FEVGA_QUARTER_TEST_STEP: FevgaQuarterTest
 START_UNSPECIFIED: Start
 START_STANDARD: Start
 START_NACKGAMMON: Start
@@ -52,6 +89,8 @@ GAME_RESULT_SINGLE: GameResult
 GAME_RESULT_GAMMON: GameResult
 GAME_RESULT_BACKGAMMON: GameResult
 GAME_RESULT_MARS: GameResult
+GAME_RESULT_MOTHER: GameResult
+GAME_RESULT_DRAW: GameResult
 
 class Position(_message.Message):
     __slots__ = ("position_id", "xgid", "board")
@@ -64,16 +103,20 @@ class Position(_message.Message):
     def __init__(self, position_id: _Optional[str] = ..., xgid: _Optional[str] = ..., board: _Optional[_Union[Board, _Mapping]] = ...) -> None: ...
 
 class Board(_message.Message):
-    __slots__ = ("player_points", "player_bar", "opponent_points", "opponent_bar")
+    __slots__ = ("player_points", "player_bar", "opponent_points", "opponent_bar", "player_pinned_points", "opponent_pinned_points")
     PLAYER_POINTS_FIELD_NUMBER: _ClassVar[int]
     PLAYER_BAR_FIELD_NUMBER: _ClassVar[int]
     OPPONENT_POINTS_FIELD_NUMBER: _ClassVar[int]
     OPPONENT_BAR_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_PINNED_POINTS_FIELD_NUMBER: _ClassVar[int]
+    OPPONENT_PINNED_POINTS_FIELD_NUMBER: _ClassVar[int]
     player_points: _containers.RepeatedScalarFieldContainer[int]
     player_bar: int
     opponent_points: _containers.RepeatedScalarFieldContainer[int]
     opponent_bar: int
-    def __init__(self, player_points: _Optional[_Iterable[int]] = ..., player_bar: _Optional[int] = ..., opponent_points: _Optional[_Iterable[int]] = ..., opponent_bar: _Optional[int] = ...) -> None: ...
+    player_pinned_points: _containers.RepeatedScalarFieldContainer[int]
+    opponent_pinned_points: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, player_points: _Optional[_Iterable[int]] = ..., player_bar: _Optional[int] = ..., opponent_points: _Optional[_Iterable[int]] = ..., opponent_bar: _Optional[int] = ..., player_pinned_points: _Optional[_Iterable[int]] = ..., opponent_pinned_points: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class Step(_message.Message):
     __slots__ = ("from_point", "to_point", "die", "hit")

@@ -81,6 +81,8 @@ class GameEnd(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     GAME_END_DROP: _ClassVar[GameEnd]
     GAME_END_RESIGNATION: _ClassVar[GameEnd]
     GAME_END_TIME: _ClassVar[GameEnd]
+    GAME_END_MOTHER: _ClassVar[GameEnd]
+    GAME_END_DRAW: _ClassVar[GameEnd]
 
 class EventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -141,6 +143,8 @@ GAME_END_PLAY: GameEnd
 GAME_END_DROP: GameEnd
 GAME_END_RESIGNATION: GameEnd
 GAME_END_TIME: GameEnd
+GAME_END_MOTHER: GameEnd
+GAME_END_DRAW: GameEnd
 EVENT_KIND_UNSPECIFIED: EventKind
 EVENT_KIND_OPENING_THROW: EventKind
 EVENT_KIND_ROLL: EventKind
@@ -159,7 +163,7 @@ EVENT_KIND_REMATCH_OFFERED: EventKind
 EVENT_KIND_REMATCH_ACCEPTED: EventKind
 
 class RuleSet(_message.Message):
-    __slots__ = ("variant", "match_length", "cube", "cube_limit", "crawford", "jacoby", "beavers", "automatic_doubles", "automatic_doubles_limit", "opening", "match_openings", "auto_play_forced", "clock", "backgammons", "start", "home_hit_and_run")
+    __slots__ = ("variant", "match_length", "cube", "cube_limit", "crawford", "jacoby", "beavers", "automatic_doubles", "automatic_doubles_limit", "opening", "match_openings", "auto_play_forced", "clock", "backgammons", "start", "home_hit_and_run", "pinned_blocks_bear_off", "mother_exception", "mother_value", "first_checker", "fevga_primes", "fevga_quarter_test")
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     MATCH_LENGTH_FIELD_NUMBER: _ClassVar[int]
     CUBE_FIELD_NUMBER: _ClassVar[int]
@@ -176,6 +180,12 @@ class RuleSet(_message.Message):
     BACKGAMMONS_FIELD_NUMBER: _ClassVar[int]
     START_FIELD_NUMBER: _ClassVar[int]
     HOME_HIT_AND_RUN_FIELD_NUMBER: _ClassVar[int]
+    PINNED_BLOCKS_BEAR_OFF_FIELD_NUMBER: _ClassVar[int]
+    MOTHER_EXCEPTION_FIELD_NUMBER: _ClassVar[int]
+    MOTHER_VALUE_FIELD_NUMBER: _ClassVar[int]
+    FIRST_CHECKER_FIELD_NUMBER: _ClassVar[int]
+    FEVGA_PRIMES_FIELD_NUMBER: _ClassVar[int]
+    FEVGA_QUARTER_TEST_FIELD_NUMBER: _ClassVar[int]
     variant: _board_pb2.Variant
     match_length: int
     cube: CubeMode
@@ -192,7 +202,13 @@ class RuleSet(_message.Message):
     backgammons: Backgammons
     start: _board_pb2.Start
     home_hit_and_run: _board_pb2.HomeHitAndRun
-    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., match_length: _Optional[int] = ..., cube: _Optional[_Union[CubeMode, str]] = ..., cube_limit: _Optional[int] = ..., crawford: _Optional[bool] = ..., jacoby: _Optional[bool] = ..., beavers: _Optional[bool] = ..., automatic_doubles: _Optional[bool] = ..., automatic_doubles_limit: _Optional[int] = ..., opening: _Optional[_Union[Opening, str]] = ..., match_openings: _Optional[_Union[MatchOpenings, str]] = ..., auto_play_forced: _Optional[bool] = ..., clock: _Optional[_Union[ClockRules, _Mapping]] = ..., backgammons: _Optional[_Union[Backgammons, str]] = ..., start: _Optional[_Union[_board_pb2.Start, str]] = ..., home_hit_and_run: _Optional[_Union[_board_pb2.HomeHitAndRun, str]] = ...) -> None: ...
+    pinned_blocks_bear_off: bool
+    mother_exception: bool
+    mother_value: int
+    first_checker: _board_pb2.FirstChecker
+    fevga_primes: _board_pb2.FevgaPrimes
+    fevga_quarter_test: _board_pb2.FevgaQuarterTest
+    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., match_length: _Optional[int] = ..., cube: _Optional[_Union[CubeMode, str]] = ..., cube_limit: _Optional[int] = ..., crawford: _Optional[bool] = ..., jacoby: _Optional[bool] = ..., beavers: _Optional[bool] = ..., automatic_doubles: _Optional[bool] = ..., automatic_doubles_limit: _Optional[int] = ..., opening: _Optional[_Union[Opening, str]] = ..., match_openings: _Optional[_Union[MatchOpenings, str]] = ..., auto_play_forced: _Optional[bool] = ..., clock: _Optional[_Union[ClockRules, _Mapping]] = ..., backgammons: _Optional[_Union[Backgammons, str]] = ..., start: _Optional[_Union[_board_pb2.Start, str]] = ..., home_hit_and_run: _Optional[_Union[_board_pb2.HomeHitAndRun, str]] = ..., pinned_blocks_bear_off: _Optional[bool] = ..., mother_exception: _Optional[bool] = ..., mother_value: _Optional[int] = ..., first_checker: _Optional[_Union[_board_pb2.FirstChecker, str]] = ..., fevga_primes: _Optional[_Union[_board_pb2.FevgaPrimes, str]] = ..., fevga_quarter_test: _Optional[_Union[_board_pb2.FevgaQuarterTest, str]] = ...) -> None: ...
 
 class ClockRules(_message.Message):
     __slots__ = ("reserve", "reserve_per_point", "delay", "move_limit")
@@ -221,7 +237,7 @@ class Clocks(_message.Message):
     def __init__(self, remaining: _Optional[_Iterable[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]]] = ..., running: _Optional[_Union[Seat, str]] = ..., turn_start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., delay_end_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class Game(_message.Message):
-    __slots__ = ("name", "rule_set", "etag", "event_count", "score", "game_number", "phase", "turn", "position_id", "board", "dice", "cube_value", "cube_owner", "crawford", "resignation", "last_play", "finished_games", "winner", "dice_commitment", "create_time", "update_time", "to_act", "dice_mode", "seat0_player", "seat1_player", "seat0_board", "pip_counts", "clocks", "rematch")
+    __slots__ = ("name", "rule_set", "etag", "event_count", "score", "game_number", "phase", "turn", "position_id", "board", "dice", "cube_value", "cube_owner", "crawford", "resignation", "last_play", "finished_games", "winner", "dice_commitment", "create_time", "update_time", "to_act", "dice_mode", "seat0_player", "seat1_player", "seat0_board", "pip_counts", "clocks", "rematch", "variant", "next_variant")
     NAME_FIELD_NUMBER: _ClassVar[int]
     RULE_SET_FIELD_NUMBER: _ClassVar[int]
     ETAG_FIELD_NUMBER: _ClassVar[int]
@@ -251,6 +267,8 @@ class Game(_message.Message):
     PIP_COUNTS_FIELD_NUMBER: _ClassVar[int]
     CLOCKS_FIELD_NUMBER: _ClassVar[int]
     REMATCH_FIELD_NUMBER: _ClassVar[int]
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
+    NEXT_VARIANT_FIELD_NUMBER: _ClassVar[int]
     name: str
     rule_set: RuleSet
     etag: str
@@ -280,7 +298,9 @@ class Game(_message.Message):
     pip_counts: _containers.RepeatedScalarFieldContainer[int]
     clocks: Clocks
     rematch: Rematch
-    def __init__(self, name: _Optional[str] = ..., rule_set: _Optional[_Union[RuleSet, _Mapping]] = ..., etag: _Optional[str] = ..., event_count: _Optional[int] = ..., score: _Optional[_Iterable[int]] = ..., game_number: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[_Union[Seat, str]] = ..., position_id: _Optional[str] = ..., board: _Optional[_Union[_board_pb2.Board, _Mapping]] = ..., dice: _Optional[_Iterable[int]] = ..., cube_value: _Optional[int] = ..., cube_owner: _Optional[_Union[Seat, str]] = ..., crawford: _Optional[bool] = ..., resignation: _Optional[_Union[Resignation, _Mapping]] = ..., last_play: _Optional[_Union[LastPlay, _Mapping]] = ..., finished_games: _Optional[_Iterable[_Union[FinishedGame, _Mapping]]] = ..., winner: _Optional[_Union[Seat, str]] = ..., dice_commitment: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., to_act: _Optional[_Iterable[_Union[Seat, str]]] = ..., dice_mode: _Optional[_Union[DiceMode, str]] = ..., seat0_player: _Optional[_Union[Player, _Mapping]] = ..., seat1_player: _Optional[_Union[Player, _Mapping]] = ..., seat0_board: _Optional[_Union[_board_pb2.Board, _Mapping]] = ..., pip_counts: _Optional[_Iterable[int]] = ..., clocks: _Optional[_Union[Clocks, _Mapping]] = ..., rematch: _Optional[_Union[Rematch, _Mapping]] = ...) -> None: ...
+    variant: _board_pb2.Variant
+    next_variant: _board_pb2.Variant
+    def __init__(self, name: _Optional[str] = ..., rule_set: _Optional[_Union[RuleSet, _Mapping]] = ..., etag: _Optional[str] = ..., event_count: _Optional[int] = ..., score: _Optional[_Iterable[int]] = ..., game_number: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[_Union[Seat, str]] = ..., position_id: _Optional[str] = ..., board: _Optional[_Union[_board_pb2.Board, _Mapping]] = ..., dice: _Optional[_Iterable[int]] = ..., cube_value: _Optional[int] = ..., cube_owner: _Optional[_Union[Seat, str]] = ..., crawford: _Optional[bool] = ..., resignation: _Optional[_Union[Resignation, _Mapping]] = ..., last_play: _Optional[_Union[LastPlay, _Mapping]] = ..., finished_games: _Optional[_Iterable[_Union[FinishedGame, _Mapping]]] = ..., winner: _Optional[_Union[Seat, str]] = ..., dice_commitment: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., to_act: _Optional[_Iterable[_Union[Seat, str]]] = ..., dice_mode: _Optional[_Union[DiceMode, str]] = ..., seat0_player: _Optional[_Union[Player, _Mapping]] = ..., seat1_player: _Optional[_Union[Player, _Mapping]] = ..., seat0_board: _Optional[_Union[_board_pb2.Board, _Mapping]] = ..., pip_counts: _Optional[_Iterable[int]] = ..., clocks: _Optional[_Union[Clocks, _Mapping]] = ..., rematch: _Optional[_Union[Rematch, _Mapping]] = ..., variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., next_variant: _Optional[_Union[_board_pb2.Variant, str]] = ...) -> None: ...
 
 class Rematch(_message.Message):
     __slots__ = ("offered_by", "game")
@@ -325,20 +345,22 @@ class LastPlay(_message.Message):
     def __init__(self, seat: _Optional[_Union[Seat, str]] = ..., dice: _Optional[_Iterable[int]] = ..., notation: _Optional[str] = ..., steps: _Optional[_Iterable[_Union[_board_pb2.Step, _Mapping]]] = ..., position_id_before: _Optional[str] = ..., seat0_board_before: _Optional[_Union[_board_pb2.Board, _Mapping]] = ...) -> None: ...
 
 class FinishedGame(_message.Message):
-    __slots__ = ("game_number", "winner", "result", "points", "cube_value", "ended_by")
+    __slots__ = ("game_number", "winner", "result", "points", "cube_value", "ended_by", "variant")
     GAME_NUMBER_FIELD_NUMBER: _ClassVar[int]
     WINNER_FIELD_NUMBER: _ClassVar[int]
     RESULT_FIELD_NUMBER: _ClassVar[int]
     POINTS_FIELD_NUMBER: _ClassVar[int]
     CUBE_VALUE_FIELD_NUMBER: _ClassVar[int]
     ENDED_BY_FIELD_NUMBER: _ClassVar[int]
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
     game_number: int
     winner: Seat
     result: _board_pb2.GameResult
     points: int
     cube_value: int
     ended_by: GameEnd
-    def __init__(self, game_number: _Optional[int] = ..., winner: _Optional[_Union[Seat, str]] = ..., result: _Optional[_Union[_board_pb2.GameResult, str]] = ..., points: _Optional[int] = ..., cube_value: _Optional[int] = ..., ended_by: _Optional[_Union[GameEnd, str]] = ...) -> None: ...
+    variant: _board_pb2.Variant
+    def __init__(self, game_number: _Optional[int] = ..., winner: _Optional[_Union[Seat, str]] = ..., result: _Optional[_Union[_board_pb2.GameResult, str]] = ..., points: _Optional[int] = ..., cube_value: _Optional[int] = ..., ended_by: _Optional[_Union[GameEnd, str]] = ..., variant: _Optional[_Union[_board_pb2.Variant, str]] = ...) -> None: ...
 
 class OpeningThrow(_message.Message):
     __slots__ = ("seat0_die", "seat1_die")

@@ -9,18 +9,28 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class ListLegalPlaysRequest(_message.Message):
-    __slots__ = ("variant", "position", "dice", "start", "home_hit_and_run")
+    __slots__ = ("variant", "position", "dice", "start", "home_hit_and_run", "pinned_blocks_bear_off", "mother_exception", "first_checker", "fevga_primes", "fevga_quarter_test")
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     POSITION_FIELD_NUMBER: _ClassVar[int]
     DICE_FIELD_NUMBER: _ClassVar[int]
     START_FIELD_NUMBER: _ClassVar[int]
     HOME_HIT_AND_RUN_FIELD_NUMBER: _ClassVar[int]
+    PINNED_BLOCKS_BEAR_OFF_FIELD_NUMBER: _ClassVar[int]
+    MOTHER_EXCEPTION_FIELD_NUMBER: _ClassVar[int]
+    FIRST_CHECKER_FIELD_NUMBER: _ClassVar[int]
+    FEVGA_PRIMES_FIELD_NUMBER: _ClassVar[int]
+    FEVGA_QUARTER_TEST_FIELD_NUMBER: _ClassVar[int]
     variant: _board_pb2.Variant
     position: _board_pb2.Position
     dice: _containers.RepeatedScalarFieldContainer[int]
     start: _board_pb2.Start
     home_hit_and_run: _board_pb2.HomeHitAndRun
-    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., position: _Optional[_Union[_board_pb2.Position, _Mapping]] = ..., dice: _Optional[_Iterable[int]] = ..., start: _Optional[_Union[_board_pb2.Start, str]] = ..., home_hit_and_run: _Optional[_Union[_board_pb2.HomeHitAndRun, str]] = ...) -> None: ...
+    pinned_blocks_bear_off: bool
+    mother_exception: bool
+    first_checker: _board_pb2.FirstChecker
+    fevga_primes: _board_pb2.FevgaPrimes
+    fevga_quarter_test: _board_pb2.FevgaQuarterTest
+    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., position: _Optional[_Union[_board_pb2.Position, _Mapping]] = ..., dice: _Optional[_Iterable[int]] = ..., start: _Optional[_Union[_board_pb2.Start, str]] = ..., home_hit_and_run: _Optional[_Union[_board_pb2.HomeHitAndRun, str]] = ..., pinned_blocks_bear_off: _Optional[bool] = ..., mother_exception: _Optional[bool] = ..., first_checker: _Optional[_Union[_board_pb2.FirstChecker, str]] = ..., fevga_primes: _Optional[_Union[_board_pb2.FevgaPrimes, str]] = ..., fevga_quarter_test: _Optional[_Union[_board_pb2.FevgaQuarterTest, str]] = ...) -> None: ...
 
 class ListLegalPlaysResponse(_message.Message):
     __slots__ = ("plays", "dice_used")
@@ -31,7 +41,7 @@ class ListLegalPlaysResponse(_message.Message):
     def __init__(self, plays: _Optional[_Iterable[_Union[_board_pb2.Play, _Mapping]]] = ..., dice_used: _Optional[int] = ...) -> None: ...
 
 class ValidatePlayRequest(_message.Message):
-    __slots__ = ("variant", "position", "dice", "notation", "steps", "start", "home_hit_and_run")
+    __slots__ = ("variant", "position", "dice", "notation", "steps", "start", "home_hit_and_run", "pinned_blocks_bear_off", "mother_exception", "first_checker", "fevga_primes", "fevga_quarter_test")
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     POSITION_FIELD_NUMBER: _ClassVar[int]
     DICE_FIELD_NUMBER: _ClassVar[int]
@@ -39,6 +49,11 @@ class ValidatePlayRequest(_message.Message):
     STEPS_FIELD_NUMBER: _ClassVar[int]
     START_FIELD_NUMBER: _ClassVar[int]
     HOME_HIT_AND_RUN_FIELD_NUMBER: _ClassVar[int]
+    PINNED_BLOCKS_BEAR_OFF_FIELD_NUMBER: _ClassVar[int]
+    MOTHER_EXCEPTION_FIELD_NUMBER: _ClassVar[int]
+    FIRST_CHECKER_FIELD_NUMBER: _ClassVar[int]
+    FEVGA_PRIMES_FIELD_NUMBER: _ClassVar[int]
+    FEVGA_QUARTER_TEST_FIELD_NUMBER: _ClassVar[int]
     variant: _board_pb2.Variant
     position: _board_pb2.Position
     dice: _containers.RepeatedScalarFieldContainer[int]
@@ -46,7 +61,12 @@ class ValidatePlayRequest(_message.Message):
     steps: _board_pb2.PlaySteps
     start: _board_pb2.Start
     home_hit_and_run: _board_pb2.HomeHitAndRun
-    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., position: _Optional[_Union[_board_pb2.Position, _Mapping]] = ..., dice: _Optional[_Iterable[int]] = ..., notation: _Optional[str] = ..., steps: _Optional[_Union[_board_pb2.PlaySteps, _Mapping]] = ..., start: _Optional[_Union[_board_pb2.Start, str]] = ..., home_hit_and_run: _Optional[_Union[_board_pb2.HomeHitAndRun, str]] = ...) -> None: ...
+    pinned_blocks_bear_off: bool
+    mother_exception: bool
+    first_checker: _board_pb2.FirstChecker
+    fevga_primes: _board_pb2.FevgaPrimes
+    fevga_quarter_test: _board_pb2.FevgaQuarterTest
+    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., position: _Optional[_Union[_board_pb2.Position, _Mapping]] = ..., dice: _Optional[_Iterable[int]] = ..., notation: _Optional[str] = ..., steps: _Optional[_Union[_board_pb2.PlaySteps, _Mapping]] = ..., start: _Optional[_Union[_board_pb2.Start, str]] = ..., home_hit_and_run: _Optional[_Union[_board_pb2.HomeHitAndRun, str]] = ..., pinned_blocks_bear_off: _Optional[bool] = ..., mother_exception: _Optional[bool] = ..., first_checker: _Optional[_Union[_board_pb2.FirstChecker, str]] = ..., fevga_primes: _Optional[_Union[_board_pb2.FevgaPrimes, str]] = ..., fevga_quarter_test: _Optional[_Union[_board_pb2.FevgaQuarterTest, str]] = ...) -> None: ...
 
 class ValidatePlayResponse(_message.Message):
     __slots__ = ("legal", "play", "reason", "error")
@@ -73,20 +93,30 @@ class BatchValidatePlaysResponse(_message.Message):
     def __init__(self, responses: _Optional[_Iterable[_Union[ValidatePlayResponse, _Mapping]]] = ...) -> None: ...
 
 class ApplyPlayRequest(_message.Message):
-    __slots__ = ("variant", "position", "dice", "notation", "start", "home_hit_and_run")
+    __slots__ = ("variant", "position", "dice", "notation", "start", "home_hit_and_run", "pinned_blocks_bear_off", "mother_exception", "first_checker", "fevga_primes", "fevga_quarter_test")
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     POSITION_FIELD_NUMBER: _ClassVar[int]
     DICE_FIELD_NUMBER: _ClassVar[int]
     NOTATION_FIELD_NUMBER: _ClassVar[int]
     START_FIELD_NUMBER: _ClassVar[int]
     HOME_HIT_AND_RUN_FIELD_NUMBER: _ClassVar[int]
+    PINNED_BLOCKS_BEAR_OFF_FIELD_NUMBER: _ClassVar[int]
+    MOTHER_EXCEPTION_FIELD_NUMBER: _ClassVar[int]
+    FIRST_CHECKER_FIELD_NUMBER: _ClassVar[int]
+    FEVGA_PRIMES_FIELD_NUMBER: _ClassVar[int]
+    FEVGA_QUARTER_TEST_FIELD_NUMBER: _ClassVar[int]
     variant: _board_pb2.Variant
     position: _board_pb2.Position
     dice: _containers.RepeatedScalarFieldContainer[int]
     notation: str
     start: _board_pb2.Start
     home_hit_and_run: _board_pb2.HomeHitAndRun
-    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., position: _Optional[_Union[_board_pb2.Position, _Mapping]] = ..., dice: _Optional[_Iterable[int]] = ..., notation: _Optional[str] = ..., start: _Optional[_Union[_board_pb2.Start, str]] = ..., home_hit_and_run: _Optional[_Union[_board_pb2.HomeHitAndRun, str]] = ...) -> None: ...
+    pinned_blocks_bear_off: bool
+    mother_exception: bool
+    first_checker: _board_pb2.FirstChecker
+    fevga_primes: _board_pb2.FevgaPrimes
+    fevga_quarter_test: _board_pb2.FevgaQuarterTest
+    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., position: _Optional[_Union[_board_pb2.Position, _Mapping]] = ..., dice: _Optional[_Iterable[int]] = ..., notation: _Optional[str] = ..., start: _Optional[_Union[_board_pb2.Start, str]] = ..., home_hit_and_run: _Optional[_Union[_board_pb2.HomeHitAndRun, str]] = ..., pinned_blocks_bear_off: _Optional[bool] = ..., mother_exception: _Optional[bool] = ..., first_checker: _Optional[_Union[_board_pb2.FirstChecker, str]] = ..., fevga_primes: _Optional[_Union[_board_pb2.FevgaPrimes, str]] = ..., fevga_quarter_test: _Optional[_Union[_board_pb2.FevgaQuarterTest, str]] = ...) -> None: ...
 
 class ApplyPlayResponse(_message.Message):
     __slots__ = ("play", "next_position_id", "result")
@@ -99,16 +129,28 @@ class ApplyPlayResponse(_message.Message):
     def __init__(self, play: _Optional[_Union[_board_pb2.Play, _Mapping]] = ..., next_position_id: _Optional[str] = ..., result: _Optional[_Union[_board_pb2.GameResult, str]] = ...) -> None: ...
 
 class ScorePositionRequest(_message.Message):
-    __slots__ = ("variant", "position", "start", "home_hit_and_run")
+    __slots__ = ("variant", "position", "start", "home_hit_and_run", "pinned_blocks_bear_off", "mother_exception", "first_checker", "fevga_primes", "fevga_quarter_test", "mother_value")
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     POSITION_FIELD_NUMBER: _ClassVar[int]
     START_FIELD_NUMBER: _ClassVar[int]
     HOME_HIT_AND_RUN_FIELD_NUMBER: _ClassVar[int]
+    PINNED_BLOCKS_BEAR_OFF_FIELD_NUMBER: _ClassVar[int]
+    MOTHER_EXCEPTION_FIELD_NUMBER: _ClassVar[int]
+    FIRST_CHECKER_FIELD_NUMBER: _ClassVar[int]
+    FEVGA_PRIMES_FIELD_NUMBER: _ClassVar[int]
+    FEVGA_QUARTER_TEST_FIELD_NUMBER: _ClassVar[int]
+    MOTHER_VALUE_FIELD_NUMBER: _ClassVar[int]
     variant: _board_pb2.Variant
     position: _board_pb2.Position
     start: _board_pb2.Start
     home_hit_and_run: _board_pb2.HomeHitAndRun
-    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., position: _Optional[_Union[_board_pb2.Position, _Mapping]] = ..., start: _Optional[_Union[_board_pb2.Start, str]] = ..., home_hit_and_run: _Optional[_Union[_board_pb2.HomeHitAndRun, str]] = ...) -> None: ...
+    pinned_blocks_bear_off: bool
+    mother_exception: bool
+    first_checker: _board_pb2.FirstChecker
+    fevga_primes: _board_pb2.FevgaPrimes
+    fevga_quarter_test: _board_pb2.FevgaQuarterTest
+    mother_value: int
+    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., position: _Optional[_Union[_board_pb2.Position, _Mapping]] = ..., start: _Optional[_Union[_board_pb2.Start, str]] = ..., home_hit_and_run: _Optional[_Union[_board_pb2.HomeHitAndRun, str]] = ..., pinned_blocks_bear_off: _Optional[bool] = ..., mother_exception: _Optional[bool] = ..., first_checker: _Optional[_Union[_board_pb2.FirstChecker, str]] = ..., fevga_primes: _Optional[_Union[_board_pb2.FevgaPrimes, str]] = ..., fevga_quarter_test: _Optional[_Union[_board_pb2.FevgaQuarterTest, str]] = ..., mother_value: _Optional[int] = ...) -> None: ...
 
 class ScorePositionResponse(_message.Message):
     __slots__ = ("result", "player_won", "points", "player_pips", "opponent_pips")
@@ -125,16 +167,26 @@ class ScorePositionResponse(_message.Message):
     def __init__(self, result: _Optional[_Union[_board_pb2.GameResult, str]] = ..., player_won: _Optional[bool] = ..., points: _Optional[int] = ..., player_pips: _Optional[int] = ..., opponent_pips: _Optional[int] = ...) -> None: ...
 
 class ConvertPositionRequest(_message.Message):
-    __slots__ = ("variant", "position", "start", "home_hit_and_run")
+    __slots__ = ("variant", "position", "start", "home_hit_and_run", "pinned_blocks_bear_off", "mother_exception", "first_checker", "fevga_primes", "fevga_quarter_test")
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     POSITION_FIELD_NUMBER: _ClassVar[int]
     START_FIELD_NUMBER: _ClassVar[int]
     HOME_HIT_AND_RUN_FIELD_NUMBER: _ClassVar[int]
+    PINNED_BLOCKS_BEAR_OFF_FIELD_NUMBER: _ClassVar[int]
+    MOTHER_EXCEPTION_FIELD_NUMBER: _ClassVar[int]
+    FIRST_CHECKER_FIELD_NUMBER: _ClassVar[int]
+    FEVGA_PRIMES_FIELD_NUMBER: _ClassVar[int]
+    FEVGA_QUARTER_TEST_FIELD_NUMBER: _ClassVar[int]
     variant: _board_pb2.Variant
     position: _board_pb2.Position
     start: _board_pb2.Start
     home_hit_and_run: _board_pb2.HomeHitAndRun
-    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., position: _Optional[_Union[_board_pb2.Position, _Mapping]] = ..., start: _Optional[_Union[_board_pb2.Start, str]] = ..., home_hit_and_run: _Optional[_Union[_board_pb2.HomeHitAndRun, str]] = ...) -> None: ...
+    pinned_blocks_bear_off: bool
+    mother_exception: bool
+    first_checker: _board_pb2.FirstChecker
+    fevga_primes: _board_pb2.FevgaPrimes
+    fevga_quarter_test: _board_pb2.FevgaQuarterTest
+    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., position: _Optional[_Union[_board_pb2.Position, _Mapping]] = ..., start: _Optional[_Union[_board_pb2.Start, str]] = ..., home_hit_and_run: _Optional[_Union[_board_pb2.HomeHitAndRun, str]] = ..., pinned_blocks_bear_off: _Optional[bool] = ..., mother_exception: _Optional[bool] = ..., first_checker: _Optional[_Union[_board_pb2.FirstChecker, str]] = ..., fevga_primes: _Optional[_Union[_board_pb2.FevgaPrimes, str]] = ..., fevga_quarter_test: _Optional[_Union[_board_pb2.FevgaQuarterTest, str]] = ...) -> None: ...
 
 class ConvertPositionResponse(_message.Message):
     __slots__ = ("position_id", "xgid", "board")

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file tavli/v1/board.proto.
  */
 export const file_tavli_v1_board: GenFile = /*@__PURE__*/
-  fileDesc("ChR0YXZsaS92MS9ib2FyZC5wcm90bxIIdGF2bGkudjEiWwoIUG9zaXRpb24SFQoLcG9zaXRpb25faWQYASABKAlIABIOCgR4Z2lkGAIgASgJSAASIAoFYm9hcmQYAyABKAsyDy50YXZsaS52MS5Cb2FyZEgAQgYKBGZvcm0iYQoFQm9hcmQSFQoNcGxheWVyX3BvaW50cxgBIAMoDRISCgpwbGF5ZXJfYmFyGAIgASgNEhcKD29wcG9uZW50X3BvaW50cxgDIAMoDRIUCgxvcHBvbmVudF9iYXIYBCABKA0iRgoEU3RlcBISCgpmcm9tX3BvaW50GAEgASgNEhAKCHRvX3BvaW50GAIgASgNEgsKA2RpZRgDIAEoDRILCgNoaXQYBCABKAgiKgoJUGxheVN0ZXBzEh0KBXN0ZXBzGAEgAygLMg4udGF2bGkudjEuU3RlcCJaCgRQbGF5EhAKCG5vdGF0aW9uGAEgASgJEh0KBXN0ZXBzGAIgAygLMg4udGF2bGkudjEuU3RlcBITCgtwb3NpdGlvbl9pZBgDIAEoCRIMCgRoaXRzGAQgASgIKlIKB1ZhcmlhbnQSFwoTVkFSSUFOVF9VTlNQRUNJRklFRBAAEhYKElZBUklBTlRfQkFDS0dBTU1PThABEhYKElZBUklBTlRfTE9OR19OQVJESRACKpMBCgVTdGFydBIVChFTVEFSVF9VTlNQRUNJRklFRBAAEhIKDlNUQVJUX1NUQU5EQVJEEAESFAoQU1RBUlRfTkFDS0dBTU1PThACEhcKE1NUQVJUX0hZUEVSR0FNTU9OXzEQAxIXChNTVEFSVF9IWVBFUkdBTU1PTl8yEAQSFwoTU1RBUlRfSFlQRVJHQU1NT05fMxAFKm8KDUhvbWVIaXRBbmRSdW4SIAocSE9NRV9ISVRfQU5EX1JVTl9VTlNQRUNJRklFRBAAEhwKGEhPTUVfSElUX0FORF9SVU5fQUxMT1dFRBABEh4KGkhPTUVfSElUX0FORF9SVU5fRk9SQklEREVOEAIqiwEKCkdhbWVSZXN1bHQSGwoXR0FNRV9SRVNVTFRfVU5TUEVDSUZJRUQQABIWChJHQU1FX1JFU1VMVF9TSU5HTEUQARIWChJHQU1FX1JFU1VMVF9HQU1NT04QAhIaChZHQU1FX1JFU1VMVF9CQUNLR0FNTU9OEAMSFAoQR0FNRV9SRVNVTFRfTUFSUxAEYgZwcm90bzM");
+  fileDesc("ChR0YXZsaS92MS9ib2FyZC5wcm90bxIIdGF2bGkudjEiWwoIUG9zaXRpb24SFQoLcG9zaXRpb25faWQYASABKAlIABIOCgR4Z2lkGAIgASgJSAASIAoFYm9hcmQYAyABKAsyDy50YXZsaS52MS5Cb2FyZEgAQgYKBGZvcm0inwEKBUJvYXJkEhUKDXBsYXllcl9wb2ludHMYASADKA0SEgoKcGxheWVyX2JhchgCIAEoDRIXCg9vcHBvbmVudF9wb2ludHMYAyADKA0SFAoMb3Bwb25lbnRfYmFyGAQgASgNEhwKFHBsYXllcl9waW5uZWRfcG9pbnRzGAUgAygNEh4KFm9wcG9uZW50X3Bpbm5lZF9wb2ludHMYBiADKA0iRgoEU3RlcBISCgpmcm9tX3BvaW50GAEgASgNEhAKCHRvX3BvaW50GAIgASgNEgsKA2RpZRgDIAEoDRILCgNoaXQYBCABKAgiKgoJUGxheVN0ZXBzEh0KBXN0ZXBzGAEgAygLMg4udGF2bGkudjEuU3RlcCJaCgRQbGF5EhAKCG5vdGF0aW9uGAEgASgJEh0KBXN0ZXBzGAIgAygLMg4udGF2bGkudjEuU3RlcBITCgtwb3NpdGlvbl9pZBgDIAEoCRIMCgRoaXRzGAQgASgIKo0BCgdWYXJpYW50EhcKE1ZBUklBTlRfVU5TUEVDSUZJRUQQABIWChJWQVJJQU5UX0JBQ0tHQU1NT04QARIWChJWQVJJQU5UX0xPTkdfTkFSREkQAhITCg9WQVJJQU5UX1BMQUtPVE8QAxIRCg1WQVJJQU5UX0ZFVkdBEAQSEQoNVkFSSUFOVF9UQVZMSRAFKnEKDEZpcnN0Q2hlY2tlchIdChlGSVJTVF9DSEVDS0VSX1VOU1BFQ0lGSUVEEAASHAoYRklSU1RfQ0hFQ0tFUl9QQVNUX1NUQVJUEAESJAogRklSU1RfQ0hFQ0tFUl9JTlRPX1NUQVJUX1FVQVJURVIQAiqXAQoLRmV2Z2FQcmltZXMSHAoYRkVWR0FfUFJJTUVTX1VOU1BFQ0lGSUVEEAASKgomRkVWR0FfUFJJTUVTX1NUQVJUX1FVQVJURVJfQU5EX1VOQkxPQ0sQARInCiNGRVZHQV9QUklNRVNfTk9fUFJJTUVfVU5MRVNTX1BBU1NFRBACEhUKEUZFVkdBX1BSSU1FU19OT05FEAMqcAoQRmV2Z2FRdWFydGVyVGVzdBIiCh5GRVZHQV9RVUFSVEVSX1RFU1RfVU5TUEVDSUZJRUQQABIbChdGRVZHQV9RVUFSVEVSX1RFU1RfUExBWRABEhsKF0ZFVkdBX1FVQVJURVJfVEVTVF9TVEVQEAIqkwEKBVN0YXJ0EhUKEVNUQVJUX1VOU1BFQ0lGSUVEEAASEgoOU1RBUlRfU1RBTkRBUkQQARIUChBTVEFSVF9OQUNLR0FNTU9OEAISFwoTU1RBUlRfSFlQRVJHQU1NT05fMRADEhcKE1NUQVJUX0hZUEVSR0FNTU9OXzIQBBIXChNTVEFSVF9IWVBFUkdBTU1PTl8zEAUqbwoNSG9tZUhpdEFuZFJ1bhIgChxIT01FX0hJVF9BTkRfUlVOX1VOU1BFQ0lGSUVEEAASHAoYSE9NRV9ISVRfQU5EX1JVTl9BTExPV0VEEAESHgoaSE9NRV9ISVRfQU5EX1JVTl9GT1JCSURERU4QAiq5AQoKR2FtZVJlc3VsdBIbChdHQU1FX1JFU1VMVF9VTlNQRUNJRklFRBAAEhYKEkdBTUVfUkVTVUxUX1NJTkdMRRABEhYKEkdBTUVfUkVTVUxUX0dBTU1PThACEhoKFkdBTUVfUkVTVUxUX0JBQ0tHQU1NT04QAxIUChBHQU1FX1JFU1VMVF9NQVJTEAQSFgoSR0FNRV9SRVNVTFRfTU9USEVSEAUSFAoQR0FNRV9SRVNVTFRfRFJBVxAGYgZwcm90bzM");
 
 /**
  * A position, in whichever form the client already has. Every form is seen from the side on
@@ -27,7 +27,11 @@ export type Position = Message<"tavli.v1.Position"> & {
   form: {
     /**
      * GNU Backgammon's 14-character Position ID, e.g. "4HPwATDgc/ABMA" (the start). In long
-     * nardi each side's checkers are counted on its own points 1-24 and the bar slot is empty.
+     * nardi and Fevga each side's checkers are counted on its own points 1-24 and the bar slot is
+     * empty. In Plakoto a pinned checker is counted where it stands, and when any checker is
+     * pinned the ID is followed by ":" and the pins, comma-separated and sorted: "m<p>" for a
+     * checker of the side on roll pinned on its point p, "o<q>" for one of the other side pinned
+     * on its point q, e.g. "...:m7,o18".
      *
      * @generated from field: string position_id = 1;
      */
@@ -94,6 +98,23 @@ export type Board = Message<"tavli.v1.Board"> & {
    * @generated from field: uint32 opponent_bar = 4;
    */
   opponentBar: number;
+
+  /**
+   * Plakoto: the points (1-24, the player's own numbering, ascending) where one of the player's
+   * checkers is pinned under opposing checkers. That checker is counted in player_points; the
+   * point's opposing checkers in opponent_points. Empty in the other variants.
+   *
+   * @generated from field: repeated uint32 player_pinned_points = 5;
+   */
+  playerPinnedPoints: number[];
+
+  /**
+   * Plakoto: the points (1-24, the opponent's own numbering, ascending) where one of the
+   * opponent's checkers is pinned.
+   *
+   * @generated from field: repeated uint32 opponent_pinned_points = 6;
+   */
+  opponentPinnedPoints: number[];
 };
 
 /**
@@ -131,7 +152,7 @@ export type Step = Message<"tavli.v1.Step"> & {
   die: number;
 
   /**
-   * Whether the step hits a blot, sending it to the bar (never in long nardi).
+   * Whether the step hits a blot, sending it to the bar (never in long nardi, Plakoto or Fevga).
    *
    * @generated from field: bool hit = 4;
    */
@@ -237,6 +258,31 @@ export enum Variant {
    * @generated from enum value: VARIANT_LONG_NARDI = 2;
    */
   LONG_NARDI = 2,
+
+  /**
+   * Plakoto: a checker landing on a lone opposing checker pins it; the mother rule; no cube.
+   *
+   * @generated from enum value: VARIANT_PLAKOTO = 3;
+   */
+  PLAKOTO = 3,
+
+  /**
+   * Fevga: both sides move the same way round, one checker holds a point, no cube.
+   *
+   * @generated from enum value: VARIANT_FEVGA = 4;
+   */
+  FEVGA = 4,
+
+  /**
+   * The Greek tavli match: Portes, Plakoto and Fevga in turn (game k is Portes when k mod 3 is 1,
+   * Plakoto when 2, Fevga when 0), each scored by its own rules, no cube, the winner of a game
+   * opening the next. A kind of match, not the rules of one game: a rule set's variant only
+   * (with a match length of 1 or more); the rule queries, which judge one game's positions, refuse
+   * it with INVALID_ARGUMENT. A game of such a match names its variant in Game.variant.
+   *
+   * @generated from enum value: VARIANT_TAVLI = 5;
+   */
+  TAVLI = 5,
 }
 
 /**
@@ -244,6 +290,118 @@ export enum Variant {
  */
 export const VariantSchema: GenEnum<Variant> = /*@__PURE__*/
   enumDesc(file_tavli_v1_board, 0);
+
+/**
+ * When Fevga's first checker is free, so that the side may move any checker (the rule set's
+ * `first_checker`). Fevga only.
+ *
+ * @generated from enum tavli.v1.FirstChecker
+ */
+export enum FirstChecker {
+  /**
+   * PAST_START.
+   *
+   * @generated from enum value: FIRST_CHECKER_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Once a checker has passed the opponent's starting point (stands on points 1-11) or is off.
+   *
+   * @generated from enum value: FIRST_CHECKER_PAST_START = 1;
+   */
+  PAST_START = 1,
+
+  /**
+   * Once the first checker stands on the side's points 1-12.
+   *
+   * @generated from enum value: FIRST_CHECKER_INTO_START_QUARTER = 2;
+   */
+  INTO_START_QUARTER = 2,
+}
+
+/**
+ * Describes the enum tavli.v1.FirstChecker.
+ */
+export const FirstCheckerSchema: GenEnum<FirstChecker> = /*@__PURE__*/
+  enumDesc(file_tavli_v1_board, 1);
+
+/**
+ * Which six-point primes Fevga forbids (the rule set's `fevga_primes`). Fevga only.
+ *
+ * @generated from enum tavli.v1.FevgaPrimes
+ */
+export enum FevgaPrimes {
+  /**
+   * START_QUARTER_AND_UNBLOCK.
+   *
+   * @generated from enum value: FEVGA_PRIMES_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Never all six points of one's own starting quarter; open a prime holding all the opponent's
+   * checkers on the one point behind it.
+   *
+   * @generated from enum value: FEVGA_PRIMES_START_QUARTER_AND_UNBLOCK = 1;
+   */
+  START_QUARTER_AND_UNBLOCK = 1,
+
+  /**
+   * Long nardi's rule: six in a row only with an opposing checker ahead of it.
+   *
+   * @generated from enum value: FEVGA_PRIMES_NO_PRIME_UNLESS_PASSED = 2;
+   */
+  NO_PRIME_UNLESS_PASSED = 2,
+
+  /**
+   * No restriction.
+   *
+   * @generated from enum value: FEVGA_PRIMES_NONE = 3;
+   */
+  NONE = 3,
+}
+
+/**
+ * Describes the enum tavli.v1.FevgaPrimes.
+ */
+export const FevgaPrimesSchema: GenEnum<FevgaPrimes> = /*@__PURE__*/
+  enumDesc(file_tavli_v1_board, 2);
+
+/**
+ * When Fevga's starting-quarter rule is tested (the rule set's `fevga_quarter_test`). Fevga only,
+ * with FEVGA_PRIMES_START_QUARTER_AND_UNBLOCK.
+ *
+ * @generated from enum tavli.v1.FevgaQuarterTest
+ */
+export enum FevgaQuarterTest {
+  /**
+   * PLAY.
+   *
+   * @generated from enum value: FEVGA_QUARTER_TEST_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * On the position after the whole play.
+   *
+   * @generated from enum value: FEVGA_QUARTER_TEST_PLAY = 1;
+   */
+  PLAY = 1,
+
+  /**
+   * After every step.
+   *
+   * @generated from enum value: FEVGA_QUARTER_TEST_STEP = 2;
+   */
+  STEP = 2,
+}
+
+/**
+ * Describes the enum tavli.v1.FevgaQuarterTest.
+ */
+export const FevgaQuarterTestSchema: GenEnum<FevgaQuarterTest> = /*@__PURE__*/
+  enumDesc(file_tavli_v1_board, 3);
 
 /**
  * Where backgammon's checkers stand before the first roll (the rule set's `start`). Backgammon
@@ -299,7 +457,7 @@ export enum Start {
  * Describes the enum tavli.v1.Start.
  */
 export const StartSchema: GenEnum<Start> = /*@__PURE__*/
-  enumDesc(file_tavli_v1_board, 1);
+  enumDesc(file_tavli_v1_board, 4);
 
 /**
  * Whether a checker that hits an opposing blot in the mover's home board may move on in the same
@@ -334,7 +492,7 @@ export enum HomeHitAndRun {
  * Describes the enum tavli.v1.HomeHitAndRun.
  */
 export const HomeHitAndRunSchema: GenEnum<HomeHitAndRun> = /*@__PURE__*/
-  enumDesc(file_tavli_v1_board, 2);
+  enumDesc(file_tavli_v1_board, 5);
 
 /**
  * How a finished game was won.
@@ -377,11 +535,27 @@ export enum GameResult {
    * @generated from enum value: GAME_RESULT_MARS = 4;
    */
   MARS = 4,
+
+  /**
+   * Plakoto: the loser's mother (its last checker on its 24-point) was pinned: the rule set's
+   * mother_value, 2 or 3 points. Never offered in a resignation.
+   *
+   * @generated from enum value: GAME_RESULT_MOTHER = 5;
+   */
+  MOTHER = 5,
+
+  /**
+   * Plakoto: both mothers were pinned: nobody wins and the game scores nothing (its winner is
+   * SEAT_UNSPECIFIED). Never offered in a resignation.
+   *
+   * @generated from enum value: GAME_RESULT_DRAW = 6;
+   */
+  DRAW = 6,
 }
 
 /**
  * Describes the enum tavli.v1.GameResult.
  */
 export const GameResultSchema: GenEnum<GameResult> = /*@__PURE__*/
-  enumDesc(file_tavli_v1_board, 3);
+  enumDesc(file_tavli_v1_board, 6);
 

@@ -4,7 +4,7 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { Board, GameResult, HomeHitAndRun, Play, PlaySteps, Position, Start, Variant } from "./board_pb";
+import type { Board, FevgaPrimes, FevgaQuarterTest, FirstChecker, GameResult, HomeHitAndRun, Play, PlaySteps, Position, Start, Variant } from "./board_pb";
 import { file_tavli_v1_board } from "./board_pb";
 import type { MatchProblem, MatchRecord, MatchRecordFormat } from "./match_record_pb";
 import { file_tavli_v1_match_record } from "./match_record_pb";
@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file tavli/v1/rules_service.proto.
  */
 export const file_tavli_v1_rules_service: GenFile = /*@__PURE__*/
-  fileDesc("Chx0YXZsaS92MS9ydWxlc19zZXJ2aWNlLnByb3RvEgh0YXZsaS52MSLCAQoVTGlzdExlZ2FsUGxheXNSZXF1ZXN0EiIKB3ZhcmlhbnQYASABKA4yES50YXZsaS52MS5WYXJpYW50EiQKCHBvc2l0aW9uGAIgASgLMhIudGF2bGkudjEuUG9zaXRpb24SDAoEZGljZRgDIAMoDRIeCgVzdGFydBgEIAEoDjIPLnRhdmxpLnYxLlN0YXJ0EjEKEGhvbWVfaGl0X2FuZF9ydW4YBSABKA4yFy50YXZsaS52MS5Ib21lSGl0QW5kUnVuIkoKFkxpc3RMZWdhbFBsYXlzUmVzcG9uc2USHQoFcGxheXMYASADKAsyDi50YXZsaS52MS5QbGF5EhEKCWRpY2VfdXNlZBgCIAEoDSKCAgoTVmFsaWRhdGVQbGF5UmVxdWVzdBIiCgd2YXJpYW50GAEgASgOMhEudGF2bGkudjEuVmFyaWFudBIkCghwb3NpdGlvbhgCIAEoCzISLnRhdmxpLnYxLlBvc2l0aW9uEgwKBGRpY2UYAyADKA0SEgoIbm90YXRpb24YBCABKAlIABIkCgVzdGVwcxgFIAEoCzITLnRhdmxpLnYxLlBsYXlTdGVwc0gAEh4KBXN0YXJ0GAYgASgOMg8udGF2bGkudjEuU3RhcnQSMQoQaG9tZV9oaXRfYW5kX3J1bhgHIAEoDjIXLnRhdmxpLnYxLkhvbWVIaXRBbmRSdW5CBgoEcGxheSJiChRWYWxpZGF0ZVBsYXlSZXNwb25zZRINCgVsZWdhbBgBIAEoCBIcCgRwbGF5GAIgASgLMg4udGF2bGkudjEuUGxheRIOCgZyZWFzb24YAyABKAkSDQoFZXJyb3IYBCABKAkiTAoZQmF0Y2hWYWxpZGF0ZVBsYXlzUmVxdWVzdBIvCghyZXF1ZXN0cxgBIAMoCzIdLnRhdmxpLnYxLlZhbGlkYXRlUGxheVJlcXVlc3QiTwoaQmF0Y2hWYWxpZGF0ZVBsYXlzUmVzcG9uc2USMQoJcmVzcG9uc2VzGAEgAygLMh4udGF2bGkudjEuVmFsaWRhdGVQbGF5UmVzcG9uc2UizwEKEEFwcGx5UGxheVJlcXVlc3QSIgoHdmFyaWFudBgBIAEoDjIRLnRhdmxpLnYxLlZhcmlhbnQSJAoIcG9zaXRpb24YAiABKAsyEi50YXZsaS52MS5Qb3NpdGlvbhIMCgRkaWNlGAMgAygNEhAKCG5vdGF0aW9uGAQgASgJEh4KBXN0YXJ0GAUgASgOMg8udGF2bGkudjEuU3RhcnQSMQoQaG9tZV9oaXRfYW5kX3J1bhgGIAEoDjIXLnRhdmxpLnYxLkhvbWVIaXRBbmRSdW4icQoRQXBwbHlQbGF5UmVzcG9uc2USHAoEcGxheRgBIAEoCzIOLnRhdmxpLnYxLlBsYXkSGAoQbmV4dF9wb3NpdGlvbl9pZBgCIAEoCRIkCgZyZXN1bHQYAyABKA4yFC50YXZsaS52MS5HYW1lUmVzdWx0IrMBChRTY29yZVBvc2l0aW9uUmVxdWVzdBIiCgd2YXJpYW50GAEgASgOMhEudGF2bGkudjEuVmFyaWFudBIkCghwb3NpdGlvbhgCIAEoCzISLnRhdmxpLnYxLlBvc2l0aW9uEh4KBXN0YXJ0GAMgASgOMg8udGF2bGkudjEuU3RhcnQSMQoQaG9tZV9oaXRfYW5kX3J1bhgEIAEoDjIXLnRhdmxpLnYxLkhvbWVIaXRBbmRSdW4ijQEKFVNjb3JlUG9zaXRpb25SZXNwb25zZRIkCgZyZXN1bHQYASABKA4yFC50YXZsaS52MS5HYW1lUmVzdWx0EhIKCnBsYXllcl93b24YAiABKAgSDgoGcG9pbnRzGAMgASgNEhMKC3BsYXllcl9waXBzGAQgASgNEhUKDW9wcG9uZW50X3BpcHMYBSABKA0itQEKFkNvbnZlcnRQb3NpdGlvblJlcXVlc3QSIgoHdmFyaWFudBgBIAEoDjIRLnRhdmxpLnYxLlZhcmlhbnQSJAoIcG9zaXRpb24YAiABKAsyEi50YXZsaS52MS5Qb3NpdGlvbhIeCgVzdGFydBgDIAEoDjIPLnRhdmxpLnYxLlN0YXJ0EjEKEGhvbWVfaGl0X2FuZF9ydW4YBCABKA4yFy50YXZsaS52MS5Ib21lSGl0QW5kUnVuIlwKF0NvbnZlcnRQb3NpdGlvblJlc3BvbnNlEhMKC3Bvc2l0aW9uX2lkGAEgASgJEgwKBHhnaWQYAiABKAkSHgoFYm9hcmQYAyABKAsyDy50YXZsaS52MS5Cb2FyZCI9ChRWYWxpZGF0ZU1hdGNoUmVxdWVzdBIlCgZyZWNvcmQYASABKAsyFS50YXZsaS52MS5NYXRjaFJlY29yZCLuAQoVVmFsaWRhdGVNYXRjaFJlc3BvbnNlEiIKB3ZhcmlhbnQYASABKA4yES50YXZsaS52MS5WYXJpYW50EhQKDG1hdGNoX2xlbmd0aBgCIAEoDRINCgVnYW1lcxgDIAEoDRINCgVzY29yZRgEIAMoBBIPCgdwbGF5ZXJzGAUgAygJEigKCHByb2JsZW1zGAYgAygLMhYudGF2bGkudjEuTWF0Y2hQcm9ibGVtEhUKDXByb2JsZW1fY291bnQYByABKA0SKwoGZm9ybWF0GAggASgOMhsudGF2bGkudjEuTWF0Y2hSZWNvcmRGb3JtYXQy1QQKDFJ1bGVzU2VydmljZRJTCg5MaXN0TGVnYWxQbGF5cxIfLnRhdmxpLnYxLkxpc3RMZWdhbFBsYXlzUmVxdWVzdBogLnRhdmxpLnYxLkxpc3RMZWdhbFBsYXlzUmVzcG9uc2USTQoMVmFsaWRhdGVQbGF5Eh0udGF2bGkudjEuVmFsaWRhdGVQbGF5UmVxdWVzdBoeLnRhdmxpLnYxLlZhbGlkYXRlUGxheVJlc3BvbnNlEl8KEkJhdGNoVmFsaWRhdGVQbGF5cxIjLnRhdmxpLnYxLkJhdGNoVmFsaWRhdGVQbGF5c1JlcXVlc3QaJC50YXZsaS52MS5CYXRjaFZhbGlkYXRlUGxheXNSZXNwb25zZRJECglBcHBseVBsYXkSGi50YXZsaS52MS5BcHBseVBsYXlSZXF1ZXN0GhsudGF2bGkudjEuQXBwbHlQbGF5UmVzcG9uc2USUAoNU2NvcmVQb3NpdGlvbhIeLnRhdmxpLnYxLlNjb3JlUG9zaXRpb25SZXF1ZXN0Gh8udGF2bGkudjEuU2NvcmVQb3NpdGlvblJlc3BvbnNlElYKD0NvbnZlcnRQb3NpdGlvbhIgLnRhdmxpLnYxLkNvbnZlcnRQb3NpdGlvblJlcXVlc3QaIS50YXZsaS52MS5Db252ZXJ0UG9zaXRpb25SZXNwb25zZRJQCg1WYWxpZGF0ZU1hdGNoEh4udGF2bGkudjEuVmFsaWRhdGVNYXRjaFJlcXVlc3QaHy50YXZsaS52MS5WYWxpZGF0ZU1hdGNoUmVzcG9uc2ViBnByb3RvMw", [file_tavli_v1_board, file_tavli_v1_match_record]);
+  fileDesc("Chx0YXZsaS92MS9ydWxlc19zZXJ2aWNlLnByb3RvEgh0YXZsaS52MSLKAwoVTGlzdExlZ2FsUGxheXNSZXF1ZXN0EiIKB3ZhcmlhbnQYASABKA4yES50YXZsaS52MS5WYXJpYW50EiQKCHBvc2l0aW9uGAIgASgLMhIudGF2bGkudjEuUG9zaXRpb24SDAoEZGljZRgDIAMoDRIeCgVzdGFydBgEIAEoDjIPLnRhdmxpLnYxLlN0YXJ0EjEKEGhvbWVfaGl0X2FuZF9ydW4YBSABKA4yFy50YXZsaS52MS5Ib21lSGl0QW5kUnVuEiMKFnBpbm5lZF9ibG9ja3NfYmVhcl9vZmYYBiABKAhIAIgBARIdChBtb3RoZXJfZXhjZXB0aW9uGAcgASgISAGIAQESLQoNZmlyc3RfY2hlY2tlchgIIAEoDjIWLnRhdmxpLnYxLkZpcnN0Q2hlY2tlchIrCgxmZXZnYV9wcmltZXMYCSABKA4yFS50YXZsaS52MS5GZXZnYVByaW1lcxI2ChJmZXZnYV9xdWFydGVyX3Rlc3QYCiABKA4yGi50YXZsaS52MS5GZXZnYVF1YXJ0ZXJUZXN0QhkKF19waW5uZWRfYmxvY2tzX2JlYXJfb2ZmQhMKEV9tb3RoZXJfZXhjZXB0aW9uIkoKFkxpc3RMZWdhbFBsYXlzUmVzcG9uc2USHQoFcGxheXMYASADKAsyDi50YXZsaS52MS5QbGF5EhEKCWRpY2VfdXNlZBgCIAEoDSKKBAoTVmFsaWRhdGVQbGF5UmVxdWVzdBIiCgd2YXJpYW50GAEgASgOMhEudGF2bGkudjEuVmFyaWFudBIkCghwb3NpdGlvbhgCIAEoCzISLnRhdmxpLnYxLlBvc2l0aW9uEgwKBGRpY2UYAyADKA0SEgoIbm90YXRpb24YBCABKAlIABIkCgVzdGVwcxgFIAEoCzITLnRhdmxpLnYxLlBsYXlTdGVwc0gAEh4KBXN0YXJ0GAYgASgOMg8udGF2bGkudjEuU3RhcnQSMQoQaG9tZV9oaXRfYW5kX3J1bhgHIAEoDjIXLnRhdmxpLnYxLkhvbWVIaXRBbmRSdW4SIwoWcGlubmVkX2Jsb2Nrc19iZWFyX29mZhgIIAEoCEgBiAEBEh0KEG1vdGhlcl9leGNlcHRpb24YCSABKAhIAogBARItCg1maXJzdF9jaGVja2VyGAogASgOMhYudGF2bGkudjEuRmlyc3RDaGVja2VyEisKDGZldmdhX3ByaW1lcxgLIAEoDjIVLnRhdmxpLnYxLkZldmdhUHJpbWVzEjYKEmZldmdhX3F1YXJ0ZXJfdGVzdBgMIAEoDjIaLnRhdmxpLnYxLkZldmdhUXVhcnRlclRlc3RCBgoEcGxheUIZChdfcGlubmVkX2Jsb2Nrc19iZWFyX29mZkITChFfbW90aGVyX2V4Y2VwdGlvbiJiChRWYWxpZGF0ZVBsYXlSZXNwb25zZRINCgVsZWdhbBgBIAEoCBIcCgRwbGF5GAIgASgLMg4udGF2bGkudjEuUGxheRIOCgZyZWFzb24YAyABKAkSDQoFZXJyb3IYBCABKAkiTAoZQmF0Y2hWYWxpZGF0ZVBsYXlzUmVxdWVzdBIvCghyZXF1ZXN0cxgBIAMoCzIdLnRhdmxpLnYxLlZhbGlkYXRlUGxheVJlcXVlc3QiTwoaQmF0Y2hWYWxpZGF0ZVBsYXlzUmVzcG9uc2USMQoJcmVzcG9uc2VzGAEgAygLMh4udGF2bGkudjEuVmFsaWRhdGVQbGF5UmVzcG9uc2Ui1wMKEEFwcGx5UGxheVJlcXVlc3QSIgoHdmFyaWFudBgBIAEoDjIRLnRhdmxpLnYxLlZhcmlhbnQSJAoIcG9zaXRpb24YAiABKAsyEi50YXZsaS52MS5Qb3NpdGlvbhIMCgRkaWNlGAMgAygNEhAKCG5vdGF0aW9uGAQgASgJEh4KBXN0YXJ0GAUgASgOMg8udGF2bGkudjEuU3RhcnQSMQoQaG9tZV9oaXRfYW5kX3J1bhgGIAEoDjIXLnRhdmxpLnYxLkhvbWVIaXRBbmRSdW4SIwoWcGlubmVkX2Jsb2Nrc19iZWFyX29mZhgHIAEoCEgAiAEBEh0KEG1vdGhlcl9leGNlcHRpb24YCCABKAhIAYgBARItCg1maXJzdF9jaGVja2VyGAkgASgOMhYudGF2bGkudjEuRmlyc3RDaGVja2VyEisKDGZldmdhX3ByaW1lcxgKIAEoDjIVLnRhdmxpLnYxLkZldmdhUHJpbWVzEjYKEmZldmdhX3F1YXJ0ZXJfdGVzdBgLIAEoDjIaLnRhdmxpLnYxLkZldmdhUXVhcnRlclRlc3RCGQoXX3Bpbm5lZF9ibG9ja3NfYmVhcl9vZmZCEwoRX21vdGhlcl9leGNlcHRpb24icQoRQXBwbHlQbGF5UmVzcG9uc2USHAoEcGxheRgBIAEoCzIOLnRhdmxpLnYxLlBsYXkSGAoQbmV4dF9wb3NpdGlvbl9pZBgCIAEoCRIkCgZyZXN1bHQYAyABKA4yFC50YXZsaS52MS5HYW1lUmVzdWx0ItEDChRTY29yZVBvc2l0aW9uUmVxdWVzdBIiCgd2YXJpYW50GAEgASgOMhEudGF2bGkudjEuVmFyaWFudBIkCghwb3NpdGlvbhgCIAEoCzISLnRhdmxpLnYxLlBvc2l0aW9uEh4KBXN0YXJ0GAMgASgOMg8udGF2bGkudjEuU3RhcnQSMQoQaG9tZV9oaXRfYW5kX3J1bhgEIAEoDjIXLnRhdmxpLnYxLkhvbWVIaXRBbmRSdW4SIwoWcGlubmVkX2Jsb2Nrc19iZWFyX29mZhgFIAEoCEgAiAEBEh0KEG1vdGhlcl9leGNlcHRpb24YBiABKAhIAYgBARItCg1maXJzdF9jaGVja2VyGAcgASgOMhYudGF2bGkudjEuRmlyc3RDaGVja2VyEisKDGZldmdhX3ByaW1lcxgIIAEoDjIVLnRhdmxpLnYxLkZldmdhUHJpbWVzEjYKEmZldmdhX3F1YXJ0ZXJfdGVzdBgJIAEoDjIaLnRhdmxpLnYxLkZldmdhUXVhcnRlclRlc3QSFAoMbW90aGVyX3ZhbHVlGAogASgNQhkKF19waW5uZWRfYmxvY2tzX2JlYXJfb2ZmQhMKEV9tb3RoZXJfZXhjZXB0aW9uIo0BChVTY29yZVBvc2l0aW9uUmVzcG9uc2USJAoGcmVzdWx0GAEgASgOMhQudGF2bGkudjEuR2FtZVJlc3VsdBISCgpwbGF5ZXJfd29uGAIgASgIEg4KBnBvaW50cxgDIAEoDRITCgtwbGF5ZXJfcGlwcxgEIAEoDRIVCg1vcHBvbmVudF9waXBzGAUgASgNIr0DChZDb252ZXJ0UG9zaXRpb25SZXF1ZXN0EiIKB3ZhcmlhbnQYASABKA4yES50YXZsaS52MS5WYXJpYW50EiQKCHBvc2l0aW9uGAIgASgLMhIudGF2bGkudjEuUG9zaXRpb24SHgoFc3RhcnQYAyABKA4yDy50YXZsaS52MS5TdGFydBIxChBob21lX2hpdF9hbmRfcnVuGAQgASgOMhcudGF2bGkudjEuSG9tZUhpdEFuZFJ1bhIjChZwaW5uZWRfYmxvY2tzX2JlYXJfb2ZmGAUgASgISACIAQESHQoQbW90aGVyX2V4Y2VwdGlvbhgGIAEoCEgBiAEBEi0KDWZpcnN0X2NoZWNrZXIYByABKA4yFi50YXZsaS52MS5GaXJzdENoZWNrZXISKwoMZmV2Z2FfcHJpbWVzGAggASgOMhUudGF2bGkudjEuRmV2Z2FQcmltZXMSNgoSZmV2Z2FfcXVhcnRlcl90ZXN0GAkgASgOMhoudGF2bGkudjEuRmV2Z2FRdWFydGVyVGVzdEIZChdfcGlubmVkX2Jsb2Nrc19iZWFyX29mZkITChFfbW90aGVyX2V4Y2VwdGlvbiJcChdDb252ZXJ0UG9zaXRpb25SZXNwb25zZRITCgtwb3NpdGlvbl9pZBgBIAEoCRIMCgR4Z2lkGAIgASgJEh4KBWJvYXJkGAMgASgLMg8udGF2bGkudjEuQm9hcmQiPQoUVmFsaWRhdGVNYXRjaFJlcXVlc3QSJQoGcmVjb3JkGAEgASgLMhUudGF2bGkudjEuTWF0Y2hSZWNvcmQi7gEKFVZhbGlkYXRlTWF0Y2hSZXNwb25zZRIiCgd2YXJpYW50GAEgASgOMhEudGF2bGkudjEuVmFyaWFudBIUCgxtYXRjaF9sZW5ndGgYAiABKA0SDQoFZ2FtZXMYAyABKA0SDQoFc2NvcmUYBCADKAQSDwoHcGxheWVycxgFIAMoCRIoCghwcm9ibGVtcxgGIAMoCzIWLnRhdmxpLnYxLk1hdGNoUHJvYmxlbRIVCg1wcm9ibGVtX2NvdW50GAcgASgNEisKBmZvcm1hdBgIIAEoDjIbLnRhdmxpLnYxLk1hdGNoUmVjb3JkRm9ybWF0MtUECgxSdWxlc1NlcnZpY2USUwoOTGlzdExlZ2FsUGxheXMSHy50YXZsaS52MS5MaXN0TGVnYWxQbGF5c1JlcXVlc3QaIC50YXZsaS52MS5MaXN0TGVnYWxQbGF5c1Jlc3BvbnNlEk0KDFZhbGlkYXRlUGxheRIdLnRhdmxpLnYxLlZhbGlkYXRlUGxheVJlcXVlc3QaHi50YXZsaS52MS5WYWxpZGF0ZVBsYXlSZXNwb25zZRJfChJCYXRjaFZhbGlkYXRlUGxheXMSIy50YXZsaS52MS5CYXRjaFZhbGlkYXRlUGxheXNSZXF1ZXN0GiQudGF2bGkudjEuQmF0Y2hWYWxpZGF0ZVBsYXlzUmVzcG9uc2USRAoJQXBwbHlQbGF5EhoudGF2bGkudjEuQXBwbHlQbGF5UmVxdWVzdBobLnRhdmxpLnYxLkFwcGx5UGxheVJlc3BvbnNlElAKDVNjb3JlUG9zaXRpb24SHi50YXZsaS52MS5TY29yZVBvc2l0aW9uUmVxdWVzdBofLnRhdmxpLnYxLlNjb3JlUG9zaXRpb25SZXNwb25zZRJWCg9Db252ZXJ0UG9zaXRpb24SIC50YXZsaS52MS5Db252ZXJ0UG9zaXRpb25SZXF1ZXN0GiEudGF2bGkudjEuQ29udmVydFBvc2l0aW9uUmVzcG9uc2USUAoNVmFsaWRhdGVNYXRjaBIeLnRhdmxpLnYxLlZhbGlkYXRlTWF0Y2hSZXF1ZXN0Gh8udGF2bGkudjEuVmFsaWRhdGVNYXRjaFJlc3BvbnNlYgZwcm90bzM", [file_tavli_v1_board, file_tavli_v1_match_record]);
 
 /**
  * The request of ListLegalPlays.
@@ -57,6 +57,42 @@ export type ListLegalPlaysRequest = Message<"tavli.v1.ListLegalPlaysRequest"> & 
    * @generated from field: tavli.v1.HomeHitAndRun home_hit_and_run = 5;
    */
   homeHitAndRun: HomeHitAndRun;
+
+  /**
+   * Plakoto: whether a pinned checker of the side stops its bear-off; unset: true.
+   *
+   * @generated from field: optional bool pinned_blocks_bear_off = 6;
+   */
+  pinnedBlocksBearOff?: boolean | undefined;
+
+  /**
+   * Plakoto: whether a pinned mother loses only once the pinner has no checker left on its own
+   * 24-point; unset: true.
+   *
+   * @generated from field: optional bool mother_exception = 7;
+   */
+  motherException?: boolean | undefined;
+
+  /**
+   * Fevga: when the first checker is free; unset: PAST_START.
+   *
+   * @generated from field: tavli.v1.FirstChecker first_checker = 8;
+   */
+  firstChecker: FirstChecker;
+
+  /**
+   * Fevga: which primes are forbidden; unset: START_QUARTER_AND_UNBLOCK.
+   *
+   * @generated from field: tavli.v1.FevgaPrimes fevga_primes = 9;
+   */
+  fevgaPrimes: FevgaPrimes;
+
+  /**
+   * Fevga: when the starting-quarter rule is tested; unset: PLAY.
+   *
+   * @generated from field: tavli.v1.FevgaQuarterTest fevga_quarter_test = 10;
+   */
+  fevgaQuarterTest: FevgaQuarterTest;
 };
 
 /**
@@ -159,6 +195,42 @@ export type ValidatePlayRequest = Message<"tavli.v1.ValidatePlayRequest"> & {
    * @generated from field: tavli.v1.HomeHitAndRun home_hit_and_run = 7;
    */
   homeHitAndRun: HomeHitAndRun;
+
+  /**
+   * Plakoto: whether a pinned checker of the side stops its bear-off; unset: true.
+   *
+   * @generated from field: optional bool pinned_blocks_bear_off = 8;
+   */
+  pinnedBlocksBearOff?: boolean | undefined;
+
+  /**
+   * Plakoto: whether a pinned mother loses only once the pinner has no checker left on its own
+   * 24-point; unset: true.
+   *
+   * @generated from field: optional bool mother_exception = 9;
+   */
+  motherException?: boolean | undefined;
+
+  /**
+   * Fevga: when the first checker is free; unset: PAST_START.
+   *
+   * @generated from field: tavli.v1.FirstChecker first_checker = 10;
+   */
+  firstChecker: FirstChecker;
+
+  /**
+   * Fevga: which primes are forbidden; unset: START_QUARTER_AND_UNBLOCK.
+   *
+   * @generated from field: tavli.v1.FevgaPrimes fevga_primes = 11;
+   */
+  fevgaPrimes: FevgaPrimes;
+
+  /**
+   * Fevga: when the starting-quarter rule is tested; unset: PLAY.
+   *
+   * @generated from field: tavli.v1.FevgaQuarterTest fevga_quarter_test = 12;
+   */
+  fevgaQuarterTest: FevgaQuarterTest;
 };
 
 /**
@@ -301,6 +373,42 @@ export type ApplyPlayRequest = Message<"tavli.v1.ApplyPlayRequest"> & {
    * @generated from field: tavli.v1.HomeHitAndRun home_hit_and_run = 6;
    */
   homeHitAndRun: HomeHitAndRun;
+
+  /**
+   * Plakoto: whether a pinned checker of the side stops its bear-off; unset: true.
+   *
+   * @generated from field: optional bool pinned_blocks_bear_off = 7;
+   */
+  pinnedBlocksBearOff?: boolean | undefined;
+
+  /**
+   * Plakoto: whether a pinned mother loses only once the pinner has no checker left on its own
+   * 24-point; unset: true.
+   *
+   * @generated from field: optional bool mother_exception = 8;
+   */
+  motherException?: boolean | undefined;
+
+  /**
+   * Fevga: when the first checker is free; unset: PAST_START.
+   *
+   * @generated from field: tavli.v1.FirstChecker first_checker = 9;
+   */
+  firstChecker: FirstChecker;
+
+  /**
+   * Fevga: which primes are forbidden; unset: START_QUARTER_AND_UNBLOCK.
+   *
+   * @generated from field: tavli.v1.FevgaPrimes fevga_primes = 10;
+   */
+  fevgaPrimes: FevgaPrimes;
+
+  /**
+   * Fevga: when the starting-quarter rule is tested; unset: PLAY.
+   *
+   * @generated from field: tavli.v1.FevgaQuarterTest fevga_quarter_test = 11;
+   */
+  fevgaQuarterTest: FevgaQuarterTest;
 };
 
 /**
@@ -379,6 +487,49 @@ export type ScorePositionRequest = Message<"tavli.v1.ScorePositionRequest"> & {
    * @generated from field: tavli.v1.HomeHitAndRun home_hit_and_run = 4;
    */
   homeHitAndRun: HomeHitAndRun;
+
+  /**
+   * Plakoto: whether a pinned checker of the side stops its bear-off; unset: true.
+   *
+   * @generated from field: optional bool pinned_blocks_bear_off = 5;
+   */
+  pinnedBlocksBearOff?: boolean | undefined;
+
+  /**
+   * Plakoto: whether a pinned mother loses only once the pinner has no checker left on its own
+   * 24-point; unset: true.
+   *
+   * @generated from field: optional bool mother_exception = 6;
+   */
+  motherException?: boolean | undefined;
+
+  /**
+   * Fevga: when the first checker is free; unset: PAST_START.
+   *
+   * @generated from field: tavli.v1.FirstChecker first_checker = 7;
+   */
+  firstChecker: FirstChecker;
+
+  /**
+   * Fevga: which primes are forbidden; unset: START_QUARTER_AND_UNBLOCK.
+   *
+   * @generated from field: tavli.v1.FevgaPrimes fevga_primes = 8;
+   */
+  fevgaPrimes: FevgaPrimes;
+
+  /**
+   * Fevga: when the starting-quarter rule is tested; unset: PLAY.
+   *
+   * @generated from field: tavli.v1.FevgaQuarterTest fevga_quarter_test = 9;
+   */
+  fevgaQuarterTest: FevgaQuarterTest;
+
+  /**
+   * Plakoto: what a mother loss is worth, 2 or 3 points; unset (0): 2.
+   *
+   * @generated from field: uint32 mother_value = 10;
+   */
+  motherValue: number;
 };
 
 /**
@@ -410,7 +561,8 @@ export type ScorePositionResponse = Message<"tavli.v1.ScorePositionResponse"> & 
   playerWon: boolean;
 
   /**
-   * The points the result is worth before the cube: 1, 2 or 3 (0 while not over).
+   * The points the result is worth before the cube: 1, 2 or 3 (0 while not over, and in a
+   * drawn Plakoto game: GAME_RESULT_DRAW, which nobody wins).
    *
    * @generated from field: uint32 points = 3;
    */
@@ -472,6 +624,42 @@ export type ConvertPositionRequest = Message<"tavli.v1.ConvertPositionRequest"> 
    * @generated from field: tavli.v1.HomeHitAndRun home_hit_and_run = 4;
    */
   homeHitAndRun: HomeHitAndRun;
+
+  /**
+   * Plakoto: whether a pinned checker of the side stops its bear-off; unset: true.
+   *
+   * @generated from field: optional bool pinned_blocks_bear_off = 5;
+   */
+  pinnedBlocksBearOff?: boolean | undefined;
+
+  /**
+   * Plakoto: whether a pinned mother loses only once the pinner has no checker left on its own
+   * 24-point; unset: true.
+   *
+   * @generated from field: optional bool mother_exception = 6;
+   */
+  motherException?: boolean | undefined;
+
+  /**
+   * Fevga: when the first checker is free; unset: PAST_START.
+   *
+   * @generated from field: tavli.v1.FirstChecker first_checker = 7;
+   */
+  firstChecker: FirstChecker;
+
+  /**
+   * Fevga: which primes are forbidden; unset: START_QUARTER_AND_UNBLOCK.
+   *
+   * @generated from field: tavli.v1.FevgaPrimes fevga_primes = 8;
+   */
+  fevgaPrimes: FevgaPrimes;
+
+  /**
+   * Fevga: when the starting-quarter rule is tested; unset: PLAY.
+   *
+   * @generated from field: tavli.v1.FevgaQuarterTest fevga_quarter_test = 9;
+   */
+  fevgaQuarterTest: FevgaQuarterTest;
 };
 
 /**
