@@ -47,6 +47,11 @@ class ServiceError(Exception):
     status = grpc.StatusCode.INVALID_ARGUMENT
     reason = "INVALID_ARGUMENT"
 
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        if "code" in vars(cls):  # the name the status once had: it would be ignored
+            raise TypeError(f"{cls.__name__}: a service error's gRPC status code is its `status`")
+
     def __init__(
         self, message: str, *, details: Sequence[Message] = (), metadata: Mapping[str, str] | None = None
     ) -> None:
@@ -120,7 +125,7 @@ class InvalidMatchRecord(ServiceError):
 class FormatCannotRecord(ServiceError):
     """An export asked for in a format that cannot record the game's rules (SGF: backgammon alone)."""
 
-    code = grpc.StatusCode.FAILED_PRECONDITION
+    status = grpc.StatusCode.FAILED_PRECONDITION
     reason = "FORMAT_CANNOT_RECORD"
 
 
