@@ -130,8 +130,8 @@ class Table:
 class Tables:
     """Every game the server keeps, the most recently used of them in memory.
 
-    Every method runs on the server's event loop; the store is called, and stored logs are folded,
-    in worker threads.
+    Every method runs on the server's event loop; a store that waits on a database is called, and
+    stored logs are folded, in worker threads (an in-memory store is called on the loop itself).
     """
 
     def __init__(
