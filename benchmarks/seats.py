@@ -21,9 +21,9 @@ channel each), a new game started as each one ends:
 
 An action is a RollDice or a PlayMove the server made (an opening throw, a roll, a play); both
 transports make the same kinds. Prints a table of every round (actions per second, the server's
-CPU time an action), each transport's best, and stream / unary from the best rounds and round by
-round (target >= 2x). ``--profile`` then samples the server with py-spy (``--gil``) during one
-more round of each transport and prints where its time goes.
+and the client processes' CPU time an action), each transport's best, and stream / unary from
+the best rounds and round by round (target >= 2x). ``--profile`` then samples the server with
+py-spy (``--gil``) during one more round of each transport and prints where its time goes.
 """
 
 from __future__ import annotations
@@ -56,6 +56,7 @@ class Outcome:
     finished: float = 0.0
     actions: int = 0
     games: int = 0  # finished within the round
+    cpu: float = 0.0  # seconds of this client process's CPU time within the round
     errors: list[str] = field(default_factory=list)
 
 
@@ -66,6 +67,7 @@ class Round:
     actions: int
     games: int
     server_cpu: float  # seconds
+    client_cpu: float  # seconds, every client process's
     errors: list[str]
 
     @property
@@ -205,6 +207,7 @@ async def _client(
         await game(stub, random.Random(seed), Outcome(), time.time() + 0.5)  # warm the channel
         await asyncio.sleep(max(0.0, start_at - time.time()))
         outcome.started = time.time()
+        cpu_before = time.process_time()
         stop = outcome.started + seconds
 
         async def games_in_turn(number: int) -> None:
@@ -219,6 +222,7 @@ async def _client(
 
         await asyncio.gather(*(games_in_turn(number) for number in range(games)))
         outcome.finished = time.time()
+        outcome.cpu = time.process_time() - cpu_before
     return outcome
 
 
@@ -267,6 +271,7 @@ def measure(
         actions=sum(o.actions for o in outcomes),
         games=sum(o.games for o in outcomes),
         server_cpu=cpu_after - cpu_before,
+        client_cpu=sum(o.cpu for o in outcomes),
         errors=[error for o in outcomes for error in o.errors],
     )
 
@@ -275,13 +280,19 @@ def measure(
 
 
 def report(rounds: list[Round]) -> None:
-    print(f"{'transport':<10} {'actions':>8} {'actions/s':>10} {'games':>6} {'server ms/action':>17}  errors")
+    print(
+        f"{'transport':<10} {'actions':>8} {'actions/s':>10} {'games':>6} {'server ms/action':>17}"
+        f" {'clients ms/action':>18}  errors"
+    )
     for round_ in rounds:
-        cpu = 1000 * round_.server_cpu / round_.actions if round_.actions else float("nan")
+        server, clients = (
+            (1000 * cpu / round_.actions if round_.actions else float("nan"))
+            for cpu in (round_.server_cpu, round_.client_cpu)
+        )
         errors = f"{len(round_.errors)}: {round_.errors[0]}" if round_.errors else ""
         print(
             f"{round_.transport:<10} {round_.actions:>8} {round_.actions_per_second:>10.1f} {round_.games:>6}"
-            f" {cpu:>17.2f}  {errors}"
+            f" {server:>17.2f} {clients:>18.2f}  {errors}"
         )
     best = {
         transport: max(r.actions_per_second for r in rounds if r.transport == transport)
