@@ -311,17 +311,43 @@ cdef inline bint _step_above(CStep a, CStep b) noexcept:
     return a.hit > b.hit
 
 
-cdef str _step_text(CStep step):
+cdef int _point_chars(int point, char* out) noexcept nogil:
+    # A point's name (``play.point_name``): "off", "1" to "24", "bar".
+    if point == OFF or point == BAR:
+        memcpy(out, b"off" if point == OFF else b"bar", 3)
+        return 3
+    if point < 10:
+        out[0] = <char>(48 + point)
+        return 1
+    out[0] = <char>(48 + point // 10)
+    out[1] = <char>(48 + point % 10)
+    return 2
+
+
+cdef int _step_chars(CStep step, char* out) noexcept nogil:
+    cdef int length = _point_chars(step.start, out)
+    out[length] = 47  # "/"
+    length += 1 + _point_chars(step.end, out + length + 1)
     if step.hit:
-        return f"{_NAMES[step.start]}/{_NAMES[step.end]}*"
-    return f"{_NAMES[step.start]}/{_NAMES[step.end]}"
+        out[length] = 42  # "*"
+        length += 1
+    return length
+
+
+cdef enum:
+    MOST_NOTATION = 64  # the longest notation of four steps is under 40 characters
 
 
 cdef str _notation(const CStep* given, int count):
-    # ``play.format_steps``, step for step.
+    cdef char text[MOST_NOTATION]
+    return PyUnicode_DecodeASCII(text, _notation_chars(given, count, text), NULL)
+
+
+cdef int _notation_chars(const CStep* given, int count, char* out) noexcept:
+    # ``play.format_steps``, step for step, written into ``out``: its length.
     cdef CStep steps[4]
     cdef CStep first, second, swap
-    cdef int index, other, move, found, paths, point_index, hit_count
+    cdef int index, other, move, found, paths, point_index, length
     cdef int points[4][6]
     cdef int lengths[4]
     cdef int hit_points[4][4]
@@ -333,7 +359,7 @@ cdef str _notation(const CStep* given, int count):
     cdef int path_counts[4]
     cdef bint is_hit_point
     if count == 0:
-        return ""
+        return 0
     if count == 2:
         first, second = given[0], given[1]
         if first.start < second.start or (first.start == second.start and first.end < second.end):
@@ -342,7 +368,9 @@ cdef str _notation(const CStep* given, int count):
             if second.hit and first.end == second.end:
                 first.hit = 1
                 second.hit = 0
-            return _step_text(first) + " " + _step_text(second)
+            length = _step_chars(first, out)
+            out[length] = 32  # " "
+            return length + 1 + _step_chars(second, out + length + 1)
     for index in range(count):
         steps[index] = given[index]
     for index in range(1, count):  # sorted as tuples, from the highest down
@@ -403,19 +431,28 @@ cdef str _notation(const CStep* given, int count):
             for point_index in range(hit_lengths[move]):
                 hit_points[path_of[found]][hit_lengths[path_of[found]]] = hit_points[move][point_index]
                 hit_lengths[path_of[found]] += 1
-    parts = []
+    length = 0
     for other in range(paths):
+        if other:
+            out[length] = 32  # " "
+            length += 1
         move = path_of[other]
-        names = []
         for point_index in range(lengths[move]):
-            hit = False
+            if point_index:
+                out[length] = 47  # "/"
+                length += 1
+            length += _point_chars(points[move][point_index], out + length)
             for index in range(hit_lengths[move]):
                 if hit_points[move][index] == points[move][point_index]:
-                    hit = True
-            names.append(_NAMES[points[move][point_index]] + "*" if hit else _NAMES[points[move][point_index]])
-        text = "/".join(names)
-        parts.append(f"{text}({path_counts[other]})" if path_counts[other] > 1 else text)
-    return " ".join(parts)
+                    out[length] = 42  # "*"
+                    length += 1
+                    break
+        if path_counts[other] > 1:
+            out[length] = 40  # "("
+            out[length + 1] = <char>(48 + path_counts[other])
+            out[length + 2] = 41  # ")"
+            length += 3
+    return length
 
 
 cdef bint _same_path(const int* a, int a_length, const int* b, int b_length) noexcept:
@@ -896,18 +933,63 @@ cdef void _keep_legal(Search* search) noexcept nogil:
             search.count = kept
 
 
-cdef inline uint64_t _step_code(const CPlay* play) noexcept nogil:
-    # ``play.steps_code``: how many steps in 3 bits, then 14 bits a step (start, end, die, hit).
-    cdef uint64_t code = play.count
-    cdef int step
-    for step in range(play.count):
-        code |= <uint64_t>(
-            play.steps[step].start
-            | play.steps[step].end << 5
-            | play.steps[step].die << 10
-            | (1 if play.steps[step].hit else 0) << 13
-        ) << (3 + 14 * step)
-    return code
+# --- plays in protobuf's wire format -------------------------------------------------------------
+# ``wire.play_message``: tavli.v1's Play (notation 1, steps 2, position_id 3, hits 4; a Step's
+# from_point 1, to_point 2, die 3, hit 4), fields in their numbers' order, those at their
+# default value left out, as protobuf serializes a message.
+
+cdef enum:
+    WIRE_VARINT = 0
+    WIRE_LENGTH_DELIMITED = 2
+    MOST_VARINT = 10
+    MOST_STEP_MESSAGE = 10  # four one-byte fields and their tags
+    MOST_PLAY_MESSAGE = 2 + MOST_NOTATION + 4 * (2 + MOST_STEP_MESSAGE) + 16 + 2
+
+
+cdef inline int _varint(uint64_t value, char* out) noexcept nogil:
+    cdef int length = 0
+    while value >= 0x80:
+        out[length] = <char>(value & 0x7F | 0x80)
+        value >>= 7
+        length += 1
+    out[length] = <char>value
+    return length + 1
+
+
+cdef inline int _small_field(int number, int value, char* out) noexcept nogil:
+    # A varint field of a value under 128, if it is not 0 (the default, left out).
+    if value == 0:
+        return 0
+    out[0] = <char>(number << 3 | WIRE_VARINT)
+    out[1] = <char>value
+    return 2
+
+
+cdef int _play_message(const CPlay* play, tavli_bits id_bits, char* out) noexcept:
+    cdef int length = 2
+    cdef int step_length, index
+    cdef bint hits = False
+    cdef int notation_length = _notation_chars(play.steps, play.count, out + 2)
+    if notation_length:
+        out[0] = <char>(1 << 3 | WIRE_LENGTH_DELIMITED)
+        out[1] = <char>notation_length  # under 128: one byte
+        length += notation_length
+    else:
+        length = 0
+    for index in range(play.count):
+        step_length = _small_field(1, play.steps[index].start, out + length + 2)
+        step_length += _small_field(2, play.steps[index].end, out + length + 2 + step_length)
+        step_length += _small_field(3, play.steps[index].die, out + length + 2 + step_length)
+        step_length += _small_field(4, 1 if play.steps[index].hit else 0, out + length + 2 + step_length)
+        out[length] = <char>(2 << 3 | WIRE_LENGTH_DELIMITED)
+        out[length + 1] = <char>step_length
+        length += 2 + step_length
+        hits = hits or play.steps[index].hit
+    out[length] = <char>(3 << 3 | WIRE_LENGTH_DELIMITED)
+    out[length + 1] = 14
+    _id_chars(id_bits, out + length + 2)
+    length += 16
+    return length + _small_field(4, 1 if hits else 0, out + length)
 
 
 cdef class CompiledPlays:
@@ -1006,41 +1088,28 @@ cdef class CompiledPlays:
         cdef int index
         return [self._plays[index].hits != 0 for index in range(self._count)]
 
-    def position_ids_within(self, dict pieces):
-        """Each play's Position ID between the two byte strings ``pieces`` holds for the play's
-        steps code, the plays' in order, all joined (``LegalPlays.position_ids_within``)."""
+    def plays_field(self, int field):
+        """The plays as the repeated field number ``field`` of a protobuf message whose field
+        holds tavli.v1's ``Play`` messages, in protobuf's wire format (``wire.plays_field``)."""
         cdef int index
-        cdef Py_ssize_t size = 0
         cdef Py_ssize_t at = 0
-        cdef CPlay* play
         cdef tavli_bits quiet = 0
         cdef int quiet_start = _side_bits(self._opponent, &quiet, 0)
-        cdef list found = [None] * self._count
-        cdef tuple piece
-        cdef bytes before, after
-        for index in range(self._count):
-            piece = pieces[_step_code(&self._plays[index])]
-            found[index] = piece
-            size += len(<bytes>piece[0]) + 14 + len(<bytes>piece[1])
-        cdef bytes joined = PyBytes_FromStringAndSize(NULL, size)
-        cdef char* out = PyBytes_AS_STRING(joined)
-        for index in range(self._count):
-            play = &self._plays[index]
-            piece = <tuple>found[index]
-            before = <bytes>piece[0]
-            after = <bytes>piece[1]
-            memcpy(out + at, PyBytes_AS_STRING(before), len(before))
-            at += len(before)
-            _id_chars(self._id_bits(play, quiet, quiet_start), out + at)
-            at += 14
-            memcpy(out + at, PyBytes_AS_STRING(after), len(after))
-            at += len(after)
-        return joined
-
-    def step_codes(self):
-        """Each play's steps as one whole number (``play.steps_code``)."""
-        cdef int index
-        return [_step_code(&self._plays[index]) for index in range(self._count)]
+        cdef char message[MOST_PLAY_MESSAGE]
+        cdef int length
+        cdef char* out = <char*>malloc(self._count * (MOST_PLAY_MESSAGE + 2 * MOST_VARINT))
+        if out == NULL:
+            raise MemoryError()
+        try:
+            for index in range(self._count):
+                length = _play_message(&self._plays[index], self._id_bits(&self._plays[index], quiet, quiet_start), message)
+                at += _varint(<uint64_t>field << 3 | WIRE_LENGTH_DELIMITED, out + at)
+                at += _varint(length, out + at)
+                memcpy(out + at, message, length)
+                at += length
+            return PyBytes_FromStringAndSize(out, at)
+        finally:
+            free(out)
 
 
 def legal_plays(int rules, position, int high, int low):

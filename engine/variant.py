@@ -14,12 +14,12 @@ from collections.abc import Collection, Iterator, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from tavli.engine import core
+from tavli.engine import core, wire
 from tavli.engine.checking import GivenStep, check_play, higher_first
 from tavli.engine.errors import GameOverError, InvalidPositionError
 from tavli.engine.events import ResignLevel
 from tavli.engine.notation import read_play
-from tavli.engine.play import Dice, Play, Step, check_dice, steps_code
+from tavli.engine.play import Dice, Play, Step, check_dice
 from tavli.engine.position import BAR, CHECKERS_PER_SIDE, OFF, Checkers, Point, Position
 
 if TYPE_CHECKING:
@@ -142,29 +142,14 @@ class LegalPlays:
             return self._compiled.position_ids()
         return [play.position.position_id() for play in self._plays]
 
-    def step_codes(self) -> list[int]:
-        """Each play's steps as one whole number (:func:`~tavli.engine.play.steps_code`), in the
-        order of the plays."""
+    def plays_field(self, field: int) -> bytes:
+        """The plays, in their order, as the repeated field number ``field`` of a protobuf message
+        that holds tavli.v1's ``Play`` messages, in protobuf's wire format: what a server joins to
+        the rest of its answer (:mod:`tavli.engine.wire`; in C with the compiled core)."""
         if self._plays is None:
             assert self._compiled is not None
-            return self._compiled.step_codes()
-        return [steps_code(play.steps) for play in self._plays]
-
-    def position_ids_within(self, pieces: dict[int, tuple[bytes, bytes]]) -> bytes:
-        """Each play's Position ID (in ASCII) between the two byte strings ``pieces`` holds for the
-        play's :meth:`step_codes`, the plays' in order, all joined: a template filled in for
-        every play at once, as the server fills its serialized answers.
-
-        :raises KeyError: if ``pieces`` lacks a play's code.
-        """
-        if self._plays is None:
-            assert self._compiled is not None
-            return self._compiled.position_ids_within(pieces)
-        filled: list[bytes] = []
-        for code, position_id in zip(self.step_codes(), self.position_ids(), strict=True):
-            before, after = pieces[code]
-            filled += (before, position_id.encode("ascii"), after)
-        return b"".join(filled)
+            return self._compiled.plays_field(field)
+        return wire.plays_field(field, ((play.steps, play.position.position_id()) for play in self._plays))
 
     def notations(self) -> list[str]:
         """Each play in standard notation, in the order of the plays."""

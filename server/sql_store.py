@@ -20,7 +20,7 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from tavli.server.players import NOBODY, Players, SeatPlayer
 from tavli.server.store import (
@@ -228,6 +228,8 @@ class SqlStore:
     now raised as :class:`~tavli.server.errors.StoreUnavailable`) and may hear of each write
     through :meth:`_written`.
     """
+
+    waits: ClassVar[bool] = True
 
     def __init__(self, dialect: Dialect) -> None:
         self._sql = {purpose: dialect.text(statement) for purpose, statement in _STATEMENTS.items()}

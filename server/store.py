@@ -26,7 +26,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from tavli.server.players import NOBODY, Players
 
@@ -120,6 +120,12 @@ NOT_WAITING = -1
 
 
 class Store(Protocol):
+    @property
+    def waits(self) -> bool:
+        """Whether its calls wait on a database: then a caller on the event loop makes them on a
+        thread; an in-memory store's calls are short, and are made on the event loop itself."""
+        ...
+
     def create(
         self,
         record: GameRecord,
@@ -227,6 +233,8 @@ class Store(Protocol):
 @dataclass
 class MemoryStore:
     """A store that forgets everything when the process ends: for tests."""
+
+    waits: ClassVar[bool] = False
 
     records: dict[str, GameRecord] = field(default_factory=dict)
     events: dict[str, list[dict[str, Any]]] = field(default_factory=dict)

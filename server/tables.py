@@ -24,7 +24,7 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import structlog
 
@@ -57,6 +57,7 @@ from tavli.server.watch_feed import Feed
 from tavli.v1 import games_service_pb2 as pb
 
 Action = Callable[[Match, Side], object]
+T = TypeVar("T")
 log = structlog.get_logger("tavli.server")
 
 # Lost races an action is decided again after before it gives up with ABORTED.
@@ -129,8 +130,8 @@ class Table:
 class Tables:
     """Every game the server keeps, the most recently used of them in memory.
 
-    Every method runs on the server's event loop; the store is called, and stored logs are folded,
-    in worker threads.
+    Every method runs on the server's event loop; a store that waits on a database is called, and
+    stored logs are folded, in worker threads (an in-memory store is called on the loop itself).
     """
 
     def __init__(
@@ -238,7 +239,7 @@ class Tables:
         try:
             # A verifiable game's first event, the commitment to its seed, is stored with the game;
             # an imported record's log is written out in the worker thread too.
-            await asyncio.to_thread(
+            await self._in_store(
                 lambda: self.store.create(
                     record, [event.to_dict() for event in match.events], view.summary, stored, match.deadline
                 )
@@ -323,10 +324,16 @@ class Tables:
         """
         return (await self._table(name)).view
 
+    async def _in_store(self, call: Callable[[], T]) -> T:
+        """``call``'s answer, for a call that reads or writes the store: on a thread when the store
+        waits on a database, on the event loop itself when it does not (a thread's hand-off would
+        cost more than the call)."""
+        return await asyncio.to_thread(call) if self.store.waits else call()
+
     async def listing(self, page_size: int, after: tuple[float, str] | None) -> list[Summary]:
         """A page of games, newest first, after the cursor ``(created, name)``, read from the
         summaries stored with each game's last action (no game is replayed for a listing)."""
-        rows = await asyncio.to_thread(self.store.listing, page_size, after)
+        rows = await self._in_store(lambda: self.store.listing(page_size, after))
         return [Summary(record, summary or await self._summary_of(record)) for record, summary in rows]
 
     # --- acting ----------------------------------------------------------------------------
@@ -430,7 +437,7 @@ class Tables:
     async def _commit(self, table: Table, append: Append, after: GameView) -> bool:
         """Write ``append``; publish ``after`` once it is stored. False if the write lost a race."""
         try:
-            await asyncio.to_thread(self.store.append, append)
+            await self._in_store(lambda: self.store.append(append))
         except StoreConflict:
             return False
         table.publish(after)
@@ -724,7 +731,7 @@ class Tables:
         :raises RequestIdReused: if the id was stored with another method, seat or body.
         """
         not_before = self.clock() - self.request_retention
-        earlier = await asyncio.to_thread(self.store.request, scope, request.request_id, not_before)
+        earlier = await self._in_store(lambda: self.store.request(scope, request.request_id, not_before))
         if earlier is None:
             return None
         if (earlier.method, earlier.seat, earlier.body_hash) != (request.method, seat, request.body_hash):

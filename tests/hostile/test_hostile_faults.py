@@ -480,7 +480,7 @@ def test_a_read_only_database_refuses_actions_as_unavailable_and_loses_nothing(
 
 # --- a replica killed behind nginx ------------------------------------------------------------------
 
-REPLICA_GAMES = 100  # enough play for ten kills: the other replicas go on serving while one restarts
+REPLICA_GAMES = 150  # enough play for ten kills: the other replicas go on serving while one restarts
 REPLICA_KILLS = 10
 
 

@@ -1,15 +1,22 @@
-"""Answers built in bulk (server/answers.py) are the very messages built field by field."""
+"""Answers built in bulk (server/answers.py) are the very bytes of the messages built field by field:
+the plays written by the engine (the compiled core's writer and the pure one alike), the batch's
+from pieces kept."""
 
 from __future__ import annotations
 
+import contextlib
 import random
+from collections.abc import Iterator
 
 import pytest
 
-from tavli.engine import BACKGAMMON, LONG_NARDI, Play, Variant
+from tavli.engine import BACKGAMMON, LONG_NARDI, VARIANTS, LegalPlays, Play, Position, Variant
+from tavli.engine.backgammon import START_VALUES
+from tavli.engine.checking import higher_first
+from tavli.engine.variants import variant_with
 from tavli.server import answers
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb, rules_service_pb2 as pb
-from tests.engine.test_compiled_core import reached_positions
+from tests.engine.test_compiled_core import pure, reached_positions
 
 
 def play_message(play: Play) -> board_pb2.Play:
@@ -21,19 +28,78 @@ def play_message(play: Play) -> board_pb2.Play:
     )
 
 
+# Every way of moving checkers the engine has: the variants, and backgammon's other starts and rule
+# of the hitter (the compiled core plays some of these, the pure engine the others).
+VARIANTS_LISTED = [
+    *VARIANTS.values(),
+    *(variant_with("backgammon", (("start", start),)) for start in START_VALUES if start != "STANDARD"),
+    variant_with("backgammon", (("home_hit_and_run", "FORBIDDEN"),)),
+]
+POSITIONS_A_VARIANT = 2_000
+
+
+def random_positions(variant: Variant, count: int, seed: int) -> Iterator[tuple[Position, tuple[int, int]]]:
+    """``count`` positions of seeded games of random legal plays, each with the roll then played
+    (the higher die first, as the engine takes it)."""
+    rng = random.Random(seed)
+    made = 0
+    while True:
+        position = variant.start_position()
+        while variant.result(position) is None:
+            dice = higher_first((rng.randint(1, 6), rng.randint(1, 6)))
+            yield position, dice
+            made += 1
+            if made == count:
+                return
+            position = rng.choice(list(variant.legal_plays(position, dice))).position.swapped()
+
+
+def built_one_by_one(legal: LegalPlays) -> pb.ListLegalPlaysResponse:
+    return pb.ListLegalPlaysResponse(dice_used=legal.dice_used, plays=[play_message(p) for p in legal])
+
+
 @pytest.mark.slow
-def test_listed_plays_are_the_messages_built_one_by_one() -> None:
-    for variant, seed in ((BACKGAMMON, 1), (LONG_NARDI, 2)):
-        for position, dice in reached_positions(variant, 3_000, seed):
-            legal = variant.legal_plays(position, dice)
-            built = pb.ListLegalPlaysResponse(
-                dice_used=legal.dice_used, plays=[play_message(p) for p in legal]
+@pytest.mark.parametrize("variant", VARIANTS_LISTED, ids=repr)
+def test_listed_plays_are_the_bytes_of_the_messages_built_one_by_one(variant: Variant) -> None:
+    """With the compiled core where it plays the variant, and with the pure engine."""
+    for index, (position, dice) in enumerate(
+        random_positions(variant, POSITIONS_A_VARIANT, seed=len(repr(variant)))
+    ):
+        for engine in (contextlib.nullcontext, pure):
+            with engine():
+                legal = variant.generate_plays(position, dice)
+            built = built_one_by_one(legal)
+            where = f"{variant!r} {position.position_id()} {dice}"
+            assert answers.legal_plays_response(legal).SerializeToString() == built.SerializeToString(), where
+            actions = answers.with_plays(
+                games_pb.ListLegalActionsResponse(etag=f"e{index}", actions=[1]), legal
             )
-            listed = answers.legal_plays_response(legal)
-            assert listed == built
-            assert listed.SerializeToString() == built.SerializeToString()
-            actions = answers.with_plays(games_pb.ListLegalActionsResponse(etag="e1", actions=[1]), legal)
-            assert list(actions.plays) == list(built.plays) and actions.etag == "e1"
+            expected = games_pb.ListLegalActionsResponse(etag=f"e{index}", actions=[1], plays=built.plays)
+            assert actions.SerializeToString() == expected.SerializeToString(), where
+
+
+def test_the_engines_write_the_same_plays() -> None:
+    compared = 0
+    for variant in (BACKGAMMON, LONG_NARDI):
+        for position, dice in random_positions(variant, 500, seed=9):
+            compiled = variant.generate_plays(position, dice)
+            with pure():
+                reference = variant.generate_plays(position, dice)
+            assert compiled.plays_field(2) == reference.plays_field(2)
+            compared += 1
+    assert compared == 1_000
+
+
+def test_a_roll_that_cannot_be_played_lists_one_play_without_steps() -> None:
+    closed = Position.from_points({25: 2, 6: 13}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 3})
+    for engine in (contextlib.nullcontext, pure):
+        with engine():
+            legal = BACKGAMMON.generate_plays(closed, (6, 5))
+        answer = answers.legal_plays_response(legal)
+        assert answer.dice_used == 0
+        assert [(play.notation, list(play.steps), play.position_id) for play in answer.plays] == [
+            ("", [], closed.position_id())
+        ]
 
 
 def test_a_batch_answer_keeps_each_request_in_its_place() -> None:
@@ -55,13 +121,12 @@ def test_a_batch_answer_keeps_each_request_in_its_place() -> None:
 
 @pytest.mark.slow
 def test_answers_stay_right_when_the_pieces_kept_overflow(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(answers, "_MOST_LISTED", 8)
-    monkeypatch.setattr(answers, "_LISTED", {})
-    most_plays = 0
+    monkeypatch.setattr(answers, "_MOST_PIECES", 8)
+    monkeypatch.setattr(answers, "_PIECES", {})
+    rng = random.Random(6)
     for position, dice in reached_positions(BACKGAMMON, 300, 6):
-        legal = BACKGAMMON.legal_plays(position, dice)
-        most_plays = max(most_plays, len(legal))
-        built = pb.ListLegalPlaysResponse(dice_used=legal.dice_used, plays=[play_message(p) for p in legal])
-        assert answers.legal_plays_response(legal) == built
+        plays = rng.sample(list(BACKGAMMON.legal_plays(position, dice)), 1) * 3
+        expected = [pb.ValidatePlayResponse(legal=True, play=play_message(play)) for play in plays]
+        assert answers.batch_response(plays) == pb.BatchValidatePlaysResponse(responses=expected)
         # Past the bound, the older half goes before an answer; an answer's own pieces stay.
-        assert len(answers._LISTED[pb.ListLegalPlaysResponse]) <= 8 + 2 * most_plays
+        assert len(answers._PIECES) <= 8 + 1

@@ -6,8 +6,9 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import threading
 from collections.abc import Callable, Coroutine
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import pytest
 
@@ -38,6 +39,7 @@ class FaultyStore(MemoryStore):
     """A memory store whose next append runs ``before_append`` first (another process's write,
     or a full disk)."""
 
+    waits: ClassVar[bool] = True  # as a database shared with other processes: called on a thread
     before_append: Callable[[Append], None] | None = None
     loads: int = 0
 
@@ -95,6 +97,40 @@ def test_a_write_that_loses_the_race_leaves_no_trace_and_the_action_is_decided_a
         assert [event.to_dict() for event in view.events] == store.events[name]
 
     run(scenario())
+
+
+class ThreadNotingStore(FaultyStore):
+    """Notes the thread of each write and of each request_id looked up."""
+
+    threads: list[int]
+
+    def append(self, append: Append) -> None:
+        self.threads.append(threading.get_ident())
+        super().append(append)
+
+    def request(self, scope: str, request_id: str, not_before: float) -> Any:
+        self.threads.append(threading.get_ident())
+        return super().request(scope, request_id, not_before)
+
+
+@pytest.mark.parametrize("waits", [False, True], ids=["in memory", "on a database"])
+def test_a_store_that_waits_is_called_on_a_thread_and_one_in_memory_on_the_event_loop(waits: bool) -> None:
+    async def scenario() -> None:
+        store = ThreadNotingStore()
+        store.threads = []
+        store.waits = waits  # type: ignore[misc]
+        tables = tables_over(store)
+        created = await tables.create(MONEY, dice_mode="system", dice_seed="", request=None)
+        await tables.act(created.game.name, created.tokens[0], "", request("RollDice"), roll)
+        loop_thread = threading.get_ident()
+        assert len(store.threads) == 2  # the request_id looked up, the action written
+        assert all((thread != loop_thread) == waits for thread in store.threads)
+
+    run(scenario())
+
+
+def roll(match: Any, seat: int) -> object:
+    return match.roll(seat)
 
 
 def test_a_write_the_store_refuses_changes_nothing_anyone_sees() -> None:
