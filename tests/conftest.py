@@ -77,6 +77,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """With --engine-only, the files outside tests/engine are not even imported: each of the pass's
+    processes would otherwise read (and rewrite the asserts of) every test module only to leave its
+    tests out."""
+    if not config.getoption("--engine-only") or not collection_path.is_relative_to(TESTS):
+        return None
+    engine = TESTS / "engine"
+    if collection_path.is_relative_to(engine) or engine.is_relative_to(collection_path):
+        return None
+    return True
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         folder = item.path.relative_to(TESTS).parts[0] if item.path.is_relative_to(TESTS) else ""
