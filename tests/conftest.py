@@ -58,6 +58,39 @@ FIXTURE_MARKERS: dict[str, tuple[str, ...]] = {
 """The markers a test carries for a fixture it uses."""
 
 
+ONE_PROCESS: dict[str, str] = {
+    "tests/clients/test_install.py": "the project built and installed into a fresh venv",
+    "tests/clients/test_gnubg_bridge.py": "a gnubg process",
+    "tests/engine/test_realmat.py": "the real files checked, gnubg's readings of them, gnubg's own matches",
+    "tests/engine/test_gnubg_mat_harness.py": "a match gnubg plays",
+    "tests/engine/test_gnubg_nackgammon.py": "the nackgammon matches gnubg plays",
+}
+"""The test modules whose tests share what a module-scoped fixture makes at some cost (the
+reason): parallel runs hand each of them to one process whole, so that it is made once rather
+than once in every process that runs one of its tests."""
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """xdist's ``load`` distribution, but with the modules of ONE_PROCESS each kept to one process
+    (xdist's own loadgroup groups by a marker through the tests' node ids, which it can no longer
+    rename under pytest 9: its groups come apart)."""
+    from xdist.scheduler import LoadScopeScheduling  # type: ignore[import-untyped]
+
+    if config.getoption("dist") != "load":
+        return None
+
+    class OneProcessModules(LoadScopeScheduling):  # type: ignore[misc]
+        """Each test is a unit of its own but for the modules of ONE_PROCESS, a unit each, handed
+        out in the order of the collection (the slow tests first), not the largest unit first."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return module if module in ONE_PROCESS else nodeid
+
+    config.option.loadscopereorder = False
+    return OneProcessModules(config, log)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("tavli", "which of tavli's tests run (./run test's passes)")
     group.addoption(
