@@ -146,7 +146,7 @@ def _perft(rules: Backgammon, position: Position, depth: int) -> int:
     [
         (HYPERGAMMON[1], 3, 9_026),
         (HYPERGAMMON[2], 2, 6_616),
-        (HYPERGAMMON[3], 2, 38_017),
+        pytest.param(HYPERGAMMON[3], 2, 38_017, marks=pytest.mark.slow),
         (NACKGAMMON, 1, 547),
         (NO_HIT_AND_RUN, 1, 447),
     ],

@@ -514,7 +514,9 @@ def _perft(find: object, position: Position, depth: int) -> int:
     return total
 
 
-@pytest.mark.parametrize(("depth", "expected"), [(1, 22), (2, 479), (3, 21893)])
+@pytest.mark.parametrize(
+    ("depth", "expected"), [(1, 22), (2, 479), pytest.param(3, 21893, marks=pytest.mark.slow)]
+)
 def test_perft_from_the_start(depth: int, expected: int) -> None:
     assert _perft(lambda position, dice: results(FEVGA, position, dice), START, depth) == expected
     assert _perft(_brute_force_results, START, depth) == expected
