@@ -62,7 +62,7 @@ ONE_PROCESS: dict[str, str] = {
     "tests/clients/test_install.py": "the project built and installed into a fresh venv",
     "tests/clients/test_gnubg_bridge.py": "a gnubg process",
     "tests/engine/test_realmat.py": "the real files checked, gnubg's readings of them, gnubg's own matches",
-    "tests/engine/test_gnubg_mat_harness.py": "a match gnubg plays",
+    "tests/test_gnubg_mat.py": "a match gnubg plays",
     "tests/engine/test_gnubg_nackgammon.py": "the nackgammon matches gnubg plays",
 }
 """The test modules whose tests share what a module-scoped fixture makes at some cost (the
