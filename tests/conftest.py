@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 import structlog
 
+from tavli.engine import core
+
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
 SHARED_VECTORS = REPO.parent / "shared" / "vectors"
@@ -30,6 +32,28 @@ def structlog_as_a_new_process_has_it() -> Iterator[None]:
     nothing to the next (a command run in the test's process, say, that prints JSON)."""
     yield
     structlog.reset_defaults()
+
+
+@pytest.fixture(autouse=True)
+def no_core_means_no_core(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A test marked no_core fails if it reaches the engine's compiled core: the pure engine's
+    pass leaves it out on the word of that mark, which must therefore stay true."""
+    compiled = core.compiled
+    if compiled is None or request.node.get_closest_marker("no_core") is None:
+        yield
+        return
+    reached: set[str] = set()
+
+    class WatchedCore:
+        """The compiled core, noting what is asked of it."""
+
+        def __getattr__(self, name: str) -> object:
+            reached.add(name)
+            return getattr(compiled, name)
+
+    monkeypatch.setattr(core, "compiled", WatchedCore())
+    yield
+    assert not reached, f"marked no_core, this test reached the compiled core's {', '.join(sorted(reached))}"
 
 
 @pytest.fixture(scope="session")
@@ -96,7 +120,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--engine-only",
         action="store_true",
-        help="only the engine's own tests (tests/engine): the pass on the pure engine",
+        help="the engine's own tests (tests/engine) but those marked no_core: the pass on the pure engine",
     )
     group.addoption(
         "--together",
@@ -132,7 +156,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 for name in names:
                     item.add_marker(name)
     wanted = [
-        lambda item: not config.getoption("--engine-only") or item.get_closest_marker("engine"),
+        lambda item: (
+            not config.getoption("--engine-only")
+            or (item.get_closest_marker("engine") and not item.get_closest_marker("no_core"))
+        ),
         lambda item: not config.getoption("--together") or not item.get_closest_marker("alone"),
         lambda item: not config.getoption("--alone") or item.get_closest_marker("alone"),
     ]

@@ -514,6 +514,7 @@ def _perft(find: object, position: Position, depth: int) -> int:
     return total
 
 
+@pytest.mark.no_core
 @pytest.mark.parametrize(
     ("depth", "expected"), [(1, 22), (2, 479), pytest.param(3, 21893, marks=pytest.mark.slow)]
 )
