@@ -537,6 +537,8 @@ OPTION_SETS = [
 ]
 
 
+@pytest.mark.slow
+@pytest.mark.no_core
 @settings(max_examples=150, deadline=None)
 @given(long_nardi_positions, dice, st.sampled_from(OPTION_SETS))
 def test_the_generator_agrees_with_the_brute_force_enumerator(
@@ -551,6 +553,7 @@ def _vector_positions(vectors_dir: Path) -> list[Position]:
     return list(dict.fromkeys(Position.from_id(str(row["position_id"])) for row in _rows(vectors_dir)))
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(dice, st.sampled_from(OPTION_SETS), st.data())
 def test_the_generator_agrees_with_the_brute_force_enumerator_on_the_vectors_positions(
