@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import structlog
+from hypothesis import settings
 
 from tavli.engine import core
 
@@ -16,6 +17,11 @@ TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
 SHARED_VECTORS = REPO.parent / "shared" / "vectors"
 DATA = TESTS / "data"
+
+# No deadline on hypothesis's examples: on a machine busy with other work, an example's time says
+# nothing of the code (speed belongs in benchmarks/), and a test must fail only for what it finds.
+settings.register_profile("tavli", deadline=None)
+settings.load_profile("tavli")
 
 
 @pytest.fixture(scope="session")
