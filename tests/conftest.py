@@ -1,5 +1,6 @@
-"""Shared test fixtures (where the rule book's vectors live, a PostgreSQL server) and the markers each
-test carries by its folder and fixtures."""
+"""Shared test fixtures (where the rule book's vectors live, a PostgreSQL server), the markers each
+test carries by its folder and fixtures, which tests each of ./run test's passes runs, and how the
+parallel passes hand them out."""
 
 from __future__ import annotations
 
