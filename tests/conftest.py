@@ -1,5 +1,6 @@
-"""Shared test fixtures (where the rule book's vectors live, a PostgreSQL server) and the markers each
-test carries by its folder and fixtures."""
+"""Shared test fixtures (where the rule book's vectors live, a PostgreSQL server), the markers each
+test carries by its folder and fixtures, which tests each of ./run test's passes runs, and how the
+parallel passes hand them out."""
 
 from __future__ import annotations
 
@@ -9,11 +10,19 @@ from pathlib import Path
 
 import pytest
 import structlog
+from hypothesis import settings
+
+from tavli.engine import core
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
 SHARED_VECTORS = REPO.parent / "shared" / "vectors"
 DATA = TESTS / "data"
+
+# No deadline on hypothesis's examples: on a machine busy with other work, an example's time says
+# nothing of the code (speed belongs in benchmarks/), and a test must fail only for what it finds.
+settings.register_profile("tavli", deadline=None)
+settings.load_profile("tavli")
 
 
 @pytest.fixture(scope="session")
@@ -30,6 +39,28 @@ def structlog_as_a_new_process_has_it() -> Iterator[None]:
     nothing to the next (a command run in the test's process, say, that prints JSON)."""
     yield
     structlog.reset_defaults()
+
+
+@pytest.fixture(autouse=True)
+def no_core_means_no_core(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A test marked no_core fails if it reaches the engine's compiled core: the pure engine's
+    pass leaves it out on the word of that mark, which must therefore stay true."""
+    compiled = core.compiled
+    if compiled is None or request.node.get_closest_marker("no_core") is None:
+        yield
+        return
+    reached: set[str] = set()
+
+    class WatchedCore:
+        """The compiled core, noting what is asked of it."""
+
+        def __getattr__(self, name: str) -> object:
+            reached.add(name)
+            return getattr(compiled, name)
+
+    monkeypatch.setattr(core, "compiled", WatchedCore())
+    yield
+    assert not reached, f"marked no_core, this test reached the compiled core's {', '.join(sorted(reached))}"
 
 
 @pytest.fixture(scope="session")
@@ -58,12 +89,45 @@ FIXTURE_MARKERS: dict[str, tuple[str, ...]] = {
 """The markers a test carries for a fixture it uses."""
 
 
+ONE_PROCESS: dict[str, str] = {
+    "tests/clients/test_install.py": "the project built and installed into a fresh venv",
+    "tests/clients/test_gnubg_bridge.py": "a gnubg process",
+    "tests/engine/test_realmat.py": "the real files checked, gnubg's readings of them, gnubg's own matches",
+    "tests/test_gnubg_mat.py": "a match gnubg plays",
+    "tests/engine/test_gnubg_nackgammon.py": "the nackgammon matches gnubg plays",
+}
+"""The test modules whose tests share what a module-scoped fixture makes at some cost (the
+reason): parallel runs hand each of them to one process whole, so that it is made once rather
+than once in every process that runs one of its tests."""
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """xdist's ``load`` distribution, but with the modules of ONE_PROCESS each kept to one process
+    (xdist's own loadgroup groups by a marker through the tests' node ids, which it can no longer
+    rename under pytest 9: its groups come apart)."""
+    from xdist.scheduler import LoadScopeScheduling  # type: ignore[import-untyped]
+
+    if config.getoption("dist") != "load":
+        return None
+
+    class OneProcessModules(LoadScopeScheduling):  # type: ignore[misc]
+        """Each test is a unit of its own but for the modules of ONE_PROCESS, a unit each, handed
+        out in the order of the collection (the slow tests first), not the largest unit first."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return module if module in ONE_PROCESS else nodeid
+
+    config.option.loadscopereorder = False
+    return OneProcessModules(config, log)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("tavli", "which of tavli's tests run (./run test's passes)")
     group.addoption(
         "--engine-only",
         action="store_true",
-        help="only the engine's own tests (tests/engine): the pass on the pure engine",
+        help="the engine's own tests (tests/engine) but those marked no_core: the pass on the pure engine",
     )
     group.addoption(
         "--together",
@@ -77,6 +141,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """With --engine-only, the files outside tests/engine are not even imported: each of the pass's
+    processes would otherwise read (and rewrite the asserts of) every test module only to leave its
+    tests out."""
+    if not config.getoption("--engine-only") or not collection_path.is_relative_to(TESTS):
+        return None
+    engine = TESTS / "engine"
+    if collection_path.is_relative_to(engine) or engine.is_relative_to(collection_path):
+        return None
+    return True
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         folder = item.path.relative_to(TESTS).parts[0] if item.path.is_relative_to(TESTS) else ""
@@ -87,7 +163,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 for name in names:
                     item.add_marker(name)
     wanted = [
-        lambda item: not config.getoption("--engine-only") or item.get_closest_marker("engine"),
+        lambda item: (
+            not config.getoption("--engine-only")
+            or (item.get_closest_marker("engine") and not item.get_closest_marker("no_core"))
+        ),
         lambda item: not config.getoption("--together") or not item.get_closest_marker("alone"),
         lambda item: not config.getoption("--alone") or item.get_closest_marker("alone"),
     ]

@@ -44,6 +44,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from tavli.v1 import board_pb2, rules_service_pb2 as rules_pb2, rules_service_pb2_grpc
 from tests.server_play import REPO, RPC_TIMEOUT, free_port, stop_process, wait_until_serving
 
+pytestmark = pytest.mark.slow  # the install: pip and the core's compilation
+
 # What a source checkout has that the build needs (the rest: tests, benchmarks, the run script).
 SOURCE = ("pyproject.toml", "README.md", "proto", "engine", "server", "clients")
 # (clients/web/dist is not skipped: it is the web table as built, committed and installed)

@@ -144,11 +144,11 @@ def _perft(rules: Backgammon, position: Position, depth: int) -> int:
 @pytest.mark.parametrize(
     ("rules", "depth", "count"),
     [
-        (HYPERGAMMON[1], 3, 9_026),
-        (HYPERGAMMON[2], 2, 6_616),
-        (HYPERGAMMON[3], 2, 38_017),
+        pytest.param(HYPERGAMMON[1], 3, 9_026, marks=pytest.mark.no_core),
+        pytest.param(HYPERGAMMON[2], 2, 6_616, marks=pytest.mark.no_core),
+        pytest.param(HYPERGAMMON[3], 2, 38_017, marks=[pytest.mark.no_core, pytest.mark.slow]),
         (NACKGAMMON, 1, 547),
-        (NO_HIT_AND_RUN, 1, 447),
+        pytest.param(NO_HIT_AND_RUN, 1, 447, marks=pytest.mark.no_core),
     ],
 )
 def test_perft_from_the_start_agrees_with_brute_force(rules: Backgammon, depth: int, count: int) -> None:
@@ -156,7 +156,10 @@ def test_perft_from_the_start_agrees_with_brute_force(rules: Backgammon, depth: 
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("rules", "count"), [(NACKGAMMON, 324_161), (NO_HIT_AND_RUN, 200_516)])
+@pytest.mark.parametrize(
+    ("rules", "count"),
+    [(NACKGAMMON, 324_161), pytest.param(NO_HIT_AND_RUN, 200_516, marks=pytest.mark.no_core)],
+)
 def test_perft_to_depth_two_agrees_with_brute_force(rules: Backgammon, count: int) -> None:
     assert _perft(rules, rules.start_position(), 2) == count
 

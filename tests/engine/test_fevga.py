@@ -514,7 +514,10 @@ def _perft(find: object, position: Position, depth: int) -> int:
     return total
 
 
-@pytest.mark.parametrize(("depth", "expected"), [(1, 22), (2, 479), (3, 21893)])
+@pytest.mark.no_core
+@pytest.mark.parametrize(
+    ("depth", "expected"), [(1, 22), (2, 479), pytest.param(3, 21893, marks=pytest.mark.slow)]
+)
 def test_perft_from_the_start(depth: int, expected: int) -> None:
     assert _perft(lambda position, dice: results(FEVGA, position, dice), START, depth) == expected
     assert _perft(_brute_force_results, START, depth) == expected
@@ -534,6 +537,8 @@ OPTION_SETS = [
 ]
 
 
+@pytest.mark.slow
+@pytest.mark.no_core
 @settings(max_examples=150, deadline=None)
 @given(long_nardi_positions, dice, st.sampled_from(OPTION_SETS))
 def test_the_generator_agrees_with_the_brute_force_enumerator(
@@ -548,6 +553,7 @@ def _vector_positions(vectors_dir: Path) -> list[Position]:
     return list(dict.fromkeys(Position.from_id(str(row["position_id"])) for row in _rows(vectors_dir)))
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(dice, st.sampled_from(OPTION_SETS), st.data())
 def test_the_generator_agrees_with_the_brute_force_enumerator_on_the_vectors_positions(

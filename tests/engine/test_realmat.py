@@ -12,7 +12,7 @@ import pytest
 
 from tavli.engine.events import Doubled, Played
 from tavli.engine.matfile import MatchCheck, check_mat
-from tests.gnubg_mat import gnubg_read, gnubg_reads, gnubg_selfplay_match, requires_gnubg
+from tests.gnubg_mat import GnubgReading, gnubg_read, gnubg_reads, gnubg_selfplay_match, requires_gnubg
 
 REALMAT = Path(__file__).resolve().parents[3] / "shared" / "realmat"
 FILES = sorted(path for path in REALMAT.rglob("*") if path.is_file() and path.name != "README.md")
@@ -47,6 +47,12 @@ def checked() -> dict[Path, MatchCheck]:
     return {path: check_mat(path.read_bytes()) for path in FILES}
 
 
+@pytest.fixture(scope="module")
+def readings() -> dict[Path, GnubgReading | None]:
+    """How gnubg reads each real file (one gnubg process a file)."""
+    return gnubg_reads(FILES)
+
+
 def test_every_real_file_is_read(checked: dict[Path, MatchCheck]) -> None:
     assert len(checked) == len(FILES) >= 177
     assert all(check.games for check in checked.values())
@@ -74,8 +80,9 @@ def test_the_real_files_problems_are_found_where_they_stand(checked: dict[Path, 
 
 @pytest.mark.slow
 @requires_gnubg
-def test_every_clean_real_file_scores_as_gnubg_reads_it(checked: dict[Path, MatchCheck]) -> None:
-    readings = gnubg_reads(FILES)
+def test_every_clean_real_file_scores_as_gnubg_reads_it(
+    checked: dict[Path, MatchCheck], readings: dict[Path, GnubgReading | None]
+) -> None:
     clean = [path for path, check in checked.items() if check.clean]
     assert len(clean) >= 150
     for path in clean:
@@ -150,12 +157,11 @@ def test_every_illegal_play_gnubg_warns_of_is_found_at_its_line(selfplay: list[P
 @pytest.mark.slow
 @requires_gnubg
 def test_where_gnubg_warns_of_a_drop_without_a_double_the_record_wrote_a_dance_before_it(
-    checked: dict[Path, MatchCheck],
+    checked: dict[Path, MatchCheck], readings: dict[Path, GnubgReading | None]
 ) -> None:
     """gnubg misreads a roll written with nothing played (a checker on the bar that cannot enter)
     followed by the opponent's double, and then warns of the drop: the engine finds the roll had
     no legal play (it takes an empty play only then), the double and the drop as written."""
-    readings = gnubg_reads(FILES)
     warned = [
         path
         for path, reading in readings.items()

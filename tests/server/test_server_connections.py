@@ -6,12 +6,12 @@ from __future__ import annotations
 import os
 import resource
 import socket
-import time
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from tests.server_play import stop_process, tavli_serve
+from tests.supervision import wait_for
 
 IDLE_CONNECTIONS = 1_100
 SOFT_LIMIT = 1_024  # a common default: fewer descriptors than the idle connections need
@@ -30,8 +30,11 @@ def test_eleven_hundred_idle_connections_do_not_lock_out_a_new_client() -> None:
     try:
         for _ in range(IDLE_CONNECTIONS):
             idle.append(socket.create_connection(("127.0.0.1", served.port), timeout=5))
-        time.sleep(1.0)  # let the server accept them all
-        assert len(os.listdir(f"/proc/{served.process.pid}/fd")) > IDLE_CONNECTIONS
+        # The server has accepted them all: a descriptor each.
+        wait_for(
+            f"the server holding a descriptor for each of the {IDLE_CONNECTIONS} idle connections",
+            lambda: len(os.listdir(f"/proc/{served.process.pid}/fd")) > IDLE_CONNECTIONS,
+        )
         with grpc.insecure_channel(served.address) as channel:
             answer = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=10)
         assert answer.status == health_pb2.HealthCheckResponse.SERVING
