@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from tavli.engine.matfile import MatchCheck, MatFileError, Problem, check_mat
+from tavli.engine.matfile import MatchCheck, MatFileError, Problem, check_mat, check_sgf
 from tavli.engine.matfile.reading import decode
 from tavli.server import convert
 from tavli.server.errors import BadRequest, InvalidMatchRecord, UnreadableMatchRecord, cut, packed
@@ -64,6 +64,20 @@ def checked_text(text: str) -> MatchCheck:
     """
     try:
         return check_mat(text)
+    except MatFileError as error:
+        raise unreadable(error.problems[0]) from None
+
+
+def checked_record(text: str) -> MatchCheck:
+    """A record's text checked as :func:`checked_text` checks it: GNU Backgammon's SGF (a text
+    starting ``(;``) or .mat.
+
+    :raises UnreadableMatchRecord: for a text that holds no match the engine can read.
+    """
+    if not text.lstrip().startswith("(;"):
+        return checked_text(text)
+    try:
+        return check_sgf(text)
     except MatFileError as error:
         raise unreadable(error.problems[0]) from None
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import dataclasses
 import os
 import re
 import tempfile
@@ -34,6 +35,13 @@ _PROPER_ACTION = re.compile(r"Proper cube action: ([^,\n]+), (\w+)")
 # A row of ``eval``'s table: the ply, five probabilities, the cubeless and the cubeful equity.
 _EVAL_ROW = re.compile(r"^ *(static|\d ply):(?: +[+-]?\d+\.\d+){6} +([+-]?\d+\.\d+)", re.MULTILINE)
 _LIBC = ctypes.CDLL(None)
+# gnubg's move filters when it analyses a match: at 2 plies, the plays within 0.32 of the best at
+# 0 plies (at most 16) are looked at again, none pruned at 1 ply (its hint keeps fewer).
+REVIEW_FILTERS = [
+    {"ply": 1, "level": 0, "acceptmoves": 0, "extramoves": 16, "threshold": 0.32},
+    {"ply": 2, "level": 0, "acceptmoves": 0, "extramoves": 16, "threshold": 0.32},
+    {"ply": 2, "level": 1, "acceptmoves": -1, "extramoves": 0, "threshold": 0.0},
+]
 
 
 class CannotDouble(ValueError):
@@ -60,11 +68,17 @@ def evaluate(board: GnubgBoard, context: Context) -> Evaluation:
 
 
 def play_equities(
-    board: GnubgBoard, context: Context, dice: tuple[int, int], plays: list[tuple[Steps, GnubgBoard]]
+    board: GnubgBoard,
+    context: Context,
+    dice: tuple[int, int],
+    plays: list[tuple[Steps, GnubgBoard]],
+    *,
+    reviewing: bool = False,
 ) -> list[float]:
     """The cubeful equity, for the side on roll, of each legal play (its steps and the board after
     it, the mover still second), in the order given: the plays must be all the roll's legal plays,
-    each resulting board once.
+    each resulting board once. ``reviewing``: look ahead at as many plays as gnubg's analysis of
+    a match does (:data:`REVIEW_FILTERS`), rather than as many as its hint does.
 
     gnubg ranks its own moves, but the package reports a move's steps only up to its first
     bear-off (whose "to 0" it takes for the end of the steps): a move
@@ -74,7 +88,9 @@ def play_equities(
 
     :raises RuntimeError: if gnubg's moves cannot be matched with the plays.
     """
-    moves = gnubg.findbestmoves(board, _cubeinfo(context), _evalcontext(context.plies), dice)
+    moves = gnubg.findbestmoves(
+        board, _cubeinfo(context), _evalcontext(context.plies), dice, *([REVIEW_FILTERS] if reviewing else [])
+    )
     if not moves:  # no legal step: the one empty play leaves the opponent on roll in the same position
         return [-_cubeful_equity((board[1], board[0]), _swapped(context))]
     index_of = {after: index for index, (_, after) in enumerate(plays)}
@@ -101,6 +117,37 @@ def play_equities(
     if len(equities) != len(plays):
         raise RuntimeError(f"gnubg found {len(moves)} moves for {len(plays)} legal plays")
     return [equities[index] for index in range(len(plays))]
+
+
+def luck(board: GnubgBoard, context: Context, dice: tuple[int, int], *, opening: bool) -> float:
+    """The luck of ``dice`` for the side on roll, as gnubg's analysis measures it: the 0-ply
+    cubeful equity after the best play of the roll minus the mean of it over every roll.
+
+    An ``opening`` roll (two different dice that decide who starts) is measured against the 30
+    rolls that may start a game, 15 of them for either side, as gnubg measures it."""
+    luck_context = dataclasses.replace(context, plies=0)
+    this_roll = _best_equity(board, luck_context, dice)
+    rolls = [(high, low) for high in range(1, 7) for low in range(1, high + 1)]
+    if not opening:
+        total = sum(
+            _best_equity(board, luck_context, roll) * (1 if roll[0] == roll[1] else 2) for roll in rolls
+        )
+        return this_roll - total / 36
+    other_side = (board[1], board[0])
+    starts = [roll for roll in rolls if roll[0] != roll[1]]
+    total = sum(_best_equity(board, luck_context, roll) for roll in starts) - sum(
+        _best_equity(other_side, _swapped(luck_context), roll) for roll in starts
+    )
+    return this_roll - total / 30
+
+
+def _best_equity(board: GnubgBoard, context: Context, dice: tuple[int, int]) -> float:
+    """The side on roll's cubeful 0-ply equity after its best play of ``dice``, without the
+    pruning nets (as gnubg measures luck)."""
+    moves = gnubg.findbestmoves(board, _cubeinfo(context), gnubg.evalcontext(1, 0, 1, 0, 0.0), dice)
+    if not moves:
+        return -_cubeful_equity((board[1], board[0]), _swapped(context))
+    return max(float(move["score"]) for move in moves)
 
 
 def cube_decision(board: GnubgBoard, context: Context) -> CubeDecision:
