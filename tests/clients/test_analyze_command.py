@@ -69,3 +69,35 @@ def test_a_record_gnubg_cannot_evaluate_is_refused_in_words(
     assert capsys.readouterr().out == (
         f"{record}: GNU Backgammon does not evaluate long nardi: no analysis is available for it\n"
     )
+
+
+def test_the_arena_reports_each_bots_error_rate_and_pr(capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        main(["arena", "--bots", "heuristic,random", "--games", "2", "--seed", "1", "--analyze", "--json"])
+        == 0
+    )
+    arena = json.loads(capsys.readouterr().out)
+    assert arena["analyzed_at_plies"] == 0
+    heuristic, random = arena["bots"]["heuristic"], arena["bots"]["random"]
+    assert random["error_rate"] > heuristic["error_rate"] > 0  # a random bot errs most
+    assert all(bot["pr"] == pytest.approx(bot["error_rate"] / 2, abs=0.01) for bot in (heuristic, random))
+
+
+def test_a_round_robin_ranks_the_bots_error_rates_too(capsys: pytest.CaptureFixture[str]) -> None:
+    command = [
+        "arena",
+        "--bots",
+        "heuristic,random,heuristic",
+        "--round-robin",
+        "--games",
+        "2",
+        "--seed",
+        "1",
+    ]
+    assert main([*command, "--analyze", "0"]) == 0
+    table = capsys.readouterr().out
+    header = next(line for line in table.splitlines() if line.startswith("bot"))
+    assert header.split()[-2:] == ["rate", "PR"]
+    assert "error rate: GNU Backgammon's, at 0 plies" in table
+    assert main(command) == 0
+    assert "PR" not in capsys.readouterr().out  # no review unless asked
