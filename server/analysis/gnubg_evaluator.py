@@ -125,29 +125,33 @@ def luck(board: GnubgBoard, context: Context, dice: tuple[int, int], *, opening:
 
     An ``opening`` roll (two different dice that decide who starts) is measured against the 30
     rolls that may start a game, 15 of them for either side, as gnubg measures it."""
-    luck_context = dataclasses.replace(context, plies=0)
-    this_roll = _best_equity(board, luck_context, dice)
-    rolls = [(high, low) for high in range(1, 7) for low in range(1, high + 1)]
+    ours = _best_equities(board, dataclasses.replace(context, plies=0))
+    this_roll = ours[max(dice), min(dice)]
     if not opening:
-        total = sum(
-            _best_equity(board, luck_context, roll) * (1 if roll[0] == roll[1] else 2) for roll in rolls
+        return (
+            this_roll - sum(equity * (1 if high == low else 2) for (high, low), equity in ours.items()) / 36
         )
-        return this_roll - total / 36
-    other_side = (board[1], board[0])
-    starts = [roll for roll in rolls if roll[0] != roll[1]]
-    total = sum(_best_equity(board, luck_context, roll) for roll in starts) - sum(
-        _best_equity(other_side, _swapped(luck_context), roll) for roll in starts
-    )
-    return this_roll - total / 30
+    theirs = _best_equities((board[1], board[0]), _swapped(dataclasses.replace(context, plies=0)))
+    starts = [roll for roll in ours if roll[0] != roll[1]]
+    return this_roll - sum(ours[roll] - theirs[roll] for roll in starts) / 30
 
 
-def _best_equity(board: GnubgBoard, context: Context, dice: tuple[int, int]) -> float:
-    """The side on roll's cubeful 0-ply equity after its best play of ``dice``, without the
-    pruning nets (as gnubg measures luck)."""
-    moves = gnubg.findbestmoves(board, _cubeinfo(context), gnubg.evalcontext(1, 0, 1, 0, 0.0), dice)
-    if not moves:
-        return -_cubeful_equity((board[1], board[0]), _swapped(context))
-    return max(float(move["score"]) for move in moves)
+def _best_equities(board: GnubgBoard, context: Context) -> dict[tuple[int, int], float]:
+    """The side on roll's cubeful 0-ply equity after its best play of each of the 21 rolls (the
+    higher die first), without the pruning nets (as gnubg measures luck)."""
+    cubeinfo, evalcontext = _cubeinfo(context), gnubg.evalcontext(1, 0, 1, 0, 0.0)
+    equities: dict[tuple[int, int], float] = {}
+    stuck: float | None = None  # after a roll that cannot be played: the opponent on roll, the same board
+    for high in range(1, 7):
+        for low in range(1, high + 1):
+            moves = gnubg.findbestmoves(board, cubeinfo, evalcontext, (high, low))
+            if moves:
+                equities[high, low] = max(float(move["score"]) for move in moves)
+                continue
+            if stuck is None:
+                stuck = -_cubeful_equity((board[1], board[0]), _swapped(context))
+            equities[high, low] = stuck
+    return equities
 
 
 def cube_decision(board: GnubgBoard, context: Context) -> CubeDecision:
