@@ -11,7 +11,6 @@ import hashlib
 from collections.abc import AsyncIterator
 
 from tavli.engine import Play
-from tavli.engine.matfile import MatchCheck
 from tavli.server import convert, match_records
 from tavli.server.admission import client_of
 from tavli.server.analysis import questions, review
@@ -52,7 +51,7 @@ class AnalysisServicer(analysis_service_pb2_grpc.AnalysisServiceServicer):
         self.evaluators = evaluators
         self.tables = tables
         self.checks = checks
-        self.analyses = MatchAnalyses(evaluators, quotas)
+        self.analyses = MatchAnalyses(evaluators, quotas, checks)
 
     async def EvaluatePosition(
         self, request: pb.EvaluatePositionRequest, context: Context
@@ -149,13 +148,21 @@ class AnalysisServicer(analysis_service_pb2_grpc.AnalysisServiceServicer):
             )
         if source == "record":
             text = match_records.text_of(request.record)
-            checked: MatchCheck = await self.checks.run(client, lambda: match_records.checked_record(text))
-            if checked.problems:
-                raise match_records.refusal(checked)
-            names = checked.record.players or ("Player 0", "Player 1")
-            digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-            return MatchToAnalyse(digest, checked.rules, checked.match().events, names)
+            return await self.checks.run(client, lambda: _record_match(text))
         raise BadRequest("give the match to analyse: a stored game's name, or a match record")
+
+
+def _record_match(text: str) -> MatchToAnalyse:
+    """The match a record holds, checked and replayed (heavy work: off the event loop).
+
+    :raises InvalidMatchRecord, UnreadableMatchRecord: for a record with problems, or no match.
+    """
+    checked = match_records.checked_record(text)
+    if checked.problems:
+        raise match_records.refusal(checked)
+    names = checked.record.players or ("Player 0", "Player 1")
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return MatchToAnalyse(digest, checked.rules, checked.match().events, names)
 
 
 def _decision_message(decision: review.Decision, names: tuple[str, str]) -> pb.AnalyzedDecision:

@@ -1,5 +1,7 @@
 """Whole matches analysed on the evaluator pool, bounded per client and remembered.
 
+A match's decision points are found (its log folded, every roll's legal plays listed) on the
+threads of the server's heavy work (:mod:`tavli.server.fair_queue`), never on the event loop.
 An analysis asks the pool one question per decision point (:mod:`.review`), as many at once as
 the pool has evaluators, so that a match is spread over all of them while another client's
 question waits for at most one point's answer (the pool serves questions in turn). Each
@@ -22,6 +24,7 @@ from tavli.engine.rules import RuleSet
 from tavli.server.analysis import questions, review
 from tavli.server.analysis.pool import EvaluatorPool
 from tavli.server.errors import CannotDouble
+from tavli.server.fair_queue import FairQueue
 from tavli.server.quotas import Quotas
 
 REMEMBERED = 64  # finished analyses kept
@@ -54,9 +57,10 @@ class Review:
 class MatchAnalyses:
     """The server's analyses of whole matches (see the module)."""
 
-    def __init__(self, evaluators: EvaluatorPool, quotas: Quotas) -> None:
+    def __init__(self, evaluators: EvaluatorPool, quotas: Quotas, heavy_work: FairQueue) -> None:
         self.evaluators = evaluators
         self.quotas = quotas
+        self.heavy_work = heavy_work
         self._remembered: OrderedDict[tuple[Hashable, int], Review] = OrderedDict()
 
     async def analyse(
@@ -77,7 +81,9 @@ class MatchAnalyses:
             return
         with self.quotas.hold_analysis(client):
             self.quotas.check_cpu_left(client)
-            points = review.decision_points(match.rules, match.events, plies)
+            points = await self.heavy_work.run(
+                client, lambda: review.decision_points(match.rules, match.events, plies)
+            )
             answers: list[object] = [None] * len(points)
             async for analysed in self._answered(points, answers, client):
                 yield Progress(analysed, len(points))
