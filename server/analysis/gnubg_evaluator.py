@@ -37,9 +37,10 @@ _EVAL_ROW = re.compile(r"^ *(static|\d ply):(?: +[+-]?\d+\.\d+){6} +([+-]?\d+\.\
 _LIBC = ctypes.CDLL(None)
 # gnubg's move filters when it analyses a match: at 2 plies, the plays within 0.32 of the best at
 # 0 plies (at most 16) are looked at again, none pruned at 1 ply (its hint keeps fewer).
+_FILTERED_IN, _FILTER_WINDOW = 16, 0.32
 REVIEW_FILTERS = [
-    {"ply": 1, "level": 0, "acceptmoves": 0, "extramoves": 16, "threshold": 0.32},
-    {"ply": 2, "level": 0, "acceptmoves": 0, "extramoves": 16, "threshold": 0.32},
+    {"ply": 1, "level": 0, "acceptmoves": 0, "extramoves": _FILTERED_IN, "threshold": _FILTER_WINDOW},
+    {"ply": 2, "level": 0, "acceptmoves": 0, "extramoves": _FILTERED_IN, "threshold": _FILTER_WINDOW},
     {"ply": 2, "level": 1, "acceptmoves": -1, "extramoves": 0, "threshold": 0.0},
 ]
 
@@ -117,6 +118,27 @@ def play_equities(
     if len(equities) != len(plays):
         raise RuntimeError(f"gnubg found {len(moves)} moves for {len(plays)} legal plays")
     return [equities[index] for index in range(len(plays))]
+
+
+def reviewed_play_equities(
+    board: GnubgBoard,
+    context: Context,
+    dice: tuple[int, int],
+    plays: list[tuple[Steps, GnubgBoard]],
+    played: int,
+) -> list[float]:
+    """:func:`play_equities` as gnubg's analysis of a match finds them (:data:`REVIEW_FILTERS`),
+    the play made (``plays[played]``) always looked at as far ahead as asked: gnubg's analysis
+    evaluates the play made at the full plies even where its filters leave it at 0 plies."""
+    equities = play_equities(board, context, dice, plays, reviewing=True)
+    if context.plies == 0 or not any(plays[played][1][1]):  # the game is over: no one to look ahead for
+        return equities
+    at_0_plies = play_equities(board, dataclasses.replace(context, plies=0), dice, plays, reviewing=True)
+    candidates = sorted(range(len(plays)), key=lambda index: -at_0_plies[index])[:_FILTERED_IN]
+    if played not in candidates or at_0_plies[played] < at_0_plies[candidates[0]] - _FILTER_WINDOW:
+        waiting, moved = plays[played][1]
+        equities[played] = -_cubeful_equity((moved, waiting), _swapped(context))
+    return equities
 
 
 def luck(board: GnubgBoard, context: Context, dice: tuple[int, int], *, opening: bool) -> float:

@@ -135,12 +135,12 @@ class MatchAnalyses:
             except CannotDouble:  # gnubg's dead cube: no cube decision to review
                 return None
         equities = await self.evaluators.ask(
-            "play_equities",
+            "reviewed_play_equities",
             point.board,
             point.context,
             point.dice,
             point.evaluator_plays(),
-            reviewing=True,
+            point.played,
             on_cpu=charged,
         )
         luck = await self.evaluators.ask(

@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from tavli.server.errors import CannotDouble, EvaluatorUnavailable
 
-Question = Literal["evaluate", "play_equities", "cube_decision", "luck"]
+Question = Literal["evaluate", "play_equities", "reviewed_play_equities", "cube_decision", "luck"]
 
 
 class EvaluatorLost(EvaluatorUnavailable):
