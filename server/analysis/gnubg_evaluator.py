@@ -96,25 +96,32 @@ def play_equities(
         return [-_cubeful_equity((board[1], board[0]), _swapped(context))]
     index_of = {after: index for index, (_, after) in enumerate(plays)}
     equities: dict[int, float] = {}
-    cut_short: list[tuple[Steps, float]] = []  # best first, as gnubg ranks them
+    cut_short: list[tuple[Steps, int | None, float]] = []  # best first, as gnubg ranks them
     for move in moves:
         steps = _pairs(move["move"])
         index = index_of.get(_after(board, steps))
-        if index is not None and index not in equities:
+        # A move ending in a bear-off may have been cut there: where it leads is then not where
+        # the play goes, unless the play is made of its steps.
+        may_be_cut = len(move["move"]) % 2 == 1
+        if (
+            index is not None
+            and index not in equities
+            and (not may_be_cut or _includes(plays[index][0], steps))
+        ):
             equities[index] = float(move["score"])
         else:
-            cut_short.append((steps, float(move["score"])))
+            cut_short.append((steps, index, float(move["score"])))
     if cut_short:
         left = [index for index in range(len(plays)) if index not in equities]
         cubeless = {index: _cubeless_after(plays[index][1], context) for index in left}
         candidates = [
             sorted(
-                (index for index in left if _includes(plays[index][0], steps)),
+                (index for index in left if _includes(plays[index][0], steps) or index == leads_to),
                 key=lambda index: -cubeless[index],
             )
-            for steps, _ in cut_short
+            for steps, leads_to, _ in cut_short
         ]
-        equities.update(zip(_matched(candidates), (score for _, score in cut_short)))
+        equities.update(zip(_matched(candidates), (score for _, _, score in cut_short)))
     if len(equities) != len(plays):
         raise RuntimeError(f"gnubg found {len(moves)} moves for {len(plays)} legal plays")
     return [equities[index] for index in range(len(plays))]
