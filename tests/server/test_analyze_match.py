@@ -312,11 +312,13 @@ def test_tavli_reviews_fresh_matches_as_debians_gnubg_does(tmp_path: Path) -> No
             (player.error_rate, "error rate"),
         ):
             assert ours_rate == pytest.approx(reference[name], abs=max(1.0, 0.05 * reference[name])), context
-    played = {
-        (decision.game, decision.move, decision.player): decision.loss
+    # In the match's order (gnubg numbers a double and its answer as moves too, tavli by turns).
+    played = [
+        (decision.game, decision.player, decision.loss)
         for decision in decisions_of(ours)
         if decision.kind == pb.DECISION_KIND_CHEQUER and decision.played
-    }
-    assert played.keys() == theirs.losses.keys(), f"seed {seed}"
-    close = sum(abs(loss - theirs.losses[key]) <= 0.01 for key, loss in played.items())
+    ]
+    judged = [(game, player, loss) for (game, _, player), loss in sorted(theirs.losses.items())]
+    assert [decision[:2] for decision in played] == [decision[:2] for decision in judged], f"seed {seed}"
+    close = sum(abs(ours_[2] - theirs_[2]) <= 0.01 for ours_, theirs_ in zip(played, judged))
     assert close >= 0.97 * len(played), f"seed {seed}: {close} of {len(played)} losses within 0.01"
