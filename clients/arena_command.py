@@ -152,6 +152,18 @@ def add_parser(commands: Any) -> None:
         help="the records --export writes: .mat files, or GNU Backgammon's SGF (backgammon only;"
         " default: %(default)s)",
     )
+    parser.add_argument(
+        "--analyze",
+        type=int,
+        nargs="?",
+        const=0,
+        choices=(0, 1, 2),
+        metavar="PLIES",
+        help=(
+            "review every result with GNU Backgammon's analysis at PLIES (0 if not given) and report each"
+            " bot's error rate and PR (backgammon only)"
+        ),
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     parser.add_argument(
         "--unary",
@@ -220,6 +232,7 @@ def _what_to_play(arguments: argparse.Namespace, names: list[str], seed: int) ->
         "transport": "unary" if arguments.unary else "stream",
         "clock": clock_of(arguments),
         "backgammons": backgammons_of(arguments),
+        "analyze": arguments.analyze,
     }
     if arguments.round_robin:
         from tavli.clients.tournament import TournamentConfig, run_tournament  # it builds on this module
@@ -321,6 +334,7 @@ class ArenaConfig:
     backgammons: Backgammons = "COUNTED"
     pairing: int = 0
     known_as: tuple[str, str] | None = None
+    analyze: int | None = None  # the plies each result is reviewed at, or None for no review
 
     @property
     def labels(self) -> tuple[str, str]:
@@ -382,15 +396,45 @@ def _big_wins(variant: MatchVariant) -> list[GameResult]:
 
 
 @dataclass
+class Errors:
+    """A bot's errors over the results reviewed, as GNU Backgammon's analysis counts them: the
+    equity lost (EMG) over its unforced moves and close or actual cube decisions."""
+
+    lost: float = 0.0
+    decisions: int = 0
+
+    def add(self, other: Errors) -> None:
+        self.lost += other.lost
+        self.decisions += other.decisions
+
+    @property
+    def error_rate(self) -> float:
+        """In thousandths of an EMG a decision."""
+        return 1000 * self.lost / self.decisions if self.decisions else 0.0
+
+    @property
+    def pr(self) -> float:
+        """XG's Performance Rating: 500 x the error a decision."""
+        return self.error_rate / 2
+
+    def as_json(self) -> dict[str, float]:
+        return {"error_rate": round(self.error_rate, 2), "pr": round(self.pr, 2)}
+
+
+@dataclass
 class BotTally:
     games: int = 0
     wins: int = 0
     big_wins: Counter[GameResult] = field(default_factory=Counter)  # games won by more than a single
     points: list[int] = field(default_factory=list)  # net points of each result
     time_losses: int = 0  # results lost on time
+    errors: Errors = field(default_factory=Errors)  # where the results were reviewed
 
-    def as_json(self, variant: MatchVariant, *, clocked: bool = False) -> dict[str, Any]:
-        """The tally as the JSON output gives it; ``time_losses`` only where the games had clocks."""
+    def as_json(
+        self, variant: MatchVariant, *, clocked: bool = False, reviewed: bool = False
+    ) -> dict[str, Any]:
+        """The tally as the JSON output gives it; ``time_losses`` only where the games had clocks,
+        ``error_rate`` and ``pr`` only where the results were reviewed."""
         total = sum(self.points)
         ppg = total / self.games if self.games else 0.0
         big = {_BIG_WINS[result]: self.big_wins[result] for result in _big_wins(variant)}
@@ -402,6 +446,7 @@ class BotTally:
             "ppg": round(ppg, 4),
             "ppg_ci95": round(ci95(self.points), 4),
             **({"time_losses": self.time_losses} if clocked else {}),
+            **(self.errors.as_json() if reviewed else {}),
         }
 
 
@@ -426,9 +471,12 @@ class ArenaResults:
             "clock": clock_json(self.config.clock),
             "backgammons": self.config.backgammons,
             "bots": {
-                label: tally.as_json(self.config.variant, clocked=clocked)
+                label: tally.as_json(
+                    self.config.variant, clocked=clocked, reviewed=self.config.analyze is not None
+                )
                 for label, tally in self.tallies.items()
             },
+            **({"analyzed_at_plies": self.config.analyze} if self.config.analyze is not None else {}),
             "games_per_second": round(self.games_per_second, 3),
         }
 
@@ -442,7 +490,8 @@ class ArenaResults:
         else:
             unit, net, per_result = "games", "points", "ppg"
         on_time = ["lost on time"] if self.config.clock else []
-        columns = ["bot", unit, "wins", *big_wins, *on_time, net, per_result, "95% ci"]
+        reviewed = ["error rate", "PR"] if self.config.analyze is not None else []
+        columns = ["bot", unit, "wins", *big_wins, *on_time, net, per_result, "95% ci", *reviewed]
         rows: list[list[object]] = [list(columns)]
         for label, tally in self.tallies.items():
             shown = tally.as_json(self.config.variant)
@@ -458,6 +507,7 @@ class ArenaResults:
                     shown["points"],
                     f"{shown['ppg']:+.3f}",
                     f"±{shown['ppg_ci95']:.3f}",
+                    *([f"{tally.errors.error_rate:.1f}", f"{tally.errors.pr:.1f}"] if reviewed else []),
                 ]
             )
         widths = [max(len(str(row[index])) for row in rows) for index in range(len(columns))]
@@ -476,6 +526,8 @@ class ArenaResults:
         lines.append(
             f"{self.config.games} {unit} in {self.seconds:.1f} s: {self.games_per_second:.2f} {unit}/s"
         )
+        if reviewed:
+            lines.append(review_words(self.config.analyze))
         return "\n".join(lines)
 
 
@@ -514,6 +566,7 @@ class Outcome:
     game: games_pb2.Game
     match_length: int
     dice_seed: str = ""
+    errors: tuple[Errors, Errors] | None = None  # each seat's, where the result was reviewed
 
     @property
     def deciding(self) -> games_pb2.FinishedGame:
@@ -561,6 +614,8 @@ class Outcome:
         tallies[by_seat[1 - winning_seat]].points.append(-points)
         if self.lost_on_time:
             tallies[by_seat[1 - winning_seat]].time_losses += 1
+        for seat, errors in enumerate(self.errors or ()):
+            tallies[by_seat[seat]].errors.add(errors)
 
 
 def play_result(client: TavliClient, config: ArenaConfig, index: int) -> Outcome:
@@ -590,7 +645,26 @@ def play_result(client: TavliClient, config: ArenaConfig, index: int) -> Outcome
     if config.export is not None:
         export = client.export_sgf if config.export_format == "sgf" else client.export_mat
         (config.export / config.export_name(index)).write_text(export(played.name), encoding="utf-8")
-    return Outcome(a_seat, played.game, config.match_length, dice_seed)
+    errors = None if config.analyze is None else reviewed_errors(client, played.name, config.analyze)
+    return Outcome(a_seat, played.game, config.match_length, dice_seed, errors)
+
+
+def reviewed_errors(client: TavliClient, name: str, plies: int) -> tuple[Errors, Errors]:
+    """Each seat's errors in the stored game ``name``, reviewed at ``plies`` by the server."""
+    players = client.analyze_match(game=name, plies=plies).players
+    seat_0, seat_1 = (
+        Errors(player.chequer_error + player.cube_error, player.unforced_moves + player.cube_decisions)
+        for player in players
+    )
+    return seat_0, seat_1
+
+
+def review_words(plies: int | None) -> str:
+    """What the error rate and PR columns are."""
+    return (
+        f"error rate: GNU Backgammon's, at {plies} plies, in thousandths of an EMG per unforced move or"
+        " close or actual cube decision; PR (XG-style): half of it"
+    )
 
 
 def ci95(points: list[int]) -> float:

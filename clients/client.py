@@ -29,7 +29,7 @@ import queue
 import threading
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Self, get_args
 
@@ -41,6 +41,8 @@ from tavli.engine import BACKGAMMON, VARIANTS, GameResult
 from tavli.engine.rules import TAVLI, MatchVariant
 from tavli.engine.variant import VariantName
 from tavli.v1 import (
+    analysis_service_pb2 as analysis_pb2,
+    analysis_service_pb2_grpc,
     board_pb2,
     games_service_pb2 as games_pb2,
     games_service_pb2_grpc,
@@ -206,10 +208,12 @@ class TavliClient:
     timeout: float = 30.0
     rules: rules_service_pb2_grpc.RulesServiceStub = field(init=False)
     games: games_service_pb2_grpc.GamesServiceStub = field(init=False)
+    analysis: analysis_service_pb2_grpc.AnalysisServiceStub = field(init=False)
 
     def __post_init__(self) -> None:
         self.rules = rules_service_pb2_grpc.RulesServiceStub(self.channel)
         self.games = games_service_pb2_grpc.GamesServiceStub(self.channel)
+        self.analysis = analysis_service_pb2_grpc.AnalysisServiceStub(self.channel)
 
     @classmethod
     def connect(cls, address: str | Sequence[str], *, timeout: float = 30.0) -> TavliClient:
@@ -359,6 +363,50 @@ class TavliClient:
         sgf: str = _call(self.games.ExportMatch, request, timeout=self.timeout).sgf
         return sgf
 
+    # --- analysis ---------------------------------------------------------------------------
+
+    def analyze_match(
+        self,
+        *,
+        record: str | bytes | None = None,
+        game: str = "",
+        plies: int = 0,
+        on_progress: Callable[[analysis_pb2.AnalysisProgress], None] | None = None,
+    ) -> MatchAnalysis:
+        """GNU Backgammon's review of a match: a match record (.mat or SGF, its text or its
+        file's bytes) or a stored game's name, at 0, 1 or 2 plies. ``on_progress`` is told how
+        far the server has come while it works (no deadline applies: a long match at 2 plies
+        takes minutes).
+
+        :raises TavliServerError: as AnalysisService.AnalyzeMatch fails (NO_EVALUATOR,
+            INVALID_MATCH_RECORD, CPU_BUDGET_SPENT, EVALUATOR_UNAVAILABLE, ...).
+        """
+        if (record is None) == (not game):
+            raise ValueError("analyse either a match record or a stored game")
+        request = analysis_pb2.AnalyzeMatchRequest(plies=plies)
+        if record is None:
+            request.game = game
+        else:
+            request.record.CopyFrom(_match_record(record))
+        decisions: list[analysis_pb2.AnalyzedDecision] = []
+        stream = self.analysis.AnalyzeMatch(request)
+        try:
+            for message in stream:
+                item = message.WhichOneof("item")
+                if item == "progress" and on_progress is not None:
+                    on_progress(message.progress)
+                elif item == "decision":
+                    decisions.append(message.decision)
+                elif item == "statistics":
+                    return MatchAnalysis(decisions, list(message.statistics.players))
+        except grpc.RpcError as error:
+            raise TavliServerError.from_rpc_error(error) from None
+        finally:
+            stream.cancel()
+        raise TavliServerError(
+            grpc.StatusCode.UNAVAILABLE, "", "the analysis ended before its statistics came"
+        )
+
     def stream_seat(self, name: str, token: str, *, resume: bool = False) -> SeatStream:
         """Hold the seat ``token`` holds at game ``name`` on a PlaySeat stream (see :class:`SeatStream`).
         ``resume``: a stream of this seat was lost (by this program, or by an earlier run of it):
@@ -368,6 +416,14 @@ class TavliClient:
             SEAT_ALREADY_STREAMING).
         """
         return SeatStream(self, name, token, resume=resume)
+
+
+@dataclass(frozen=True)
+class MatchAnalysis:
+    """A match reviewed: every decision in the match's order, and both players' statistics."""
+
+    decisions: list[analysis_pb2.AnalyzedDecision]
+    players: list[analysis_pb2.PlayerStatistics]
 
 
 def _match_record(record: str | bytes) -> match_record_pb2.MatchRecord:

@@ -30,12 +30,12 @@ _QUOTA_FLAGS = (
         "cpu_seconds_per_minute",
         float,
         (
-            "seconds of CPU a minute spent checking its match records (ValidateMatch, ImportMatch) and by "
-            "its "
-            "hosted bots"
+            "seconds of CPU a minute spent checking its match records (ValidateMatch, ImportMatch), by "
+            "its hosted bots and by the evaluators analysing its matches"
         ),
     ),
     ("checks_waiting_per_client", int, "match records waiting to be checked"),
+    ("analyses_per_client", int, "whole matches analysed at once"),
 )
 
 

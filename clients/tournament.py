@@ -36,6 +36,7 @@ from typing import Any
 from tavli.clients.arena_command import (
     ArenaConfig,
     ArenaResults,
+    Errors,
     Outcome,
     Progress,
     Transport,
@@ -44,6 +45,7 @@ from tavli.clients.arena_command import (
     clock_json,
     clock_words,
     play_result,
+    review_words,
     tally,
 )
 from tavli.clients.client import TavliClient
@@ -72,6 +74,7 @@ class TournamentConfig:
     transport: Transport = "stream"
     clock: ClockRules | None = None
     backgammons: Backgammons = "COUNTED"
+    analyze: int | None = None  # the plies each result is reviewed at, or None for no review
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -99,6 +102,7 @@ class TournamentConfig:
                 transport=self.transport,
                 clock=self.clock,
                 backgammons=self.backgammons,
+                analyze=self.analyze,
                 pairing=number,
                 known_as=(labels[first], labels[second]),
             )
@@ -129,6 +133,7 @@ class Standing:
     wins: int = 0
     points: list[int] = field(default_factory=list)  # net points of each result (+1 or -1 for a match)
     time_losses: int = 0  # results lost on time
+    errors: Errors = field(default_factory=Errors)  # where the results were reviewed
 
     @property
     def win_share(self) -> float:
@@ -138,8 +143,9 @@ class Standing:
     def ppg(self) -> float:
         return sum(self.points) / self.games if self.games else 0.0
 
-    def as_json(self, *, clocked: bool = False) -> dict[str, Any]:
-        """The standing as the JSON output gives it; ``time_losses`` only where the games had clocks."""
+    def as_json(self, *, clocked: bool = False, reviewed: bool = False) -> dict[str, Any]:
+        """The standing as the JSON output gives it; ``time_losses`` only where the games had clocks,
+        ``error_rate`` and ``pr`` only where the results were reviewed."""
         return {
             "bot": self.bot,
             "games": self.games,
@@ -151,6 +157,7 @@ class Standing:
             "rating": round(self.rating.rating, 1),
             "rating_error": round(self.rating.error, 1),
             **({"time_losses": self.time_losses} if clocked else {}),
+            **(self.errors.as_json() if reviewed else {}),
         }
 
 
@@ -197,6 +204,7 @@ class TournamentResults:
                 standing.wins += bot_tally.wins
                 standing.points.extend(bot_tally.points)
                 standing.time_losses += bot_tally.time_losses
+                standing.errors.add(bot_tally.errors)
         return sorted(standings.values(), key=lambda standing: -standing.rating.rating)
 
     def as_json(self) -> dict[str, Any]:
@@ -219,8 +227,10 @@ class TournamentResults:
                 "method": "maximum likelihood; error: standard error from the observed information",
             },
             "standings": [
-                standing.as_json(clocked=config.clock is not None) for standing in self.standings()
+                standing.as_json(clocked=config.clock is not None, reviewed=config.analyze is not None)
+                for standing in self.standings()
             ],
+            **({"analyzed_at_plies": config.analyze} if config.analyze is not None else {}),
             "pairings": [_pairing_json(pairing) for pairing in self.pairings],
             "games_per_second": round(self.games_per_second, 3),
         }
@@ -235,6 +245,8 @@ class TournamentResults:
             f" {self.rating_system} ratings fitted by maximum likelihood, mean {START:.0f},"
             " ± a standard error (relative to the mean)"
         )
+        if config.analyze is not None:
+            lines.append(review_words(config.analyze))
         return "\n".join(lines)
 
     def _title(self) -> str:
@@ -254,6 +266,7 @@ class TournamentResults:
         else:
             unit, net, per_result = "games", "points", "ppg"
         on_time = ["lost on time"] if self.config.clock else []
+        reviewed = ["error rate", "PR"] if self.config.analyze is not None else []
         rows = [
             [
                 "bot",
@@ -266,6 +279,7 @@ class TournamentResults:
                 "95% ci",
                 self.rating_system,
                 "± error",
+                *reviewed,
             ]
         ]
         for standing in self.standings():
@@ -282,6 +296,7 @@ class TournamentResults:
                     f"±{ci95(standing.points):.3f}",
                     f"{standing.rating.rating:.0f}",
                     f"±{standing.rating.error:.0f}",
+                    *([f"{standing.errors.error_rate:.1f}", f"{standing.errors.pr:.1f}"] if reviewed else []),
                 ]
             )
         return rows

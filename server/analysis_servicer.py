@@ -7,13 +7,22 @@ answer back.
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import AsyncIterator
+
 from tavli.engine import Play
-from tavli.server import convert
-from tavli.server.analysis import questions
+from tavli.server import convert, match_records
+from tavli.server.admission import client_of
+from tavli.server.analysis import questions, review
+from tavli.server.analysis.match_analysis import MatchAnalyses, MatchToAnalyse, Progress
 from tavli.server.analysis.pool import EvaluatorPool
 from tavli.server.analysis.values import CubeDecision, Evaluation
 from tavli.server.errors import BadRequest
+from tavli.server.fair_queue import FairQueue
 from tavli.server.handlers import Context
+from tavli.server.players import record_names
+from tavli.server.quotas import Quotas
+from tavli.server.tables import Tables
 from tavli.v1 import analysis_service_pb2 as pb, analysis_service_pb2_grpc
 
 # gnubg's words for the cube action of the side on roll, as its cube analysis writes them.
@@ -33,9 +42,16 @@ _DOUBLES = {
 _RESPONSES = {"take": pb.CUBE_RESPONSE_TAKE, "beaver": pb.CUBE_RESPONSE_TAKE, "pass": pb.CUBE_RESPONSE_PASS}
 
 
+_DECISION_KINDS = {"chequer": pb.DECISION_KIND_CHEQUER, "cube": pb.DECISION_KIND_CUBE}
+
+
 class AnalysisServicer(analysis_service_pb2_grpc.AnalysisServiceServicer):
-    def __init__(self, evaluators: EvaluatorPool) -> None:
+    def __init__(self, evaluators: EvaluatorPool, tables: Tables, quotas: Quotas, checks: FairQueue) -> None:
+        """Stored games are read from ``tables``; records are checked among ``checks``."""
         self.evaluators = evaluators
+        self.tables = tables
+        self.checks = checks
+        self.analyses = MatchAnalyses(evaluators, quotas, checks)
 
     async def EvaluatePosition(
         self, request: pb.EvaluatePositionRequest, context: Context
@@ -104,3 +120,81 @@ class AnalysisServicer(analysis_service_pb2_grpc.AnalysisServiceServicer):
             response=_RESPONSES[decision.response],
             cubeless_equity=decision.cubeless_equity,
         )
+
+    async def AnalyzeMatch(
+        self, request: pb.AnalyzeMatchRequest, context: Context
+    ) -> AsyncIterator[pb.AnalyzeMatchResponse]:
+        if request.plies > questions.MOST_PLIES:
+            raise BadRequest(f"plies is 0, 1 or 2, not {request.plies}")
+        client = client_of(context)
+        match = await self._match_of(request, client)
+        async for item in self.analyses.analyse(match, request.plies, client):
+            if isinstance(item, Progress):
+                yield pb.AnalyzeMatchResponse(
+                    progress=pb.AnalysisProgress(analyzed=item.analysed, total=item.total)
+                )
+                continue
+            for decision in item.decisions:
+                yield pb.AnalyzeMatchResponse(decision=_decision_message(decision, match.names))
+            players = [_statistics_message(player) for player in item.players]
+            yield pb.AnalyzeMatchResponse(statistics=pb.MatchStatistics(players=players))
+
+    async def _match_of(self, request: pb.AnalyzeMatchRequest, client: str) -> MatchToAnalyse:
+        source = request.WhichOneof("match")
+        if source == "game":
+            view = await self.tables.history(request.game)
+            return MatchToAnalyse(
+                (view.name, view.version), view.match.rules, view.match.events, record_names(view.players)
+            )
+        if source == "record":
+            text = match_records.text_of(request.record)
+            return await self.checks.run(client, lambda: _record_match(text))
+        raise BadRequest("give the match to analyse: a stored game's name, or a match record")
+
+
+def _record_match(text: str) -> MatchToAnalyse:
+    """The match a record holds, checked and replayed (heavy work: off the event loop).
+
+    :raises InvalidMatchRecord, UnreadableMatchRecord: for a record with problems, or no match.
+    """
+    checked = match_records.checked_text(text)
+    if checked.problems:
+        raise match_records.refusal(checked)
+    names = checked.record.players or ("Player 0", "Player 1")
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return MatchToAnalyse(digest, checked.rules, checked.match().events, names)
+
+
+def _decision_message(decision: review.Decision, names: tuple[str, str]) -> pb.AnalyzedDecision:
+    return pb.AnalyzedDecision(
+        game=decision.game,
+        move=decision.move,
+        player=names[decision.side],
+        side=decision.side,
+        kind=_DECISION_KINDS[decision.kind],
+        unforced=decision.counted,
+        dice=decision.dice,
+        played=decision.played,
+        best=decision.best,
+        loss=decision.loss,
+        luck=decision.luck,
+    )
+
+
+def _statistics_message(player: review.PlayerStatistics) -> pb.PlayerStatistics:
+    return pb.PlayerStatistics(
+        name=player.name,
+        moves=player.moves,
+        unforced_moves=player.unforced_moves,
+        cube_decisions=player.cube_decisions,
+        chequer_error_rate=player.chequer_error_rate,
+        cube_error_rate=player.cube_error_rate,
+        error_rate=player.error_rate,
+        snowie_error_rate=player.snowie_error_rate,
+        pr=player.pr,
+        luck_rate=player.luck_rate,
+        rating=player.rating,
+        chequer_error=player.chequer_error,
+        cube_error=player.cube_error,
+        luck=player.luck,
+    )

@@ -197,7 +197,9 @@ async def start_server(config: ServerConfig) -> Running:
     checks = FairQueue(quotas, name="tavli-mat")
     rules_service_pb2_grpc.add_RulesServiceServicer_to_server(RulesServicer(checks), server)
     evaluators = EvaluatorPool(config.evaluators)
-    analysis_service_pb2_grpc.add_AnalysisServiceServicer_to_server(AnalysisServicer(evaluators), server)
+    analysis_service_pb2_grpc.add_AnalysisServiceServicer_to_server(
+        AnalysisServicer(evaluators, tables, quotas, checks), server
+    )
     games_servicer = GamesServicer(tables, quotas, checks, config.limits)
     games_service_pb2_grpc.add_GamesServiceServicer_to_server(games_servicer, server)
     own_socket = Path(tempfile.mkdtemp(prefix="tavli-"))  # only this user may open it
@@ -372,12 +374,12 @@ def create_server(config: ServerConfig) -> Running:
 
 
 @contextlib.contextmanager
-def embedded_server() -> Iterator[str]:
+def embedded_server(*, evaluators: int = 1) -> Iterator[str]:
     """The address of an in-memory server on a free loopback port, for a client program's own
     use while the ``with`` block runs; it logs no line per RPC, and unless the program set up
     logging itself, the server's lines go to standard error, warnings only (standard output is
     the program's). Seeded dice are allowed and no quota binds: the program is the server's
-    only client."""
+    only client. ``evaluators`` is its number of analysis processes."""
     with _quiet_logs():
         running = create_server(
             ServerConfig(
@@ -387,6 +389,7 @@ def embedded_server() -> Iterator[str]:
                 log_rpcs=False,
                 allow_seeded_dice=True,
                 quotas=QuotaLimits.unbounded(),
+                evaluators=evaluators,
             )
         )
         try:

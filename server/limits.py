@@ -49,6 +49,7 @@ FIELD_LIMITS: Mapping[str, int] = MappingProxyType(
         "position_id": 32,  # a Position ID is 14 characters
         "xgid": MAX_XGID_LENGTH,  # 128: an XGID is at most about 70
         "name": 64,  # a game's name, "games/" and 16 hex digits
+        "game": 64,  # a game's name too (AnalyzeMatchRequest.game)
         "seat_token": 128,  # the server's tokens are 32 characters
         "etag": 64,  # the server's etags are an event count
         "request_id": 128,  # a UUID is 36 characters

@@ -22,10 +22,11 @@ nothing), or, past ``clients_remembered`` buckets, the least recently used first
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, fields
 from types import TracebackType
 
@@ -36,6 +37,7 @@ TOO_MANY_CALLS = "TOO_MANY_CALLS"
 TOO_MANY_STREAMS = "TOO_MANY_STREAMS"
 TOO_MANY_GAMES = "TOO_MANY_GAMES"
 TOO_MANY_BOTS = "TOO_MANY_BOTS"
+TOO_MANY_ANALYSES = "TOO_MANY_ANALYSES"
 CPU_BUDGET_SPENT = "CPU_BUDGET_SPENT"
 
 # Buckets looked at for forgetting per call: more than the one a call may add, so that their
@@ -61,6 +63,7 @@ class QuotaLimits:
     bots_per_client: int = 4  # hosted bots playing for one client at once
     cpu_seconds_per_minute: float = 30.0  # a 1 MiB record costs 2-5 s to check
     checks_waiting_per_client: int = 8  # match records waiting to be checked
+    analyses_per_client: int = 2  # whole matches analysed at once (AnalysisService.AnalyzeMatch)
     clients_remembered: int = 100_000  # token buckets kept at most
 
     @classmethod
@@ -93,9 +96,10 @@ class _Holdings:
     streams: int = 0
     games: int = 0
     bots: int = 0
+    analyses: int = 0
 
     def empty(self) -> bool:
-        return not (self.calls or self.streams or self.games or self.bots)
+        return not (self.calls or self.streams or self.games or self.bots or self.analyses)
 
 
 class Quotas:
@@ -202,6 +206,29 @@ class Quotas:
         """The client the bot at ``seat`` plays for, if it is counted here."""
         with self._lock:
             return self._bot_clients.get(seat)
+
+    @contextlib.contextmanager
+    def hold_analysis(self, client: str) -> Iterator[None]:
+        """Count one analysis of a whole match as ``client``'s while the block runs.
+
+        :raises LimitReached: on entering, TOO_MANY_ANALYSES, when the client runs as many as allowed.
+        """
+        with self._lock:
+            holdings = self._holdings.get(client) or _Holdings()
+            most = self.limits.analyses_per_client
+            if holdings.analyses >= most:
+                raise LimitReached(
+                    TOO_MANY_ANALYSES,
+                    f"{client} has {most} matches being analysed already, the most one client may;"
+                    " wait for one to end",
+                )
+            holdings.analyses += 1
+            self._holdings[client] = holdings
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._release(client, analyses=1)
 
     def charge_cpu(self, client: str, seconds: float) -> None:
         """Charge ``seconds`` of CPU time spent for ``client`` to its budget."""
@@ -339,7 +366,14 @@ class Quotas:
             self._buckets.popitem(last=False)
 
     def _release(
-        self, client: str, *, calls: int = 0, streams: int = 0, games: int = 0, bots: int = 0
+        self,
+        client: str,
+        *,
+        calls: int = 0,
+        streams: int = 0,
+        games: int = 0,
+        bots: int = 0,
+        analyses: int = 0,
     ) -> None:
         holdings = self._holdings.get(client)
         if holdings is None:
@@ -348,6 +382,7 @@ class Quotas:
         holdings.streams -= streams
         holdings.games -= games
         holdings.bots -= bots
+        holdings.analyses -= analyses
         if holdings.empty():
             del self._holdings[client]
 

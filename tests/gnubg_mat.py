@@ -91,11 +91,16 @@ def gnubg_read(path: Path) -> GnubgReading | None:
     return _reading(_run_gnubg(commands))
 
 
-def gnubg_selfplay_match(path: Path, *, length: int, seed: int, variation: str = "standard") -> Path:
+def gnubg_selfplay_match(
+    path: Path, *, length: int, seed: int, variation: str = "standard", noise: float = 0.0
+) -> Path:
     """Have gnubg play a `length`-point match against itself and export it to `path` as a `.mat` file.
 
     `variation` is gnubg's name of the starting position (`set variation`): `standard` or
     `nackgammon` (Debian's gnubg lacks the bear-off databases its hypergammon variations need).
+    `noise` is the standard deviation of the noise gnubg adds to its players' evaluations (noisy
+    players make errors for an analysis to find; with noise the players are not deterministic
+    from the seed alone, so the file is fresh each time).
 
     The same seed gives the same file: the players are always named SELFPLAY_NAMES (left column first)
     and the one line of the export that changes from day to day, its `; [EventDate ...]` header, is
@@ -113,6 +118,8 @@ def gnubg_selfplay_match(path: Path, *, length: int, seed: int, variation: str =
             "set player both gnubg",
             "set player both chequerplay evaluation plies 0",
             "set player both cubedecision evaluation plies 0",
+            f"set player both chequerplay evaluation noise {noise}",
+            f"set player both cubedecision evaluation noise {noise}",
             "set display off",
             f"set variation {variation}",
             f"new match {length}",
@@ -125,7 +132,7 @@ def gnubg_selfplay_match(path: Path, *, length: int, seed: int, variation: str =
     return path
 
 
-def _run_gnubg(commands: Sequence[str]) -> str:
+def _run_gnubg(commands: Sequence[str], *, timeout: float = TIMEOUT_SECONDS) -> str:
     """Run one gnubg process on `commands` and return all it printed, stderr merged into stdout."""
     with tempfile.TemporaryDirectory(prefix="gnubg-home-") as home:
         completed = subprocess.run(
@@ -134,7 +141,7 @@ def _run_gnubg(commands: Sequence[str]) -> str:
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             env={"HOME": home, "PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"},
-            timeout=TIMEOUT_SECONDS,
+            timeout=timeout,
             check=True,
         )
     return completed.stdout.decode("utf-8", errors="replace")
@@ -190,3 +197,79 @@ def _remove_event_date(path: Path) -> None:
     """Remove the `; [EventDate "..."]` header line (the export's date) from the file at `path`."""
     lines = path.read_bytes().splitlines(keepends=True)
     path.write_bytes(b"".join(line for line in lines if not line.startswith(b'; [EventDate "')))
+
+
+@dataclass(frozen=True)
+class GnubgAnalysis:
+    """How gnubg's `analyse match` judged a `.mat` file.
+
+    `losses` holds each roll's play it analysed, by (game from 1, gnubg's move number, player):
+    the equity (EMG) the play lost against gnubg's best. `statistics` holds, for each player in
+    seat order, the match statistics read from its text export: "unforced moves", "close cube
+    decisions", "chequer error rate", "cube error rate", "error rate" (mEMG) and "luck rate".
+    """
+
+    losses: dict[tuple[int, int, str], float]
+    statistics: tuple[dict[str, float], dict[str, float]]
+
+
+# A move's block in gnubg's text export, the played move marked with "*" in its ranked list.
+_MOVE_BLOCK = re.compile(r"\nMove number (\d+):\s+(.+?) to play \d\d\n")
+_PLAYED_MOVE = re.compile(
+    r"^\*\s+\d+\. Cubeful \d-ply.*?Eq\.: [+-]?\d+\.\d+(?: \(([+-]\d+\.\d+)\))?", re.MULTILINE
+)
+_STATISTICS = {
+    "unforced moves": ("Chequerplay statistics", r"Unforced moves\s+(\d+)\s+(\d+)"),
+    "chequer error rate": (
+        "Chequerplay statistics",
+        r"Error rate mEMG \(MWC\)\s+([+-]?[\d.]+).*?\)\s+([+-]?[\d.]+)",
+    ),
+    "luck rate": ("Luck statistics", r"Luck rate mEMG \(MWC\)\s+([+-]?[\d.]+).*?\)\s+([+-]?[\d.]+)"),
+    "close cube decisions": ("Cube statistics", r"Close or actual cube decisions\s+(\d+)\s+(\d+)"),
+    "cube error rate": ("Cube statistics", r"Error rate mEMG \(MWC\)\s+([+-]?[\d.]+).*?\)\s+([+-]?[\d.]+)"),
+    "error rate": ("Overall statistics", r"Error rate mEMG \(MWC\)\s+([+-]?[\d.]+).*?\)\s+([+-]?[\d.]+)"),
+}
+
+
+def gnubg_analysis(path: Path, *, plies: int) -> GnubgAnalysis:
+    """Have gnubg analyse the match at `path` at `plies` (chequer play and cube, cubeful, one
+    thread) and read its judgement from its text export (one file a game, the match's
+    statistics in the last)."""
+    with tempfile.TemporaryDirectory(prefix="gnubg-analysis-") as folder:
+        export = Path(folder) / "match.txt"
+        _run_gnubg(
+            [
+                "set threads 1",
+                f"set analysis chequerplay evaluation plies {plies}",
+                "set analysis chequerplay evaluation cubeful on",
+                f"set analysis cubedecision evaluation plies {plies}",
+                "set analysis cubedecision evaluation cubeful on",
+                "set export moves number 1000",  # every play ranked, so the played one is listed
+                f"import mat {_quoted(path)}",
+                "analyse match",
+                f"export match text {_quoted(export)}",
+            ],
+            timeout=30 * 60,
+        )
+        games = [export, *sorted(Path(folder).glob("match_[0-9][0-9][0-9].txt"))]
+        texts = [game.read_text(encoding="utf-8") for game in games]
+    losses: dict[tuple[int, int, str], float] = {}
+    for number, text in enumerate(texts, start=1):
+        parts = _MOVE_BLOCK.split(text)
+        for move, player, block in zip(parts[1::3], parts[2::3], parts[3::3]):
+            played = _PLAYED_MOVE.search(block)
+            if played is not None:  # a roll that cannot be played has no list
+                losses[(number, int(move), player)] = -float(played.group(1) or 0)
+    return GnubgAnalysis(losses, _match_statistics(texts[-1]))
+
+
+def _match_statistics(text: str) -> tuple[dict[str, float], dict[str, float]]:
+    match_part = text[text.index("Match statistics") :]
+    players: tuple[dict[str, float], dict[str, float]] = ({}, {})
+    for name, (section, pattern) in _STATISTICS.items():
+        found = re.search(pattern, match_part[match_part.index(section) :])
+        if found is None:
+            raise RuntimeError(f"no {name} in gnubg's statistics:\n{match_part}")
+        for player, value in zip(players, found.groups()):
+            player[name] = -float(value) if "error" in name else float(value)  # gnubg writes errors < 0
+    return players

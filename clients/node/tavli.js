@@ -35,7 +35,11 @@ const protoLoader = require('@grpc/proto-loader');
 
 /** The folder that holds tavli/v1/*.proto (the repository's proto/). */
 const PROTO_ROOT = path.resolve(__dirname, '..', '..', 'proto');
-const PROTO_FILES = ['tavli/v1/games_service.proto', 'tavli/v1/rules_service.proto'];
+const PROTO_FILES = [
+  'tavli/v1/games_service.proto',
+  'tavli/v1/rules_service.proto',
+  'tavli/v1/analysis_service.proto',
+];
 
 /**
  * How proto-loader turns messages into JavaScript objects. includeDirs needs only proto/: the one
@@ -200,6 +204,9 @@ class TavliClient {
     this.timeoutMs = timeoutMs;
     this.games = new this.api.GamesService(address, credentials);
     this.rules = new this.api.RulesService(address, credentials, { channelOverride: this.games.getChannel() });
+    this.analysis = new this.api.AnalysisService(address, credentials, {
+      channelOverride: this.games.getChannel(),
+    });
   }
 
   /** Connects without TLS (pass credentials to the constructor for TLS). */
@@ -289,6 +296,32 @@ class TavliClient {
    */
   streamSeat(name, token, { resume = false } = {}) {
     return SeatStream.open(this, name, token, { resume });
+  }
+
+  /**
+   * GNU Backgammon's review of a match (AnalysisService.AnalyzeMatch): of a match record (its
+   * .mat or SGF text, or a Buffer of the file) or of a stored game's name; resolves with
+   * { decisions, players } once the server has sent the statistics, or rejects with a TavliError
+   * (NO_EVALUATOR, INVALID_MATCH_RECORD, CPU_BUDGET_SPENT, EVALUATOR_UNAVAILABLE, ...). No deadline
+   * applies: a long match at 2 plies takes minutes.
+   * @param {object} options record or game, plies (0, 1 or 2), onProgress ({ analyzed, total })
+   */
+  analyzeMatch({ record, game = '', plies = 0, onProgress = () => {} } = {}) {
+    if ((record === undefined) === !game) throw new TypeError('analyse either a match record or a stored game');
+    const request = { plies };
+    if (record === undefined) request.game = game;
+    else request.record = Buffer.isBuffer(record) ? { data: record } : { text: record };
+    return new Promise((resolve, reject) => {
+      const decisions = [];
+      const stream = this.analysis.analyzeMatch(request);
+      stream.on('data', (message) => {
+        if (message.item === 'progress') onProgress(message.progress);
+        else if (message.item === 'decision') decisions.push(message.decision);
+        else if (message.item === 'statistics') resolve({ decisions, players: message.statistics.players });
+      });
+      stream.on('error', (error) => reject(TavliError.fromServiceError(error)));
+      stream.on('end', () => reject(new TavliError(grpc.status.UNAVAILABLE, '', 'the analysis ended early')));
+    });
   }
 }
 

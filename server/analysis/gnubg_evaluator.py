@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import dataclasses
 import os
 import re
 import tempfile
@@ -34,6 +35,14 @@ _PROPER_ACTION = re.compile(r"Proper cube action: ([^,\n]+), (\w+)")
 # A row of ``eval``'s table: the ply, five probabilities, the cubeless and the cubeful equity.
 _EVAL_ROW = re.compile(r"^ *(static|\d ply):(?: +[+-]?\d+\.\d+){6} +([+-]?\d+\.\d+)", re.MULTILINE)
 _LIBC = ctypes.CDLL(None)
+# gnubg's move filters when it analyses a match: at 2 plies, the plays within 0.32 of the best at
+# 0 plies (at most 16) are looked at again, none pruned at 1 ply (its hint keeps fewer).
+_FILTERED_IN, _FILTER_WINDOW = 16, 0.32
+REVIEW_FILTERS = [
+    {"ply": 1, "level": 0, "acceptmoves": 0, "extramoves": _FILTERED_IN, "threshold": _FILTER_WINDOW},
+    {"ply": 2, "level": 0, "acceptmoves": 0, "extramoves": _FILTERED_IN, "threshold": _FILTER_WINDOW},
+    {"ply": 2, "level": 1, "acceptmoves": -1, "extramoves": 0, "threshold": 0.0},
+]
 
 
 class CannotDouble(ValueError):
@@ -60,11 +69,17 @@ def evaluate(board: GnubgBoard, context: Context) -> Evaluation:
 
 
 def play_equities(
-    board: GnubgBoard, context: Context, dice: tuple[int, int], plays: list[tuple[Steps, GnubgBoard]]
+    board: GnubgBoard,
+    context: Context,
+    dice: tuple[int, int],
+    plays: list[tuple[Steps, GnubgBoard]],
+    *,
+    reviewing: bool = False,
 ) -> list[float]:
     """The cubeful equity, for the side on roll, of each legal play (its steps and the board after
     it, the mover still second), in the order given: the plays must be all the roll's legal plays,
-    each resulting board once.
+    each resulting board once. ``reviewing``: look ahead at as many plays as gnubg's analysis of
+    a match does (:data:`REVIEW_FILTERS`), rather than as many as its hint does.
 
     gnubg ranks its own moves, but the package reports a move's steps only up to its first
     bear-off (whose "to 0" it takes for the end of the steps): a move
@@ -74,33 +89,98 @@ def play_equities(
 
     :raises RuntimeError: if gnubg's moves cannot be matched with the plays.
     """
-    moves = gnubg.findbestmoves(board, _cubeinfo(context), _evalcontext(context.plies), dice)
+    moves = gnubg.findbestmoves(
+        board, _cubeinfo(context), _evalcontext(context.plies), dice, *([REVIEW_FILTERS] if reviewing else [])
+    )
     if not moves:  # no legal step: the one empty play leaves the opponent on roll in the same position
         return [-_cubeful_equity((board[1], board[0]), _swapped(context))]
     index_of = {after: index for index, (_, after) in enumerate(plays)}
     equities: dict[int, float] = {}
-    cut_short: list[tuple[Steps, float]] = []  # best first, as gnubg ranks them
+    cut_short: list[tuple[Steps, int | None, float]] = []  # best first, as gnubg ranks them
     for move in moves:
         steps = _pairs(move["move"])
         index = index_of.get(_after(board, steps))
-        if index is not None and index not in equities:
+        # A move ending in a bear-off may have been cut there: where it leads is then not where
+        # the play goes, unless the play is made of its steps.
+        may_be_cut = len(move["move"]) % 2 == 1
+        if (
+            index is not None
+            and index not in equities
+            and (not may_be_cut or _includes(plays[index][0], steps))
+        ):
             equities[index] = float(move["score"])
         else:
-            cut_short.append((steps, float(move["score"])))
+            cut_short.append((steps, index, float(move["score"])))
     if cut_short:
         left = [index for index in range(len(plays)) if index not in equities]
         cubeless = {index: _cubeless_after(plays[index][1], context) for index in left}
         candidates = [
             sorted(
-                (index for index in left if _includes(plays[index][0], steps)),
+                (index for index in left if _includes(plays[index][0], steps) or index == leads_to),
                 key=lambda index: -cubeless[index],
             )
-            for steps, _ in cut_short
+            for steps, leads_to, _ in cut_short
         ]
-        equities.update(zip(_matched(candidates), (score for _, score in cut_short)))
+        equities.update(zip(_matched(candidates), (score for _, _, score in cut_short)))
     if len(equities) != len(plays):
         raise RuntimeError(f"gnubg found {len(moves)} moves for {len(plays)} legal plays")
     return [equities[index] for index in range(len(plays))]
+
+
+def reviewed_play_equities(
+    board: GnubgBoard,
+    context: Context,
+    dice: tuple[int, int],
+    plays: list[tuple[Steps, GnubgBoard]],
+    played: int,
+) -> list[float]:
+    """:func:`play_equities` as gnubg's analysis of a match finds them (:data:`REVIEW_FILTERS`),
+    the play made (``plays[played]``) always looked at as far ahead as asked: gnubg's analysis
+    evaluates the play made at the full plies even where its filters leave it at 0 plies."""
+    equities = play_equities(board, context, dice, plays, reviewing=True)
+    if context.plies == 0 or not any(plays[played][1][1]):  # the game is over: no one to look ahead for
+        return equities
+    at_0_plies = play_equities(board, dataclasses.replace(context, plies=0), dice, plays, reviewing=True)
+    candidates = sorted(range(len(plays)), key=lambda index: -at_0_plies[index])[:_FILTERED_IN]
+    if played not in candidates or at_0_plies[played] < at_0_plies[candidates[0]] - _FILTER_WINDOW:
+        waiting, moved = plays[played][1]
+        equities[played] = -_cubeful_equity((moved, waiting), _swapped(context))
+    return equities
+
+
+def luck(board: GnubgBoard, context: Context, dice: tuple[int, int], *, opening: bool) -> float:
+    """The luck of ``dice`` for the side on roll, as gnubg's analysis measures it: the 0-ply
+    cubeful equity after the best play of the roll minus the mean of it over every roll.
+
+    An ``opening`` roll (two different dice that decide who starts) is measured against the 30
+    rolls that may start a game, 15 of them for either side, as gnubg measures it."""
+    ours = _best_equities(board, dataclasses.replace(context, plies=0))
+    this_roll = ours[max(dice), min(dice)]
+    if not opening:
+        return (
+            this_roll - sum(equity * (1 if high == low else 2) for (high, low), equity in ours.items()) / 36
+        )
+    theirs = _best_equities((board[1], board[0]), _swapped(dataclasses.replace(context, plies=0)))
+    starts = [roll for roll in ours if roll[0] != roll[1]]
+    return this_roll - sum(ours[roll] - theirs[roll] for roll in starts) / 30
+
+
+def _best_equities(board: GnubgBoard, context: Context) -> dict[tuple[int, int], float]:
+    """The side on roll's cubeful 0-ply equity after its best play of each of the 21 rolls (the
+    higher die first), without the pruning nets (as gnubg measures luck)."""
+    cubeinfo, evalcontext = _cubeinfo(context), gnubg.evalcontext(1, 0, 1, 0, 0.0)
+    equities: dict[tuple[int, int], float] = {}
+    stuck: float | None = None  # after a roll that cannot be played: the opponent on roll, the same board
+    for high in range(1, 7):
+        for low in range(1, high + 1):
+            moves = gnubg.findbestmoves(board, cubeinfo, evalcontext, (high, low))
+            if moves:
+                equities[high, low] = max(float(move["score"]) for move in moves)
+                continue
+            if stuck is None:
+                stuck = -_cubeful_equity((board[1], board[0]), _swapped(context))
+            equities[high, low] = stuck
+    return equities
 
 
 def cube_decision(board: GnubgBoard, context: Context) -> CubeDecision:

@@ -16,13 +16,15 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import time
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any, Literal
 
 from tavli.server.errors import CannotDouble, EvaluatorUnavailable
 
-Question = Literal["evaluate", "play_equities", "cube_decision"]
+Question = Literal["evaluate", "play_equities", "reviewed_play_equities", "cube_decision", "luck"]
 
 
 class EvaluatorLost(EvaluatorUnavailable):
@@ -41,10 +43,17 @@ class EvaluatorPool:
         self._all: set[_Evaluator] = set()
         self._closed = False
 
-    async def ask(self, question: Question, *arguments: Any) -> Any:
-        """``question(*arguments)`` answered in a free evaluator process: ``question`` names a
-        function of :mod:`~tavli.server.analysis.gnubg_evaluator` (which only the evaluator
-        processes import), ``arguments`` are plain values.
+    async def ask(
+        self,
+        question: Question,
+        *arguments: Any,
+        on_cpu: Callable[[float], None] | None = None,
+        **options: Any,
+    ) -> Any:
+        """``question(*arguments, **options)`` answered in a free evaluator process: ``question``
+        names a function of :mod:`~tavli.server.analysis.gnubg_evaluator` (which only the evaluator
+        processes import), ``arguments`` and ``options`` are plain values. ``on_cpu`` is told the
+        CPU seconds the process spent answering (whether or not it could).
 
         :raises EvaluatorLost: if the process died meanwhile (it is replaced).
         :raises EvaluatorUnavailable: if the question raised an error there.
@@ -52,7 +61,7 @@ class EvaluatorPool:
         free = self._free_evaluators()
         evaluator = await free.get()
         try:
-            return await evaluator.ask(question, arguments)
+            return await evaluator.ask(question, arguments, options, on_cpu)
         except (EvaluatorLost, asyncio.CancelledError):
             self._retire(evaluator)
             if not self._closed:
@@ -105,13 +114,21 @@ class _Evaluator:
         self.process = process
         self.pipe = pipe
 
-    async def ask(self, question: Question, arguments: tuple[Any, ...]) -> Any:
+    async def ask(
+        self,
+        question: Question,
+        arguments: tuple[Any, ...],
+        options: dict[str, Any],
+        on_cpu: Callable[[float], None] | None,
+    ) -> Any:
         try:  # an evaluator that died while it waited fails at once, at the send
-            self.pipe.send((question, arguments))
+            self.pipe.send((question, arguments, options))
             await self._readable()
-            ok, answer = self.pipe.recv()
+            ok, answer, cpu_seconds = self.pipe.recv()
         except (EOFError, OSError):
             raise EvaluatorLost("the evaluator stopped while it answered: ask again") from None
+        if on_cpu is not None:
+            on_cpu(cpu_seconds)
         if not ok:
             refused_by_the_rules, words = answer
             if refused_by_the_rules:
@@ -147,10 +164,12 @@ def _answer_questions(pipe: Connection) -> None:
             message = pipe.recv()
         except EOFError:
             return
-        question, arguments = message
+        question, arguments, options = message
+        started = time.process_time()
         try:
-            pipe.send((True, getattr(gnubg_evaluator, question)(*arguments)))
+            answer: tuple[bool, Any] = (True, getattr(gnubg_evaluator, question)(*arguments, **options))
         except gnubg_evaluator.CannotDouble as error:
-            pipe.send((False, (True, str(error))))
+            answer = (False, (True, str(error)))
         except Exception as error:  # noqa: BLE001 - its words go back to the caller; the process goes on
-            pipe.send((False, (False, str(error))))
+            answer = (False, (False, str(error)))
+        pipe.send((*answer, time.process_time() - started))

@@ -15,6 +15,7 @@ from tavli.v1 import analysis_service_pb2 as pb, board_pb2
 MOST_PLIES = 2
 LONGEST_MATCH = 64  # the longest match gnubg's match equity table covers
 LARGEST_CUBE = 4096
+EVALUATED = ("standard", "nackgammon")  # gnubg's names of the variants its evaluator knows
 
 _CUBE_OWNERS: dict[int, CubeOwnerName] = {
     pb.CUBE_OWNER_UNSPECIFIED: "centre",
@@ -31,13 +32,22 @@ def evaluated_position(variant_number: int, message: board_pb2.Position) -> tupl
     :raises GameOverError: for a position whose game is over.
     """
     variant = convert.variant_of(variant_number)
-    if variant.gnubg_variant is None:
-        raise NoEvaluator(
-            f"GNU Backgammon does not evaluate {variant.title}: no analysis is available for it"
-        )
+    check_evaluated(variant)
     position = convert.position_of(variant, message)
     variant.check_position(position)
     return variant, position
+
+
+def check_evaluated(variant: Variant) -> None:
+    """Whether GNU Backgammon evaluates ``variant``'s positions: standard backgammon and
+    nackgammon (hypergammon's databases are not in the evaluator, and it knows no other variant).
+
+    :raises NoEvaluator: if it does not.
+    """
+    if variant.gnubg_variant not in EVALUATED:
+        raise NoEvaluator(
+            f"GNU Backgammon does not evaluate {variant.title}: no analysis is available for it"
+        )
 
 
 def board_of(position: Position) -> GnubgBoard:

@@ -323,3 +323,38 @@ def test_a_refused_action_on_a_node_stream_carries_its_reason_and_the_stream_goe
     assert report["afterRefusal"]["refusal"]["code"] == 9  # the refusal's view is the next one
     assert report["rolled"] == "PHASE_PLAYING"
     assert report["second"] == "SEAT_ALREADY_STREAMING"
+
+
+# --- analysis -----------------------------------------------------------------------------------
+
+ANALYZE = """
+const fs = require('node:fs');
+const { TavliClient } = require('./tavli');
+const tavli = TavliClient.connect(process.argv[1]);
+const progress = [];
+tavli.analyzeMatch({ record: fs.readFileSync(process.argv[2]), onProgress: (step) => progress.push(step) })
+  .then(async ({ decisions, players }) => {
+    console.log(JSON.stringify({ steps: progress.length, decisions: decisions.length, players }));
+    const refused = await tavli.analyzeMatch({ record: 'no match here' }).catch((error) => error);
+    console.log(JSON.stringify(refused.reason));
+    tavli.close();
+  });
+"""
+
+
+def test_node_client_analyses_a_match(server: Running) -> None:
+    record = REPO / "tests" / "data" / "mat" / "noisy_gnubg_3_point.mat"
+    completed = subprocess.run(
+        [node_executable(), "-e", ANALYZE, f"127.0.0.1:{server.port}", str(record)],
+        cwd=NODE_CLIENT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=NODE_TIMEOUT,
+    )
+    assert completed.returncode == 0, completed.stderr
+    analysed, refused = (json.loads(line) for line in completed.stdout.splitlines())
+    assert analysed["steps"] > 0 and analysed["decisions"] > 100
+    assert [player["name"] for player in analysed["players"]] == ["Left", "Right"]
+    assert all(player["unforcedMoves"] > 0 and player["rating"] for player in analysed["players"])
+    assert refused == "UNREADABLE_MATCH_RECORD"

@@ -406,3 +406,17 @@ def _xgid(position: Position) -> str:
     from tavli.engine.xgid import Xgid, format_xgid
 
     return format_xgid(Xgid(position=position, player_on_roll=1))
+
+
+def test_a_move_cut_at_its_bear_off_is_matched_with_the_play_it_begins(
+    analysis: analysis_service_pb2_grpc.AnalysisServiceStub,
+) -> None:
+    # gnubg's moves 3/off 1/off and 3/2 2/1 1/off read back as 3/off and 3/2 2/1 1/off: the first,
+    # cut at its bear-off, leads where the play 3/off (3/2 2/1 1/off) goes, yet is 3/off 1/off.
+    request = pb.ListRankedPlaysRequest(
+        variant=BG, position=board_pb2.Position(position_id="fwkIwQZ/CwAAAA"), dice=[5, 1]
+    )
+    answer = analysis.ListRankedPlays(request, timeout=RPC_TIMEOUT)
+    assert sorted(ranked.play.notation for ranked in answer.plays) == ["3/off", "3/off 1/off", "3/off 2/1"]
+    assert answer.plays[0].play.notation == "3/off 1/off"  # two checkers off beat one
+    assert answer.plays[0].loss == 0 and all(ranked.loss > 0 for ranked in answer.plays[1:])

@@ -40,6 +40,7 @@ TEXT_BOUNDS = {
     "position_id": 32,
     "xgid": 128,
     "name": 64,
+    "game": 64,
     "seat_token": 128,
     "etag": 64,
     "request_id": 128,
@@ -106,6 +107,8 @@ NORMAL: dict[str, list[Message]] = {
         analysis_pb2.GetCubeDecisionRequest(variant=board_pb2.VARIANT_BACKGAMMON, position=position)
         for position in POSITIONS
     ],
+    "AnalyzeMatch": [analysis_pb2.AnalyzeMatchRequest(record=record, plies=2) for record in RECORDS]
+    + [analysis_pb2.AnalyzeMatchRequest(game="games/" + "g" * 58)],
     "ValidateMatch": [rules_pb2.ValidateMatchRequest(record=record) for record in RECORDS],
     "ImportMatch": [
         games_pb2.ImportMatchRequest(record=record, request_id=str(uuid.uuid4())) for record in RECORDS

@@ -1,4 +1,5 @@
 from tavli.v1 import board_pb2 as _board_pb2
+from tavli.v1 import match_record_pb2 as _match_record_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -27,6 +28,12 @@ class CubeResponse(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     CUBE_RESPONSE_UNSPECIFIED: _ClassVar[CubeResponse]
     CUBE_RESPONSE_TAKE: _ClassVar[CubeResponse]
     CUBE_RESPONSE_PASS: _ClassVar[CubeResponse]
+
+class DecisionKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    DECISION_KIND_UNSPECIFIED: _ClassVar[DecisionKind]
+    DECISION_KIND_CHEQUER: _ClassVar[DecisionKind]
+    DECISION_KIND_CUBE: _ClassVar[DecisionKind]
 CUBE_OWNER_UNSPECIFIED: CubeOwner
 CUBE_OWNER_PLAYER: CubeOwner
 CUBE_OWNER_OPPONENT: CubeOwner
@@ -38,6 +45,9 @@ CUBE_ACTION_TOO_GOOD: CubeAction
 CUBE_RESPONSE_UNSPECIFIED: CubeResponse
 CUBE_RESPONSE_TAKE: CubeResponse
 CUBE_RESPONSE_PASS: CubeResponse
+DECISION_KIND_UNSPECIFIED: DecisionKind
+DECISION_KIND_CHEQUER: DecisionKind
+DECISION_KIND_CUBE: DecisionKind
 
 class GameContext(_message.Message):
     __slots__ = ("match_length", "player_score", "opponent_score", "crawford", "cube_value", "cube_owner", "plies")
@@ -146,3 +156,95 @@ class GetCubeDecisionResponse(_message.Message):
     response: CubeResponse
     cubeless_equity: float
     def __init__(self, no_double_equity: _Optional[float] = ..., double_take_equity: _Optional[float] = ..., double_pass_equity: _Optional[float] = ..., action: _Optional[_Union[CubeAction, str]] = ..., response: _Optional[_Union[CubeResponse, str]] = ..., cubeless_equity: _Optional[float] = ...) -> None: ...
+
+class AnalyzeMatchRequest(_message.Message):
+    __slots__ = ("game", "record", "plies")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    RECORD_FIELD_NUMBER: _ClassVar[int]
+    PLIES_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    record: _match_record_pb2.MatchRecord
+    plies: int
+    def __init__(self, game: _Optional[str] = ..., record: _Optional[_Union[_match_record_pb2.MatchRecord, _Mapping]] = ..., plies: _Optional[int] = ...) -> None: ...
+
+class AnalysisProgress(_message.Message):
+    __slots__ = ("analyzed", "total")
+    ANALYZED_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_FIELD_NUMBER: _ClassVar[int]
+    analyzed: int
+    total: int
+    def __init__(self, analyzed: _Optional[int] = ..., total: _Optional[int] = ...) -> None: ...
+
+class AnalyzedDecision(_message.Message):
+    __slots__ = ("game", "move", "player", "side", "kind", "unforced", "dice", "played", "best", "loss", "luck")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    SIDE_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    UNFORCED_FIELD_NUMBER: _ClassVar[int]
+    DICE_FIELD_NUMBER: _ClassVar[int]
+    PLAYED_FIELD_NUMBER: _ClassVar[int]
+    BEST_FIELD_NUMBER: _ClassVar[int]
+    LOSS_FIELD_NUMBER: _ClassVar[int]
+    LUCK_FIELD_NUMBER: _ClassVar[int]
+    game: int
+    move: int
+    player: str
+    side: int
+    kind: DecisionKind
+    unforced: bool
+    dice: _containers.RepeatedScalarFieldContainer[int]
+    played: str
+    best: str
+    loss: float
+    luck: float
+    def __init__(self, game: _Optional[int] = ..., move: _Optional[int] = ..., player: _Optional[str] = ..., side: _Optional[int] = ..., kind: _Optional[_Union[DecisionKind, str]] = ..., unforced: _Optional[bool] = ..., dice: _Optional[_Iterable[int]] = ..., played: _Optional[str] = ..., best: _Optional[str] = ..., loss: _Optional[float] = ..., luck: _Optional[float] = ...) -> None: ...
+
+class PlayerStatistics(_message.Message):
+    __slots__ = ("name", "moves", "unforced_moves", "cube_decisions", "chequer_error_rate", "cube_error_rate", "error_rate", "snowie_error_rate", "pr", "luck_rate", "rating", "chequer_error", "cube_error", "luck")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    UNFORCED_MOVES_FIELD_NUMBER: _ClassVar[int]
+    CUBE_DECISIONS_FIELD_NUMBER: _ClassVar[int]
+    CHEQUER_ERROR_RATE_FIELD_NUMBER: _ClassVar[int]
+    CUBE_ERROR_RATE_FIELD_NUMBER: _ClassVar[int]
+    ERROR_RATE_FIELD_NUMBER: _ClassVar[int]
+    SNOWIE_ERROR_RATE_FIELD_NUMBER: _ClassVar[int]
+    PR_FIELD_NUMBER: _ClassVar[int]
+    LUCK_RATE_FIELD_NUMBER: _ClassVar[int]
+    RATING_FIELD_NUMBER: _ClassVar[int]
+    CHEQUER_ERROR_FIELD_NUMBER: _ClassVar[int]
+    CUBE_ERROR_FIELD_NUMBER: _ClassVar[int]
+    LUCK_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    moves: int
+    unforced_moves: int
+    cube_decisions: int
+    chequer_error_rate: float
+    cube_error_rate: float
+    error_rate: float
+    snowie_error_rate: float
+    pr: float
+    luck_rate: float
+    rating: str
+    chequer_error: float
+    cube_error: float
+    luck: float
+    def __init__(self, name: _Optional[str] = ..., moves: _Optional[int] = ..., unforced_moves: _Optional[int] = ..., cube_decisions: _Optional[int] = ..., chequer_error_rate: _Optional[float] = ..., cube_error_rate: _Optional[float] = ..., error_rate: _Optional[float] = ..., snowie_error_rate: _Optional[float] = ..., pr: _Optional[float] = ..., luck_rate: _Optional[float] = ..., rating: _Optional[str] = ..., chequer_error: _Optional[float] = ..., cube_error: _Optional[float] = ..., luck: _Optional[float] = ...) -> None: ...
+
+class MatchStatistics(_message.Message):
+    __slots__ = ("players",)
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    players: _containers.RepeatedCompositeFieldContainer[PlayerStatistics]
+    def __init__(self, players: _Optional[_Iterable[_Union[PlayerStatistics, _Mapping]]] = ...) -> None: ...
+
+class AnalyzeMatchResponse(_message.Message):
+    __slots__ = ("progress", "decision", "statistics")
+    PROGRESS_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    STATISTICS_FIELD_NUMBER: _ClassVar[int]
+    progress: AnalysisProgress
+    decision: AnalyzedDecision
+    statistics: MatchStatistics
+    def __init__(self, progress: _Optional[_Union[AnalysisProgress, _Mapping]] = ..., decision: _Optional[_Union[AnalyzedDecision, _Mapping]] = ..., statistics: _Optional[_Union[MatchStatistics, _Mapping]] = ...) -> None: ...

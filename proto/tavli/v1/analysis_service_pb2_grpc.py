@@ -61,6 +61,11 @@ class AnalysisServiceStub:
                 request_serializer=tavli_dot_v1_dot_analysis__service__pb2.GetCubeDecisionRequest.SerializeToString,
                 response_deserializer=tavli_dot_v1_dot_analysis__service__pb2.GetCubeDecisionResponse.FromString,
                 _registered_method=True)
+        self.AnalyzeMatch = channel.unary_stream(
+                '/tavli.v1.AnalysisService/AnalyzeMatch',
+                request_serializer=tavli_dot_v1_dot_analysis__service__pb2.AnalyzeMatchRequest.SerializeToString,
+                response_deserializer=tavli_dot_v1_dot_analysis__service__pb2.AnalyzeMatchResponse.FromString,
+                _registered_method=True)
 
 
 class AnalysisServiceServicer:
@@ -100,6 +105,25 @@ class AnalysisServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def AnalyzeMatch(self, request, context):
+        """A whole match reviewed as GNU Backgammon's analysis reviews it: a stored game of this server
+        or a match record (.mat, or GNU Backgammon's SGF). The stream sends progress while the
+        evaluators work, then every decision in the match's order, then both players' statistics
+        (the last message). Errors are in EMG (equivalent money game points, normalised to a cube
+        of 1), never negative; rates in thousandths of them (mEMG).
+
+        A record with problems fails as GamesService.ImportMatch fails (INVALID_MATCH_RECORD,
+        UNREADABLE_MATCH_RECORD); an unknown game with NOT_FOUND; a match of a variant GNU Backgammon
+        does not evaluate with FAILED_PRECONDITION, NO_EVALUATOR. An analysis spends the client's CPU
+        budget (the evaluators' CPU time) and stops with RESOURCE_EXHAUSTED, CPU_BUDGET_SPENT, when
+        it is spent; a client may run a few analyses at once (TOO_MANY_ANALYSES). An analysis whose
+        caller goes away stops, its evaluators freed. The same match at the same plies is analysed
+        once: a stored game while no event is added to it, a record while its text is the same.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AnalysisServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -117,6 +141,11 @@ def add_AnalysisServiceServicer_to_server(servicer, server):
                     servicer.GetCubeDecision,
                     request_deserializer=tavli_dot_v1_dot_analysis__service__pb2.GetCubeDecisionRequest.FromString,
                     response_serializer=tavli_dot_v1_dot_analysis__service__pb2.GetCubeDecisionResponse.SerializeToString,
+            ),
+            'AnalyzeMatch': grpc.unary_stream_rpc_method_handler(
+                    servicer.AnalyzeMatch,
+                    request_deserializer=tavli_dot_v1_dot_analysis__service__pb2.AnalyzeMatchRequest.FromString,
+                    response_serializer=tavli_dot_v1_dot_analysis__service__pb2.AnalyzeMatchResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -212,6 +241,33 @@ class AnalysisService:
             '/tavli.v1.AnalysisService/GetCubeDecision',
             tavli_dot_v1_dot_analysis__service__pb2.GetCubeDecisionRequest.SerializeToString,
             tavli_dot_v1_dot_analysis__service__pb2.GetCubeDecisionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AnalyzeMatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/tavli.v1.AnalysisService/AnalyzeMatch',
+            tavli_dot_v1_dot_analysis__service__pb2.AnalyzeMatchRequest.SerializeToString,
+            tavli_dot_v1_dot_analysis__service__pb2.AnalyzeMatchResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -6,13 +6,15 @@ import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobu
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Play, Position, Variant } from "./board_pb";
 import { file_tavli_v1_board } from "./board_pb";
+import type { MatchRecord } from "./match_record_pb";
+import { file_tavli_v1_match_record } from "./match_record_pb";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file tavli/v1/analysis_service.proto.
  */
 export const file_tavli_v1_analysis_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch90YXZsaS92MS9hbmFseXNpc19zZXJ2aWNlLnByb3RvEgh0YXZsaS52MSKvAQoLR2FtZUNvbnRleHQSFAoMbWF0Y2hfbGVuZ3RoGAEgASgNEhQKDHBsYXllcl9zY29yZRgCIAEoDRIWCg5vcHBvbmVudF9zY29yZRgDIAEoDRIQCghjcmF3Zm9yZBgEIAEoCBISCgpjdWJlX3ZhbHVlGAUgASgNEicKCmN1YmVfb3duZXIYBiABKA4yEy50YXZsaS52MS5DdWJlT3duZXISDQoFcGxpZXMYByABKA0isgEKCE91dGNvbWVzEhMKC3BsYXllcl93aW5zGAEgASgBEhoKEnBsYXllcl93aW5zX2dhbW1vbhgCIAEoARIeChZwbGF5ZXJfd2luc19iYWNrZ2FtbW9uGAMgASgBEhUKDW9wcG9uZW50X3dpbnMYBCABKAESHAoUb3Bwb25lbnRfd2luc19nYW1tb24YBSABKAESIAoYb3Bwb25lbnRfd2luc19iYWNrZ2FtbW9uGAYgASgBIosBChdFdmFsdWF0ZVBvc2l0aW9uUmVxdWVzdBIiCgd2YXJpYW50GAEgASgOMhEudGF2bGkudjEuVmFyaWFudBIkCghwb3NpdGlvbhgCIAEoCzISLnRhdmxpLnYxLlBvc2l0aW9uEiYKB2NvbnRleHQYAyABKAsyFS50YXZsaS52MS5HYW1lQ29udGV4dCJxChhFdmFsdWF0ZVBvc2l0aW9uUmVzcG9uc2USJAoIb3V0Y29tZXMYASABKAsyEi50YXZsaS52MS5PdXRjb21lcxIXCg9jdWJlbGVzc19lcXVpdHkYAiABKAESFgoOY3ViZWZ1bF9lcXVpdHkYAyABKAEimAEKFkxpc3RSYW5rZWRQbGF5c1JlcXVlc3QSIgoHdmFyaWFudBgBIAEoDjIRLnRhdmxpLnYxLlZhcmlhbnQSJAoIcG9zaXRpb24YAiABKAsyEi50YXZsaS52MS5Qb3NpdGlvbhIMCgRkaWNlGAMgAygNEiYKB2NvbnRleHQYBCABKAsyFS50YXZsaS52MS5HYW1lQ29udGV4dCJICgpSYW5rZWRQbGF5EhwKBHBsYXkYASABKAsyDi50YXZsaS52MS5QbGF5Eg4KBmVxdWl0eRgCIAEoARIMCgRsb3NzGAMgASgBIj4KF0xpc3RSYW5rZWRQbGF5c1Jlc3BvbnNlEiMKBXBsYXlzGAEgAygLMhQudGF2bGkudjEuUmFua2VkUGxheSKKAQoWR2V0Q3ViZURlY2lzaW9uUmVxdWVzdBIiCgd2YXJpYW50GAEgASgOMhEudGF2bGkudjEuVmFyaWFudBIkCghwb3NpdGlvbhgCIAEoCzISLnRhdmxpLnYxLlBvc2l0aW9uEiYKB2NvbnRleHQYAyABKAsyFS50YXZsaS52MS5HYW1lQ29udGV4dCLUAQoXR2V0Q3ViZURlY2lzaW9uUmVzcG9uc2USGAoQbm9fZG91YmxlX2VxdWl0eRgBIAEoARIaChJkb3VibGVfdGFrZV9lcXVpdHkYAiABKAESGgoSZG91YmxlX3Bhc3NfZXF1aXR5GAMgASgBEiQKBmFjdGlvbhgEIAEoDjIULnRhdmxpLnYxLkN1YmVBY3Rpb24SKAoIcmVzcG9uc2UYBSABKA4yFi50YXZsaS52MS5DdWJlUmVzcG9uc2USFwoPY3ViZWxlc3NfZXF1aXR5GAYgASgBKlcKCUN1YmVPd25lchIaChZDVUJFX09XTkVSX1VOU1BFQ0lGSUVEEAASFQoRQ1VCRV9PV05FUl9QTEFZRVIQARIXChNDVUJFX09XTkVSX09QUE9ORU5UEAIqmAEKCkN1YmVBY3Rpb24SGwoXQ1VCRV9BQ1RJT05fVU5TUEVDSUZJRUQQABIZChVDVUJFX0FDVElPTl9OT19ET1VCTEUQARIbChdDVUJFX0FDVElPTl9ET1VCTEVfVEFLRRACEhsKF0NVQkVfQUNUSU9OX0RPVUJMRV9QQVNTEAMSGAoUQ1VCRV9BQ1RJT05fVE9PX0dPT0QQBCpdCgxDdWJlUmVzcG9uc2USHQoZQ1VCRV9SRVNQT05TRV9VTlNQRUNJRklFRBAAEhYKEkNVQkVfUkVTUE9OU0VfVEFLRRABEhYKEkNVQkVfUkVTUE9OU0VfUEFTUxACMpwCCg9BbmFseXNpc1NlcnZpY2USWQoQRXZhbHVhdGVQb3NpdGlvbhIhLnRhdmxpLnYxLkV2YWx1YXRlUG9zaXRpb25SZXF1ZXN0GiIudGF2bGkudjEuRXZhbHVhdGVQb3NpdGlvblJlc3BvbnNlElYKD0xpc3RSYW5rZWRQbGF5cxIgLnRhdmxpLnYxLkxpc3RSYW5rZWRQbGF5c1JlcXVlc3QaIS50YXZsaS52MS5MaXN0UmFua2VkUGxheXNSZXNwb25zZRJWCg9HZXRDdWJlRGVjaXNpb24SIC50YXZsaS52MS5HZXRDdWJlRGVjaXNpb25SZXF1ZXN0GiEudGF2bGkudjEuR2V0Q3ViZURlY2lzaW9uUmVzcG9uc2ViBnByb3RvMw", [file_tavli_v1_board]);
+  fileDesc("Ch90YXZsaS92MS9hbmFseXNpc19zZXJ2aWNlLnByb3RvEgh0YXZsaS52MSKvAQoLR2FtZUNvbnRleHQSFAoMbWF0Y2hfbGVuZ3RoGAEgASgNEhQKDHBsYXllcl9zY29yZRgCIAEoDRIWCg5vcHBvbmVudF9zY29yZRgDIAEoDRIQCghjcmF3Zm9yZBgEIAEoCBISCgpjdWJlX3ZhbHVlGAUgASgNEicKCmN1YmVfb3duZXIYBiABKA4yEy50YXZsaS52MS5DdWJlT3duZXISDQoFcGxpZXMYByABKA0isgEKCE91dGNvbWVzEhMKC3BsYXllcl93aW5zGAEgASgBEhoKEnBsYXllcl93aW5zX2dhbW1vbhgCIAEoARIeChZwbGF5ZXJfd2luc19iYWNrZ2FtbW9uGAMgASgBEhUKDW9wcG9uZW50X3dpbnMYBCABKAESHAoUb3Bwb25lbnRfd2luc19nYW1tb24YBSABKAESIAoYb3Bwb25lbnRfd2luc19iYWNrZ2FtbW9uGAYgASgBIosBChdFdmFsdWF0ZVBvc2l0aW9uUmVxdWVzdBIiCgd2YXJpYW50GAEgASgOMhEudGF2bGkudjEuVmFyaWFudBIkCghwb3NpdGlvbhgCIAEoCzISLnRhdmxpLnYxLlBvc2l0aW9uEiYKB2NvbnRleHQYAyABKAsyFS50YXZsaS52MS5HYW1lQ29udGV4dCJxChhFdmFsdWF0ZVBvc2l0aW9uUmVzcG9uc2USJAoIb3V0Y29tZXMYASABKAsyEi50YXZsaS52MS5PdXRjb21lcxIXCg9jdWJlbGVzc19lcXVpdHkYAiABKAESFgoOY3ViZWZ1bF9lcXVpdHkYAyABKAEimAEKFkxpc3RSYW5rZWRQbGF5c1JlcXVlc3QSIgoHdmFyaWFudBgBIAEoDjIRLnRhdmxpLnYxLlZhcmlhbnQSJAoIcG9zaXRpb24YAiABKAsyEi50YXZsaS52MS5Qb3NpdGlvbhIMCgRkaWNlGAMgAygNEiYKB2NvbnRleHQYBCABKAsyFS50YXZsaS52MS5HYW1lQ29udGV4dCJICgpSYW5rZWRQbGF5EhwKBHBsYXkYASABKAsyDi50YXZsaS52MS5QbGF5Eg4KBmVxdWl0eRgCIAEoARIMCgRsb3NzGAMgASgBIj4KF0xpc3RSYW5rZWRQbGF5c1Jlc3BvbnNlEiMKBXBsYXlzGAEgAygLMhQudGF2bGkudjEuUmFua2VkUGxheSKKAQoWR2V0Q3ViZURlY2lzaW9uUmVxdWVzdBIiCgd2YXJpYW50GAEgASgOMhEudGF2bGkudjEuVmFyaWFudBIkCghwb3NpdGlvbhgCIAEoCzISLnRhdmxpLnYxLlBvc2l0aW9uEiYKB2NvbnRleHQYAyABKAsyFS50YXZsaS52MS5HYW1lQ29udGV4dCLUAQoXR2V0Q3ViZURlY2lzaW9uUmVzcG9uc2USGAoQbm9fZG91YmxlX2VxdWl0eRgBIAEoARIaChJkb3VibGVfdGFrZV9lcXVpdHkYAiABKAESGgoSZG91YmxlX3Bhc3NfZXF1aXR5GAMgASgBEiQKBmFjdGlvbhgEIAEoDjIULnRhdmxpLnYxLkN1YmVBY3Rpb24SKAoIcmVzcG9uc2UYBSABKA4yFi50YXZsaS52MS5DdWJlUmVzcG9uc2USFwoPY3ViZWxlc3NfZXF1aXR5GAYgASgBImYKE0FuYWx5emVNYXRjaFJlcXVlc3QSDgoEZ2FtZRgBIAEoCUgAEicKBnJlY29yZBgCIAEoCzIVLnRhdmxpLnYxLk1hdGNoUmVjb3JkSAASDQoFcGxpZXMYAyABKA1CBwoFbWF0Y2giMwoQQW5hbHlzaXNQcm9ncmVzcxIQCghhbmFseXplZBgBIAEoDRINCgV0b3RhbBgCIAEoDSLMAQoQQW5hbHl6ZWREZWNpc2lvbhIMCgRnYW1lGAEgASgNEgwKBG1vdmUYAiABKA0SDgoGcGxheWVyGAMgASgJEgwKBHNpZGUYBCABKA0SJAoEa2luZBgFIAEoDjIWLnRhdmxpLnYxLkRlY2lzaW9uS2luZBIQCgh1bmZvcmNlZBgGIAEoCBIMCgRkaWNlGAcgAygNEg4KBnBsYXllZBgIIAEoCRIMCgRiZXN0GAkgASgJEgwKBGxvc3MYCiABKAESDAoEbHVjaxgLIAEoASKrAgoQUGxheWVyU3RhdGlzdGljcxIMCgRuYW1lGAEgASgJEg0KBW1vdmVzGAIgASgNEhYKDnVuZm9yY2VkX21vdmVzGAMgASgNEhYKDmN1YmVfZGVjaXNpb25zGAQgASgNEhoKEmNoZXF1ZXJfZXJyb3JfcmF0ZRgFIAEoARIXCg9jdWJlX2Vycm9yX3JhdGUYBiABKAESEgoKZXJyb3JfcmF0ZRgHIAEoARIZChFzbm93aWVfZXJyb3JfcmF0ZRgIIAEoARIKCgJwchgJIAEoARIRCglsdWNrX3JhdGUYCiABKAESDgoGcmF0aW5nGAsgASgJEhUKDWNoZXF1ZXJfZXJyb3IYDCABKAESEgoKY3ViZV9lcnJvchgNIAEoARIMCgRsdWNrGA4gASgBIj4KD01hdGNoU3RhdGlzdGljcxIrCgdwbGF5ZXJzGAEgAygLMhoudGF2bGkudjEuUGxheWVyU3RhdGlzdGljcyKvAQoUQW5hbHl6ZU1hdGNoUmVzcG9uc2USLgoIcHJvZ3Jlc3MYASABKAsyGi50YXZsaS52MS5BbmFseXNpc1Byb2dyZXNzSAASLgoIZGVjaXNpb24YAiABKAsyGi50YXZsaS52MS5BbmFseXplZERlY2lzaW9uSAASLwoKc3RhdGlzdGljcxgDIAEoCzIZLnRhdmxpLnYxLk1hdGNoU3RhdGlzdGljc0gAQgYKBGl0ZW0qVwoJQ3ViZU93bmVyEhoKFkNVQkVfT1dORVJfVU5TUEVDSUZJRUQQABIVChFDVUJFX09XTkVSX1BMQVlFUhABEhcKE0NVQkVfT1dORVJfT1BQT05FTlQQAiqYAQoKQ3ViZUFjdGlvbhIbChdDVUJFX0FDVElPTl9VTlNQRUNJRklFRBAAEhkKFUNVQkVfQUNUSU9OX05PX0RPVUJMRRABEhsKF0NVQkVfQUNUSU9OX0RPVUJMRV9UQUtFEAISGwoXQ1VCRV9BQ1RJT05fRE9VQkxFX1BBU1MQAxIYChRDVUJFX0FDVElPTl9UT09fR09PRBAEKl0KDEN1YmVSZXNwb25zZRIdChlDVUJFX1JFU1BPTlNFX1VOU1BFQ0lGSUVEEAASFgoSQ1VCRV9SRVNQT05TRV9UQUtFEAESFgoSQ1VCRV9SRVNQT05TRV9QQVNTEAIqYAoMRGVjaXNpb25LaW5kEh0KGURFQ0lTSU9OX0tJTkRfVU5TUEVDSUZJRUQQABIZChVERUNJU0lPTl9LSU5EX0NIRVFVRVIQARIWChJERUNJU0lPTl9LSU5EX0NVQkUQAjLtAgoPQW5hbHlzaXNTZXJ2aWNlElkKEEV2YWx1YXRlUG9zaXRpb24SIS50YXZsaS52MS5FdmFsdWF0ZVBvc2l0aW9uUmVxdWVzdBoiLnRhdmxpLnYxLkV2YWx1YXRlUG9zaXRpb25SZXNwb25zZRJWCg9MaXN0UmFua2VkUGxheXMSIC50YXZsaS52MS5MaXN0UmFua2VkUGxheXNSZXF1ZXN0GiEudGF2bGkudjEuTGlzdFJhbmtlZFBsYXlzUmVzcG9uc2USVgoPR2V0Q3ViZURlY2lzaW9uEiAudGF2bGkudjEuR2V0Q3ViZURlY2lzaW9uUmVxdWVzdBohLnRhdmxpLnYxLkdldEN1YmVEZWNpc2lvblJlc3BvbnNlEk8KDEFuYWx5emVNYXRjaBIdLnRhdmxpLnYxLkFuYWx5emVNYXRjaFJlcXVlc3QaHi50YXZsaS52MS5BbmFseXplTWF0Y2hSZXNwb25zZTABYgZwcm90bzM", [file_tavli_v1_board, file_tavli_v1_match_record]);
 
 /**
  * The match or money game a position is played in, and the cube.
@@ -397,6 +399,354 @@ export const GetCubeDecisionResponseSchema: GenMessage<GetCubeDecisionResponse> 
   messageDesc(file_tavli_v1_analysis_service, 8);
 
 /**
+ * The request of AnalyzeMatch.
+ *
+ * @generated from message tavli.v1.AnalyzeMatchRequest
+ */
+export type AnalyzeMatchRequest = Message<"tavli.v1.AnalyzeMatchRequest"> & {
+  /**
+   * The match to review.
+   *
+   * @generated from oneof tavli.v1.AnalyzeMatchRequest.match
+   */
+  match: {
+    /**
+     * A stored game's name: "games/{game}". Every game of its match played so far is reviewed.
+     *
+     * @generated from field: string game = 1;
+     */
+    value: string;
+    case: "game";
+  } | {
+    /**
+     * A match record: .mat text (any dialect RulesService.ValidateMatch reads) or GNU
+     * Backgammon's SGF (a text starting "(;"). It must be clean: as ImportMatch takes it.
+     *
+     * @generated from field: tavli.v1.MatchRecord record = 2;
+     */
+    value: MatchRecord;
+    case: "record";
+  } | { case: undefined; value?: undefined };
+
+  /**
+   * How far the evaluator looks ahead: 0, 1 or 2 plies. Luck is always measured at 0 plies,
+   * as GNU Backgammon measures it.
+   *
+   * @generated from field: uint32 plies = 3;
+   */
+  plies: number;
+};
+
+/**
+ * Describes the message tavli.v1.AnalyzeMatchRequest.
+ * Use `create(AnalyzeMatchRequestSchema)` to create a new message.
+ */
+export const AnalyzeMatchRequestSchema: GenMessage<AnalyzeMatchRequest> = /*@__PURE__*/
+  messageDesc(file_tavli_v1_analysis_service, 9);
+
+/**
+ * How far an analysis has come.
+ *
+ * @generated from message tavli.v1.AnalysisProgress
+ */
+export type AnalysisProgress = Message<"tavli.v1.AnalysisProgress"> & {
+  /**
+   * The decision points analysed so far.
+   *
+   * @generated from field: uint32 analyzed = 1;
+   */
+  analyzed: number;
+
+  /**
+   * The decision points of the match: every roll played and every chance to double.
+   *
+   * @generated from field: uint32 total = 2;
+   */
+  total: number;
+};
+
+/**
+ * Describes the message tavli.v1.AnalysisProgress.
+ * Use `create(AnalysisProgressSchema)` to create a new message.
+ */
+export const AnalysisProgressSchema: GenMessage<AnalysisProgress> = /*@__PURE__*/
+  messageDesc(file_tavli_v1_analysis_service, 10);
+
+/**
+ * One decision of the match, reviewed.
+ *
+ * @generated from message tavli.v1.AnalyzedDecision
+ */
+export type AnalyzedDecision = Message<"tavli.v1.AnalyzedDecision"> & {
+  /**
+   * The game of the match, from 1.
+   *
+   * @generated from field: uint32 game = 1;
+   */
+  game: number;
+
+  /**
+   * The turn of the game the decision was made in, from 1 (the opening roll's play); a cube
+   * decision has the number of the turn it comes before, the answer to a double the double's.
+   *
+   * @generated from field: uint32 move = 2;
+   */
+  move: number;
+
+  /**
+   * The player who decided, as the record (or the stored game) names them.
+   *
+   * @generated from field: string player = 3;
+   */
+  player: string;
+
+  /**
+   * The seat of that player: 0 (the record's first, left column) or 1.
+   *
+   * @generated from field: uint32 side = 4;
+   */
+  side: number;
+
+  /**
+   * A chequer play or a cube action.
+   *
+   * @generated from field: tavli.v1.DecisionKind kind = 5;
+   */
+  kind: DecisionKind;
+
+  /**
+   * Whether the decision counts in the error rates: an unforced move (two or more different
+   * resulting positions), or a close or actual cube decision.
+   *
+   * @generated from field: bool unforced = 6;
+   */
+  unforced: boolean;
+
+  /**
+   * The roll played, the higher die first; empty for a cube decision.
+   *
+   * @generated from field: repeated uint32 dice = 7;
+   */
+  dice: number[];
+
+  /**
+   * What was played: a play in standard notation ("" for none), or "No double", "Double",
+   * "Take", "Pass".
+   *
+   * @generated from field: string played = 8;
+   */
+  played: string;
+
+  /**
+   * The best play or action, in the same words ("Too good" for a position too good to double).
+   *
+   * @generated from field: string best = 9;
+   */
+  best: string;
+
+  /**
+   * The equity lost against the best, in EMG: 0 for the best, never negative.
+   *
+   * @generated from field: double loss = 10;
+   */
+  loss: number;
+
+  /**
+   * The luck of the roll, in EMG: its 0-ply cubeful equity minus the mean of every roll's.
+   *
+   * @generated from field: double luck = 11;
+   */
+  luck: number;
+};
+
+/**
+ * Describes the message tavli.v1.AnalyzedDecision.
+ * Use `create(AnalyzedDecisionSchema)` to create a new message.
+ */
+export const AnalyzedDecisionSchema: GenMessage<AnalyzedDecision> = /*@__PURE__*/
+  messageDesc(file_tavli_v1_analysis_service, 11);
+
+/**
+ * One player's statistics over the match, as GNU Backgammon defines them.
+ *
+ * @generated from message tavli.v1.PlayerStatistics
+ */
+export type PlayerStatistics = Message<"tavli.v1.PlayerStatistics"> & {
+  /**
+   * The player's name.
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * The rolls the player played, forced or not.
+   *
+   * @generated from field: uint32 moves = 2;
+   */
+  moves: number;
+
+  /**
+   * The rolls with two or more different resulting positions.
+   *
+   * @generated from field: uint32 unforced_moves = 3;
+   */
+  unforcedMoves: number;
+
+  /**
+   * Close chances to double, and every double, take and pass.
+   *
+   * @generated from field: uint32 cube_decisions = 4;
+   */
+  cubeDecisions: number;
+
+  /**
+   * The chequer plays' error per unforced move, in mEMG.
+   *
+   * @generated from field: double chequer_error_rate = 5;
+   */
+  chequerErrorRate: number;
+
+  /**
+   * The cube actions' error per cube decision, in mEMG.
+   *
+   * @generated from field: double cube_error_rate = 6;
+   */
+  cubeErrorRate: number;
+
+  /**
+   * The whole error per unforced move or cube decision, in mEMG.
+   *
+   * @generated from field: double error_rate = 7;
+   */
+  errorRate: number;
+
+  /**
+   * The whole error per move of both players (forced moves too), in mEMG: Snowie's rate.
+   *
+   * @generated from field: double snowie_error_rate = 8;
+   */
+  snowieErrorRate: number;
+
+  /**
+   * XG's Performance Rating: 500 times the whole error (EMG) per unforced move or cube
+   * decision, which is half of error_rate.
+   *
+   * @generated from field: double pr = 9;
+   */
+  pr: number;
+
+  /**
+   * The luck of the player's rolls per move, in mEMG.
+   *
+   * @generated from field: double luck_rate = 10;
+   */
+  luckRate: number;
+
+  /**
+   * GNU Backgammon's word for the error per decision: "Supernatural", "World class", "Expert",
+   * "Advanced", "Intermediate", "Casual player", "Beginner", "Awful!" (or "N/A": no decision).
+   *
+   * @generated from field: string rating = 11;
+   */
+  rating: string;
+
+  /**
+   * The chequer plays' whole error, in EMG.
+   *
+   * @generated from field: double chequer_error = 12;
+   */
+  chequerError: number;
+
+  /**
+   * The cube actions' whole error, in EMG.
+   *
+   * @generated from field: double cube_error = 13;
+   */
+  cubeError: number;
+
+  /**
+   * The whole luck of the player's rolls, in EMG.
+   *
+   * @generated from field: double luck = 14;
+   */
+  luck: number;
+};
+
+/**
+ * Describes the message tavli.v1.PlayerStatistics.
+ * Use `create(PlayerStatisticsSchema)` to create a new message.
+ */
+export const PlayerStatisticsSchema: GenMessage<PlayerStatistics> = /*@__PURE__*/
+  messageDesc(file_tavli_v1_analysis_service, 12);
+
+/**
+ * Both players' statistics.
+ *
+ * @generated from message tavli.v1.MatchStatistics
+ */
+export type MatchStatistics = Message<"tavli.v1.MatchStatistics"> & {
+  /**
+   * The record's first player (left column) then the second.
+   *
+   * @generated from field: repeated tavli.v1.PlayerStatistics players = 1;
+   */
+  players: PlayerStatistics[];
+};
+
+/**
+ * Describes the message tavli.v1.MatchStatistics.
+ * Use `create(MatchStatisticsSchema)` to create a new message.
+ */
+export const MatchStatisticsSchema: GenMessage<MatchStatistics> = /*@__PURE__*/
+  messageDesc(file_tavli_v1_analysis_service, 13);
+
+/**
+ * One message of AnalyzeMatch's stream.
+ *
+ * @generated from message tavli.v1.AnalyzeMatchResponse
+ */
+export type AnalyzeMatchResponse = Message<"tavli.v1.AnalyzeMatchResponse"> & {
+  /**
+   * What the message holds.
+   *
+   * @generated from oneof tavli.v1.AnalyzeMatchResponse.item
+   */
+  item: {
+    /**
+     * How far the analysis has come.
+     *
+     * @generated from field: tavli.v1.AnalysisProgress progress = 1;
+     */
+    value: AnalysisProgress;
+    case: "progress";
+  } | {
+    /**
+     * One decision reviewed, in the match's order.
+     *
+     * @generated from field: tavli.v1.AnalyzedDecision decision = 2;
+     */
+    value: AnalyzedDecision;
+    case: "decision";
+  } | {
+    /**
+     * Both players' statistics: the stream's last message.
+     *
+     * @generated from field: tavli.v1.MatchStatistics statistics = 3;
+     */
+    value: MatchStatistics;
+    case: "statistics";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message tavli.v1.AnalyzeMatchResponse.
+ * Use `create(AnalyzeMatchResponseSchema)` to create a new message.
+ */
+export const AnalyzeMatchResponseSchema: GenMessage<AnalyzeMatchResponse> = /*@__PURE__*/
+  messageDesc(file_tavli_v1_analysis_service, 14);
+
+/**
  * Who owns the cube.
  *
  * @generated from enum tavli.v1.CubeOwner
@@ -514,6 +864,40 @@ export const CubeResponseSchema: GenEnum<CubeResponse> = /*@__PURE__*/
   enumDesc(file_tavli_v1_analysis_service, 2);
 
 /**
+ * The kind of a decision.
+ *
+ * @generated from enum tavli.v1.DecisionKind
+ */
+export enum DecisionKind {
+  /**
+   * Not given.
+   *
+   * @generated from enum value: DECISION_KIND_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * A roll played.
+   *
+   * @generated from enum value: DECISION_KIND_CHEQUER = 1;
+   */
+  CHEQUER = 1,
+
+  /**
+   * A cube action: a double or no double, a take or a pass.
+   *
+   * @generated from enum value: DECISION_KIND_CUBE = 2;
+   */
+  CUBE = 2,
+}
+
+/**
+ * Describes the enum tavli.v1.DecisionKind.
+ */
+export const DecisionKindSchema: GenEnum<DecisionKind> = /*@__PURE__*/
+  enumDesc(file_tavli_v1_analysis_service, 3);
+
+/**
  * GNU Backgammon's judgement of a position: its chances, its best plays and its cube decision.
  * Nothing is stored; every answer follows from the request alone. The evaluator runs in worker
  * processes of the server, so a slow evaluation holds up no other call.
@@ -560,6 +944,28 @@ export const AnalysisService: GenService<{
     methodKind: "unary";
     input: typeof GetCubeDecisionRequestSchema;
     output: typeof GetCubeDecisionResponseSchema;
+  },
+  /**
+   * A whole match reviewed as GNU Backgammon's analysis reviews it: a stored game of this server
+   * or a match record (.mat, or GNU Backgammon's SGF). The stream sends progress while the
+   * evaluators work, then every decision in the match's order, then both players' statistics
+   * (the last message). Errors are in EMG (equivalent money game points, normalised to a cube
+   * of 1), never negative; rates in thousandths of them (mEMG).
+   *
+   * A record with problems fails as GamesService.ImportMatch fails (INVALID_MATCH_RECORD,
+   * UNREADABLE_MATCH_RECORD); an unknown game with NOT_FOUND; a match of a variant GNU Backgammon
+   * does not evaluate with FAILED_PRECONDITION, NO_EVALUATOR. An analysis spends the client's CPU
+   * budget (the evaluators' CPU time) and stops with RESOURCE_EXHAUSTED, CPU_BUDGET_SPENT, when
+   * it is spent; a client may run a few analyses at once (TOO_MANY_ANALYSES). An analysis whose
+   * caller goes away stops, its evaluators freed. The same match at the same plies is analysed
+   * once: a stored game while no event is added to it, a record while its text is the same.
+   *
+   * @generated from rpc tavli.v1.AnalysisService.AnalyzeMatch
+   */
+  analyzeMatch: {
+    methodKind: "server_streaming";
+    input: typeof AnalyzeMatchRequestSchema;
+    output: typeof AnalyzeMatchResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_tavli_v1_analysis_service, 0);
