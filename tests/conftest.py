@@ -101,6 +101,7 @@ reason): parallel runs hand each of them to one process whole, so that it is mad
 than once in every process that runs one of its tests."""
 
 
+@pytest.hookimpl(optionalhook=True)  # xdist's hook: a run with -p no:xdist has no such hook
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
     """xdist's ``load`` distribution, but with the modules of ONE_PROCESS each kept to one process
     (xdist's own loadgroup groups by a marker through the tests' node ids, which it can no longer
