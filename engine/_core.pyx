@@ -145,25 +145,52 @@ cdef uint32_t _pin_mask(object points) except? 0:
 
 
 cdef tuple _pinned_points(uint32_t mask):
-    return tuple([point for point in range(1, 25) if mask >> point & 1])
+    cdef list points = []
+    cdef int point
+    for point in range(1, 25):
+        if mask >> point & 1:
+            points.append(_SMALL[point] if point < 16 else point)
+    return tuple(points)
 
 
-cdef object _position_object(object player_side, object opponent_side, uint32_t mover_pins, uint32_t pinned):
+cdef object _position_object(
+    object player_side, object opponent_side, uint32_t mover_pins, uint32_t pinned, dict pins_made=None
+):
     # ``Position.with_pins``: a PinnedPosition when either side has a checker pinned, else the pair.
-    if mover_pins or pinned:
-        return _PinnedPosition(
-            player_side, opponent_side, _Pins(_pinned_points(mover_pins), _pinned_points(pinned))
-        )
-    return _pair(_Position, player_side, opponent_side)
-
-
-cdef bytes _pins_suffix(uint32_t mover_pins, uint32_t pinned):
-    # What a Position ID with pins has after its 14 letters (``Pins.text``): ``:m9,o7,o20``.
+    # ``pins_made`` keeps the Pins already made for the plays of one roll, by the opponent's pins.
     if not (mover_pins or pinned):
-        return b""
-    parts = [f"m{point}" for point in _pinned_points(mover_pins)]
-    parts += [f"o{point}" for point in _pinned_points(pinned)]
-    return (":" + ",".join(parts)).encode("ascii")
+        return _pair(_Position, player_side, opponent_side)
+    pins = None if pins_made is None else pins_made.get(pinned)
+    if pins is None:
+        pins = _Pins(_pinned_points(mover_pins), _pinned_points(pinned))
+        if pins_made is not None:
+            pins_made[pinned] = pins
+    return _PinnedPosition(player_side, opponent_side, pins)
+
+
+cdef enum:
+    PINS_TEXT_SIZE = 100  # the longest pins text: a colon, and 24 pins of 4 characters
+
+
+cdef int _pins_text(uint32_t mover_pins, uint32_t pinned, char* text) noexcept nogil:
+    # What a Position ID with pins has after its 14 letters (``Pins.text`` after a colon,
+    # ``:m9,o7,o20``), written to ``text``; its length (0 without pins).
+    cdef int length = 0
+    cdef int side, point
+    cdef uint32_t mask
+    for side in range(2):
+        mask = mover_pins if side == 0 else pinned
+        for point in range(1, 25):
+            if mask >> point & 1:
+                text[length] = b":" if length == 0 else b","
+                text[length + 1] = b"m" if side == 0 else b"o"
+                length += 2
+                if point >= 10:
+                    text[length] = <char>(48 + point // 10)
+                    length += 1
+                text[length] = <char>(48 + point % 10)
+                length += 1
+    return length
 
 
 # Steps are few (start, end, die, hit): each made once and shared, as the pure code shares its own.
@@ -252,9 +279,14 @@ cdef extern from "Python.h":
     void* PyUnicode_DATA(object text)
 
 
-cdef object _id_text(tavli_bits bits):
-    cdef object text = PyUnicode_New(14, 127)  # an ASCII string, written in place
-    _id_chars(bits, <char*>PyUnicode_DATA(text))
+cdef object _id_text(tavli_bits bits, uint32_t mover_pins=0, uint32_t pinned=0):
+    # The Position ID of ``bits``, and the pins after it if there are any.
+    cdef char pins[PINS_TEXT_SIZE]
+    cdef int pins_length = _pins_text(mover_pins, pinned, pins)
+    cdef object text = PyUnicode_New(14 + pins_length, 127)  # an ASCII string, written in place
+    cdef char* out = <char*>PyUnicode_DATA(text)
+    _id_chars(bits, out)
+    memcpy(out + 14, pins, pins_length)
     return text
 
 
@@ -502,6 +534,7 @@ ctypedef struct Search:
     int head_leavers
     uint32_t mover_pins  # Plakoto: the mover's pinned points, as they stay through the turn
     uint32_t pinned  # Plakoto: the opponent's pinned points, changed and restored as the search goes
+    uint32_t landings  # Plakoto: the points the mover may land on, the same through the turn
     bint ending  # Plakoto: the position searched now ends the game
     CPlay* plays
     int count
@@ -552,6 +585,11 @@ cdef void _start_search(
     search.mover_pins = mover_pins
     search.pinned = pinned
     search.ending = False
+    search.landings = 0
+    if rules == PLAKOTO_RULES:
+        for point in range(1, 25):
+            if _plakoto_may_land(opponent, mover_pins, point):
+                search.landings |= <uint32_t>1 << point
     search.high = high
     search.low = low
     memcpy(search.player, player, POINTS)
@@ -1022,21 +1060,23 @@ cdef inline uint32_t _pinned_after(
     return pinned
 
 
-cdef int _plakoto_steps(Search* search, int die, CStep* out) noexcept nogil:
-    # ``Plakoto._steps``: from the highest start down, then the bearing off.
+cdef int _plakoto_steps(Search* search, int die, int highest, CStep* out) noexcept nogil:
+    # ``Plakoto._steps`` from points no higher than ``highest``: from the highest start down, then
+    # the bearing off.
     cdef count_t* player = search.player
     cdef uint32_t mover_pins = search.mover_pins
+    cdef uint32_t landings = search.landings
     cdef int count = 0
     cdef int start
-    for start in range(24, die, -1):
-        if player[start] and not (mover_pins >> start & 1) and _plakoto_may_land(search.opponent, mover_pins, start - die):
+    for start in range(highest, die, -1):
+        if player[start] and (landings >> (start - die) & 1) and not (mover_pins >> start & 1):
             out[count].start = start
             out[count].end = start - die
             out[count].die = die
             out[count].hit = 0
             count += 1
     if not mover_pins:  # a pinned checker stops the bearing off
-        start = _bear_off_start(player, die, 6)
+        start = _bear_off_start(player, die, highest)
         if start != NO_POINT:
             out[count].start = start
             out[count].end = OFF
@@ -1047,16 +1087,21 @@ cdef int _plakoto_steps(Search* search, int die, CStep* out) noexcept nogil:
 
 
 cdef void _plakoto_search(
-    Search* search, Nodes* searched, const int* dice, int dice_count, int left, CStep* taken, int count
+    Search* search, Nodes* searched, const int* dice, int dice_count, int left, int highest, CStep* taken,
+    int count
 ) noexcept nogil:
-    # ``Plakoto._step_sequences``: depth first, each die value left in turn, each board with the
-    # same dice left followed once; every board met is recorded, and a step that ends the game
-    # ends the play.
+    # ``Plakoto._step_sequences``: depth first, each die value left in turn, from the highest start
+    # down; every board met is recorded, and a step that ends the game ends the play. With
+    # ``searched``, each board with the same dice left is followed once; without it, the caller
+    # knows that no board is met twice (a roll of two dice), or a double's steps go from the
+    # highest start down (``highest``), each set of steps once, in the order the full search
+    # first meets them.
     cdef CStep moves[30]
     cdef int move_count, index, move
     cdef uint32_t pinned = search.pinned
     cdef bint ending
-    if not _add_node(searched, search.player, pinned, left, NULL, 0):
+    cdef bint descending = searched == NULL and dice[0] == dice[1]
+    if searched != NULL and not _add_node(searched, search.player, pinned, left, NULL, 0):
         search.failed = search.failed or searched.failed
         return
     ending = count > 0 and _plakoto_over(search.player, search.opponent, search.mover_pins, pinned)
@@ -1068,12 +1113,15 @@ cdef void _plakoto_search(
     for index in range(dice_count):
         if not (left >> index & 1) or _die_taken_before(dice, left, index):
             continue
-        move_count = _plakoto_steps(search, dice[index], moves)
+        move_count = _plakoto_steps(search, dice[index], highest, moves)
         for move in range(move_count):
             taken[count] = moves[move]
             _make(search, moves[move])
             search.pinned = _pinned_after(search.player, search.opponent, pinned, moves[move])
-            _plakoto_search(search, searched, dice, dice_count, left & ~(1 << index), taken, count + 1)
+            _plakoto_search(
+                search, searched, dice, dice_count, left & ~(1 << index),
+                moves[move].start if descending else HEAD, taken, count + 1,
+            )
             _unmake(search, moves[move])
             search.pinned = pinned
 
@@ -1380,6 +1428,7 @@ cdef class CompiledPlays:
         cdef int index
         cdef CPlay* play
         cdef dict opponent_after = {}
+        cdef dict pins_made = {}
         _bind()
         result = []
         for index in range(self._count):
@@ -1391,7 +1440,9 @@ cdef class CompiledPlays:
                     opponent_side = opponent_after[play.hits] = _side_tuple(opponent)
             else:
                 opponent_side = self._opponent_side
-            position = _position_object(_side_tuple(play.player), opponent_side, self._mover_pins, play.pinned)
+            position = _position_object(
+                _side_tuple(play.player), opponent_side, self._mover_pins, play.pinned, pins_made
+            )
             result.append(_pair(_Play, _steps_tuple(play.steps, play.count), position))
         return result
 
@@ -1422,10 +1473,7 @@ cdef class CompiledPlays:
         result = []
         for index in range(self._count):
             play = &self._plays[index]
-            text = _id_text(self._id_bits(play, quiet, quiet_start))
-            if self._mover_pins or play.pinned:
-                text += _pins_suffix(self._mover_pins, play.pinned).decode("ascii")
-            result.append(text)
+            result.append(_id_text(self._id_bits(play, quiet, quiet_start), self._mover_pins, play.pinned))
         return result
 
     def notations(self):
@@ -1448,15 +1496,15 @@ cdef class CompiledPlays:
         cdef tavli_bits quiet = 0
         cdef int quiet_start = _side_bits(self._opponent, &quiet, 0)
         cdef list found = [None] * self._count
-        cdef list suffixes = [b""] * self._count
         cdef tuple piece
-        cdef bytes before, after, suffix
+        cdef bytes before, after
+        cdef char pins[PINS_TEXT_SIZE]
         for index in range(self._count):
             piece = pieces[_step_code(&self._plays[index])]
             found[index] = piece
+            size += len(<bytes>piece[0]) + 14 + len(<bytes>piece[1])
             if self._mover_pins or self._plays[index].pinned:
-                suffixes[index] = _pins_suffix(self._mover_pins, self._plays[index].pinned)
-            size += len(<bytes>piece[0]) + 14 + len(<bytes>suffixes[index]) + len(<bytes>piece[1])
+                size += _pins_text(self._mover_pins, self._plays[index].pinned, pins)
         cdef bytes joined = PyBytes_FromStringAndSize(NULL, size)
         cdef char* out = PyBytes_AS_STRING(joined)
         for index in range(self._count):
@@ -1464,13 +1512,11 @@ cdef class CompiledPlays:
             piece = <tuple>found[index]
             before = <bytes>piece[0]
             after = <bytes>piece[1]
-            suffix = <bytes>suffixes[index]
             memcpy(out + at, PyBytes_AS_STRING(before), len(before))
             at += len(before)
             _id_chars(self._id_bits(play, quiet, quiet_start), out + at)
             at += 14
-            memcpy(out + at, PyBytes_AS_STRING(suffix), len(suffix))
-            at += len(suffix)
+            at += _pins_text(self._mover_pins, play.pinned, out + at)
             memcpy(out + at, PyBytes_AS_STRING(after), len(after))
             at += len(after)
         return joined
@@ -1488,10 +1534,15 @@ cdef void _search_plays(Search* search) noexcept nogil:
     cdef int dice_count = _roll_dice(search.high, search.low, dice)
     cdef Nodes searched
     cdef CPlay* play
-    if search.rules == PLAKOTO_RULES:
+    if search.rules == PLAKOTO_RULES and search.high == search.low and search.opponent[HEAD] == 1:
+        # A step may pin the opponent's mother, or free it to be pinned again: the game may end
+        # in the middle of the play, and the order of a double's steps decides what is reached.
         _start_nodes(&searched)
-        _plakoto_search(search, &searched, dice, dice_count, (1 << dice_count) - 1, taken, 0)
+        _plakoto_search(search, &searched, dice, dice_count, (1 << dice_count) - 1, HEAD, taken, 0)
         _free_nodes(&searched)
+    elif search.rules == PLAKOTO_RULES:
+        # Only the 15th checker borne off ends the game, and no step comes after it.
+        _plakoto_search(search, NULL, dice, dice_count, (1 << dice_count) - 1, HEAD, taken, 0)
     elif search.rules == FEVGA_RULES:
         _fevga_search(search, dice, dice_count)
     elif search.high == search.low:
