@@ -534,7 +534,7 @@ ctypedef struct Search:
     int head_leavers
     uint32_t mover_pins  # Plakoto: the mover's pinned points, as they stay through the turn
     uint32_t pinned  # Plakoto: the opponent's pinned points, changed and restored as the search goes
-    uint32_t landings  # Plakoto: the points the mover may land on, the same through the turn
+    uint32_t landings  # Plakoto, Fevga: the points 1-24 the mover may land on, the same through the turn
     bint ending  # Plakoto: the position searched now ends the game
     CPlay* plays
     int count
@@ -585,11 +585,13 @@ cdef void _start_search(
     search.mover_pins = mover_pins
     search.pinned = pinned
     search.ending = False
-    search.landings = 0
-    if rules == PLAKOTO_RULES:
-        for point in range(1, 25):
-            if _plakoto_may_land(opponent, mover_pins, point):
-                search.landings |= <uint32_t>1 << point
+    search.landings = 0  # Plakoto and Fevga
+    for point in range(1, 25):
+        if (
+            _plakoto_may_land(opponent, mover_pins, point) if rules == PLAKOTO_RULES
+            else opponent[_opponent_point(rules, point)] == 0
+        ):
+            search.landings |= <uint32_t>1 << point
     search.high = high
     search.low = low
     memcpy(search.player, player, POINTS)
@@ -944,6 +946,34 @@ ctypedef struct Nodes:
     bint failed
 
 
+cdef extern from *:
+    int __builtin_clz(unsigned int bits) nogil
+
+
+cdef inline uint32_t _occupied(const count_t* player) noexcept nogil:
+    # The mover's points 1-24 that hold a checker, as a mask.
+    cdef uint32_t mask = 0
+    cdef int point
+    for point in range(1, 25):
+        mask |= <uint32_t>(player[point] != 0) << point
+    return mask
+
+
+cdef inline int _starts_steps(uint32_t starts, int die, CStep* out) noexcept nogil:
+    # A step of ``die`` from each point of ``starts`` (none off the board), the highest first.
+    cdef int count = 0
+    cdef int start
+    while starts:
+        start = 31 - __builtin_clz(starts)
+        starts &= ~(<uint32_t>1 << start)
+        out[count].start = start
+        out[count].end = start - die
+        out[count].die = die
+        out[count].hit = 0
+        count += 1
+    return count
+
+
 cdef inline void _start_nodes(Nodes* nodes) noexcept nogil:
     memset(nodes, 0, sizeof(Nodes))
 
@@ -951,6 +981,13 @@ cdef inline void _start_nodes(Nodes* nodes) noexcept nogil:
 cdef inline void _free_nodes(Nodes* nodes) noexcept nogil:
     free(nodes.nodes)
     free(nodes.table)
+
+
+cdef inline void _clear_nodes(Nodes* nodes) noexcept nogil:
+    # Empty, keeping the memory for the next layer.
+    if nodes.table != NULL:
+        memset(nodes.table, 0, nodes.table_size * sizeof(int))
+    nodes.count = 0
 
 
 cdef inline uint64_t _node_hash(const count_t* player, uint32_t pinned, int left) noexcept nogil:
@@ -1065,16 +1102,11 @@ cdef int _plakoto_steps(Search* search, int die, int highest, CStep* out) noexce
     # the bearing off.
     cdef count_t* player = search.player
     cdef uint32_t mover_pins = search.mover_pins
-    cdef uint32_t landings = search.landings
-    cdef int count = 0
+    cdef uint32_t up_to_highest = (<uint32_t>2 << highest) - 1
     cdef int start
-    for start in range(highest, die, -1):
-        if player[start] and (landings >> (start - die) & 1) and not (mover_pins >> start & 1):
-            out[count].start = start
-            out[count].end = start - die
-            out[count].die = die
-            out[count].hit = 0
-            count += 1
+    cdef int count = _starts_steps(
+        _occupied(player) & ~mover_pins & (search.landings << die) & up_to_highest, die, out
+    )
     if not mover_pins:  # a pinned checker stops the bearing off
         start = _bear_off_start(player, die, highest)
         if start != NO_POINT:
@@ -1135,30 +1167,31 @@ cdef inline bint _fevga_passed(const count_t* player) noexcept nogil:
     return False
 
 
-cdef bint _fevga_may_move(const count_t* player, int start) noexcept nogil:
+cdef int _fevga_starts(const count_t* player) noexcept nogil:
     # The first checker: until a checker has passed the opponent's start, only those off the
-    # 24-point move (while none is, one from there).
+    # 24-point move (while none is, one from there). So a checker may move from any point up to
+    # the one returned: the 24-point (any checker, or only the first from there, when it alone
+    # has checkers) or the 23-point (only those off the 24-point).
     cdef int point
     if _fevga_passed(player):
-        return True
+        return HEAD
     for point in range(1, HEAD):
         if player[point]:
-            return start < HEAD
-    return start == HEAD
+            return HEAD - 1
+    return HEAD
+
+
+cdef inline bint _fevga_may_move(const count_t* player, int start) noexcept nogil:
+    # Whether the first-checker rule lets the checker on ``start`` move.
+    return start <= _fevga_starts(player)
 
 
 cdef int _fevga_steps(Search* search, int die, CStep* out) noexcept nogil:
     # ``Fevga._steps``: from the highest start down, then the bearing off.
     cdef count_t* player = search.player
-    cdef int count = 0
+    cdef uint32_t up_to_highest = (<uint32_t>2 << _fevga_starts(player)) - 1
     cdef int start
-    for start in range(24, die, -1):
-        if player[start] and not search.held[start - die] and _fevga_may_move(player, start):
-            out[count].start = start
-            out[count].end = start - die
-            out[count].die = die
-            out[count].hit = 0
-            count += 1
+    cdef int count = _starts_steps(_occupied(player) & (search.landings << die) & up_to_highest, die, out)
     start = _bear_off_start(player, die, 6)
     if start != NO_POINT and _fevga_may_move(player, start):
         out[count].start = start
@@ -1179,7 +1212,7 @@ cdef void _fevga_search(Search* search, const int* dice, int dice_count) noexcep
     cdef CStep moves[30]
     cdef CStep sequence[4]
     cdef count_t original[POINTS]
-    cdef int index, die_index, move_count, move
+    cdef int index, die_index, move_count, move, left
     memcpy(original, search.player, POINTS)
     _start_nodes(&layers[0])
     _start_nodes(&layers[1])
@@ -1196,14 +1229,15 @@ cdef void _fevga_search(Search* search, const int* dice, int dice_count) noexcep
                 move_count = _fevga_steps(search, dice[die_index], moves)
                 if node.count:
                     memcpy(sequence, node.steps, node.count * sizeof(CStep))
+                left = node.left & ~(1 << die_index)
                 for move in range(move_count):
                     sequence[node.count] = moves[move]
                     _make(search, moves[move])
-                    _add_node(following, search.player, 0, node.left & ~(1 << die_index), sequence, node.count + 1)
+                    if left:  # a board with no dice left goes no further
+                        _add_node(following, search.player, 0, left, sequence, node.count + 1)
                     _record(search, sequence, node.count + 1, 0)
                     _unmake(search, moves[move])
-        _free_nodes(layer)
-        _start_nodes(layer)
+        _clear_nodes(layer)
         layer, following = following, layer
     if layer.failed or following.failed:
         search.failed = True
