@@ -1158,6 +1158,53 @@ cdef void _plakoto_search(
             search.pinned = pinned
 
 
+cdef void _plakoto_two_in_the_field(Search* search) noexcept nogil:
+    # Plakoto's plays of both dice of a roll that is not a double, when no step can bear off or
+    # end the game (two or more checkers outside the home board; the opponent's mother not alone
+    # on its 24-point): the plays ``_plakoto_search`` keeps, in its order, with no board looked up.
+    # Whether a step may land does not change in the turn, so every play of the low die then the
+    # high is one of the high then the low, but for a checker that takes both dice and may touch
+    # down only on the low die's point. Of the high die's first, two reach the same board: the
+    # high from a point and the low from the point a low die above, and one checker taking both
+    # dice from there, which comes first. Finds nothing when no play uses both dice.
+    cdef CStep firsts[30]
+    cdef CStep seconds[30]
+    cdef CStep pair[2]
+    cdef int first_count, second_count, index, other, order, first_die, second_die
+    cdef uint32_t pinned = search.pinned
+    cdef uint32_t after_first
+    cdef count_t original[POINTS]
+    memcpy(original, search.player, POINTS)
+    for order in range(2):
+        first_die = search.high if order == 0 else search.low
+        second_die = search.low if order == 0 else search.high
+        first_count = _plakoto_steps(search, first_die, HEAD, firsts)
+        for index in range(first_count):
+            pair[0] = firsts[index]
+            _make(search, pair[0])
+            after_first = _pinned_after(search.player, search.opponent, pinned, pair[0])
+            second_count = _plakoto_steps(search, second_die, HEAD, seconds)
+            for other in range(second_count):
+                pair[1] = seconds[other]
+                if order == 0 and (
+                    pair[1].start == pair[0].start + search.low
+                    and search.landings >> (pair[1].start - search.high) & 1
+                ):
+                    continue  # the same play as one checker's from pair[1].start, found before
+                if order == 1 and not (
+                    pair[1].start == pair[0].end
+                    and not original[pair[0].end]
+                    and not (search.landings >> (pair[0].start - search.high) & 1)
+                ):
+                    continue  # the same play as the high die's first
+                _make(search, pair[1])
+                search.pinned = _pinned_after(search.player, search.opponent, after_first, pair[1])
+                _append(search, pair, 2, 0)
+                _unmake(search, pair[1])
+            _unmake(search, pair[0])
+    search.pinned = pinned
+
+
 cdef inline bint _fevga_passed(const count_t* player) noexcept nogil:
     # Whether a checker has passed the opponent's start (``Fevga.first_checker_starts`` is None).
     cdef int point
@@ -1576,7 +1623,10 @@ cdef void _search_plays(Search* search) noexcept nogil:
         _free_nodes(&searched)
     elif search.rules == PLAKOTO_RULES:
         # Only the 15th checker borne off ends the game, and no step comes after it.
-        _plakoto_search(search, NULL, dice, dice_count, (1 << dice_count) - 1, HEAD, taken, 0)
+        if search.high != search.low and search.opponent[HEAD] != 1 and _outside_home(search.player) >= 2:
+            _plakoto_two_in_the_field(search)
+        if not search.count:
+            _plakoto_search(search, NULL, dice, dice_count, (1 << dice_count) - 1, HEAD, taken, 0)
     elif search.rules == FEVGA_RULES:
         _fevga_search(search, dice, dice_count)
     elif search.high == search.low:
