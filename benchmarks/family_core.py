@@ -5,9 +5,9 @@ against backgammon's in one process, and whole random games of each, pure and co
         [--pure-games 10] [--rounds 5]
 
 Enumeration: a corpus a game, ``--positions`` positions of seeded random games (the core picks the
-plays, so the corpus is cheap), each with the roll its mover then played. The corpora are timed
-in chunks of 200 positions, the games in turn chunk by chunk, each chunk ``--repeats`` times with
-its fastest kept: a shared machine's bursts of load then fall on no game more than another. Each
+plays, so the corpus is cheap), each with the roll its mover then played. Each position is timed
+``--repeats`` times running, the fastest kept, the games taking turns position by position: a
+shared machine's bursts of load, longer than a position's few microseconds, are left out. Each
 position's plays are listed by the uncached ``generate_plays``, counted (``len``), then also with
 every play's Position ID (``position_ids()``, pins and all, as the server and ``tavli plays``
 answer). Prints positions per second and each game's ratio to backgammon's (target >= 0.8x).
@@ -34,7 +34,6 @@ from tavli.engine.variant import Variant
 from tavli.engine.variants import BACKGAMMON, FEVGA, LONG_NARDI, PLAKOTO
 
 SEED = 2024
-CHUNK = 200
 FAMILY = (BACKGAMMON, LONG_NARDI, PLAKOTO, FEVGA)
 
 Corpus = list[tuple[Position, Dice]]
@@ -80,16 +79,16 @@ def count_position_ids(variant: Variant, positions: Corpus) -> int:
 def enumeration(
     corpora: dict[str, Corpus], lister: Callable[[Variant, Corpus], int], repeats: int
 ) -> dict[str, float]:
-    """Seconds each game's corpus takes, the fastest of ``repeats`` for each chunk, summed."""
+    """Seconds each game's corpus takes, the fastest of ``repeats`` for each position, summed."""
     variants = {variant.name: variant for variant in FAMILY}
     seconds = dict.fromkeys(corpora, 0.0)
-    for start in range(0, min(len(positions) for positions in corpora.values()), CHUNK):
+    for index in range(min(len(positions) for positions in corpora.values())):
         for name, positions in corpora.items():
-            chunk = positions[start : start + CHUNK]
+            position = positions[index : index + 1]
             fastest = float("inf")
             for _ in range(repeats):
                 began = time.perf_counter()
-                lister(variants[name], chunk)
+                lister(variants[name], position)
                 fastest = min(fastest, time.perf_counter() - began)
             seconds[name] += fastest
     return seconds
@@ -116,7 +115,7 @@ def main() -> None:
     parser.add_argument(
         "--positions", type=int, default=4000, help="positions a game's corpus (default 4000)"
     )
-    parser.add_argument("--repeats", type=int, default=5, help="timings of each chunk (default 5)")
+    parser.add_argument("--repeats", type=int, default=5, help="timings of each position (default 5)")
     parser.add_argument("--games", type=int, default=100, help="whole games on the core (default 100)")
     parser.add_argument(
         "--pure-games", type=int, default=10, help="whole games on the pure engine (default 10)"

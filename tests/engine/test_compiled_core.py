@@ -375,3 +375,17 @@ def test_variants_whose_moves_differ_do_not_use_the_core() -> None:
     assert LONG_NARDI.compiled_rules == core.LONG_NARDI_RULES
     _core = compiled_core()
     assert (_core.BACKGAMMON, _core.LONG_NARDI) == (core.BACKGAMMON_RULES, core.LONG_NARDI_RULES)
+
+
+def test_position_ids_within_write_plakotos_pins_as_the_pure_engine_does() -> None:
+    """The server's template filled for every play: each Position ID with its pins after it."""
+    _core = compiled_core()
+    checked = 0
+    for position, dice in reached_positions(PLAKOTO, 400, 83):
+        compiled = _core.legal_plays(PLAKOTO.compiled_rules, position, *dice)
+        pieces = {code: (b"<%d>" % code, b"</>") for code in compiled.step_codes()}
+        with pure():
+            expected = PLAKOTO.generate_plays(position, dice).position_ids_within(pieces)
+        assert compiled.position_ids_within(pieces) == expected, position
+        checked += b":" in expected
+    assert checked > 200  # most of them with pins
