@@ -12,10 +12,10 @@ position's plays are listed by the uncached ``generate_plays``, counted (``len``
 every play's Position ID (``position_ids()``, pins and all, as the server and ``tavli plays``
 answer). Prints positions per second and each game's ratio to backgammon's (target >= 0.8x).
 
-Whole games: the loop of ``test_engine_speed.random_game`` (reused, not copied), the same seeded
-games every round, the fastest of ``--rounds`` kept; each game on the compiled core (``--games``
-games) and on the pure engine (``--pure-games``, the core switched off in this process), in turn
-round by round. Prints games per second, turns a game and compiled / pure.
+Whole games: the loop of ``test_engine_speed.random_game`` (reused, not copied), ``--games`` seeded
+games on the compiled core and ``--pure-games`` on the pure engine (the core switched off in this
+process), each game timed in each of ``--rounds`` rounds and its fastest kept, the two engines in
+turn round by round. Prints games per second, turns a game and compiled / pure.
 """
 
 from __future__ import annotations
@@ -94,20 +94,22 @@ def enumeration(
     return seconds
 
 
-def whole_games(variant: Variant, games: int, pure_games: int, rounds: int) -> tuple[float, float, float]:
-    """The most games per second on the core and on the pure engine over ``rounds`` rounds of the
-    same seeded games, taking turns, and the turns a game."""
-    fastest = {True: float("inf"), False: float("inf")}
+def whole_games(variant: Variant, games: int, pure_games: int, rounds: int) -> tuple[float, float, int]:
+    """Games per second on the core and on the pure engine, each game seeded by its number and
+    timed in every round (the core's and the pure engine's in turn), its fastest kept; and the
+    turns of the core's games."""
+    fastest = {True: [float("inf")] * games, False: [float("inf")] * pure_games}
     turns = 0
     for _ in range(rounds):
-        for compiled, count in ((True, games), (False, pure_games)):
-            rng = random.Random(SEED)
+        for compiled, timings in fastest.items():
             with nullcontext() if compiled else pure():
-                began = time.perf_counter()
-                played = sum(random_game(variant, rng) for _ in range(count))
-                fastest[compiled] = min(fastest[compiled], time.perf_counter() - began)
-            turns = played // count if compiled else turns
-    return games / fastest[True], pure_games / fastest[False], turns
+                for game, best in enumerate(timings):
+                    rng = random.Random(SEED + game)
+                    began = time.perf_counter()
+                    played = random_game(variant, rng)
+                    timings[game] = min(best, time.perf_counter() - began)
+                    turns += played if compiled else 0
+    return games / sum(fastest[True]), pure_games / sum(fastest[False]), turns // (games * rounds)
 
 
 def main() -> None:
