@@ -536,6 +536,7 @@ ctypedef struct Search:
     uint32_t pinned  # Plakoto: the opponent's pinned points, changed and restored as the search goes
     uint32_t landings  # Plakoto, Fevga: the points 1-24 the mover may land on, the same through the turn
     bint ending  # Plakoto: the position searched now ends the game
+    bint boards_apart  # Plakoto: no board is reached twice, so none is looked up
     CPlay* plays
     int count
     int capacity
@@ -585,6 +586,7 @@ cdef void _start_search(
     search.mover_pins = mover_pins
     search.pinned = pinned
     search.ending = False
+    search.boards_apart = False
     search.landings = 0  # Plakoto and Fevga
     for point in range(1, 25):
         if (
@@ -1138,7 +1140,10 @@ cdef void _plakoto_search(
         return
     ending = count > 0 and _plakoto_over(search.player, search.opponent, search.mover_pins, pinned)
     search.ending = ending
-    _record(search, taken, count, 0)
+    if search.boards_apart:
+        _append(search, taken, count, 0)
+    else:
+        _record(search, taken, count, 0)
     search.ending = False
     if not left or ending:
         return
@@ -1625,6 +1630,9 @@ cdef void _search_plays(Search* search) noexcept nogil:
         # Only the 15th checker borne off ends the game, and no step comes after it.
         if search.high != search.low and search.opponent[HEAD] != 1 and _outside_home(search.player) >= 2:
             _plakoto_two_in_the_field(search)
+        # A double's steps, one set of steps each time, none bearing off: each set its own board
+        # (what each point gains and loses says how many steps left it).
+        search.boards_apart = search.high == search.low and _outside_home(search.player) >= 4
         if not search.count:
             _plakoto_search(search, NULL, dice, dice_count, (1 << dice_count) - 1, HEAD, taken, 0)
     elif search.rules == FEVGA_RULES:
