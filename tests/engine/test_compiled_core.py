@@ -205,6 +205,12 @@ def test_the_core_and_the_pure_engine_agree(variant: Variant, seed: int) -> None
         given_legal += legal
         rolls[dice] += 1
         situations.update(name for name, holds in SITUATIONS.get(variant.name, {}).items() if holds(position))
+    if variant is FEVGA:  # random play almost never meets the unblocking duty: boards made for it
+        for _ in range(200):
+            position = prime_to_open(rng)
+            for dice in ROLLS:
+                compare(_core, variant, position, dice, rng)
+            situations["the unblocking duty"] += 1
     assert plays_compared > POSITIONS_PER_VARIANT
     assert given_legal > POSITIONS_PER_VARIANT * GIVEN_PLAY_SHARE  # most legal plays given are decided in C
     assert min(rolls[roll] for roll in ROLLS) > POSITIONS_PER_VARIANT // 50  # every roll, many times
