@@ -8,6 +8,8 @@ from tavli.engine.position import Position
 
 BACKGAMMON: int
 LONG_NARDI: int
+PLAKOTO: int
+FEVGA: int
 
 class CompiledPlays:
     dice_used: int

@@ -1,24 +1,27 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The engine's compiled core: the hot paths of both variants in C, built from this file by Cython.
+"""The engine's compiled core: the hot paths of every variant in C, built from this file by Cython.
 
 The pure-Python modules beside it are the reference: this file does exactly what they do, the
 same plays in the same order with the same steps, notation and Position IDs, and the tests hold
-the two to each other on 200,000 positions. Only answers are computed here; the
+the two to each other on 100,000 positions of each variant. Only answers are computed here; the
 words of a refusal are the pure code's. Where a check here finds anything wrong (a malformed
 Position ID, an impossible position, a play it cannot allow at once), it answers ``None`` and the
 caller asks the pure code, which says why.
 
 What is here, each beside the pure function it stands for:
 
-- legal plays (``backgammon.Backgammon._pure_plays``, ``long_nardi.LongNardi._step_sequences``
-  with ``variant.Variant._apply_maximum_use``): :func:`legal_plays` returns a
-  :class:`CompiledPlays`, the plays as C data, turned into Python objects only when read;
+- legal plays (``backgammon.Backgammon._pure_plays``, ``long_nardi.LongNardi._step_sequences``,
+  ``plakoto.Plakoto._pure_plays``, ``fevga.Fevga._pure_plays``, with
+  ``variant.Variant._apply_maximum_use``): :func:`legal_plays` returns a :class:`CompiledPlays`,
+  the plays as C data, turned into Python objects only when read;
 - one given play (``checking.check_play``): :func:`check_play`;
 - Position IDs (``position.encode_position_id``, ``position.decode_position_id``);
 - notation (``play.format_steps``);
 - whether a position can occur (``Variant.validate``, ``Variant.check_position``): :func:`valid`.
 
-A side's checkers are 26 counts (off, points 1-24, the bar), as in ``engine.position``.
+A side's checkers are 26 counts (off, points 1-24, the bar), as in ``engine.position``. Plakoto's
+pinned checkers are bit masks of points: the mover's, which stay as they are through its turn, and
+the opponent's, which its steps change.
 """
 
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
@@ -33,17 +36,23 @@ from libc.string cimport memcmp, memcpy, memset
 cdef enum:
     BACKGAMMON_RULES = 0
     LONG_NARDI_RULES = 1
+    PLAKOTO_RULES = 2  # with its default options
+    FEVGA_RULES = 3  # with its default options
 
 # The variants whose moves are compiled here (``Variant.compiled_rules``).
 BACKGAMMON = BACKGAMMON_RULES
 LONG_NARDI = LONG_NARDI_RULES
+PLAKOTO = PLAKOTO_RULES
+FEVGA = FEVGA_RULES
 
 cdef enum:
     OFF = 0
     BAR = 25
-    HEAD = 24
+    HEAD = 24  # long nardi's head, Plakoto's and Fevga's starting point: the mother's in Plakoto
     POINTS = 26
     NO_POINT = -1
+    PAST_START = 11  # Fevga: a checker this far (or off) has passed the opponent's start
+    START_QUARTER = 19  # Fevga: the lowest of the six points of a side's starting quarter
 
 
 ctypedef signed char count_t
@@ -59,12 +68,16 @@ ctypedef struct CPlay:
     CStep steps[4]
     count_t player[POINTS]  # the mover's checkers after the play
     uint32_t hits  # the mover's points where a blot was hit (backgammon)
+    uint32_t pinned  # the opponent's pinned points after the play, in its numbering (Plakoto)
+    bint ended  # the play ends the game (Plakoto: its mother rule)
 
 
 # --- Python objects the core hands out --------------------------------------------------------
 # Imported on first use: the engine's modules import this one, so it cannot import them first.
 
 cdef object _Position = None
+cdef object _PinnedPosition = None
+cdef object _Pins = None
 cdef object _Play = None
 cdef object _Step = None
 cdef object _new = tuple.__new__
@@ -73,12 +86,12 @@ cdef list _NAMES = ["off"] + [str(point) for point in range(1, 25)] + ["bar"]
 
 
 cdef inline void _bind():
-    global _Position, _Play, _Step
+    global _Position, _PinnedPosition, _Pins, _Play, _Step
     if _Play is None:
         from tavli.engine.play import Play, Step
-        from tavli.engine.position import Position
+        from tavli.engine.position import PinnedPosition, Pins, Position
 
-        _Position, _Play, _Step = Position, Play, Step
+        _Position, _PinnedPosition, _Pins, _Play, _Step = Position, PinnedPosition, Pins, Play, Step
 
 
 cdef extern from *:
@@ -119,6 +132,65 @@ cdef inline object _pair(object type, object first, object second):
     items[0] = <PyObject*>first
     items[1] = <PyObject*>second
     return tavli_tuple_of(type, 2, items)
+
+
+# --- pinned checkers (Plakoto) ------------------------------------------------------------------
+
+cdef uint32_t _pin_mask(object points) except? 0:
+    # The points of a side's pins (``Pins.player`` or ``Pins.opponent``) as a mask.
+    cdef uint32_t mask = 0
+    for point in points:
+        mask |= <uint32_t>1 << <int>point
+    return mask
+
+
+cdef tuple _pinned_points(uint32_t mask):
+    cdef list points = []
+    cdef int point
+    for point in range(1, 25):
+        if mask >> point & 1:
+            points.append(_SMALL[point] if point < 16 else point)
+    return tuple(points)
+
+
+cdef object _position_object(
+    object player_side, object opponent_side, uint32_t mover_pins, uint32_t pinned, dict pins_made=None
+):
+    # ``Position.with_pins``: a PinnedPosition when either side has a checker pinned, else the pair.
+    # ``pins_made`` keeps the Pins already made for the plays of one roll, by the opponent's pins.
+    if not (mover_pins or pinned):
+        return _pair(_Position, player_side, opponent_side)
+    pins = None if pins_made is None else pins_made.get(pinned)
+    if pins is None:
+        pins = _Pins(_pinned_points(mover_pins), _pinned_points(pinned))
+        if pins_made is not None:
+            pins_made[pinned] = pins
+    return _PinnedPosition(player_side, opponent_side, pins)
+
+
+cdef enum:
+    PINS_TEXT_SIZE = 100  # the longest pins text: a colon, and 24 pins of 4 characters
+
+
+cdef int _pins_text(uint32_t mover_pins, uint32_t pinned, char* text) noexcept nogil:
+    # What a Position ID with pins has after its 14 letters (``Pins.text`` after a colon,
+    # ``:m9,o7,o20``), written to ``text``; its length (0 without pins).
+    cdef int length = 0
+    cdef int side, point
+    cdef uint32_t mask
+    for side in range(2):
+        mask = mover_pins if side == 0 else pinned
+        for point in range(1, 25):
+            if mask >> point & 1:
+                text[length] = b":" if length == 0 else b","
+                text[length + 1] = b"m" if side == 0 else b"o"
+                length += 2
+                if point >= 10:
+                    text[length] = <char>(48 + point // 10)
+                    length += 1
+                text[length] = <char>(48 + point % 10)
+                length += 1
+    return length
 
 
 # Steps are few (start, end, die, hit): each made once and shared, as the pure code shares its own.
@@ -207,9 +279,14 @@ cdef extern from "Python.h":
     void* PyUnicode_DATA(object text)
 
 
-cdef object _id_text(tavli_bits bits):
-    cdef object text = PyUnicode_New(14, 127)  # an ASCII string, written in place
-    _id_chars(bits, <char*>PyUnicode_DATA(text))
+cdef object _id_text(tavli_bits bits, uint32_t mover_pins=0, uint32_t pinned=0):
+    # The Position ID of ``bits``, and the pins after it if there are any.
+    cdef char pins[PINS_TEXT_SIZE]
+    cdef int pins_length = _pins_text(mover_pins, pinned, pins)
+    cdef object text = PyUnicode_New(14 + pins_length, 127)  # an ASCII string, written in place
+    cdef char* out = <char*>PyUnicode_DATA(text)
+    _id_chars(bits, out)
+    memcpy(out + 14, pins, pins_length)
     return text
 
 
@@ -489,9 +566,14 @@ ctypedef struct Search:
     int low
     count_t player[POINTS]  # changed and restored as the search goes
     count_t opponent[POINTS]
-    bint held[POINTS]  # backgammon: the opponent holds the mover's point; long nardi: it is blocked
+    bint held[POINTS]  # backgammon: the opponent holds the mover's point; long nardi, Fevga: it is blocked
     bint blot[POINTS]
     int head_leavers
+    uint32_t mover_pins  # Plakoto: the mover's pinned points, as they stay through the turn
+    uint32_t pinned  # Plakoto: the opponent's pinned points, changed and restored as the search goes
+    uint32_t landings  # Plakoto, Fevga: the points 1-24 the mover may land on, the same through the turn
+    bint ending  # Plakoto: the position searched now ends the game
+    bint boards_apart  # Plakoto: no board is reached twice, so none is looked up
     CPlay* plays
     int count
     int capacity
@@ -500,8 +582,13 @@ ctypedef struct Search:
     bint failed
 
 
+cdef inline bint _same_way_round(int rules) noexcept nogil:
+    # Long nardi's board, which Fevga shares: both sides move the same way round.
+    return rules == LONG_NARDI_RULES or rules == FEVGA_RULES
+
+
 cdef inline int _opponent_point(int rules, int point) noexcept nogil:
-    if rules == BACKGAMMON_RULES:
+    if not _same_way_round(rules):
         return 25 - point
     return point + 12 if point <= 12 else point - 12
 
@@ -528,10 +615,22 @@ cdef int _bear_off_start(const count_t* player, int die, int highest) noexcept n
 
 
 cdef void _start_search(
-    Search* search, int rules, const count_t* player, const count_t* opponent, int high, int low
+    Search* search, int rules, const count_t* player, const count_t* opponent, uint32_t mover_pins,
+    uint32_t pinned, int high, int low
 ) noexcept:
     cdef int point, opposite
     search.rules = rules
+    search.mover_pins = mover_pins
+    search.pinned = pinned
+    search.ending = False
+    search.boards_apart = False
+    search.landings = 0  # Plakoto and Fevga
+    for point in range(1, 25):
+        if (
+            _plakoto_may_land(opponent, mover_pins, point) if rules == PLAKOTO_RULES
+            else opponent[_opponent_point(rules, point)] == 0
+        ):
+            search.landings |= <uint32_t>1 << point
     search.high = high
     search.low = low
     memcpy(search.player, player, POINTS)
@@ -578,6 +677,8 @@ cdef inline void _fill(Search* search, CPlay* play, const CStep* steps, int coun
         memcpy(play.steps, steps, count * sizeof(CStep))
     memcpy(play.player, search.player, POINTS)
     play.hits = hits
+    play.pinned = search.pinned
+    play.ended = search.ending
 
 
 cdef void _append(Search* search, const CStep* steps, int count, uint32_t hits) noexcept nogil:
@@ -586,8 +687,8 @@ cdef void _append(Search* search, const CStep* steps, int count, uint32_t hits) 
         _fill(search, play, steps, count, hits)
 
 
-cdef inline uint64_t _hash(const count_t* player, uint32_t hits) noexcept nogil:
-    # The mover's points 1-25 (off follows from them) and the hits, eight counts a word.
+cdef inline uint64_t _hash(const count_t* player, uint32_t hits, uint32_t pinned) noexcept nogil:
+    # The mover's points 1-25 (off follows from them), the hits and the pins, eight counts a word.
     cdef uint64_t words[3]
     memcpy(words, player + 1, 24)
     cdef uint64_t value = (
@@ -595,6 +696,7 @@ cdef inline uint64_t _hash(const count_t* player, uint32_t hits) noexcept nogil:
         ^ words[1] * 0xC2B2AE3D27D4EB4FULL
         ^ words[2] * 0x165667B19E3779F9ULL
         ^ (<uint64_t>player[BAR] << 32 | hits) * 0xD6E8FEB86659FD93ULL
+        ^ <uint64_t>pinned * 0xA0761D6478BD642FULL
     )
     return value ^ (value >> 29)
 
@@ -612,7 +714,9 @@ cdef bint _grow_table(Search* search) noexcept nogil:
         return False
     memset(table, 0, size * sizeof(int))
     for index in range(search.count):
-        slot = <int>(_hash(search.plays[index].player, search.plays[index].hits) & (size - 1))
+        slot = <int>(
+            _hash(search.plays[index].player, search.plays[index].hits, search.plays[index].pinned) & (size - 1)
+        )
         while table[slot]:
             slot = (slot + 1) & (size - 1)
         table[slot] = index + 1
@@ -629,11 +733,11 @@ cdef void _record(Search* search, const CStep* steps, int count, uint32_t hits) 
     cdef CPlay* known
     if search.count * 2 >= search.table_size and not _grow_table(search):
         return
-    slot = <int>(_hash(search.player, hits) & (search.table_size - 1))
+    slot = <int>(_hash(search.player, hits, search.pinned) & (search.table_size - 1))
     while search.table[slot]:
         index = search.table[slot] - 1
         known = &search.plays[index]
-        if known.hits == hits and _same(known.player, search.player):
+        if known.hits == hits and known.pinned == search.pinned and _same(known.player, search.player):
             if count > known.count or (count == 1 and steps[0].die > known.steps[0].die):
                 _fill(search, known, steps, count, hits)
             return
@@ -859,6 +963,415 @@ cdef void _two_in_the_field(Search* search) noexcept nogil:
         player[second.end] -= 1
 
 
+# --- Plakoto and Fevga: every order of the dice and of the checkers ------------------------------
+
+ctypedef struct Node:
+    # A board met in the search, with the dice left (a mask over the roll's dice, in their order)
+    # and the first steps found to it.
+    count_t player[POINTS]
+    uint32_t pinned
+    int left
+    int count
+    CStep steps[4]
+
+
+ctypedef struct Nodes:
+    # The boards met, each (checkers, pins, dice left) once, in the order first met.
+    Node* nodes
+    int count
+    int capacity
+    int* table  # indices into ``nodes`` + 1 (0: empty)
+    int table_size
+    bint failed
+
+
+cdef extern from *:
+    int __builtin_clz(unsigned int bits) nogil
+
+
+cdef inline uint32_t _occupied(const count_t* player) noexcept nogil:
+    # The mover's points 1-24 that hold a checker, as a mask.
+    cdef uint32_t mask = 0
+    cdef int point
+    for point in range(1, 25):
+        mask |= <uint32_t>(player[point] != 0) << point
+    return mask
+
+
+cdef inline int _starts_steps(uint32_t starts, int die, CStep* out) noexcept nogil:
+    # A step of ``die`` from each point of ``starts`` (none off the board), the highest first.
+    cdef int count = 0
+    cdef int start
+    while starts:
+        start = 31 - __builtin_clz(starts)
+        starts &= ~(<uint32_t>1 << start)
+        out[count].start = start
+        out[count].end = start - die
+        out[count].die = die
+        out[count].hit = 0
+        count += 1
+    return count
+
+
+cdef inline void _start_nodes(Nodes* nodes) noexcept nogil:
+    memset(nodes, 0, sizeof(Nodes))
+
+
+cdef inline void _free_nodes(Nodes* nodes) noexcept nogil:
+    free(nodes.nodes)
+    free(nodes.table)
+
+
+cdef inline void _clear_nodes(Nodes* nodes) noexcept nogil:
+    # Empty, keeping the memory for the next layer.
+    if nodes.table != NULL:
+        memset(nodes.table, 0, nodes.table_size * sizeof(int))
+    nodes.count = 0
+
+
+cdef inline uint64_t _node_hash(const count_t* player, uint32_t pinned, int left) noexcept nogil:
+    return _hash(player, 0, pinned) ^ <uint64_t>left * 0xE7037ED1A0B428DBULL
+
+
+cdef bint _grow_nodes(Nodes* nodes) noexcept nogil:
+    cdef int size = 256 if nodes.table_size == 0 else nodes.table_size * 2
+    cdef int* table = <int*>malloc(size * sizeof(int))
+    cdef Node* grown = <Node*>realloc(nodes.nodes, (size // 2) * sizeof(Node))
+    cdef int index, slot
+    if table == NULL or grown == NULL:
+        free(table)
+        if grown != NULL:
+            nodes.nodes = grown
+        nodes.failed = True
+        return False
+    nodes.nodes = grown
+    nodes.capacity = size // 2
+    memset(table, 0, size * sizeof(int))
+    for index in range(nodes.count):
+        slot = <int>(
+            _node_hash(nodes.nodes[index].player, nodes.nodes[index].pinned, nodes.nodes[index].left) & (size - 1)
+        )
+        while table[slot]:
+            slot = (slot + 1) & (size - 1)
+        table[slot] = index + 1
+    free(nodes.table)
+    nodes.table = table
+    nodes.table_size = size
+    return True
+
+
+cdef bint _add_node(
+    Nodes* nodes, const count_t* player, uint32_t pinned, int left, const CStep* steps, int count
+) noexcept nogil:
+    # Whether the board is new with these dice left (and so now kept, with ``steps``).
+    cdef int slot, index
+    cdef Node* node
+    if nodes.count * 2 >= nodes.table_size and not _grow_nodes(nodes):
+        return False
+    slot = <int>(_node_hash(player, pinned, left) & (nodes.table_size - 1))
+    while nodes.table[slot]:
+        node = &nodes.nodes[nodes.table[slot] - 1]
+        if node.left == left and node.pinned == pinned and _same(node.player, player):
+            return False
+        slot = (slot + 1) & (nodes.table_size - 1)
+    node = &nodes.nodes[nodes.count]
+    memcpy(node.player, player, POINTS)
+    node.pinned = pinned
+    node.left = left
+    node.count = count
+    if count:
+        memcpy(node.steps, steps, count * sizeof(CStep))
+    nodes.count += 1
+    nodes.table[slot] = nodes.count
+    return True
+
+
+cdef inline int _roll_dice(int high, int low, int* dice) noexcept nogil:
+    # The roll's dice in the order the pure searches take them: (high, low), or a double's four.
+    if high == low:
+        dice[0] = dice[1] = dice[2] = dice[3] = high
+        return 4
+    dice[0] = high
+    dice[1] = low
+    return 2
+
+
+cdef inline bint _die_taken_before(const int* dice, int left, int index) noexcept nogil:
+    # Whether a die of the same value comes earlier among those left: each value is tried once.
+    cdef int earlier
+    for earlier in range(index):
+        if left >> earlier & 1 and dice[earlier] == dice[index]:
+            return True
+    return False
+
+
+cdef bint _plakoto_over(
+    const count_t* player, const count_t* opponent, uint32_t mover_pins, uint32_t pinned
+) noexcept nogil:
+    # ``Plakoto.result`` is not None, with the mother exception: a side has borne off all its
+    # checkers, or a pinned mother ends the game (both: a draw).
+    cdef bint mine, theirs
+    if player[OFF] == 15 or opponent[OFF] == 15:
+        return True
+    mine = player[HEAD] == 1 and mover_pins >> HEAD & 1
+    theirs = opponent[HEAD] == 1 and pinned >> HEAD & 1
+    return (mine and theirs) or (mine and not opponent[HEAD]) or (theirs and not player[HEAD])
+
+
+cdef inline bint _plakoto_may_land(const count_t* opponent, uint32_t mover_pins, int end) noexcept nogil:
+    # ``plakoto._may_land``: never where the opponent has two or more, nor on a checker of the
+    # mover's that it pins.
+    return opponent[25 - end] < 2 and not (mover_pins >> end & 1)
+
+
+cdef inline uint32_t _pinned_after(
+    const count_t* player, const count_t* opponent, uint32_t pinned, CStep step
+) noexcept nogil:
+    # ``plakoto._after_step``'s pins, ``player`` already moved: a lone checker landed on is
+    # pinned, and one pinned where the mover's last checker left is freed.
+    if step.end != OFF and opponent[25 - step.end] == 1:
+        pinned |= <uint32_t>1 << (25 - step.end)
+    if not player[step.start]:
+        pinned &= ~(<uint32_t>1 << (25 - step.start))
+    return pinned
+
+
+cdef int _plakoto_steps(Search* search, int die, int highest, CStep* out) noexcept nogil:
+    # ``Plakoto._steps`` from points no higher than ``highest``: from the highest start down, then
+    # the bearing off.
+    cdef count_t* player = search.player
+    cdef uint32_t mover_pins = search.mover_pins
+    cdef uint32_t up_to_highest = (<uint32_t>2 << highest) - 1
+    cdef int start
+    cdef int count = _starts_steps(
+        _occupied(player) & ~mover_pins & (search.landings << die) & up_to_highest, die, out
+    )
+    if not mover_pins:  # a pinned checker stops the bearing off
+        start = _bear_off_start(player, die, highest)
+        if start != NO_POINT:
+            out[count].start = start
+            out[count].end = OFF
+            out[count].die = die
+            out[count].hit = 0
+            count += 1
+    return count
+
+
+cdef void _plakoto_search(
+    Search* search, Nodes* searched, const int* dice, int dice_count, int left, int highest, CStep* taken,
+    int count
+) noexcept nogil:
+    # ``Plakoto._step_sequences``: depth first, each die value left in turn, from the highest start
+    # down; every board met is recorded, and a step that ends the game ends the play. With
+    # ``searched``, each board with the same dice left is followed once; without it, the caller
+    # knows that no board is met twice (a roll of two dice), or a double's steps go from the
+    # highest start down (``highest``), each set of steps once, in the order the full search
+    # first meets them.
+    cdef CStep moves[30]
+    cdef int move_count, index, move
+    cdef uint32_t pinned = search.pinned
+    cdef bint ending
+    cdef bint descending = searched == NULL and dice[0] == dice[1]
+    if searched != NULL and not _add_node(searched, search.player, pinned, left, NULL, 0):
+        search.failed = search.failed or searched.failed
+        return
+    ending = count > 0 and _plakoto_over(search.player, search.opponent, search.mover_pins, pinned)
+    search.ending = ending
+    if search.boards_apart:
+        _append(search, taken, count, 0)
+    else:
+        _record(search, taken, count, 0)
+    search.ending = False
+    if not left or ending:
+        return
+    for index in range(dice_count):
+        if not (left >> index & 1) or _die_taken_before(dice, left, index):
+            continue
+        move_count = _plakoto_steps(search, dice[index], highest, moves)
+        for move in range(move_count):
+            taken[count] = moves[move]
+            _make(search, moves[move])
+            search.pinned = _pinned_after(search.player, search.opponent, pinned, moves[move])
+            _plakoto_search(
+                search, searched, dice, dice_count, left & ~(1 << index),
+                moves[move].start if descending else HEAD, taken, count + 1,
+            )
+            _unmake(search, moves[move])
+            search.pinned = pinned
+
+
+cdef void _plakoto_two_in_the_field(Search* search) noexcept nogil:
+    # Plakoto's plays of both dice of a roll that is not a double, when no step can bear off or
+    # end the game (two or more checkers outside the home board; the opponent's mother not alone
+    # on its 24-point): the plays ``_plakoto_search`` keeps, in its order, with no board looked up.
+    # Whether a step may land does not change in the turn, so every play of the low die then the
+    # high is one of the high then the low, but for a checker that takes both dice and may touch
+    # down only on the low die's point. Of the high die's first, two reach the same board: the
+    # high from a point and the low from the point a low die above, and one checker taking both
+    # dice from there, which comes first. Finds nothing when no play uses both dice.
+    cdef CStep firsts[30]
+    cdef CStep seconds[30]
+    cdef CStep pair[2]
+    cdef int first_count, second_count, index, other, order, first_die, second_die
+    cdef uint32_t pinned = search.pinned
+    cdef uint32_t after_first
+    cdef count_t original[POINTS]
+    memcpy(original, search.player, POINTS)
+    for order in range(2):
+        first_die = search.high if order == 0 else search.low
+        second_die = search.low if order == 0 else search.high
+        first_count = _plakoto_steps(search, first_die, HEAD, firsts)
+        for index in range(first_count):
+            pair[0] = firsts[index]
+            _make(search, pair[0])
+            after_first = _pinned_after(search.player, search.opponent, pinned, pair[0])
+            second_count = _plakoto_steps(search, second_die, HEAD, seconds)
+            for other in range(second_count):
+                pair[1] = seconds[other]
+                if order == 0 and (
+                    pair[1].start == pair[0].start + search.low
+                    and search.landings >> (pair[1].start - search.high) & 1
+                ):
+                    continue  # the same play as one checker's from pair[1].start, found before
+                if order == 1 and not (
+                    pair[1].start == pair[0].end
+                    and not original[pair[0].end]
+                    and not (search.landings >> (pair[0].start - search.high) & 1)
+                ):
+                    continue  # the same play as the high die's first
+                _make(search, pair[1])
+                search.pinned = _pinned_after(search.player, search.opponent, after_first, pair[1])
+                _append(search, pair, 2, 0)
+                _unmake(search, pair[1])
+            _unmake(search, pair[0])
+    search.pinned = pinned
+
+
+cdef inline bint _fevga_passed(const count_t* player) noexcept nogil:
+    # Whether a checker has passed the opponent's start (``Fevga.first_checker_starts`` is None).
+    cdef int point
+    for point in range(PAST_START + 1):
+        if player[point]:
+            return True
+    return False
+
+
+cdef int _fevga_starts(const count_t* player) noexcept nogil:
+    # The first checker: until a checker has passed the opponent's start, only those off the
+    # 24-point move (while none is, one from there). So a checker may move from any point up to
+    # the one returned: the 24-point (any checker, or only the first from there, when it alone
+    # has checkers) or the 23-point (only those off the 24-point).
+    cdef int point
+    if _fevga_passed(player):
+        return HEAD
+    for point in range(1, HEAD):
+        if player[point]:
+            return HEAD - 1
+    return HEAD
+
+
+cdef inline bint _fevga_may_move(const count_t* player, int start) noexcept nogil:
+    # Whether the first-checker rule lets the checker on ``start`` move.
+    return start <= _fevga_starts(player)
+
+
+cdef int _fevga_steps(Search* search, int die, CStep* out) noexcept nogil:
+    # ``Fevga._steps``: from the highest start down, then the bearing off.
+    cdef count_t* player = search.player
+    cdef uint32_t up_to_highest = (<uint32_t>2 << _fevga_starts(player)) - 1
+    cdef int start
+    cdef int count = _starts_steps(_occupied(player) & (search.landings << die) & up_to_highest, die, out)
+    start = _bear_off_start(player, die, 6)
+    if start != NO_POINT and _fevga_may_move(player, start):
+        out[count].start = start
+        out[count].end = OFF
+        out[count].die = die
+        out[count].hit = 0
+        count += 1
+    return count
+
+
+cdef void _fevga_search(Search* search, const int* dice, int dice_count) noexcept nogil:
+    # ``Fevga._step_sequences``: a layer of boards a step, each board with the same dice left
+    # followed once with the first steps found to it; every board met is recorded.
+    cdef Nodes layers[2]
+    cdef Nodes* layer
+    cdef Nodes* following
+    cdef Node* node
+    cdef CStep moves[30]
+    cdef CStep sequence[4]
+    cdef count_t original[POINTS]
+    cdef int index, die_index, move_count, move, left
+    memcpy(original, search.player, POINTS)
+    _start_nodes(&layers[0])
+    _start_nodes(&layers[1])
+    layer, following = &layers[0], &layers[1]
+    _record(search, sequence, 0, 0)
+    _add_node(layer, search.player, 0, (1 << dice_count) - 1, NULL, 0)
+    while layer.count and not (layer.failed or following.failed):
+        for index in range(layer.count):
+            node = &layer.nodes[index]
+            for die_index in range(dice_count):
+                if not (node.left >> die_index & 1) or _die_taken_before(dice, node.left, die_index):
+                    continue
+                memcpy(search.player, node.player, POINTS)
+                move_count = _fevga_steps(search, dice[die_index], moves)
+                if node.count:
+                    memcpy(sequence, node.steps, node.count * sizeof(CStep))
+                left = node.left & ~(1 << die_index)
+                for move in range(move_count):
+                    sequence[node.count] = moves[move]
+                    _make(search, moves[move])
+                    if left:  # a board with no dice left goes no further
+                        _add_node(following, search.player, 0, left, sequence, node.count + 1)
+                    _record(search, sequence, node.count + 1, 0)
+                    _unmake(search, moves[move])
+        _clear_nodes(layer)
+        layer, following = following, layer
+    if layer.failed or following.failed:
+        search.failed = True
+    _free_nodes(&layers[0])
+    _free_nodes(&layers[1])
+    memcpy(search.player, original, POINTS)
+
+
+cdef inline bint _holds_start_quarter(const count_t* player) noexcept nogil:
+    # Fevga's starting-quarter rule: no side may hold all six of its points 19-24.
+    cdef int point
+    for point in range(START_QUARTER, 25):
+        if not player[point]:
+            return False
+    return True
+
+
+cdef bint _prime_to_open(const count_t* player, const count_t* opponent, int* prime) noexcept nogil:
+    # ``Fevga.prime_to_open``: whether the mover must open one of the six points (``prime``) in
+    # front of the opponent's checkers, all on one point, its 7-point or higher.
+    cdef int point, index
+    cdef int occupied = 0
+    cdef int found = 0
+    for point in range(1, 25):
+        if opponent[point]:
+            occupied += 1
+            found = point
+    if occupied != 1 or found < 7:
+        return False
+    for index in range(6):
+        prime[index] = _opponent_point(FEVGA_RULES, found - 1 - index)
+        if not player[prime[index]]:
+            return False
+    return True
+
+
+cdef inline bint _opens(const count_t* player, const int* prime) noexcept nogil:
+    cdef int index
+    for index in range(6):
+        if not player[prime[index]]:
+            return True
+    return False
+
+
+
 # The mover's points in the order the opponent passes them (long nardi).
 cdef int _ALONG_OPPONENTS_PATH[24]
 for _index in range(12):
@@ -895,12 +1408,51 @@ cdef inline int _outside_home(const count_t* player) noexcept nogil:
     return count
 
 
+cdef inline bint _refused_whole(Search* search, const CPlay* play) noexcept nogil:
+    # A rule judged on the whole play: long nardi's six in a row, Fevga's starting quarter.
+    if search.rules == LONG_NARDI_RULES:
+        return _six_in_a_row(play.player, search.opponent)
+    if search.rules == FEVGA_RULES:
+        return _holds_start_quarter(play.player)
+    return False
+
+
+cdef void _keep_ending(Search* search) noexcept nogil:
+    # Plakoto's plays when one ends the game (``Variant._apply_maximum_use`` with ``ending``): those
+    # that use every die, then those that end the game with fewer, each kind in its order.
+    cdef int whole = 4 if search.high == search.low else 2
+    cdef int index, kept
+    cdef CPlay* ordered = <CPlay*>malloc(search.count * sizeof(CPlay))
+    if ordered == NULL:
+        search.failed = True
+        return
+    kept = 0
+    for index in range(search.count):
+        if search.plays[index].count == whole:
+            ordered[kept] = search.plays[index]
+            kept += 1
+    for index in range(search.count):
+        if search.plays[index].count < whole and search.plays[index].ended:
+            ordered[kept] = search.plays[index]
+            kept += 1
+    free(search.plays)
+    search.plays = ordered
+    search.count = kept
+    search.capacity = search.count
+
+
 cdef void _keep_legal(Search* search) noexcept nogil:
-    # Long nardi's six in a row, then the maximum-use rule (``Variant._apply_maximum_use``): the
-    # longest plays that the rule allows. Shorter ones are looked at only when it allows none of
-    # the longer: the play with the most dice it allows is the play.
+    # The rules judged on the whole play, then the maximum-use rule (``Variant._apply_maximum_use``):
+    # the longest plays that the rules allow. Shorter ones are looked at only when they allow none
+    # of the longer: the play with the most dice they allow is the play. Then Fevga's unblocking.
     cdef int index, kept, most
     cdef bint higher_found
+    cdef int prime[6]
+    if search.rules == PLAKOTO_RULES:
+        for index in range(search.count):
+            if search.plays[index].ended:
+                _keep_ending(search)
+                return
     most = 0
     for index in range(search.count):
         if search.plays[index].count > most:
@@ -908,9 +1460,7 @@ cdef void _keep_legal(Search* search) noexcept nogil:
     while True:
         kept = 0
         for index in range(search.count):
-            if search.plays[index].count == most and not (
-                search.rules == LONG_NARDI_RULES and _six_in_a_row(search.plays[index].player, search.opponent)
-            ):
+            if search.plays[index].count == most and not _refused_whole(search, &search.plays[index]):
                 if kept != index:
                     search.plays[kept] = search.plays[index]
                 kept += 1
@@ -931,6 +1481,15 @@ cdef void _keep_legal(Search* search) noexcept nogil:
                         search.plays[kept] = search.plays[index]
                     kept += 1
             search.count = kept
+    if search.rules == FEVGA_RULES and _prime_to_open(search.player, search.opponent, prime):
+        kept = 0
+        for index in range(search.count):
+            if _opens(search.plays[index].player, prime):
+                if kept != index:
+                    search.plays[kept] = search.plays[index]
+                kept += 1
+        if kept:
+            search.count = kept
 
 
 # --- plays in protobuf's wire format -------------------------------------------------------------
@@ -943,7 +1502,7 @@ cdef enum:
     WIRE_LENGTH_DELIMITED = 2
     MOST_VARINT = 10
     MOST_STEP_MESSAGE = 10  # four one-byte fields and their tags
-    MOST_PLAY_MESSAGE = 2 + MOST_NOTATION + 4 * (2 + MOST_STEP_MESSAGE) + 16 + 2
+    MOST_PLAY_MESSAGE = 2 + MOST_NOTATION + 4 * (2 + MOST_STEP_MESSAGE) + 16 + PINS_TEXT_SIZE + 2
 
 
 cdef inline int _varint(uint64_t value, char* out) noexcept nogil:
@@ -965,7 +1524,7 @@ cdef inline int _small_field(int number, int value, char* out) noexcept nogil:
     return 2
 
 
-cdef int _play_message(const CPlay* play, tavli_bits id_bits, char* out) noexcept:
+cdef int _play_message(const CPlay* play, tavli_bits id_bits, uint32_t mover_pins, char* out) noexcept:
     cdef int length = 2
     cdef int step_length, index
     cdef bint hits = False
@@ -985,10 +1544,12 @@ cdef int _play_message(const CPlay* play, tavli_bits id_bits, char* out) noexcep
         out[length + 1] = <char>step_length
         length += 2 + step_length
         hits = hits or play.steps[index].hit
+    # The Position ID: its 14 letters, and Plakoto's pins after them (under 128 bytes in all).
+    cdef int pins_length = _pins_text(mover_pins, play.pinned, out + length + 16)
     out[length] = <char>(3 << 3 | WIRE_LENGTH_DELIMITED)
-    out[length + 1] = 14
+    out[length + 1] = <char>(14 + pins_length)
     _id_chars(id_bits, out + length + 2)
-    length += 16
+    length += 16 + pins_length
     return length + _small_field(4, 1 if hits else 0, out + length)
 
 
@@ -1000,6 +1561,7 @@ cdef class CompiledPlays:
     cdef int _count
     cdef count_t _opponent[POINTS]
     cdef object _opponent_side
+    cdef uint32_t _mover_pins  # Plakoto: the mover's pinned points, the same after every play
     cdef readonly int dice_used  # how many dice every play uses (0 when the roll cannot be played)
 
     def __dealloc__(self):
@@ -1036,6 +1598,7 @@ cdef class CompiledPlays:
         cdef int index
         cdef CPlay* play
         cdef dict opponent_after = {}
+        cdef dict pins_made = {}
         _bind()
         result = []
         for index in range(self._count):
@@ -1047,7 +1610,9 @@ cdef class CompiledPlays:
                     opponent_side = opponent_after[play.hits] = _side_tuple(opponent)
             else:
                 opponent_side = self._opponent_side
-            position = _pair(_Position, _side_tuple(play.player), opponent_side)
+            position = _position_object(
+                _side_tuple(play.player), opponent_side, self._mover_pins, play.pinned, pins_made
+            )
             result.append(_pair(_Play, _steps_tuple(play.steps, play.count), position))
         return result
 
@@ -1066,16 +1631,19 @@ cdef class CompiledPlays:
             opponent_side = _side_tuple(opponent)
         else:
             opponent_side = self._opponent_side
-        return _pair(_Play, _steps_tuple(play.steps, play.count), _pair(_Position, _side_tuple(play.player), opponent_side))
+        position = _position_object(_side_tuple(play.player), opponent_side, self._mover_pins, play.pinned)
+        return _pair(_Play, _steps_tuple(play.steps, play.count), position)
 
     def position_ids(self):
-        """Each play's resulting Position ID, the mover still first."""
+        """Each play's resulting Position ID, the mover still first (with its pins, if any)."""
         cdef int index, quiet_start
         cdef tavli_bits quiet = 0
+        cdef CPlay* play
         quiet_start = _side_bits(self._opponent, &quiet, 0)  # the opponent's bits when nothing is hit
         result = []
         for index in range(self._count):
-            result.append(_id_text(self._id_bits(&self._plays[index], quiet, quiet_start)))
+            play = &self._plays[index]
+            result.append(_id_text(self._id_bits(play, quiet, quiet_start), self._mover_pins, play.pinned))
         return result
 
     def notations(self):
@@ -1096,13 +1664,15 @@ cdef class CompiledPlays:
         cdef tavli_bits quiet = 0
         cdef int quiet_start = _side_bits(self._opponent, &quiet, 0)
         cdef char message[MOST_PLAY_MESSAGE]
+        cdef CPlay* play
         cdef int length
         cdef char* out = <char*>malloc(self._count * (MOST_PLAY_MESSAGE + 2 * MOST_VARINT))
         if out == NULL:
             raise MemoryError()
         try:
             for index in range(self._count):
-                length = _play_message(&self._plays[index], self._id_bits(&self._plays[index], quiet, quiet_start), message)
+                play = &self._plays[index]
+                length = _play_message(play, self._id_bits(play, quiet, quiet_start), self._mover_pins, message)
                 at += _varint(<uint64_t>field << 3 | WIRE_LENGTH_DELIMITED, out + at)
                 at += _varint(length, out + at)
                 memcpy(out + at, message, length)
@@ -1112,37 +1682,81 @@ cdef class CompiledPlays:
             free(out)
 
 
+cdef void _search_plays(Search* search) noexcept nogil:
+    # The legal plays of the search's position and roll, into ``search.plays`` (unless it fails).
+    cdef CStep taken[4]
+    cdef int dice[4]
+    cdef int dice_count = _roll_dice(search.high, search.low, dice)
+    cdef Nodes searched
+    cdef CPlay* play
+    if search.rules == PLAKOTO_RULES and search.high == search.low and search.opponent[HEAD] == 1:
+        # A step may pin the opponent's mother, or free it to be pinned again: the game may end
+        # in the middle of the play, and the order of a double's steps decides what is reached.
+        _start_nodes(&searched)
+        _plakoto_search(search, &searched, dice, dice_count, (1 << dice_count) - 1, HEAD, taken, 0)
+        _free_nodes(&searched)
+    elif search.rules == PLAKOTO_RULES:
+        # Only the 15th checker borne off ends the game, and no step comes after it.
+        if search.high != search.low and search.opponent[HEAD] != 1 and _outside_home(search.player) >= 2:
+            _plakoto_two_in_the_field(search)
+        # A double's steps, one set of steps each time, none bearing off: each set its own board
+        # (what each point gains and loses says how many steps left it).
+        search.boards_apart = search.high == search.low and _outside_home(search.player) >= 4
+        if not search.count:
+            _plakoto_search(search, NULL, dice, dice_count, (1 << dice_count) - 1, HEAD, taken, 0)
+    elif search.rules == FEVGA_RULES:
+        _fevga_search(search, dice, dice_count)
+    elif search.high == search.low:
+        if search.rules == LONG_NARDI_RULES:
+            _append(search, taken, 0, 0)
+        _double(search, search.high, 4, BAR, taken, 0, 0)
+    else:
+        if search.rules == BACKGAMMON_RULES and not search.player[BAR] and _outside_home(search.player) >= 2:
+            _two_in_the_field(search)
+        if not search.count:
+            _two(search, search.high, search.low)
+            _two(search, search.low, search.high)
+    if not search.failed:
+        _keep_legal(search)
+    free(search.table)
+    search.table = NULL
+    if not search.failed and search.count == 0:  # every sequence broke a rule of the whole play: the roll is lost
+        play = _new_play(search)
+        if play != NULL:
+            _fill(search, play, taken, 0, 0)
+
+
+cdef int _read_pins(int rules, object position, uint32_t* mover_pins, uint32_t* pinned) except -1:
+    # The position's pins as masks (Plakoto's; none under other rules).
+    mover_pins[0] = pinned[0] = 0
+    if rules == PLAKOTO_RULES:
+        pins = position.pins
+        mover_pins[0] = _pin_mask(pins[0])
+        pinned[0] = _pin_mask(pins[1])
+    return 0
+
+
 def legal_plays(int rules, position, int high, int low):
     """The legal plays of ``position`` with the dice ``high`` and ``low`` (the higher first) under
-    ``rules`` (:data:`BACKGAMMON` or :data:`LONG_NARDI`), for a valid position whose game is not over."""
+    ``rules`` (:data:`BACKGAMMON`, :data:`LONG_NARDI`, :data:`PLAKOTO` or :data:`FEVGA`), for a
+    valid position whose game is not over."""
     cdef count_t player[POINTS]
     cdef count_t opponent[POINTS]
+    cdef uint32_t mover_pins, pinned
     cdef Search search
-    cdef CStep taken[4]
     _read_position(position, player, opponent)
-    _start_search(&search, rules, player, opponent, high, low)
-    if high == low:
-        if rules == LONG_NARDI_RULES:
-            _append(&search, taken, 0, 0)
-        _double(&search, high, 4, BAR, taken, 0, 0)
-    else:
-        if rules == BACKGAMMON_RULES and not player[BAR] and _outside_home(player) >= 2:
-            _two_in_the_field(&search)
-        if not search.count:
-            _two(&search, high, low)
-            _two(&search, low, high)
-    _keep_legal(&search)
-    free(search.table)
+    _read_pins(rules, position, &mover_pins, &pinned)
+    _start_search(&search, rules, player, opponent, mover_pins, pinned, high, low)
+    _search_plays(&search)
     if search.failed:
         free(search.plays)
         raise MemoryError()
     cdef CompiledPlays result = CompiledPlays.__new__(CompiledPlays)
-    if search.count == 0:  # every sequence broke a rule of the whole play: the roll is lost
-        _fill(&search, _new_play(&search), taken, 0, 0)
     result._plays = search.plays
     result._count = search.count
     memcpy(result._opponent, opponent, POINTS)
     result._opponent_side = <object>PyTuple_GET_ITEM(position, 1)
+    result._mover_pins = mover_pins
     result.dice_used = search.plays[0].count
     return result
 
@@ -1157,39 +1771,54 @@ ctypedef struct Check:
     int move_count
     CStep found[4]
     bint done
+    uint32_t mover_pins  # Plakoto: as in ``Search``
+    uint32_t pinned
+    uint32_t found_pinned  # Plakoto: the opponent's pins after the steps found
 
 
 cdef bint _allowed(Check* check, count_t* player, count_t* opponent, int start, int die, const CStep* taken, int count, CStep* step) noexcept:
-    # ``step`` of either variant: whether the step of ``die`` from ``start`` is allowed now.
+    # ``step`` of each variant: whether the step of ``die`` from ``start`` is allowed now.
     cdef int end, left_head, index
-    if check.rules == BACKGAMMON_RULES:
+    cdef int rules = check.rules
+    if rules == BACKGAMMON_RULES:
         if start != BAR and player[BAR]:
             return False
     elif start == BAR:
         return False
     if not player[start]:
         return False
-    if check.rules == LONG_NARDI_RULES and start == HEAD:
+    if rules == LONG_NARDI_RULES and start == HEAD:
         left_head = 0
         for index in range(count):
             if taken[index].start == HEAD:
                 left_head += 1
         if left_head >= (2 if player[HEAD] + left_head == 15 and check.high == check.low and check.high in (3, 4, 6) else 1):
             return False
+    if rules == PLAKOTO_RULES:
+        if count and _plakoto_over(player, opponent, check.mover_pins, check.pinned):
+            return False  # the game ended with the last step
+        if check.mover_pins >> start & 1:
+            return False
+    if rules == FEVGA_RULES and not _fevga_may_move(player, start):
+        return False
     end = start - die
     step.start = start
     step.die = die
     step.hit = 0
     if end <= 0:
         step.end = OFF
+        if rules == PLAKOTO_RULES and check.mover_pins:
+            return False
         return _bear_off_start(player, die, 6) == start
     step.end = end
-    if check.rules == BACKGAMMON_RULES:
+    if rules == BACKGAMMON_RULES:
         if opponent[25 - end] >= 2:
             return False
         step.hit = opponent[25 - end] == 1
         return True
-    return opponent[_opponent_point(LONG_NARDI_RULES, end)] == 0
+    if rules == PLAKOTO_RULES:
+        return _plakoto_may_land(opponent, check.mover_pins, end)
+    return opponent[_opponent_point(rules, end)] == 0
 
 
 cdef void _attempt(Check* check, int index, count_t* player, count_t* opponent, int* left, int left_count, CStep* taken) noexcept:
@@ -1197,10 +1826,12 @@ cdef void _attempt(Check* check, int index, count_t* player, count_t* opponent, 
     cdef int start, end, die, choice, tried, rest
     cdef int remaining[4]
     cdef CStep step
+    cdef uint32_t pinned = check.pinned
     if check.done:
         return
     if index == check.move_count:
         memcpy(check.found, taken, index * sizeof(CStep))
+        check.found_pinned = pinned
         check.done = True
         return
     start = check.moves[index][0]
@@ -1227,7 +1858,10 @@ cdef void _attempt(Check* check, int index, count_t* player, count_t* opponent, 
         if step.hit:
             opponent[25 - step.end] -= 1
             opponent[BAR] += 1
+        if check.rules == PLAKOTO_RULES:
+            check.pinned = _pinned_after(player, opponent, pinned, step)
         _attempt(check, index + 1, player, opponent, remaining, rest, taken)
+        check.pinned = pinned
         player[step.start] += 1
         player[step.end] -= 1
         if step.hit:
@@ -1253,6 +1887,89 @@ cdef bint _follow(Check* check, count_t* player, count_t* opponent) noexcept:
     return check.done
 
 
+cdef inline bint _move_above(const int* a, const int* b) noexcept:
+    return a[0] > b[0] or (a[0] == b[0] and a[1] > b[1])
+
+
+cdef bint _next_order(int* order, int count) noexcept:
+    # The next permutation of ``order`` in lexicographic order, as ``itertools.permutations`` goes.
+    cdef int index = count - 2
+    cdef int other, swap
+    while index >= 0 and order[index] >= order[index + 1]:
+        index -= 1
+    if index < 0:
+        return False
+    other = count - 1
+    while order[other] <= order[index]:
+        other -= 1
+    order[index], order[other] = order[other], order[index]
+    other = count - 1
+    index += 1
+    while index < other:
+        order[index], order[other] = order[other], order[index]
+        index += 1
+        other -= 1
+    return True
+
+
+cdef bint _follow_some_order(Check* check, count_t* player, count_t* opponent, int given[4][2]) noexcept:
+    # ``checking.check_play``'s orders: the moves as given, then from the highest start down
+    # (``in_play_order``), then every other order (``other_orders``); each order once.
+    cdef int tried[26][4][2]
+    cdef int tried_count = 0
+    cdef int order[4]
+    cdef int count = check.move_count
+    cdef int index, other, known
+    cdef int kind
+    cdef bint seen
+    for index in range(count):
+        order[index] = index
+    for kind in range(26):
+        if kind == 0:
+            memcpy(check.moves, given, sizeof(check.moves))
+        elif kind == 1:
+            memcpy(check.moves, given, sizeof(check.moves))
+            for index in range(1, count):  # a stable sort, from the highest start down
+                other = index
+                while other > 0 and _move_above(check.moves[other], check.moves[other - 1]):
+                    check.moves[other][0], check.moves[other - 1][0] = check.moves[other - 1][0], check.moves[other][0]
+                    check.moves[other][1], check.moves[other - 1][1] = check.moves[other - 1][1], check.moves[other][1]
+                    other -= 1
+        else:
+            if kind > 2 and not _next_order(order, count):
+                return False
+            for index in range(count):
+                check.moves[index][0] = given[order[index]][0]
+                check.moves[index][1] = given[order[index]][1]
+        seen = False
+        for known in range(tried_count):
+            if memcmp(tried[known], check.moves, count * 2 * sizeof(int)) == 0:
+                seen = True
+                break
+        if seen:
+            continue
+        memcpy(tried[tried_count], check.moves, sizeof(check.moves))
+        tried_count += 1
+        if _follow(check, player, opponent):
+            return True
+    return False
+
+
+cdef bint _duty_lapses(Check* check, const count_t* player, const count_t* opponent, const int* prime) except -1:
+    # Fevga's unblocking duty lapses when no legal play opens the prime (``Fevga.refusal_of_duty``):
+    # then the legal plays, which open it whenever one can, do not.
+    cdef Search search
+    cdef bint lapses
+    _start_search(&search, check.rules, player, opponent, 0, 0, check.high, check.low)
+    _search_plays(&search)
+    if search.failed:
+        free(search.plays)
+        raise MemoryError()
+    lapses = not _opens(search.plays[0].player, prime)
+    free(search.plays)
+    return lapses
+
+
 def check_play(int rules, position, int high, int low, moves):
     """The legal play of ``moves`` (each a start and an end, one die a move) when it uses every
     die and the rules allow each step and the whole play at once; ``None`` for anything else (a
@@ -1265,8 +1982,9 @@ def check_play(int rules, position, int high, int low, moves):
     cdef count_t opponent[POINTS]
     cdef count_t after[POINTS]
     cdef count_t opponent_after[POINTS]
-    cdef int index, other, swap_start, swap_end
-    cdef bint in_order
+    cdef int given[4][2]
+    cdef int prime[6]
+    cdef int index
     check.rules = rules
     check.high = high
     check.low = low
@@ -1274,26 +1992,12 @@ def check_play(int rules, position, int high, int low, moves):
     if check.move_count != (4 if high == low else 2):
         return None
     for index in range(check.move_count):
-        check.moves[index][0] = moves[index][0]
-        check.moves[index][1] = moves[index][1]
+        given[index][0] = moves[index][0]
+        given[index][1] = moves[index][1]
     _read_position(position, player, opponent)
-    if not _follow(&check, player, opponent):
-        # ``in_play_order``: from the highest start down, when that is another order.
-        in_order = True
-        for index in range(1, check.move_count):
-            if (check.moves[index][0], check.moves[index][1]) > (check.moves[index - 1][0], check.moves[index - 1][1]):
-                in_order = False
-        if in_order:
-            return None
-        for index in range(1, check.move_count):
-            other = index
-            while other > 0 and (check.moves[other][0], check.moves[other][1]) > (check.moves[other - 1][0], check.moves[other - 1][1]):
-                swap_start, swap_end = check.moves[other][0], check.moves[other][1]
-                check.moves[other][0], check.moves[other][1] = check.moves[other - 1][0], check.moves[other - 1][1]
-                check.moves[other - 1][0], check.moves[other - 1][1] = swap_start, swap_end
-                other -= 1
-        if not _follow(&check, player, opponent):
-            return None
+    _read_pins(rules, position, &check.mover_pins, &check.pinned)
+    if not _follow_some_order(&check, player, opponent, given):
+        return None
     memcpy(after, player, POINTS)
     memcpy(opponent_after, opponent, POINTS)
     cdef bint hit = False
@@ -1306,9 +2010,15 @@ def check_play(int rules, position, int high, int low, moves):
             opponent_after[BAR] += 1
     if rules == LONG_NARDI_RULES and _six_in_a_row(after, opponent_after):
         return None
+    if rules == FEVGA_RULES:
+        if _holds_start_quarter(after):
+            return None
+        if _prime_to_open(player, opponent, prime) and not _opens(after, prime):
+            if not _duty_lapses(&check, player, opponent, prime):
+                return None
     _bind()
     opponent_side = _side_tuple(opponent_after) if hit else <object>PyTuple_GET_ITEM(position, 1)
-    result = _pair(_Position, _side_tuple(after), opponent_side)
+    result = _position_object(_side_tuple(after), opponent_side, check.mover_pins, check.found_pinned)
     return _pair(_Play, _steps_tuple(check.found, check.move_count), result)
 
 
@@ -1323,10 +2033,12 @@ def valid(int rules, position, bint in_play=False):
     cdef count_t opponent[POINTS]
     cdef int point, finished
     _read_position(position, player, opponent)
+    if rules == PLAKOTO_RULES and position.pins:
+        return False  # the pins are the pure check's to judge
     finished = (player[OFF] == 15) + (opponent[OFF] == 15)
     if finished == 2 or (in_play and finished):
         return False
-    if rules == LONG_NARDI_RULES and (player[BAR] or opponent[BAR]):
+    if rules != BACKGAMMON_RULES and (player[BAR] or opponent[BAR]):
         return False
     for point in range(1, 25):
         if player[point] and opponent[_opponent_point(rules, point)]:

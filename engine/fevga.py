@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from tavli.engine import core
 from tavli.engine.long_nardi import HEAD, LongNardi, open_points
 from tavli.engine.play import Dice, Play, Step
 from tavli.engine.position import OFF, Checkers, Point, Position
@@ -53,7 +54,7 @@ class Fevga(LongNardi):
     default_match_openings = "WINNER_OPENS"
     mat_variation = "Fevga"
     example_plays = ("24/18 18/13", "24/13", "13/7(2)", "6/off")
-    compiled_rules = None
+    compiled_rules: int | None = core.FEVGA_RULES
     move_options = ("first_checker", "fevga_primes", "fevga_quarter_test")
 
     def __init__(
@@ -74,6 +75,13 @@ class Fevga(LongNardi):
         self.first_checker = first_checker
         self.fevga_primes = fevga_primes
         self.fevga_quarter_test = fevga_quarter_test
+        # The compiled core plays the default options only.
+        if (first_checker, fevga_primes, fevga_quarter_test) != (
+            "PAST_START",
+            "START_QUARTER_AND_UNBLOCK",
+            "PLAY",
+        ):
+            self.compiled_rules = None
 
     def __repr__(self) -> str:
         options = ", ".join(f"{option}={getattr(self, option)!r}" for option in self.move_options)

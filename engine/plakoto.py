@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from tavli.engine import core
 from tavli.engine.errors import GameOverError, InvalidPositionError
 from tavli.engine.play import Dice, Play, Step
 from tavli.engine.position import BAR, OFF, Checkers, Pins, Point, Position
@@ -54,10 +55,14 @@ class Plakoto(Variant):
     same_way_round = False
     example_plays = ("24/18 24/19", "24/13", "13/7(2)", "6/off")
     move_options = ("pinned_blocks_bear_off", "mother_exception")
+    compiled_rules: int | None = core.PLAKOTO_RULES
 
     def __init__(self, *, pinned_blocks_bear_off: bool = True, mother_exception: bool = True) -> None:
         self.pinned_blocks_bear_off = pinned_blocks_bear_off
         self.mother_exception = mother_exception
+        # The compiled core plays the default options only.
+        if not (pinned_blocks_bear_off and mother_exception):
+            self.compiled_rules = None
 
     def __repr__(self) -> str:
         return (

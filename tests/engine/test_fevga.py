@@ -514,7 +514,6 @@ def _perft(find: object, position: Position, depth: int) -> int:
     return total
 
 
-@pytest.mark.no_core
 @pytest.mark.parametrize(
     ("depth", "expected"), [(1, 22), (2, 479), pytest.param(3, 21893, marks=pytest.mark.slow)]
 )
@@ -538,7 +537,6 @@ OPTION_SETS = [
 
 
 @pytest.mark.slow
-@pytest.mark.no_core
 @settings(max_examples=150, deadline=None)
 @given(long_nardi_positions, dice, st.sampled_from(OPTION_SETS))
 def test_the_generator_agrees_with_the_brute_force_enumerator(
