@@ -40,7 +40,7 @@ def real_records() -> list[str]:
 
 
 def money_session(games: int) -> str:
-    from tests.engine.test_matfile import bot_match  # the tests' random players
+    from tests.games import bot_match  # the tests' random players
 
     return export_mat(bot_match(RuleSet(), seed=25, games=games))
 

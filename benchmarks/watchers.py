@@ -29,7 +29,7 @@ from tavli.server.keys import ServerKey
 from tavli.server.sqlite_store import SqliteStore
 from tavli.server.store import Append
 from tavli.server.tables import Tables
-from tests.engine.test_matfile import bot_match
+from tests.games import bot_match
 
 MONEY = RuleSet()
 WATCHERS = (1, 100, 1000)

@@ -1,4 +1,5 @@
-"""Seeded games: a supply of positions as they arise in play, for cross-checks."""
+"""Seeded games: a supply of positions as they arise in play, for cross-checks, and whole matches
+between seeded random players, for what records and servers keep of them."""
 
 from __future__ import annotations
 
@@ -7,7 +8,11 @@ from collections.abc import Iterator
 from typing import Literal
 
 from tavli.engine import BAR, Play, Position, Variant
+from tavli.engine.dice import SeededDice
+from tavli.engine.game import Action, Phase
+from tavli.engine.match import Match
 from tavli.engine.play import Dice
+from tavli.engine.rules import RuleSet
 
 Style = Literal["random", "blitz"]
 
@@ -41,3 +46,108 @@ def _blitz_value(play: Play) -> int:
     player, opponent = play.position
     home_points = sum(1 for point in range(1, 7) if player[point] >= 2)
     return 2 * opponent[BAR] + 3 * home_points
+
+
+# --- seeded matches ------------------------------------------------------------------------------
+
+
+def bot_match(
+    rules: RuleSet,
+    seed: int,
+    *,
+    games: int | None = None,
+    events: int | None = None,
+    double: float = 0.15,
+    take: float = 0.6,
+    beaver: float = 0.0,
+    resign: float = 0.0,
+) -> Match:
+    """A match between two random players: they double, take, drop, beaver and resign by chance,
+    resigning only before they roll (a roll left unplayed is tested on its own)."""
+    rng = random.Random(seed)
+    match = Match(rules, dice=SeededDice(f"mat-{seed}"))
+    while not match.state.over:
+        if (games is not None and len(match.state.finished) >= games) or (
+            events is not None and len(match.events) >= events
+        ):
+            break
+        game = match.state.game
+        side = game.turn
+        if game.phase is Phase.OPENING:
+            match.roll(0)
+        elif game.phase is Phase.DOUBLED:
+            taker = 1 - side
+            chance = rng.random()
+            if Action.BEAVER in match.legal_actions(taker) and chance < beaver:
+                match.beaver(taker)
+            elif chance < take:
+                match.take(taker)
+            else:
+                match.drop(taker)
+        elif game.phase is Phase.RESIGNING:
+            assert game.resignation is not None
+            answer = match.accept if rng.random() < 0.7 else match.reject
+            answer(1 - game.resignation[0])
+        elif game.phase is Phase.ROLLING:
+            who = side if rng.random() < 0.5 else 1 - side
+            if rng.random() < resign and Action.RESIGN in match.legal_actions(who):
+                levels = (
+                    ["single", "gammon", "backgammon"]
+                    if rules.variant == "backgammon"
+                    else ["single", "mars"]
+                )
+                match.resign(who, rng.choice(levels))  # type: ignore[arg-type]
+            elif Action.DOUBLE in match.legal_actions(side) and rng.random() < double:
+                match.double(side)
+            else:
+                match.roll(side)
+        else:
+            match.play(side, rng.choice(match.legal_plays()))
+    return match
+
+
+def roll_then_resign(*, opening: bool, roller_resigns: bool) -> Match:
+    """A game that ends when, after a roll (the opening throw, or a later one), the roller or the
+    other side resigns before the roll is played."""
+    match = Match(RuleSet(match_length=3), dice=SeededDice("resign"))
+    match.roll(0)
+    if not opening:
+        match.play(match.state.game.turn, match.legal_plays()[0])
+        match.roll(match.state.game.turn)
+    roller = match.state.game.turn
+    resigner = roller if roller_resigns else 1 - roller
+    match.resign(resigner, "single")  # type: ignore[arg-type]
+    match.accept(1 - resigner)  # type: ignore[arg-type]
+    return match
+
+
+ROLL_THEN_RESIGN = [(opening, roller) for opening in (False, True) for roller in (False, True)]
+
+
+# A match whose backgammon is scored as a gammon.
+AS_GAMMON_MATCH = RuleSet(match_length=7, backgammons="AS_GAMMON")
+# The bots of this seed end game 3 with the loser's checker still in the winner's home board: a
+# backgammon on the board, at a centred cube.
+BACKGAMMON_SEED = 5
+BACKGAMMON_GAME = 3
+
+
+def as_gammon_match_with_a_backgammon() -> Match:
+    """A 7-point match under AS_GAMMON whose game 3 is a backgammon on the board (checked here: the
+    same log replayed with backgammons counted scores that game 3, the others the same)."""
+    match = bot_match(AS_GAMMON_MATCH, seed=BACKGAMMON_SEED)
+    counted = Match.replay(RuleSet(match_length=7), match.events).state.finished
+    ours = match.state.finished
+    assert [game.points for game in counted] == [
+        3 if game.number == BACKGAMMON_GAME else game.points for game in ours
+    ]
+    assert counted[BACKGAMMON_GAME - 1].result.value == "backgammon"
+    return match
+
+
+def score_after(match: Match, games: int) -> tuple[int, int]:
+    """The score after the match's first ``games`` games."""
+    score = [0, 0]
+    for game in match.state.finished[:games]:
+        score[game.winner] += game.points
+    return score[0], score[1]

@@ -13,7 +13,7 @@ import pytest
 from tavli.clients.cli import main
 from tavli.engine.matfile import export_mat, export_sgf
 from tavli.engine.rules import RuleSet
-from tests.engine.test_matfile import bot_match
+from tests.games import bot_match
 
 CLEAN = export_mat(bot_match(RuleSet(match_length=3), seed=5), players=("Alice", "Bob"))
 # Move 2 of game 1 moves a checker from a point the mover does not hold.

@@ -30,7 +30,6 @@ from tavli.engine.match import Match
 from tavli.engine.matfile import check_mat, export_mat
 from tavli.engine.rules import InvalidRuleSetError, RuleSet
 from tavli.engine.variants import variant_with
-from tests.engine.test_matfile import bot_match
 from tests.engine.test_properties import long_nardi_positions
 from tests.engine.test_refusals import (
     allowed_by_the_whole_play_rules,
@@ -38,6 +37,7 @@ from tests.engine.test_refusals import (
     checked_sequences,
     played_to,
 )
+from tests.games import bot_match
 
 Dice = tuple[int, int]
 ROLLS: list[Dice] = [(high, low) for high in range(1, 7) for low in range(1, high + 1)]

@@ -1487,7 +1487,7 @@ def test_a_stored_log_applied_as_stored_reaches_the_states_the_rules_give_withou
     rules: RuleSet, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from tavli.engine import game
-    from tests.engine.test_matfile import bot_match
+    from tests.games import bot_match
 
     logged = bot_match(rules, seed=11, events=400).events
     checked = [game.new_match(rules)]

@@ -21,7 +21,7 @@ from tavli.engine.play import Step
 from tavli.engine.position import BAR, OFF
 from tavli.engine.rules import RuleSet
 from tavli.engine.variant import GameResult
-from tests.engine.test_matfile import bot_match
+from tests.games import bot_match
 from tests.gnubg_mat import gnubg_read, requires_gnubg
 
 DIALECTS = Path(__file__).resolve().parents[1] / "data" / "mat_dialects"

@@ -30,7 +30,7 @@ from tavli.engine.matfile import (
 from tavli.engine.matfile.sgf import SgfFormatError, read_sgf
 from tavli.engine.rules import RuleSet
 from tests.engine.test_mat_time_losses import PLAYERS, clocked_match, drop_a_double, run_out
-from tests.engine.test_matfile import ROLL_THEN_RESIGN, bot_match, roll_then_resign
+from tests.games import ROLL_THEN_RESIGN, bot_match, roll_then_resign
 from tests.gnubg_mat import GnubgReading, _quoted, _reading, _run_gnubg, requires_gnubg
 
 OPENING_31 = "(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[Ann]PB[Bob]RU[Crawford]\n;W[31hefe]"

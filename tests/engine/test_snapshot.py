@@ -10,7 +10,7 @@ from tavli.engine.clock import ClockRules
 from tavli.engine.match import Match
 from tavli.engine.rules import RuleSet
 from tavli.engine.snapshot import snapshot_of, state_of_snapshot
-from tests.engine.test_matfile import bot_match
+from tests.games import bot_match
 
 RULE_SETS = [
     RuleSet(),

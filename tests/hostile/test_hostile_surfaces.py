@@ -46,7 +46,7 @@ from tavli.server.app import SERVICES, Running
 from tavli.server.limits import WebLimits
 from tavli.server.quotas import QuotaLimits
 from tavli.v1 import board_pb2, bots_service_pb2, bots_service_pb2_grpc, games_service_pb2 as games_pb2
-from tests.engine.test_matfile import bot_match
+from tests.games import bot_match
 from tests.hostile.campaign import Figures, figures_fixture, serve, stop, tracebacks  # noqa: F401 - the fixture `figures`
 from tests.server.test_server_seat_stream import RawStream
 from tests.server_play import (

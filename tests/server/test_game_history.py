@@ -22,7 +22,7 @@ from tavli.server.keys import ServerKey
 from tavli.server.store import Append, GameRecord, MemoryStore
 from tavli.server.tables import Tables
 from tavli.server.watch_feed import MOST_KEPT
-from tests.engine.test_matfile import bot_match
+from tests.games import bot_match
 
 MONEY = RuleSet()
 

@@ -18,7 +18,7 @@ from tavli.server.game_views import GameView
 from tavli.server.store import MemoryStore
 from tavli.server.tables import Tables
 from tavli.v1 import games_service_pb2 as pb
-from tests.engine.test_matfile import bot_match
+from tests.games import bot_match
 from tests.server.test_game_history import MONEY, another_process_appends, tables_over
 
 

@@ -15,7 +15,7 @@ from tavli.engine.match import RuleSet
 from tavli.engine.matfile import export_mat
 from tavli.server.quotas import QuotaLimits
 from tavli.v1 import match_record_pb2, rules_service_pb2 as pb, rules_service_pb2_grpc
-from tests.engine.test_matfile import bot_match
+from tests.games import bot_match
 from tests.server_play import RPC_TIMEOUT, as_web_client, connected, running_server
 
 FLOOD = 24

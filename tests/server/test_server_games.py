@@ -20,7 +20,7 @@ from tavli.engine.dice import verify_throws
 from tavli.engine.events import Event, OpeningThrown, Played, Rolled
 from tavli.engine.matfile import import_mat
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
-from tests.engine.test_matfile import (
+from tests.games import (
     BACKGAMMON_GAME,
     BACKGAMMON_SEED,
     as_gammon_match_with_a_backgammon,

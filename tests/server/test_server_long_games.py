@@ -13,7 +13,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from tavli.clients.client import TavliClient
 from tavli.engine.matfile import export_mat
 from tavli.engine.rules import RuleSet
-from tests.engine.test_matfile import bot_match
+from tests.games import bot_match
 from tests.server.test_game_history import FoldCounter
 from tests.server_play import RPC_TIMEOUT, connected, running_server
 

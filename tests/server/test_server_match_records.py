@@ -36,7 +36,7 @@ from tavli.v1 import (
     match_record_pb2,
     rules_service_pb2 as rules_pb2,
 )
-from tests.engine.test_matfile import BACKGAMMON_GAME, as_gammon_match_with_a_backgammon, bot_match
+from tests.games import BACKGAMMON_GAME, as_gammon_match_with_a_backgammon, bot_match
 from tests.server_play import RPC_TIMEOUT, Policy, all_events, connected, play_to_end, running_server
 
 INVALID_ARGUMENT = grpc.StatusCode.INVALID_ARGUMENT

@@ -14,7 +14,7 @@ from tavli.clients.client import TavliClient, TavliServerError
 from tavli.engine.matfile import check_mat, export_mat
 from tavli.engine.rules import RuleSet
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
-from tests.engine.test_matfile import bot_match
+from tests.games import bot_match
 from tests.server_play import connected, running_server
 
 

@@ -17,7 +17,7 @@ from tests.browser import (  # what the browser tests share
     open_seat,
     screenshot,
 )
-from tests.engine.test_matfile import BACKGAMMON_GAME, as_gammon_match_with_a_backgammon
+from tests.games import BACKGAMMON_GAME, as_gammon_match_with_a_backgammon
 
 PLAYERS = ("Alice", "Bob")
 
