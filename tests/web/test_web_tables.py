@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 import re
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from tavli.clients.client import TavliClient
 from tavli.server.app import Running
@@ -24,6 +24,9 @@ from tests.browser import (  # what the browser tests share
     ClickingPlayer,
     by,
     fail_with_screenshot,
+    open_context,
+    open_seat,
+    play_pages_to_match_over,
     screenshot,
     start_computer_game,
     wait_until_actionable,
@@ -131,3 +134,29 @@ def test_a_tavli_match_against_the_computer_plays_each_game_on_its_own_board(
     assert seen["variants"] == played, "each game of the match was drawn on its own board, in turn"
     assert max(game.score) >= 3
     screenshot(page, "tables-tavli-over", full_page=True)
+
+
+def test_a_fevga_point_between_two_people_is_played_on_long_nardis_board(
+    browser: Browser, page: Page, server: Running, client: TavliClient
+) -> None:
+    seats = client.create_game(
+        variant="fevga", match_length=1, players=("Tester", "Friend"), dice_seed="fevga-1"
+    )
+    context, friend = open_context(browser)
+    try:
+        open_seat(page, server, seats[0])
+        open_seat(friend, server, seats[1])
+        for shown in (page, friend):
+            expect(by(shown, "board-description")).to_contain_text("Fevga, from my side.")
+        players = [
+            ClickingPlayer(page=page, client=client, name=seats[0].name, seat=0, label="tester"),
+            ClickingPlayer(page=friend, client=client, name=seats[1].name, seat=1, label="friend"),
+        ]
+        game = play_pages_to_match_over(client, seats[0].name, players, most_actions=2 * MOST_ACTIONS)
+        assert [finished.variant for finished in game.finished_games] == [board_pb2.VARIANT_FEVGA]
+        winner, loser = (page, friend) if game.winner == games_pb2.SEAT_0 else (friend, page)
+        expect(by(winner, "match-over-text")).to_contain_text("You win the match")
+        expect(by(loser, "match-over-text")).not_to_contain_text("You win")
+        screenshot(friend, "tables-fevga-over", full_page=True)
+    finally:
+        context.close()
