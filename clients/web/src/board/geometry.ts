@@ -141,9 +141,10 @@ export function pinnedStackSpots(slot: PointSlot, pinners: number): { pinned: Sp
   return { pinned, pinners: above };
 }
 
-/** The count label a stack needs (on its last drawn checker), or null when every checker shows. */
-export function stackLabel(count: number): string | null {
-  return count > STACK_LIMIT ? String(count) : null;
+/** The count label a stack of `count` checkers drawn at `shown` spots needs (on its last drawn
+ *  checker), or null when every checker shows. */
+export function stackLabel(count: number, shown = Math.min(count, STACK_LIMIT)): string | null {
+  return shown < count ? String(count) : null;
 }
 
 /** The centres of a side's checkers on the bar: from the middle outwards, mine downwards

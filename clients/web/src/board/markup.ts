@@ -140,7 +140,7 @@ function pointInWords(board: BoardState, p: number, mine: number, theirs: number
 }
 
 function stackMarkup(side: Side, spots: Spot[], count: number): string {
-  const label = stackLabel(count);
+  const label = stackLabel(count, spots.length);
   return spots.map((spot, i) => checkerMarkup(side, spot, i === spots.length - 1 ? label : null)).join("");
 }
 

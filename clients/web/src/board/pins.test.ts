@@ -90,6 +90,13 @@ describe("Plakoto's pins", () => {
     expect(svg).toContain('aria-label="point 22, 1 theirs pinned under 1 mine');
     expect(svg).toContain('aria-label="point 20, 1 mine pinned under 1 theirs');
     expect(describeBoard(board)).toContain("Plakoto, from my side.");
+    // Five pinners over a pinned checker: four drawn above it, the last counting all five.
+    const tall = { ...board, me: { ...board.me, points: board.me.points.map((n, i) => (i === 21 ? 5 : i === 23 ? 8 : n)) } };
+    const spots = pinnedStackSpots(pointSlot(22), 5).pinners;
+    expect(spots).toHaveLength(4);
+    expect(boardMarkup(tall, tall, [], null, { dice: false, cube: false })).toContain(
+      `<text class="checker-count checker-count-me" x="${spots[3].x}" y="${spots[3].y + 8}">5</text>`,
+    );
     expect(describeBoard(board)).toContain("pinned on the 20-point");
     expect(describeBoard(board)).toContain("pinned on my 22-point");
   });
