@@ -26,6 +26,9 @@ def test_the_tables_players_know_are_offered_in_order() -> None:
         "portes",
         "tavla",
         "long-nardi",
+        "plakoto",
+        "fevga",
+        "tavli",
     ]
     for preset in PRESETS.values():
         assert preset.title and preset.description, preset.key
@@ -101,3 +104,16 @@ def test_the_server_creates_a_game_with_each_preset() -> None:
             )
             assert rules_of(created.game.rule_set) == rules, preset.key
             assert created.game.phase == games_pb2.PHASE_OPENING, preset.key
+
+
+@pytest.mark.parametrize(
+    ("key", "games"),
+    [("plakoto", ["plakoto"]), ("fevga", ["fevga"]), ("tavli", ["backgammon", "plakoto", "fevga"])],
+)
+def test_the_greek_games_are_matches_without_a_cube_the_winner_opening_the_next(
+    key: str, games: list[str]
+) -> None:
+    rules = PRESETS[key].rule_set()
+    assert (rules.variant, rules.match_length, rules.cube) == (key, 5, False)
+    assert (rules.opening, rules.match_openings) == ("WINNER_ROLLS_AGAIN", "WINNER_OPENS")
+    assert [variant.name for variant in rules.variants_played] == games

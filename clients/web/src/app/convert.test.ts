@@ -107,3 +107,26 @@ describe("legal plays in the board's shape", () => {
     expect(mustPass(toLegalPlays([create(PlaySchema, { notation: "", steps: [] })]))).toBe(true);
   });
 });
+
+describe("the Greek games' boards", () => {
+  it("take the game in play from Game.variant, and each side's pins from the board, seen from my seat", () => {
+    const seat0 = Array(24).fill(0);
+    seat0[23] = 13;
+    seat0[19] = 1; // seat 0's 20-point: its checker pinned there
+    seat0[21] = 1; // seat 0's 22-point: pinning seat 1's checker on its 3-point
+    const seat1 = Array(24).fill(0);
+    seat1[23] = 13;
+    seat1[4] = 1; // pinning seat 0's checker on its 20-point
+    seat1[2] = 1; // pinned
+    const board = create(BoardSchema, { playerPoints: seat0, opponentPoints: seat1, playerPinnedPoints: [20], opponentPinnedPoints: [3] });
+    const tavli = { variant: Variant.TAVLI, matchLength: 3, cube: CubeMode.NO_CUBE };
+    const game = backgammonGame({ ruleSet: tavli, variant: Variant.PLAKOTO, seat0Board: board });
+    const fromSeat1 = toBoardState(game, Seat.SEAT_1);
+    expect(fromSeat1.variant).toBe("plakoto");
+    expect(fromSeat1.cube).toBeNull();
+    expect(fromSeat1.me.pinned).toEqual([3]);
+    expect(fromSeat1.them.pinned).toEqual([20]);
+    expect(toBoardState(backgammonGame({ ruleSet: tavli, variant: Variant.FEVGA }), Seat.SEAT_0).variant).toBe("fevga");
+    expect(toBoardState(backgammonGame({ ruleSet: tavli, variant: Variant.BACKGAMMON }), Seat.SEAT_0).variant).toBe("backgammon");
+  });
+});

@@ -27,23 +27,40 @@ export function sideOf(seat: Seat, mySeat: Seat): Side | null {
   return seat === mySeat ? "me" : "them";
 }
 
+/** The board's variant of a game's variant (a tavli match's games are Portes, backgammon's board,
+ *  Plakoto and Fevga: Game.variant names the one in play). */
 export function variantOf(variant: VariantEnum): Variant {
-  return variant === VariantEnum.LONG_NARDI ? "long-nardi" : "backgammon";
+  switch (variant) {
+    case VariantEnum.LONG_NARDI:
+      return "long-nardi";
+    case VariantEnum.PLAKOTO:
+      return "plakoto";
+    case VariantEnum.FEVGA:
+      return "fevga";
+    default:
+      return "backgammon";
+  }
+}
+
+/** The board's variant of the game in play (Game.variant; the rule set's when a server leaves it
+ *  unset). */
+export function gameVariant(game: Game): Variant {
+  return variantOf(game.variant || (game.ruleSet?.variant ?? VariantEnum.BACKGAMMON));
 }
 
 /** Whether the game is played with the doubling cube at all. */
 export function usesCube(game: Game): boolean {
   const rules = game.ruleSet;
-  if (!rules || rules.variant === VariantEnum.LONG_NARDI || rules.matchLength === 1) {
-    return false; // no cube in long nardi; no double can be offered in a 1-point match
+  if (!rules || rules.variant !== VariantEnum.BACKGAMMON || rules.matchLength === 1) {
+    return false; // a cube in backgammon only; no double can be offered in a 1-point match
   }
   return rules.cube !== CubeMode.NO_CUBE;
 }
 
-function sideCheckers(points: number[] | undefined, bar: number): SideCheckers {
+function sideCheckers(points: number[] | undefined, bar: number, pinned: number[] | undefined): SideCheckers {
   const counts = Array.from({ length: 24 }, (_, i) => points?.[i] ?? 0);
   const onBoard = counts.reduce((sum, n) => sum + n, 0) + bar;
-  return { points: counts, bar, off: Math.max(0, CHECKERS - onBoard) };
+  return { points: counts, bar, off: Math.max(0, CHECKERS - onBoard), pinned: [...(pinned ?? [])].sort((a, b) => a - b) };
 }
 
 /** Pip count of one side, its own numbering (the bar counts 25). */
@@ -56,8 +73,8 @@ export function pipCount(side: SideCheckers): number {
  * "player" is seat 0, its "opponent" seat 1, each on its own points.
  */
 export function checkersFromSeat0(board: BoardMessage | undefined, mySeat: Seat): { me: SideCheckers; them: SideCheckers } {
-  const seat0 = sideCheckers(board?.playerPoints, board?.playerBar ?? 0);
-  const seat1 = sideCheckers(board?.opponentPoints, board?.opponentBar ?? 0);
+  const seat0 = sideCheckers(board?.playerPoints, board?.playerBar ?? 0, board?.playerPinnedPoints);
+  const seat1 = sideCheckers(board?.opponentPoints, board?.opponentBar ?? 0, board?.opponentPinnedPoints);
   return mySeat === Seat.SEAT_1 ? { me: seat1, them: seat0 } : { me: seat0, them: seat1 };
 }
 
@@ -69,7 +86,7 @@ export function toBoardState(game: Game, mySeat: Seat): BoardState {
     : { mine: pipCount(me), theirs: pipCount(them) };
   const beforeStart = game.phase === Phase.OPENING || game.phase === Phase.MATCH_OVER;
   return {
-    variant: variantOf(game.ruleSet?.variant ?? VariantEnum.BACKGAMMON),
+    variant: gameVariant(game),
     me,
     them,
     dice: [...game.dice],

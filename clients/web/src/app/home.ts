@@ -2,6 +2,15 @@
 // a table for two, or watch a game; the board's preferences in the masthead.
 
 import { Variant } from "../gen/tavli/v1/board_pb";
+
+/** A rule set's variant as the list of games names it. */
+const VARIANT_TITLES: Partial<Record<Variant, string>> = {
+  [Variant.BACKGAMMON]: "Backgammon",
+  [Variant.LONG_NARDI]: "Long nardi",
+  [Variant.PLAKOTO]: "Plakoto",
+  [Variant.FEVGA]: "Fevga",
+  [Variant.TAVLI]: "Tavli match",
+};
 import { Seat, type Game } from "../gen/tavli/v1/games_service_pb";
 import { getApi, newRequestId, refusalText } from "./api";
 import { playerName } from "./convert";
@@ -21,7 +30,7 @@ const GAMES_PAGE = 20;
 export function homeScreen(root: HTMLElement, navigate: (hash: string) => void): Screen {
   const api = getApi();
   const controller = new AbortController();
-  document.title = "tavli: backgammon and long nardi";
+  document.title = "tavli: backgammon, long nardi and the Greek games";
 
   // --- play against the computer ---
   const computer = buildSettingsForm("", loadSettings("computer"), true);
@@ -239,7 +248,7 @@ export function homeScreen(root: HTMLElement, navigate: (hash: string) => void):
       h(
         "header",
         { class: "masthead" },
-        h("div", {}, h("h1", {}, "tavli"), h("p", {}, "Backgammon and long nardi: play the computer, a friend, or watch.")),
+        h("div", {}, h("h1", {}, "tavli"), h("p", {}, "Backgammon, long nardi, Plakoto, Fevga and the tavli match: play the computer, a friend, or watch.")),
         preferences.element,
       ),
       tabs.element,
@@ -256,7 +265,7 @@ export function homeScreen(root: HTMLElement, navigate: (hash: string) => void):
 
 /** One game of the list, a link to watch it. */
 function gameEntry(game: Game, fromStart: boolean): HTMLAnchorElement {
-  const variant = game.ruleSet?.variant === Variant.LONG_NARDI ? "Long nardi" : "Backgammon";
+  const variant = VARIANT_TITLES[game.ruleSet?.variant ?? Variant.BACKGAMMON] ?? "Backgammon";
   const length = game.ruleSet?.matchLength ?? 0;
   const mode = length === 0 ? "money play" : `match to ${length}`;
   const players = `${playerName(game, Seat.SEAT_0)} – ${playerName(game, Seat.SEAT_1)}`;

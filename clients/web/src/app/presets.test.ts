@@ -16,7 +16,20 @@ function settings(changes: Partial<Settings>): Settings {
 
 describe("the presets, as the engine's data file has them", () => {
   it("are the tables players know, in order", () => {
-    expect(PRESETS.map((p) => p.title)).toEqual(["International", "Money", "Israeli café", "Single games", "Portes", "Turkish tavla", "Long nardi"]);
+    expect(PRESETS.map((p) => p.title)).toEqual(["International", "Money", "Israeli café", "Single games", "Portes", "Turkish tavla", "Long nardi", "Plakoto", "Fevga", "Tavli match"]);
+  });
+
+  it("Plakoto, Fevga and the tavli match are matches without a cube, the winner opening the next game", () => {
+    const made = (key: string) => toRuleSet(applyPreset(DEFAULT_SETTINGS, preset(key)));
+    expect([made("plakoto").variant, made("fevga").variant, made("tavli").variant]).toEqual([Variant.PLAKOTO, Variant.FEVGA, Variant.TAVLI]);
+    for (const key of ["plakoto", "fevga", "tavli"]) {
+      const rules = made(key);
+      expect(rules.matchLength).toBe(5);
+      expect(rules.cube).toBe(CubeMode.NO_CUBE);
+      expect(rules.crawford).toBeUndefined();
+      expect(rules.opening).toBe(Opening.WINNER_ROLLS_AGAIN);
+      expect(rules.matchOpenings).toBe(MatchOpenings.WINNER_OPENS);
+    }
   });
 
   it("International is a match with the cube and Crawford", () => {

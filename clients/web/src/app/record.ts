@@ -62,6 +62,9 @@ export interface MatchRecord {
 /** What the fold needs of the rules: the variant, and whether opening ties double the cube. */
 export interface RecordRules {
   variant: Variant;
+  /** A tavli match's games in turn (game k plays rotation[(k - 1) % 3]); absent: every game is
+   *  `variant`. */
+  rotation?: Variant[];
   usesCube: boolean;
   /** Automatic doubles on opening ties (0: none), and the cube's highest value (0: none). */
   automaticDoubles: number;
@@ -71,18 +74,26 @@ export interface RecordRules {
 const START: Record<Variant, Record<number, number>> = {
   backgammon: { 24: 2, 13: 5, 8: 3, 6: 5 },
   "long-nardi": { 24: 15 },
+  plakoto: { 24: 15 },
+  fevga: { 24: 15 },
 };
 
-/** The board at the start of a game, from seat 0's side. */
-export function startBoard(rules: RecordRules): BoardState {
+/** The variant game `number` (from 1) of the match is played in. */
+export function variantOfGame(rules: RecordRules, number: number): Variant {
+  return rules.rotation ? rules.rotation[(number - 1) % rules.rotation.length] : rules.variant;
+}
+
+/** The board at the start of game `number` (from 1), from seat 0's side. */
+export function startBoard(rules: RecordRules, number = 1): BoardState {
+  const variant = variantOfGame(rules, number);
   const side = () => {
-    const points = Array.from({ length: 24 }, (_, i) => START[rules.variant][i + 1] ?? 0);
+    const points = Array.from({ length: 24 }, (_, i) => START[variant][i + 1] ?? 0);
     return { points, bar: 0, off: 0 };
   };
   const me = side();
   const them = side();
   return {
-    variant: rules.variant,
+    variant,
     me,
     them,
     dice: [],
@@ -152,7 +163,7 @@ export function matchRecord(events: readonly GameEvent[], rules: RecordRules): M
     if (game === null || gameOver) {
       game = { number: games.length + 1, entries: [] };
       games.push(game);
-      board = startBoard(rules);
+      board = startBoard(rules, game.number);
       gameOver = false;
       cube = 1;
       owner = null;
@@ -263,6 +274,7 @@ export function recordRules(game: Game): RecordRules {
   const rules = game.ruleSet;
   return {
     variant: variantOf(rules?.variant ?? VariantEnum.BACKGAMMON),
+    rotation: rules?.variant === VariantEnum.TAVLI ? ["backgammon", "plakoto", "fevga"] : undefined,
     usesCube: usesCube(game),
     automaticDoubles: rules?.automaticDoubles ? (rules.automaticDoublesLimit ?? 1) : 0,
     cubeLimit: rules?.cubeLimit ?? 0,

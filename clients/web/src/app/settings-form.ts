@@ -2,12 +2,13 @@
 // the same fields under the same test ids, those of the table prefixed "table-". Its basics (the
 // preset, the bot, the name) are in view; every rule folds under "Rules", closed at first.
 
-import { Variant } from "../gen/tavli/v1/board_pb";
 import type { BotInfo } from "../gen/tavli/v1/bots_service_pb";
 import { h, uid } from "./dom";
 import { CUSTOM, buildPresetPicker } from "./preset-picker";
 import { PRESETS, applyPreset, presetOf } from "./presets";
-import { computerMatchRefusal, normalizeSettings, variantHasCube, type Settings } from "./settings";
+import {
+  computerMatchRefusal, gamesPlayed, normalizeSettings, variantHasCube, variantHasOpeningChoice, type Settings, type VariantName,
+} from "./settings";
 
 export interface SettingsForm {
   /** The preset, the bot (computer form only) and the name, to show first. */
@@ -70,7 +71,11 @@ export function buildSettingsForm(prefix: "" | "table-", initial: Settings, with
   }
 
   const preset = buildPresetPicker(prefix);
-  const variant = row("Variant", "variant", select([["backgammon", "Backgammon"], ["long-nardi", "Long nardi"]], initial.variant));
+  const variant = row(
+    "Variant",
+    "variant",
+    select([["backgammon", "Backgammon"], ["long-nardi", "Long nardi"], ["plakoto", "Plakoto"], ["fevga", "Fevga"], ["tavli", "Tavli match (Portes, Plakoto, Fevga in turn)"]], initial.variant),
+  );
   const bot = row("Computer opponent", "bot", select([], ""), "");
   const matchLength = row("Match length (points; 0 = money play)", "match-length", number(initial.matchLength, 0, 32767));
   const name = row("Your name", "name", h("input", { type: "text", maxlength: 64, autocomplete: "nickname" }));
@@ -236,27 +241,28 @@ export function buildSettingsForm(prefix: "" | "table-", initial: Settings, with
     enable(automaticDoubles, cubeOn && money, money ? "needs the cube" : "money play only");
     enable(automaticDoublesLimit, cubeOn && money && s.automaticDoubles, "with automatic doubles only");
     crawford.row.hidden = !hasCube;
-    backgammonsAsGammons.row.hidden = !hasCube;
+    backgammonsAsGammons.row.hidden = !hasCube && s.variant !== "tavli";
     hitterStays.row.hidden = !hasCube;
     enable(crawford, !money, "match play only");
-    opening.input.disabled = !hasCube;
+    const openingChoice = variantHasOpeningChoice(s.variant);
+    opening.input.disabled = !openingChoice;
     enable(matchOpenings, !money, "match play only");
     enable(clockPerPoint, !money, "match play only", "added for each point of the match");
-    // Long nardi has one opening: the winner of the throw rolls again.
+    // Long nardi, Fevga and the tavli match have one opening: the winner of the throw rolls again.
     const playDice = opening.input.querySelector<HTMLOptionElement>('option[value="play-opening-dice"]');
     if (playDice) {
-      playDice.disabled = !hasCube;
+      playDice.disabled = !openingChoice;
     }
-    opening.input.value = hasCube ? chosenOpening : "winner-rolls-again";
-    opening.note.textContent = hasCube ? "" : "long nardi: the winner of the throw rolls again";
+    opening.input.value = openingChoice ? chosenOpening : "winner-rolls-again";
+    opening.note.textContent = openingChoice ? "" : "this game has one opening: the winner of the throw rolls again";
     if (withBot) {
       fillBots(s.variant);
     }
   }
 
-  function fillBots(variantName: string): void {
-    const wanted = variantName === "long-nardi" ? Variant.LONG_NARDI : Variant.BACKGAMMON;
-    const playing = bots.filter((b) => b.variants.includes(wanted));
+  function fillBots(variantName: VariantName): void {
+    const wanted = gamesPlayed(variantName);
+    const playing = bots.filter((b) => wanted.every((v) => b.variants.includes(v)));
     const current = bot.input.value || wantedBot;
     const names = playing.map((b) => b.name);
     const shown = Array.from(bot.input.options).map((o) => o.value);

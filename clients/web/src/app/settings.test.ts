@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { durationMs } from "@bufbuild/protobuf/wkt";
-import { Variant } from "../gen/tavli/v1/board_pb";
-import { CubeMode, MatchOpenings, Opening } from "../gen/tavli/v1/games_service_pb";
+import { HomeHitAndRun, Variant } from "../gen/tavli/v1/board_pb";
+import { Backgammons, CubeMode, MatchOpenings, Opening } from "../gen/tavli/v1/games_service_pb";
 import { DEFAULT_SETTINGS, computerMatchRefusal, loadSettings, normalizeSettings, saveSettings, toRuleSet, type Settings } from "./settings";
 
 function settings(changes: Partial<Settings>): Settings {
@@ -132,5 +132,26 @@ describe("the longest match the computer plays", () => {
 
   it("leaves the answer to the server when it does not say its longest", () => {
     expect(computerMatchRefusal(99, 0)).toBe("");
+  });
+});
+
+describe("the Greek games' settings", () => {
+  it("make Plakoto, Fevga and tavli match rule sets with only the options each has", () => {
+    const chosen = { matchLength: 3, cube: true, crawford: true, backgammons: "as-gammon", homeHitAndRun: "forbidden", opening: "play-opening-dice" } as const;
+    const plakoto = toRuleSet(settings({ ...chosen, variant: "plakoto" }));
+    expect([plakoto.variant, plakoto.cube, plakoto.opening]).toEqual([Variant.PLAKOTO, CubeMode.NO_CUBE, Opening.PLAY_OPENING_DICE]);
+    expect([plakoto.crawford, plakoto.backgammons, plakoto.homeHitAndRun]).toEqual([undefined, Backgammons.UNSPECIFIED, HomeHitAndRun.UNSPECIFIED]);
+    const fevga = toRuleSet(settings({ ...chosen, variant: "fevga" }));
+    expect([fevga.variant, fevga.cube, fevga.opening, fevga.backgammons]).toEqual([Variant.FEVGA, CubeMode.NO_CUBE, Opening.WINNER_ROLLS_AGAIN, Backgammons.UNSPECIFIED]);
+    const tavli = toRuleSet(settings({ ...chosen, variant: "tavli" }));
+    expect([tavli.variant, tavli.matchLength, tavli.cube, tavli.opening, tavli.crawford]).toEqual([Variant.TAVLI, 3, CubeMode.NO_CUBE, Opening.WINNER_ROLLS_AGAIN, undefined]);
+    expect([tavli.backgammons, tavli.homeHitAndRun]).toEqual([Backgammons.AS_GAMMON, HomeHitAndRun.UNSPECIFIED]); // Portes's option only
+  });
+
+  it("keep a stored Greek variant and refuse a made-up one", () => {
+    for (const variant of ["plakoto", "fevga", "tavli"]) {
+      expect(normalizeSettings({ variant }).variant).toBe(variant);
+    }
+    expect(normalizeSettings({ variant: "toString" }).variant).toBe("backgammon");
   });
 });

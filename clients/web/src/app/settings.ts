@@ -15,7 +15,26 @@ import {
   type RuleSet,
 } from "../gen/tavli/v1/games_service_pb";
 
-export type VariantName = "backgammon" | "long-nardi";
+export type VariantName = "backgammon" | "long-nardi" | "plakoto" | "fevga" | "tavli";
+
+/** Each variant a player can choose and the API's name for it (a tavli match is Portes, Plakoto and
+ *  Fevga in turn). */
+export const VARIANT_ENUMS: Readonly<Record<VariantName, Variant>> = Object.freeze({
+  backgammon: Variant.BACKGAMMON,
+  "long-nardi": Variant.LONG_NARDI,
+  plakoto: Variant.PLAKOTO,
+  fevga: Variant.FEVGA,
+  tavli: Variant.TAVLI,
+});
+
+/** The games a variant's match is made of: a tavli match's three, or the variant itself. */
+export function gamesPlayed(variant: VariantName): Variant[] {
+  return variant === "tavli" ? [Variant.BACKGAMMON, Variant.PLAKOTO, Variant.FEVGA] : [VARIANT_ENUMS[variant]];
+}
+
+function isVariantName(value: unknown): value is VariantName {
+  return typeof value === "string" && Object.hasOwn(VARIANT_ENUMS, value);
+}
 export type OpeningName = "play-opening-dice" | "winner-rolls-again";
 export type MatchOpeningsName = "every-game" | "winner-opens" | "alternate";
 export type BackgammonsName = "counted" | "as-gammon";
@@ -86,7 +105,7 @@ export function normalizeSettings(value: unknown): Settings {
     const n = raw[key];
     return typeof n === "number" && Number.isFinite(n) && n >= 0 ? n : null;
   };
-  const variant: VariantName = raw.variant === "long-nardi" ? "long-nardi" : "backgammon";
+  const variant: VariantName = isVariantName(raw.variant) ? raw.variant : "backgammon";
   return {
     variant,
     bot: typeof raw.bot === "string" ? raw.bot : d.bot,
@@ -121,20 +140,24 @@ export function hasClock(s: Settings): boolean {
   return s.clockReserve !== null || s.clockPerPoint !== null || s.clockMoveLimit !== null || s.clockDelay !== null;
 }
 
+/** Whether the variant lets the opening roll be played (backgammon and Plakoto); the others have
+ *  one opening: the winner of the throw rolls again. */
+export function variantHasOpeningChoice(variant: VariantName): boolean {
+  return variant === "backgammon" || variant === "plakoto";
+}
+
 /** The rule set the settings make, with only the options the variant and the mode have. */
 export function toRuleSet(s: Settings): RuleSet {
   const money = s.matchLength === 0;
-  const nardi = s.variant === "long-nardi";
-  const cube = !nardi && s.cube && s.matchLength !== 1; // a 1-point match has no use for a cube
+  const backgammon = s.variant === "backgammon";
+  const cube = backgammon && s.cube && s.matchLength !== 1; // a 1-point match has no use for a cube
   const rules = create(RuleSetSchema, {
-    variant: nardi ? Variant.LONG_NARDI : Variant.BACKGAMMON,
+    variant: VARIANT_ENUMS[s.variant],
     matchLength: s.matchLength,
-    cube: nardi ? CubeMode.NO_CUBE : cube ? CubeMode.CUBE : CubeMode.NO_CUBE,
-    opening: nardi
-      ? Opening.WINNER_ROLLS_AGAIN
-      : s.opening === "winner-rolls-again"
-        ? Opening.WINNER_ROLLS_AGAIN
-        : Opening.PLAY_OPENING_DICE,
+    cube: cube ? CubeMode.CUBE : CubeMode.NO_CUBE,
+    opening: variantHasOpeningChoice(s.variant) && s.opening === "play-opening-dice"
+      ? Opening.PLAY_OPENING_DICE
+      : Opening.WINNER_ROLLS_AGAIN,
     matchOpenings: money
       ? MatchOpenings.EVERY_GAME
       : s.matchOpenings === "winner-opens"
@@ -147,7 +170,7 @@ export function toRuleSet(s: Settings): RuleSet {
   if (cube && s.cubeLimit !== null) {
     rules.cubeLimit = s.cubeLimit;
   }
-  if (!money && !nardi) {
+  if (!money && backgammon) {
     rules.crawford = s.crawford;
   }
   if (money && cube) {
@@ -158,10 +181,10 @@ export function toRuleSet(s: Settings): RuleSet {
       rules.automaticDoublesLimit = s.automaticDoublesLimit;
     }
   }
-  if (!nardi && s.backgammons === "as-gammon") {
+  if ((backgammon || s.variant === "tavli") && s.backgammons === "as-gammon") {
     rules.backgammons = Backgammons.AS_GAMMON;
   }
-  if (!nardi && s.homeHitAndRun === "forbidden") {
+  if (backgammon && s.homeHitAndRun === "forbidden") {
     rules.homeHitAndRun = HomeHitAndRun.FORBIDDEN;
   }
   if (hasClock(s)) {

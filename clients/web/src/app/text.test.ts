@@ -108,6 +108,32 @@ describe("what the table says around the board", () => {
     expect(matchLengthText(game, null, Seat.SEAT_0)).toBe("Match to 5 points, game 3");
   });
 
+  it("a tavli match names the game of the rotation in play, and the next one between games", () => {
+    const rules = { variant: Variant.TAVLI, matchLength: 3, cube: CubeMode.NO_CUBE };
+    const second = backgammonGame({ ruleSet: rules, gameNumber: 2, variant: Variant.PLAKOTO, nextVariant: Variant.FEVGA });
+    expect(matchLengthText(second)).toBe("Tavli match to 3 points, game 2 of the rotation: Plakoto");
+    expect(matchLengthText(backgammonGame({ ruleSet: rules, gameNumber: 1, variant: Variant.BACKGAMMON }))).toBe(
+      "Tavli match to 3 points, game 1 of the rotation: Portes",
+    );
+    const drawn = { gameNumber: 2, winner: Seat.SEAT_UNSPECIFIED, result: GameResult.DRAW, points: 0, endedBy: GameEnd.DRAW } as never;
+    const third = backgammonGame({ ruleSet: rules, gameNumber: 3, variant: Variant.FEVGA, nextVariant: Variant.BACKGAMMON });
+    expect(matchLengthText(third, drawn, Seat.SEAT_0)).toBe("Tavli match to 3 points, game 2 over: a draw, nobody scores; next: Fevga");
+    const mother = { gameNumber: 2, winner: Seat.SEAT_1, result: GameResult.MOTHER, points: 2, endedBy: GameEnd.MOTHER } as never;
+    expect(matchLengthText(second, mother, Seat.SEAT_0)).toBe("Tavli match to 3 points, game 2 over: Computer (Heuristic) wins 2 points; next: Fevga");
+  });
+
+  it("the end of a Plakoto game by the mother, or drawn", () => {
+    const game = backgammonGame({ ruleSet: { variant: Variant.PLAKOTO, matchLength: 3 } });
+    const mother = { gameNumber: 1, winner: Seat.SEAT_0, result: GameResult.MOTHER, points: 2, cubeValue: 1, endedBy: GameEnd.MOTHER } as never;
+    expect(gameOverText(game, mother, Seat.SEAT_0)).toBe(
+      "Game 1: You win a game by the mother, 2 points, by pinning the mother (the last checker on its 24-point).",
+    );
+    const drawn = { gameNumber: 1, winner: Seat.SEAT_UNSPECIFIED, result: GameResult.DRAW, points: 0, endedBy: GameEnd.DRAW } as never;
+    expect(gameOverText(game, drawn, Seat.SEAT_0)).toBe("Game 1: a draw, both mothers pinned: nobody scores.");
+    expect(resignLevels(Variant.TAVLI)).toEqual([GameResult.SINGLE, GameResult.GAMMON]);
+    expect(resignLevels(Variant.PLAKOTO)).toEqual([GameResult.SINGLE, GameResult.GAMMON]);
+  });
+
   it("the end of a game: winner, result, points, how", () => {
     const game = backgammonGame();
     const text = gameOverText(

@@ -20,6 +20,10 @@ export function resultWord(result: GameResult): string {
       return "backgammon";
     case GameResult.MARS:
       return "mars";
+    case GameResult.MOTHER:
+      return "game by the mother";
+    case GameResult.DRAW:
+      return "draw";
     default:
       return "game";
   }
@@ -48,6 +52,10 @@ export function endWords(end: GameEnd): string {
       return "by resignation";
     case GameEnd.TIME:
       return "on time (the clock ran out)";
+    case GameEnd.MOTHER:
+      return "by pinning the mother (the last checker on its 24-point)";
+    case GameEnd.DRAW:
+      return "with both mothers pinned";
     default:
       return "";
   }
@@ -103,18 +111,42 @@ export function scoreText(game: Game, mySeat: Seat | null): string {
   return `${total}: ${left} ${mine}, ${playerName(game, them)} ${theirs}`;
 }
 
+/** A game's name as players say it ("Portes" for a tavli match's backgammon game). */
+export function gameTitle(variant: Variant): string {
+  switch (variant) {
+    case Variant.LONG_NARDI:
+      return "Long nardi";
+    case Variant.PLAKOTO:
+      return "Plakoto";
+    case Variant.FEVGA:
+      return "Fevga";
+    default:
+      return "Portes";
+  }
+}
+
 /**
  * The match and the game it is at; `held`, a finished game whose final position is still shown,
- * is named with its result instead of the game that follows it, until the player goes on.
+ * is named with its result instead of the game that follows it, until the player goes on. A tavli
+ * match names the game of the rotation in play, and the next one while a finished game is held.
  */
 export function matchLengthText(game: Game, held: FinishedGame | null = null, mySeat: Seat | null = null): string {
   const length = game.ruleSet?.matchLength ?? 0;
-  const match = length === 0 ? "Money play" : `Match to ${points(length)}`;
+  const tavli = game.ruleSet?.variant === Variant.TAVLI;
+  const match = tavli ? `Tavli match to ${points(length)}` : length === 0 ? "Money play" : `Match to ${points(length)}`;
   if (held !== null) {
+    const coming = game.gameNumber > held.gameNumber ? game.variant : game.nextVariant;
+    const next = tavli && game.phase !== Phase.MATCH_OVER ? `; next: ${gameTitle(coming)}` : "";
+    if (held.result === GameResult.DRAW) {
+      return `${match}, game ${held.gameNumber} over: a draw, nobody scores${next}`;
+    }
     const [winner, verb] = held.winner === mySeat ? ["you", "win"] : [playerName(game, held.winner), "wins"];
-    return `${match}, game ${held.gameNumber} over: ${winner} ${verb} ${points(held.points)}`;
+    return `${match}, game ${held.gameNumber} over: ${winner} ${verb} ${points(held.points)}${next}`;
   }
-  return game.gameNumber ? `${match}, game ${game.gameNumber}` : match;
+  if (!game.gameNumber) {
+    return match;
+  }
+  return tavli ? `${match}, game ${game.gameNumber} of the rotation: ${gameTitle(game.variant)}` : `${match}, game ${game.gameNumber}`;
 }
 
 /**
@@ -191,8 +223,12 @@ function watcherStatus(game: Game): string {
   }
 }
 
-/** The end of one game, in words: who won, what, how many points and how it ended. */
+/** The end of one game, in words: who won, what, how many points and how it ended (a drawn
+ *  Plakoto game: nobody). */
 export function gameOverText(game: Game, finished: FinishedGame, mySeat: Seat | null): string {
+  if (finished.result === GameResult.DRAW) {
+    return `Game ${finished.gameNumber}: a draw, both mothers pinned: nobody scores.`;
+  }
   const winner = finished.winner === mySeat ? "You" : playerName(game, finished.winner);
   const verb = finished.winner === mySeat ? "win" : "wins";
   const how = endWords(finished.endedBy);
@@ -218,6 +254,9 @@ export function matchOverText(game: Game, mySeat: Seat | null): string {
 export function resignLevels(variant: Variant, backgammons: Backgammons = Backgammons.UNSPECIFIED): GameResult[] {
   if (variant === Variant.LONG_NARDI) {
     return [GameResult.SINGLE, GameResult.MARS];
+  }
+  if (variant === Variant.PLAKOTO || variant === Variant.FEVGA || variant === Variant.TAVLI) {
+    return [GameResult.SINGLE, GameResult.GAMMON]; // the Greek games (a tavli match's Portes too) count no backgammon
   }
   return backgammons === Backgammons.AS_GAMMON
     ? [GameResult.SINGLE, GameResult.GAMMON]

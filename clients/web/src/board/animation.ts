@@ -8,8 +8,9 @@
 // variants (long nardi has no bar and no hitting: a step there never strikes).
 
 import { BAR, OFF, barSpots, offTray, otherSidePoint, pointSlot, stackSpots, type Spot } from "./geometry";
-import type { BoardState, Side, SideCheckers, Step } from "./model";
+import { loneCheckerRule, type BoardState, type Side, type SideCheckers, type Step } from "./model";
 import { pipCount } from "./moves";
+import { pinsAfterStep } from "./pins";
 
 /** A checker sliding from one spot to another. */
 export interface Path {
@@ -97,9 +98,13 @@ export function planPlay(board: BoardState, side: Side, steps: Step[], dice: num
     const lifted = withCheckers(current, side, take(mover, step.from));
     const other = otherSide(side);
     const struckAt = step.to === OFF ? 0 : otherSidePoint(current.variant, step.to);
-    const hit = current.variant === "backgammon" && step.to !== OFF && count(current[other], struckAt) === 1;
-    const to = checkerSpot(lifted, side, step.to, hit ? 1 : count(lifted[side], step.to) + 1);
-    const moved = withCheckers(lifted, side, put(lifted[side], step.to));
+    const lone = step.to !== OFF && count(current[other], struckAt) === 1;
+    const hit = lone && loneCheckerRule(current.variant) === "hit";
+    const pins = pinsAfterStep(current.variant, mover, current[other], step);
+    const pinnedUnder = lone && (pins.other ?? []).includes(struckAt) ? 1 : 0;
+    const to = checkerSpot(lifted, side, step.to, hit ? 1 : count(lifted[side], step.to) + 1 + pinnedUnder);
+    const placed = withCheckers(lifted, side, { ...put(lifted[side], step.to), pinned: pins.mover });
+    const moved = withCheckers(placed, other, { ...placed[other], pinned: pins.other });
     let struck: PlannedStep["struck"] = null;
     let landed = { ...moved, played, lastPlay: marked };
     if (hit) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   BAR, CHECKER_RADIUS, OFF, STACK_LIMIT, VIEW_HEIGHT, VIEW_WIDTH,
   barRect, barSpots, cubeSpot, diceArea, diePips, myOffTarget, offSlabs, offTray, otherSidePoint,
-  layoutTransform, pointAt, pointSlot, seenSpot, stackLabel, stackSpots, theirPointSlot,
+  layoutTransform, pinnedStackSpots, pointAt, pointSlot, seenSpot, stackLabel, stackSpots, theirPointSlot,
 } from "./geometry";
 
 const centre = (r: { x: number; y: number; width: number; height: number }) => ({ x: r.x + r.width / 2, y: r.y + r.height / 2 });
@@ -179,5 +179,23 @@ describe("my home board on the left", () => {
   it("leaves the usual board as it is", () => {
     expect(layoutTransform("right")).toBe("");
     expect(seenSpot({ x: 12, y: 34 }, "right")).toEqual({ x: 12, y: 34 });
+  });
+});
+
+describe("the Greek games' layouts", () => {
+  it("lay Plakoto out as backgammon and Fevga as long nardi", () => {
+    for (let p = 1; p <= 24; p++) {
+      expect(otherSidePoint("plakoto", p)).toBe(otherSidePoint("backgammon", p));
+      expect(otherSidePoint("fevga", p)).toBe(otherSidePoint("long-nardi", p));
+    }
+    expect(offTray("them", "plakoto")).toEqual(offTray("them", "backgammon"));
+    expect(offTray("them", "fevga")).toEqual(offTray("them", "long-nardi"));
+  });
+
+  it("stack a point's pinners on top of its pinned checker, the whole stack from the base", () => {
+    const slot = pointSlot(22);
+    const { pinned, pinners } = pinnedStackSpots(slot, 3);
+    expect([pinned, ...pinners]).toEqual(stackSpots(slot, 4));
+    expect(pinnedStackSpots(pointSlot(3), 1).pinned.y).toBeGreaterThan(pinnedStackSpots(pointSlot(3), 1).pinners[0].y); // bottom row: upwards
   });
 });

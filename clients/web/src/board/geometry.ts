@@ -28,7 +28,7 @@
 //      right column 970-1060 (off trays). y: numbers 0-44, top row 54-334, middle band 334-426
 //      (dice), bottom row 426-706, numbers 716-760.
 
-import type { Side, Variant } from "./model";
+import { layoutOf, type Side, type Variant } from "./model";
 
 /** The bar as a step's `from` (and as my bar's hit target). */
 export const BAR = 25;
@@ -77,10 +77,10 @@ export interface PointSlot extends Rect {
   top: boolean;
 }
 
-/** The opponent's point as mine, or mine as theirs (each mapping is its own inverse):
- *  backgammon 25 - p; long nardi p + 12 for p <= 12, p - 12 for p > 12. */
+/** The opponent's point as mine, or mine as theirs (each mapping is its own inverse): on
+ *  backgammon's layout 25 - p; on long nardi's p + 12 for p <= 12, p - 12 for p > 12. */
 export function otherSidePoint(variant: Variant, point: number): number {
-  if (variant === "backgammon") return 25 - point;
+  if (layoutOf(variant) === "backgammon") return 25 - point;
   return point <= 12 ? point + 12 : point - 12;
 }
 
@@ -114,11 +114,11 @@ export function barRect(): Rect {
   return { x: BAR_X, y: TOP_ROW_Y, width: BAR_WIDTH, height: BOTTOM_ROW_Y + POINT_LENGTH - TOP_ROW_Y };
 }
 
-/** A side's off tray: beside its home board (mine bottom right; theirs top right in
- *  backgammon, top left in long nardi). */
+/** A side's off tray: beside its home board (mine bottom right; theirs top right on
+ *  backgammon's layout, top left on long nardi's). */
 export function offTray(side: Side, variant: Variant): Rect {
   if (side === "me") return { x: RIGHT_TRAY_X, y: BOTTOM_ROW_Y, width: TRAY_WIDTH, height: POINT_LENGTH };
-  const x = variant === "backgammon" ? RIGHT_TRAY_X : LEFT_TRAY_X;
+  const x = layoutOf(variant) === "backgammon" ? RIGHT_TRAY_X : LEFT_TRAY_X;
   return { x, y: TOP_ROW_Y, width: TRAY_WIDTH, height: POINT_LENGTH };
 }
 
@@ -134,9 +134,17 @@ export function stackSpots(slot: PointSlot, count: number): Spot[] {
   return spots;
 }
 
-/** The count label a stack needs (on its last drawn checker), or null when every checker shows. */
-export function stackLabel(count: number): string | null {
-  return count > STACK_LIMIT ? String(count) : null;
+/** The centres of the checkers on a point where one checker is pinned under `pinners` opposing
+ *  checkers: the pinned one at the base, the pinners' stack on top of it (Plakoto). */
+export function pinnedStackSpots(slot: PointSlot, pinners: number): { pinned: Spot; pinners: Spot[] } {
+  const [pinned, ...above] = stackSpots(slot, pinners + 1);
+  return { pinned, pinners: above };
+}
+
+/** The count label a stack of `count` checkers drawn at `shown` spots needs (on its last drawn
+ *  checker), or null when every checker shows. */
+export function stackLabel(count: number, shown = Math.min(count, STACK_LIMIT)): string | null {
+  return shown < count ? String(count) : null;
 }
 
 /** The centres of a side's checkers on the bar: from the middle outwards, mine downwards

@@ -5,12 +5,13 @@
 import {
   BAR, CHECKER_RADIUS, CUBE_SIZE, DIE_SIZE, FRAME, OFF, VIEW_HEIGHT, VIEW_WIDTH,
   barRect, boardHalves, barSpots, cubeSpot, diceArea, diePips, dieSpots, myOffTarget, offSlabs,
-  offTray, otherSidePoint, pipsSpot, pointNumberSpot, pointSlot, stackLabel, stackSpots,
-  type Rect, type Spot,
+  offTray, otherSidePoint, pinnedStackSpots, pipsSpot, pointNumberSpot, pointSlot, stackLabel, stackSpots,
+  type PointSlot, type Rect, type Spot,
 } from "./geometry";
 import { lastPlayMarkup } from "./marks";
 import type { BoardState, Side, Step } from "./model";
 import { diceShown, type MoveInput } from "./moves";
+import { isPinned } from "./pins";
 
 /**
  * The board as SVG markup (inside the view box): `state` as shown, `board` the position with the
@@ -32,9 +33,7 @@ export function boardMarkup(
   for (let p = 1; p <= 24; p++) {
     const mine = board.me.points[p - 1];
     const theirs = board.them.points[otherSidePoint(board.variant, p) - 1];
-    const slot = pointSlot(p);
-    if (mine > 0) parts.push(stackMarkup("me", stackSpots(slot, mine), mine));
-    if (theirs > 0) parts.push(stackMarkup("them", stackSpots(slot, theirs), theirs));
+    parts.push(pointCheckersMarkup(board, p, mine, theirs));
   }
   parts.push(stackMarkup("me", barSpots("me", board.me.bar), board.me.bar));
   parts.push(stackMarkup("them", barSpots("them", board.them.bar), board.them.bar));
@@ -49,7 +48,7 @@ export function boardMarkup(
   for (let p = 1; p <= 24; p++) {
     const mine = board.me.points[p - 1];
     const theirs = board.them.points[otherSidePoint(board.variant, p) - 1];
-    const what = mine > 0 ? `${mine} mine` : theirs > 0 ? `${theirs} theirs` : "empty";
+    const what = pointInWords(board, p, mine, theirs);
     parts.push(hitTarget(p, pointSlot(p), `point ${p}, ${what}`, input !== null, sources.has(p), selected === p, targets.has(p)));
   }
   parts.push(hitTarget(BAR, barRect(), `bar, ${board.me.bar} mine, ${board.them.bar} theirs`, input !== null, sources.has(BAR), selected === BAR, false));
@@ -99,8 +98,49 @@ export function checkerMarkup(side: Side, at: Spot, label: string | null = null)
   return markup;
 }
 
+/** The checkers on my point `p`: one side's stack, or a pinned checker at the base with its
+ *  pinners' stack on top of it. */
+function pointCheckersMarkup(board: BoardState, p: number, mine: number, theirs: number): string {
+  const slot = pointSlot(p);
+  const pinned = pinnedSide(board, p);
+  if (pinned === null) {
+    const side: Side = mine > 0 ? "me" : "them";
+    const count = mine > 0 ? mine : theirs;
+    return count > 0 ? stackMarkup(side, stackSpots(slot, count), count) : "";
+  }
+  const pinners = pinned === "me" ? theirs : mine;
+  return pinnedCheckerMarkup(pinned, slot, pinners) + stackMarkup(pinned === "me" ? "them" : "me", pinnedStackSpots(slot, pinners).pinners, pinners);
+}
+
+/** Whose checker is pinned on my point `p`, or null. */
+function pinnedSide(board: BoardState, p: number): Side | null {
+  if (board.me.points[p - 1] > 0 && isPinned(board.me, p)) return "me";
+  const theirs = otherSidePoint(board.variant, p);
+  if (board.them.points[theirs - 1] > 0 && isPinned(board.them, theirs)) return "them";
+  return null;
+}
+
+/** A pinned checker: the checker with a pin drawn through it (a bar across and a dot), not told by
+ *  colour alone, and a title naming it. */
+function pinnedCheckerMarkup(side: Side, slot: PointSlot, pinners: number): string {
+  const at = pinnedStackSpots(slot, pinners).pinned;
+  const r = CHECKER_RADIUS - 1;
+  const whose = side === "me" ? "my checker" : "their checker";
+  return `<g class="pinned" data-pinned-side="${side}"><title>${whose}, pinned</title>${checkerMarkup(side, at)}`
+    + `<line class="pin-mark" x1="${at.x - r}" y1="${at.y}" x2="${at.x + r}" y2="${at.y}"/>`
+    + `<circle class="pin-mark-head" cx="${at.x}" cy="${at.y}" r="${r * 0.3}"/></g>`;
+}
+
+/** What stands on my point `p`, for its label: "2 mine", "1 theirs pinned under 2 mine", "empty". */
+function pointInWords(board: BoardState, p: number, mine: number, theirs: number): string {
+  const pinned = pinnedSide(board, p);
+  if (pinned === "me") return `1 mine pinned under ${theirs} theirs`;
+  if (pinned === "them") return `1 theirs pinned under ${mine} mine`;
+  return mine > 0 ? `${mine} mine` : theirs > 0 ? `${theirs} theirs` : "empty";
+}
+
 function stackMarkup(side: Side, spots: Spot[], count: number): string {
-  const label = stackLabel(count);
+  const label = stackLabel(count, spots.length);
   return spots.map((spot, i) => checkerMarkup(side, spot, i === spots.length - 1 ? label : null)).join("");
 }
 

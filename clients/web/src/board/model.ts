@@ -3,7 +3,31 @@
 // points, as the API counts them (board.proto: point 1 is the last before bearing off, 24 the
 // farthest back; 25 is the bar and 0 off the board in a step).
 
-export type Variant = "backgammon" | "long-nardi";
+export type Variant = "backgammon" | "long-nardi" | "plakoto" | "fevga";
+
+/** The game's name, as a player reads it. */
+export const VARIANT_TITLES: Record<Variant, string> = {
+  backgammon: "Backgammon",
+  "long-nardi": "Long nardi",
+  plakoto: "Plakoto",
+  fevga: "Fevga",
+};
+
+/** The board a game is laid out on: backgammon's (the sides move in opposite directions; Plakoto
+ *  too) or long nardi's (both move the same way round; Fevga too). */
+export type Layout = "backgammon" | "long-nardi";
+
+export function layoutOf(variant: Variant): Layout {
+  return variant === "long-nardi" || variant === "fevga" ? "long-nardi" : "backgammon";
+}
+
+/** What a checker landing on a lone opposing checker does: hits it to the bar (backgammon), pins
+ *  it (Plakoto), or cannot land there at all (long nardi and Fevga, where one checker holds a
+ *  point). */
+export function loneCheckerRule(variant: Variant): "hit" | "pin" | "held" {
+  if (variant === "backgammon") return "hit";
+  return variant === "plakoto" ? "pin" : "held";
+}
 
 export type Side = "me" | "them";
 
@@ -14,6 +38,9 @@ export interface SideCheckers {
   bar: number;
   /** Checkers borne off. */
   off: number;
+  /** Plakoto: the side's points (its own numbering) where its checker is pinned under opposing
+   *  checkers; that checker is counted in `points`. None when absent. */
+  pinned?: number[];
 }
 
 export interface BoardState {

@@ -11,7 +11,8 @@
 // six in a row) then follows from the positions without being written again here.
 
 import { BAR, OFF, otherSidePoint } from "./geometry";
-import type { BoardState, LegalPlay, SideCheckers, Step } from "./model";
+import { loneCheckerRule, type BoardState, type LegalPlay, type SideCheckers, type Step } from "./model";
+import { isPinned, pinsAfterStep } from "./pins";
 
 export { BAR, OFF };
 
@@ -43,15 +44,17 @@ export function pipCount(side: SideCheckers): number {
 }
 
 /** The step `die` makes for my checker on `from` (1-24, or 25 the bar), if the checker may make
- *  it on this board: I have a checker there, the bar is emptied first, the landing point is not
- *  held by the opponent (two or more in backgammon, any in long nardi; a lone checker there is hit
- *  in backgammon), and bearing off waits until all my checkers are home, a higher die taking only
- *  the highest checker. The turn's own rules (maximum use, head rule, six in a row) are not
- *  checked here: the legal plays carry them. */
+ *  it on this board: I have a checker there and it is not pinned, the bar is emptied first, the
+ *  landing point is not held by the opponent (two or more in backgammon and Plakoto, any in long
+ *  nardi and Fevga, and in Plakoto a lone checker pinning mine; a lone checker there is hit in
+ *  backgammon, pinned in Plakoto), and bearing off waits until all my checkers are home, a higher
+ *  die taking only the highest checker. The turn's own rules (maximum use, head rule, six in a
+ *  row, the mother, Fevga's first checker and primes) are not checked here: the legal plays carry
+ *  them. */
 export function stepFor(board: BoardState, from: number, die: number): Step | null {
   const me = board.me;
   if (from === BAR ? me.bar === 0 : me.points[from - 1] === 0) return null;
-  if (from !== BAR && me.bar > 0) return null;
+  if (from !== BAR && (me.bar > 0 || isPinned(me, from))) return null;
   const to = from - die;
   if (to <= 0) {
     if (from === BAR || me.bar > 0) return null;
@@ -61,25 +64,30 @@ export function stepFor(board: BoardState, from: number, die: number): Step | nu
     return { from, to: OFF, die, hit: false };
   }
   const theirs = board.them.points[otherSidePoint(board.variant, to) - 1];
-  if (board.variant === "backgammon") {
-    if (theirs >= 2) return null;
-    return { from, to, die, hit: theirs === 1 };
+  switch (loneCheckerRule(board.variant)) {
+    case "hit":
+      return theirs >= 2 ? null : { from, to, die, hit: theirs === 1 };
+    case "pin":
+      return theirs >= 2 || (theirs === 1 && isPinned(me, to)) ? null : { from, to, die, hit: false };
+    case "held":
+      return theirs > 0 ? null : { from, to, die, hit: false };
   }
-  return theirs > 0 ? null : { from, to, die, hit: false };
 }
 
-/** The board after my step: my checker moves (from the bar, to off), and a hit sends the
- *  opponent's blot to their bar (their point = 25 - mine). The dice are left as they are. */
+/** The board after my step: my checker moves (from the bar, to off); a hit sends the opponent's
+ *  blot to their bar, a pin pins it and leaving a pinned checker frees it. The dice are left as
+ *  they are. */
 export function applyStep(board: BoardState, step: Step): BoardState {
-  const me = { points: [...board.me.points], bar: board.me.bar, off: board.me.off };
-  const them = { points: [...board.them.points], bar: board.them.bar, off: board.them.off };
+  const pins = pinsAfterStep(board.variant, board.me, board.them, step);
+  const me = { points: [...board.me.points], bar: board.me.bar, off: board.me.off, pinned: pins.mover };
+  const them = { points: [...board.them.points], bar: board.them.bar, off: board.them.off, pinned: pins.other };
   if (step.from === BAR) me.bar -= 1;
   else me.points[step.from - 1] -= 1;
   if (step.to === OFF) me.off += 1;
   else {
     me.points[step.to - 1] += 1;
     const theirs = otherSidePoint(board.variant, step.to) - 1;
-    if (board.variant === "backgammon" && them.points[theirs] === 1) {
+    if (loneCheckerRule(board.variant) === "hit" && them.points[theirs] === 1) {
       them.points[theirs] = 0;
       them.bar += 1;
     }
@@ -94,7 +102,7 @@ export function boardAfter(board: BoardState, steps: readonly Step[]): BoardStat
 
 /** The checkers of both sides as one string: equal for equal positions. */
 export function positionKey(board: BoardState): string {
-  const side = (s: SideCheckers) => `${s.points.join(",")}|${s.bar}|${s.off}`;
+  const side = (s: SideCheckers) => `${s.points.join(",")}|${s.bar}|${s.off}|${(s.pinned ?? []).join(",")}`;
   return `${side(board.me)}/${side(board.them)}`;
 }
 

@@ -2,7 +2,7 @@
 // the dice, the cube and the pips, from my side.
 
 import { otherSidePoint } from "./geometry";
-import type { BoardState, SideCheckers } from "./model";
+import { VARIANT_TITLES, loneCheckerRule, type BoardState, type SideCheckers } from "./model";
 
 /** "a", "a and b", "a, b and c". */
 function inWords(items: string[]): string {
@@ -19,22 +19,24 @@ function sideInWords(side: SideCheckers, pointOf: (p: number) => number, mine: b
   side.points.forEach((count, i) => count > 0 && counts.push([pointOf(i + 1), count]));
   counts.sort((a, b) => b[0] - a[0]);
   const bar = withBar ? `; ${side.bar === 0 ? "none" : side.bar} on the bar` : "";
-  return `${countsInWords(counts, mine)}${bar}; ${side.off === 0 ? "none" : side.off} off`;
+  const pins = (side.pinned ?? []).map(pointOf).sort((a, b) => b - a);
+  const pinned = pins.length === 0 ? "" : `; pinned on ${mine ? "the" : "my"} ${inWords(pins.map(String))}-point${pins.length > 1 ? "s" : ""}`;
+  return `${countsInWords(counts, mine)}${bar}${pinned}; ${side.off === 0 ? "none" : side.off} off`;
 }
 
 /** The board in words, for the text alternative: whose checkers where (counts per point from my
  *  side), bar, off, dice, cube and owner, pips. */
 export function describeBoard(state: BoardState): string {
-  const backgammon = state.variant === "backgammon";
-  const mine = sideInWords(state.me, (p) => p, true, backgammon);
-  const theirs = sideInWords(state.them, (p) => otherSidePoint(state.variant, p), false, backgammon);
+  const withBar = loneCheckerRule(state.variant) === "hit";
+  const mine = sideInWords(state.me, (p) => p, true, withBar);
+  const theirs = sideInWords(state.them, (p) => otherSidePoint(state.variant, p), false, withBar);
   const whose = state.diceSide === "me" ? ", mine" : state.diceSide === "them" ? ", theirs" : "";
   const dice = state.dice.length === 0 ? "No dice to play." : `Dice: ${inWords(state.dice.map(String))}${whose}.`;
   const cube = !state.cube
     ? "No cube."
     : `Cube: ${state.cube.value}, ${state.cube.owner === null ? "in the middle" : state.cube.owner === "me" ? "mine" : "theirs"}.`;
   return [
-    `${backgammon ? "Backgammon" : "Long nardi"}, from my side.`,
+    `${VARIANT_TITLES[state.variant]}, from my side.`,
     `My checkers: ${mine}.`,
     `Their checkers, by my point numbers: ${theirs}.`,
     dice,

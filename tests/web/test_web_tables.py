@@ -1,0 +1,162 @@
+"""Plakoto, Fevga and the Greek tavli match at the web table (Debian's Chromium, driven by
+Playwright): a game started from the home page against the computer is played to the end by
+clicking, the pinned checkers the server lists are the ones drawn pinned, each game of a tavli
+match is drawn on its own board and named beside the score, and the page's result is the server's.
+
+What these tests read of the page, besides tests/test_web_browser.py's contract: the board's
+description (`board-description`, its first words the game on the board: "Plakoto, from my
+side."), its pinned checkers (`g.pinned`, `data-pinned-side` me or them) and the match line
+(`match-length`).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from playwright.sync_api import Browser, Page, expect
+
+from tavli.clients.client import TavliClient
+from tavli.server.app import Running
+from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
+from tests.browser import (  # what the browser tests share
+    MOST_ACTIONS,
+    ClickingPlayer,
+    by,
+    fail_with_screenshot,
+    open_context,
+    open_seat,
+    play_pages_to_match_over,
+    screenshot,
+    start_computer_game,
+    wait_until_actionable,
+)
+
+GAME_TITLES = {
+    board_pb2.VARIANT_BACKGAMMON: "Portes",
+    board_pb2.VARIANT_PLAKOTO: "Plakoto",
+    board_pb2.VARIANT_FEVGA: "Fevga",
+}
+BOARD_TITLES = {
+    board_pb2.VARIANT_BACKGAMMON: "Backgammon",
+    board_pb2.VARIANT_PLAKOTO: "Plakoto",
+    board_pb2.VARIANT_FEVGA: "Fevga",
+}
+
+
+def pins_shown(page: Page) -> tuple[int, int]:
+    """How many of my checkers, and of theirs, the board draws pinned."""
+    board = by(page, "board")
+    return (
+        board.locator('g.pinned[data-pinned-side="me"]').count(),
+        board.locator('g.pinned[data-pinned-side="them"]').count(),
+    )
+
+
+def play_to_match_over(page: Page, client: TavliClient, name: str, *, pins_shot: str) -> dict[str, object]:
+    """Play seat 0 by clicking until the match is over. On each of my turns the page shows what
+    the server holds: the game on the board, the game named on the match line (in a tavli match)
+    and the pinned checkers; the first board with pins is kept as a screenshot. Returns what was
+    seen: the variants played and how many of my turns had pins."""
+    player = ClickingPlayer(page=page, client=client, name=name, seat=0, rng=random.Random(11))
+    variants: list[int] = []
+    turns_with_pins = 0
+    for _ in range(MOST_ACTIONS):
+        if client.game(name).phase == games_pb2.PHASE_MATCH_OVER:
+            expect(page.locator('dialog[data-testid="dialog-match-over"]')).to_be_visible()
+            return {"variants": variants, "turns_with_pins": turns_with_pins}
+        if not wait_until_actionable(page):
+            if client.game(name).phase == games_pb2.PHASE_MATCH_OVER:
+                continue
+            fail_with_screenshot(page, "tables-stall", "the page never came to act")
+        game = client.game(name)
+        if game.phase == games_pb2.PHASE_PLAYING and games_pb2.SEAT_0 in game.to_act:
+            if not variants or variants[-1] != game.variant:
+                variants.append(game.variant)
+            description = by(page, "board-description")
+            expect(description).to_contain_text(f"{BOARD_TITLES[game.variant]}, from my side.")
+            if game.rule_set.variant == board_pb2.VARIANT_TAVLI:
+                expect(by(page, "match-length")).to_contain_text(
+                    f"game {game.game_number} of the rotation: {GAME_TITLES[game.variant]}"
+                )
+            board = game.seat0_board
+            expected = (len(board.player_pinned_points), len(board.opponent_pinned_points))
+            assert pins_shown(page) == expected, (
+                f"the server pins {expected}, the page draws {pins_shown(page)}"
+            )
+            if expected != (0, 0):
+                if turns_with_pins == 0:
+                    screenshot(page, pins_shot, full_page=True)
+                turns_with_pins += 1
+        player.act()
+    fail_with_screenshot(page, "tables-too-long", f"the match did not end within {MOST_ACTIONS} actions")
+    raise AssertionError  # not reached
+
+
+def check_result(page: Page, client: TavliClient, name: str) -> games_pb2.Game:
+    """The match-over dialog names the server's winner and final score."""
+    game = client.game(name)
+    assert game.phase == games_pb2.PHASE_MATCH_OVER
+    text = by(page, "match-over-text")
+    winner = "You win" if game.winner == games_pb2.SEAT_0 else "Computer"
+    expect(text).to_contain_text(winner)
+    expect(text).to_contain_text(re.compile(rf"Tester {game.score[0]}, .* {game.score[1]}\."))
+    return game
+
+
+def test_a_plakoto_point_against_the_computer_is_played_to_the_end_with_its_pins_drawn(
+    page: Page, server: Running, client: TavliClient
+) -> None:
+    name = start_computer_game(
+        page, server.web_port, variant="plakoto", bot="heuristic", match_length=1, name="Tester"
+    )
+    seen = play_to_match_over(page, client, name, pins_shot="tables-plakoto-pins")
+    game = check_result(page, client, name)
+    assert game.rule_set.variant == board_pb2.VARIANT_PLAKOTO
+    assert seen["variants"] == [board_pb2.VARIANT_PLAKOTO]
+    finished = game.finished_games[-1]
+    if finished.result != board_pb2.GAME_RESULT_DRAW:
+        assert max(game.score) == finished.points >= 1
+    screenshot(page, "tables-plakoto-over", full_page=True)
+
+
+def test_a_tavli_match_against_the_computer_plays_each_game_on_its_own_board(
+    page: Page, server: Running, client: TavliClient
+) -> None:
+    name = start_computer_game(
+        page, server.web_port, variant="tavli", bot="heuristic", match_length=3, name="Tester"
+    )
+    seen = play_to_match_over(page, client, name, pins_shot="tables-tavli-pins")
+    game = check_result(page, client, name)
+    played = [finished.variant for finished in game.finished_games]
+    rotation = [board_pb2.VARIANT_BACKGAMMON, board_pb2.VARIANT_PLAKOTO, board_pb2.VARIANT_FEVGA]
+    assert played == [rotation[i % 3] for i in range(len(played))]
+    assert seen["variants"] == played, "each game of the match was drawn on its own board, in turn"
+    assert max(game.score) >= 3
+    screenshot(page, "tables-tavli-over", full_page=True)
+
+
+def test_a_fevga_point_between_two_people_is_played_on_long_nardis_board(
+    browser: Browser, page: Page, server: Running, client: TavliClient
+) -> None:
+    seats = client.create_game(
+        variant="fevga", match_length=1, players=("Tester", "Friend"), dice_seed="fevga-1"
+    )
+    context, friend = open_context(browser)
+    try:
+        open_seat(page, server, seats[0])
+        open_seat(friend, server, seats[1])
+        for shown in (page, friend):
+            expect(by(shown, "board-description")).to_contain_text("Fevga, from my side.")
+        players = [
+            ClickingPlayer(page=page, client=client, name=seats[0].name, seat=0, label="tester"),
+            ClickingPlayer(page=friend, client=client, name=seats[1].name, seat=1, label="friend"),
+        ]
+        game = play_pages_to_match_over(client, seats[0].name, players, most_actions=2 * MOST_ACTIONS)
+        assert [finished.variant for finished in game.finished_games] == [board_pb2.VARIANT_FEVGA]
+        winner, loser = (page, friend) if game.winner == games_pb2.SEAT_0 else (friend, page)
+        expect(by(winner, "match-over-text")).to_contain_text("You win the match")
+        expect(by(loser, "match-over-text")).not_to_contain_text("You win")
+        screenshot(friend, "tables-fevga-over", full_page=True)
+    finally:
+        context.close()
