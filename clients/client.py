@@ -149,7 +149,9 @@ _STREAM_RESET = ("RST_STREAM", "Stream removed")
 answer: the server says what went wrong in words and an ErrorInfo)."""
 
 
-def _worth_sending_again(error: grpc.RpcError) -> bool:
+def worth_sending_again(error: grpc.RpcError) -> bool:
+    """Whether a call that carries a request_id should be sent again after failing with ``error``:
+    the server was unreachable or the deadline passed, or a proxy reset the call's stream."""
     code = error.code()
     if code in _RETRIED:
         return True
@@ -194,7 +196,7 @@ def _call_again_while_unavailable(method: Any, request: Any, **kwargs: Any) -> A
         try:
             return method(request, **kwargs)
         except grpc.RpcError as error:
-            if not _worth_sending_again(error):
+            if not worth_sending_again(error):
                 raise TavliServerError.from_rpc_error(error) from None
         time.sleep(pause)
     return _call(method, request, **kwargs)

@@ -61,6 +61,8 @@ FIELD_LIMITS: Mapping[str, int] = MappingProxyType(
         "dice": 4,  # two are rolled; up to four (a double written out) get the engine's own answer
         "player_points": 26,  # 24 counts; a client adding the bar and off gets the engine's answer
         "opponent_points": 26,
+        "player_pinned_points": 24,  # Plakoto: each side's pinned checkers, a point each
+        "opponent_pinned_points": 24,
         "steps": 8,  # a play has at most four
         BATCH_ITEMS: 1000,
         # A whole .mat record, in characters or bytes.

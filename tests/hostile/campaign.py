@@ -36,7 +36,7 @@ import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from tavli.clients.client import Seat, TavliClient, TavliServerError
+from tavli.clients.client import Seat, TavliClient, TavliServerError, worth_sending_again
 from tavli.engine.events import (
     Beavered,
     DiceCommitted,
@@ -473,7 +473,6 @@ class Etags:
 
 # --- patient seats: acting through a server that is killed and restarted ---------------------------
 
-RETRIED_CODES = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
 # A client over its quota backs off and retries: the server says which limit it hit.
 RETRIED_REASONS = frozenset({"RATE_LIMITED", "TOO_MANY_CALLS"})
 
@@ -504,8 +503,9 @@ class Acknowledged:
 
 @dataclass
 class PatientSeat(Seat):
-    """A seat that retries an action the server could not answer (UNAVAILABLE, a deadline) with the
-    same request_id until ``patience`` s have passed, and remembers every acknowledged answer."""
+    """A seat that retries an action the server could not answer (UNAVAILABLE, a deadline, a
+    proxy's stream reset) with the same request_id until ``patience`` s have passed, and remembers
+    every acknowledged answer."""
 
     patience: float = 90.0
     acknowledged: list[Acknowledged] = field(default_factory=list)
@@ -550,7 +550,8 @@ class PatientSeat(Seat):
                 return method(request, timeout=self.client.timeout)
             except grpc.RpcError as error:
                 refusal = refusal_of(error)
-                retried = refusal.status in RETRIED_CODES or refusal.reason in RETRIED_REASONS
+                # As the project's client does (a proxy's stream reset too), and past a quota.
+                retried = worth_sending_again(error) or refusal.reason in RETRIED_REASONS
                 if not retried or time.monotonic() > deadline:
                     raise
                 self.retries += 1

@@ -50,7 +50,15 @@ TEXT_BOUNDS = {
     "display_name": 64,
     "player_id": 64,
 }
-ITEM_BOUNDS = {"dice": 4, "player_points": 26, "opponent_points": 26, "steps": 8, "requests": 1000}
+ITEM_BOUNDS = {
+    "dice": 4,
+    "player_points": 26,
+    "opponent_points": 26,
+    "player_pinned_points": 24,
+    "opponent_pinned_points": 24,
+    "steps": 8,
+    "requests": 1000,
+}
 ANY_OTHER_TEXT, ANY_OTHER_REPEATED = 1024, 64
 
 SERVICES = [
