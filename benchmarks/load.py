@@ -425,21 +425,8 @@ def measure(
         )
         for numbers in loops
     ]
-    for worker in workers:
-        worker.start()
-    while time.time() < start_at:
-        time.sleep(0.01)
-    cpu_before = cpu_seconds(server_pid)
-    recorder = hot_path.start_recording(server_pid, seconds, profile) if profile else None
-    outcomes = [results.get(timeout=seconds + 60) for _ in workers]
-    cpu_after = cpu_seconds(server_pid)
-    if recorder is not None:
-        recorder.wait(timeout=seconds + 30)
-    for worker in workers:
-        worker.join(timeout=10)
-    measured = [outcome for outcome in outcomes if outcome.started]
-    window = (
-        (max(o.finished for o in measured) - min(o.started for o in measured)) if measured else float("nan")
+    outcomes, server_cpu, window = run_clients(
+        workers, results, start_at=start_at, seconds=seconds, server_pid=server_pid, profile=profile
     )
     return Level(
         kind=kind,
@@ -449,10 +436,43 @@ def measure(
         units=sum(o.units for o in outcomes),
         requests=sum(o.requests for o in outcomes),
         latencies=[latency for o in outcomes for latency in o.latencies],
-        server_cpu=cpu_after - cpu_before,
+        server_cpu=server_cpu,
         highest=max([first - 1, *(o.highest for o in outcomes)]),
         errors=[error for o in outcomes for error in o.errors],
     )
+
+
+def run_clients(
+    workers: list[Any],
+    results: Any,
+    *,
+    start_at: float,
+    seconds: float,
+    server_pid: int,
+    profile: Path | None,
+    answer_within: float = 60.0,
+) -> tuple[list[Any], float, float]:
+    """Run the client processes ``workers``, which start their work at ``start_at`` (wall clock)
+    and put one outcome each (with ``started`` and ``finished`` times) on ``results``; the server's
+    hot path recorded into ``profile`` if given. Returns the outcomes, the server's CPU seconds
+    meanwhile, and the window from the first start to the last finish."""
+    for worker in workers:
+        worker.start()
+    while time.time() < start_at:
+        time.sleep(0.01)
+    cpu_before = cpu_seconds(server_pid)
+    recorder = hot_path.start_recording(server_pid, seconds, profile) if profile else None
+    outcomes = [results.get(timeout=seconds + answer_within) for _ in workers]
+    cpu_after = cpu_seconds(server_pid)
+    if recorder is not None:
+        recorder.wait(timeout=seconds + 30)
+    for worker in workers:
+        worker.join(timeout=10)
+    measured = [outcome for outcome in outcomes if outcome.started]
+    window = (
+        (max(o.finished for o in measured) - min(o.started for o in measured)) if measured else float("nan")
+    )
+    return outcomes, cpu_after - cpu_before, window
 
 
 def load_corpus() -> Corpus:

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from benchmarks import hot_path
-from benchmarks.load import LOOPBACK, cpu_seconds, free_port, start_server, stop_server, wait_until_serving
+from benchmarks.load import LOOPBACK, free_port, run_clients, start_server, stop_server, wait_until_serving
 
 Transport = Literal["unary", "stream"]
 TRANSPORTS: tuple[Transport, Transport] = ("unary", "stream")
@@ -249,28 +249,21 @@ def measure(
         for index, share in enumerate(shares)
         if share
     ]
-    for worker in workers:
-        worker.start()
-    while time.time() < start_at:
-        time.sleep(0.01)
-    cpu_before = cpu_seconds(server_pid)
-    recorder = hot_path.start_recording(server_pid, seconds, profile) if profile else None
-    outcomes = [results.get(timeout=seconds + 120) for _ in workers]
-    cpu_after = cpu_seconds(server_pid)
-    if recorder is not None:
-        recorder.wait(timeout=seconds + 30)
-    for worker in workers:
-        worker.join(timeout=10)
-    measured = [outcome for outcome in outcomes if outcome.started]
-    window = (
-        max(o.finished for o in measured) - min(o.started for o in measured) if measured else float("nan")
+    outcomes, server_cpu, window = run_clients(
+        workers,
+        results,
+        start_at=start_at,
+        seconds=seconds,
+        server_pid=server_pid,
+        profile=profile,
+        answer_within=120.0,
     )
     return Round(
         transport=transport,
         seconds=window,
         actions=sum(o.actions for o in outcomes),
         games=sum(o.games for o in outcomes),
-        server_cpu=cpu_after - cpu_before,
+        server_cpu=server_cpu,
         client_cpu=sum(o.cpu for o in outcomes),
         errors=[error for o in outcomes for error in o.errors],
     )
