@@ -705,21 +705,27 @@ cdef inline bint _same(const count_t* a, const count_t* b) noexcept nogil:
     return memcmp(a + 1, b + 1, POINTS - 1) == 0
 
 
+cdef inline void _place(int* table, int size, uint64_t hash, int index) noexcept nogil:
+    # Entry ``index`` (stored as index + 1: 0 is an empty slot) at the first free slot from its
+    # hash on, in a table of ``size`` slots (a power of two) with a free one left.
+    cdef int slot = <int>(hash & (size - 1))
+    while table[slot]:
+        slot = (slot + 1) & (size - 1)
+    table[slot] = index + 1
+
+
 cdef bint _grow_table(Search* search) noexcept nogil:
     cdef int size = 256 if search.table_size == 0 else search.table_size * 2
     cdef int* table = <int*>malloc(size * sizeof(int))
-    cdef int index, slot
+    cdef int index
+    cdef CPlay* play
     if table == NULL:
         search.failed = True
         return False
     memset(table, 0, size * sizeof(int))
     for index in range(search.count):
-        slot = <int>(
-            _hash(search.plays[index].player, search.plays[index].hits, search.plays[index].pinned) & (size - 1)
-        )
-        while table[slot]:
-            slot = (slot + 1) & (size - 1)
-        table[slot] = index + 1
+        play = &search.plays[index]
+        _place(table, size, _hash(play.player, play.hits, play.pinned), index)
     free(search.table)
     search.table = table
     search.table_size = size
@@ -1037,7 +1043,8 @@ cdef bint _grow_nodes(Nodes* nodes) noexcept nogil:
     cdef int size = 256 if nodes.table_size == 0 else nodes.table_size * 2
     cdef int* table = <int*>malloc(size * sizeof(int))
     cdef Node* grown = <Node*>realloc(nodes.nodes, (size // 2) * sizeof(Node))
-    cdef int index, slot
+    cdef int index
+    cdef Node* node
     if table == NULL or grown == NULL:
         free(table)
         if grown != NULL:
@@ -1048,12 +1055,8 @@ cdef bint _grow_nodes(Nodes* nodes) noexcept nogil:
     nodes.capacity = size // 2
     memset(table, 0, size * sizeof(int))
     for index in range(nodes.count):
-        slot = <int>(
-            _node_hash(nodes.nodes[index].player, nodes.nodes[index].pinned, nodes.nodes[index].left) & (size - 1)
-        )
-        while table[slot]:
-            slot = (slot + 1) & (size - 1)
-        table[slot] = index + 1
+        node = &nodes.nodes[index]
+        _place(table, size, _node_hash(node.player, node.pinned, node.left), index)
     free(nodes.table)
     nodes.table = table
     nodes.table_size = size
