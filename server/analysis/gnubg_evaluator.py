@@ -135,16 +135,25 @@ def reviewed_play_equities(
     played: int,
 ) -> list[float]:
     """:func:`play_equities` as gnubg's analysis of a match finds them (:data:`REVIEW_FILTERS`),
-    the play made (``plays[played]``) always looked at as far ahead as asked: gnubg's analysis
-    evaluates the play made at the full plies even where its filters leave it at 0 plies."""
+    the play made (``plays[played]``) always looked at as far ahead as asked.
+
+    gnubg's analysis adds the play made to the plays its filters keep for a deeper look. Where
+    the filters keep one play only (every other more than the window behind it at 0 plies),
+    gnubg looks no further at that one; with the play made beside it, both are looked at as
+    far ahead as asked, and the loss is measured between the two at full depth. The package's
+    ``findbestmoves`` cannot be told of the play made, so both are evaluated here."""
     equities = play_equities(board, context, dice, plays, reviewing=True)
-    if context.plies == 0 or not any(plays[played][1][1]):  # the game is over: no one to look ahead for
+    if context.plies == 0:
         return equities
-    at_0_plies = play_equities(board, dataclasses.replace(context, plies=0), dice, plays, reviewing=True)
-    candidates = sorted(range(len(plays)), key=lambda index: -at_0_plies[index])[:_FILTERED_IN]
-    if played not in candidates or at_0_plies[played] < at_0_plies[candidates[0]] - _FILTER_WINDOW:
-        waiting, moved = plays[played][1]
-        equities[played] = -_cubeful_equity((moved, waiting), _swapped(context))
+    ranked = sorted(range(len(plays)), key=lambda index: -equities[index])
+    best = ranked[0]
+    looked_at = {played}
+    if len(ranked) > 1 and equities[ranked[1]] < equities[best] - _FILTER_WINDOW and best != played:
+        looked_at.add(best)  # kept alone by the filters: gnubg looks further only beside the play made
+    for index in looked_at:
+        waiting, moved = plays[index][1]
+        if any(moved):  # else the game is over: no one to look ahead for
+            equities[index] = -_cubeful_equity((moved, waiting), _swapped(context))
     return equities
 
 
@@ -185,15 +194,27 @@ def _best_equities(board: GnubgBoard, context: Context) -> dict[tuple[int, int],
 
 def cube_decision(board: GnubgBoard, context: Context) -> CubeDecision:
     """gnubg's cube analysis for the side on roll, through its command interface (the package
-    has no call for it), read from what ``hint`` prints."""
-    xgid, plies = xgid_of(board, context), context.plies
-    _look_ahead(plies)
+    has no call for it), read from what ``hint`` prints.
+
+    :raises CannotDouble: where gnubg says the side on roll cannot double.
+    """
+    decision = _cube_analysis(board, context)
+    if decision is None:
+        raise CannotDouble("the side on roll cannot double here: gnubg says the cube is dead")
+    return decision
+
+
+def _cube_analysis(board: GnubgBoard, context: Context) -> CubeDecision | None:
+    """What ``hint`` says of the cube for the side on roll, or None where it cannot double (the
+    opponent owns the cube, the Crawford game, a dead cube)."""
+    xgid = xgid_of(board, context)
+    _look_ahead(context.plies)
     with _printed() as printed:
         gnubg.setgnubgid(xgid)
         gnubg.command("hint")
     text = "".join(printed)
     if "cannot double" in text:
-        raise CannotDouble("the side on roll cannot double here: gnubg says the cube is dead")
+        return None
     equities = {
         name.lower().replace("redouble", "double"): float(value) for name, value in _EQUITY_LINE.findall(text)
     }
@@ -212,8 +233,16 @@ def cube_decision(board: GnubgBoard, context: Context) -> CubeDecision:
 
 
 def _cubeful_equity(board: GnubgBoard, context: Context) -> float:
-    # gnubg's evaluate() is cubeless whatever it is told: its cubeful equity before the roll comes
-    # from its ``eval`` command, whose table has a row for each ply up to the one asked for.
+    """The side on roll's cubeful equity before its roll, its proper cube action taken.
+
+    gnubg's ``eval`` table gives the equity of holding the cube: where the side on roll may
+    double, its cube analysis decides (a side that should double and be passed has 1, not the
+    equity of playing on), as gnubg values a position when it ranks the plays that lead to it."""
+    decision = _cube_analysis(board, context)
+    if decision is not None:
+        return decision.optimal
+    # gnubg's evaluate() is cubeless whatever it is told: the cubeful equity of a side that cannot
+    # double comes from its ``eval`` command, whose table has a row for each ply up to the one asked.
     _look_ahead(context.plies)
     with _printed() as printed:
         gnubg.setgnubgid(xgid_of(board, context))

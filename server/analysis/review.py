@@ -227,7 +227,7 @@ def statistics(names: tuple[str, str], decisions: Sequence[Decision]) -> tuple[P
 
 def _cube_decisions(point: CubePoint, decision: CubeDecision) -> list[Decision]:
     doubled = min(decision.double_take, decision.double_pass)
-    optimal = max(decision.no_double, doubled)
+    optimal = decision.optimal
     if doubled > decision.no_double:
         best = "Double"
     else:

@@ -44,3 +44,9 @@ class CubeDecision:
     action: str  # gnubg's words: "No double", "Double", "Too good to double", "Redouble", ...
     response: str  # "take", "pass" or "beaver"
     cubeless_equity: float
+
+    @property
+    def optimal(self) -> float:
+        """The side on roll's equity after its proper action: doubling where both answers leave
+        it at least what not doubling does (the opponent then answers as suits it best)."""
+        return max(self.no_double, min(self.double_take, self.double_pass))

@@ -229,6 +229,32 @@ def test_each_ply_is_gnubgs_own_whatever_was_asked_before(
         assert answer.cubeful_equity == pytest.approx(float(figures.group(1).split()[-1]), abs=0.0005), plies
 
 
+# A 3-point match at 0-0, the side on roll 50 pips against 90 with its opponent's men still in
+# play (gnubg's self-play): it doubles, and its opponent must pass.
+DOUBLED_OUT = board_pb2.Position(position_id="m22JBgD7dwRAAA")
+
+
+@pytest.mark.parametrize("plies", [0, 2])
+def test_a_side_that_should_double_its_opponent_out_has_the_equity_of_the_pass(
+    analysis: analysis_service_pb2_grpc.AnalysisServiceStub, plies: int
+) -> None:
+    context = pb.GameContext(match_length=3, plies=plies)
+    cube = analysis.GetCubeDecision(
+        pb.GetCubeDecisionRequest(variant=BG, position=DOUBLED_OUT, context=context), timeout=RPC_TIMEOUT
+    )
+    assert (cube.action, cube.response) == (pb.CUBE_ACTION_DOUBLE_PASS, pb.CUBE_RESPONSE_PASS)
+    assert cube.no_double_equity < cube.double_pass_equity == 1.0
+    evaluation = analysis.EvaluatePosition(
+        pb.EvaluatePositionRequest(variant=BG, position=DOUBLED_OUT, context=context), timeout=RPC_TIMEOUT
+    )
+    assert evaluation.cubeful_equity == 1.0  # not the equity of playing on without doubling
+    owned = pb.GameContext(match_length=3, plies=plies, cube_value=2, cube_owner=pb.CUBE_OWNER_OPPONENT)
+    without_the_cube = analysis.EvaluatePosition(
+        pb.EvaluatePositionRequest(variant=BG, position=DOUBLED_OUT, context=owned), timeout=RPC_TIMEOUT
+    )
+    assert 0 < without_the_cube.cubeful_equity < 1.0
+
+
 @pytest.mark.parametrize(
     "context",
     [
