@@ -272,9 +272,10 @@ def _cubeinfo(context: Context) -> dict[str, object]:
         int(context.crawford),
         0,
     )
-    # Money play without the Jacoby rule (gnubg's cubeinfo has it by default), as the XGID its
-    # eval and hint commands read says: the same game for every question.
-    cubeinfo["jacoby"] = 0
+    # gnubg's cubeinfo has the Jacoby rule by default: the game's own rules, as the XGID its eval
+    # and hint commands read says them, so that every question is asked of the same game.
+    cubeinfo["jacoby"] = int(context.jacoby)
+    cubeinfo["beavers"] = int(context.beavers)
     return cubeinfo
 
 
@@ -350,13 +351,10 @@ def _cubeless_after(board: GnubgBoard, context: Context) -> float:
 
 
 def _swapped(context: Context) -> Context:
-    return Context(
-        context.match_length,
-        (context.score[1], context.score[0]),
-        context.crawford,
-        context.cube_value,
-        _OTHER_SIDES_OWNER[context.cube_owner],
-        context.plies,
+    return dataclasses.replace(
+        context,
+        score=(context.score[1], context.score[0]),
+        cube_owner=_OTHER_SIDES_OWNER[context.cube_owner],
     )
 
 
@@ -409,7 +407,10 @@ def xgid_of(board: GnubgBoard, context: Context) -> str:
     cube_log = context.cube_value.bit_length() - 1
     owner = {"centre": 0, "player": 1, "opponent": -1}[context.cube_owner]
     player_score, opponent_score = context.score
-    rules = int(context.crawford) if context.match_length else 0  # money: no Jacoby, no beavers
+    if context.match_length:
+        rules = int(context.crawford)
+    else:
+        rules = int(context.jacoby) + 2 * int(context.beavers)
     return (
         f"XGID={''.join(squares)}:{cube_log}:{owner}:1:00:{player_score}:{opponent_score}:"
         f"{rules}:{context.match_length}:{_MAX_CUBE_LOG}"

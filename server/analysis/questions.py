@@ -62,7 +62,8 @@ def board_of(position: Position) -> GnubgBoard:
 def context_of(message: pb.GameContext) -> Context:
     """The evaluator's context of a request's, checked.
 
-    :raises BadRequest: for plies, a score, a cube or a Crawford game no match can have.
+    :raises BadRequest: for plies, a score, a cube or a Crawford game no match can have, or the
+        Jacoby rule or beavers in a match.
     """
     if message.plies > MOST_PLIES:
         raise BadRequest(f"plies is 0, 1 or 2, not {message.plies}")
@@ -81,7 +82,11 @@ def context_of(message: pb.GameContext) -> Context:
             raise BadRequest("money play has no match score and no Crawford game: give a match_length")
     else:
         _check_match(length, score, message.crawford, cube_value)
-    return Context(length, score, message.crawford, cube_value, owner, message.plies)
+        if message.jacoby or message.beavers:
+            raise BadRequest("the Jacoby rule and beavers are money play's: a match has neither")
+    return Context(
+        length, score, message.crawford, cube_value, owner, message.plies, message.jacoby, message.beavers
+    )
 
 
 def _check_match(length: int, score: tuple[int, int], crawford: bool, cube_value: int) -> None:

@@ -275,8 +275,8 @@ def _chequer_point(state: MatchState, plies: int, event: Played, move: int, open
 
 
 def _context(state: MatchState, plies: int) -> Context:
-    """The game's context from the side on turn's view."""
-    game, side = state.game, state.game.turn
+    """The game's context from the side on turn's view, with its money play's rules."""
+    game, side, rules = state.game, state.game.turn, state.game_rules
     owner: CubeOwnerName = "centre"
     if game.cube_owner is not None:
         owner = "player" if game.cube_owner == side else "opponent"
@@ -287,6 +287,8 @@ def _context(state: MatchState, plies: int) -> Context:
         game.cube_value,
         owner,
         plies,
+        jacoby=rules.jacoby and not rules.is_match,
+        beavers=rules.beavers and not rules.is_match,
     )
 
 

@@ -14,7 +14,8 @@ Steps = tuple[tuple[int, int], ...]  # (from, to) one die each: 25 the bar, 0 of
 
 @dataclass(frozen=True, slots=True)
 class Context:
-    """The match or money game, the cube (from the side on roll's view) and the plies."""
+    """The match or money game, the cube (from the side on roll's view) and the plies; money play
+    with or without the Jacoby rule and beavers."""
 
     match_length: int = 0
     score: tuple[int, int] = (0, 0)  # (side on roll, opponent)
@@ -22,6 +23,8 @@ class Context:
     cube_value: int = 1
     cube_owner: CubeOwnerName = "centre"
     plies: int = 0
+    jacoby: bool = False  # money play only
+    beavers: bool = False  # money play only
 
 
 @dataclass(frozen=True, slots=True)

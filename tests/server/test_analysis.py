@@ -132,6 +132,43 @@ def test_ranked_plays_have_gnubgs_own_equities_in_money_play(
     assert answer.plays[0].equity == pytest.approx(float(best.group(1)), abs=0.0005)
 
 
+@pytest.mark.parametrize(("jacoby", "xgid_rules"), [(False, 0), (True, 1)])
+def test_money_play_is_ranked_with_the_jacoby_rule_when_the_game_has_it(
+    analysis: analysis_service_pb2_grpc.AnalysisServiceStub, jacoby: bool, xgid_rules: int
+) -> None:
+    answer = analysis.ListRankedPlays(
+        pb.ListRankedPlaysRequest(
+            variant=BG, position=START, dice=[3, 1], context=pb.GameContext(jacoby=jacoby)
+        ),
+        timeout=RPC_TIMEOUT,
+    )
+    reference = gnubg_says(f"XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:{xgid_rules}:0:10", "hint")
+    best = re.search(r"1\. Cubeful 0-ply\s+8/5 6/5\s+Eq\.:\s+([+-]\d+\.\d+)", reference)
+    assert best is not None, reference
+    assert answer.plays[0].equity == pytest.approx(float(best.group(1)), abs=0.0005)
+    evaluation = analysis.EvaluatePosition(
+        pb.EvaluatePositionRequest(variant=BG, position=START, context=pb.GameContext(jacoby=jacoby)),
+        timeout=RPC_TIMEOUT,
+    )
+    table = gnubg_says(f"XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:{xgid_rules}:0:10", "eval")
+    static = re.search(r"static:((?: +[+-]?\d+\.\d+){7})", table)
+    assert static is not None, table
+    assert evaluation.cubeful_equity == pytest.approx(float(static.group(1).split()[-1]), abs=0.0005)
+
+
+def test_the_jacoby_rule_changes_the_money_equity_of_a_gammonish_position(
+    analysis: analysis_service_pb2_grpc.AnalysisServiceStub,
+) -> None:
+    equities = [
+        analysis.EvaluatePosition(
+            pb.EvaluatePositionRequest(variant=BG, position=START, context=pb.GameContext(jacoby=jacoby)),
+            timeout=RPC_TIMEOUT,
+        ).cubeful_equity
+        for jacoby in (False, True)
+    ]
+    assert equities[0] != pytest.approx(equities[1], abs=0.001)
+
+
 def test_a_roll_that_cannot_be_played_ranks_the_one_empty_play(
     analysis: analysis_service_pb2_grpc.AnalysisServiceStub,
 ) -> None:
@@ -334,6 +371,12 @@ def test_long_nardi_has_no_evaluator(analysis: analysis_service_pb2_grpc.Analysi
                 variant=BG, position=START, context=pb.GameContext(match_length=5, crawford=True)
             ),
             "Crawford",
+        ),
+        (
+            pb.EvaluatePositionRequest(
+                variant=BG, position=START, context=pb.GameContext(match_length=5, jacoby=True)
+            ),
+            "Jacoby",
         ),
         (
             pb.EvaluatePositionRequest(variant=BG, position=board_pb2.Position(position_id="nonsense")),

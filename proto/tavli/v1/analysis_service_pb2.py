@@ -26,51 +26,51 @@ from tavli.v1 import board_pb2 as tavli_dot_v1_dot_board__pb2
 from tavli.v1 import match_record_pb2 as tavli_dot_v1_dot_match__record__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ftavli/v1/analysis_service.proto\x12\x08tavli.v1\x1a\x14tavli/v1/board.proto\x1a\x1btavli/v1/match_record.proto\"\xaf\x01\n\x0bGameContext\x12\x14\n\x0cmatch_length\x18\x01 \x01(\r\x12\x14\n\x0cplayer_score\x18\x02 \x01(\r\x12\x16\n\x0eopponent_score\x18\x03 \x01(\r\x12\x10\n\x08\x63rawford\x18\x04 \x01(\x08\x12\x12\n\ncube_value\x18\x05 \x01(\r\x12\'\n\ncube_owner\x18\x06 \x01(\x0e\x32\x13.tavli.v1.CubeOwner\x12\r\n\x05plies\x18\x07 \x01(\r\"\xb2\x01\n\x08Outcomes\x12\x13\n\x0bplayer_wins\x18\x01 \x01(\x01\x12\x1a\n\x12player_wins_gammon\x18\x02 \x01(\x01\x12\x1e\n\x16player_wins_backgammon\x18\x03 \x01(\x01\x12\x15\n\ropponent_wins\x18\x04 \x01(\x01\x12\x1c\n\x14opponent_wins_gammon\x18\x05 \x01(\x01\x12 \n\x18opponent_wins_backgammon\x18\x06 \x01(\x01\"\x8b\x01\n\x17\x45valuatePositionRequest\x12\"\n\x07variant\x18\x01 \x01(\x0e\x32\x11.tavli.v1.Variant\x12$\n\x08position\x18\x02 \x01(\x0b\x32\x12.tavli.v1.Position\x12&\n\x07\x63ontext\x18\x03 \x01(\x0b\x32\x15.tavli.v1.GameContext\"q\n\x18\x45valuatePositionResponse\x12$\n\x08outcomes\x18\x01 \x01(\x0b\x32\x12.tavli.v1.Outcomes\x12\x17\n\x0f\x63ubeless_equity\x18\x02 \x01(\x01\x12\x16\n\x0e\x63ubeful_equity\x18\x03 \x01(\x01\"\x98\x01\n\x16ListRankedPlaysRequest\x12\"\n\x07variant\x18\x01 \x01(\x0e\x32\x11.tavli.v1.Variant\x12$\n\x08position\x18\x02 \x01(\x0b\x32\x12.tavli.v1.Position\x12\x0c\n\x04\x64ice\x18\x03 \x03(\r\x12&\n\x07\x63ontext\x18\x04 \x01(\x0b\x32\x15.tavli.v1.GameContext\"H\n\nRankedPlay\x12\x1c\n\x04play\x18\x01 \x01(\x0b\x32\x0e.tavli.v1.Play\x12\x0e\n\x06\x65quity\x18\x02 \x01(\x01\x12\x0c\n\x04loss\x18\x03 \x01(\x01\">\n\x17ListRankedPlaysResponse\x12#\n\x05plays\x18\x01 \x03(\x0b\x32\x14.tavli.v1.RankedPlay\"\x8a\x01\n\x16GetCubeDecisionRequest\x12\"\n\x07variant\x18\x01 \x01(\x0e\x32\x11.tavli.v1.Variant\x12$\n\x08position\x18\x02 \x01(\x0b\x32\x12.tavli.v1.Position\x12&\n\x07\x63ontext\x18\x03 \x01(\x0b\x32\x15.tavli.v1.GameContext\"\xd4\x01\n\x17GetCubeDecisionResponse\x12\x18\n\x10no_double_equity\x18\x01 \x01(\x01\x12\x1a\n\x12\x64ouble_take_equity\x18\x02 \x01(\x01\x12\x1a\n\x12\x64ouble_pass_equity\x18\x03 \x01(\x01\x12$\n\x06\x61\x63tion\x18\x04 \x01(\x0e\x32\x14.tavli.v1.CubeAction\x12(\n\x08response\x18\x05 \x01(\x0e\x32\x16.tavli.v1.CubeResponse\x12\x17\n\x0f\x63ubeless_equity\x18\x06 \x01(\x01\"f\n\x13\x41nalyzeMatchRequest\x12\x0e\n\x04game\x18\x01 \x01(\tH\x00\x12\'\n\x06record\x18\x02 \x01(\x0b\x32\x15.tavli.v1.MatchRecordH\x00\x12\r\n\x05plies\x18\x03 \x01(\rB\x07\n\x05match\"3\n\x10\x41nalysisProgress\x12\x10\n\x08\x61nalyzed\x18\x01 \x01(\r\x12\r\n\x05total\x18\x02 \x01(\r\"\xcc\x01\n\x10\x41nalyzedDecision\x12\x0c\n\x04game\x18\x01 \x01(\r\x12\x0c\n\x04move\x18\x02 \x01(\r\x12\x0e\n\x06player\x18\x03 \x01(\t\x12\x0c\n\x04side\x18\x04 \x01(\r\x12$\n\x04kind\x18\x05 \x01(\x0e\x32\x16.tavli.v1.DecisionKind\x12\x10\n\x08unforced\x18\x06 \x01(\x08\x12\x0c\n\x04\x64ice\x18\x07 \x03(\r\x12\x0e\n\x06played\x18\x08 \x01(\t\x12\x0c\n\x04\x62\x65st\x18\t \x01(\t\x12\x0c\n\x04loss\x18\n \x01(\x01\x12\x0c\n\x04luck\x18\x0b \x01(\x01\"\xab\x02\n\x10PlayerStatistics\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05moves\x18\x02 \x01(\r\x12\x16\n\x0eunforced_moves\x18\x03 \x01(\r\x12\x16\n\x0e\x63ube_decisions\x18\x04 \x01(\r\x12\x1a\n\x12\x63hequer_error_rate\x18\x05 \x01(\x01\x12\x17\n\x0f\x63ube_error_rate\x18\x06 \x01(\x01\x12\x12\n\nerror_rate\x18\x07 \x01(\x01\x12\x19\n\x11snowie_error_rate\x18\x08 \x01(\x01\x12\n\n\x02pr\x18\t \x01(\x01\x12\x11\n\tluck_rate\x18\n \x01(\x01\x12\x0e\n\x06rating\x18\x0b \x01(\t\x12\x15\n\rchequer_error\x18\x0c \x01(\x01\x12\x12\n\ncube_error\x18\r \x01(\x01\x12\x0c\n\x04luck\x18\x0e \x01(\x01\">\n\x0fMatchStatistics\x12+\n\x07players\x18\x01 \x03(\x0b\x32\x1a.tavli.v1.PlayerStatistics\"\xaf\x01\n\x14\x41nalyzeMatchResponse\x12.\n\x08progress\x18\x01 \x01(\x0b\x32\x1a.tavli.v1.AnalysisProgressH\x00\x12.\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0b\x32\x1a.tavli.v1.AnalyzedDecisionH\x00\x12/\n\nstatistics\x18\x03 \x01(\x0b\x32\x19.tavli.v1.MatchStatisticsH\x00\x42\x06\n\x04item*W\n\tCubeOwner\x12\x1a\n\x16\x43UBE_OWNER_UNSPECIFIED\x10\x00\x12\x15\n\x11\x43UBE_OWNER_PLAYER\x10\x01\x12\x17\n\x13\x43UBE_OWNER_OPPONENT\x10\x02*\x98\x01\n\nCubeAction\x12\x1b\n\x17\x43UBE_ACTION_UNSPECIFIED\x10\x00\x12\x19\n\x15\x43UBE_ACTION_NO_DOUBLE\x10\x01\x12\x1b\n\x17\x43UBE_ACTION_DOUBLE_TAKE\x10\x02\x12\x1b\n\x17\x43UBE_ACTION_DOUBLE_PASS\x10\x03\x12\x18\n\x14\x43UBE_ACTION_TOO_GOOD\x10\x04*]\n\x0c\x43ubeResponse\x12\x1d\n\x19\x43UBE_RESPONSE_UNSPECIFIED\x10\x00\x12\x16\n\x12\x43UBE_RESPONSE_TAKE\x10\x01\x12\x16\n\x12\x43UBE_RESPONSE_PASS\x10\x02*`\n\x0c\x44\x65\x63isionKind\x12\x1d\n\x19\x44\x45\x43ISION_KIND_UNSPECIFIED\x10\x00\x12\x19\n\x15\x44\x45\x43ISION_KIND_CHEQUER\x10\x01\x12\x16\n\x12\x44\x45\x43ISION_KIND_CUBE\x10\x02\x32\xed\x02\n\x0f\x41nalysisService\x12Y\n\x10\x45valuatePosition\x12!.tavli.v1.EvaluatePositionRequest\x1a\".tavli.v1.EvaluatePositionResponse\x12V\n\x0fListRankedPlays\x12 .tavli.v1.ListRankedPlaysRequest\x1a!.tavli.v1.ListRankedPlaysResponse\x12V\n\x0fGetCubeDecision\x12 .tavli.v1.GetCubeDecisionRequest\x1a!.tavli.v1.GetCubeDecisionResponse\x12O\n\x0c\x41nalyzeMatch\x12\x1d.tavli.v1.AnalyzeMatchRequest\x1a\x1e.tavli.v1.AnalyzeMatchResponse0\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ftavli/v1/analysis_service.proto\x12\x08tavli.v1\x1a\x14tavli/v1/board.proto\x1a\x1btavli/v1/match_record.proto\"\xd0\x01\n\x0bGameContext\x12\x14\n\x0cmatch_length\x18\x01 \x01(\r\x12\x14\n\x0cplayer_score\x18\x02 \x01(\r\x12\x16\n\x0eopponent_score\x18\x03 \x01(\r\x12\x10\n\x08\x63rawford\x18\x04 \x01(\x08\x12\x12\n\ncube_value\x18\x05 \x01(\r\x12\'\n\ncube_owner\x18\x06 \x01(\x0e\x32\x13.tavli.v1.CubeOwner\x12\r\n\x05plies\x18\x07 \x01(\r\x12\x0e\n\x06jacoby\x18\x08 \x01(\x08\x12\x0f\n\x07\x62\x65\x61vers\x18\t \x01(\x08\"\xb2\x01\n\x08Outcomes\x12\x13\n\x0bplayer_wins\x18\x01 \x01(\x01\x12\x1a\n\x12player_wins_gammon\x18\x02 \x01(\x01\x12\x1e\n\x16player_wins_backgammon\x18\x03 \x01(\x01\x12\x15\n\ropponent_wins\x18\x04 \x01(\x01\x12\x1c\n\x14opponent_wins_gammon\x18\x05 \x01(\x01\x12 \n\x18opponent_wins_backgammon\x18\x06 \x01(\x01\"\x8b\x01\n\x17\x45valuatePositionRequest\x12\"\n\x07variant\x18\x01 \x01(\x0e\x32\x11.tavli.v1.Variant\x12$\n\x08position\x18\x02 \x01(\x0b\x32\x12.tavli.v1.Position\x12&\n\x07\x63ontext\x18\x03 \x01(\x0b\x32\x15.tavli.v1.GameContext\"q\n\x18\x45valuatePositionResponse\x12$\n\x08outcomes\x18\x01 \x01(\x0b\x32\x12.tavli.v1.Outcomes\x12\x17\n\x0f\x63ubeless_equity\x18\x02 \x01(\x01\x12\x16\n\x0e\x63ubeful_equity\x18\x03 \x01(\x01\"\x98\x01\n\x16ListRankedPlaysRequest\x12\"\n\x07variant\x18\x01 \x01(\x0e\x32\x11.tavli.v1.Variant\x12$\n\x08position\x18\x02 \x01(\x0b\x32\x12.tavli.v1.Position\x12\x0c\n\x04\x64ice\x18\x03 \x03(\r\x12&\n\x07\x63ontext\x18\x04 \x01(\x0b\x32\x15.tavli.v1.GameContext\"H\n\nRankedPlay\x12\x1c\n\x04play\x18\x01 \x01(\x0b\x32\x0e.tavli.v1.Play\x12\x0e\n\x06\x65quity\x18\x02 \x01(\x01\x12\x0c\n\x04loss\x18\x03 \x01(\x01\">\n\x17ListRankedPlaysResponse\x12#\n\x05plays\x18\x01 \x03(\x0b\x32\x14.tavli.v1.RankedPlay\"\x8a\x01\n\x16GetCubeDecisionRequest\x12\"\n\x07variant\x18\x01 \x01(\x0e\x32\x11.tavli.v1.Variant\x12$\n\x08position\x18\x02 \x01(\x0b\x32\x12.tavli.v1.Position\x12&\n\x07\x63ontext\x18\x03 \x01(\x0b\x32\x15.tavli.v1.GameContext\"\xd4\x01\n\x17GetCubeDecisionResponse\x12\x18\n\x10no_double_equity\x18\x01 \x01(\x01\x12\x1a\n\x12\x64ouble_take_equity\x18\x02 \x01(\x01\x12\x1a\n\x12\x64ouble_pass_equity\x18\x03 \x01(\x01\x12$\n\x06\x61\x63tion\x18\x04 \x01(\x0e\x32\x14.tavli.v1.CubeAction\x12(\n\x08response\x18\x05 \x01(\x0e\x32\x16.tavli.v1.CubeResponse\x12\x17\n\x0f\x63ubeless_equity\x18\x06 \x01(\x01\"f\n\x13\x41nalyzeMatchRequest\x12\x0e\n\x04game\x18\x01 \x01(\tH\x00\x12\'\n\x06record\x18\x02 \x01(\x0b\x32\x15.tavli.v1.MatchRecordH\x00\x12\r\n\x05plies\x18\x03 \x01(\rB\x07\n\x05match\"3\n\x10\x41nalysisProgress\x12\x10\n\x08\x61nalyzed\x18\x01 \x01(\r\x12\r\n\x05total\x18\x02 \x01(\r\"\xcc\x01\n\x10\x41nalyzedDecision\x12\x0c\n\x04game\x18\x01 \x01(\r\x12\x0c\n\x04move\x18\x02 \x01(\r\x12\x0e\n\x06player\x18\x03 \x01(\t\x12\x0c\n\x04side\x18\x04 \x01(\r\x12$\n\x04kind\x18\x05 \x01(\x0e\x32\x16.tavli.v1.DecisionKind\x12\x10\n\x08unforced\x18\x06 \x01(\x08\x12\x0c\n\x04\x64ice\x18\x07 \x03(\r\x12\x0e\n\x06played\x18\x08 \x01(\t\x12\x0c\n\x04\x62\x65st\x18\t \x01(\t\x12\x0c\n\x04loss\x18\n \x01(\x01\x12\x0c\n\x04luck\x18\x0b \x01(\x01\"\xab\x02\n\x10PlayerStatistics\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05moves\x18\x02 \x01(\r\x12\x16\n\x0eunforced_moves\x18\x03 \x01(\r\x12\x16\n\x0e\x63ube_decisions\x18\x04 \x01(\r\x12\x1a\n\x12\x63hequer_error_rate\x18\x05 \x01(\x01\x12\x17\n\x0f\x63ube_error_rate\x18\x06 \x01(\x01\x12\x12\n\nerror_rate\x18\x07 \x01(\x01\x12\x19\n\x11snowie_error_rate\x18\x08 \x01(\x01\x12\n\n\x02pr\x18\t \x01(\x01\x12\x11\n\tluck_rate\x18\n \x01(\x01\x12\x0e\n\x06rating\x18\x0b \x01(\t\x12\x15\n\rchequer_error\x18\x0c \x01(\x01\x12\x12\n\ncube_error\x18\r \x01(\x01\x12\x0c\n\x04luck\x18\x0e \x01(\x01\">\n\x0fMatchStatistics\x12+\n\x07players\x18\x01 \x03(\x0b\x32\x1a.tavli.v1.PlayerStatistics\"\xaf\x01\n\x14\x41nalyzeMatchResponse\x12.\n\x08progress\x18\x01 \x01(\x0b\x32\x1a.tavli.v1.AnalysisProgressH\x00\x12.\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0b\x32\x1a.tavli.v1.AnalyzedDecisionH\x00\x12/\n\nstatistics\x18\x03 \x01(\x0b\x32\x19.tavli.v1.MatchStatisticsH\x00\x42\x06\n\x04item*W\n\tCubeOwner\x12\x1a\n\x16\x43UBE_OWNER_UNSPECIFIED\x10\x00\x12\x15\n\x11\x43UBE_OWNER_PLAYER\x10\x01\x12\x17\n\x13\x43UBE_OWNER_OPPONENT\x10\x02*\x98\x01\n\nCubeAction\x12\x1b\n\x17\x43UBE_ACTION_UNSPECIFIED\x10\x00\x12\x19\n\x15\x43UBE_ACTION_NO_DOUBLE\x10\x01\x12\x1b\n\x17\x43UBE_ACTION_DOUBLE_TAKE\x10\x02\x12\x1b\n\x17\x43UBE_ACTION_DOUBLE_PASS\x10\x03\x12\x18\n\x14\x43UBE_ACTION_TOO_GOOD\x10\x04*]\n\x0c\x43ubeResponse\x12\x1d\n\x19\x43UBE_RESPONSE_UNSPECIFIED\x10\x00\x12\x16\n\x12\x43UBE_RESPONSE_TAKE\x10\x01\x12\x16\n\x12\x43UBE_RESPONSE_PASS\x10\x02*`\n\x0c\x44\x65\x63isionKind\x12\x1d\n\x19\x44\x45\x43ISION_KIND_UNSPECIFIED\x10\x00\x12\x19\n\x15\x44\x45\x43ISION_KIND_CHEQUER\x10\x01\x12\x16\n\x12\x44\x45\x43ISION_KIND_CUBE\x10\x02\x32\xed\x02\n\x0f\x41nalysisService\x12Y\n\x10\x45valuatePosition\x12!.tavli.v1.EvaluatePositionRequest\x1a\".tavli.v1.EvaluatePositionResponse\x12V\n\x0fListRankedPlays\x12 .tavli.v1.ListRankedPlaysRequest\x1a!.tavli.v1.ListRankedPlaysResponse\x12V\n\x0fGetCubeDecision\x12 .tavli.v1.GetCubeDecisionRequest\x1a!.tavli.v1.GetCubeDecisionResponse\x12O\n\x0c\x41nalyzeMatch\x12\x1d.tavli.v1.AnalyzeMatchRequest\x1a\x1e.tavli.v1.AnalyzeMatchResponse0\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'tavli.v1.analysis_service_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_CUBEOWNER']._serialized_start=2269
-  _globals['_CUBEOWNER']._serialized_end=2356
-  _globals['_CUBEACTION']._serialized_start=2359
-  _globals['_CUBEACTION']._serialized_end=2511
-  _globals['_CUBERESPONSE']._serialized_start=2513
-  _globals['_CUBERESPONSE']._serialized_end=2606
-  _globals['_DECISIONKIND']._serialized_start=2608
-  _globals['_DECISIONKIND']._serialized_end=2704
+  _globals['_CUBEOWNER']._serialized_start=2302
+  _globals['_CUBEOWNER']._serialized_end=2389
+  _globals['_CUBEACTION']._serialized_start=2392
+  _globals['_CUBEACTION']._serialized_end=2544
+  _globals['_CUBERESPONSE']._serialized_start=2546
+  _globals['_CUBERESPONSE']._serialized_end=2639
+  _globals['_DECISIONKIND']._serialized_start=2641
+  _globals['_DECISIONKIND']._serialized_end=2737
   _globals['_GAMECONTEXT']._serialized_start=97
-  _globals['_GAMECONTEXT']._serialized_end=272
-  _globals['_OUTCOMES']._serialized_start=275
-  _globals['_OUTCOMES']._serialized_end=453
-  _globals['_EVALUATEPOSITIONREQUEST']._serialized_start=456
-  _globals['_EVALUATEPOSITIONREQUEST']._serialized_end=595
-  _globals['_EVALUATEPOSITIONRESPONSE']._serialized_start=597
-  _globals['_EVALUATEPOSITIONRESPONSE']._serialized_end=710
-  _globals['_LISTRANKEDPLAYSREQUEST']._serialized_start=713
-  _globals['_LISTRANKEDPLAYSREQUEST']._serialized_end=865
-  _globals['_RANKEDPLAY']._serialized_start=867
-  _globals['_RANKEDPLAY']._serialized_end=939
-  _globals['_LISTRANKEDPLAYSRESPONSE']._serialized_start=941
-  _globals['_LISTRANKEDPLAYSRESPONSE']._serialized_end=1003
-  _globals['_GETCUBEDECISIONREQUEST']._serialized_start=1006
-  _globals['_GETCUBEDECISIONREQUEST']._serialized_end=1144
-  _globals['_GETCUBEDECISIONRESPONSE']._serialized_start=1147
-  _globals['_GETCUBEDECISIONRESPONSE']._serialized_end=1359
-  _globals['_ANALYZEMATCHREQUEST']._serialized_start=1361
-  _globals['_ANALYZEMATCHREQUEST']._serialized_end=1463
-  _globals['_ANALYSISPROGRESS']._serialized_start=1465
-  _globals['_ANALYSISPROGRESS']._serialized_end=1516
-  _globals['_ANALYZEDDECISION']._serialized_start=1519
-  _globals['_ANALYZEDDECISION']._serialized_end=1723
-  _globals['_PLAYERSTATISTICS']._serialized_start=1726
-  _globals['_PLAYERSTATISTICS']._serialized_end=2025
-  _globals['_MATCHSTATISTICS']._serialized_start=2027
-  _globals['_MATCHSTATISTICS']._serialized_end=2089
-  _globals['_ANALYZEMATCHRESPONSE']._serialized_start=2092
-  _globals['_ANALYZEMATCHRESPONSE']._serialized_end=2267
-  _globals['_ANALYSISSERVICE']._serialized_start=2707
-  _globals['_ANALYSISSERVICE']._serialized_end=3072
+  _globals['_GAMECONTEXT']._serialized_end=305
+  _globals['_OUTCOMES']._serialized_start=308
+  _globals['_OUTCOMES']._serialized_end=486
+  _globals['_EVALUATEPOSITIONREQUEST']._serialized_start=489
+  _globals['_EVALUATEPOSITIONREQUEST']._serialized_end=628
+  _globals['_EVALUATEPOSITIONRESPONSE']._serialized_start=630
+  _globals['_EVALUATEPOSITIONRESPONSE']._serialized_end=743
+  _globals['_LISTRANKEDPLAYSREQUEST']._serialized_start=746
+  _globals['_LISTRANKEDPLAYSREQUEST']._serialized_end=898
+  _globals['_RANKEDPLAY']._serialized_start=900
+  _globals['_RANKEDPLAY']._serialized_end=972
+  _globals['_LISTRANKEDPLAYSRESPONSE']._serialized_start=974
+  _globals['_LISTRANKEDPLAYSRESPONSE']._serialized_end=1036
+  _globals['_GETCUBEDECISIONREQUEST']._serialized_start=1039
+  _globals['_GETCUBEDECISIONREQUEST']._serialized_end=1177
+  _globals['_GETCUBEDECISIONRESPONSE']._serialized_start=1180
+  _globals['_GETCUBEDECISIONRESPONSE']._serialized_end=1392
+  _globals['_ANALYZEMATCHREQUEST']._serialized_start=1394
+  _globals['_ANALYZEMATCHREQUEST']._serialized_end=1496
+  _globals['_ANALYSISPROGRESS']._serialized_start=1498
+  _globals['_ANALYSISPROGRESS']._serialized_end=1549
+  _globals['_ANALYZEDDECISION']._serialized_start=1552
+  _globals['_ANALYZEDDECISION']._serialized_end=1756
+  _globals['_PLAYERSTATISTICS']._serialized_start=1759
+  _globals['_PLAYERSTATISTICS']._serialized_end=2058
+  _globals['_MATCHSTATISTICS']._serialized_start=2060
+  _globals['_MATCHSTATISTICS']._serialized_end=2122
+  _globals['_ANALYZEMATCHRESPONSE']._serialized_start=2125
+  _globals['_ANALYZEMATCHRESPONSE']._serialized_end=2300
+  _globals['_ANALYSISSERVICE']._serialized_start=2740
+  _globals['_ANALYSISSERVICE']._serialized_end=3105
 # @@protoc_insertion_point(module_scope)

@@ -50,7 +50,7 @@ DECISION_KIND_CHEQUER: DecisionKind
 DECISION_KIND_CUBE: DecisionKind
 
 class GameContext(_message.Message):
-    __slots__ = ("match_length", "player_score", "opponent_score", "crawford", "cube_value", "cube_owner", "plies")
+    __slots__ = ("match_length", "player_score", "opponent_score", "crawford", "cube_value", "cube_owner", "plies", "jacoby", "beavers")
     MATCH_LENGTH_FIELD_NUMBER: _ClassVar[int]
     PLAYER_SCORE_FIELD_NUMBER: _ClassVar[int]
     OPPONENT_SCORE_FIELD_NUMBER: _ClassVar[int]
@@ -58,6 +58,8 @@ class GameContext(_message.Message):
     CUBE_VALUE_FIELD_NUMBER: _ClassVar[int]
     CUBE_OWNER_FIELD_NUMBER: _ClassVar[int]
     PLIES_FIELD_NUMBER: _ClassVar[int]
+    JACOBY_FIELD_NUMBER: _ClassVar[int]
+    BEAVERS_FIELD_NUMBER: _ClassVar[int]
     match_length: int
     player_score: int
     opponent_score: int
@@ -65,7 +67,9 @@ class GameContext(_message.Message):
     cube_value: int
     cube_owner: CubeOwner
     plies: int
-    def __init__(self, match_length: _Optional[int] = ..., player_score: _Optional[int] = ..., opponent_score: _Optional[int] = ..., crawford: _Optional[bool] = ..., cube_value: _Optional[int] = ..., cube_owner: _Optional[_Union[CubeOwner, str]] = ..., plies: _Optional[int] = ...) -> None: ...
+    jacoby: bool
+    beavers: bool
+    def __init__(self, match_length: _Optional[int] = ..., player_score: _Optional[int] = ..., opponent_score: _Optional[int] = ..., crawford: _Optional[bool] = ..., cube_value: _Optional[int] = ..., cube_owner: _Optional[_Union[CubeOwner, str]] = ..., plies: _Optional[int] = ..., jacoby: _Optional[bool] = ..., beavers: _Optional[bool] = ...) -> None: ...
 
 class Outcomes(_message.Message):
     __slots__ = ("player_wins", "player_wins_gammon", "player_wins_backgammon", "opponent_wins", "opponent_wins_gammon", "opponent_wins_backgammon")
