@@ -132,6 +132,36 @@ def gnubg_selfplay_match(
     return path
 
 
+def gnubg_selfplay_money_game(path: Path, *, seed: int, noise: float) -> Path:
+    """Have gnubg play one money game with the Jacoby rule against itself (noisy players, as
+    gnubg_selfplay_match's) and export it to `path`, with the tag that says the game had the
+    Jacoby rule (gnubg's own .mat export does not say it)."""
+    path.unlink(missing_ok=True)
+    output = _run_gnubg(
+        [
+            "set rng mersenne",
+            f"set seed {seed}",
+            "set player both gnubg",
+            "set player both chequerplay evaluation plies 0",
+            "set player both cubedecision evaluation plies 0",
+            f"set player both chequerplay evaluation noise {noise}",
+            f"set player both cubedecision evaluation noise {noise}",
+            "set display off",
+            "set jacoby on",
+            "set automatic game off",  # one game, not a session without end
+            "new session",
+            f"set player 0 name {SELFPLAY_NAMES[0]}",
+            f"set player 1 name {SELFPLAY_NAMES[1]}",
+            f"export match mat {_quoted(path)}",
+        ]
+    )
+    if not path.is_file():
+        raise RuntimeError(f"gnubg exported no game to {path}; it printed:\n{output[-2000:]}")
+    _remove_event_date(path)
+    path.write_text('; [Jacoby "On"]\n' + path.read_text())
+    return path
+
+
 def _run_gnubg(commands: Sequence[str], *, timeout: float = TIMEOUT_SECONDS) -> str:
     """Run one gnubg process on `commands` and return all it printed, stderr merged into stdout."""
     with tempfile.TemporaryDirectory(prefix="gnubg-home-") as home:
@@ -222,19 +252,29 @@ _STATISTICS = {
     "unforced moves": ("Chequerplay statistics", r"Unforced moves\s+(\d+)\s+(\d+)"),
     "chequer error rate": (
         "Chequerplay statistics",
-        r"Error rate mEMG \(MWC\)\s+([+-]?[\d.]+).*?\)\s+([+-]?[\d.]+)",
+        r"Error rate mEMG \((?:MWC|Points)\)\s+([+-]?[\d.]+).*?\)\s+([+-]?[\d.]+)",
     ),
-    "luck rate": ("Luck statistics", r"Luck rate mEMG \(MWC\)\s+([+-]?[\d.]+).*?\)\s+([+-]?[\d.]+)"),
+    "luck rate": (
+        "Luck statistics",
+        r"Luck rate mEMG \((?:MWC|Points)\)\s+([+-]?[\d.]+).*?\)\s+([+-]?[\d.]+)",
+    ),
     "close cube decisions": ("Cube statistics", r"Close or actual cube decisions\s+(\d+)\s+(\d+)"),
-    "cube error rate": ("Cube statistics", r"Error rate mEMG \(MWC\)\s+([+-]?[\d.]+).*?\)\s+([+-]?[\d.]+)"),
-    "error rate": ("Overall statistics", r"Error rate mEMG \(MWC\)\s+([+-]?[\d.]+).*?\)\s+([+-]?[\d.]+)"),
+    "cube error rate": (
+        "Cube statistics",
+        r"Error rate mEMG \((?:MWC|Points)\)\s+([+-]?[\d.]+).*?\)\s+([+-]?[\d.]+)",
+    ),
+    "error rate": (
+        "Overall statistics",
+        r"Error rate mEMG \((?:MWC|Points)\)\s+([+-]?[\d.]+).*?\)\s+([+-]?[\d.]+)",
+    ),
 }
 
 
-def gnubg_analysis(path: Path, *, plies: int) -> GnubgAnalysis:
+def gnubg_analysis(path: Path, *, plies: int, jacoby: bool = False) -> GnubgAnalysis:
     """Have gnubg analyse the match at `path` at `plies` (chequer play and cube, cubeful, one
     thread) and read its judgement from its text export (one file a game, the match's
-    statistics in the last)."""
+    statistics in the last). A money session is analysed with the Jacoby rule if `jacoby`
+    (gnubg takes it from its settings, not from the file)."""
     with tempfile.TemporaryDirectory(prefix="gnubg-analysis-") as folder:
         export = Path(folder) / "match.txt"
         _run_gnubg(
@@ -245,6 +285,7 @@ def gnubg_analysis(path: Path, *, plies: int) -> GnubgAnalysis:
                 f"set analysis cubedecision evaluation plies {plies}",
                 "set analysis cubedecision evaluation cubeful on",
                 "set export moves number 1000",  # every play ranked, so the played one is listed
+                f"set jacoby {'on' if jacoby else 'off'}",
                 f"import mat {_quoted(path)}",
                 "analyse match",
                 f"export match text {_quoted(export)}",
@@ -264,7 +305,8 @@ def gnubg_analysis(path: Path, *, plies: int) -> GnubgAnalysis:
 
 
 def _match_statistics(text: str) -> tuple[dict[str, float], dict[str, float]]:
-    match_part = text[text.index("Match statistics") :]
+    heading = "Match statistics" if "Match statistics" in text else "Session statistics"  # money play
+    match_part = text[text.index(heading) :]
     players: tuple[dict[str, float], dict[str, float]] = ({}, {})
     for name, (section, pattern) in _STATISTICS.items():
         found = re.search(pattern, match_part[match_part.index(section) :])
