@@ -367,6 +367,27 @@ class TavliClient:
 
     # --- analysis ---------------------------------------------------------------------------
 
+    def ranked_plays(
+        self,
+        variant: VariantName,
+        position_id: str,
+        dice: tuple[int, int],
+        context: analysis_pb2.GameContext | None = None,
+    ) -> list[analysis_pb2.RankedPlay]:
+        """GNU Backgammon's ranking of the roll's legal plays in a position seen from the side on
+        roll, best first, in the match or money game ``context`` gives (money play, centred
+        cube and 0 plies without it).
+
+        :raises TavliServerError: as AnalysisService.ListRankedPlays fails (NO_EVALUATOR, ...).
+        """
+        request = analysis_pb2.ListRankedPlaysRequest(
+            variant=VARIANT_ENUMS[variant],
+            position=board_pb2.Position(position_id=position_id),
+            dice=list(dice),
+            context=context,
+        )
+        return list(_call(self.analysis.ListRankedPlays, request, timeout=self.timeout).plays)
+
     def analyze_match(
         self,
         *,

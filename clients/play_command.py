@@ -51,8 +51,9 @@ from tavli.engine.clock import ClockRules
 from tavli.engine.errors import InvalidMatchIdError
 from tavli.engine.match_id import GameStatus, MatchInfo, Resignation
 from tavli.engine.rules import TAVLI, Backgammons, MatchOpenings, MatchVariant, Opening, RuleSet
-from tavli.engine.variant import GameResult
-from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
+from tavli.engine.variant import GameResult, Variant
+from tavli.server.analysis.questions import EVALUATED
+from tavli.v1 import analysis_service_pb2 as analysis_pb2, board_pb2, games_service_pb2 as games_pb2
 
 _RESULT_WORDS = {
     board_pb2.GAME_RESULT_SINGLE: "a single game",
@@ -71,6 +72,7 @@ _VARIANT_TITLES = {
 }
 """The games of a tavli match by name, as the session announces each."""
 """The variants played with the cube, in words: "backgammon"."""
+HINT_PLIES = 2  # how far GNU Backgammon looks ahead for a hint: its strongest, a few hundredths of a second
 _BOT_ACTIONS_IN_A_ROW = 1000  # a bot acting more often than this without the person is stuck
 _ENDED_BY = {
     games_pb2.GAME_END_DROP: ", by a dropped double",
@@ -773,18 +775,46 @@ class PlaySession:
         return f"{', '.join(most)} or {last}" if most else last
 
     def _hint(self) -> str:
+        """GNU Backgammon's best play and the next best, from the server's evaluator; the
+        heuristic bot's choice, said as such, where the game has no evaluator."""
         game = self.game
         variant = variant_of(game)
-        position = position_of(game)
         dice = (int(game.dice[0]), int(game.dice[1]))
-        plays = list(variant.legal_plays(position, dice))
-        adviser = bots.create("heuristic", seed=0)
-        best = adviser.choose_play(variant, position, dice, plays)
+        why_not = _no_evaluator(variant)
+        if why_not is None:
+            try:
+                ranked = self.client.ranked_plays(
+                    variant.name, game.position_id, dice, self._evaluator_context()
+                )
+            except TavliServerError as error:
+                why_not = f"GNU Backgammon cannot be asked ({error.message})"
+            else:
+                return _ranked_in_words(ranked)
+        plays = list(variant.legal_plays(position_of(game), dice))
+        best = bots.create("heuristic", seed=0).choose_play(variant, position_of(game), dice, plays)
         others = len(plays) - 1
         return (
-            f"The heuristic bot would play {best.notation() or '(no move)'}"
+            f"{why_not}. The heuristic bot would play {best.notation() or '(no move)'}"
             f" ({others} other legal play{'s' if others != 1 else ''})."
         )
+
+    def _evaluator_context(self) -> analysis_pb2.GameContext:
+        """The game as the evaluator is asked it, from the person's side (on roll)."""
+        game, rule_set = self.game, self.game.rule_set
+        owner = analysis_pb2.CUBE_OWNER_UNSPECIFIED
+        if game.cube_owner != games_pb2.SEAT_UNSPECIFIED:
+            mine = game.cube_owner == self.human.seat
+            owner = analysis_pb2.CUBE_OWNER_PLAYER if mine else analysis_pb2.CUBE_OWNER_OPPONENT
+        context = analysis_pb2.GameContext(
+            cube_value=max(game.cube_value, 1), cube_owner=owner, plies=HINT_PLIES
+        )
+        if rule_set.match_length:
+            context.match_length = rule_set.match_length
+            context.player_score, context.opponent_score = self._score()
+            context.crawford = game.crawford
+        else:
+            context.jacoby, context.beavers = rule_set.jacoby, rule_set.beavers
+        return context
 
     def _who(self, seat: int) -> str:
         return "You" if seat == self.human.seat else f"The {self.bot_name}"
@@ -813,6 +843,30 @@ class PlaySession:
 
 
 # --- the clocks --------------------------------------------------------------------------------
+
+
+def _no_evaluator(variant: Variant) -> str | None:
+    """Why GNU Backgammon cannot judge a play in ``variant``, or None where it can: it knows
+    standard backgammon and nackgammon, with hit-and-run allowed in the home board."""
+    if variant.gnubg_variant not in EVALUATED:
+        return f"GNU Backgammon does not evaluate {variant.title}"
+    if getattr(variant, "home_hit_and_run", "ALLOWED") != "ALLOWED":
+        return f"GNU Backgammon does not know {variant.title} with hit-and-run forbidden"
+    return None
+
+
+def _ranked_in_words(ranked: list[analysis_pb2.RankedPlay]) -> str:
+    """The best play with its equity and the next best with what it gives up."""
+    best = ranked[0]
+    if not best.play.notation:
+        return "The roll cannot be played."
+    said = f"GNU Backgammon's best play: {best.play.notation} (equity {best.equity:+.3f})"
+    if len(ranked) == 1:
+        return f"{said}, the only legal play."
+    runner_up = ranked[1]
+    return (
+        f"{said}; next best {runner_up.play.notation} ({runner_up.equity:+.3f}, {runner_up.loss:.3f} worse)."
+    )
 
 
 def clocks_at(

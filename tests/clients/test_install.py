@@ -380,11 +380,16 @@ def _answer(shown: str) -> str:
     prompt = shown.rsplit("\n", 1)[-1]
     if prompt.startswith("Your play with"):
         hint = re.search(
-            r"^The heuristic bot would play (.+) \(\d+ other legal plays?\)\.$", shown, re.MULTILINE
+            r"^(?:GNU Backgammon's best play: (.+?) \(equity"
+            r"|.*The heuristic bot would play (.+) \(\d+ other legal plays?\)\.$"
+            r"|The roll cannot be played\.$)",
+            shown,
+            re.MULTILINE,
         )
         if hint is None:
             return "hint"
-        return "" if hint.group(1) == "(no move)" else hint.group(1)
+        play = hint.group(1) or hint.group(2) or ""
+        return "" if play == "(no move)" else play
     for start, answer in ANSWERS:
         if start in prompt:
             return answer

@@ -21,13 +21,13 @@ from tavli.clients.board_view import Clocks, Table, clock_time, draw, draw_clock
 from tavli.clients.bots.base import ResignLevel, Situation
 from tavli.clients.bots.random_bot import RandomBot
 from tavli.clients.client import TavliClient
-from tavli.clients.play_command import PlayOptions, PlaySession, clocks_at
+from tavli.clients.play_command import HINT_PLIES, PlayOptions, PlaySession, clocks_at
 from tavli.engine import BACKGAMMON, LONG_NARDI, Position
 from tavli.engine.clock import ClockRules
 from tavli.engine.match_id import MatchInfo
 from tavli.engine.variant import VariantName
 from tavli.server.app import ServerConfig, create_server
-from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
+from tavli.v1 import analysis_service_pb2 as analysis_pb2, board_pb2, games_service_pb2 as games_pb2
 
 START_BOARD = """\
  Backgammon      Position ID: 4HPwATDgc/ABMA
@@ -507,6 +507,48 @@ def test_the_board_matches_gnubgs_own_show_board(
     ).splitlines()
     assert gnubg_board[0].startswith(" GNU Backgammon  Position ID:")
     assert ours[:15] == gnubg_board
+
+
+HINT = re.compile(
+    r" Position ID: (?P<position>\S+)\n(?:.*\n)*?.*Rolled (?P<dice>\d\d)(?:.*\n)*?"
+    r"GNU Backgammon's best play: (?P<best>.+?) \(equity (?P<equity>[+-]\d\.\d{3})\); "
+    r"next best (?P<next>.+?) \((?P<next_equity>[+-]\d\.\d{3}), (?P<loss>\d\.\d{3}) worse\)\.$",
+    re.MULTILINE,
+)
+
+
+def test_a_hint_is_gnu_backgammons_best_play_with_its_equity_and_the_next_best(client: TavliClient) -> None:
+    output = io.StringIO()
+    person = ScriptedPerson(client, output, plays_to_make=1, first_answers={"Your play with": "hint"})
+    session = PlaySession(
+        client, bots.create("random", seed=5), PlayOptions(dice_seed="hint-1"), input=person, output=output
+    )
+    assert session.run() == 0
+    hint = HINT.search(output.getvalue())
+    assert hint is not None, output.getvalue()
+    dice = (int(hint["dice"][0]), int(hint["dice"][1]))
+    ranked = client.ranked_plays(
+        "backgammon", hint["position"], dice, analysis_pb2.GameContext(plies=HINT_PLIES)
+    )
+    assert (hint["best"], hint["next"]) == (ranked[0].play.notation, ranked[1].play.notation)
+    assert float(hint["equity"]) == pytest.approx(ranked[0].equity, abs=0.0005)
+    assert float(hint["loss"]) == pytest.approx(ranked[1].loss, abs=0.0005) and ranked[1].loss >= 0
+    assert "heuristic bot would play" not in output.getvalue()
+
+
+def test_a_hint_where_gnu_backgammon_has_no_evaluator_says_so_and_names_the_heuristic_bots_play(
+    client: TavliClient,
+) -> None:
+    output = io.StringIO()
+    person = ScriptedPerson(client, output, plays_to_make=1, first_answers={"Your play with": "hint"})
+    options = PlayOptions(variant="plakoto", match_length=1, dice_seed="hint-plakoto")
+    assert PlaySession(client, bots.create("random", seed=5), options, input=person, output=output).run() == 0
+    assert re.search(
+        r"^GNU Backgammon does not evaluate plakoto\. "
+        r"The heuristic bot would play \S.* \(\d+ other legal plays?\)\.$",
+        output.getvalue(),
+        re.MULTILINE,
+    ), output.getvalue()
 
 
 def test_board_redraws_and_quit_leaves_the_table(client: TavliClient) -> None:
