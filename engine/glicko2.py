@@ -77,9 +77,10 @@ def _volatility(phi: float, sigma: float, variance: float, delta: float, tau: fl
 
     def f(x: float) -> float:
         e_x = math.exp(x)
-        return e_x * (delta**2 - phi**2 - variance - e_x) / (2.0 * (phi**2 + variance + e_x) ** 2) - (
-            x - a
-        ) / tau**2
+        return (
+            e_x * (delta**2 - phi**2 - variance - e_x) / (2.0 * (phi**2 + variance + e_x) ** 2)
+            - (x - a) / tau**2
+        )
 
     low = a
     if delta**2 > phi**2 + variance:

@@ -44,6 +44,7 @@ from tavli.server.logs import RpcLogInterceptor
 from tavli.server.quotas import QuotaLimits, Quotas
 from tavli.server.reflection import enable_reflection
 from tavli.server.rules_servicer import RulesServicer
+from tavli.server.sql_store import SqlStore
 from tavli.server.sqlite_store import SqliteStore
 from tavli.server.startup import StartupError, check_port, host_port
 from tavli.server.store import MemoryStore, Store
@@ -304,15 +305,24 @@ async def _store_and_key(config: ServerConfig) -> tuple[Store, ServerKey]:
     """
     if config.db is None:
         return MemoryStore(), ServerKey.fresh()
-    if isinstance(config.db, str):
+    return await asyncio.to_thread(open_store, config.db, config.key_file)
+
+
+def open_store(db: Path | str, key_file: Path | None) -> tuple[SqlStore, ServerKey]:
+    """The SQL store ``db`` names (a SQLite file, or a ``postgresql://`` URL) and the server key
+    that goes with it: ``key_file``, or for SQLite the file beside the database.
+
+    :raises StartupError: if either cannot be opened, or PostgreSQL is named without a key file.
+    """
+    if isinstance(db, str):
         from tavli.server.postgres_store import PostgresStore  # psycopg only where it is used
 
-        if config.key_file is None:
+        if key_file is None:
             raise StartupError("a PostgreSQL database needs --key-file: the server key every replica shares")
-        key = ServerKey.in_file(config.key_file)
-        return await asyncio.to_thread(PostgresStore, config.db), key
-    key = ServerKey.in_file(config.key_file) if config.key_file else ServerKey.beside(config.db)
-    return await asyncio.to_thread(SqliteStore, config.db), key
+        key = ServerKey.in_file(key_file)
+        return PostgresStore(db), key
+    key = ServerKey.in_file(key_file) if key_file else ServerKey.beside(db)
+    return SqliteStore(db), key
 
 
 def _hear_other_writes(store: Store, tables: Tables) -> None:
