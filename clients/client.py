@@ -202,6 +202,37 @@ def _call_again_while_unavailable(method: Any, request: Any, **kwargs: Any) -> A
     return _call(method, request, **kwargs)
 
 
+def with_api_key(channel: grpc.Channel, api_key: str) -> grpc.Channel:
+    """``channel`` with the metadata ``authorization: Bearer KEY`` on every call: each acts for
+    the account whose key ``api_key`` is (LadderService, and the seats of the games it starts)."""
+    return grpc.intercept_channel(channel, _ApiKey(api_key))
+
+
+class _ApiKey(
+    grpc.UnaryUnaryClientInterceptor,
+    grpc.UnaryStreamClientInterceptor,
+    grpc.StreamUnaryClientInterceptor,
+    grpc.StreamStreamClientInterceptor,
+):
+    def __init__(self, api_key: str) -> None:
+        self._metadata = ("authorization", f"Bearer {api_key}")
+
+    def _with_key(self, details: Any) -> Any:
+        return details._replace(metadata=[*(details.metadata or ()), self._metadata])
+
+    def intercept_unary_unary(self, continuation: Any, details: Any, request: Any) -> Any:
+        return continuation(self._with_key(details), request)
+
+    def intercept_unary_stream(self, continuation: Any, details: Any, request: Any) -> Any:
+        return continuation(self._with_key(details), request)
+
+    def intercept_stream_unary(self, continuation: Any, details: Any, requests: Any) -> Any:
+        return continuation(self._with_key(details), requests)
+
+    def intercept_stream_stream(self, continuation: Any, details: Any, requests: Any) -> Any:
+        return continuation(self._with_key(details), requests)
+
+
 @dataclass
 class TavliClient:
     """A connection to a tavli server."""
@@ -218,12 +249,14 @@ class TavliClient:
         self.analysis = analysis_service_pb2_grpc.AnalysisServiceStub(self.channel)
 
     @classmethod
-    def connect(cls, address: str | Sequence[str], *, timeout: float = 30.0) -> TavliClient:
+    def connect(
+        cls, address: str | Sequence[str], *, timeout: float = 30.0, api_key: str | None = None
+    ) -> TavliClient:
         """Connect without TLS to ``host:port``, or to several replicas' addresses at once
-        (:func:`balanced_channel`); use :class:`TavliClient` with your own channel for TLS."""
-        if isinstance(address, str):
-            return cls(grpc.insecure_channel(address), timeout=timeout)
-        return cls(balanced_channel(address), timeout=timeout)
+        (:func:`balanced_channel`); use :class:`TavliClient` with your own channel for TLS.
+        ``api_key``: every call acts for the account whose key it is (:func:`with_api_key`)."""
+        channel = grpc.insecure_channel(address) if isinstance(address, str) else balanced_channel(address)
+        return cls(channel if api_key is None else with_api_key(channel, api_key), timeout=timeout)
 
     def close(self) -> None:
         self.channel.close()

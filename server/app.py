@@ -31,6 +31,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from tavli.engine import core
 from tavli.server import logs
+from tavli.server.accounts import Accounts
 from tavli.server.admission import AdmissionInterceptor
 from tavli.server.analysis.pool import EvaluatorPool
 from tavli.server.analysis_servicer import AnalysisServicer
@@ -39,6 +40,9 @@ from tavli.server.errors import ErrorInterceptor, LimitReached
 from tavli.server.fair_queue import FairQueue
 from tavli.server.games_servicer import GamesServicer
 from tavli.server.keys import ServerKey
+from tavli.server.ladder import Ladder, LadderSettings
+from tavli.server.ladder_events import AccountEvents
+from tavli.server.ladder_servicer import LadderServicer
 from tavli.server.limits import RequestLimits, WebLimits
 from tavli.server.logs import RpcLogInterceptor
 from tavli.server.quotas import QuotaLimits, Quotas
@@ -58,6 +62,8 @@ from tavli.v1 import (
     bots_service_pb2_grpc,
     games_service_pb2,
     games_service_pb2_grpc,
+    ladder_service_pb2,
+    ladder_service_pb2_grpc,
     rules_service_pb2,
     rules_service_pb2_grpc,
 )
@@ -72,6 +78,7 @@ SERVICES = (
     analysis_service_pb2.DESCRIPTOR.services_by_name["AnalysisService"],
     games_service_pb2.DESCRIPTOR.services_by_name["GamesService"],
     bots_service_pb2.DESCRIPTOR.services_by_name["BotsService"],
+    ladder_service_pb2.DESCRIPTOR.services_by_name["LadderService"],
 )
 SERVICE_NAMES = tuple(service.full_name for service in SERVICES)
 
@@ -111,6 +118,7 @@ class ServerConfig:
     bot_patience_seconds: float = (
         PATIENCE_SECONDS  # a bot kept waiting this long leaves the table until its opponent acts
     )
+    ladder: LadderSettings = field(default_factory=LadderSettings)  # accounts, challenges, the ladder
 
 
 @dataclass
@@ -132,9 +140,11 @@ class Running:
     bot_seats: BotSeats
     evaluators: EvaluatorPool
     own_socket: Path  # the folder of the process's own socket (for the web port and the bots)
+    ladder: Ladder
     loop: asyncio.AbstractEventLoop
     web: WebPort | None = None
     thread: threading.Thread | None = None
+    ladder_sweep: asyncio.Future[None] | None = None
 
     @property
     def web_port(self) -> int | None:
@@ -147,6 +157,9 @@ class Running:
         await self.store_health.stop()
         await self.health.enter_graceful_shutdown()
         await asyncio.to_thread(self.bot_seats.close)
+        if self.ladder_sweep is not None:
+            self.ladder_sweep.cancel()
+        self.ladder.events.close()
         self.tables.close_watches()
         await self.timer.stop()
         if self.web is not None:
@@ -154,8 +167,11 @@ class Running:
         await self.server.stop(grace)
         self.evaluators.close()
         await self.tables.drain()
+        await self.ladder.stop()
         await asyncio.to_thread(self.checks.close)
         await asyncio.to_thread(self.store.close)
+        if self.ladder.records is not self.store:
+            await asyncio.to_thread(self.ladder.records.close)
         shutil.rmtree(self.own_socket, ignore_errors=True)
 
     def stop(self, grace: float | None = None) -> None:
@@ -183,11 +199,14 @@ async def start_server(config: ServerConfig) -> Running:
         shared=config.shared_store or isinstance(config.db, str),
         allow_seeded_dice=config.allow_seeded_dice,
         request_retention=config.request_retention_seconds,
-        on_over=quotas.release_game,
     )
     timer = Timer(tables)
     tables.on_deadline = timer.wake
-    _hear_other_writes(store, tables)
+    # The ladder's records are the store's; a server keeping games in memory keeps them in memory too.
+    records = store if isinstance(store, SqlStore) else SqliteStore(":memory:")
+    accounts = Accounts(records, key)
+    events = AccountEvents(records, key, streams_per_account=config.ladder.streams_per_account)
+    _hear_other_writes(store, tables, events)
     interceptors: list[grpc.aio.ServerInterceptor] = [
         ErrorInterceptor(),
         AdmissionInterceptor(config.limits, quotas, SERVICE_NAMES),
@@ -201,8 +220,24 @@ async def start_server(config: ServerConfig) -> Running:
     analysis_service_pb2_grpc.add_AnalysisServiceServicer_to_server(
         AnalysisServicer(evaluators, tables, quotas, checks), server
     )
-    games_servicer = GamesServicer(tables, quotas, checks, config.limits)
+    games_servicer = GamesServicer(
+        tables,
+        quotas,
+        checks,
+        config.limits,
+        guard=lambda name, seat, metadata: ladder.check_seat(name, seat, metadata),
+    )
     games_service_pb2_grpc.add_GamesServiceServicer_to_server(games_servicer, server)
+    ladder = Ladder(
+        records, tables, accounts, events, config.ladder, streaming=games_servicer.seat_streams.holds
+    )
+
+    def over(name: str) -> None:
+        quotas.release_game(name)
+        ladder.heard_over(name)
+
+    tables.on_over = over
+    ladder_service_pb2_grpc.add_LadderServiceServicer_to_server(LadderServicer(ladder, accounts), server)
     own_socket = Path(tempfile.mkdtemp(prefix="tavli-"))  # only this user may open it
     own_address = f"unix:{own_socket / 'native.sock'}"
     bot_seats = BotSeats(
@@ -260,8 +295,10 @@ async def start_server(config: ServerConfig) -> Running:
         bot_seats,
         evaluators,
         own_socket,
+        ladder,
         asyncio.get_running_loop(),
     )
+    running.ladder_sweep = asyncio.ensure_future(ladder.run())
     if config.web_port is not None:
         try:
             running.web = await _start_web_port(config, own_address, quotas)
@@ -325,12 +362,14 @@ def open_store(db: Path | str, key_file: Path | None) -> tuple[SqlStore, ServerK
     return SqliteStore(db), key
 
 
-def _hear_other_writes(store: Store, tables: Tables) -> None:
-    """Have a store that can tell of other processes' writes (PostgreSQL) tell ``tables``."""
+def _hear_other_writes(store: Store, tables: Tables, events: AccountEvents) -> None:
+    """Have a store that can tell of other processes' writes (PostgreSQL) tell ``tables`` (a
+    game's) and ``events`` (an account's)."""
     loop = asyncio.get_running_loop()
 
     def heard(name: str, count: int) -> None:
         loop.call_soon_threadsafe(tables.heard_of_write, name, count)
+        loop.call_soon_threadsafe(events.heard_of_write, name)
 
     store.listen(heard)
 
