@@ -30,7 +30,7 @@ import structlog
 
 from tavli.engine import TavliError
 from tavli.engine.clock import ClockRules
-from tavli.engine.events import Side, TimeRanOut
+from tavli.engine.events import SeedRevealed, Side, TimeRanOut
 from tavli.engine.game import ActionError
 from tavli.engine.glicko2 import Rating
 from tavli.engine.rules import RuleSet
@@ -466,7 +466,8 @@ class Ladder:
         winner = view.state.winner
         if winner is None:
             return
-        last = view.events[-1] if view.events else None
+        # The match's last action: what ended it (the seed of verifiable dice is revealed after it).
+        last = next((event for event in reversed(view.events) if not isinstance(event, SeedRevealed)), None)
         how = "claimed" if isinstance(last, TimeRanOut) and last.claimed else "played"
         await self._end(game, how, winner)
 
