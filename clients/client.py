@@ -46,6 +46,8 @@ from tavli.v1 import (
     board_pb2,
     games_service_pb2 as games_pb2,
     games_service_pb2_grpc,
+    ladder_service_pb2 as ladder_pb2,
+    ladder_service_pb2_grpc,
     match_record_pb2,
     rules_service_pb2 as rules_pb2,
     rules_service_pb2_grpc,
@@ -242,11 +244,13 @@ class TavliClient:
     rules: rules_service_pb2_grpc.RulesServiceStub = field(init=False)
     games: games_service_pb2_grpc.GamesServiceStub = field(init=False)
     analysis: analysis_service_pb2_grpc.AnalysisServiceStub = field(init=False)
+    ladder: ladder_service_pb2_grpc.LadderServiceStub = field(init=False)
 
     def __post_init__(self) -> None:
         self.rules = rules_service_pb2_grpc.RulesServiceStub(self.channel)
         self.games = games_service_pb2_grpc.GamesServiceStub(self.channel)
         self.analysis = analysis_service_pb2_grpc.AnalysisServiceStub(self.channel)
+        self.ladder = ladder_service_pb2_grpc.LadderServiceStub(self.channel)
 
     @classmethod
     def connect(
@@ -451,6 +455,58 @@ class TavliClient:
             SEAT_ALREADY_STREAMING).
         """
         return SeatStream(self, name, token, resume=resume)
+
+    # --- accounts, challenges and the ladder (a client connected with an API key) ------------
+
+    def account(self) -> ladder_pb2.Account:
+        """The account this client's key acts for."""
+        return _call(self.ladder.GetAccount, ladder_pb2.GetAccountRequest(), timeout=self.timeout).account
+
+    def join_ladder(self, member: bool = True) -> ladder_pb2.Account:
+        """Join the ladder (a bot's account), or leave it."""
+        request = ladder_pb2.SetLadderMemberRequest(member=member)
+        return _call(self.ladder.SetLadderMember, request, timeout=self.timeout).account
+
+    def events(self, after_event_id: int = 0) -> Iterator[ladder_pb2.StreamEventsResponse]:
+        """The account's event stream from the event after ``after_event_id`` (open until the
+        server ends it or the caller stops iterating): first the games in progress, then events.
+
+        :raises TavliServerError: if the server refuses or ends the stream.
+        """
+        call = self.ladder.StreamEvents(ladder_pb2.StreamEventsRequest(after_event_id=after_event_id))
+        try:
+            yield from call
+        except grpc.RpcError as error:
+            raise TavliServerError.from_rpc_error(error) from None
+        finally:
+            call.cancel()
+
+    def challenge(
+        self, opponent: str, rule_set: games_pb2.RuleSet, *, rated: bool = True
+    ) -> ladder_pb2.Challenge:
+        """Challenge the account ``opponent`` ("" for an open seek) to a match of ``rule_set``."""
+        request = ladder_pb2.CreateChallengeRequest(opponent=opponent, rule_set=rule_set, rated=rated)
+        return _call(self.ladder.CreateChallenge, request, timeout=self.timeout).challenge
+
+    def accept_challenge(self, name: str) -> ladder_pb2.LadderGame:
+        """Accept the challenge ``name``: the game it starts, with this account's seat token."""
+        request = ladder_pb2.AcceptChallengeRequest(name=name)
+        return _call(self.ladder.AcceptChallenge, request, timeout=self.timeout).game
+
+    def decline_challenge(self, name: str, reason: ladder_pb2.DeclineReason) -> ladder_pb2.Challenge:
+        request = ladder_pb2.DeclineChallengeRequest(name=name, reason=reason)
+        return _call(self.ladder.DeclineChallenge, request, timeout=self.timeout).challenge
+
+    def leaderboard(
+        self, variant: MatchVariant = "backgammon", *, bots: bool = True
+    ) -> list[ladder_pb2.LeaderboardEntry]:
+        """The first page of ``variant``'s leaderboard, of bots or of people."""
+        request = ladder_pb2.ListLeaderboardRequest(
+            variant=MATCH_VARIANT_ENUMS[variant],
+            kind=ladder_pb2.ACCOUNT_KIND_BOT if bots else ladder_pb2.ACCOUNT_KIND_HUMAN,
+            page_size=200,
+        )
+        return list(_call(self.ladder.ListLeaderboard, request, timeout=self.timeout).entries)
 
 
 @dataclass(frozen=True)

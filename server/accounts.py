@@ -29,6 +29,8 @@ from tavli.server.players import MOST_CHARACTERS
 from tavli.server.sql_store import SqlStore
 
 KEY_PREFIX = "tvk_"
+SERVER_BOT_PREFIX = "server-"
+"""How the handles of the accounts of the server's own bots begin; no other account's may."""
 KINDS = ("human", "bot")
 _HANDLE = re.compile(r"[a-z][a-z0-9_-]{2,23}")
 _METADATA_KEY = "authorization"
@@ -119,8 +121,11 @@ class Accounts:
         self.key = key
         self.clock = clock
 
-    def create(self, handle: str, display_name: str = "", kind: str = "human") -> tuple[AccountRecord, str]:
+    def create(
+        self, handle: str, display_name: str = "", kind: str = "human", *, server_bot: bool = False
+    ) -> tuple[AccountRecord, str]:
         """Make an account and its first key; returns both (the key, to be shown once).
+        ``server_bot``: the account of one of the server's own bots (its handle begins ``server-``).
 
         :raises InvalidHandle, BadRequest: for a handle or name that cannot be one.
         :raises HandleTakenError: if the handle is taken.
@@ -128,6 +133,8 @@ class Accounts:
         if kind not in KINDS:
             raise BadRequest(f"an account is one of {', '.join(KINDS)}")
         handle = handle_of(handle)
+        if handle.startswith(SERVER_BOT_PREFIX) != server_bot:
+            raise InvalidHandle(f"handles beginning {SERVER_BOT_PREFIX!r} are those of the server's own bots")
         account = AccountRecord(handle, display_name_of(display_name, handle), kind, False, self.clock())
         api_key = new_api_key()
         try:

@@ -42,6 +42,7 @@ from tavli.server.games_servicer import GamesServicer
 from tavli.server.keys import ServerKey
 from tavli.server.ladder import Ladder, LadderSettings
 from tavli.server.ladder_events import AccountEvents
+from tavli.server.ladder_pairing import Pairing
 from tavli.server.ladder_servicer import LadderServicer
 from tavli.server.limits import RequestLimits, WebLimits
 from tavli.server.logs import RpcLogInterceptor
@@ -298,7 +299,11 @@ async def start_server(config: ServerConfig) -> Running:
         ladder,
         asyncio.get_running_loop(),
     )
-    running.ladder_sweep = asyncio.ensure_future(ladder.run())
+    pairing = None
+    if config.ladder.pairing:
+        pairing = Pairing(ladder, bot_seats)
+        await pairing.enrol_server_bots()
+    running.ladder_sweep = asyncio.ensure_future(ladder.run(pairing))
     if config.web_port is not None:
         try:
             running.web = await _start_web_port(config, own_address, quotas)

@@ -35,7 +35,14 @@ from tavli.engine.game import ActionError
 from tavli.engine.glicko2 import Rating
 from tavli.engine.rules import RuleSet
 from tavli.server import convert
-from tavli.server.accounts import Accounts, MissingApiKey, NotYourSeat, UnknownApiKey, key_in
+from tavli.server.accounts import (
+    SERVER_BOT_PREFIX,
+    Accounts,
+    MissingApiKey,
+    NotYourSeat,
+    UnknownApiKey,
+    key_in,
+)
 from tavli.server.errors import BadRequest, LimitReached, ServiceError, StoreUnavailable
 from tavli.server.game_views import GameView
 from tavli.server.ladder_events import HEARTBEAT_SECONDS, AccountEvents
@@ -52,6 +59,11 @@ LONGEST_CHALLENGE_SECONDS = 24 * 3600.0
 _SWEEP_SECONDS = 1.0  # how often the sweep looks for challenges expired and games ended or abandoned
 _LISTED = 200  # the most open challenges ListChallenges answers
 _NOT_LADDER_GAMES_KEPT = 100_000
+
+
+def server_bot_handle(bot: str) -> str:
+    """The handle of the account the server's own bot ``bot`` plays the ladder as."""
+    return f"{SERVER_BOT_PREFIX}{bot}"
 
 
 def _default_rule_sets() -> tuple[RuleSet, ...]:
@@ -82,7 +94,7 @@ class LadderSettings:
     games_at_once: int = 1
     games_per_day: int = 500
     pair_seconds: float = 2.0
-    house_bots: tuple[str, ...] = ()
+    house_bots: tuple[str, ...] = ()  # the server's own bots on the ladder (``--ladder-bots``)
 
     def __post_init__(self) -> None:
         for name in ("challenges_per_account", "streams_per_account", "games_at_once", "games_per_day"):
@@ -171,6 +183,7 @@ class Ladder:
         self.streaming = streaming
         self.clock = clock
         self._tasks: set[asyncio.Future[Any]] = set()
+        self.server_bots = {server_bot_handle(bot) for bot in settings.house_bots}
         # Games known not to be the ladder's: a game is the ladder's from its creation or never.
         self._not_ladder_games: set[str] = set()
 
@@ -379,6 +392,10 @@ class Ladder:
                 self._not_ladder_games.clear()
             self._not_ladder_games.add(name)
             return
+        if game.how == "aborted":
+            raise GameAborted("this game was aborted before its first roll")
+        if game.seats[seat] in self.server_bots:
+            return  # the server's own bot: its token never leaves the server
         try:
             account = await self._in_store(self.accounts.holder_of, key_in(metadata))
         except (MissingApiKey, UnknownApiKey):
@@ -387,8 +404,6 @@ class Ladder:
             ) from None
         if account.handle != game.seats[seat]:
             raise NotYourSeat(f"seat {seat} of {name} is played by another account, not {account.handle}")
-        if game.how == "aborted":
-            raise GameAborted("this game was aborted before its first roll")
 
     async def abort(self, account: AccountRecord, name: str) -> GameView:
         """End ``account``'s game ``name`` before its first roll: nobody wins, nothing is rated.
