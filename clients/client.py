@@ -460,12 +460,12 @@ class TavliClient:
 
     def account(self) -> ladder_pb2.Account:
         """The account this client's key acts for."""
-        return _call(self.ladder.GetAccount, ladder_pb2.GetAccountRequest(), timeout=self.timeout).account
+        return _call(self.ladder.GetAccount, ladder_pb2.GetAccountRequest(), timeout=self.timeout).account  # type: ignore[no-any-return]
 
     def join_ladder(self, member: bool = True) -> ladder_pb2.Account:
         """Join the ladder (a bot's account), or leave it."""
         request = ladder_pb2.SetLadderMemberRequest(member=member)
-        return _call(self.ladder.SetLadderMember, request, timeout=self.timeout).account
+        return _call(self.ladder.SetLadderMember, request, timeout=self.timeout).account  # type: ignore[no-any-return]
 
     def events(self, after_event_id: int = 0) -> Iterator[ladder_pb2.StreamEventsResponse]:
         """The account's event stream from the event after ``after_event_id`` (open until the
@@ -486,16 +486,16 @@ class TavliClient:
     ) -> ladder_pb2.Challenge:
         """Challenge the account ``opponent`` ("" for an open seek) to a match of ``rule_set``."""
         request = ladder_pb2.CreateChallengeRequest(opponent=opponent, rule_set=rule_set, rated=rated)
-        return _call(self.ladder.CreateChallenge, request, timeout=self.timeout).challenge
+        return _call(self.ladder.CreateChallenge, request, timeout=self.timeout).challenge  # type: ignore[no-any-return]
 
     def accept_challenge(self, name: str) -> ladder_pb2.LadderGame:
         """Accept the challenge ``name``: the game it starts, with this account's seat token."""
         request = ladder_pb2.AcceptChallengeRequest(name=name)
-        return _call(self.ladder.AcceptChallenge, request, timeout=self.timeout).game
+        return _call(self.ladder.AcceptChallenge, request, timeout=self.timeout).game  # type: ignore[no-any-return]
 
     def decline_challenge(self, name: str, reason: ladder_pb2.DeclineReason) -> ladder_pb2.Challenge:
         request = ladder_pb2.DeclineChallengeRequest(name=name, reason=reason)
-        return _call(self.ladder.DeclineChallenge, request, timeout=self.timeout).challenge
+        return _call(self.ladder.DeclineChallenge, request, timeout=self.timeout).challenge  # type: ignore[no-any-return]
 
     def leaderboard(
         self, variant: MatchVariant = "backgammon", *, bots: bool = True

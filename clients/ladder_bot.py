@@ -9,6 +9,7 @@ its bot plays and declines the others (DECLINE_REASON_VARIANT).
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 import grpc
 import structlog
@@ -42,7 +43,7 @@ class LadderBot:
         self.after = 0  # the last event seen
         self._playing: dict[str, threading.Thread] = {}
         self._stopping = threading.Event()
-        self._events: grpc.Future | None = None  # the event stream open now
+        self._events: Any = None  # the event stream open now (a grpc call)
 
     def run(self) -> int:
         """Join the ladder and play until stopped (or ``games`` have ended); returns an exit status."""
@@ -54,7 +55,7 @@ class LadderBot:
                 except grpc.RpcError as error:
                     if self._stopping.is_set():
                         break
-                    if error.code() not in _FOLLOW_AGAIN:  # type: ignore[attr-defined]
+                    if error.code() not in _FOLLOW_AGAIN:
                         raise TavliServerError.from_rpc_error(error) from None
                     self._stopping.wait(_RECONNECT_SECONDS)
             for thread in list(self._playing.values()):
@@ -74,7 +75,7 @@ class LadderBot:
         self._events = self.client.ladder.StreamEvents(request)
         if self._stopping.is_set():
             self._events.cancel()
-        for response in self._events:  # type: ignore[attr-defined]
+        for response in self._events:
             for game in response.games_in_progress:
                 self._play(game)
             if response.HasField("event"):

@@ -70,6 +70,7 @@ from tavli.v1 import (
 )
 
 if TYPE_CHECKING:
+    from tavli.server.postgres_store import PostgresStore
     from tavli.server.web import WebPort
 
 log = structlog.get_logger("tavli.server")
@@ -171,7 +172,7 @@ class Running:
         await self.ladder.stop()
         await asyncio.to_thread(self.checks.close)
         await asyncio.to_thread(self.store.close)
-        if self.ladder.records is not self.store:
+        if not isinstance(self.store, SqlStore):  # the ladder's records are in memory of their own
             await asyncio.to_thread(self.ladder.records.close)
         shutil.rmtree(self.own_socket, ignore_errors=True)
 
@@ -350,7 +351,7 @@ async def _store_and_key(config: ServerConfig) -> tuple[Store, ServerKey]:
     return await asyncio.to_thread(open_store, config.db, config.key_file)
 
 
-def open_store(db: Path | str, key_file: Path | None) -> tuple[SqlStore, ServerKey]:
+def open_store(db: Path | str, key_file: Path | None) -> tuple[SqliteStore | PostgresStore, ServerKey]:
     """The SQL store ``db`` names (a SQLite file, or a ``postgresql://`` URL) and the server key
     that goes with it: ``key_file``, or for SQLite the file beside the database.
 

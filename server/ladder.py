@@ -23,7 +23,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import grpc
 import structlog
@@ -31,7 +31,7 @@ import structlog
 from tavli.engine import TavliError
 from tavli.engine.clock import ClockRules
 from tavli.engine.events import SeedRevealed, Side, TimeRanOut
-from tavli.engine.game import ActionError
+from tavli.engine.game import ActionError, other
 from tavli.engine.glicko2 import Rating
 from tavli.engine.rules import RuleSet
 from tavli.server import convert
@@ -53,6 +53,7 @@ from tavli.server.tables import Tables, rules_from_dict, rules_to_dict
 from tavli.v1 import ladder_service_pb2 as pb
 
 log = structlog.get_logger("tavli.server")
+T = TypeVar("T")
 
 TOO_MANY_CHALLENGES = "TOO_MANY_CHALLENGES"
 LONGEST_CHALLENGE_SECONDS = 24 * 3600.0
@@ -187,7 +188,7 @@ class Ladder:
         # Games known not to be the ladder's: a game is the ladder's from its creation or never.
         self._not_ladder_games: set[str] = set()
 
-    async def _in_store(self, call: Callable[..., Any], *arguments: Any) -> Any:
+    async def _in_store(self, call: Callable[..., T], *arguments: Any) -> T:
         return await asyncio.to_thread(call, *arguments)
 
     # --- challenges ----------------------------------------------------------------------------
@@ -374,7 +375,8 @@ class Ladder:
         for game in await self._in_store(self.records.games_in_progress, account.handle):
             with contextlib.suppress(ServiceError):  # a game whose start failed midway: not played
                 rules = (await self.tables.get(game.game)).state.rules
-                messages.append(self.game_message(game, game.seat_of(account.handle), rules, with_token=True))
+                seat = game.seats.index(account.handle)  # (its games are those it holds a seat of)
+                messages.append(self.game_message(game, seat, rules, with_token=True))
         return messages
 
     async def check_seat(self, name: str, seat: Side, metadata: Any) -> None:
@@ -437,7 +439,7 @@ class Ladder:
 
     async def _claim(self, game: LadderGameRecord, seat: int) -> GameView:
         token = self.events.key.seat_token(game.game, seat)
-        view = await self.tables.act(game.game, token, "", None, lambda match, side: match.claim(1 - side))
+        view = await self.tables.act(game.game, token, "", None, lambda match, side: match.claim(other(side)))
         await self.game_over(game.game)
         return view
 
@@ -453,7 +455,7 @@ class Ladder:
     async def _gone_for_less(self, game: LadderGameRecord, seat: int, view: GameView) -> float:
         """How much longer the player at ``seat`` must stay gone before the game may be claimed
         (0 or less: it has been gone long enough)."""
-        if self.streaming(game.game, seat) or game.seats[seat] in self.events.online():
+        if self.streaming(game.game, cast(Side, seat)) or game.seats[seat] in self.events.online():
             return self.settings.grace_seconds
         account = await self._in_store(self.accounts.get, game.seats[seat])
         last_seen = max(account.seen, view.updated, game.started)
