@@ -304,3 +304,45 @@ def test_a_game_is_aborted_before_its_first_roll_and_not_after(
         grpc.StatusCode.PERMISSION_DENIED,
         "NOT_YOUR_SEAT",
     )
+
+
+HOSTILE_TEXTS = (
+    "",
+    "\x00",
+    "x" * 5000,
+    "challenges/../../etc",
+    "games/" + "f" * 16,
+    "ALICE",
+    "accounts/bob",
+    "'; --",
+)
+
+
+@pytest.mark.parametrize("text", HOSTILE_TEXTS)
+def test_no_request_a_client_can_send_faults_the_ladder(
+    server: Running, channel: grpc.Channel, text: str
+) -> None:
+    alice = Caller(channel, make_account(server, "alice"))
+    make_account(server, "bob")
+    service = pb.DESCRIPTOR.services_by_name["LadderService"]
+    for method in service.methods:
+        if method.server_streaming:
+            continue
+        request_type = getattr(pb, method.input_type.name)
+        request = request_type()
+        for field in method.input_type.fields:
+            if field.type == field.TYPE_STRING:
+                setattr(request, field.name, text)
+            elif field.type == field.TYPE_ENUM:
+                setattr(request, field.name, 99)
+            elif field.type in (field.TYPE_UINT32, field.TYPE_UINT64):
+                setattr(request, field.name, 2**32 - 1)
+        # (a key is metadata: grpc's client itself refuses to send one holding NUL)
+        for caller in (alice, Caller(channel, text if text.isprintable() and text else "tvk_")):
+            try:
+                getattr(caller, method.name)(request)
+            except grpc.RpcError as error:
+                code, reason, domain = error_info(error)
+                assert code not in (grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN), (method.name, reason)
+                assert domain == "tavli" and reason
+    assert [account.handle for account in server.ladder.records.accounts()] == ["alice", "bob"]
