@@ -228,6 +228,7 @@ async def start_server(config: ServerConfig) -> Running:
         checks,
         config.limits,
         guard=lambda name, seat, metadata: ladder.check_seat(name, seat, metadata),
+        rematch_offered=lambda name, seat: ladder.rematch_offered(name, seat),
     )
     games_service_pb2_grpc.add_GamesServiceServicer_to_server(games_servicer, server)
     ladder = Ladder(

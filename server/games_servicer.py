@@ -12,9 +12,10 @@ import base64
 import binascii
 import hashlib
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
+from tavli.engine.events import Side
 from tavli.engine.game import ActionError
 from tavli.engine.match import Match
 from tavli.engine.matfile import SgfFormatError, export_mat, export_sgf
@@ -37,6 +38,10 @@ _BAD_PAGE_TOKEN = "page_token is not one this server gave"
 _MOST_PAGE_TOKEN_CHARS = 512
 
 
+async def _nobody_to_tell(name: str, seat: Side) -> None:
+    pass
+
+
 class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
     def __init__(
         self,
@@ -46,14 +51,18 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
         limits: RequestLimits | None = None,
         *,
         guard: SeatGuard = anyone_with_the_token,
+        rematch_offered: Callable[[str, Side], Awaitable[None]] = _nobody_to_tell,
     ) -> None:
         """``limits`` bound the messages of a seat stream after its first (the admission
         interceptor bounds every other request); imported records are checked among ``checks``;
-        ``guard`` refuses an action whose call may not act for its seat (besides its token)."""
+        ``guard`` refuses an action whose call may not act for its seat (besides its token);
+        ``rematch_offered(game, seat)`` hears of each rematch offered (the ladder tells the other
+        account)."""
         self.tables = tables
         self.quotas = quotas
         self.checks = checks
         self.guard = guard
+        self.rematch_offered = rematch_offered
         limits = limits or RequestLimits()
         self.seat_streams = SeatStreams(tables, quotas, limits, act=self.act, guard=guard)
 
@@ -195,7 +204,9 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
     async def OfferRematch(
         self, request: pb.OfferRematchRequest, context: Context
     ) -> pb.OfferRematchResponse:
-        return pb.OfferRematchResponse(game=await self._acted("OfferRematch", request, context))
+        game = await self._acted("OfferRematch", request, context)
+        await self.rematch_offered(game.name, await self.tables.seat(game.name, request.seat_token))
+        return pb.OfferRematchResponse(game=game)
 
     async def AcceptRematch(
         self, request: pb.AcceptRematchRequest, context: Context

@@ -461,6 +461,15 @@ class Ladder:
         last_seen = max(account.seen, view.updated, game.started)
         return last_seen + self.settings.grace_seconds - self.clock()
 
+    async def rematch_offered(self, name: str, seat: Side) -> None:
+        """The seat ``seat`` of game ``name`` offered a rematch: if it is a ladder game, tell the
+        other account. (A rematch is an unrated game of GamesService: both accounts take their
+        seats' tokens from AcceptRematch.)"""
+        game = await self._in_store(self.records.ladder_game, name)
+        if game is not None:
+            offered = pb.RematchOffered(game=name, offered_by=game.seats[seat])
+            await self.events.tell([(game.seats[other(seat)], _event(rematch_offered=offered))])
+
     # --- ends ----------------------------------------------------------------------------------
 
     def heard_over(self, name: str) -> None:

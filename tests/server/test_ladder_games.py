@@ -16,7 +16,7 @@ from tavli.server.app import Running
 from tavli.server.ladder import LadderSettings
 from tavli.v1 import board_pb2 as board_pb, games_service_pb2 as games_pb, ladder_service_pb2 as pb
 from tests.ladder_rig import Caller, EventReader, Glicko, events_of, glicko_after, make_account
-from tests.server_play import Policy, error_info, play_to_end, running_server
+from tests.server_play import RPC_TIMEOUT, Policy, error_info, play_to_end, running_server
 
 MATCH = games_pb.RuleSet(variant=board_pb.VARIANT_BACKGAMMON, match_length=1)
 QUICK = LadderSettings(heartbeat_seconds=0.1, grace_seconds=0.6)
@@ -99,6 +99,44 @@ def test_a_player_gone_past_the_grace_period_loses_as_on_time(quick: tuple[Runni
     winner = games_pb.SEAT_1 if game.seat == games_pb.SEAT_0 else games_pb.SEAT_0
     assert final.finished_games[-1].winner == winner
     assert final.finished_games[-1].ended_by == games_pb.GAME_END_TIME
+
+
+def test_a_rematch_offered_after_a_ladder_game_is_told_to_the_other_account(
+    quick: tuple[Running, grpc.Channel],
+) -> None:
+    running, channel = quick
+    alice, bob = (Caller(channel, make_account(running, handle)) for handle in ("alice", "bob"))
+    game = challenge_accepted(alice, bob, rated=False)
+    alice_events = EventReader(channel, alice.key)
+    alice_events.started()
+    bob_index = 0 if game.seat == games_pb.SEAT_0 else 1
+    alice_token = running.ladder.events.key.seat_token(game.game, 1 - bob_index)
+    address = f"127.0.0.1:{running.port}"
+    with (
+        TavliClient.connect(address, api_key=bob.key) as bob_client,
+        TavliClient.connect(address, api_key=alice.key) as alice_client,
+    ):
+        bob_seat = Seat(bob_client, game.game, bob_index, game.seat_token, games_pb.Game())  # type: ignore[arg-type]
+        alice_seat = Seat(alice_client, game.game, 1 - bob_index, alice_token, games_pb.Game())  # type: ignore[arg-type]
+        bob_seat.roll()
+        while bob_seat.game().phase != games_pb.PHASE_MATCH_OVER:  # bob resigns once he may
+            if games_pb.ACTION_RESIGN in bob_seat.legal_actions().actions:
+                bob_seat.resign("backgammon")
+                alice_seat.accept()
+            else:
+                legal = alice_seat.legal_actions()
+                if legal.plays:
+                    alice_seat.play(legal.plays[0].notation)
+                else:
+                    alice_seat.roll()
+        bob_client.games.OfferRematch(
+            games_pb.OfferRematchRequest(name=game.game, seat_token=game.seat_token), timeout=RPC_TIMEOUT
+        )
+    (ended,) = events_of(alice_events, "game_ended", 1)
+    assert not ended.game_ended.rated and ended.game_ended.winner == "alice"
+    (offered,) = events_of(alice_events, "rematch_offered", 1)
+    alice_events.close()
+    assert offered.rematch_offered.game == game.game and offered.rematch_offered.offered_by == "bob"
 
 
 def test_rated_matches_move_ratings_as_glicko_2_says_and_the_leaderboard_shows_them(
