@@ -441,6 +441,13 @@ class Ladder:
         token = self.events.key.seat_token(game.game, seat)
         view = await self.tables.act(game.game, token, "", None, lambda match, side: match.claim(other(side)))
         await self.game_over(game.game)
+        why = pb.LadderNotice(
+            reason="GONE_PAST_GRACE",
+            message=f"you were gone from {game.game} for over {self.settings.grace_seconds:g} seconds (no"
+            " stream of yours open, no action of your seat): your opponent claimed the match",
+            game=game.game,
+        )
+        await self.events.tell([(game.seats[1 - seat], _event(notice=why))])
         return view
 
     async def _own_game(self, account: AccountRecord, name: str) -> tuple[LadderGameRecord, int]:

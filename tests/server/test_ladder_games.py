@@ -91,6 +91,11 @@ def test_a_player_gone_past_the_grace_period_loses_as_on_time(quick: tuple[Runni
     bob_events.close()  # bob is gone; alice stays: the sweep claims the match for her
     (ended,) = events_of(alice_events, "game_ended", 1)
     alice_events.close()
+    bob_back = EventReader(channel, bob.key, after=0)
+    bob_back.started()
+    (why,) = events_of(bob_back, "notice", 1)
+    bob_back.close()
+    assert why.notice.reason == "GONE_PAST_GRACE" and why.notice.game == game.game
     assert ended.game_ended.how == pb.GAME_ENDED_HOW_CLAIMED and ended.game_ended.winner == "alice"
     assert ended.game_ended.rated and ended.game_ended.rating > 1500
     with TavliClient.connect(f"127.0.0.1:{running.port}") as client:

@@ -293,7 +293,8 @@ export type LadderEvent = Message<"tavli.v1.LadderEvent"> & {
     case: "rematchOffered";
   } | {
     /**
-     * Something the account's bot did was refused, or the server could not do what it asked: why.
+     * Why the server did something to the account's games that its bot may not expect: reason
+     * GONE_PAST_GRACE when a match was claimed from it because it was gone past the grace period.
      *
      * @generated from field: tavli.v1.LadderNotice notice = 8;
      */
