@@ -3,8 +3,12 @@ PlaySeat with nobody creating a game, their ratings what Glicko-2 computed apart
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -16,7 +20,7 @@ from tavli.server.app import Running
 from tavli.server.ladder import LadderSettings
 from tavli.v1 import board_pb2 as board_pb, ladder_service_pb2 as pb
 from tests.ladder_rig import Glicko, glicko_after, make_account
-from tests.server_play import running_server
+from tests.server_play import running_server, tavli_serve
 
 LADDER = LadderSettings(
     pairing=True,
@@ -91,3 +95,56 @@ def test_the_servers_own_bot_is_a_ladder_member_too() -> None:
             board = client.leaderboard("backgammon")
     assert bot.ended == 1
     assert sorted((entry.handle, entry.games) for entry in board) == [("server-random", 1), ("visitor", 1)]
+
+
+def test_the_commands_alone_run_a_ladder_that_a_bot_joins_and_plays_on(tmp_path: Path) -> None:
+    db = tmp_path / "tavli.sqlite3"
+    tavli = [sys.executable, "-m", "tavli.clients.cli"]
+    created = subprocess.run(
+        [*tavli, "accounts", "create", "visitor", "--bot", "--db", str(db)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    key = created.stdout.splitlines()[-1]
+    log = tmp_path / "serve.log"
+    served = tavli_serve(
+        "--db",
+        str(db),
+        "--ladder",
+        "--ladder-bots",
+        "random",
+        "--ladder-rules",
+        "backgammon:1:60+0",
+        stderr=log,
+    )
+    try:
+        bot = subprocess.run(
+            [
+                *tavli,
+                "bot",
+                "--ladder",
+                "--key",
+                key,
+                "--server",
+                served.address,
+                "--bot",
+                "random",
+                "--games",
+                "1",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=WITHIN,
+            check=False,
+        )
+        assert bot.returncode == 0, bot.stderr
+        with TavliClient.connect(served.address) as client:
+            board = client.leaderboard("backgammon")
+    finally:
+        served.process.send_signal(signal.SIGTERM)
+        assert served.process.wait(timeout=30) == 0
+    assert sorted((entry.handle, entry.games) for entry in board) == [("server-random", 1), ("visitor", 1)]
+    logged = log.read_text()
+    assert "LadderService/StreamEvents" in logged and key[4:] not in logged
