@@ -18,7 +18,7 @@ from tavli.engine.clock import ClockRules
 from tavli.engine.rules import RuleSet
 from tavli.server.app import Running
 from tavli.server.ladder import LadderSettings
-from tavli.v1 import board_pb2 as board_pb, ladder_service_pb2 as pb
+from tavli.v1 import board_pb2 as board_pb, games_service_pb2 as games_pb, ladder_service_pb2 as pb
 from tests.ladder_rig import Glicko, glicko_after, make_account
 from tests.server_play import running_server, tavli_serve
 
@@ -148,3 +148,22 @@ def test_the_commands_alone_run_a_ladder_that_a_bot_joins_and_plays_on(tmp_path:
     assert sorted((entry.handle, entry.games) for entry in board) == [("server-random", 1), ("visitor", 1)]
     logged = log.read_text()
     assert "LadderService/StreamEvents" in logged and key[4:] not in logged
+
+
+def test_bots_that_connect_again_take_up_their_games_in_progress_and_finish_them(ladder: Running) -> None:
+    address = f"127.0.0.1:{ladder.port}"
+    keys = {handle: make_account(ladder, handle) for handle in ("gnu", "gammon")}
+    with (
+        TavliClient.connect(address, api_key=keys["gnu"]) as gnu,
+        TavliClient.connect(address, api_key=keys["gammon"]) as gammon,
+    ):
+        challenge = gnu.challenge(
+            "gammon", games_pb.RuleSet(variant=board_pb.VARIANT_BACKGAMMON, match_length=1)
+        )
+        game = gammon.accept_challenge(challenge.name)
+    # Neither bot was connected when the game started: each learns of it from its stream's first message.
+    bots = [LadderBot(address, key, "random", games=1) for key in keys.values()]
+    play_out(bots)
+    assert [bot.ended for bot in bots] == [1, 1]
+    with TavliClient.connect(address) as client:
+        assert client.game(game.game).phase == games_pb.PHASE_MATCH_OVER
