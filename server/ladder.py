@@ -22,7 +22,7 @@ import math
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar, cast
 
 import grpc
@@ -274,7 +274,7 @@ class Ladder:
     async def _close(
         self, record: ChallengeRecord, state: str, *, decline_reason: int = 0
     ) -> ChallengeRecord:
-        closed = ChallengeRecord(**{**record.__dict__, "state": state, "decline_reason": decline_reason})
+        closed = replace(record, state=state, decline_reason=decline_reason)
         event = _event(challenge_closed=challenge_message(closed))
         tells = [(handle, event) for handle in (record.challenger, record.opponent) if handle]
         done = await self._in_store(
@@ -315,13 +315,16 @@ class Ladder:
         :raises ChallengeClosed: if ``challenge`` was closed first.
         """
         name = f"games/{secrets.token_hex(8)}"
+        accounts = [await self._in_store(self.accounts.get, handle) for handle in seats]
+        # Bots and people are rated on ladders of their own: a match between the two is not rated.
+        rated = rated and accounts[0].kind == accounts[1].kind
         game = LadderGameRecord(
             name, seats, rules.variant, rated, "" if challenge is None else challenge.name, self.clock()
         )
         if challenge is None:
             await self._in_store(self.records.add_ladder_game, game)
         else:
-            accepted = ChallengeRecord(**{**challenge.__dict__, "state": "accepted", "game": name})
+            accepted = replace(challenge, state="accepted", game=name)
             event = _event(challenge_closed=challenge_message(accepted))
             tells = [(challenge.challenger, event)]
             closed = await self._in_store(
@@ -334,7 +337,6 @@ class Ladder:
                     "that challenge is no longer open: it was answered, cancelled or expired"
                 )
             self.events.told([challenge.challenger])
-        accounts = [await self._in_store(self.accounts.get, handle) for handle in seats]
         players = (
             SeatPlayer(accounts[0].display_name, f"accounts/{seats[0]}"),
             SeatPlayer(accounts[1].display_name, f"accounts/{seats[1]}"),
@@ -538,6 +540,8 @@ class Ladder:
                     last_pairing = now
             except (StoreUnavailable, ServiceError) as error:
                 log.warning("the ladder's sweep failed; trying again", error=str(error))
+            except Exception:  # a bug must not stop the ladder: logged, and the next sweep goes on
+                log.exception("the ladder's sweep failed")
             await asyncio.sleep(min(_SWEEP_SECONDS, self.settings.heartbeat_seconds))
 
     async def sweep(self) -> None:

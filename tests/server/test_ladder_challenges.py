@@ -346,3 +346,14 @@ def test_no_request_a_client_can_send_faults_the_ladder(
                 assert code not in (grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN), (method.name, reason)
                 assert domain == "tavli" and reason
     assert [account.handle for account in server.ladder.records.accounts()] == ["alice", "bob"]
+
+
+def test_a_match_between_a_person_and_a_bot_is_not_rated(server: Running, channel: grpc.Channel) -> None:
+    person, bot = (
+        Caller(channel, make_account(server, "carol", bot=False)),
+        Caller(channel, make_account(server, "gnu")),
+    )
+    challenge = person.CreateChallenge(pb.CreateChallengeRequest(opponent="gnu", rule_set=MATCH, rated=True))
+    game = bot.AcceptChallenge(pb.AcceptChallengeRequest(name=challenge.challenge.name)).game  # type: ignore[attr-defined]
+    assert challenge.challenge.rated and not game.rated  # type: ignore[attr-defined]
+    assert server.ladder.records.ladder_game(game.game).rated is False  # type: ignore[union-attr]
