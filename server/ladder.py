@@ -546,7 +546,8 @@ class Ladder:
 
     async def sweep(self) -> None:
         """Expire the challenges past their time, score the games whose match is over, and end
-        those one of whose players is gone past the grace period while the other is here."""
+        those one of whose players is gone past the grace period while the other is here: claimed
+        for the one here, or aborted if nobody has thrown yet."""
         for record in await self._in_store(self.records.expired_challenges, self.clock(), 100):
             with contextlib.suppress(ChallengeClosed):
                 await self._close(record, "expired")
@@ -559,6 +560,8 @@ class Ladder:
                 gone = [seat for seat in (0, 1) if await self._gone_for_less(game, seat, view) <= 0]
                 if len(gone) == 1 and view.state.throws:
                     await self._claim(game, 1 - gone[0])
+                elif len(gone) == 1:  # gone before the first throw: nothing to lose yet
+                    await self._end(game, "aborted", -1)
             except ServiceError as error:
                 log.warning("a ladder game could not be swept", game=game.game, error=str(error))
             except (ActionError, TavliError) as error:  # the rules refuse it now (a race with a move)

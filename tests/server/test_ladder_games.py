@@ -106,10 +106,32 @@ def test_a_player_gone_past_the_grace_period_loses_as_on_time(quick: tuple[Runni
     assert final.finished_games[-1].ended_by == games_pb.GAME_END_TIME
 
 
-def test_a_rematch_offered_after_a_ladder_game_is_told_to_the_other_account(
+def test_a_game_whose_player_is_gone_before_the_first_throw_is_aborted(
     quick: tuple[Running, grpc.Channel],
 ) -> None:
     running, channel = quick
+    alice, bob = (Caller(channel, make_account(running, handle)) for handle in ("alice", "bob"))
+    alice_events = EventReader(channel, alice.key)
+    alice_events.started()
+    game = challenge_accepted(alice, bob)  # bob never connects
+    (ended,) = events_of(alice_events, "game_ended", 1)
+    alice_events.close()
+    assert ended.game_ended.game == game.game and ended.game_ended.how == pb.GAME_ENDED_HOW_ABORTED
+    assert not ended.game_ended.rated and ended.game_ended.winner == ""
+    assert running.ladder.records.games_in_progress("alice") == []
+
+
+@pytest.fixture
+def patient() -> Iterator[tuple[Running, grpc.Channel]]:
+    """A server whose players may be gone a minute (its default) before losing a game."""
+    with running_server() as running, grpc.insecure_channel(f"127.0.0.1:{running.port}") as channel:
+        yield running, channel
+
+
+def test_a_rematch_offered_after_a_ladder_game_is_told_to_the_other_account(
+    patient: tuple[Running, grpc.Channel],
+) -> None:
+    running, channel = patient  # bob acts without a stream open: he must not count as gone
     alice, bob = (Caller(channel, make_account(running, handle)) for handle in ("alice", "bob"))
     game = challenge_accepted(alice, bob, rated=False)
     alice_events = EventReader(channel, alice.key)
