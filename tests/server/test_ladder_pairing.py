@@ -25,7 +25,7 @@ from tests.server_play import running_server, tavli_serve
 LADDER = LadderSettings(
     pairing=True,
     heartbeat_seconds=0.1,
-    grace_seconds=5.0,
+    grace_seconds=30.0,
     pair_seconds=0.2,
     rule_sets=(RuleSet(match_length=1, clock=ClockRules(reserve=60.0)),),
 )
