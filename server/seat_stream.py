@@ -8,6 +8,10 @@ request of the action RPC it names and is made by the same code (:meth:`GamesSer
 as they do there; an action refused is answered with the status that RPC would have failed with,
 and the stream goes on.
 
+A seat of a game the ladder started wants its account's key as well as its token: the stream's
+``guard`` checks the join's call, and again before each action, so that a key revoked meanwhile
+acts no more (:meth:`tavli.server.ladder.Ladder.check_seat`).
+
 One stream holds a seat at a time (in this process: with ``--workers`` each process counts its
 own, as it counts quotas). A seat stream is admitted here, not by the admission interceptor: it
 counts as an open stream on the game its join names, and each action as a call of its client.

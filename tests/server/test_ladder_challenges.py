@@ -357,3 +357,20 @@ def test_a_match_between_a_person_and_a_bot_is_not_rated(server: Running, channe
     game = bot.AcceptChallenge(pb.AcceptChallengeRequest(name=challenge.challenge.name)).game  # type: ignore[attr-defined]
     assert challenge.challenge.rated and not game.rated  # type: ignore[attr-defined]
     assert server.ladder.records.ladder_game(game.game).rated is False  # type: ignore[union-attr]
+
+
+def test_bots_join_and_leave_the_ladder_and_people_do_not_join_it(
+    server: Running, channel: grpc.Channel
+) -> None:
+    person, bot = (
+        Caller(channel, make_account(server, "carol", bot=False)),
+        Caller(channel, make_account(server, "gnu")),
+    )
+    assert refused(person.SetLadderMember, pb.SetLadderMemberRequest(member=True)) == (
+        grpc.StatusCode.FAILED_PRECONDITION,
+        "NOT_A_BOT",
+    )
+    assert bot.SetLadderMember(pb.SetLadderMemberRequest(member=True)).account.ladder_member  # type: ignore[attr-defined]
+    assert [account.handle for account in server.ladder.records.ladder_members()] == ["gnu"]
+    assert not bot.SetLadderMember(pb.SetLadderMemberRequest(member=False)).account.ladder_member  # type: ignore[attr-defined]
+    assert server.ladder.records.ladder_members() == []
