@@ -47,22 +47,34 @@ class LadderBot:
 
     def run(self) -> int:
         """Join the ladder and play until stopped (or ``games`` have ended); returns an exit status."""
+        joined = False
         try:
-            self.client.join_ladder()
             while not self._stopping.is_set():
                 try:
+                    if not joined:
+                        self.client.join_ladder()
+                        joined = True
                     self._follow()
                 except grpc.RpcError as error:
-                    if self._stopping.is_set():
-                        break
-                    if error.code() not in _FOLLOW_AGAIN:
-                        raise TavliServerError.from_rpc_error(error) from None
-                    self._stopping.wait(_RECONNECT_SECONDS)
+                    if not self._stopping.is_set():
+                        self._wait_for_the_server(TavliServerError.from_rpc_error(error))
+                except TavliServerError as error:
+                    self._wait_for_the_server(error)
             for thread in list(self._playing.values()):
                 thread.join()
         finally:
             self.client.close()
         return 0
+
+    def _wait_for_the_server(self, error: TavliServerError) -> None:
+        """Wait a moment before trying again if the server is out of reach (restarting, say).
+
+        :raises TavliServerError: ``error``, for any other refusal.
+        """
+        if error.status not in _FOLLOW_AGAIN:
+            raise error
+        log.info("the server is out of reach; trying again", error=error.message)
+        self._stopping.wait(_RECONNECT_SECONDS)
 
     def stop(self) -> None:
         """Stop following the events; the games under way are played to their end."""

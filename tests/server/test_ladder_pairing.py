@@ -3,6 +3,7 @@ PlaySeat with nobody creating a game, their ratings what Glicko-2 computed apart
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import subprocess
 import sys
@@ -16,11 +17,11 @@ from tavli.clients.client import TavliClient
 from tavli.clients.ladder_bot import LadderBot
 from tavli.engine.clock import ClockRules
 from tavli.engine.rules import RuleSet
-from tavli.server.app import Running
+from tavli.server.app import Running, ServerConfig, create_server
 from tavli.server.ladder import LadderSettings
 from tavli.v1 import board_pb2 as board_pb, games_service_pb2 as games_pb, ladder_service_pb2 as pb
 from tests.ladder_rig import Glicko, glicko_after, make_account
-from tests.server_play import running_server, tavli_serve
+from tests.server_play import free_port, running_server, tavli_serve
 
 LADDER = LadderSettings(
     pairing=True,
@@ -167,3 +168,38 @@ def test_bots_that_connect_again_take_up_their_games_in_progress_and_finish_them
     assert [bot.ended for bot in bots] == [1, 1]
     with TavliClient.connect(address) as client:
         assert client.game(game.game).phase == games_pb.PHASE_MATCH_OVER
+
+
+@contextlib.contextmanager
+def serving_on(port: int, db: Path) -> Iterator[Running]:
+    """A ladder server on ``port`` keeping its games in ``db``, stopped after."""
+    running = create_server(ServerConfig(host="127.0.0.1", port=port, db=db, ladder=LADDER))
+    try:
+        yield running
+    finally:
+        running.stop(0)
+
+
+def test_bots_ride_out_a_server_restart_and_finish_their_games(tmp_path: Path) -> None:
+    db, port = tmp_path / "tavli.sqlite3", free_port()
+    with serving_on(port, db) as first:
+        keys = [make_account(first, handle) for handle in ("gnu", "gammon")]
+        bots = [LadderBot(f"127.0.0.1:{port}", key, "random", games=2) for key in keys]
+        threads = [threading.Thread(target=bot.run, daemon=True) for bot in bots]
+        for thread in threads:
+            thread.start()
+        for _ in range(2000):  # until the first game has been played into (a bound, not a wait)
+            started = first.ladder.records.games_in_progress()
+            if started and first.store.event_count(started[0].game) > 4:
+                break
+            threading.Event().wait(0.01)
+        else:
+            raise AssertionError("the ladder started no game")
+    # The server is down; the bots try again until it is back, on the same port and database.
+    with serving_on(port, db):
+        for thread in threads:
+            thread.join(WITHIN)
+        assert [bot.ended for bot in bots] == [2, 2]
+        assert all(not thread.is_alive() for thread in threads)
+        with TavliClient.connect(f"127.0.0.1:{port}") as client:
+            assert sorted(entry.games for entry in client.leaderboard("backgammon")) == [2, 2]
