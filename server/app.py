@@ -207,7 +207,12 @@ async def start_server(config: ServerConfig) -> Running:
     # The ladder's records are the store's; a server keeping games in memory keeps them in memory too.
     records = store if isinstance(store, SqlStore) else SqliteStore(":memory:")
     accounts = Accounts(records, key)
-    events = AccountEvents(records, key, streams_per_account=config.ladder.streams_per_account)
+    events = AccountEvents(
+        records,
+        key,
+        streams_per_account=config.ladder.streams_per_account,
+        heartbeat_seconds=config.ladder.heartbeat_seconds,
+    )
     _hear_other_writes(store, tables, events)
     interceptors: list[grpc.aio.ServerInterceptor] = [
         ErrorInterceptor(),

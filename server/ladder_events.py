@@ -46,11 +46,13 @@ class AccountEvents:
         key: ServerKey,
         *,
         streams_per_account: int = 4,
+        heartbeat_seconds: float = HEARTBEAT_SECONDS,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.records = records
         self.key = key
         self.streams_per_account = streams_per_account
+        self.heartbeat_seconds = heartbeat_seconds
         self.clock = clock
         self._signals: dict[str, asyncio.Future[None]] = {}
         self._open: Counter[str] = Counter()
@@ -81,16 +83,23 @@ class AccountEvents:
         return set(self._open)
 
     async def follow(
-        self, handle: str, after: int, in_progress: Callable[[], Awaitable[list[pb.LadderGame]]]
+        self,
+        handle: str,
+        after: int,
+        in_progress: Callable[[], Awaitable[list[pb.LadderGame]]],
+        key_in_force: Callable[[], object],
     ) -> AsyncIterator[pb.StreamEventsResponse]:
         """A stream of ``handle``'s: first its games ``in_progress``, then its events after
-        ``after``, then each as it is told, until the server stops.
+        ``after``, then each as it is told, until the server stops. ``key_in_force()`` raises once
+        the key the stream was opened with is revoked: it is asked every heartbeat, and the stream
+        ends with its error.
 
         :raises LimitReached: TOO_MANY_STREAMS past the account's open streams (in this process).
         :raises ShuttingDown: when the server stops.
         """
         with self._following(handle):
             await asyncio.to_thread(self.records.see_accounts, [handle], self.clock())
+            checked = time.monotonic()
             try:
                 yield pb.StreamEventsResponse(games_in_progress=await in_progress())
                 while not self._closing:
@@ -99,8 +108,11 @@ class AccountEvents:
                     for event in stored:
                         yield pb.StreamEventsResponse(event=self._message(event))
                         after = event.event_id
+                    if time.monotonic() - checked >= self.heartbeat_seconds:
+                        await asyncio.to_thread(key_in_force)
+                        checked = time.monotonic()
                     if not stored:
-                        await asyncio.wait((signal,), timeout=POLL_SECONDS)
+                        await asyncio.wait((signal,), timeout=min(POLL_SECONDS, self.heartbeat_seconds))
             finally:
                 # Gone from now on: the grace period of its games counts from here.
                 with contextlib.suppress(StoreUnavailable):

@@ -62,10 +62,14 @@ class LadderServicer(ladder_service_pb2_grpc.LadderServiceServicer):
     async def StreamEvents(
         self, request: pb.StreamEventsRequest, context: Context
     ) -> AsyncIterator[pb.StreamEventsResponse]:
-        account = await self._caller(context)
+        api_key = key_in(context.invocation_metadata())
+        account = await asyncio.to_thread(self.accounts.holder_of, api_key)
         in_progress = self.ladder.games_in_progress
         async for response in self.ladder.events.follow(
-            account.handle, request.after_event_id, lambda: in_progress(account)
+            account.handle,
+            request.after_event_id,
+            lambda: in_progress(account),
+            lambda: self.accounts.holder_of(api_key),
         ):
             yield response
 

@@ -106,6 +106,18 @@ def test_a_player_gone_past_the_grace_period_loses_as_on_time(quick: tuple[Runni
     assert final.finished_games[-1].ended_by == games_pb.GAME_END_TIME
 
 
+def test_an_event_stream_whose_key_is_revoked_ends(quick: tuple[Running, grpc.Channel]) -> None:
+    running, channel = quick
+    key = make_account(running, "alice")
+    reader = EventReader(channel, key)
+    reader.started()
+    running.ladder.accounts.revoke("alice")
+    with pytest.raises(grpc.RpcError) as raised:
+        reader.next()
+    reader.close()
+    assert error_info(raised.value)[:2] == (grpc.StatusCode.UNAUTHENTICATED, "UNKNOWN_API_KEY")
+
+
 def test_a_game_whose_player_is_gone_before_the_first_throw_is_aborted(
     quick: tuple[Running, grpc.Channel],
 ) -> None:

@@ -10,6 +10,7 @@ import grpc
 import pytest
 
 from tavli.server import ladder_events
+from tavli.server.ladder import LadderSettings
 from tavli.v1 import board_pb2 as board_pb, games_service_pb2 as games_pb, ladder_service_pb2 as pb
 from tests.ladder_rig import Caller, EventReader, make_account
 from tests.postgres import fresh_database
@@ -24,9 +25,10 @@ def test_events_reach_a_stream_on_another_replica_through_notifications(
     # A look at the store an hour apart: only a notification brings a stream another replica's event.
     monkeypatch.setattr(ladder_events, "POLL_SECONDS", 3600.0)
     url, key_file = fresh_database(postgres_url), tmp_path / "server.key"
+    slow = LadderSettings(heartbeat_seconds=3600.0, grace_seconds=3 * 3600.0)  # no look on a heartbeat either
     with (
-        running_server(db=url, key_file=key_file) as first,
-        running_server(db=url, key_file=key_file) as second,
+        running_server(db=url, key_file=key_file, ladder=slow) as first,
+        running_server(db=url, key_file=key_file, ladder=slow) as second,
         grpc.insecure_channel(f"127.0.0.1:{first.port}") as to_first,
         grpc.insecure_channel(f"127.0.0.1:{second.port}") as to_second,
     ):
