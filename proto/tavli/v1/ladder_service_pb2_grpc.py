@@ -41,6 +41,8 @@ class LadderServiceStub:
     (PlaySeat, or the action RPCs). Such a seat also wants its account's key: an action on it
     carrying another account's key, or a revoked one, is PERMISSION_DENIED, reason NOT_YOUR_SEAT,
     and changes nothing. Games made the old way (CreateGame) keep working with their tokens alone.
+    An event stream whose key is revoked ends (UNAUTHENTICATED, reason UNKNOWN_API_KEY) within a
+    few seconds.
 
     Quotas are counted per account as well as per address: open challenges and seeks
     (RESOURCE_EXHAUSTED, reason TOO_MANY_CHALLENGES) and event streams (TOO_MANY_STREAMS); the
@@ -136,6 +138,8 @@ class LadderServiceServicer:
     (PlaySeat, or the action RPCs). Such a seat also wants its account's key: an action on it
     carrying another account's key, or a revoked one, is PERMISSION_DENIED, reason NOT_YOUR_SEAT,
     and changes nothing. Games made the old way (CreateGame) keep working with their tokens alone.
+    An event stream whose key is revoked ends (UNAUTHENTICATED, reason UNKNOWN_API_KEY) within a
+    few seconds.
 
     Quotas are counted per account as well as per address: open challenges and seeks
     (RESOURCE_EXHAUSTED, reason TOO_MANY_CHALLENGES) and event streams (TOO_MANY_STREAMS); the
@@ -225,9 +229,11 @@ class LadderServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def AbortGame(self, request, context):
-        """Ends a game of the caller's before its first roll: nobody wins, nothing is rated. Once the
-        first roll is made, FAILED_PRECONDITION, reason GAME_STARTED; a game not of the caller's
-        PERMISSION_DENIED, reason NOT_YOUR_SEAT.
+        """Ends a game of the caller's before its first roll: nobody wins, nothing is rated, and its
+        seats' actions are refused from then on (FAILED_PRECONDITION, reason GAME_ABORTED). Once the
+        first roll is made, FAILED_PRECONDITION, reason GAME_STARTED; a ladder game that has ended
+        FAILED_PRECONDITION, reason MATCH_OVER; a game not of the caller's PERMISSION_DENIED, reason
+        NOT_YOUR_SEAT.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -351,6 +357,8 @@ class LadderService:
     (PlaySeat, or the action RPCs). Such a seat also wants its account's key: an action on it
     carrying another account's key, or a revoked one, is PERMISSION_DENIED, reason NOT_YOUR_SEAT,
     and changes nothing. Games made the old way (CreateGame) keep working with their tokens alone.
+    An event stream whose key is revoked ends (UNAUTHENTICATED, reason UNKNOWN_API_KEY) within a
+    few seconds.
 
     Quotas are counted per account as well as per address: open challenges and seeks
     (RESOURCE_EXHAUSTED, reason TOO_MANY_CHALLENGES) and event streams (TOO_MANY_STREAMS); the

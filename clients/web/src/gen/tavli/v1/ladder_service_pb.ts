@@ -1423,6 +1423,8 @@ export const GameEndedHowSchema: GenEnum<GameEndedHow> = /*@__PURE__*/
  * (PlaySeat, or the action RPCs). Such a seat also wants its account's key: an action on it
  * carrying another account's key, or a revoked one, is PERMISSION_DENIED, reason NOT_YOUR_SEAT,
  * and changes nothing. Games made the old way (CreateGame) keep working with their tokens alone.
+ * An event stream whose key is revoked ends (UNAUTHENTICATED, reason UNKNOWN_API_KEY) within a
+ * few seconds.
  *
  * Quotas are counted per account as well as per address: open challenges and seeks
  * (RESOURCE_EXHAUSTED, reason TOO_MANY_CHALLENGES) and event streams (TOO_MANY_STREAMS); the
@@ -1541,9 +1543,11 @@ export const LadderService: GenService<{
     output: typeof CancelChallengeResponseSchema;
   },
   /**
-   * Ends a game of the caller's before its first roll: nobody wins, nothing is rated. Once the
-   * first roll is made, FAILED_PRECONDITION, reason GAME_STARTED; a game not of the caller's
-   * PERMISSION_DENIED, reason NOT_YOUR_SEAT.
+   * Ends a game of the caller's before its first roll: nobody wins, nothing is rated, and its
+   * seats' actions are refused from then on (FAILED_PRECONDITION, reason GAME_ABORTED). Once the
+   * first roll is made, FAILED_PRECONDITION, reason GAME_STARTED; a ladder game that has ended
+   * FAILED_PRECONDITION, reason MATCH_OVER; a game not of the caller's PERMISSION_DENIED, reason
+   * NOT_YOUR_SEAT.
    *
    * @generated from rpc tavli.v1.LadderService.AbortGame
    */
