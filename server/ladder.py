@@ -253,6 +253,7 @@ class Ladder:
         game = await self.start_game(
             seats, rules_from_dict(_rules_dict(record)), rated=record.rated, challenge=record
         )
+        assert game is not None  # (a challenge's game is started whatever its accounts play)
         return await self._in_store(self._challenge, name), game
 
     async def decline(self, account: AccountRecord, name: str, reason: int) -> ChallengeRecord:
@@ -308,9 +309,11 @@ class Ladder:
         *,
         rated: bool,
         challenge: ChallengeRecord | None = None,
-    ) -> LadderGameRecord:
+        most_at_once: int | None = None,
+    ) -> LadderGameRecord | None:
         """Start a game of ``rules`` between the accounts ``seats`` (seat 0's, seat 1's) and tell
-        both (each its own seat's token), closing ``challenge`` by it if one is given.
+        both (each its own seat's token), closing ``challenge`` by it if one is given; with
+        ``most_at_once``, only if neither account plays that many games already (None if one does).
 
         :raises ChallengeClosed: if ``challenge`` was closed first.
         """
@@ -322,7 +325,11 @@ class Ladder:
             name, seats, rules.variant, rated, "" if challenge is None else challenge.name, self.clock()
         )
         if challenge is None:
-            await self._in_store(self.records.add_ladder_game, game)
+            added = await self._in_store(
+                lambda: self.records.add_ladder_game(game, most_at_once=most_at_once)
+            )
+            if not added:
+                return None
         else:
             accepted = replace(challenge, state="accepted", game=name)
             event = _event(challenge_closed=challenge_message(accepted))

@@ -9,8 +9,9 @@ seat of the server's own bots (``--ladder-bots``, accounts ``server-{bot}``) is 
 bot, which plays it as it plays any seat given to it (:mod:`tavli.server.bot_seats`); two of the
 server's bots are not paired with each other.
 
-With replicas, each pairs on its own sweep; a member is counted busy by the games stored, so two
-replicas pairing at once may start one game too many for a member, never more than one each.
+With workers or replicas, each pairs on its own sweep; a game is stored only if neither member
+plays as many games already, checked with both accounts' rows locked, so that processes pairing
+at once never give a member more games at a time than it may have.
 """
 
 from __future__ import annotations
@@ -75,8 +76,11 @@ class Pairing:
             handles.remove(partner)
             seats = (first, partner) if secrets.randbelow(2) else (partner, first)
             try:
-                game = await self.ladder.start_game(seats, rules, rated=True)
-                await self._seat_server_bots(game.game, seats)
+                game = await self.ladder.start_game(
+                    seats, rules, rated=True, most_at_once=self.ladder.settings.games_at_once
+                )
+                if game is not None:  # (None: another process paired one of them meanwhile)
+                    await self._seat_server_bots(game.game, seats)
             except ServiceError as error:
                 log.warning("the ladder could not start a game", seats=list(seats), error=str(error))
 

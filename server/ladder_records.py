@@ -176,6 +176,7 @@ LADDER_STATEMENTS = {
         f"SELECT {_GAME_COLUMNS} FROM ladder_games WHERE ended IS NULL AND (seat0 = ? OR seat1 = ?)"
         " ORDER BY started"
     ),
+    "count in progress": "SELECT count(*) FROM ladder_games WHERE ended IS NULL AND (seat0 = ? OR seat1 = ?)",
     "all games in progress": (
         f"SELECT {_GAME_COLUMNS} FROM ladder_games WHERE ended IS NULL ORDER BY started LIMIT ?"
     ),
@@ -451,9 +452,20 @@ class LadderRecords:
 
     # --- games ---------------------------------------------------------------------------------
 
-    def add_ladder_game(self, game: LadderGameRecord) -> None:
+    def add_ladder_game(self, game: LadderGameRecord, *, most_at_once: int | None = None) -> bool:
+        """Store ``game``; with ``most_at_once``, only if neither account plays that many games
+        already (False then, nothing stored). The accounts' rows are locked first, so that two
+        processes pairing at once never start more games for an account than it may have."""
         with self._writing() as cursor:
+            if most_at_once is not None:
+                for handle in sorted(game.seats):
+                    cursor.execute(self._sql["lock account"], (handle,))
+                for handle in game.seats:
+                    (playing,) = cursor.execute(self._sql["count in progress"], (handle, handle)).fetchone()
+                    if playing >= most_at_once:
+                        return False
             self._add_ladder_game(cursor, game)
+        return True
 
     def ladder_game(self, game: str) -> LadderGameRecord | None:
         row = self._ladder_read_one("ladder game", (game,))
