@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 # Each subcommand is a module clients/<name>_command.py with add_parser(commands).
-COMMANDS = ("analyze", "arena", "check-match", "play", "plays", "serve")
+COMMANDS = ("accounts", "analyze", "arena", "bot", "check-match", "play", "plays", "serve")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -46,6 +46,8 @@ from tavli.v1 import (
     board_pb2,
     games_service_pb2 as games_pb2,
     games_service_pb2_grpc,
+    ladder_service_pb2 as ladder_pb2,
+    ladder_service_pb2_grpc,
     match_record_pb2,
     rules_service_pb2 as rules_pb2,
     rules_service_pb2_grpc,
@@ -202,6 +204,37 @@ def _call_again_while_unavailable(method: Any, request: Any, **kwargs: Any) -> A
     return _call(method, request, **kwargs)
 
 
+def with_api_key(channel: grpc.Channel, api_key: str) -> grpc.Channel:
+    """``channel`` with the metadata ``authorization: Bearer KEY`` on every call: each acts for
+    the account whose key ``api_key`` is (LadderService, and the seats of the games it starts)."""
+    return grpc.intercept_channel(channel, _ApiKey(api_key))
+
+
+class _ApiKey(
+    grpc.UnaryUnaryClientInterceptor,
+    grpc.UnaryStreamClientInterceptor,
+    grpc.StreamUnaryClientInterceptor,
+    grpc.StreamStreamClientInterceptor,
+):
+    def __init__(self, api_key: str) -> None:
+        self._metadata = ("authorization", f"Bearer {api_key}")
+
+    def _with_key(self, details: Any) -> Any:
+        return details._replace(metadata=[*(details.metadata or ()), self._metadata])
+
+    def intercept_unary_unary(self, continuation: Any, details: Any, request: Any) -> Any:
+        return continuation(self._with_key(details), request)
+
+    def intercept_unary_stream(self, continuation: Any, details: Any, request: Any) -> Any:
+        return continuation(self._with_key(details), request)
+
+    def intercept_stream_unary(self, continuation: Any, details: Any, requests: Any) -> Any:
+        return continuation(self._with_key(details), requests)
+
+    def intercept_stream_stream(self, continuation: Any, details: Any, requests: Any) -> Any:
+        return continuation(self._with_key(details), requests)
+
+
 @dataclass
 class TavliClient:
     """A connection to a tavli server."""
@@ -211,19 +244,23 @@ class TavliClient:
     rules: rules_service_pb2_grpc.RulesServiceStub = field(init=False)
     games: games_service_pb2_grpc.GamesServiceStub = field(init=False)
     analysis: analysis_service_pb2_grpc.AnalysisServiceStub = field(init=False)
+    ladder: ladder_service_pb2_grpc.LadderServiceStub = field(init=False)
 
     def __post_init__(self) -> None:
         self.rules = rules_service_pb2_grpc.RulesServiceStub(self.channel)
         self.games = games_service_pb2_grpc.GamesServiceStub(self.channel)
         self.analysis = analysis_service_pb2_grpc.AnalysisServiceStub(self.channel)
+        self.ladder = ladder_service_pb2_grpc.LadderServiceStub(self.channel)
 
     @classmethod
-    def connect(cls, address: str | Sequence[str], *, timeout: float = 30.0) -> TavliClient:
+    def connect(
+        cls, address: str | Sequence[str], *, timeout: float = 30.0, api_key: str | None = None
+    ) -> TavliClient:
         """Connect without TLS to ``host:port``, or to several replicas' addresses at once
-        (:func:`balanced_channel`); use :class:`TavliClient` with your own channel for TLS."""
-        if isinstance(address, str):
-            return cls(grpc.insecure_channel(address), timeout=timeout)
-        return cls(balanced_channel(address), timeout=timeout)
+        (:func:`balanced_channel`); use :class:`TavliClient` with your own channel for TLS.
+        ``api_key``: every call acts for the account whose key it is (:func:`with_api_key`)."""
+        channel = grpc.insecure_channel(address) if isinstance(address, str) else balanced_channel(address)
+        return cls(channel if api_key is None else with_api_key(channel, api_key), timeout=timeout)
 
     def close(self) -> None:
         self.channel.close()
@@ -439,6 +476,58 @@ class TavliClient:
             SEAT_ALREADY_STREAMING).
         """
         return SeatStream(self, name, token, resume=resume)
+
+    # --- accounts, challenges and the ladder (a client connected with an API key) ------------
+
+    def account(self) -> ladder_pb2.Account:
+        """The account this client's key acts for."""
+        return _call(self.ladder.GetAccount, ladder_pb2.GetAccountRequest(), timeout=self.timeout).account  # type: ignore[no-any-return]
+
+    def join_ladder(self, member: bool = True) -> ladder_pb2.Account:
+        """Join the ladder (a bot's account), or leave it."""
+        request = ladder_pb2.SetLadderMemberRequest(member=member)
+        return _call(self.ladder.SetLadderMember, request, timeout=self.timeout).account  # type: ignore[no-any-return]
+
+    def events(self, after_event_id: int = 0) -> Iterator[ladder_pb2.StreamEventsResponse]:
+        """The account's event stream from the event after ``after_event_id`` (open until the
+        server ends it or the caller stops iterating): first the games in progress, then events.
+
+        :raises TavliServerError: if the server refuses or ends the stream.
+        """
+        call = self.ladder.StreamEvents(ladder_pb2.StreamEventsRequest(after_event_id=after_event_id))
+        try:
+            yield from call
+        except grpc.RpcError as error:
+            raise TavliServerError.from_rpc_error(error) from None
+        finally:
+            call.cancel()
+
+    def challenge(
+        self, opponent: str, rule_set: games_pb2.RuleSet, *, rated: bool = True
+    ) -> ladder_pb2.Challenge:
+        """Challenge the account ``opponent`` ("" for an open seek) to a match of ``rule_set``."""
+        request = ladder_pb2.CreateChallengeRequest(opponent=opponent, rule_set=rule_set, rated=rated)
+        return _call(self.ladder.CreateChallenge, request, timeout=self.timeout).challenge  # type: ignore[no-any-return]
+
+    def accept_challenge(self, name: str) -> ladder_pb2.LadderGame:
+        """Accept the challenge ``name``: the game it starts, with this account's seat token."""
+        request = ladder_pb2.AcceptChallengeRequest(name=name)
+        return _call(self.ladder.AcceptChallenge, request, timeout=self.timeout).game  # type: ignore[no-any-return]
+
+    def decline_challenge(self, name: str, reason: ladder_pb2.DeclineReason) -> ladder_pb2.Challenge:
+        request = ladder_pb2.DeclineChallengeRequest(name=name, reason=reason)
+        return _call(self.ladder.DeclineChallenge, request, timeout=self.timeout).challenge  # type: ignore[no-any-return]
+
+    def leaderboard(
+        self, variant: MatchVariant = "backgammon", *, bots: bool = True
+    ) -> list[ladder_pb2.LeaderboardEntry]:
+        """The first page of ``variant``'s leaderboard, of bots or of people."""
+        request = ladder_pb2.ListLeaderboardRequest(
+            variant=MATCH_VARIANT_ENUMS[variant],
+            kind=ladder_pb2.ACCOUNT_KIND_BOT if bots else ladder_pb2.ACCOUNT_KIND_HUMAN,
+            page_size=200,
+        )
+        return list(_call(self.ladder.ListLeaderboard, request, timeout=self.timeout).entries)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from tavli.engine.rules import RuleSet
 from tavli.server.bot_seats import BOT_MATCH_POINTS, MONEY_GAMES
+from tavli.server.ladder import LadderSettings
 from tavli.server.limits import BATCH_ITEMS, FIELD_LIMITS, RequestLimits, WebLimits
 from tavli.server.quotas import QuotaLimits
 from tavli.server.startup import StartupError, check_database, check_port, check_port_free, check_tls_files
@@ -187,8 +189,92 @@ def add_parser(commands: Any) -> None:
         help="the longest match, in points, a bot is seated at (money play: up to"
         f" {MONEY_GAMES} games; default: %(default)s)",
     )
+    _add_ladder_flags(parser)
     parser.add_argument("--log-json", action="store_true", help="log JSON lines even on a terminal")
     parser.set_defaults(run=run)
+
+
+def _add_ladder_flags(parser: argparse.ArgumentParser) -> None:
+    ladder = parser.add_argument_group("accounts, challenges and the ladder (LadderService)")
+    defaults = LadderSettings()
+    ladder.add_argument(
+        "--ladder",
+        action="store_true",
+        help="pair the online bots that joined the ladder, by rating, continuously",
+    )
+    ladder.add_argument(
+        "--ladder-rules",
+        action="append",
+        type=_ladder_rules,
+        metavar="VARIANT:POINTS:RESERVE+DELAY",
+        help="a rule set the ladder pairs with, taken in turn when given several: the variant, the match"
+        " length and each seat's clock in seconds (default: backgammon:3:120+8)",
+    )
+    ladder.add_argument(
+        "--ladder-bots",
+        default="",
+        metavar="BOT,BOT",
+        help="the server's own bots (as BotsService names them) that play the ladder, each as the account"
+        " server-BOT (default: none)",
+    )
+    for name, words in (
+        ("games_at_once", "ladder games a bot plays at once"),
+        ("games_per_day", "ladder games a bot starts a day"),
+        ("challenges_per_account", "challenges and seeks an account has open at once"),
+        ("streams_per_account", "event streams an account has open at once, in each process"),
+    ):
+        flag = "--" + name.replace("_", "-")
+        if name.startswith("games"):
+            flag = "--ladder-" + name.replace("_", "-")
+        ladder.add_argument(
+            flag, type=int, dest=name, default=getattr(defaults, name), help=f"{words} (default: %(default)s)"
+        )
+    ladder.add_argument(
+        "--grace-seconds",
+        type=float,
+        default=defaults.grace_seconds,
+        help="how long a player may be gone from a game before it loses it on time (default: %(default)s)",
+    )
+    ladder.add_argument(
+        "--open-accounts",
+        action="store_true",
+        help="let anyone create an account with CreateAccount (default: only `tavli accounts create`)",
+    )
+
+
+def _ladder_settings(arguments: argparse.Namespace) -> LadderSettings:
+    """:raises ValueError: for a bound out of its range."""
+    rule_sets = tuple(arguments.ladder_rules or ()) or LadderSettings().rule_sets
+    return LadderSettings(
+        open_accounts=arguments.open_accounts,
+        pairing=arguments.ladder,
+        rule_sets=rule_sets,
+        house_bots=tuple(bot for bot in arguments.ladder_bots.split(",") if bot),
+        games_at_once=arguments.games_at_once,
+        games_per_day=arguments.games_per_day,
+        challenges_per_account=arguments.challenges_per_account,
+        streams_per_account=arguments.streams_per_account,
+        grace_seconds=arguments.grace_seconds,
+    )
+
+
+def _ladder_rules(text: str) -> RuleSet:
+    """``--ladder-rules``' type: VARIANT:POINTS:RESERVE+DELAY, such as backgammon:3:120+8."""
+    from tavli.engine.clock import ClockRules
+    from tavli.engine.rules import InvalidRuleSetError
+
+    try:
+        variant, points, clock = text.split(":")
+        reserve, _, delay = clock.partition("+")
+        return RuleSet(
+            variant=variant,  # type: ignore[arg-type]
+            match_length=int(points),
+            clock=ClockRules(reserve=float(reserve), delay=float(delay or 0)),
+        )
+    except (ValueError, InvalidRuleSetError) as error:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not VARIANT:POINTS:RESERVE+DELAY (backgammon:3:120+8): {error}"
+        ) from None
 
 
 def run(arguments: argparse.Namespace) -> int:
@@ -240,6 +326,7 @@ def run(arguments: argparse.Namespace) -> int:
             bot_match_points=arguments.bot_match_points,
             quotas=QuotaLimits(**{name: getattr(arguments, name) for name, _, _ in _QUOTA_FLAGS}),
             limits=RequestLimits(fields={**FIELD_LIMITS, BATCH_ITEMS: arguments.batch_items}),
+            ladder=_ladder_settings(arguments),
         )
     except ValueError as error:  # a limit out of its range
         return _cannot_start(str(error))

@@ -139,10 +139,20 @@ class ResignationRejected(Event):
 @dataclass(frozen=True, slots=True)
 class TimeRanOut(Event):
     """``side``'s clock ran out (``at`` is the moment it did): it loses, the match in match play,
-    the game at the cube's value in money play. The server records it; no seat acts it."""
+    the game at the cube's value in money play. The server records it; no seat acts it.
+
+    ``claimed``: ``side``'s player was gone (the server saw nothing of it for a grace period) and
+    the other side claimed the match; it is scored as a loss on time, whatever its clock shows."""
 
     kind: ClassVar[str] = "time-ran-out"
     side: Side
+    claimed: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        data = Event.to_dict(self)
+        if not self.claimed:
+            del data["claimed"]  # as time losses were always stored
+        return data
 
 
 @dataclass(frozen=True, slots=True)

@@ -467,7 +467,10 @@ def _resignation_rejected(state: MatchState, event: ResignationRejected) -> Matc
 
 def _time_ran_out(state: MatchState, event: TimeRanOut) -> MatchState:
     clock, rules = state.clock, state.rules.clock
-    if clock is None or rules is None:
+    if event.claimed:
+        if state.game.phase is Phase.OPENING and not state.finished:
+            raise ActionError("WRONG_PHASE", "a match is claimed once it has started")
+    elif clock is None or rules is None:
         # A time loss in a record read from a file, which keeps no times (nor clocks): taken as
         # the record gives it, but never before the game has started.
         if event.at is not None or state.game.phase is Phase.OPENING:

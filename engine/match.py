@@ -204,6 +204,14 @@ class Match:
         assert self.state.clock is not None and self.state.clock.running is not None
         return self._record(TimeRanOut(self.state.clock.running, at=deadline))
 
+    def claim(self, side: Side) -> list[Event]:
+        """Record that the other side claimed the match because ``side``'s player was gone:
+        ``side`` loses as on time (:class:`TimeRanOut`, claimed).
+
+        :raises ActionError: WRONG_PHASE before the match has started, GAME_OVER after its end.
+        """
+        return self._record(TimeRanOut(side, claimed=True))
+
     @property
     def deadline(self) -> float | None:
         """When the seat whose clock runs loses on time; None without a running clock."""

@@ -31,6 +31,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from tavli.engine import core
 from tavli.server import logs
+from tavli.server.accounts import Accounts
 from tavli.server.admission import AdmissionInterceptor
 from tavli.server.analysis.pool import EvaluatorPool
 from tavli.server.analysis_servicer import AnalysisServicer
@@ -39,11 +40,16 @@ from tavli.server.errors import ErrorInterceptor, LimitReached
 from tavli.server.fair_queue import FairQueue
 from tavli.server.games_servicer import GamesServicer
 from tavli.server.keys import ServerKey
+from tavli.server.ladder import Ladder, LadderSettings
+from tavli.server.ladder_events import AccountEvents
+from tavli.server.ladder_pairing import Pairing
+from tavli.server.ladder_servicer import LadderServicer
 from tavli.server.limits import RequestLimits, WebLimits
 from tavli.server.logs import RpcLogInterceptor
 from tavli.server.quotas import QuotaLimits, Quotas
 from tavli.server.reflection import enable_reflection
 from tavli.server.rules_servicer import RulesServicer
+from tavli.server.sql_store import SqlStore
 from tavli.server.sqlite_store import SqliteStore
 from tavli.server.startup import StartupError, check_port, host_port
 from tavli.server.store import MemoryStore, Store
@@ -57,11 +63,14 @@ from tavli.v1 import (
     bots_service_pb2_grpc,
     games_service_pb2,
     games_service_pb2_grpc,
+    ladder_service_pb2,
+    ladder_service_pb2_grpc,
     rules_service_pb2,
     rules_service_pb2_grpc,
 )
 
 if TYPE_CHECKING:
+    from tavli.server.postgres_store import PostgresStore
     from tavli.server.web import WebPort
 
 log = structlog.get_logger("tavli.server")
@@ -71,6 +80,7 @@ SERVICES = (
     analysis_service_pb2.DESCRIPTOR.services_by_name["AnalysisService"],
     games_service_pb2.DESCRIPTOR.services_by_name["GamesService"],
     bots_service_pb2.DESCRIPTOR.services_by_name["BotsService"],
+    ladder_service_pb2.DESCRIPTOR.services_by_name["LadderService"],
 )
 SERVICE_NAMES = tuple(service.full_name for service in SERVICES)
 
@@ -110,6 +120,7 @@ class ServerConfig:
     bot_patience_seconds: float = (
         PATIENCE_SECONDS  # a bot kept waiting this long leaves the table until its opponent acts
     )
+    ladder: LadderSettings = field(default_factory=LadderSettings)  # accounts, challenges, the ladder
 
 
 @dataclass
@@ -131,9 +142,11 @@ class Running:
     bot_seats: BotSeats
     evaluators: EvaluatorPool
     own_socket: Path  # the folder of the process's own socket (for the web port and the bots)
+    ladder: Ladder
     loop: asyncio.AbstractEventLoop
     web: WebPort | None = None
     thread: threading.Thread | None = None
+    ladder_sweep: asyncio.Future[None] | None = None
 
     @property
     def web_port(self) -> int | None:
@@ -146,6 +159,9 @@ class Running:
         await self.store_health.stop()
         await self.health.enter_graceful_shutdown()
         await asyncio.to_thread(self.bot_seats.close)
+        if self.ladder_sweep is not None:
+            self.ladder_sweep.cancel()
+        self.ladder.events.close()
         self.tables.close_watches()
         await self.timer.stop()
         if self.web is not None:
@@ -153,8 +169,11 @@ class Running:
         await self.server.stop(grace)
         self.evaluators.close()
         await self.tables.drain()
+        await self.ladder.stop()
         await asyncio.to_thread(self.checks.close)
         await asyncio.to_thread(self.store.close)
+        if not isinstance(self.store, SqlStore):  # the ladder's records are in memory of their own
+            await asyncio.to_thread(self.ladder.records.close)
         shutil.rmtree(self.own_socket, ignore_errors=True)
 
     def stop(self, grace: float | None = None) -> None:
@@ -182,11 +201,19 @@ async def start_server(config: ServerConfig) -> Running:
         shared=config.shared_store or isinstance(config.db, str),
         allow_seeded_dice=config.allow_seeded_dice,
         request_retention=config.request_retention_seconds,
-        on_over=quotas.release_game,
     )
     timer = Timer(tables)
     tables.on_deadline = timer.wake
-    _hear_other_writes(store, tables)
+    # The ladder's records are the store's; a server keeping games in memory keeps them in memory too.
+    records = store if isinstance(store, SqlStore) else SqliteStore(":memory:")
+    accounts = Accounts(records, key)
+    events = AccountEvents(
+        records,
+        key,
+        streams_per_account=config.ladder.streams_per_account,
+        heartbeat_seconds=config.ladder.heartbeat_seconds,
+    )
+    _hear_other_writes(store, tables, events)
     interceptors: list[grpc.aio.ServerInterceptor] = [
         ErrorInterceptor(),
         AdmissionInterceptor(config.limits, quotas, SERVICE_NAMES),
@@ -200,8 +227,25 @@ async def start_server(config: ServerConfig) -> Running:
     analysis_service_pb2_grpc.add_AnalysisServiceServicer_to_server(
         AnalysisServicer(evaluators, tables, quotas, checks), server
     )
-    games_servicer = GamesServicer(tables, quotas, checks, config.limits)
+    games_servicer = GamesServicer(
+        tables,
+        quotas,
+        checks,
+        config.limits,
+        guard=lambda name, seat, metadata: ladder.check_seat(name, seat, metadata),
+        rematch_offered=lambda name, seat: ladder.rematch_offered(name, seat),
+    )
     games_service_pb2_grpc.add_GamesServiceServicer_to_server(games_servicer, server)
+    ladder = Ladder(
+        records, tables, accounts, events, config.ladder, streaming=games_servicer.seat_streams.holds
+    )
+
+    def over(name: str) -> None:
+        quotas.release_game(name)
+        ladder.heard_over(name)
+
+    tables.on_over = over
+    ladder_service_pb2_grpc.add_LadderServiceServicer_to_server(LadderServicer(ladder, accounts), server)
     own_socket = Path(tempfile.mkdtemp(prefix="tavli-"))  # only this user may open it
     own_address = f"unix:{own_socket / 'native.sock'}"
     bot_seats = BotSeats(
@@ -259,8 +303,14 @@ async def start_server(config: ServerConfig) -> Running:
         bot_seats,
         evaluators,
         own_socket,
+        ladder,
         asyncio.get_running_loop(),
     )
+    pairing = None
+    if config.ladder.pairing:
+        pairing = Pairing(ladder, bot_seats)
+        await pairing.enrol_server_bots()
+    running.ladder_sweep = asyncio.ensure_future(ladder.run(pairing))
     if config.web_port is not None:
         try:
             running.web = await _start_web_port(config, own_address, quotas)
@@ -304,23 +354,34 @@ async def _store_and_key(config: ServerConfig) -> tuple[Store, ServerKey]:
     """
     if config.db is None:
         return MemoryStore(), ServerKey.fresh()
-    if isinstance(config.db, str):
+    return await asyncio.to_thread(open_store, config.db, config.key_file)
+
+
+def open_store(db: Path | str, key_file: Path | None) -> tuple[SqliteStore | PostgresStore, ServerKey]:
+    """The SQL store ``db`` names (a SQLite file, or a ``postgresql://`` URL) and the server key
+    that goes with it: ``key_file``, or for SQLite the file beside the database.
+
+    :raises StartupError: if either cannot be opened, or PostgreSQL is named without a key file.
+    """
+    if isinstance(db, str):
         from tavli.server.postgres_store import PostgresStore  # psycopg only where it is used
 
-        if config.key_file is None:
+        if key_file is None:
             raise StartupError("a PostgreSQL database needs --key-file: the server key every replica shares")
-        key = ServerKey.in_file(config.key_file)
-        return await asyncio.to_thread(PostgresStore, config.db), key
-    key = ServerKey.in_file(config.key_file) if config.key_file else ServerKey.beside(config.db)
-    return await asyncio.to_thread(SqliteStore, config.db), key
+        key = ServerKey.in_file(key_file)
+        return PostgresStore(db), key
+    key = ServerKey.in_file(key_file) if key_file else ServerKey.beside(db)
+    return SqliteStore(db), key
 
 
-def _hear_other_writes(store: Store, tables: Tables) -> None:
-    """Have a store that can tell of other processes' writes (PostgreSQL) tell ``tables``."""
+def _hear_other_writes(store: Store, tables: Tables, events: AccountEvents) -> None:
+    """Have a store that can tell of other processes' writes (PostgreSQL) tell ``tables`` (a
+    game's) and ``events`` (an account's)."""
     loop = asyncio.get_running_loop()
 
     def heard(name: str, count: int) -> None:
         loop.call_soon_threadsafe(tables.heard_of_write, name, count)
+        loop.call_soon_threadsafe(events.heard_of_write, name)
 
     store.listen(heard)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from google.protobuf.duration_pb2 import Duration
 from google.protobuf.timestamp_pb2 import Timestamp
@@ -198,6 +198,17 @@ def variant_of(variant: int) -> Variant:
     if name is None:
         raise BadRequest(f"choose a variant: {_VARIANT_CHOICES}")
     return VARIANTS[name]
+
+
+def match_variant_of(variant: int) -> MatchVariant:
+    """What a rule set may play, by its enum (a variant, or the tavli match).
+
+    :raises BadRequest: for VARIANT_UNSPECIFIED or an unknown number.
+    """
+    name = _MATCH_VARIANT_NAMES.get(variant)
+    if name is None:
+        raise BadRequest(f"choose a variant: {_MATCH_VARIANT_CHOICES}")
+    return cast(MatchVariant, name)
 
 
 _ENUM_OPTION_FIELDS = ("start", "home_hit_and_run", "first_checker", "fevga_primes", "fevga_quarter_test")

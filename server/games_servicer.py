@@ -12,9 +12,10 @@ import base64
 import binascii
 import hashlib
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
+from tavli.engine.events import Side
 from tavli.engine.game import ActionError
 from tavli.engine.match import Match
 from tavli.engine.matfile import SgfFormatError, export_mat, export_sgf
@@ -27,7 +28,7 @@ from tavli.server.handlers import Context
 from tavli.server.limits import RequestLimits
 from tavli.server.players import from_record, players_of, record_names
 from tavli.server.quotas import Quotas
-from tavli.server.seat_stream import SeatStreams
+from tavli.server.seat_stream import SeatGuard, SeatStreams, anyone_with_the_token
 from tavli.server.tables import Action, Created, Request, Tables, new_game_name
 from tavli.v1 import games_service_pb2 as pb, games_service_pb2_grpc, match_record_pb2
 
@@ -37,17 +38,33 @@ _BAD_PAGE_TOKEN = "page_token is not one this server gave"
 _MOST_PAGE_TOKEN_CHARS = 512
 
 
+async def _nobody_to_tell(name: str, seat: Side) -> None:
+    pass
+
+
 class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
     def __init__(
-        self, tables: Tables, quotas: Quotas, checks: FairQueue, limits: RequestLimits | None = None
+        self,
+        tables: Tables,
+        quotas: Quotas,
+        checks: FairQueue,
+        limits: RequestLimits | None = None,
+        *,
+        guard: SeatGuard = anyone_with_the_token,
+        rematch_offered: Callable[[str, Side], Awaitable[None]] = _nobody_to_tell,
     ) -> None:
         """``limits`` bound the messages of a seat stream after its first (the admission
-        interceptor bounds every other request); imported records are checked among ``checks``."""
+        interceptor bounds every other request); imported records are checked among ``checks``;
+        ``guard`` refuses an action whose call may not act for its seat (besides its token);
+        ``rematch_offered(game, seat)`` hears of each rematch offered (the ladder tells the other
+        account)."""
         self.tables = tables
         self.quotas = quotas
         self.checks = checks
+        self.guard = guard
+        self.rematch_offered = rematch_offered
         limits = limits or RequestLimits()
-        self.seat_streams = SeatStreams(tables, quotas, limits, act=self.act)
+        self.seat_streams = SeatStreams(tables, quotas, limits, act=self.act, guard=guard)
 
     async def CreateGame(self, request: pb.CreateGameRequest, context: Context) -> pb.CreateGameResponse:
         if not request.HasField("rule_set"):
@@ -107,39 +124,39 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
         return response
 
     async def RollDice(self, request: pb.RollDiceRequest, context: Context) -> pb.RollDiceResponse:
-        return pb.RollDiceResponse(game=await self._acted("RollDice", request))
+        return pb.RollDiceResponse(game=await self._acted("RollDice", request, context))
 
     async def PlayMove(self, request: pb.PlayMoveRequest, context: Context) -> pb.PlayMoveResponse:
-        return pb.PlayMoveResponse(game=await self._acted("PlayMove", request))
+        return pb.PlayMoveResponse(game=await self._acted("PlayMove", request, context))
 
     async def OfferDouble(self, request: pb.OfferDoubleRequest, context: Context) -> pb.OfferDoubleResponse:
-        return pb.OfferDoubleResponse(game=await self._acted("OfferDouble", request))
+        return pb.OfferDoubleResponse(game=await self._acted("OfferDouble", request, context))
 
     async def TakeDouble(self, request: pb.TakeDoubleRequest, context: Context) -> pb.TakeDoubleResponse:
-        return pb.TakeDoubleResponse(game=await self._acted("TakeDouble", request))
+        return pb.TakeDoubleResponse(game=await self._acted("TakeDouble", request, context))
 
     async def DropDouble(self, request: pb.DropDoubleRequest, context: Context) -> pb.DropDoubleResponse:
-        return pb.DropDoubleResponse(game=await self._acted("DropDouble", request))
+        return pb.DropDoubleResponse(game=await self._acted("DropDouble", request, context))
 
     async def BeaverDouble(
         self, request: pb.BeaverDoubleRequest, context: Context
     ) -> pb.BeaverDoubleResponse:
-        return pb.BeaverDoubleResponse(game=await self._acted("BeaverDouble", request))
+        return pb.BeaverDoubleResponse(game=await self._acted("BeaverDouble", request, context))
 
     async def OfferResignation(
         self, request: pb.OfferResignationRequest, context: Context
     ) -> pb.OfferResignationResponse:
-        return pb.OfferResignationResponse(game=await self._acted("OfferResignation", request))
+        return pb.OfferResignationResponse(game=await self._acted("OfferResignation", request, context))
 
     async def AcceptResignation(
         self, request: pb.AcceptResignationRequest, context: Context
     ) -> pb.AcceptResignationResponse:
-        return pb.AcceptResignationResponse(game=await self._acted("AcceptResignation", request))
+        return pb.AcceptResignationResponse(game=await self._acted("AcceptResignation", request, context))
 
     async def RejectResignation(
         self, request: pb.RejectResignationRequest, context: Context
     ) -> pb.RejectResignationResponse:
-        return pb.RejectResignationResponse(game=await self._acted("RejectResignation", request))
+        return pb.RejectResignationResponse(game=await self._acted("RejectResignation", request, context))
 
     async def ListLegalActions(
         self, request: pb.ListLegalActionsRequest, context: Context
@@ -187,13 +204,16 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
     async def OfferRematch(
         self, request: pb.OfferRematchRequest, context: Context
     ) -> pb.OfferRematchResponse:
-        return pb.OfferRematchResponse(game=await self._acted("OfferRematch", request))
+        game = await self._acted("OfferRematch", request, context)
+        await self.rematch_offered(game.name, await self.tables.seat(game.name, request.seat_token))
+        return pb.OfferRematchResponse(game=game)
 
     async def AcceptRematch(
         self, request: pb.AcceptRematchRequest, context: Context
     ) -> pb.AcceptRematchResponse:
         name = _name_of(request)
         seat = await self.tables.seat(name, request.seat_token)
+        await self.guard(name, seat, context.invocation_metadata())
         view = await self.tables.get(name)
         rematch = view.state.rematch
         if rematch is None or rematch.game is None:
@@ -215,9 +235,16 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
         async for response in self.seat_streams.play(requests, context):
             yield response
 
-    async def _acted(self, method: str, request: Any) -> pb.Game:
-        """The Game message of the version :meth:`act` leaves the game at."""
+    async def _acted(self, method: str, request: Any, context: Context) -> pb.Game:
+        """The Game message of the version :meth:`act` leaves the game at, once the call may act
+        for the seat its token holds."""
+        await self._guard(request, context)
         return (await self.act(method, request)).message
+
+    async def _guard(self, request: Any, context: Context) -> None:
+        name = _name_of(request)
+        seat = await self.tables.seat(name, request.seat_token)
+        await self.guard(name, seat, context.invocation_metadata())
 
     async def act(self, method: str, request: Any) -> GameView:
         """Make what ``request``, a request of the action RPC ``method`` ("RollDice"), asks for;

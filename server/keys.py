@@ -67,6 +67,11 @@ class ServerKey:
         """The secret seed of game ``number`` of the match ``game``, with verifiable dice."""
         return self._mac(f"dice-seed:{game}:{number}")
 
+    def api_key_hash(self, api_key: str) -> str:
+        """What is stored of an account's API key: its HMAC under this key, in hex
+        (:mod:`tavli.server.accounts` says why a keyed fast hash)."""
+        return self._mac(f"api-key:{api_key}").hex()
+
     def _mac(self, message: str) -> bytes:
         return hmac.new(self._key, message.encode("utf-8"), hashlib.sha256).digest()
 

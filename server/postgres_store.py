@@ -20,12 +20,13 @@ import structlog
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from tavli.server.errors import StoreUnavailable
+from tavli.server.ladder_records import LADDER_TABLES
 from tavli.server.sql_store import POSTGRESQL, Cursor, SqlStore, table_statements
 from tavli.server.startup import StartupError
 
 CHANNEL = "tavli_games"
 """The channel every write notifies, with ``NAME:EVENT_COUNT`` (the game and its log's length
-after the write) as the payload."""
+after the write, or the account, "accounts/{handle}", and its events' count) as the payload."""
 
 log = structlog.get_logger("tavli.server")
 
@@ -52,6 +53,8 @@ _MIGRATIONS = (
         "ALTER TABLE games ALTER COLUMN summary DROP DEFAULT",
         "ALTER TABLE bot_seats ADD COLUMN IF NOT EXISTS client TEXT NOT NULL DEFAULT ''",
     ],
+    # 5: the ladder: accounts, their keys' hashes and events, challenges, ladder games, ratings.
+    [statement for table in LADDER_TABLES for statement in table_statements(POSTGRESQL, table)],
 )
 
 SCHEMA_VERSION = len(_MIGRATIONS)

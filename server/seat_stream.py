@@ -8,6 +8,10 @@ request of the action RPC it names and is made by the same code (:meth:`GamesSer
 as they do there; an action refused is answered with the status that RPC would have failed with,
 and the stream goes on.
 
+A seat of a game the ladder started wants its account's key as well as its token: the stream's
+``guard`` checks the join's call, and again before each action, so that a key revoked meanwhile
+acts no more (:meth:`tavli.server.ladder.Ladder.check_seat`).
+
 One stream holds a seat at a time (in this process: with ``--workers`` each process counts its
 own, as it counts quotas). A seat stream is admitted here, not by the admission interceptor: it
 counts as an open stream on the game its join names, and each action as a call of its client.
@@ -51,6 +55,13 @@ _ACTION_RPCS: dict[str, tuple[str, Callable[..., Message]]] = {
 }
 
 Act = Callable[[str, Any], Awaitable[GameView]]
+SeatGuard = Callable[[str, Side, Any], Awaitable[None]]
+"""``guard(game, seat, metadata)`` refuses, by raising, a call whose metadata may not act for the
+seat (a ladder game's seat wants its account's key as well as its token)."""
+
+
+async def anyone_with_the_token(name: str, seat: Side, metadata: Any) -> None:
+    """The guard of a server with no seat of an account's: the token alone proves a seat."""
 
 
 class SeatStreams:
@@ -61,11 +72,20 @@ class SeatStreams:
     messages.
     """
 
-    def __init__(self, tables: Tables, quotas: Quotas, limits: RequestLimits, *, act: Act) -> None:
+    def __init__(
+        self,
+        tables: Tables,
+        quotas: Quotas,
+        limits: RequestLimits,
+        *,
+        act: Act,
+        guard: SeatGuard = anyone_with_the_token,
+    ) -> None:
         self.tables = tables
         self.quotas = quotas
         self.limits = limits
         self._act = act
+        self.guard = guard
         self._held: set[tuple[str, Side]] = set()
 
     async def play(
@@ -86,8 +106,10 @@ class SeatStreams:
         client = client_of(context)
         with self.quotas.open_stream(client, join.name):
             seat = await self.tables.seat(join.name, join.seat_token)
+            metadata = context.invocation_metadata()
+            await self.guard(join.name, seat, metadata)
             with self._holding(join.name, seat):
-                async for response in self._serve(requests, client, join, seat):
+                async for response in self._serve(requests, client, join, seat, metadata):
                     yield response
 
     def holds(self, name: str, seat: Side) -> bool:
@@ -108,7 +130,12 @@ class SeatStreams:
             self._held.discard((name, seat))
 
     async def _serve(
-        self, requests: AsyncIterator[pb.PlaySeatRequest], client: str, join: pb.JoinSeat, seat: Side
+        self,
+        requests: AsyncIterator[pb.PlaySeatRequest],
+        client: str,
+        join: pb.JoinSeat,
+        seat: Side,
+        metadata: Any,
     ) -> AsyncIterator[pb.PlaySeatResponse]:
         """The views and answers of a joined stream, until the match is over or the client has
         closed its side with every action answered."""
@@ -125,7 +152,7 @@ class SeatStreams:
                     if request is None:
                         return
                     reading = asyncio.ensure_future(anext(requests, None))
-                    view, answer = await self._answer(request, client, join)
+                    view, answer = await self._answer(request, client, join, seat, metadata)
                     response = view.seat_view(seat)
                     response.answer.CopyFrom(answer)
                     yield response
@@ -138,7 +165,7 @@ class SeatStreams:
             reading.cancel()
 
     async def _answer(
-        self, request: pb.PlaySeatRequest, client: str, join: pb.JoinSeat
+        self, request: pb.PlaySeatRequest, client: str, join: pb.JoinSeat, seat: Side, metadata: Any
     ) -> tuple[GameView, pb.SeatActionAnswer]:
         """Make the action ``request`` carries; returns the game after it (the game now, if it was
         refused) and the answer.
@@ -157,6 +184,7 @@ class SeatStreams:
             check_request(request, self.limits)
             method, unary = action_request(join, request.action)
             with self.quotas.admit_call(client):
+                await self.guard(join.name, seat, metadata)  # a key revoked since the join acts no more
                 return await self._act(method, unary), answer
         except Exception as error:  # every refusal is answered; a bug (INTERNAL) is not
             status, reason, message = status_of(error)

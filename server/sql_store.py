@@ -22,6 +22,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
+from tavli.server.ladder_records import LADDER_INDEXES, LADDER_STATEMENTS, LADDER_TABLES, LadderRecords
 from tavli.server.players import NOBODY, Players, SeatPlayer
 from tavli.server.store import (
     NOT_WAITING,
@@ -119,6 +120,7 @@ TABLES = {
             at BIGINT NOT NULL,
             state TEXT NOT NULL
         ){without_rowid}""",
+    **LADDER_TABLES,
 }
 """Each table's definition, a table after those it refers to."""
 
@@ -130,6 +132,7 @@ INDEXES = {
     "request_ids": ("CREATE INDEX IF NOT EXISTS request_ids_by_age ON request_ids (stored_at)",),
     # RETIRED leases run out never: the index keeps them last, out of every search for seats to take up.
     "bot_seats": ("CREATE INDEX IF NOT EXISTS bot_seats_by_lease ON bot_seats (lease_until)",),
+    **LADDER_INDEXES,
 }
 
 
@@ -220,7 +223,7 @@ class Cursor(Protocol):
     def fetchall(self) -> Any: ...
 
 
-class SqlStore:
+class SqlStore(LadderRecords):
     """The store contract over a SQL database; a driver's store gives it its transactions.
 
     A subclass implements :meth:`_writing` and :meth:`_reading` (a cursor in one transaction,
@@ -232,7 +235,9 @@ class SqlStore:
     waits: ClassVar[bool] = True
 
     def __init__(self, dialect: Dialect) -> None:
-        self._sql = {purpose: dialect.text(statement) for purpose, statement in _STATEMENTS.items()}
+        assert not _STATEMENTS.keys() & LADDER_STATEMENTS.keys(), "a purpose is named once"
+        statements = {**_STATEMENTS, **LADDER_STATEMENTS}
+        self._sql = {purpose: dialect.text(statement) for purpose, statement in statements.items()}
 
     # --- what each driver gives ------------------------------------------------------------------
 
@@ -242,9 +247,13 @@ class SqlStore:
     def _reading(self) -> AbstractContextManager[Cursor]:
         raise NotImplementedError
 
+    def close(self) -> None:
+        raise NotImplementedError
+
     def _written(self, cursor: Cursor, name: str, event_count: int) -> None:
         """Called in the transaction of each write that stores or grows game ``name``'s log,
-        which holds ``event_count`` events after it."""
+        which holds ``event_count`` events after it (or account ``name``'s, "accounts/{handle}",
+        which holds that many events)."""
 
     # --- games ---------------------------------------------------------------------------------
 

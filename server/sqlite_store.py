@@ -15,23 +15,29 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 from tavli.server.errors import StoreUnavailable
-from tavli.server.sql_store import SQLITE, TABLES, Cursor, SqlStore, schema_statements, table_statements
+from tavli.server.ladder_records import LADDER_TABLES
+from tavli.server.sql_store import SQLITE, Cursor, SqlStore, schema_statements, table_statements
 from tavli.server.startup import StartupError
 
 _OPEN_PATIENCE_SECONDS = 30.0  # how long opening the database waits for another process holding it
 
 
+# The tables of the games, as migration 7 found them.
+_GAME_TABLES = ("games", "events", "request_ids", "bot_seats", "snapshots")
+
+
 def _rebuilt_in_the_shared_schema(db: sqlite3.Connection) -> None:
-    """Migration 7: every table made again as :mod:`tavli.server.sql_store` defines it (the same
-    shape as PostgreSQL's: column order, types and defaults), every row kept. SQLite alters no
-    column, so the rows wait in temporary tables while the tables are made again."""
-    for table in TABLES:
+    """Migration 7: every table of the games made again as :mod:`tavli.server.sql_store` defines
+    it (the same shape as PostgreSQL's: column order, types and defaults), every row kept. SQLite
+    alters no column, so the rows wait in temporary tables while the tables are made again."""
+    for table in _GAME_TABLES:
         db.execute(f"CREATE TEMP TABLE kept_{table} AS SELECT * FROM main.{table}")
-    for table in reversed(TABLES):  # the tables that refer to another first
+    for table in reversed(_GAME_TABLES):  # the tables that refer to another first
         db.execute(f"DROP TABLE main.{table}")
-    for statement in schema_statements(SQLITE):
-        db.execute(statement)
-    for table in TABLES:
+    for table in _GAME_TABLES:
+        for statement in table_statements(SQLITE, table):
+            db.execute(statement)
+    for table in _GAME_TABLES:
         kept = {column for _, column, *_ in db.execute(f"PRAGMA temp.table_info(kept_{table})")}
         made = [column for _, column, *_ in db.execute(f"PRAGMA main.table_info({table})")]
         # A column the kept rows lack (a bot seat's client) takes its default.
@@ -101,6 +107,8 @@ _MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _made_by(*table_statements(SQLITE, "snapshots")),
     # 7: the schema PostgreSQL's store has too, with the client each bot seat plays for.
     _rebuilt_in_the_shared_schema,
+    # 8: the ladder: accounts, their keys' hashes and events, challenges, ladder games, ratings.
+    _made_by(*(statement for table in LADDER_TABLES for statement in table_statements(SQLITE, table))),
 )
 
 SCHEMA_VERSION = len(_MIGRATIONS)

@@ -254,3 +254,28 @@ def test_a_time_loss_cannot_be_forged_before_the_deadline() -> None:
         apply(match.state, TimeRanOut(loser, at=START + 10))
     with pytest.raises(ActionError, match="clock is not running"):
         apply(match.state, TimeRanOut(1 - loser, at=START + 100))
+
+
+def test_a_claimed_match_is_lost_as_on_time_whatever_the_clock_shows() -> None:
+    time = Time()
+    match = clocked(time, reserve=600)
+    gone = match.state.game.turn
+    match.claim(gone)
+    assert match.state.winner == 1 - gone
+    assert match.state.score[1 - gone] == 5  # the match's points, as a loss on time scores it
+    stored = match.events[-1].to_dict()
+    assert stored["claimed"] is True and event_from_dict(stored) == match.events[-1]
+
+
+def test_a_claim_counts_in_a_match_without_clocks_and_a_time_loss_is_stored_as_before() -> None:
+    match = Match(RuleSet(match_length=3))
+    match.roll(0)
+    match.claim(0)
+    assert match.state.winner == 1 and match.state.score == (0, 3)
+    assert "claimed" not in TimeRanOut(0, at=START).to_dict()
+
+
+def test_a_match_not_yet_started_cannot_be_claimed() -> None:
+    match = Match(RuleSet(match_length=3))
+    with pytest.raises(ActionError, match="once it has started"):
+        match.claim(0)

@@ -90,6 +90,7 @@ def test_grpcurl_lists_the_services(grpcurl: Grpcurl) -> None:
         "tavli.v1.RulesService",
         "tavli.v1.AnalysisService",
         "tavli.v1.BotsService",
+        "tavli.v1.LadderService",
         "tavli.v1.GamesService",
         "grpc.health.v1.Health",
         "grpc.reflection.v1.ServerReflection",
@@ -122,3 +123,12 @@ def test_grpcurl_calls_a_method_knowing_only_what_reflection_says(grpcurl: Grpcu
     answer = json.loads(grpcurl("tavli.v1.RulesService/ConvertPosition", data=request))
     assert answer.get("position_id", answer.get("positionId")) == "4HPwATDgc/ABMA"
     assert "board" in answer
+
+
+def test_grpcurl_describes_the_leaderboard(grpcurl: Grpcurl) -> None:
+    described = grpcurl("describe", "tavli.v1.LadderService.ListLeaderboard")
+    assert "rpc ListLeaderboard ( .tavli.v1.ListLeaderboardRequest )" in described
+    assert "by rating, highest first" in described
+    entry = grpcurl("describe", "tavli.v1.LeaderboardEntry")
+    for field in ("handle", "rating", "deviation", "games"):
+        assert f" {field} = " in entry

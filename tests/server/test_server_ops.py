@@ -35,6 +35,7 @@ SERVICES = (
     "tavli.v1.AnalysisService",
     "tavli.v1.GamesService",
     "tavli.v1.BotsService",
+    "tavli.v1.LadderService",
 )
 REPO = Path(__file__).resolve().parents[2]
 BG_START = "4HPwATDgc/ABMA"

@@ -14,8 +14,10 @@ from typing import Any
 import psycopg
 import pytest
 
+from tavli.server.ladder_records import AccountRecord, StoredEvent
 from tavli.server.players import SeatPlayer
 from tavli.server.postgres_store import PostgresStore
+from tavli.server.sql_store import TABLES, SqlStore
 from tavli.server.sqlite_store import SqliteStore
 from tavli.server.store import RETIRED, Append, BotSeat, GameRecord, RequestRecord, Snapshot, Store
 from tests.postgres import fresh_database
@@ -312,7 +314,7 @@ def test_a_sqlite_database_of_schema_6_keeps_every_row(
 ) -> None:
     assert sqlite_rows(sqlite_path) == expected_rows()
     with sqlite3.connect(sqlite_path) as db:
-        assert db.execute("PRAGMA user_version").fetchone() == (7,)
+        assert db.execute("PRAGMA user_version").fetchone() == (8,)
         assert db.execute("PRAGMA foreign_key_check").fetchall() == []
         assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     db.close()
@@ -324,7 +326,7 @@ def test_a_postgresql_database_of_schema_3_keeps_every_row(
 ) -> None:
     assert postgresql_rows(postgresql_url) == expected_rows()
     with psycopg.connect(postgresql_url) as connection:
-        assert connection.execute("SELECT version FROM tavli_schema").fetchall() == [(4,)]
+        assert connection.execute("SELECT version FROM tavli_schema").fetchall() == [(5,)]
     assert_every_row_reads_back_and_the_store_goes_on(migrated_postgresql)
 
 
@@ -372,6 +374,12 @@ def assert_every_row_reads_back_and_the_store_goes_on(store: Store) -> None:
     assert store.request("games/seeded", "play-1", not_before=0.0) == request
     assert store.due(1000.0, 10) == []
     assert store.bot_seats_to_take(1e12, 10) == [BotSeat("games/seeded", 1, "heuristic", 101.0)]
+    # and the ladder's tables are there.
+    assert isinstance(store, SqlStore)
+    store.add_account(AccountRecord("alice", "Alice", "bot", False, 300.0), "hash-of-a-key")
+    assert store.account_of_key("hash-of-a-key") == AccountRecord("alice", "Alice", "bot", False, 300.0)
+    store.tell([("alice", b"hello")], 301.0)
+    assert store.events_after("alice", 0, 10) == [StoredEvent(1, 301.0, b"hello")]
 
 
 SQLITE_BEFORE_VERSIONS = """
@@ -505,7 +513,7 @@ def test_every_way_to_the_schema_ends_in_the_same_shape(tmp_path: Path, postgres
     ):
         store.close()
     shape = sqlite_shape(new_sqlite)
-    assert set(shape) == {*ROWS, "indexes"}
+    assert set(shape) == {*TABLES, "indexes"}
     assert shape["games"]["columns"][:2] == [
         ("name", "TEXT", True, None, 1),
         ("rules", "TEXT", True, None, 0),
