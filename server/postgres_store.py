@@ -52,6 +52,8 @@ _MIGRATIONS = (
         "ALTER TABLE games ALTER COLUMN summary DROP DEFAULT",
         "ALTER TABLE bot_seats ADD COLUMN IF NOT EXISTS client TEXT NOT NULL DEFAULT ''",
     ],
+    # 5: whether a game's players may ask for hints.
+    ["ALTER TABLE games ADD COLUMN IF NOT EXISTS hints_allowed INTEGER NOT NULL DEFAULT 0"],
 )
 
 SCHEMA_VERSION = len(_MIGRATIONS)

@@ -267,7 +267,7 @@ def _rows(cursor: Any) -> list[dict[str, Any]]:
     ]
 
 
-ADDED_COLUMNS = {"bot_seats": {"client": ""}}
+ADDED_COLUMNS = {"games": {"hints_allowed": 0}, "bot_seats": {"client": ""}}
 """The columns the migrations add, with the value the rows stored before them take."""
 
 
@@ -312,7 +312,7 @@ def test_a_sqlite_database_of_schema_6_keeps_every_row(
 ) -> None:
     assert sqlite_rows(sqlite_path) == expected_rows()
     with sqlite3.connect(sqlite_path) as db:
-        assert db.execute("PRAGMA user_version").fetchone() == (7,)
+        assert db.execute("PRAGMA user_version").fetchone() == (8,)
         assert db.execute("PRAGMA foreign_key_check").fetchall() == []
         assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     db.close()
@@ -324,7 +324,7 @@ def test_a_postgresql_database_of_schema_3_keeps_every_row(
 ) -> None:
     assert postgresql_rows(postgresql_url) == expected_rows()
     with psycopg.connect(postgresql_url) as connection:
-        assert connection.execute("SELECT version FROM tavli_schema").fetchall() == [(4,)]
+        assert connection.execute("SELECT version FROM tavli_schema").fetchall() == [(5,)]
     assert_every_row_reads_back_and_the_store_goes_on(migrated_postgresql)
 
 
