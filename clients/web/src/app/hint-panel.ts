@@ -5,7 +5,7 @@
 // what the question is and how its answer reads are hint.ts's.
 
 import type { CubeAction, CubeResponse, RankedPlay } from "../gen/tavli/v1/analysis_service_pb";
-import { Action, type Game, type Seat } from "../gen/tavli/v1/games_service_pb";
+import { Action, Phase, type Game, type Seat } from "../gen/tavli/v1/games_service_pb";
 import type { Api } from "./api";
 import { refusalText } from "./api";
 import type { Step } from "../board/model";
@@ -87,7 +87,7 @@ export class HintPanel {
   /** The state shown changed (or what the seat may do in it was read). */
   update(moment: HintMoment): void {
     this.moment = moment;
-    const offered = noHintReason(moment.game, moment.mySeat) === null;
+    const offered = noHintReason(moment.game, moment.mySeat) === null && moment.game.phase !== Phase.MATCH_OVER;
     this.element.hidden = !offered;
     if (moment.game.etag !== this.etag) {
       this.etag = moment.game.etag;
