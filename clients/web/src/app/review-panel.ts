@@ -187,7 +187,7 @@ export class ReviewPanel {
       `<line class="review-axis" x1="0" x2="${GRAPH_WIDTH}" y1="${middle}" y2="${middle}"/>` +
       bars.join("") +
       `</svg>`;
-    figure.append(h("figcaption", { class: "note" }, `Each decision's loss in equity: ${names[0] ?? ""} above, ${names[1] ?? ""} below; dashed lines at 0.04, 0.08 and 0.16.`));
+    figure.append(h("figcaption", { class: "note" }, `Each decision's loss in equity: ${names[0] ?? ""} above, ${names[1] ?? ""} below; dashed lines at ${ERROR_MARKS.map((level) => level.least.toFixed(2)).reverse().join(", ")}.`));
     figure.querySelector("svg")?.addEventListener("click", (event) => {
       const index = (event.target as Element | null)?.getAttribute("data-index");
       if (index !== null && index !== undefined) void this.choose(Number(index));

@@ -11,12 +11,13 @@ const decision = (fields: MessageInitShape<typeof AnalyzedDecisionSchema>) => cr
 const message = (item: MessageInitShape<typeof AnalyzeMatchResponseSchema>["item"]) => create(AnalyzeMatchResponseSchema, { item });
 
 describe("the marks of errors", () => {
-  it("marks a loss as GNU Backgammon does: ?! from 0.04, ? from 0.08, ?? from 0.16", () => {
-    expect(errorMark(0.039)).toBeNull();
-    expect(errorMark(0.04)?.mark).toBe("?!");
-    expect(errorMark(0.079)?.mark).toBe("?!");
-    expect(errorMark(0.08)?.mark).toBe("?");
-    expect(errorMark(0.16)?.mark).toBe("??");
+  it("marks a loss as GNU Backgammon does: ?! from 0.03, ? from 0.06, ?? from 0.12", () => {
+    expect(errorMark(0.029)).toBeNull();
+    expect(errorMark(0.03)?.mark).toBe("?!");
+    expect(errorMark(0.059)?.mark).toBe("?!");
+    expect(errorMark(0.06)?.mark).toBe("?");
+    expect(errorMark(0.119)?.mark).toBe("?");
+    expect(errorMark(0.12)?.mark).toBe("??");
     expect(errorMark(0.9)?.words).toMatch(/blunder/);
   });
 });

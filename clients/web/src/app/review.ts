@@ -14,16 +14,16 @@ import type { Board as BoardMessage } from "../gen/tavli/v1/board_pb";
 import { startBoard, type MatchRecord, type RecordRules } from "./record";
 
 /** GNU Backgammon's marks of an error and the least loss (EMG) each takes, worst first: its own
- *  defaults for a very bad, a bad and a doubtful decision. */
+ *  defaults for a very bad, a bad and a doubtful decision (its `show analysis`). */
 export const ERROR_MARKS = [
-  { mark: "??", words: "very bad (a blunder)", least: 0.16 },
-  { mark: "?", words: "bad", least: 0.08 },
-  { mark: "?!", words: "doubtful", least: 0.04 },
+  { mark: "??", words: "very bad (a blunder)", least: 0.12 },
+  { mark: "?", words: "bad", least: 0.06 },
+  { mark: "?!", words: "doubtful", least: 0.03 },
 ] as const;
 
 export type ErrorMark = (typeof ERROR_MARKS)[number] | null;
 
-/** The mark of a decision that lost `loss` (EMG), or null for one within 0.04 of the best. */
+/** The mark of a decision that lost `loss` (EMG), or null for one within 0.03 of the best. */
 export function errorMark(loss: number): ErrorMark {
   return ERROR_MARKS.find((level) => loss >= level.least) ?? null;
 }
