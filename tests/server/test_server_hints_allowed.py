@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tavli.clients.client import Seat, TavliClient, _seats
-from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
+from tavli.clients.client import Seat, TavliClient
+from tavli.v1 import games_service_pb2 as games_pb2
 from tests.server_play import Policy, connected, play_to_end, running_server
 
 
@@ -22,14 +22,7 @@ def client() -> Iterator[TavliClient]:
 
 
 def table(client: TavliClient, *, hints_allowed: bool) -> tuple[Seat, Seat]:
-    created = client.games.CreateGame(
-        games_pb2.CreateGameRequest(
-            rule_set=games_pb2.RuleSet(variant=board_pb2.VARIANT_BACKGAMMON, match_length=1, crawford=False),
-            hints_allowed=hints_allowed,
-        ),
-        timeout=10,
-    )
-    return _seats(client, created)
+    return client.create_game(match_length=1, crawford=False, hints_allowed=hints_allowed)
 
 
 def test_a_table_created_with_hints_shows_it_wherever_the_game_is_shown(client: TavliClient) -> None:

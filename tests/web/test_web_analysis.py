@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Page, expect
 
-from tavli.clients.client import Seat, TavliClient, _seats
+from tavli.clients.client import Seat, TavliClient
 from tavli.server.app import Running
 from tavli.v1 import analysis_service_pb2 as analysis_pb2, board_pb2, games_service_pb2 as games_pb2
 from tests.browser import (
@@ -114,16 +114,7 @@ def error_mark(loss: float) -> str:
 
 
 def two_person_table(client: TavliClient, *, hints_allowed: bool) -> tuple[Seat, Seat]:
-    created = client.games.CreateGame(
-        games_pb2.CreateGameRequest(
-            rule_set=games_pb2.RuleSet(variant=board_pb2.VARIANT_BACKGAMMON, match_length=1),
-            seat0_player=games_pb2.Player(display_name="Anna"),
-            seat1_player=games_pb2.Player(display_name="Bob"),
-            hints_allowed=hints_allowed,
-        ),
-        timeout=10,
-    )
-    seats = _seats(client, created)
+    seats = client.create_game(match_length=1, players=("Anna", "Bob"), hints_allowed=hints_allowed)
     seats[0].roll()  # the throw for who starts: its winner has the roll to play
     return seats
 
