@@ -1,14 +1,14 @@
 """GNU Backgammon's judgement at the web table, in a real browser (tests/browser.py's rig): the
 Hint lists the plays AnalysisService ranks for the same position and roll, draws the one chosen
-and makes it; a table for two shows hints only where it was created with them, on both pages;
-and the review after a 1-point match against the computer shows the statistics AnalyzeMatch
-gives for the same game.
+and makes it, and before a roll gives the cube decision the service gives; a table for two shows
+hints only where it was created with them, on both pages; and the review after a 1-point match
+against the computer shows the statistics AnalyzeMatch gives for the same game.
 
 The DOM contract these tests read: `hint` (hidden where the table offers none) with `hint-button`,
-`hint-plies`, `hint-note`, its `hint-entry` items (each a button with `data-notation` and
-`aria-pressed`) and `hint-play`; the board's `board-arrows` (`data-steps`: "from/to" per step);
-`hints-rule` (the table's choice in words); `review` with `review-button`, `review-progress`,
-`review-stats` (a row per statistic, `data-stat`, a cell per player, `data-player`),
+`hint-plies`, `hint-note`, `hint-cube`, its `hint-entry` items (each a button with
+`data-notation` and `aria-pressed`) and `hint-play`; the board's `board-arrows` (`data-steps`:
+"from/to" per step); `hints-rule` (the table's choice in words); `review` with `review-button`,
+`review-progress`, `review-stats` (a row per statistic, `data-stat`, a cell per player, `data-player`),
 `review-graph`, its `review-decision` items (`data-mark`) and `review-detail`
 (`review-detail-text`, `review-show-played`, `review-show-best`, `review-back`).
 """
@@ -189,3 +189,43 @@ def test_the_review_shows_the_statistics_analyze_match_gives_for_the_game(
     assert serious_violations(page, "review") == []
     by(page, "review-back").click()
     expect(by(page, "review-detail")).to_be_hidden()
+
+
+CUBE_ACTIONS = {
+    analysis_pb2.CUBE_ACTION_NO_DOUBLE: "No double",
+    analysis_pb2.CUBE_ACTION_DOUBLE_TAKE: "Double, take",
+    analysis_pb2.CUBE_ACTION_DOUBLE_PASS: "Double, pass",
+    analysis_pb2.CUBE_ACTION_TOO_GOOD: "Too good to double",
+}
+
+
+def test_before_a_roll_the_hint_gives_the_cube_decision_the_server_gives(
+    page: Page, server: Running, client: TavliClient
+) -> None:
+    name = start_computer_game(
+        page, server.web_port, variant="backgammon", bot="heuristic", match_length=0, name="Anna", cube=True
+    )
+    player = ClickingPlayer(page, client, name, seat=0)
+    for _ in range(20):
+        assert wait_until_actionable(player.page), f"the page never came to act: {describe(page)}"
+        if attribute(page, "data-phase") == "ROLLING" and by(page, "double-button").is_enabled():
+            break
+        player.act()
+    else:
+        raise AssertionError("the page never came to a roll with the cube to offer")
+    game = client.game(name)
+    request = analysis_pb2.GetCubeDecisionRequest(
+        variant=board_pb2.VARIANT_BACKGAMMON,
+        position=board_pb2.Position(position_id=game.position_id),
+        context=analysis_pb2.GameContext(
+            cube_value=game.cube_value,
+            cube_owner=analysis_pb2.CUBE_OWNER_PLAYER
+            if game.cube_owner == game.turn
+            else analysis_pb2.CUBE_OWNER_UNSPECIFIED,
+            plies=0,
+        ),
+    )
+    decision = client.analysis.GetCubeDecision(request, timeout=60)
+    by(page, "hint-button").click()
+    expect(by(page, "hint-cube")).to_contain_text(f"Proper cube action: {CUBE_ACTIONS[decision.action]}.")
+    expect(by(page, "hint-entry")).to_have_count(0)
