@@ -313,10 +313,12 @@ class TavliClient:
         dice_seed: str = "",
         verifiable_dice: bool = False,
         players: tuple[str, str] | None = None,
+        hints_allowed: bool = False,
         **options: Any,
     ) -> tuple[Seat, Seat]:
         """Create a game; returns its two seats. ``players`` names who sits at each seat (seat 0
-        first); ``options`` are RuleSet fields (``cube=...`` takes True/False,
+        first); ``hints_allowed`` lets them ask for hints (Game.hints_allowed); ``options`` are
+        RuleSet fields (``cube=...`` takes True/False,
         enum-valued options such as ``opening`` or ``first_checker`` take the engine's names,
         ``clock`` an :class:`~tavli.engine.clock.ClockRules` in seconds). ``variant`` ``"tavli"`` is
         the Greek tavli match."""
@@ -339,8 +341,10 @@ class TavliClient:
             dice_mode=_dice_mode(dice_seed, verifiable_dice),
             dice_seed=dice_seed,
             request_id=str(uuid.uuid4()),
-            **_seated(players),
+            hints_allowed=hints_allowed,
         )
+        for seat_field, player in _seated(players).items():
+            getattr(request, seat_field).CopyFrom(player)
         created = _call_again_while_unavailable(self.games.CreateGame, request, timeout=self.timeout)
         return _seats(self, created)
 

@@ -554,6 +554,7 @@ def game_message(
     created: float,
     updated: float,
     players: Players = NOBODY,
+    hints_allowed: bool = False,
 ) -> games_pb2.Game:
     """The Game resource for a match state."""
     BUILT.games += 1
@@ -586,6 +587,7 @@ def game_message(
         pip_counts=list(seat0_position.pip_count()),
         variant=variant_message(state.game_rules.rules),
         next_variant=variant_message(state.next_game_rules.rules),
+        hints_allowed=hints_allowed,
     )
     clocks = clocks_message(state)
     if clocks is not None:

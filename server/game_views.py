@@ -38,6 +38,7 @@ class GameView:
     created: float
     updated: float
     players: Players = NOBODY
+    hints_allowed: bool = False
 
     @property
     def state(self) -> MatchState:
@@ -68,6 +69,7 @@ class GameView:
             created=self.created,
             updated=self.updated,
             players=self.players,
+            hints_allowed=self.hints_allowed,
         )
 
     @cached_property

@@ -79,6 +79,7 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
             request=_request_of("CreateGame", request),
             admit=lambda name: self.quotas.count_game(client, name),
             players=players_of(request),
+            hints_allowed=request.hints_allowed,
         )
         return created_message(created, pb.CreateGameResponse)
 

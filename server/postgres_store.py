@@ -55,6 +55,8 @@ _MIGRATIONS = (
     ],
     # 5: the ladder: accounts, their keys' hashes and events, challenges, ladder games, ratings.
     [statement for table in LADDER_TABLES for statement in table_statements(POSTGRESQL, table)],
+    # 6: whether a game's players may ask for hints.
+    ["ALTER TABLE games ADD COLUMN IF NOT EXISTS hints_allowed INTEGER NOT NULL DEFAULT 0"],
 )
 
 SCHEMA_VERSION = len(_MIGRATIONS)

@@ -77,7 +77,8 @@ TABLES = {
             players TEXT NOT NULL DEFAULT '',
             event_count BIGINT NOT NULL DEFAULT 0,
             summary {bytes} NOT NULL,
-            deadline DOUBLE PRECISION
+            deadline DOUBLE PRECISION,
+            hints_allowed INTEGER NOT NULL DEFAULT 0
         )""",
     "events": """
         CREATE TABLE IF NOT EXISTS events (
@@ -148,13 +149,15 @@ def schema_statements(dialect: Dialect) -> list[str]:
 
 # --- the statements -----------------------------------------------------------------------------
 
-_GAME_COLUMNS = "name, rules, token_hash_0, token_hash_1, dice_mode, dice_seed, created, updated, players"
+_GAME_COLUMNS = (
+    "name, rules, token_hash_0, token_hash_1, dice_mode, dice_seed, created, updated, players, hints_allowed"
+)
 _REQUEST_COLUMNS = "scope, request_id, method, seat, body_hash, game, version, updated, stored_at"
 
 _STATEMENTS = {
     "create game": (
         f"INSERT INTO games ({_GAME_COLUMNS}, event_count, summary, deadline)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING"
     ),
     # Lands only at the log's length the action was decided at: the etag's check.
     "grow game": (
@@ -279,6 +282,7 @@ class SqlStore(LadderRecords):
                     record.created,
                     record.updated,
                     players_column(record.players),
+                    int(record.hints_allowed),
                     len(events),
                     summary,
                     deadline,
@@ -441,7 +445,7 @@ def _numbered(name: str, first: int, events: list[dict[str, Any]]) -> Iterator[t
 
 def game_record(row: Sequence[Any], snapshot: Sequence[Any] | None = None) -> GameRecord:
     """The record of a game read from a row of its columns and the row of its snapshot, if one is kept."""
-    name, rules, hash_0, hash_1, dice_mode, dice_seed, created, updated, players = row
+    name, rules, hash_0, hash_1, dice_mode, dice_seed, created, updated, players, hints_allowed = row
     legacy_seed = dice_seed if dice_mode == "verifiable" else ""
     return GameRecord(
         name,
@@ -453,6 +457,7 @@ def game_record(row: Sequence[Any], snapshot: Sequence[Any] | None = None) -> Ga
         (hash_0, hash_1),
         legacy_seed,
         _players_of_column(players),
+        bool(hints_allowed),
         None if snapshot is None else Snapshot(int(snapshot[0]), snapshot[1]),
     )
 

@@ -56,6 +56,16 @@ def _made_by(*statements: str) -> Callable[[sqlite3.Connection], None]:
     return migrate
 
 
+def _column_added(table: str, column: str, definition: str) -> Callable[[sqlite3.Connection], None]:
+    """A migration that adds ``column`` to ``table`` where it is not there yet."""
+
+    def migrate(db: sqlite3.Connection) -> None:
+        if column not in {name for _, name, *_ in db.execute(f"PRAGMA main.table_info({table})")}:
+            db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
+
+    return migrate
+
+
 # Each migration takes a database made by an earlier version from the schema version before it
 # (PRAGMA user_version) to its own, in the one transaction that opens it first; a new database
 # is made at the latest at once.
@@ -109,6 +119,8 @@ _MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _rebuilt_in_the_shared_schema,
     # 8: the ladder: accounts, their keys' hashes and events, challenges, ladder games, ratings.
     _made_by(*(statement for table in LADDER_TABLES for statement in table_statements(SQLITE, table))),
+    # 9: whether a game's players may ask for hints (a database rebuilt by 7 has the column).
+    _column_added("games", "hints_allowed", "INTEGER NOT NULL DEFAULT 0"),
 )
 
 SCHEMA_VERSION = len(_MIGRATIONS)

@@ -59,6 +59,7 @@ class GameRecord:
     # Verifiable games created before their seeds were derived kept the seed in play here.
     legacy_seed: str = ""
     players: Players = NOBODY  # who sits at each seat, as the game was created with
+    hints_allowed: bool = False  # whether the players may ask for hints, as the game was created with
     snapshot: Snapshot | None = None  # the folded state at the start of a game, if one is kept
 
 

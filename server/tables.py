@@ -187,13 +187,15 @@ class Tables:
         admit: Callable[[str], None] = lambda name: None,
         played: Sequence[Event] = (),
         players: Players = NOBODY,
+        hints_allowed: bool = False,
         name: str | None = None,
     ) -> Created:
         """Create a game, or answer again the create first made with ``request``'s id.
 
         ``name`` is the new game's name when it was chosen before (a rematch's), else a new one.
 
-        ``players`` says who sits at each seat (names to show, kept with the game).
+        ``players`` says who sits at each seat (names to show, kept with the game), and
+        ``hints_allowed`` whether they may ask for hints (kept with it too).
 
         ``played`` is the log of a match played elsewhere (an imported record) that the game
         goes on from: it is stored with the game, in the same write, and the game's dice come
@@ -231,9 +233,17 @@ class Tables:
             match = self._new_match(name, rules, dice_mode, dice_seed, played)
         snapshot = snapshot_to_keep(match, 0)
         record = GameRecord(
-            name, rules_to_dict(rules), dice_mode, seed, now, now, players=players, snapshot=snapshot
+            name,
+            rules_to_dict(rules),
+            dice_mode,
+            seed,
+            now,
+            now,
+            players=players,
+            hints_allowed=hints_allowed,
+            snapshot=snapshot,
         )
-        view = GameView(name, rules, dice_mode, match, now, now, players)
+        view = GameView(name, rules, dice_mode, match, now, now, players, hints_allowed)
         stored = None if request is None else self._request_record("", request, -1, view)
         admit(name)
         try:
@@ -263,8 +273,8 @@ class Tables:
 
     async def rematch(self, view: GameView, *, admit: Callable[[str], None]) -> Created:
         """The game that ``view``'s accepted rematch is played as, with both seats' tokens:
-        created the first time it is asked for, with the finished game's rules, dice mode and
-        players, so that however often and by whichever seat it is asked for it is one game.
+        created the first time it is asked for, with the finished game's rules, dice mode,
+        players and hints, so that however often and by whichever seat it is asked for it is one game.
 
         :raises GameNotFound: if ``view`` has no accepted rematch.
         :raises StoreUnavailable: if the store cannot take the new game.
@@ -287,6 +297,7 @@ class Tables:
                     request=None,
                     admit=admit,
                     players=view.players,
+                    hints_allowed=view.hints_allowed,
                     name=rematch.game,
                 )
             except StoreUnavailable as unavailable:
@@ -693,6 +704,7 @@ class Tables:
             record.created,
             record.updated,
             record.players,
+            record.hints_allowed,
         )
 
     def _remember(self, table: Table) -> None:

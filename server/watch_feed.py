@@ -114,6 +114,7 @@ def _game_after(view: GameView, sequence: int, state: MatchState) -> pb.Game:
         created=view.created,
         updated=view.updated,
         players=view.players,
+        hints_allowed=view.hints_allowed,
     )
 
 

@@ -269,7 +269,7 @@ def _rows(cursor: Any) -> list[dict[str, Any]]:
     ]
 
 
-ADDED_COLUMNS = {"bot_seats": {"client": ""}}
+ADDED_COLUMNS = {"games": {"hints_allowed": 0}, "bot_seats": {"client": ""}}
 """The columns the migrations add, with the value the rows stored before them take."""
 
 

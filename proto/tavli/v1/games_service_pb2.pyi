@@ -237,7 +237,7 @@ class Clocks(_message.Message):
     def __init__(self, remaining: _Optional[_Iterable[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]]] = ..., running: _Optional[_Union[Seat, str]] = ..., turn_start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., delay_end_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class Game(_message.Message):
-    __slots__ = ("name", "rule_set", "etag", "event_count", "score", "game_number", "phase", "turn", "position_id", "board", "dice", "cube_value", "cube_owner", "crawford", "resignation", "last_play", "finished_games", "winner", "dice_commitment", "create_time", "update_time", "to_act", "dice_mode", "seat0_player", "seat1_player", "seat0_board", "pip_counts", "clocks", "rematch", "variant", "next_variant")
+    __slots__ = ("name", "rule_set", "etag", "event_count", "score", "game_number", "phase", "turn", "position_id", "board", "dice", "cube_value", "cube_owner", "crawford", "resignation", "last_play", "finished_games", "winner", "dice_commitment", "create_time", "update_time", "to_act", "dice_mode", "seat0_player", "seat1_player", "seat0_board", "pip_counts", "clocks", "rematch", "variant", "next_variant", "hints_allowed")
     NAME_FIELD_NUMBER: _ClassVar[int]
     RULE_SET_FIELD_NUMBER: _ClassVar[int]
     ETAG_FIELD_NUMBER: _ClassVar[int]
@@ -269,6 +269,7 @@ class Game(_message.Message):
     REMATCH_FIELD_NUMBER: _ClassVar[int]
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     NEXT_VARIANT_FIELD_NUMBER: _ClassVar[int]
+    HINTS_ALLOWED_FIELD_NUMBER: _ClassVar[int]
     name: str
     rule_set: RuleSet
     etag: str
@@ -300,7 +301,8 @@ class Game(_message.Message):
     rematch: Rematch
     variant: _board_pb2.Variant
     next_variant: _board_pb2.Variant
-    def __init__(self, name: _Optional[str] = ..., rule_set: _Optional[_Union[RuleSet, _Mapping]] = ..., etag: _Optional[str] = ..., event_count: _Optional[int] = ..., score: _Optional[_Iterable[int]] = ..., game_number: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[_Union[Seat, str]] = ..., position_id: _Optional[str] = ..., board: _Optional[_Union[_board_pb2.Board, _Mapping]] = ..., dice: _Optional[_Iterable[int]] = ..., cube_value: _Optional[int] = ..., cube_owner: _Optional[_Union[Seat, str]] = ..., crawford: _Optional[bool] = ..., resignation: _Optional[_Union[Resignation, _Mapping]] = ..., last_play: _Optional[_Union[LastPlay, _Mapping]] = ..., finished_games: _Optional[_Iterable[_Union[FinishedGame, _Mapping]]] = ..., winner: _Optional[_Union[Seat, str]] = ..., dice_commitment: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., to_act: _Optional[_Iterable[_Union[Seat, str]]] = ..., dice_mode: _Optional[_Union[DiceMode, str]] = ..., seat0_player: _Optional[_Union[Player, _Mapping]] = ..., seat1_player: _Optional[_Union[Player, _Mapping]] = ..., seat0_board: _Optional[_Union[_board_pb2.Board, _Mapping]] = ..., pip_counts: _Optional[_Iterable[int]] = ..., clocks: _Optional[_Union[Clocks, _Mapping]] = ..., rematch: _Optional[_Union[Rematch, _Mapping]] = ..., variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., next_variant: _Optional[_Union[_board_pb2.Variant, str]] = ...) -> None: ...
+    hints_allowed: bool
+    def __init__(self, name: _Optional[str] = ..., rule_set: _Optional[_Union[RuleSet, _Mapping]] = ..., etag: _Optional[str] = ..., event_count: _Optional[int] = ..., score: _Optional[_Iterable[int]] = ..., game_number: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[_Union[Seat, str]] = ..., position_id: _Optional[str] = ..., board: _Optional[_Union[_board_pb2.Board, _Mapping]] = ..., dice: _Optional[_Iterable[int]] = ..., cube_value: _Optional[int] = ..., cube_owner: _Optional[_Union[Seat, str]] = ..., crawford: _Optional[bool] = ..., resignation: _Optional[_Union[Resignation, _Mapping]] = ..., last_play: _Optional[_Union[LastPlay, _Mapping]] = ..., finished_games: _Optional[_Iterable[_Union[FinishedGame, _Mapping]]] = ..., winner: _Optional[_Union[Seat, str]] = ..., dice_commitment: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., to_act: _Optional[_Iterable[_Union[Seat, str]]] = ..., dice_mode: _Optional[_Union[DiceMode, str]] = ..., seat0_player: _Optional[_Union[Player, _Mapping]] = ..., seat1_player: _Optional[_Union[Player, _Mapping]] = ..., seat0_board: _Optional[_Union[_board_pb2.Board, _Mapping]] = ..., pip_counts: _Optional[_Iterable[int]] = ..., clocks: _Optional[_Union[Clocks, _Mapping]] = ..., rematch: _Optional[_Union[Rematch, _Mapping]] = ..., variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., next_variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., hints_allowed: _Optional[bool] = ...) -> None: ...
 
 class Rematch(_message.Message):
     __slots__ = ("offered_by", "game")
@@ -405,20 +407,22 @@ class GameEvent(_message.Message):
     def __init__(self, sequence: _Optional[int] = ..., kind: _Optional[_Union[EventKind, str]] = ..., seat: _Optional[_Union[Seat, str]] = ..., dice: _Optional[_Iterable[int]] = ..., notation: _Optional[str] = ..., forced: _Optional[bool] = ..., resignation_result: _Optional[_Union[_board_pb2.GameResult, str]] = ..., opening_throws: _Optional[_Iterable[_Union[OpeningThrow, _Mapping]]] = ..., game_number: _Optional[int] = ..., dice_commitment: _Optional[str] = ..., dice_seed: _Optional[str] = ..., steps: _Optional[_Iterable[_Union[_board_pb2.Step, _Mapping]]] = ..., event_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., reason: _Optional[str] = ..., rematch_game: _Optional[str] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
-    __slots__ = ("rule_set", "dice_mode", "dice_seed", "request_id", "seat0_player", "seat1_player")
+    __slots__ = ("rule_set", "dice_mode", "dice_seed", "request_id", "seat0_player", "seat1_player", "hints_allowed")
     RULE_SET_FIELD_NUMBER: _ClassVar[int]
     DICE_MODE_FIELD_NUMBER: _ClassVar[int]
     DICE_SEED_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT0_PLAYER_FIELD_NUMBER: _ClassVar[int]
     SEAT1_PLAYER_FIELD_NUMBER: _ClassVar[int]
+    HINTS_ALLOWED_FIELD_NUMBER: _ClassVar[int]
     rule_set: RuleSet
     dice_mode: DiceMode
     dice_seed: str
     request_id: str
     seat0_player: Player
     seat1_player: Player
-    def __init__(self, rule_set: _Optional[_Union[RuleSet, _Mapping]] = ..., dice_mode: _Optional[_Union[DiceMode, str]] = ..., dice_seed: _Optional[str] = ..., request_id: _Optional[str] = ..., seat0_player: _Optional[_Union[Player, _Mapping]] = ..., seat1_player: _Optional[_Union[Player, _Mapping]] = ...) -> None: ...
+    hints_allowed: bool
+    def __init__(self, rule_set: _Optional[_Union[RuleSet, _Mapping]] = ..., dice_mode: _Optional[_Union[DiceMode, str]] = ..., dice_seed: _Optional[str] = ..., request_id: _Optional[str] = ..., seat0_player: _Optional[_Union[Player, _Mapping]] = ..., seat1_player: _Optional[_Union[Player, _Mapping]] = ..., hints_allowed: _Optional[bool] = ...) -> None: ...
 
 class CreateGameResponse(_message.Message):
     __slots__ = ("game", "seat0_token", "seat1_token")

@@ -6,11 +6,13 @@ import { createConnectTransport } from "@connectrpc/connect-web";
 import { GamesService } from "../gen/tavli/v1/games_service_pb";
 import { RulesService } from "../gen/tavli/v1/rules_service_pb";
 import { BotsService } from "../gen/tavli/v1/bots_service_pb";
+import { AnalysisService } from "../gen/tavli/v1/analysis_service_pb";
 
 export interface Api {
   games: Client<typeof GamesService>;
   rules: Client<typeof RulesService>;
   bots: Client<typeof BotsService>;
+  analysis: Client<typeof AnalysisService>;
 }
 
 let api: Api | null = null;
@@ -23,6 +25,7 @@ export function getApi(): Api {
       games: createClient(GamesService, transport),
       rules: createClient(RulesService, transport),
       bots: createClient(BotsService, transport),
+      analysis: createClient(AnalysisService, transport),
     };
   }
   return api;

@@ -12,7 +12,7 @@
 
 import { Board } from "../board/board";
 import { boardAfter } from "../board/moves";
-import type { BoardState, LegalPlay, Step } from "../board/model";
+import type { BoardState, LegalPlay, PlayOnBoard, Step } from "../board/model";
 import { Action, Phase, Seat, type Game, type GameEvent } from "../gen/tavli/v1/games_service_pb";
 import { getApi } from "./api";
 import { expectsAction, isMoneyPlay, mustPass } from "./convert";
@@ -39,7 +39,10 @@ import {
 import type { Screen } from "./screen";
 import { TableSounds, playSound } from "./sounds";
 import { RecordPanel } from "./record-panel";
-import { boardForSeat, checkersKey } from "./record";
+import { boardForSeat, checkersKey, recordRules } from "./record";
+import { HintPanel } from "./hint-panel";
+import { ReviewPanel } from "./review-panel";
+import { hintsRuleText } from "./text";
 import { PlayerStrips } from "./players";
 import { SeatControls } from "./controls";
 import { RematchBox } from "./rematch";
@@ -98,6 +101,14 @@ class GameScreen implements Screen {
   /** What the last event shown did, in words: beside the board and in the status line. */
   private message = "";
   private readonly record: RecordPanel;
+  private readonly review: ReviewPanel;
+  /** GNU Backgammon's hint for a seat's decision; none for a watcher. */
+  private readonly hint: HintPanel | null;
+  /** The hinted play chosen, drawn on the live board as arrows. */
+  private hintArrows: PlayOnBoard | null = null;
+  /** A position of the review shown on the board (seat 0's side), or null. */
+  private reviewed: BoardState | null = null;
+  private readonly hintsRule = h("p", { testid: "hints-rule", class: "note" });
   private readonly rematch: RematchBox | null;
   private readonly status = h("p", { testid: "status", class: "status", "aria-live": "polite", role: "status" });
   private readonly refusal = h("div", { testid: "refusal", class: "refusal", role: "alert" });
@@ -155,6 +166,35 @@ class GameScreen implements Screen {
       onView: () => this.onRecordView(),
       onHistory: (last) => this.onHistory(last),
     });
+    this.review = new ReviewPanel({
+      api: this.api,
+      name: this.name,
+      signal: this.controller.signal,
+      record: () => (this.game ? { match: this.record.match, rules: recordRules(this.game) } : null),
+      showBoard: (board) => {
+        if (board === null && this.reviewed === null) {
+          return;
+        }
+        this.reviewed = board;
+        this.boardKey = "";
+        this.render();
+      },
+    });
+    this.hint = this.watching
+      ? null
+      : new HintPanel({
+          api: this.api,
+          signal: this.controller.signal,
+          show: (steps) => {
+            if (steps === null && this.hintArrows === null) {
+              return;
+            }
+            this.hintArrows = steps ? { side: "me", steps } : null;
+            this.boardKey = "";
+            this.render();
+          },
+          play: (notation) => void this.sendNotation(notation),
+        });
     this.rematch = route.mode === "seat" ? new RematchBox(this.name, route.token, { api: this.api, signal: this.controller.signal, navigate }) : null;
     this.rootEl = h("section", {
       testid: "game",
@@ -180,7 +220,10 @@ class GameScreen implements Screen {
     if (this.controls) {
       desk.push(this.controls.buttons, this.controls.form);
     }
-    desk.push(speedSelect(this.speed, (speed) => (this.speed = speed)), this.lastPlay, this.connection);
+    if (this.hint) {
+      desk.push(this.hint.element);
+    }
+    desk.push(speedSelect(this.speed, (speed) => (this.speed = speed)), this.lastPlay, this.hintsRule, this.connection);
     if (this.rematch) {
       this.messages.append(this.rematch.element);
     }
@@ -191,7 +234,7 @@ class GameScreen implements Screen {
         "div",
         { class: "table-area" },
         h("div", { class: "table-column" }, h("div", { class: "table" }, this.players.them, this.boardHost, this.players.me), h("div", { class: "desk" }, ...desk)),
-        h("div", { class: "side-column" }, this.messages, this.record.element),
+        h("div", { class: "side-column" }, this.messages, this.record.element, this.review.element),
       ),
       this.dialogsHost,
     );
@@ -296,6 +339,7 @@ class GameScreen implements Screen {
     this.record.update(game, event ?? undefined);
     if (this.record.viewed && me !== null && expectsAction(game, me)) {
       this.record.view(null); // the game waits for me: back from the record to the live board
+      this.reviewed = null;
     }
     // My own play from the board is on it already; while a position of the record is shown,
     // the live game is drawn when the player comes back to it.
@@ -375,7 +419,7 @@ class GameScreen implements Screen {
 
   /** Whether the player may send `action` now (not while a position of the record is shown). */
   private has(action: Action): boolean {
-    return this.state.may(action) && this.record.viewed === null;
+    return this.state.may(action) && this.record.viewed === null && this.reviewed === null;
   }
 
   private render(): void {
@@ -406,6 +450,9 @@ class GameScreen implements Screen {
       setText(this.status, "Finding your seat…");
     }
     this.rematch?.update(game, me, game.phase === Phase.MATCH_OVER);
+    setText(this.hintsRule, hintsRuleText(game));
+    this.hint?.update({ game, mySeat: me, may: (action) => this.has(action) });
+    this.review.update(game, me);
     this.renderClocks();
     this.renderBoard(game);
     this.renderPips();
@@ -421,7 +468,8 @@ class GameScreen implements Screen {
     this.controls?.newTurn(game.etag);
     const viewed = this.record.viewed;
     this.rootEl.setAttribute("data-viewing-record", viewed === null ? "false" : "true");
-    const still = viewed !== null ? boardForSeat(viewed.board, this.viewSeat) : this.finalPosition;
+    const reviewed = viewed === null ? this.reviewed : null;
+    const still = viewed !== null ? boardForSeat(viewed.board, this.viewSeat) : reviewed !== null ? boardForSeat(reviewed, this.viewSeat) : this.finalPosition;
     if (still) {
       // A position of the record, or a finished game's final position: read-only.
       this.boardKey = "";
@@ -431,7 +479,8 @@ class GameScreen implements Screen {
     }
     const playing = this.has(Action.PLAY);
     const plays = this.state.plays;
-    const key = `${game.etag}|${this.viewSeat}|${playing ? plays.length : 0}|${this.replaying}`;
+    const arrows = playing ? this.hintArrows : null;
+    const key = `${game.etag}|${this.viewSeat}|${playing ? plays.length : 0}|${this.replaying}|${arrows ? JSON.stringify(arrows.steps) : ""}`;
     if (key === this.boardKey) {
       return;
     }
@@ -439,7 +488,7 @@ class GameScreen implements Screen {
     this.state.clearPlay();
     const board = boardOf(shown, this.viewSeat);
     this.sounds.follow(board);
-    this.show(board, playing ? plays : undefined);
+    this.show(arrows ? { ...board, arrows } : board, playing ? plays : undefined);
   }
 
   private show(state: BoardState, plays?: LegalPlay[]): void {
@@ -454,7 +503,8 @@ class GameScreen implements Screen {
       return;
     }
     const viewed = this.record.viewed;
-    const board = viewed !== null ? boardForSeat(viewed.board, this.viewSeat) : (this.finalPosition ?? boardAfter(boardOf(shown, this.viewSeat), [...this.state.partial]));
+    const reviewed = viewed === null ? this.reviewed : null;
+    const board = viewed !== null ? boardForSeat(viewed.board, this.viewSeat) : reviewed !== null ? boardForSeat(reviewed, this.viewSeat) : (this.finalPosition ?? boardAfter(boardOf(shown, this.viewSeat), [...this.state.partial]));
     this.players.showPips(board.pips);
   }
 

@@ -97,6 +97,7 @@ export function homeScreen(root: HTMLElement, navigate: (hash: string) => void):
   // --- a table for two ---
   const table = buildSettingsForm("table-", loadSettings("table"), false);
   const opponentName = h("input", { type: "text", id: "table-opponent-name", maxlength: 64, testid: "table-setting-opponent-name" });
+  const allowHints = h("input", { type: "checkbox", id: "table-hints", testid: "table-setting-hints" });
   const tableAlert = h("p", { class: "alert", role: "alert", testid: "table-error" });
   const createButton = h("button", { type: "submit", testid: "create-table", class: "primary" }, "Create the table");
   const shareLink = h("input", { type: "text", readonly: true, id: "share-link", testid: "share-link", class: "share" });
@@ -116,6 +117,12 @@ export function homeScreen(root: HTMLElement, navigate: (hash: string) => void):
     { testid: "table-form", class: "card", "aria-label": "A table for two" },
     table.basics,
     h("div", { class: "field" }, h("label", { for: "table-opponent-name" }, "The other player's name (optional)"), opponentName),
+    h(
+      "div",
+      { class: "field check" },
+      allowHints,
+      h("label", { for: "table-hints" }, "Allow hints: either player may ask GNU Backgammon for the best plays (both see this)"),
+    ),
     h("div", { class: "actions" }, createButton),
     tableAlert,
     shareBox,
@@ -148,6 +155,7 @@ export function homeScreen(root: HTMLElement, navigate: (hash: string) => void):
           requestId: newRequestId(),
           seat0Player: { displayName: settings.name || "Seat 0" },
           seat1Player: { displayName: opponentName.value.trim() || "Seat 1" },
+          hintsAllowed: allowHints.checked,
         },
         { signal: controller.signal },
       );

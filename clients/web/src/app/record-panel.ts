@@ -77,6 +77,11 @@ export class RecordPanel {
     this.render();
   }
 
+  /** The match as the page's record has it so far. */
+  get match(): MatchRecord {
+    return this.record;
+  }
+
   /** The entry shown on the board, or null while the board shows the live game. */
   get viewed(): RecordEntry | null {
     return this.viewing === null ? null : (this.record.entries[this.viewing] ?? null);

@@ -121,6 +121,7 @@ function fromSeat(board: BoardState, seat: Seat): BoardState {
     diceSide: flip(board.diceSide),
     cube: board.cube ? { ...board.cube, owner: flip(board.cube.owner) } : null,
     pips: { me: board.pips.them, them: board.pips.me },
+    arrows: board.arrows ? { ...board.arrows, side: flip(board.arrows.side) ?? "me" } : board.arrows,
   };
 }
 

@@ -324,3 +324,14 @@ export function eventText(game: Game, event: GameEvent, mySeat: Seat | null): st
       return "";
   }
 }
+
+/** Whether the players of a table for two may ask for hints, as both see it ("" at a table with
+ *  the computer, where a player always may, and in a game GNU Backgammon does not evaluate). */
+export function hintsRuleText(game: Game): string {
+  if (isBot(game, Seat.SEAT_0) || isBot(game, Seat.SEAT_1) || game.variant !== Variant.BACKGAMMON) {
+    return "";
+  }
+  return game.hintsAllowed
+    ? "Hints are allowed at this table: either player may ask GNU Backgammon during the match."
+    : "Hints are off at this table: it was created without them.";
+}

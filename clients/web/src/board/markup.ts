@@ -8,7 +8,7 @@ import {
   offTray, otherSidePoint, pinnedStackSpots, pipsSpot, pointNumberSpot, pointSlot, stackLabel, stackSpots,
   type PointSlot, type Rect, type Spot,
 } from "./geometry";
-import { lastPlayMarkup } from "./marks";
+import { arrowsMarkup, lastPlayMarkup } from "./marks";
 import type { BoardState, Side, Step } from "./model";
 import { diceShown, type MoveInput } from "./moves";
 import { isPinned } from "./pins";
@@ -38,7 +38,7 @@ export function boardMarkup(
   parts.push(stackMarkup("me", barSpots("me", board.me.bar), board.me.bar));
   parts.push(stackMarkup("them", barSpots("them", board.them.bar), board.them.bar));
   parts.push(trayMarkup(board, "me"), trayMarkup(board, "them"));
-  parts.push(lastPlayMarkup(state));
+  parts.push(lastPlayMarkup(state), arrowsMarkup(state));
 
   // The marks of the selection and its targets: shapes, not only colours.
   if (selected !== null) parts.push(selectedMark(board, selected));

@@ -60,6 +60,9 @@ export interface BoardState {
   rolled?: Partial<Record<Side, number[]>>;
   /** The last play made, marked on the board (where it left from, where it went). */
   lastPlay?: PlayOnBoard | null;
+  /** A play drawn as arrows, step by step, without moving a checker: a hint, or a play of the
+   *  review beside the one made. None when absent. */
+  arrows?: PlayOnBoard | null;
 }
 
 /** A play of one side, each step in that side's own numbering. */
