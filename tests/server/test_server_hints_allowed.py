@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tavli.clients.client import Seat, TavliClient
+from tavli.server import sqlite_store
 from tavli.v1 import games_service_pb2 as games_pb2
 from tests.server_play import Policy, connected, play_to_end, running_server
 
@@ -67,9 +68,9 @@ def test_hints_survive_a_restart_and_older_databases_open_without_them(tmp_path:
         assert client.game(allowed).hints_allowed and not client.game(not_allowed).hints_allowed
     with sqlite3.connect(database) as db:  # the file as the schema before the column left it
         db.execute("ALTER TABLE games DROP COLUMN hints_allowed")
-        db.execute("PRAGMA user_version = 7")
+        db.execute(f"PRAGMA user_version = {sqlite_store.SCHEMA_VERSION - 1}")
     with running_server(db=database) as server, connected(server.port) as client:
         assert not client.game(allowed).hints_allowed  # stored before hints were kept: none
         assert table(client, hints_allowed=True)[0].last_seen.hints_allowed
     with sqlite3.connect(database) as db:
-        assert db.execute("PRAGMA user_version").fetchone() == (8,)
+        assert db.execute("PRAGMA user_version").fetchone() == (sqlite_store.SCHEMA_VERSION,)

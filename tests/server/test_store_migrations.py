@@ -14,6 +14,7 @@ from typing import Any
 import psycopg
 import pytest
 
+from tavli.server import postgres_store, sqlite_store
 from tavli.server.ladder_records import AccountRecord, StoredEvent
 from tavli.server.players import SeatPlayer
 from tavli.server.postgres_store import PostgresStore
@@ -314,7 +315,7 @@ def test_a_sqlite_database_of_schema_6_keeps_every_row(
 ) -> None:
     assert sqlite_rows(sqlite_path) == expected_rows()
     with sqlite3.connect(sqlite_path) as db:
-        assert db.execute("PRAGMA user_version").fetchone() == (8,)
+        assert db.execute("PRAGMA user_version").fetchone() == (sqlite_store.SCHEMA_VERSION,)
         assert db.execute("PRAGMA foreign_key_check").fetchall() == []
         assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     db.close()
@@ -326,7 +327,9 @@ def test_a_postgresql_database_of_schema_3_keeps_every_row(
 ) -> None:
     assert postgresql_rows(postgresql_url) == expected_rows()
     with psycopg.connect(postgresql_url) as connection:
-        assert connection.execute("SELECT version FROM tavli_schema").fetchall() == [(5,)]
+        assert connection.execute("SELECT version FROM tavli_schema").fetchall() == [
+            (postgres_store.SCHEMA_VERSION,)
+        ]
     assert_every_row_reads_back_and_the_store_goes_on(migrated_postgresql)
 
 
