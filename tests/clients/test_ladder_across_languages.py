@@ -1,7 +1,8 @@
 """Bots in two languages on one ladder: a Python ladder bot (`tavli bot --ladder`) and a Node one
 (`node clients/node/bot.js --ladder`), each a process with its own account's key, join `tavli serve
 --ladder`, are paired with nobody creating a game, play rated matches over PlaySeat, and stand on
-the leaderboard with the ratings Glicko-2, worked out here from the games' own results, gives.
+the leaderboard with the ratings Glicko-2, worked out here from the games' own results, gives;
+and the Node bot rides out a server restart mid-game, following its events and seats again.
 
 Every process started here has a timeout and is stopped after, so that a bug fails the test
 rather than hanging it.
@@ -11,15 +12,18 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
 from tavli.clients.client import TavliClient
+from tavli.clients.ladder_bot import LadderBot
 from tavli.v1 import board_pb2 as board_pb, games_service_pb2 as games_pb, ladder_service_pb2 as pb
 from tests.clients.test_node_client import NODE_CLIENT, node_executable
-from tests.ladder_rig import Glicko, glicko_after
-from tests.server_play import stop_process, tavli_serve
+from tests.ladder_rig import Glicko, glicko_after, make_account
+from tests.server.test_ladder_pairing import serving_on
+from tests.server_play import free_port, stop_process, tavli_serve
 
 TAVLI = [sys.executable, "-m", "tavli.clients.cli"]
 GAMES = 2  # each bot's games: the server starts no more a day (--ladder-games-per-day)
@@ -131,3 +135,40 @@ def test_a_python_bot_and_a_node_bot_meet_on_the_ladder_and_are_rated(tmp_path: 
         assert entry.rating == pytest.approx(expected[entry.handle].rating, abs=1e-6)
         assert entry.deviation == pytest.approx(expected[entry.handle].deviation, abs=1e-6)
     assert [entry.rank for entry in board] == [1, 2] and board[0].rating >= board[1].rating
+
+
+@pytest.mark.slow
+def test_the_node_ladder_bot_rides_out_a_server_restart_and_finishes_its_games(tmp_path: Path) -> None:
+    node = node_executable()
+    db, port = tmp_path / "tavli.sqlite3", free_port()
+    address = f"127.0.0.1:{port}"
+    with serving_on(port, db) as first:
+        keys = {handle: make_account(first, handle) for handle in ("snake", "turtle")}
+        python_bot = LadderBot(address, keys["snake"], "random", games=GAMES)
+        python_thread = threading.Thread(target=python_bot.run, daemon=True)
+        python_thread.start()
+        node_bot = subprocess.Popen(
+            [node, "bot.js", "--ladder", "--key", keys["turtle"], "--server", address, "--games", str(GAMES)],
+            cwd=NODE_CLIENT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(6000):  # until the first game has been played into (a bound, not a wait)
+            started = first.ladder.records.games_in_progress()
+            if started and first.store.event_count(started[0].game) > 4:
+                break
+            threading.Event().wait(0.01)
+        else:
+            node_bot.kill()
+            pytest.fail(f"the ladder started no game: {node_bot.communicate()}")
+    # The server is down mid-game; both bots try again until it is back, on the same port and database.
+    with serving_on(port, db):
+        output = finished("Node", node_bot)
+        python_thread.join(WITHIN)
+        assert not python_thread.is_alive(), "the Python bot did not finish its games"
+        with TavliClient.connect(address) as client:
+            board = client.leaderboard("backgammon")
+    assert f"{GAMES} games ended on the ladder" in output
+    assert python_bot.ended == GAMES
+    assert sorted((entry.handle, entry.games) for entry in board) == [("snake", GAMES), ("turtle", GAMES)]
