@@ -139,3 +139,25 @@ def test_the_node_client_challenges_declines_cancels_accepts_and_hears_each(ladd
         game = client.game(accepted["game"])
     assert game.phase != games_pb.PHASE_MATCH_OVER
     assert {game.seat0_player.player_id, game.seat1_player.player_id} == {"accounts/gnu", "accounts/gammon"}
+
+
+def run_ladder_bot(*arguments: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [node_executable(), "bot.js", "--ladder", *arguments],
+        cwd=NODE_CLIENT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=NODE_TIMEOUT,
+    )
+
+
+def test_the_node_ladder_bot_with_a_forged_key_stops_saying_why(ladder: Running) -> None:
+    key = make_account(ladder, "gnu")
+    forged = run_ladder_bot("--key", key[:-4] + "AAAA", "--server", f"127.0.0.1:{ladder.port}")
+    assert forged.returncode == 1
+    assert "UNAUTHENTICATED UNKNOWN_API_KEY" in forged.stderr
+    with TavliClient.connect(f"127.0.0.1:{ladder.port}", api_key=key) as client:
+        assert not client.account().ladder_member  # the forged key joined nobody to the ladder
+    keyless = run_ladder_bot("--server", f"127.0.0.1:{ladder.port}")
+    assert keyless.returncode == 2 and "--ladder --key KEY" in keyless.stderr
