@@ -215,9 +215,13 @@ def _endpoint(
 
 def _metadata(context: RequestContext[Message, Message]) -> tuple[tuple[str, str], ...]:
     """Who is calling: the address the web port saw, without its port (connectrpc writes it
-    ``host:port``, an IPv6 host without brackets, so the port is what follows the last colon)."""
+    ``host:port``, an IPv6 host without brackets, so the port is what follows the last colon),
+    and the account it acts for, if its request says (``Authorization: Bearer KEY``)."""
     host = (context.client_address or "").rpartition(":")[0]
-    return ((WEB_CLIENT_HEADER, host.strip("[]") or "web"),)
+    caller = ((WEB_CLIENT_HEADER, host.strip("[]") or "web"),)
+    headers = context.request_headers
+    account = None if headers is None else headers.get("authorization")
+    return caller if not account else (*caller, ("authorization", account))
 
 
 def _seconds(context: RequestContext[Message, Message]) -> float | None:

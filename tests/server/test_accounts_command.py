@@ -68,6 +68,7 @@ def test_list_revoke_and_another_key(tmp_path: Path, capsys: pytest.CaptureFixtu
         (("create", "alice"), "the handle 'alice' is taken"),
         (("create", "1st"), "is not a handle"),
         (("create", "ab"), "is not a handle"),
+        (("create", "server-random", "--bot"), "those of the server's own bots"),
         (("revoke", "nobody"), "there is no account 'nobody'"),
     ],
 )

@@ -297,3 +297,11 @@ def test_a_browser_on_ipv6_is_its_address_without_the_port() -> None:
     ):
         context = RequestContext(method=None, http_method="POST", request_headers=None, client_address=seen)  # type: ignore[arg-type]
         assert _metadata(context) == (("tavli-web-client", host),)
+
+
+def test_a_browser_acts_for_an_account_with_its_key_in_the_authorization_header(server: Running) -> None:
+    _, key = server.ladder.accounts.create("alice", "Alice", "human")
+    status, answer = call(server.web_port, "LadderService/GetAccount", {}, Authorization=f"Bearer {key}")
+    assert status == 200 and answer["account"]["handle"] == "alice"
+    status, refused = call(server.web_port, "LadderService/GetAccount", {})
+    assert status == 401 and reason_of(refused) == "MISSING_API_KEY"
