@@ -13,6 +13,11 @@
  *   TAVLI_SEAT_TOKEN=… node bot.js HOST:PORT games/… [--seed TEXT] [--games N] [--wait SECONDS]
  *       [--drop-after N] [--unary --seat 0|1]
  *
+ * or, with --ladder, it plays for an account on the server's ladder (LadderBot), every game the
+ * ladder pairs it in or a challenge starts, until --games games of it have ended (or for ever):
+ *
+ *   node bot.js --ladder --key KEY [--server HOST:PORT] [--games N] [--seed TEXT]
+ *
  * The seat's token comes from the environment, not the command line, which other users of the
  * machine can read. --drop-after N hangs up the stream after N actions without a word and
  * resumes on a new one (a test of resuming). --unary plays over unary calls instead of the
@@ -21,6 +26,9 @@
  */
 
 const { Seat, TavliClient, TavliError, status } = require('./tavli');
+
+// How long to wait before trying again to join the ladder while the server is out of reach.
+const REACH_AGAIN_MS = 1000;
 
 class RandomBot {
   /**
@@ -174,15 +182,125 @@ async function playSeatUnary(seat, bot, { games = 1, maxActions = 100000, waitMs
   }
 }
 
+/**
+ * A bot on the ladder, for the account whose key its client carries: it joins the ladder, follows
+ * the account's events (resumed after the last event seen when the connection drops), plays every
+ * game it is told of, or that is in progress when it connects, on a PlaySeat stream of its own
+ * (resumed too), and accepts every challenge (the random bot plays every variant).
+ */
+class LadderBot {
+  /**
+   * @param {TavliClient} client a client connected with the account's apiKey
+   * @param {function} makeBot (game) => a bot for that game (a LadderGame: { game, seatToken, ... })
+   * @param {object} [options] games (stop once this many games of it have ended; never by
+   *   default), log (a line's printer, console.log by default)
+   */
+  constructor(client, makeBot, { games = Infinity, log = console.log } = {}) {
+    this.client = client;
+    this.makeBot = makeBot;
+    this.games = games;
+    this.log = log;
+    this.ended = 0;
+    this.playing = new Map(); // game name: the promise of its play
+    this.events = null;
+  }
+
+  /** Joins the ladder and plays until `games` have ended or stop(); resolves with the games ended. */
+  async run() {
+    await this.join();
+    this.events = this.client.events();
+    for await (const { gamesInProgress, event } of this.events) {
+      for (const game of gamesInProgress) this.play(game);
+      if (event) await this.heard(event);
+      if (this.ended >= this.games) break;
+    }
+    await Promise.all(this.playing.values());
+    return this.ended;
+  }
+
+  /** Stops following the events; the games under way are played to their end. */
+  stop() {
+    if (this.events) this.events.close();
+  }
+
+  /** Joins the ladder, trying again while the server is out of reach. */
+  async join() {
+    for (;;) {
+      try {
+        return await this.client.joinLadder();
+      } catch (error) {
+        if (!(error instanceof TavliError) || error.code !== status.UNAVAILABLE) throw error;
+        await new Promise((resolve) => setTimeout(resolve, REACH_AGAIN_MS));
+      }
+    }
+  }
+
+  async heard(event) {
+    if (event.kind === 'gameStarted') {
+      this.play(event.gameStarted);
+    } else if (event.kind === 'challengeReceived') {
+      try {
+        this.play(await this.client.acceptChallenge(event.challengeReceived.name));
+      } catch (error) {
+        if (!(error instanceof TavliError)) throw error;
+        this.log(`challenge ${event.challengeReceived.name} not accepted: ${error}`); // withdrawn or expired meanwhile
+      }
+    } else if (event.kind === 'gameEnded') {
+      this.ended++;
+      this.log(`${event.gameEnded.game} ended; rating ${event.gameEnded.rating.toFixed(1)}`);
+    } else if (event.kind === 'notice') {
+      this.log(`the server says ${event.notice.reason}: ${event.notice.message}`);
+    }
+  }
+
+  play(game) {
+    if (this.playing.has(game.game)) return;
+    const played = this.playGame(game).finally(() => this.playing.delete(game.game));
+    this.playing.set(game.game, played);
+  }
+
+  async playGame(game) {
+    let stream = null;
+    try {
+      stream = await this.client.streamSeat(game.game, game.seatToken, { resume: true });
+      this.log(describe(await playSeat(stream, this.makeBot(game))));
+    } catch (error) {
+      if (!(error instanceof TavliError)) throw error;
+      this.log(`${game.game} stopped: ${error}`); // aborted, claimed, or the key revoked
+    } finally {
+      if (stream) stream.close();
+    }
+  }
+}
+
 // --- run ----------------------------------------------------------------------------------------
 
 const USAGE =
   'usage: TAVLI_SEAT_TOKEN=… node bot.js HOST:PORT GAME [--seed TEXT] [--games N] [--wait SECONDS] ' +
-  '[--drop-after N] [--unary --seat 0|1]';
+  '[--drop-after N] [--unary --seat 0|1]\n' +
+  '       node bot.js --ladder --key KEY [--server HOST:PORT] [--games N] [--seed TEXT]';
+
+function count(text) {
+  return /^\d+$/.test(text) ? Number(text) : NaN;
+}
+
+function parseLadderArguments(argv) {
+  const options = { key: '', address: '127.0.0.1:50051', seed: '', games: Infinity };
+  for (let i = 0; i < argv.length; i++) {
+    const argument = argv[i];
+    const value = i + 1 < argv.length ? argv[i + 1] : undefined;
+    if (argument === '--ladder') continue;
+    if (argument === '--key' && value) options.key = argv[++i];
+    else if (argument === '--server' && value) options.address = argv[++i];
+    else if (argument === '--seed' && value !== undefined) options.seed = argv[++i];
+    else if (argument === '--games' && count(value) >= 1) options.games = count(argv[++i]);
+    else return null;
+  }
+  return options.key ? options : null;
+}
 
 function parseArguments(argv) {
   const options = { address: '', name: '', seed: '', games: 1, dropAfter: 0, unary: false, seat: null };
-  const count = (text) => (/^\d+$/.test(text) ? Number(text) : NaN);
   for (let i = 0; i < argv.length; i++) {
     const argument = argv[i];
     const value = i + 1 < argv.length ? argv[i + 1] : undefined;
@@ -215,7 +333,29 @@ function describe(game) {
   return `${game.name} over: ${how}; score ${game.score.join('-')}, ${game.eventCount} events`;
 }
 
+async function playLadder(argv) {
+  const options = parseLadderArguments(argv);
+  if (!options) {
+    console.error(USAGE);
+    return 2;
+  }
+  const { seed } = options;
+  const makeBot = (game) => new RandomBot({ random: seed ? seededRandom(`${seed} ${game.game}`) : Math.random });
+  const client = TavliClient.connect(options.address, { apiKey: options.key, timeoutMs: 20000 });
+  try {
+    const ended = await new LadderBot(client, makeBot, { games: options.games }).run();
+    console.log(`${plural(ended, 'game')} ended on the ladder`);
+    return 0;
+  } catch (error) {
+    console.error(`bot.js failed: ${error instanceof TavliError ? error.toString() : error.stack || error}`);
+    return 1;
+  } finally {
+    client.close();
+  }
+}
+
 async function main(argv, env) {
+  if (argv.includes('--ladder')) return playLadder(argv);
   const options = parseArguments(argv);
   const token = env.TAVLI_SEAT_TOKEN || '';
   if (!options || !token) {
@@ -249,7 +389,7 @@ async function main(argv, env) {
   }
 }
 
-module.exports = { RandomBot, seededRandom, perform, isFinished, playSeat, playSeatUnary };
+module.exports = { RandomBot, LadderBot, seededRandom, perform, isFinished, playSeat, playSeatUnary };
 
 if (require.main === module) {
   main(process.argv.slice(2), process.env).then(

@@ -22,6 +22,18 @@
  *     if (legalActions.actions.includes('ACTION_ROLL')) await stream.roll();
  *   }
  *
+ * An account (a bot's or a person's) acts with its API key, sent on every call as the metadata
+ * `authorization: Bearer KEY`: it joins the ladder, follows its events (resumed after the last
+ * event seen when the connection drops), challenges, accepts or declines, and reads leaderboards:
+ *
+ *   const tavli = TavliClient.connect('127.0.0.1:50051', { apiKey: KEY });
+ *   await tavli.joinLadder();
+ *   for await (const { gamesInProgress, event } of tavli.events()) {
+ *     for (const game of [...gamesInProgress, ...(event?.gameStarted ? [event.gameStarted] : [])]) {
+ *       // hold game.game's seat with game.seatToken on a PlaySeat stream (bot.js --ladder does)
+ *     }
+ *   }
+ *
  * Messages are plain objects with camelCase field names (seat_token is seatToken), enums are
  * their names as strings ('PHASE_ROLLING', 'SEAT_0'), 64-bit integers are numbers, and unset
  * fields hold their defaults. Every call returns a promise; a failed call rejects with a
@@ -39,6 +51,7 @@ const PROTO_FILES = [
   'tavli/v1/games_service.proto',
   'tavli/v1/rules_service.proto',
   'tavli/v1/analysis_service.proto',
+  'tavli/v1/ladder_service.proto',
 ];
 
 /**
@@ -75,6 +88,18 @@ const RESULTS = {
   gammon: 'GAME_RESULT_GAMMON',
   backgammon: 'GAME_RESULT_BACKGAMMON',
   mars: 'GAME_RESULT_MARS',
+};
+const DECLINE_REASONS = {
+  generic: 'DECLINE_REASON_GENERIC',
+  later: 'DECLINE_REASON_LATER',
+  'too-fast': 'DECLINE_REASON_TOO_FAST',
+  'too-slow': 'DECLINE_REASON_TOO_SLOW',
+  variant: 'DECLINE_REASON_VARIANT',
+  rated: 'DECLINE_REASON_RATED',
+  casual: 'DECLINE_REASON_CASUAL',
+  'match-length': 'DECLINE_REASON_MATCH_LENGTH',
+  'no-bot': 'DECLINE_REASON_NO_BOT',
+  'only-bot': 'DECLINE_REASON_ONLY_BOT',
 };
 const STATUS_NAMES = Object.fromEntries(Object.entries(grpc.status).map(([name, code]) => [code, name]));
 const ERROR_INFO_TYPE = 'type.googleapis.com/google.rpc.ErrorInfo';
@@ -192,21 +217,37 @@ function errorInfoOf(status) {
 
 // --- the client ---------------------------------------------------------------------------------
 
-/** A connection to a tavli server: the rules service, and games through their seats. */
+/**
+ * A grpc-js interceptor that puts an account's API key on every call's metadata
+ * (`authorization: Bearer KEY`), as the server wants it of every call that acts for the account.
+ */
+function apiKeyInterceptor(apiKey) {
+  return (options, nextCall) =>
+    new grpc.InterceptingCall(nextCall(options), {
+      start(metadata, listener, next) {
+        metadata.set('authorization', `Bearer ${apiKey}`);
+        next(metadata, listener);
+      },
+    });
+}
+
+/** A connection to a tavli server: the rules service, games through their seats, and the ladder. */
 class TavliClient {
   /**
    * @param {string} address host:port
    * @param {object} [options] credentials (grpc.credentials.createInsecure() by default), timeoutMs
-   *   (each call's deadline, 30 s by default), api (a loadApi() result, to share one between clients)
+   *   (each call's deadline, 30 s by default), api (a loadApi() result, to share one between
+   *   clients), apiKey (an account's key: every call then acts for that account)
    */
-  constructor(address, { credentials = grpc.credentials.createInsecure(), timeoutMs = 30000, api } = {}) {
+  constructor(address, { credentials = grpc.credentials.createInsecure(), timeoutMs = 30000, api, apiKey } = {}) {
     this.api = api || loadApi();
     this.timeoutMs = timeoutMs;
-    this.games = new this.api.GamesService(address, credentials);
-    this.rules = new this.api.RulesService(address, credentials, { channelOverride: this.games.getChannel() });
-    this.analysis = new this.api.AnalysisService(address, credentials, {
-      channelOverride: this.games.getChannel(),
-    });
+    const interceptors = apiKey ? [apiKeyInterceptor(apiKey)] : [];
+    this.games = new this.api.GamesService(address, credentials, { interceptors });
+    const shared = { channelOverride: this.games.getChannel(), interceptors };
+    this.rules = new this.api.RulesService(address, credentials, shared);
+    this.analysis = new this.api.AnalysisService(address, credentials, shared);
+    this.ladder = new this.api.LadderService(address, credentials, shared);
   }
 
   /** Connects without TLS (pass credentials to the constructor for TLS). */
@@ -227,7 +268,7 @@ class TavliClient {
 
   /** Calls a unary method; resolves with the response or rejects with a TavliError. */
   call(service, method, request) {
-    const stub = service === 'rules' ? this.rules : this.games;
+    const stub = { games: this.games, rules: this.rules, ladder: this.ladder }[service];
     return new Promise((resolve, reject) => {
       stub[method](request, { deadline: Date.now() + this.timeoutMs }, (error, response) => {
         if (error) reject(TavliError.fromServiceError(error));
@@ -243,11 +284,8 @@ class TavliClient {
    *   diceSeed (reproducible dice), ruleSet (more RuleSet fields, camelCase, e.g. { cube: 'CUBE_MODE_NO_CUBE' })
    */
   async createGame({ variant = 'backgammon', matchLength = 0, diceSeed = '', ruleSet = {} } = {}) {
-    if (!(variant in VARIANTS)) {
-      throw new TypeError(`unknown variant ${variant}: ${Object.keys(VARIANTS).join(', ')}`);
-    }
     const response = await this.call('games', 'createGame', {
-      ruleSet: { variant: VARIANTS[variant], matchLength, ...ruleSet },
+      ruleSet: { variant: variantEnum(variant), matchLength, ...ruleSet },
       diceMode: diceSeed ? 'DICE_MODE_SEEDED' : 'DICE_MODE_UNSPECIFIED',
       diceSeed,
       requestId: crypto.randomUUID(),
@@ -322,6 +360,180 @@ class TavliClient {
       stream.on('error', (error) => reject(TavliError.fromServiceError(error)));
       stream.on('end', () => reject(new TavliError(grpc.status.UNAVAILABLE, '', 'the analysis ended early')));
     });
+  }
+
+  // --- accounts, challenges and the ladder (a client connected with an apiKey) ----------------
+
+  /** The account this client's key acts for: { name, handle, displayName, kind, ladderMember }. */
+  async account() {
+    return (await this.call('ladder', 'getAccount', {})).account;
+  }
+
+  /** Joins the ladder (a bot's account), or leaves it with member false; resolves with the account. */
+  async joinLadder(member = true) {
+    return (await this.call('ladder', 'setLadderMember', { member })).account;
+  }
+
+  /**
+   * The account's event stream (see EventStream), from the event after `after` (0: the first
+   * message lists the games in progress, then every event not yet seen).
+   */
+  events({ after = 0 } = {}) {
+    return new EventStream(this, after);
+  }
+
+  /**
+   * Challenges the account `opponent` (a handle; '' for an open seek anyone may accept) to a match;
+   * resolves with the Challenge.
+   * @param {object} [options] variant (as createGame's), matchLength (1), ruleSet (more RuleSet
+   *   fields), rated (true), timeToLiveSeconds (how long it stays open; the server's 5 minutes by default)
+   */
+  async challenge(
+    opponent,
+    { variant = 'backgammon', matchLength = 1, ruleSet = {}, rated = true, timeToLiveSeconds } = {},
+  ) {
+    const request = { opponent, ruleSet: { variant: variantEnum(variant), matchLength, ...ruleSet }, rated };
+    if (timeToLiveSeconds !== undefined) request.timeToLive = { seconds: timeToLiveSeconds, nanos: 0 };
+    return (await this.call('ladder', 'createChallenge', request)).challenge;
+  }
+
+  /** The account's challenges, those made to it, and every open seek (of one variant, if given). */
+  async listChallenges(variant) {
+    const request = { variant: variant === undefined ? 'VARIANT_UNSPECIFIED' : variantEnum(variant) };
+    return (await this.call('ladder', 'listChallenges', request)).challenges;
+  }
+
+  /** Accepts a challenge (or a seek): resolves with the game it starts, { game, seatToken, ... }. */
+  async acceptChallenge(name) {
+    return (await this.call('ladder', 'acceptChallenge', { name })).game;
+  }
+
+  /** Declines a challenge with a reason: one of DECLINE_REASONS' names ('variant', 'too-fast', ...). */
+  async declineChallenge(name, reason = 'generic') {
+    if (!(reason in DECLINE_REASONS)) {
+      throw new TypeError(`unknown reason ${reason}: ${Object.keys(DECLINE_REASONS).join(', ')}`);
+    }
+    return (await this.call('ladder', 'declineChallenge', { name, reason: DECLINE_REASONS[reason] })).challenge;
+  }
+
+  /** Withdraws a challenge of this account's. */
+  async cancelChallenge(name) {
+    return (await this.call('ladder', 'cancelChallenge', { name })).challenge;
+  }
+
+  /**
+   * A variant's leaderboard, first page, highest first: [{ handle, displayName, rating, deviation,
+   * games, rank }], of bots, or of people with { bots: false }. Needs no key.
+   */
+  async leaderboard(variant = 'backgammon', { bots = true } = {}) {
+    const kind = bots ? 'ACCOUNT_KIND_BOT' : 'ACCOUNT_KIND_HUMAN';
+    const request = { variant: variantEnum(variant), kind, pageSize: 200 };
+    return (await this.call('ladder', 'listLeaderboard', request)).entries;
+  }
+
+  /**
+   * An account's ratings in a variant after each of its rated matches:
+   * [{ game, rating, deviation, opponent, won, time }].
+   */
+  async ratingHistory(handle, variant = 'backgammon') {
+    return (await this.call('ladder', 'listRatingHistory', { handle, variant: variantEnum(variant) })).changes;
+  }
+}
+
+// How long to wait before following an account's events again after the stream dropped.
+const EVENTS_PAUSE_MS = 1000;
+// The stream's ends after which it is followed again; any other ends it (UNAUTHENTICATED: a revoked key, ...).
+const FOLLOW_AGAIN = new Set([grpc.status.OK, grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDED]);
+
+/**
+ * An account's event stream (LadderService.StreamEvents), followed again after the last event seen
+ * whenever the connection drops or the server restarts, so that no event is lost or given twice.
+ *
+ * Iterating (for await) gives the messages as they come: StreamEventsResponse objects
+ * { gamesInProgress, event }. Each stream's first message lists the account's games in progress
+ * (each with its seat's token) and has no event; each later one holds one event
+ * { eventId, time, kind, challengeReceived | challengeClosed | gameStarted | gameEnded |
+ * rematchOffered | notice }. A refusal the server would repeat (UNAUTHENTICATED for a revoked key,
+ * RESOURCE_EXHAUSTED for too many streams) ends the iteration with its TavliError; close(), or
+ * leaving the iteration, stops following.
+ */
+class EventStream {
+  constructor(client, after) {
+    this.client = client;
+    this.after = after; // the last event id received
+    this.queue = []; // messages received and not yet given
+    this.ended = null; // { error } once over for good
+    this.call = null;
+    this.timer = null;
+    this.wake = () => {};
+    this.follow();
+  }
+
+  [Symbol.asyncIterator]() {
+    return this.messages();
+  }
+
+  /** The messages as they come; leaving the iteration (a break) stops following, as close() does. */
+  async *messages() {
+    try {
+      for (;;) {
+        if (this.queue.length > 0) {
+          yield this.queue.shift();
+        } else if (this.ended) {
+          if (this.ended.error) throw this.ended.error;
+          return;
+        } else {
+          await new Promise((resolve) => (this.wake = resolve));
+        }
+      }
+    } finally {
+      this.finish(null);
+    }
+  }
+
+  /** Stops following: iterating ends once the messages already received are given. */
+  close() {
+    this.finish(null);
+  }
+
+  follow() {
+    this.timer = null;
+    const call = this.client.ladder.streamEvents({ afterEventId: this.after });
+    this.call = call;
+    let status = null;
+    let readable = true;
+    // The status can come before the last messages are read: the stream is over once both are in.
+    const over = () => {
+      if (status === null || readable || this.call !== call) return;
+      this.call = null;
+      if (FOLLOW_AGAIN.has(status.code)) this.timer = setTimeout(() => this.follow(), EVENTS_PAUSE_MS);
+      else this.finish(TavliError.fromServiceError(status));
+    };
+    call.on('data', (message) => {
+      if (this.call !== call) return;
+      if (message.event) this.after = message.event.eventId;
+      this.queue.push(message);
+      this.wake();
+    });
+    call.on('error', () => {}); // the status (which comes with it) says what happened
+    call.on('status', (received) => {
+      status = received;
+      over();
+    });
+    call.on('end', () => {
+      readable = false;
+      over();
+    });
+  }
+
+  finish(error) {
+    if (this.ended) return;
+    this.ended = { error };
+    clearTimeout(this.timer);
+    const call = this.call;
+    this.call = null;
+    if (call) call.cancel();
+    this.wake();
   }
 }
 
@@ -745,6 +957,14 @@ function refusalError({ code, message, details }) {
   return new TavliError(code, info.reason, message, info);
 }
 
+/** A variant's Variant enum name, from its name ('backgammon', 'long-nardi', ...). */
+function variantEnum(variant) {
+  if (!(variant in VARIANTS)) {
+    throw new TypeError(`unknown variant ${variant}: ${Object.keys(VARIANTS).join(', ')}`);
+  }
+  return VARIANTS[variant];
+}
+
 function seatEnum(index) {
   if (index === 0 || index === 'SEAT_0') return 'SEAT_0';
   if (index === 1 || index === 'SEAT_1') return 'SEAT_1';
@@ -771,7 +991,9 @@ module.exports = {
   TavliClient,
   Seat,
   SeatStream,
+  EventStream,
   TavliError,
+  DECLINE_REASONS,
   decodeStatus,
   errorInfoOf,
   status: grpc.status,
