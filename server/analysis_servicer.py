@@ -7,7 +7,6 @@ answer back.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import AsyncIterator
 
 from tavli.engine import Play
@@ -148,21 +147,9 @@ class AnalysisServicer(analysis_service_pb2_grpc.AnalysisServiceServicer):
             )
         if source == "record":
             text = match_records.text_of(request.record)
-            return await self.checks.run(client, lambda: _record_match(text))
+            answer: MatchToAnalyse = await self.checks.run(client, "record_match", text)
+            return answer
         raise BadRequest("give the match to analyse: a stored game's name, or a match record")
-
-
-def _record_match(text: str) -> MatchToAnalyse:
-    """The match a record holds, checked and replayed (heavy work: off the event loop).
-
-    :raises InvalidMatchRecord, UnreadableMatchRecord: for a record with problems, or no match.
-    """
-    checked = match_records.checked_text(text)
-    if checked.problems:
-        raise match_records.refusal(checked)
-    names = checked.record.players or ("Player 0", "Player 1")
-    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-    return MatchToAnalyse(digest, checked.rules, checked.match().events, names)
 
 
 def _decision_message(decision: review.Decision, names: tuple[str, str]) -> pb.AnalyzedDecision:

@@ -104,6 +104,7 @@ class ServerConfig:
     web_host: str = "127.0.0.1"
     web_limits: WebLimits = field(default_factory=WebLimits)  # slow and numerous requests on the web port
     evaluators: int = 1  # GNU Backgammon evaluator processes (AnalysisService), started with its first call
+    heavy_processes: int = 2  # processes checking and importing records (the heavy work), one job each
     bots: int = 64  # computer opponents (BotsService) playing at once, at most
     bots_play_each_other: bool = False  # SeatBot may give both seats of one game to bots
     bot_match_points: int = BOT_MATCH_POINTS  # the longest match a bot is seated at
@@ -153,7 +154,7 @@ class Running:
         await self.server.stop(grace)
         self.evaluators.close()
         await self.tables.drain()
-        await asyncio.to_thread(self.checks.close)
+        self.checks.close()
         await asyncio.to_thread(self.store.close)
         shutil.rmtree(self.own_socket, ignore_errors=True)
 
@@ -194,7 +195,7 @@ async def start_server(config: ServerConfig) -> Running:
     if config.log_rpcs:
         interceptors.insert(0, RpcLogInterceptor())
     server = grpc.aio.server(interceptors=interceptors, options=_channel_options(config))
-    checks = FairQueue(quotas, name="tavli-mat")
+    checks = FairQueue(quotas, processes=config.heavy_processes)
     rules_service_pb2_grpc.add_RulesServiceServicer_to_server(RulesServicer(checks), server)
     evaluators = EvaluatorPool(config.evaluators)
     analysis_service_pb2_grpc.add_AnalysisServiceServicer_to_server(
@@ -431,11 +432,11 @@ def serve(config: ServerConfig) -> int:
 
 
 async def _serve(config: ServerConfig) -> None:
-    # The heavy work (record checks, imports' folds and writes, bots) runs in threads holding the
-    # interpreter lock for as long as they are let; the event loop, which needs it at every step
-    # of every call, waits for it each time. Python's 5 ms turn made a health check wait over a
-    # second beside one long import; a shorter one keeps the loop's waits short, at a little of
-    # the heavy work's speed.
+    # The heavy work (record checks and imports) runs in processes of its own, but the store's
+    # calls, a game's fold from its snapshot and the bots run in threads, holding the interpreter
+    # lock for as long as they are let; the event loop, which needs it at every step of every
+    # call, waits for it each time. Python's 5 ms turn made a health check wait over a second
+    # beside one long import on a thread; a shorter one keeps the loop's waits short.
     sys.setswitchinterval(_INTERPRETER_LOCK_TURN)
     _allow_many_connections()
     running = await start_server(config)

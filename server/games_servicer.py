@@ -69,17 +69,15 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
         dice_mode = convert.dice_mode_of(request.dice_mode)
         players = players_of(request)  # the cheap refusals before the long check
         client = client_of(context)
-        checked = await match_records.check(request.record, self.checks, client)
-        if not checked.clean:
-            raise match_records.refusal(checked)
+        imported = await match_records.imported(request.record, self.checks, client)
         created = await self.tables.create(
-            checked.rules,
+            imported.rules,
             dice_mode=dice_mode,
             dice_seed=request.dice_seed,
             request=_request_of("ImportMatch", request),
             admit=lambda name: self.quotas.count_game(client, name),
-            played=checked.events,
-            players=from_record(checked.record.players, players),
+            played=imported.played,
+            players=from_record(imported.players, players),
         )
         return created_message(created, pb.ImportMatchResponse)
 

@@ -9,10 +9,13 @@ that place; otherwise (or if it does not read) the whole log is folded, and the 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import structlog
 
+from tavli.engine.events import Event
 from tavli.engine.game import MatchState
 from tavli.engine.match import Match
 from tavli.engine.rules import RuleSet
@@ -32,6 +35,29 @@ def snapshot_to_keep(match: Match, stored: int) -> Snapshot | None:
     if written is None:
         return None
     return Snapshot(at, json.dumps({"state": written, "after": match.events[at - 1].to_dict()}))
+
+
+@dataclass(frozen=True)
+class Played:
+    """A log played elsewhere (an imported record's) that a new game goes on from, as it is
+    stored: its events, and the snapshot of its game in play's start (None if that is its first),
+    so that the server folds that game alone (:func:`start_of`)."""
+
+    events: list[dict[str, Any]]
+    snapshot: Snapshot | None
+
+
+NOTHING_PLAYED = Played([], None)
+
+
+def played_log(rules: RuleSet, events: Sequence[Event]) -> Played:
+    """``events`` as a new game stores them, folded to find its game in play's start: the whole
+    log is folded, which takes seconds for a long record (the heavy work's processes do it).
+
+    :raises ActionError: for events the rules do not allow.
+    """
+    match = Match.replay(rules, events)
+    return Played([event.to_dict() for event in events], snapshot_to_keep(match, 0))
 
 
 def start_of(

@@ -22,7 +22,7 @@ import hmac
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, TypeVar, cast
 
@@ -51,7 +51,7 @@ from tavli.server.game_views import DiceMode, GameView
 from tavli.server.keys import ServerKey
 from tavli.server.limits import MOST_GAME_EVENTS
 from tavli.server.players import NOBODY, Players
-from tavli.server.snapshots import snapshot_to_keep, start_of
+from tavli.server.snapshots import NOTHING_PLAYED, Played, snapshot_to_keep, start_of
 from tavli.server.store import Append, GameRecord, RequestIdTaken, RequestRecord, Store, StoreConflict
 from tavli.server.watch_feed import Feed
 from tavli.v1 import games_service_pb2 as pb
@@ -185,7 +185,7 @@ class Tables:
         dice_seed: str,
         request: Request | None,
         admit: Callable[[str], None] = lambda name: None,
-        played: Sequence[Event] = (),
+        played: Played = NOTHING_PLAYED,
         players: Players = NOBODY,
         name: str | None = None,
     ) -> Created:
@@ -195,9 +195,10 @@ class Tables:
 
         ``players`` says who sits at each seat (names to show, kept with the game).
 
-        ``played`` is the log of a match played elsewhere (an imported record) that the game
-        goes on from: it is stored with the game, in the same write, and the game's dice come
-        from ``dice_mode`` after it. ``admit(name)`` is called before a new game is stored, and
+        ``played`` is the log of a match played elsewhere (an imported record, folded by
+        :func:`~tavli.server.snapshots.played_log`) that the game goes on from: it is stored with
+        the game, in the same write, only its game in play is folded here, and the game's dice
+        come from ``dice_mode`` after it. ``admit(name)`` is called before a new game is stored, and
         may refuse it by raising; a game whose match ``played`` ends is over at once.
 
         :raises SeededDiceDisabled: for seeded dice on a server that does not allow them.
@@ -213,10 +214,10 @@ class Tables:
                 )
             if not dice_seed:
                 raise BadRequest("seeded dice need a dice_seed")
-        if len(played) > self.most_events:
+        if len(played.events) > self.most_events:
             raise RecordTooLong(
-                f"the record holds {len(played):,} events, more than a game may hold ({self.most_events:,});"
-                " split the session into shorter records"
+                f"the record holds {len(played.events):,} events,"
+                f" more than a game may hold ({self.most_events:,}); split the session into shorter records"
             )
         if request is not None:
             earlier = await self._earlier("", request, -1)
@@ -225,14 +226,15 @@ class Tables:
         name = name or new_game_name()
         now = self.clock()
         seed = dice_seed if dice_mode == "seeded" else ""
-        if played:  # a whole record replayed is long work: off the event loop
+        if played.events:  # its game in play folded: off the event loop
             match = await asyncio.to_thread(self._new_match, name, rules, dice_mode, dice_seed, played)
         else:
             match = self._new_match(name, rules, dice_mode, dice_seed, played)
-        snapshot = snapshot_to_keep(match, 0)
         record = GameRecord(
-            name, rules_to_dict(rules), dice_mode, seed, now, now, players=players, snapshot=snapshot
+            name, rules_to_dict(rules), dice_mode, seed, now, now, players=players, snapshot=played.snapshot
         )
+        # The played log as it came, then what the game added to it (a verifiable game's commitment).
+        log_written = [*played.events, *(event.to_dict() for event in match.events[len(played.events) :])]
         view = GameView(name, rules, dice_mode, match, now, now, players)
         stored = None if request is None else self._request_record("", request, -1, view)
         admit(name)
@@ -240,9 +242,7 @@ class Tables:
             # A verifiable game's first event, the commitment to its seed, is stored with the game;
             # an imported record's log is written out in the worker thread too.
             await self._in_store(
-                lambda: self.store.create(
-                    record, [event.to_dict() for event in match.events], view.summary, stored, match.deadline
-                )
+                lambda: self.store.create(record, log_written, view.summary, stored, match.deadline)
             )
         except RequestIdTaken:
             assert request is not None
@@ -297,23 +297,35 @@ class Tables:
                     raise unavailable from None
 
     def _new_match(
-        self, name: str, rules: RuleSet, dice_mode: DiceMode, dice_seed: str, played: Sequence[Event]
+        self, name: str, rules: RuleSet, dice_mode: DiceMode, dice_seed: str, played: Played
     ) -> Match:
         """The match of a new game: at its start, or going on from ``played`` with the game's
-        own dice; with verifiable dice, the game in play after ``played`` is committed to a seed
-        (its throws from then on come from it)."""
+        own dice (folded from its game in play's start, the events before it left unread, as a
+        cold load leaves them); with verifiable dice, the game in play after ``played`` is
+        committed to a seed (its throws from then on come from it)."""
         dice = SeededDice(dice_seed) if dice_mode == "seeded" else None
         verifiable = dice_mode == "verifiable"
         seeds = self._seeds(name)
-        if not played:
+        if not played.events:
             return Match(rules, dice=dice, verifiable=verifiable, seeds=seeds, now=self.clock)
-        match = Match.replay(rules, played, dice=dice, verifiable=verifiable, seeds=seeds, now=self.clock)
+        start = start_of(name, rules, played.snapshot, played.events)
+        first = 0 if start is None else start[0]
+        events = [_NOT_READ] * first + [event_from_dict(event) for event in played.events[first:]]
+        match = Match.replay(
+            rules, events, dice=dice, verifiable=verifiable, seeds=seeds, now=self.clock, start=start
+        )
         if not verifiable or match.state.over:
             return match
         number, first_throw = match.state.game.number, match.state.throws
         commitment = DiceCommitted(number, SeededDice(seeds(number)).commitment, first_throw)
         return Match.replay(
-            rules, [*played, commitment], dice=dice, verifiable=verifiable, seeds=seeds, now=self.clock
+            rules,
+            [*events, commitment],
+            dice=dice,
+            verifiable=verifiable,
+            seeds=seeds,
+            now=self.clock,
+            start=start,
         )
 
     async def get(self, name: str) -> GameView:

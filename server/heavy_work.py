@@ -1,0 +1,55 @@
+"""The heavy work the server does in processes of its own (:mod:`tavli.server.fair_queue`):
+reading and checking match records, folding the logs of imported and analysed matches, writing
+a long game's record. Each function takes and returns plain values (they cross a process
+boundary pickled), and refuses in the service's words (:class:`~tavli.server.errors.ServiceError`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+from tavli.engine.events import Event
+from tavli.engine.rules import RuleSet
+from tavli.server import match_records
+from tavli.server.analysis import review
+from tavli.server.analysis.match_analysis import MatchToAnalyse
+from tavli.server.match_records import ImportedRecord
+from tavli.server.snapshots import played_log
+
+
+def validated(text: str) -> bytes:
+    """ValidateMatch's answer for a record's ``text``, serialized.
+
+    :raises UnreadableMatchRecord: for a text that holds no match the server can read.
+    """
+    return match_records.report(match_records.checked_text(text)).SerializeToString()
+
+
+def imported(text: str) -> ImportedRecord:
+    """What ImportMatch stores of a record's ``text``: its rules, its players and its log, folded.
+
+    :raises InvalidMatchRecord, UnreadableMatchRecord: for a record with problems, or no match.
+    """
+    checked = match_records.checked_text(text)
+    if not checked.clean:
+        raise match_records.refusal(checked)
+    return ImportedRecord(checked.rules, checked.record.players, played_log(checked.rules, checked.events))
+
+
+def record_match(text: str) -> MatchToAnalyse:
+    """The match a record holds, checked, as AnalyzeMatch analyses it.
+
+    :raises InvalidMatchRecord, UnreadableMatchRecord: for a record with problems, or no match.
+    """
+    checked = match_records.checked_text(text)
+    if checked.problems:
+        raise match_records.refusal(checked)
+    names = checked.record.players or ("Player 0", "Player 1")
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return MatchToAnalyse(digest, checked.rules, checked.match().events, names)
+
+
+def decision_points(rules: RuleSet, events: Sequence[Event], plies: int) -> list[review.DecisionPoint]:
+    """Every point of the match at which a player decided (:func:`.review.decision_points`)."""
+    return review.decision_points(rules, events, plies)
