@@ -7,6 +7,7 @@ answer back.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 from tavli.engine import Play
@@ -19,6 +20,7 @@ from tavli.server.analysis.values import CubeDecision, Evaluation
 from tavli.server.errors import BadRequest
 from tavli.server.fair_queue import FairQueue
 from tavli.server.handlers import Context
+from tavli.server.log_text import log_as_text
 from tavli.server.players import record_names
 from tavli.server.quotas import Quotas
 from tavli.server.tables import Tables
@@ -142,9 +144,8 @@ class AnalysisServicer(analysis_service_pb2_grpc.AnalysisServiceServicer):
         source = request.WhichOneof("match")
         if source == "game":
             view = await self.tables.history(request.game)
-            return MatchToAnalyse(
-                (view.name, view.version), view.match.rules, view.match.events, record_names(view.players)
-            )
+            log = await asyncio.to_thread(log_as_text, view.events)
+            return MatchToAnalyse((view.name, view.version), view.rules, log, record_names(view.players))
         if source == "record":
             text = match_records.text_of(request.record)
             answer: MatchToAnalyse = await self.checks.run(client, "record_match", text)

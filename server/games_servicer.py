@@ -8,6 +8,7 @@ as the action RPC it names makes it (:meth:`GamesServicer.act`).
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import binascii
 import hashlib
@@ -17,14 +18,14 @@ from typing import Any, TypeVar
 
 from tavli.engine.game import ActionError
 from tavli.engine.match import Match
-from tavli.engine.matfile import SgfFormatError, export_mat, export_sgf
 from tavli.server import convert, match_records
 from tavli.server.admission import client_of
-from tavli.server.errors import BadRequest, FormatCannotRecord
+from tavli.server.errors import BadRequest
 from tavli.server.fair_queue import FairQueue
 from tavli.server.game_views import GameView
 from tavli.server.handlers import Context
 from tavli.server.limits import RequestLimits
+from tavli.server.log_text import log_as_text
 from tavli.server.players import from_record, players_of, record_names
 from tavli.server.quotas import Quotas
 from tavli.server.seat_stream import SeatStreams
@@ -168,13 +169,12 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
 
     async def ExportMatch(self, request: pb.ExportMatchRequest, context: Context) -> pb.ExportMatchResponse:
         view = await self.tables.history(_name_of(request))
-        players = record_names(view.players)
-        if request.format == match_record_pb2.MATCH_RECORD_FORMAT_SGF:
-            try:
-                return pb.ExportMatchResponse(sgf=export_sgf(view.match, players=players))
-            except SgfFormatError as error:
-                raise FormatCannotRecord(str(error)) from None
-        return pb.ExportMatchResponse(mat=export_mat(view.match, players=players))
+        log = await asyncio.to_thread(log_as_text, view.events)
+        form = "sgf" if request.format == match_record_pb2.MATCH_RECORD_FORMAT_SGF else "mat"
+        record = await self.checks.run(
+            client_of(context), "exported", view.rules, log, record_names(view.players), form
+        )
+        return pb.ExportMatchResponse(**{form: record})
 
     async def WatchGame(
         self, request: pb.WatchGameRequest, context: Context

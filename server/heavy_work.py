@@ -9,11 +9,14 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 
-from tavli.engine.events import Event
+from tavli.engine.matfile import SgfFormatError, export_mat, export_sgf
+from tavli.engine.matfile.reading import RecordFormat
 from tavli.engine.rules import RuleSet
 from tavli.server import match_records
 from tavli.server.analysis import review
 from tavli.server.analysis.match_analysis import MatchToAnalyse
+from tavli.server.errors import FormatCannotRecord
+from tavli.server.log_text import log_as_text, log_of_text
 from tavli.server.match_records import ImportedRecord
 from tavli.server.snapshots import played_log
 
@@ -47,9 +50,28 @@ def record_match(text: str) -> MatchToAnalyse:
         raise match_records.refusal(checked)
     names = checked.record.players or ("Player 0", "Player 1")
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-    return MatchToAnalyse(digest, checked.rules, checked.match().events, names)
+    return MatchToAnalyse(digest, checked.rules, log_as_text(checked.match().events), names)
 
 
-def decision_points(rules: RuleSet, events: Sequence[Event], plies: int) -> list[review.DecisionPoint]:
-    """Every point of the match at which a player decided (:func:`.review.decision_points`)."""
-    return review.decision_points(rules, events, plies)
+def decision_points(rules: RuleSet, log: Sequence[str], plies: int) -> list[review.DecisionPoint]:
+    """Every point of the match whose ``log`` is given at which a player decided
+    (:func:`.review.decision_points`).
+
+    :raises ActionError: for a log the rules do not allow.
+    """
+    return review.decision_points(rules, log_of_text(log), plies)
+
+
+def exported(rules: RuleSet, log: Sequence[str], players: tuple[str, str], form: RecordFormat) -> str:
+    """ExportMatch's record of the match whose ``log`` is given, as a .mat file or as GNU
+    Backgammon's SGF (``form``).
+
+    :raises FormatCannotRecord: for rules the SGF cannot say.
+    """
+    match = (rules, log_of_text(log))
+    if form == "mat":
+        return export_mat(match, players=players)
+    try:
+        return export_sgf(match, players=players)
+    except SgfFormatError as error:
+        raise FormatCannotRecord(str(error)) from None

@@ -20,6 +20,7 @@ from tavli.engine.game import MatchState
 from tavli.engine.match import Match
 from tavli.engine.rules import RuleSet
 from tavli.engine.snapshot import snapshot_of, state_of_snapshot
+from tavli.server.log_text import log_as_text
 from tavli.server.store import Snapshot
 
 log = structlog.get_logger("tavli.server")
@@ -39,11 +40,11 @@ def snapshot_to_keep(match: Match, stored: int) -> Snapshot | None:
 
 @dataclass(frozen=True)
 class Played:
-    """A log played elsewhere (an imported record's) that a new game goes on from, as it is
-    stored: its events, and the snapshot of its game in play's start (None if that is its first),
-    so that the server folds that game alone (:func:`start_of`)."""
+    """A log played elsewhere (an imported record's) that a new game goes on from: its events
+    as text (:mod:`tavli.server.log_text`), and the snapshot of its game in play's start (None if
+    that is its first), so that the server folds that game alone (:func:`start_of`)."""
 
-    events: list[dict[str, Any]]
+    events: list[str]
     snapshot: Snapshot | None
 
 
@@ -51,13 +52,13 @@ NOTHING_PLAYED = Played([], None)
 
 
 def played_log(rules: RuleSet, events: Sequence[Event]) -> Played:
-    """``events`` as a new game stores them, folded to find its game in play's start: the whole
-    log is folded, which takes seconds for a long record (the heavy work's processes do it).
+    """``events`` as a new game goes on from them, folded to find its game in play's start: the
+    whole log is folded, which takes seconds for a long record (the heavy work's processes do it).
 
     :raises ActionError: for events the rules do not allow.
     """
     match = Match.replay(rules, events)
-    return Played([event.to_dict() for event in events], snapshot_to_keep(match, 0))
+    return Played(log_as_text(events), snapshot_to_keep(match, 0))
 
 
 def start_of(

@@ -19,6 +19,7 @@ import asyncio
 import functools
 import hashlib
 import hmac
+import json
 import secrets
 import time
 from collections import OrderedDict
@@ -226,15 +227,15 @@ class Tables:
         name = name or new_game_name()
         now = self.clock()
         seed = dice_seed if dice_mode == "seeded" else ""
-        if played.events:  # its game in play folded: off the event loop
-            match = await asyncio.to_thread(self._new_match, name, rules, dice_mode, dice_seed, played)
+        if played.events:  # its log read and its game in play folded: off the event loop
+            match, log_written = await asyncio.to_thread(
+                self._new_match, name, rules, dice_mode, dice_seed, played
+            )
         else:
-            match = self._new_match(name, rules, dice_mode, dice_seed, played)
+            match, log_written = self._new_match(name, rules, dice_mode, dice_seed, played)
         record = GameRecord(
             name, rules_to_dict(rules), dice_mode, seed, now, now, players=players, snapshot=played.snapshot
         )
-        # The played log as it came, then what the game added to it (a verifiable game's commitment).
-        log_written = [*played.events, *(event.to_dict() for event in match.events[len(played.events) :])]
         view = GameView(name, rules, dice_mode, match, now, now, players)
         stored = None if request is None else self._request_record("", request, -1, view)
         admit(name)
@@ -298,27 +299,29 @@ class Tables:
 
     def _new_match(
         self, name: str, rules: RuleSet, dice_mode: DiceMode, dice_seed: str, played: Played
-    ) -> Match:
-        """The match of a new game: at its start, or going on from ``played`` with the game's
-        own dice (folded from its game in play's start, the events before it left unread, as a
-        cold load leaves them); with verifiable dice, the game in play after ``played`` is
-        committed to a seed (its throws from then on come from it)."""
+    ) -> tuple[Match, list[dict[str, Any]]]:
+        """The match of a new game, and its log to store: at its start, or going on from
+        ``played`` with the game's own dice (folded from its game in play's start, the events
+        before it left unread, as a cold load leaves them); with verifiable dice, the game in play
+        after ``played`` is committed to a seed (its throws from then on come from it)."""
         dice = SeededDice(dice_seed) if dice_mode == "seeded" else None
         verifiable = dice_mode == "verifiable"
         seeds = self._seeds(name)
         if not played.events:
-            return Match(rules, dice=dice, verifiable=verifiable, seeds=seeds, now=self.clock)
-        start = start_of(name, rules, played.snapshot, played.events)
+            match = Match(rules, dice=dice, verifiable=verifiable, seeds=seeds, now=self.clock)
+            return match, [event.to_dict() for event in match.events]
+        log = [json.loads(event) for event in played.events]
+        start = start_of(name, rules, played.snapshot, log)
         first = 0 if start is None else start[0]
-        events = [_NOT_READ] * first + [event_from_dict(event) for event in played.events[first:]]
+        events = [_NOT_READ] * first + [event_from_dict(event) for event in log[first:]]
         match = Match.replay(
             rules, events, dice=dice, verifiable=verifiable, seeds=seeds, now=self.clock, start=start
         )
         if not verifiable or match.state.over:
-            return match
+            return match, log
         number, first_throw = match.state.game.number, match.state.throws
         commitment = DiceCommitted(number, SeededDice(seeds(number)).commitment, first_throw)
-        return Match.replay(
+        match = Match.replay(
             rules,
             [*events, commitment],
             dice=dice,
@@ -327,6 +330,7 @@ class Tables:
             now=self.clock,
             start=start,
         )
+        return match, [*log, commitment.to_dict()]
 
     async def get(self, name: str) -> GameView:
         """The game ``name`` as last stored.

@@ -19,7 +19,6 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Hashable, Sequence
 from dataclasses import dataclass
 
-from tavli.engine.events import Event
 from tavli.engine.rules import RuleSet
 from tavli.server.analysis import questions, review
 from tavli.server.analysis.pool import EvaluatorPool
@@ -32,11 +31,12 @@ REMEMBERED = 64  # finished analyses kept
 
 @dataclass(frozen=True, slots=True)
 class MatchToAnalyse:
-    """A match's rules, its log and its players' names, and what identifies this version of it."""
+    """A match's rules, its log (as text: :mod:`tavli.server.log_text`) and its players' names,
+    and what identifies this version of it."""
 
     key: Hashable
     rules: RuleSet
-    events: Sequence[Event]
+    log: Sequence[str]
     names: tuple[str, str]
 
 
@@ -82,7 +82,7 @@ class MatchAnalyses:
         with self.quotas.hold_analysis(client):
             self.quotas.check_cpu_left(client)
             points: list[review.DecisionPoint] = await self.heavy_work.run(
-                client, "decision_points", match.rules, match.events, plies
+                client, "decision_points", match.rules, match.log, plies
             )
             answers: list[object] = [None] * len(points)
             async for analysed in self._answered(points, answers, client):
