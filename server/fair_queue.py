@@ -86,6 +86,10 @@ class FairQueue:
         """How many jobs wait for a process."""
         return sum(len(queue.waiting) for queue in self._clients.values())
 
+    def running(self) -> int:
+        """How many jobs are being done."""
+        return self._running
+
     def close(self) -> None:
         """End the processes (the jobs under way fail UNAVAILABLE)."""
         self.pool.close()
