@@ -31,7 +31,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from tavli.engine import core
 from tavli.server import logs
-from tavli.server.admission import AdmissionInterceptor
+from tavli.server.admission import AdmissionInterceptor, caller
 from tavli.server.analysis.pool import EvaluatorPool
 from tavli.server.analysis_servicer import AnalysisServicer
 from tavli.server.bot_seats import BOT_MATCH_POINTS, PATIENCE_SECONDS, BotSeats, BotsServicer
@@ -175,6 +175,7 @@ async def start_server(config: ServerConfig) -> Running:
     check_port(config.port)
     store, key = await _store_and_key(config)
     quotas = Quotas(config.quotas)
+    checks = FairQueue(quotas, processes=config.heavy_processes)
     tables = Tables(
         store,
         key,
@@ -184,6 +185,7 @@ async def start_server(config: ServerConfig) -> Running:
         allow_seeded_dice=config.allow_seeded_dice,
         request_retention=config.request_retention_seconds,
         on_over=quotas.release_game,
+        fold=lambda rules, log: checks.run(caller(), "game_in_play_start", rules, log),
     )
     timer = Timer(tables)
     tables.on_deadline = timer.wake
@@ -195,7 +197,6 @@ async def start_server(config: ServerConfig) -> Running:
     if config.log_rpcs:
         interceptors.insert(0, RpcLogInterceptor())
     server = grpc.aio.server(interceptors=interceptors, options=_channel_options(config))
-    checks = FairQueue(quotas, processes=config.heavy_processes)
     rules_service_pb2_grpc.add_RulesServiceServicer_to_server(RulesServicer(checks), server)
     evaluators = EvaluatorPool(config.evaluators)
     analysis_service_pb2_grpc.add_AnalysisServiceServicer_to_server(

@@ -19,6 +19,10 @@ from tavli.server.errors import FormatCannotRecord
 from tavli.server.log_text import log_as_text, log_of_text
 from tavli.server.match_records import ImportedRecord
 from tavli.server.snapshots import played_log
+from tavli.server.tables import game_in_play_start
+
+__all__ = ["decision_points", "exported", "game_in_play_start", "imported", "record_match", "validated"]
+"""The functions the processes run."""
 
 
 def validated(text: str) -> bytes:

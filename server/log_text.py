@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from tavli.engine.events import Event, event_from_dict
 
@@ -23,3 +24,8 @@ def log_as_text(events: Iterable[Event]) -> list[str]:
 def log_of_text(text: Sequence[str]) -> list[Event]:
     """The events ``text`` holds (:func:`log_as_text`)."""
     return [event_from_dict(json.loads(event)) for event in text]
+
+
+def stored_as_text(events: Iterable[dict[str, Any]]) -> list[str]:
+    """Each of ``events``, as the store gives them, as its JSON text."""
+    return [json.dumps(event) for event in events]

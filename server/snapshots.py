@@ -57,8 +57,16 @@ def played_log(rules: RuleSet, events: Sequence[Event]) -> Played:
 
     :raises ActionError: for events the rules do not allow.
     """
-    match = Match.replay(rules, events)
-    return Played(log_as_text(events), snapshot_to_keep(match, 0))
+    return Played(log_as_text(events), start_in_play(rules, events))
+
+
+def start_in_play(rules: RuleSet, events: Sequence[Event]) -> Snapshot | None:
+    """The snapshot of where the game in play of the match ``events`` log starts (None if it is
+    its first): the whole log folded.
+
+    :raises ActionError: for events the rules do not allow.
+    """
+    return snapshot_to_keep(Match.replay(rules, events), 0)
 
 
 def start_of(

@@ -23,7 +23,7 @@ import json
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, TypeVar, cast
 
@@ -51,18 +51,31 @@ from tavli.server.errors import (
 from tavli.server.game_views import DiceMode, GameView
 from tavli.server.keys import ServerKey
 from tavli.server.limits import MOST_GAME_EVENTS
+from tavli.server.log_text import log_of_text, stored_as_text
 from tavli.server.players import NOBODY, Players
-from tavli.server.snapshots import NOTHING_PLAYED, Played, snapshot_to_keep, start_of
-from tavli.server.store import Append, GameRecord, RequestIdTaken, RequestRecord, Store, StoreConflict
+from tavli.server.snapshots import NOTHING_PLAYED, Played, snapshot_to_keep, start_in_play, start_of
+from tavli.server.store import (
+    Append,
+    GameRecord,
+    RequestIdTaken,
+    RequestRecord,
+    Snapshot,
+    Store,
+    StoreConflict,
+)
 from tavli.server.watch_feed import Feed
 from tavli.v1 import games_service_pb2 as pb
 
 Action = Callable[[Match, Side], object]
+Fold = Callable[[dict[str, Any], list[str]], Awaitable[Snapshot | None]]
+"""Where a stored game's game in play starts, given its rules as stored and its log as text."""
 T = TypeVar("T")
 log = structlog.get_logger("tavli.server")
 
 # Lost races an action is decided again after before it gives up with ABORTED.
 _ATTEMPTS = 5
+# The longest log folded whole on a thread; a longer one is folded in a process of its own.
+FOLDED_ON_A_THREAD = 2_000
 # How often stored request_ids past their retention are forgotten.
 _FORGET_EVERY_SECONDS = 60.0
 
@@ -149,6 +162,7 @@ class Tables:
         on_deadline: Callable[[float], None] = lambda deadline: None,
         clock: Callable[[], float] = time.time,
         most_events: int = MOST_GAME_EVENTS,
+        fold: Fold | None = None,
     ) -> None:
         """``on_over`` hears the name of each game whose match an action of this process ended, and
         ``on_deadline`` each deadline of a running clock it stored (the timer's wake-up call).
@@ -156,6 +170,8 @@ class Tables:
         ``shared``: other processes act on the same store, so every read first checks that no
         other process has extended the game's log (and reads it again if one has).
         ``most_events``: the most events a game's log may hold, imported or played.
+        ``fold`` finds where the game in play of a long log that no snapshot shortens starts
+        (:func:`game_in_play_start`, in the heavy work's processes); by default on a thread.
         ``capacity`` and ``events_in_memory``: the most games kept in memory, and the most events
         of them all together (a long imported session holds tens of thousands): the least
         recently used are let go of, counted when a game is loaded, created or imported."""
@@ -170,6 +186,7 @@ class Tables:
         self.on_deadline = on_deadline
         self.clock = clock
         self.most_events = most_events
+        self.fold = fold or _fold_on_a_thread
         self._tables: OrderedDict[str, Table] = OrderedDict()
         self._loading: dict[str, asyncio.Future[Table]] = {}
         self._closing = False
@@ -606,7 +623,7 @@ class Tables:
             loading.exception()
 
     async def _loaded(self, name: str) -> Table:
-        read = await asyncio.to_thread(self._read_latest, name)
+        read = await self._read_latest(name)
         if read is None:
             raise GameNotFound(f"there is no game {name!r}")
         record, view = read
@@ -620,13 +637,20 @@ class Tables:
 
     async def _reload(self, table: Table) -> None:
         """Take in what other processes have stored of the game since this one last read it."""
-        view = await asyncio.to_thread(self._caught_up, table.view)
+        try:
+            view = await asyncio.to_thread(self._caught_up, table.view)
+        except _CannotCatchUp:
+            read = await self._read(table.view.name)
+            view = None if read is None else read[1]
         if view is not None:
             table.publish(view)
 
     def _caught_up(self, view: GameView) -> GameView | None:
         """``view`` with the events stored after it applied: only those are read and folded (in a
-        worker thread); the whole log is replayed if they cannot be applied to it."""
+        worker thread).
+
+        :raises _CannotCatchUp: if they cannot be applied to it (the whole log is the judge).
+        """
         loaded = self.store.load(view.name, view.version)
         if loaded is None:
             return None
@@ -635,31 +659,47 @@ class Tables:
         try:
             match.extend([event_from_dict(event) for event in events])
         except Exception:  # noqa: BLE001 - whatever they raise, the whole log is the judge
-            read = self._read(view.name)
-            return None if read is None else read[1]
+            raise _CannotCatchUp from None
         return replace(view, match=match, updated=record.updated)
 
-    def _read_latest(self, name: str) -> tuple[GameRecord, GameView] | None:
+    async def _read_latest(self, name: str) -> tuple[GameRecord, GameView] | None:
         """Game ``name`` read from the store for a cold load: its snapshot and the events after
         it, the events before left unread until asked for (:meth:`history`); the whole log if
-        the snapshot does not stand. None if there is no game; called in a worker thread."""
-        loaded = self.store.load_latest(name)
+        the snapshot does not stand, or if the game keeps none and its log is long (then folded
+        as :meth:`_read` folds it). None if there is no game."""
+        loaded = await asyncio.to_thread(self.store.load_latest, name)
         if loaded is None:
             return None
         record, first, tail = loaded
+        if not first and len(tail) > FOLDED_ON_A_THREAD:
+            return record, await self._folded(record, tail)
         try:
-            return record, self._replay(record, tail, first=first)
+            return record, await asyncio.to_thread(self._replay, record, tail, first=first)
         except _SnapshotSetAside:
-            return self._read(name)
+            return await self._read(name)
 
-    def _read(self, name: str, upto: int | None = None) -> tuple[GameRecord, GameView] | None:
+    async def _read(self, name: str, upto: int | None = None) -> tuple[GameRecord, GameView] | None:
         """Game ``name`` read from the store and replayed (up to event ``upto``), None if there
-        is none; called in a worker thread, since a long log takes long to fold."""
-        loaded = self.store.load(name)
+        is none (see :meth:`_folded`)."""
+        loaded = await asyncio.to_thread(self.store.load, name)
         if loaded is None:
             return None
         record, events = loaded
-        return record, self._replay(record, events, upto)
+        return record, await self._folded(record, events[:upto])
+
+    async def _folded(self, record: GameRecord, log_read: list[dict[str, Any]]) -> GameView:
+        """The game ``record`` and its whole ``log_read`` stand for: a long log is folded whole
+        by :attr:`fold` (in the heavy work's processes) to find where its game in play starts,
+        and only that game is folded here, on a thread.
+
+        :raises GameDataLost: if the log does not replay.
+        """
+        start = None
+        if len(log_read) > FOLDED_ON_A_THREAD:
+            text = await asyncio.to_thread(stored_as_text, log_read)
+            start = await self.fold(record.rules, text)
+        # A start that does not stand (or none) has the log folded whole here: the log decides.
+        return await asyncio.to_thread(self._replay, replace(record, snapshot=start), log_read)
 
     def _replay(
         self,
@@ -782,7 +822,7 @@ class Tables:
         view = table.view
         if view.version == version:
             return view
-        read = await asyncio.to_thread(self._read, view.name, version)
+        read = await self._read(view.name, version)
         if read is None:
             raise GameNotFound(f"there is no game {view.name!r}")
         return replace(read[1], updated=updated)
@@ -813,6 +853,10 @@ class _SnapshotSetAside(Exception):
     """A snapshot read did not stand: the log is folded whole."""
 
 
+class _CannotCatchUp(Exception):
+    """Events stored by another process do not apply to the game as this one last read it."""
+
+
 def _unread(events: list[Event]) -> int:
     """How many of a log's first events are not read yet (see :data:`_NOT_READ`)."""
     if not events or events[0] is not _NOT_READ:
@@ -837,6 +881,21 @@ def rules_to_dict(rules: RuleSet) -> dict[str, Any]:
 def rules_from_dict(data: dict[str, Any]) -> RuleSet:
     clock = data.get("clock")
     return RuleSet(**{**data, "clock": None if clock is None else ClockRules(**clock)})
+
+
+def game_in_play_start(rules: dict[str, Any], log: Sequence[str]) -> Snapshot | None:
+    """Where the game in play of a stored game starts, given its rules as stored and its whole
+    ``log`` as text: the snapshot of that place, folded from the log's first event (long work:
+    the heavy work's processes do it). None if that game is the first, or the log does not
+    fold (the server's own fold then says why)."""
+    try:
+        return start_in_play(rules_from_dict(rules), log_of_text(log))
+    except Exception:  # noqa: BLE001 - whatever a damaged log raises, the server's fold reports it
+        return None
+
+
+async def _fold_on_a_thread(rules: dict[str, Any], log: list[str]) -> Snapshot | None:
+    return await asyncio.to_thread(game_in_play_start, rules, log)
 
 
 def new_game_name() -> str:

@@ -21,8 +21,8 @@ from tavli.server.errors import GameTooLong, RecordTooLong
 from tavli.server.keys import ServerKey
 from tavli.server.log_text import log_as_text
 from tavli.server.snapshots import played_log
-from tavli.server.store import Append, GameRecord, MemoryStore
-from tavli.server.tables import Tables
+from tavli.server.store import Append, GameRecord, MemoryStore, Snapshot
+from tavli.server.tables import FOLDED_ON_A_THREAD, Tables, game_in_play_start, rules_to_dict
 from tavli.server.watch_feed import MOST_KEPT
 from tests.games import bot_match
 
@@ -209,6 +209,36 @@ def test_a_snapshot_that_does_not_follow_the_log_is_not_used(monkeypatch: pytest
         counter = FoldCounter(monkeypatch)
         cold = await tables_over(store).get(name)
         assert counter.folded == len(whole.events)
+        assert cold.state == created.game.state
+
+    asyncio.run(scenario())
+
+
+def test_a_long_log_no_snapshot_shortens_is_folded_elsewhere_and_only_its_game_in_play_here(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    whole = bot_match(MONEY, seed=7, events=FOLDED_ON_A_THREAD + 600)
+    log = log_as_text(whole.events)
+    start = game_in_play_start(rules_to_dict(MONEY), log)
+    assert start is not None
+
+    async def scenario() -> None:
+        store = MemoryStore()
+        created = await tables_over(store).create(
+            MONEY, dice_mode="system", dice_seed="", request=None, played=played_log(MONEY, whole.events)
+        )
+        name = created.game.name
+        store.records[name] = dataclasses.replace(store.records[name], snapshot=None)  # kept none
+        asked: list[list[str]] = []
+
+        async def fold(rules: dict[str, Any], given: list[str]) -> Snapshot | None:
+            asked.append(given)  # as the heavy work's processes would, with no fold counted here
+            return start
+
+        counter = FoldCounter(monkeypatch)
+        cold = await tables_over(store, fold=fold).get(name)
+        assert asked == [log]
+        assert counter.folded == len(whole.events) - start.at  # the game in play alone
         assert cold.state == created.game.state
 
     asyncio.run(scenario())
