@@ -10,11 +10,12 @@ with the server.
 
 A pool runs the functions of one module (named, so that only its processes import it), with plain
 values as arguments and answers. A call's process is killed and replaced when its caller goes
-away (the call is cancelled: the work cannot be interrupted, and its answer is no longer wanted)
-and when it dies; the call then fails with the pool's ``unavailable`` error, in words. An error of
-the service (:class:`~tavli.server.errors.ServiceError`: a refusal in words) raised there is
-raised here as it is; any other error there fails the call with ``unavailable`` and its words,
-and the process goes on.
+away (the call is cancelled: the work cannot be interrupted, and its answer is no longer wanted;
+the CPU it spent until then is still counted, where Linux's /proc tells it) and when it dies;
+the call then fails with the pool's ``unavailable`` error, in words. An error of the service
+(:class:`~tavli.server.errors.ServiceError`: a refusal in words) raised there is raised here as
+it is; any other error there fails the call with ``unavailable`` and its words, and the process
+goes on.
 """
 
 from __future__ import annotations
@@ -22,14 +23,18 @@ from __future__ import annotations
 import asyncio
 import importlib
 import multiprocessing
+import os
 import pickle
 import time
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
+from pathlib import Path
 from typing import Any
 
 from tavli.server.errors import ServiceError
+
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
 class ProcessPool:
@@ -69,12 +74,16 @@ class ProcessPool:
         """
         free = self._free_workers()
         worker = await free.get()
+        cpu_before = worker.cpu_seconds()
         try:
             return await worker.call(function, arguments, options, on_cpu, self.unavailable, self.name)
         except _WorkerLost:
             worker = self._replace(worker)
             raise self.unavailable(f"the {self.name} stopped while it worked: ask again") from None
         except asyncio.CancelledError:
+            cpu_after = worker.cpu_seconds()  # what the call cost until now, before its process goes
+            if on_cpu is not None and cpu_before is not None and cpu_after is not None:
+                on_cpu(cpu_after - cpu_before)
             worker = self._replace(worker)
             raise
         finally:
@@ -135,6 +144,15 @@ class _Worker:
     def __init__(self, process: BaseProcess, pipe: Connection) -> None:
         self.process = process
         self.pipe = pipe
+
+    def cpu_seconds(self) -> float | None:
+        """The CPU time the process has spent so far, as Linux's /proc tells it (None elsewhere)."""
+        try:
+            # After the command's name in parentheses: state, then 10 fields, then utime and stime.
+            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rpartition(")")[2].split()
+            return (int(fields[11]) + int(fields[12])) / _CLOCK_TICKS
+        except (OSError, ValueError, IndexError):
+            return None
 
     async def call(
         self,

@@ -23,6 +23,19 @@ def held(folder: str, name: str) -> str:
     return name
 
 
+def spin(folder: str, name: str, seconds: float) -> str:
+    """Spend ``seconds`` of CPU, say ``name`` started, then spend CPU until ``folder``'s gate opens."""
+    spent_by = time.process_time() + seconds
+    while time.process_time() < spent_by:
+        pass
+    started(folder, name)
+    gate = Path(folder, "gate")
+    deadline = time.monotonic() + HELD_AT_MOST
+    while not gate.exists() and time.monotonic() < deadline:
+        sum(range(10_000))
+    return name
+
+
 def quick(folder: str, name: str) -> str:
     """Say ``name`` started, and end."""
     started(folder, name)

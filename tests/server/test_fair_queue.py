@@ -211,6 +211,25 @@ def test_a_job_whose_call_is_cancelled_while_it_runs_frees_its_process_for_the_n
     assert not _alive(worker)
 
 
+def test_a_job_cancelled_while_it_runs_is_charged_the_cpu_it_spent(quotas: Quotas, tmp_path: Path) -> None:
+    queue = FairQueue(quotas, processes=1, module=JOBS)
+
+    async def scenario() -> None:
+        running = asyncio.ensure_future(queue.run(FLOODER, "spin", str(tmp_path), "spinning", 0.5))
+        await until_started(tmp_path, "spinning")  # after half a second of CPU
+        running.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await running
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        queue.close()
+    budget = quotas.limits.cpu_seconds_per_minute
+    assert quotas.cpu_left(FLOODER) <= budget - 0.5
+    assert quotas.cpu_left(OTHER) == budget
+
+
 def test_a_job_whose_process_dies_fails_unavailable_in_words_and_a_new_process_takes_the_next(
     tmp_path: Path,
 ) -> None:
