@@ -105,9 +105,17 @@ class ProcessPool:
         if self._closed:
             raise self.unavailable("the server is stopping: ask again later")
         if self._free is None:
-            self._free = asyncio.Queue()
-            for _ in range(self.size):
-                self._free.put_nowait(self._start_one())
+            free: asyncio.Queue[_Worker] = asyncio.Queue()
+            try:
+                for _ in range(self.size):
+                    free.put_nowait(self._start_one())
+            except (OSError, ValueError, AssertionError) as error:  # what starting a process raises
+                for worker in list(self._all):
+                    self._retire(worker)
+                raise self.unavailable(
+                    f"the server cannot start a {self.name} now ({error}): ask again later"
+                )
+            self._free = free
         return self._free
 
     def _start_one(self) -> _Worker:
