@@ -145,7 +145,9 @@ class Tables:
     """Every game the server keeps, the most recently used of them in memory.
 
     Every method runs on the server's event loop; a store that waits on a database is called, and
-    stored logs are folded, in worker threads (an in-memory store is called on the loop itself).
+    a game in play is folded, in worker threads (an in-memory store is called on the loop itself);
+    a long log that no snapshot shortens is folded whole by :attr:`fold`, in the heavy work's
+    processes, and only its game in play here.
     """
 
     def __init__(
