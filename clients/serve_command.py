@@ -126,7 +126,7 @@ def add_parser(commands: Any) -> None:
         type=int,
         default=2,
         help="processes checking, importing and analysing match records, each one record at a time, shared "
-        "fairly between clients (started with the first record; default: %(default)s)",
+        "fairly between clients (started with the server; default: %(default)s)",
     )
     parser.add_argument(
         "--keepalive-seconds",

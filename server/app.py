@@ -104,7 +104,7 @@ class ServerConfig:
     web_host: str = "127.0.0.1"
     web_limits: WebLimits = field(default_factory=WebLimits)  # slow and numerous requests on the web port
     evaluators: int = 1  # GNU Backgammon evaluator processes (AnalysisService), started with its first call
-    heavy_processes: int = 2  # processes checking and importing records (the heavy work), one job each
+    heavy_processes: int = 2  # processes checking and importing records (the heavy work), started with it
     bots: int = 64  # computer opponents (BotsService) playing at once, at most
     bots_play_each_other: bool = False  # SeatBot may give both seats of one game to bots
     bot_match_points: int = BOT_MATCH_POINTS  # the longest match a bot is seated at
@@ -441,6 +441,9 @@ async def _serve(config: ServerConfig) -> None:
     sys.setswitchinterval(_INTERPRETER_LOCK_TURN)
     _allow_many_connections()
     running = await start_server(config)
+    # The heavy work's processes import the engine now, not when the first record comes (an
+    # embedded server, a test's, starts them with its first record instead).
+    running.checks.pool.start()
     log.info(
         "serving",
         host=config.host,
