@@ -25,6 +25,7 @@ from typing import Any
 import tavli.server.tables
 from tavli.engine.rules import RuleSet
 from tavli.server.keys import ServerKey
+from tavli.server.snapshots import played_log
 from tavli.server.sqlite_store import SqliteStore
 from tavli.server.store import Append
 from tavli.server.tables import Tables
@@ -54,7 +55,11 @@ def main() -> None:
 
         async def new_game() -> str:
             created = await tables_over(store).create(
-                MONEY, dice_mode="system", dice_seed="", request=None, played=whole.events[:stored]
+                MONEY,
+                dice_mode="system",
+                dice_seed="",
+                request=None,
+                played=played_log(MONEY, whole.events[:stored]),
             )
             return created.game.name
 

@@ -19,6 +19,12 @@ a 3-point record every fourth time (the small call). Each attack, in turn:
   with the window never opened) on a game the attacker plays as fast as it can;
 - ``slow-bodies``: 1,000 web requests whose body comes one byte a second;
 - ``bots``: games created and a hosted bot seated in each, as many as the server takes.
+- ``long-game-actions``: 300 actions on an imported session, each on the next of eight channels,
+  so that with ``--workers 2`` each worker in turn is behind by the other's actions and catches up.
+  (Not among the attacks run by default.)
+
+``--workers 2`` runs the server as two worker processes sharing its port (the probe's channel is
+served by one of them); ``--heavy-processes`` is passed on as it is.
 
 Prints, for each, the probe's health p50/p99/most and small call p99 (milliseconds), failures,
 the server's resident memory before, at most and after (MB), its CPU seconds, and what the
@@ -66,12 +72,15 @@ ATTACKS = (
     "web-watchers",
     "slow-bodies",
     "bots",
+    "long-game-actions",
 )
 COLD_LOADS = 10
 CHECKS = 24
 WEB_WATCHERS = 40
 SLOW_BODIES = 1000
 BOT_GAMES = 100
+LONG_GAME_ACTIONS = 300
+LONG_GAME_CHANNELS = 8
 QUIET_SECONDS = 5.0
 CALL_TIMEOUT = 600.0
 
@@ -153,6 +162,8 @@ class Server:
     folder: Path
     port: int
     web_port: int
+    workers: int = 1
+    heavy_processes: int = 2
     process: Any = None
 
     @property
@@ -167,6 +178,7 @@ class Server:
         command = [str(Path(sys.executable).with_name("tavli")), "serve"]
         command += ["--host", "localhost", "--port", str(self.port), "--web-port", str(self.web_port)]
         command += ["--db", str(self.folder / "games.sqlite3"), "--log-json"]
+        command += ["--workers", str(self.workers), "--heavy-processes", str(self.heavy_processes)]
         with open(self.folder / "serve.log", "ab") as log:
             self.process = subprocess.Popen(
                 command, cwd=REPO, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log
@@ -269,6 +281,7 @@ class Attacker:
         self.server = server
         self.session = session
         self.imported: list[str] = []
+        self.long_game: Any = None  # its two seats, once imported
         self.connect()
 
     def connect(self) -> None:
@@ -386,6 +399,33 @@ class Attacker:
         client.close()
         return dict(outcomes)
 
+    def long_game_actions(self) -> dict[str, object]:
+        from tavli.clients.client import TavliClient
+        from tests.server_play import Policy, act_once
+
+        clients = [
+            TavliClient.connect(self.server.attacker, timeout=CALL_TIMEOUT) for _ in range(LONG_GAME_CHANNELS)
+        ]
+        seats = self.long_game
+        game = seats[0].game()
+        policy = Policy(random.Random(11))
+        actions = 0
+        try:
+            for number in range(LONG_GAME_ACTIONS):
+                for seat in seats:
+                    seat.client = clients[number % LONG_GAME_CHANNELS]
+                game = act_once(seats, game, policy)
+                actions += 1
+        finally:
+            for client in clients:
+                client.close()
+        return {"actions": actions, "events": game.event_count}
+
+    def import_long_game(self) -> None:
+        from tavli.clients.client import TavliClient
+
+        self.long_game = TavliClient(self.channel, timeout=CALL_TIMEOUT).import_match(self.session)
+
 
 def _slow_body_end(body: Any) -> str:
     if not body.closed.is_set():
@@ -439,15 +479,22 @@ def main() -> None:
     parser.add_argument(
         "--games", type=int, default=1200, help="games in the money session (1,200: about 1 MiB)"
     )
-    parser.add_argument("--attacks", nargs="+", choices=ATTACKS, default=list(ATTACKS))
+    parser.add_argument(
+        "--attacks",
+        nargs="+",
+        choices=ATTACKS,
+        default=[attack for attack in ATTACKS if attack != "long-game-actions"],
+    )
     parser.add_argument("--probe-every", type=float, default=0.02, help="seconds between the probe's checks")
+    parser.add_argument("--workers", type=int, default=1, help="the server's worker processes")
+    parser.add_argument("--heavy-processes", type=int, default=2, help="the server's heavy-work processes")
     arguments = parser.parse_args()
 
     session = money_session(arguments.games)
     print(f"money session: {arguments.games} games, {len(session.encode()):,} bytes", flush=True)
     measured: list[Measured] = []
     with tempfile.TemporaryDirectory(prefix="tavli-hostile-") as folder:
-        server = Server(Path(folder), free_port(), free_port())
+        server = Server(Path(folder), free_port(), free_port(), arguments.workers, arguments.heavy_processes)
         server.start()
         attacker = Attacker(server, session)
         try:
@@ -475,6 +522,9 @@ def _attack(attack: str, server: Server, attacker: Attacker) -> Callable[[], dic
         attacker.channel.close()
         attacker.connect()
         return attacker.cold_loads
+    if attack == "long-game-actions":
+        attacker.import_long_game()  # before the attack, not measured
+        return attacker.long_game_actions
     if attack == "watch-from-start":
         if not attacker.imported:
             attacker.imports(1)

@@ -26,6 +26,7 @@ from tavli.engine.rules import RuleSet
 from tavli.server import convert
 from tavli.server.game_views import GameView
 from tavli.server.keys import ServerKey
+from tavli.server.snapshots import played_log
 from tavli.server.sqlite_store import SqliteStore
 from tavli.server.store import Append
 from tavli.server.tables import Tables
@@ -115,7 +116,7 @@ async def behind_by(store: SqliteStore, count: int) -> float:
     whole = bot_match(MONEY, seed=1, games=30, double=0.0)
     stored = len(whole.events) - BEHIND
     created = await Tables(store, ServerKey(b"k" * 32)).create(
-        MONEY, dice_mode="system", dice_seed="", request=None, played=whole.events[:stored]
+        MONEY, dice_mode="system", dice_seed="", request=None, played=played_log(MONEY, whole.events[:stored])
     )
     name = created.game.name
     replica = Tables(store, ServerKey(b"k" * 32), shared=True)

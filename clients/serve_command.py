@@ -124,6 +124,13 @@ def add_parser(commands: Any) -> None:
         "(started with the first call; default: %(default)s)",
     )
     parser.add_argument(
+        "--heavy-processes",
+        type=int,
+        default=2,
+        help="processes checking, importing and analysing match records, each one record at a time, shared "
+        "fairly between clients (started with the server; default: %(default)s)",
+    )
+    parser.add_argument(
         "--keepalive-seconds",
         type=float,
         default=60.0,
@@ -322,6 +329,7 @@ def run(arguments: argparse.Namespace) -> int:
             ),
             bots=arguments.bots,
             evaluators=arguments.evaluators,
+            heavy_processes=arguments.heavy_processes,
             bots_play_each_other=arguments.bots_play_each_other,
             bot_match_points=arguments.bot_match_points,
             quotas=QuotaLimits(**{name: getattr(arguments, name) for name, _, _ in _QUOTA_FLAGS}),

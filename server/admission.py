@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import AsyncIterator, Awaitable, Callable
+from contextvars import ContextVar
 from typing import Any
 
 import grpc
@@ -24,6 +25,17 @@ from tavli.server.handlers import Context, responses_of, wrapped
 from tavli.server.limits import RequestLimits, check_request
 from tavli.server.quotas import Quotas
 from tavli.server.web_client import client_behind_web
+
+THE_SERVER = "the server"
+"""Who work the server does of its own accord (its timer, a bot's game) is done for."""
+
+_CALLER: ContextVar[str] = ContextVar("caller", default=THE_SERVER)
+
+
+def caller() -> str:
+    """The client whose call the work under way is done for (:data:`THE_SERVER` outside calls):
+    what that work costs is charged to it (a long game's fold, for one)."""
+    return _CALLER.get()
 
 
 class AdmissionInterceptor(grpc.aio.ServerInterceptor):
@@ -41,7 +53,9 @@ class AdmissionInterceptor(grpc.aio.ServerInterceptor):
     def _admit_unary(self, behaviour: Callable[..., Awaitable[Any]]) -> Callable[..., Any]:
         async def admitted(request: Any, context: Context) -> Any:
             check_request(request, self.limits)
-            with self.quotas.admit_call(client_of(context)):
+            client = client_of(context)
+            _CALLER.set(client)  # in this call's own task: its context is its own
+            with self.quotas.admit_call(client):
                 return await behaviour(request, context)
 
         return admitted
@@ -49,7 +63,9 @@ class AdmissionInterceptor(grpc.aio.ServerInterceptor):
     def _admit_stream(self, behaviour: Callable[..., AsyncIterator[Any]]) -> Callable[..., Any]:
         async def admitted(request: Any, context: Context) -> AsyncIterator[Any]:
             check_request(request, self.limits)
-            with self.quotas.open_stream(client_of(context), getattr(request, "name", "")):
+            client = client_of(context)
+            _CALLER.set(client)  # in this call's own task: its context is its own
+            with self.quotas.open_stream(client, getattr(request, "name", "")):
                 async for response in responses_of(behaviour, request, context):
                     yield response
 

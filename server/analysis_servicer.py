@@ -7,7 +7,7 @@ answer back.
 
 from __future__ import annotations
 
-import hashlib
+import asyncio
 from collections.abc import AsyncIterator
 
 from tavli.engine import Play
@@ -20,6 +20,7 @@ from tavli.server.analysis.values import CubeDecision, Evaluation
 from tavli.server.errors import BadRequest
 from tavli.server.fair_queue import FairQueue
 from tavli.server.handlers import Context
+from tavli.server.log_text import log_as_text
 from tavli.server.players import record_names
 from tavli.server.quotas import Quotas
 from tavli.server.tables import Tables
@@ -143,26 +144,13 @@ class AnalysisServicer(analysis_service_pb2_grpc.AnalysisServiceServicer):
         source = request.WhichOneof("match")
         if source == "game":
             view = await self.tables.history(request.game)
-            return MatchToAnalyse(
-                (view.name, view.version), view.match.rules, view.match.events, record_names(view.players)
-            )
+            log = await asyncio.to_thread(log_as_text, view.events)
+            return MatchToAnalyse((view.name, view.version), view.rules, log, record_names(view.players))
         if source == "record":
             text = match_records.text_of(request.record)
-            return await self.checks.run(client, lambda: _record_match(text))
+            answer: MatchToAnalyse = await self.checks.run(client, "record_match", text)
+            return answer
         raise BadRequest("give the match to analyse: a stored game's name, or a match record")
-
-
-def _record_match(text: str) -> MatchToAnalyse:
-    """The match a record holds, checked and replayed (heavy work: off the event loop).
-
-    :raises InvalidMatchRecord, UnreadableMatchRecord: for a record with problems, or no match.
-    """
-    checked = match_records.checked_text(text)
-    if checked.problems:
-        raise match_records.refusal(checked)
-    names = checked.record.players or ("Player 0", "Player 1")
-    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-    return MatchToAnalyse(digest, checked.rules, checked.match().events, names)
 
 
 def _decision_message(decision: review.Decision, names: tuple[str, str]) -> pb.AnalyzedDecision:

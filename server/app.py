@@ -32,7 +32,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from tavli.engine import core
 from tavli.server import logs
 from tavli.server.accounts import Accounts
-from tavli.server.admission import AdmissionInterceptor
+from tavli.server.admission import AdmissionInterceptor, caller
 from tavli.server.analysis.pool import EvaluatorPool
 from tavli.server.analysis_servicer import AnalysisServicer
 from tavli.server.bot_seats import BOT_MATCH_POINTS, PATIENCE_SECONDS, BotSeats, BotsServicer
@@ -114,6 +114,7 @@ class ServerConfig:
     web_host: str = "127.0.0.1"
     web_limits: WebLimits = field(default_factory=WebLimits)  # slow and numerous requests on the web port
     evaluators: int = 1  # GNU Backgammon evaluator processes (AnalysisService), started with its first call
+    heavy_processes: int = 2  # processes checking and importing records (the heavy work), started with it
     bots: int = 64  # computer opponents (BotsService) playing at once, at most
     bots_play_each_other: bool = False  # SeatBot may give both seats of one game to bots
     bot_match_points: int = BOT_MATCH_POINTS  # the longest match a bot is seated at
@@ -170,7 +171,7 @@ class Running:
         self.evaluators.close()
         await self.tables.drain()
         await self.ladder.stop()
-        await asyncio.to_thread(self.checks.close)
+        self.checks.close()
         await asyncio.to_thread(self.store.close)
         if not isinstance(self.store, SqlStore):  # the ladder's records are in memory of their own
             await asyncio.to_thread(self.ladder.records.close)
@@ -193,6 +194,7 @@ async def start_server(config: ServerConfig) -> Running:
     check_port(config.port)
     store, key = await _store_and_key(config)
     quotas = Quotas(config.quotas)
+    checks = FairQueue(quotas, processes=config.heavy_processes)
     tables = Tables(
         store,
         key,
@@ -201,6 +203,7 @@ async def start_server(config: ServerConfig) -> Running:
         shared=config.shared_store or isinstance(config.db, str),
         allow_seeded_dice=config.allow_seeded_dice,
         request_retention=config.request_retention_seconds,
+        fold=lambda rules, log: checks.run(caller(), "game_in_play_start", rules, log),
     )
     timer = Timer(tables)
     tables.on_deadline = timer.wake
@@ -221,7 +224,6 @@ async def start_server(config: ServerConfig) -> Running:
     if config.log_rpcs:
         interceptors.insert(0, RpcLogInterceptor())
     server = grpc.aio.server(interceptors=interceptors, options=_channel_options(config))
-    checks = FairQueue(quotas, name="tavli-mat")
     rules_service_pb2_grpc.add_RulesServiceServicer_to_server(RulesServicer(checks), server)
     evaluators = EvaluatorPool(config.evaluators)
     analysis_service_pb2_grpc.add_AnalysisServiceServicer_to_server(
@@ -492,14 +494,17 @@ def serve(config: ServerConfig) -> int:
 
 
 async def _serve(config: ServerConfig) -> None:
-    # The heavy work (record checks, imports' folds and writes, bots) runs in threads holding the
-    # interpreter lock for as long as they are let; the event loop, which needs it at every step
-    # of every call, waits for it each time. Python's 5 ms turn made a health check wait over a
-    # second beside one long import; a shorter one keeps the loop's waits short, at a little of
-    # the heavy work's speed.
+    # The heavy work (record checks and imports) runs in processes of its own, but the store's
+    # calls, a game's fold from its snapshot and the bots run in threads, holding the interpreter
+    # lock for as long as they are let; the event loop, which needs it at every step of every
+    # call, waits for it each time. Python's 5 ms turn made a health check wait over a second
+    # beside one long import on a thread; a shorter one keeps the loop's waits short.
     sys.setswitchinterval(_INTERPRETER_LOCK_TURN)
     _allow_many_connections()
     running = await start_server(config)
+    # The heavy work's processes import the engine now, not when the first record comes (an
+    # embedded server, a test's, starts them with its first record instead).
+    running.checks.pool.start()
     log.info(
         "serving",
         host=config.host,

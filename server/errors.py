@@ -198,6 +198,14 @@ class EvaluatorUnavailable(ServiceError):
     reason = "EVALUATOR_UNAVAILABLE"
 
 
+class HeavyWorkUnavailable(ServiceError):
+    """The process doing a call's heavy work (a record's check, an import, a long fold) died or
+    failed; nothing was stored, and another process takes the next call."""
+
+    status = grpc.StatusCode.UNAVAILABLE
+    reason = "HEAVY_WORK_UNAVAILABLE"
+
+
 class SeatAlreadyStreaming(ServiceError):
     """A seat stream joined for a seat that another open stream holds."""
 

@@ -8,6 +8,7 @@ as the action RPC it names makes it (:meth:`GamesServicer.act`).
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import binascii
 import hashlib
@@ -18,14 +19,14 @@ from typing import Any, TypeVar
 from tavli.engine.events import Side
 from tavli.engine.game import ActionError
 from tavli.engine.match import Match
-from tavli.engine.matfile import SgfFormatError, export_mat, export_sgf
 from tavli.server import convert, match_records
 from tavli.server.admission import client_of
-from tavli.server.errors import BadRequest, FormatCannotRecord
+from tavli.server.errors import BadRequest
 from tavli.server.fair_queue import FairQueue
 from tavli.server.game_views import GameView
 from tavli.server.handlers import Context
 from tavli.server.limits import RequestLimits
+from tavli.server.log_text import log_as_text
 from tavli.server.players import from_record, players_of, record_names
 from tavli.server.quotas import Quotas
 from tavli.server.seat_stream import SeatGuard, SeatStreams, anyone_with_the_token
@@ -87,17 +88,15 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
         dice_mode = convert.dice_mode_of(request.dice_mode)
         players = players_of(request)  # the cheap refusals before the long check
         client = client_of(context)
-        checked = await match_records.check(request.record, self.checks, client)
-        if not checked.clean:
-            raise match_records.refusal(checked)
+        imported = await match_records.imported(request.record, self.checks, client)
         created = await self.tables.create(
-            checked.rules,
+            imported.rules,
             dice_mode=dice_mode,
             dice_seed=request.dice_seed,
             request=_request_of("ImportMatch", request),
             admit=lambda name: self.quotas.count_game(client, name),
-            played=checked.events,
-            players=from_record(checked.record.players, players),
+            played=imported.played,
+            players=from_record(imported.players, players),
         )
         return created_message(created, pb.ImportMatchResponse)
 
@@ -188,13 +187,12 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
 
     async def ExportMatch(self, request: pb.ExportMatchRequest, context: Context) -> pb.ExportMatchResponse:
         view = await self.tables.history(_name_of(request))
-        players = record_names(view.players)
-        if request.format == match_record_pb2.MATCH_RECORD_FORMAT_SGF:
-            try:
-                return pb.ExportMatchResponse(sgf=export_sgf(view.match, players=players))
-            except SgfFormatError as error:
-                raise FormatCannotRecord(str(error)) from None
-        return pb.ExportMatchResponse(mat=export_mat(view.match, players=players))
+        log = await asyncio.to_thread(log_as_text, view.events)
+        form = "sgf" if request.format == match_record_pb2.MATCH_RECORD_FORMAT_SGF else "mat"
+        record = await self.checks.run(
+            client_of(context), "exported", view.rules, log, record_names(view.players), form
+        )
+        return pb.ExportMatchResponse(**{form: record})
 
     async def WatchGame(
         self, request: pb.WatchGameRequest, context: Context

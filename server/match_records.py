@@ -6,19 +6,23 @@ ImportMatch stores a clean record and refuses one with problems (:func:`refusal`
 record the same way, so a record ValidateMatch finds clean is one ImportMatch takes.
 
 Checking a long record takes a while (seconds of CPU for a megabyte of real games), so it
-runs on threads of its own, shared fairly between clients (:mod:`tavli.server.fair_queue`), and the
-event loop and the store's threads go on serving everyone else meanwhile.
+runs in processes of its own (:mod:`tavli.server.heavy_work`), shared fairly between clients
+(:mod:`tavli.server.fair_queue`), and the event loop and the store's threads go on serving everyone
+else meanwhile.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
 from tavli.engine.matfile import MatchCheck, MatFileError, Problem, check_match_record
 from tavli.engine.matfile.reading import RecordFormat, decode
+from tavli.engine.rules import RuleSet
 from tavli.server import convert
 from tavli.server.errors import BadRequest, InvalidMatchRecord, UnreadableMatchRecord, cut, packed
 from tavli.server.fair_queue import FairQueue
+from tavli.server.snapshots import Played
 from tavli.v1 import match_record_pb2, rules_service_pb2
 
 FORMATS: dict[RecordFormat, match_record_pb2.MatchRecordFormat] = {
@@ -35,17 +39,42 @@ PROBLEM_DETAILS_BYTES = 4096
 clients accept about 8 KiB of them."""
 
 
-async def check(record: match_record_pb2.MatchRecord, checks: FairQueue, client: str) -> MatchCheck:
-    """The record checked against its header's rules: every game, the score and every problem;
-    checked in ``client``'s turn among the ``checks`` of every client, never on the threads the
-    store's reads and writes need.
+@dataclass(frozen=True)
+class ImportedRecord:
+    """What ImportMatch stores of a clean record: its rules, its players' names (if it gives
+    them) and its log, folded."""
+
+    rules: RuleSet
+    players: tuple[str, str] | None
+    played: Played
+
+
+async def validated(
+    record: match_record_pb2.MatchRecord, checks: FairQueue, client: str
+) -> rules_service_pb2.ValidateMatchResponse:
+    """ValidateMatch's answer: the record checked against its header's rules (every game, the
+    score and every problem), in ``client``'s turn among the ``checks`` of every client.
 
     :raises BadRequest: for a record with neither its text nor its data.
     :raises UnreadableMatchRecord: for a record that holds no match the server can read.
     :raises LimitReached: for a client that has spent its CPU, or has too many records waiting.
+    :raises HeavyWorkUnavailable: if the process checking it stopped.
     """
-    text = text_of(record)
-    return await checks.run(client, lambda: checked_text(text))
+    answer = await checks.run(client, "validated", text_of(record))
+    return rules_service_pb2.ValidateMatchResponse.FromString(answer)
+
+
+async def imported(record: match_record_pb2.MatchRecord, checks: FairQueue, client: str) -> ImportedRecord:
+    """What ImportMatch stores of ``record``: checked and folded in ``client``'s turn among the
+    ``checks`` of every client.
+
+    :raises BadRequest: for a record with neither its text nor its data.
+    :raises InvalidMatchRecord, UnreadableMatchRecord: for a record with problems, or no match.
+    :raises LimitReached: for a client that has spent its CPU, or has too many records waiting.
+    :raises HeavyWorkUnavailable: if the process reading it stopped.
+    """
+    answer: ImportedRecord = await checks.run(client, "imported", text_of(record))
+    return answer
 
 
 def text_of(record: match_record_pb2.MatchRecord) -> str:

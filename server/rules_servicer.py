@@ -81,8 +81,7 @@ class RulesServicer(rules_service_pb2_grpc.RulesServiceServicer):
     async def ValidateMatch(
         self, request: pb.ValidateMatchRequest, context: Context
     ) -> pb.ValidateMatchResponse:
-        checked = await match_records.check(request.record, self.checks, client_of(context))
-        return match_records.report(checked)
+        return await match_records.validated(request.record, self.checks, client_of(context))
 
 
 def _xgid_or_empty(position: Position) -> str:

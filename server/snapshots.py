@@ -9,14 +9,18 @@ that place; otherwise (or if it does not read) the whole log is folded, and the 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import structlog
 
+from tavli.engine.events import Event
 from tavli.engine.game import MatchState
 from tavli.engine.match import Match
 from tavli.engine.rules import RuleSet
 from tavli.engine.snapshot import snapshot_of, state_of_snapshot
+from tavli.server.log_text import log_as_text
 from tavli.server.store import Snapshot
 
 log = structlog.get_logger("tavli.server")
@@ -32,6 +36,37 @@ def snapshot_to_keep(match: Match, stored: int) -> Snapshot | None:
     if written is None:
         return None
     return Snapshot(at, json.dumps({"state": written, "after": match.events[at - 1].to_dict()}))
+
+
+@dataclass(frozen=True)
+class Played:
+    """A log played elsewhere (an imported record's) that a new game goes on from: its events
+    as text (:mod:`tavli.server.log_text`), and the snapshot of its game in play's start (None if
+    that is its first), so that the server folds that game alone (:func:`start_of`)."""
+
+    events: list[str]
+    snapshot: Snapshot | None
+
+
+NOTHING_PLAYED = Played([], None)
+
+
+def played_log(rules: RuleSet, events: Sequence[Event]) -> Played:
+    """``events`` as a new game goes on from them, folded to find its game in play's start: the
+    whole log is folded, which takes seconds for a long record (the heavy work's processes do it).
+
+    :raises ActionError: for events the rules do not allow.
+    """
+    return Played(log_as_text(events), start_in_play(rules, events))
+
+
+def start_in_play(rules: RuleSet, events: Sequence[Event]) -> Snapshot | None:
+    """The snapshot of where the game in play of the match ``events`` log starts (None if it is
+    its first): the whole log folded.
+
+    :raises ActionError: for events the rules do not allow.
+    """
+    return snapshot_to_keep(Match.replay(rules, events), 0)
 
 
 def start_of(

@@ -19,10 +19,11 @@ import asyncio
 import functools
 import hashlib
 import hmac
+import json
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, TypeVar, cast
 
@@ -50,18 +51,31 @@ from tavli.server.errors import (
 from tavli.server.game_views import DiceMode, GameView
 from tavli.server.keys import ServerKey
 from tavli.server.limits import MOST_GAME_EVENTS
+from tavli.server.log_text import log_of_text, stored_as_text
 from tavli.server.players import NOBODY, Players
-from tavli.server.snapshots import snapshot_to_keep, start_of
-from tavli.server.store import Append, GameRecord, RequestIdTaken, RequestRecord, Store, StoreConflict
+from tavli.server.snapshots import NOTHING_PLAYED, Played, snapshot_to_keep, start_in_play, start_of
+from tavli.server.store import (
+    Append,
+    GameRecord,
+    RequestIdTaken,
+    RequestRecord,
+    Snapshot,
+    Store,
+    StoreConflict,
+)
 from tavli.server.watch_feed import Feed
 from tavli.v1 import games_service_pb2 as pb
 
 Action = Callable[[Match, Side], object]
+Fold = Callable[[dict[str, Any], list[str]], Awaitable[Snapshot | None]]
+"""Where a stored game's game in play starts, given its rules as stored and its log as text."""
 T = TypeVar("T")
 log = structlog.get_logger("tavli.server")
 
 # Lost races an action is decided again after before it gives up with ABORTED.
 _ATTEMPTS = 5
+# The longest log folded whole on a thread; a longer one is folded in a process of its own.
+FOLDED_ON_A_THREAD = 2_000
 # How often stored request_ids past their retention are forgotten.
 _FORGET_EVERY_SECONDS = 60.0
 
@@ -131,7 +145,9 @@ class Tables:
     """Every game the server keeps, the most recently used of them in memory.
 
     Every method runs on the server's event loop; a store that waits on a database is called, and
-    stored logs are folded, in worker threads (an in-memory store is called on the loop itself).
+    a game in play is folded, in worker threads (an in-memory store is called on the loop itself);
+    a long log that no snapshot shortens is folded whole by :attr:`fold`, in the heavy work's
+    processes, and only its game in play here.
     """
 
     def __init__(
@@ -148,6 +164,7 @@ class Tables:
         on_deadline: Callable[[float], None] = lambda deadline: None,
         clock: Callable[[], float] = time.time,
         most_events: int = MOST_GAME_EVENTS,
+        fold: Fold | None = None,
     ) -> None:
         """``on_over`` hears the name of each game whose match an action of this process ended, and
         ``on_deadline`` each deadline of a running clock it stored (the timer's wake-up call).
@@ -155,6 +172,8 @@ class Tables:
         ``shared``: other processes act on the same store, so every read first checks that no
         other process has extended the game's log (and reads it again if one has).
         ``most_events``: the most events a game's log may hold, imported or played.
+        ``fold`` finds where the game in play of a long log that no snapshot shortens starts
+        (:func:`game_in_play_start`, in the heavy work's processes); by default on a thread.
         ``capacity`` and ``events_in_memory``: the most games kept in memory, and the most events
         of them all together (a long imported session holds tens of thousands): the least
         recently used are let go of, counted when a game is loaded, created or imported."""
@@ -169,6 +188,7 @@ class Tables:
         self.on_deadline = on_deadline
         self.clock = clock
         self.most_events = most_events
+        self.fold = fold or _fold_on_a_thread
         self._tables: OrderedDict[str, Table] = OrderedDict()
         self._loading: dict[str, asyncio.Future[Table]] = {}
         self._closing = False
@@ -185,7 +205,7 @@ class Tables:
         dice_seed: str,
         request: Request | None,
         admit: Callable[[str], None] = lambda name: None,
-        played: Sequence[Event] = (),
+        played: Played = NOTHING_PLAYED,
         players: Players = NOBODY,
         hints_allowed: bool = False,
         name: str | None = None,
@@ -197,9 +217,10 @@ class Tables:
         ``players`` says who sits at each seat (names to show, kept with the game), and
         ``hints_allowed`` whether they may ask for hints (kept with it too).
 
-        ``played`` is the log of a match played elsewhere (an imported record) that the game
-        goes on from: it is stored with the game, in the same write, and the game's dice come
-        from ``dice_mode`` after it. ``admit(name)`` is called before a new game is stored, and
+        ``played`` is the log of a match played elsewhere (an imported record, folded by
+        :func:`~tavli.server.snapshots.played_log`) that the game goes on from: it is stored with
+        the game, in the same write, only its game in play is folded here, and the game's dice
+        come from ``dice_mode`` after it. ``admit(name)`` is called before a new game is stored, and
         may refuse it by raising; a game whose match ``played`` ends is over at once.
 
         :raises SeededDiceDisabled: for seeded dice on a server that does not allow them.
@@ -215,10 +236,10 @@ class Tables:
                 )
             if not dice_seed:
                 raise BadRequest("seeded dice need a dice_seed")
-        if len(played) > self.most_events:
+        if len(played.events) > self.most_events:
             raise RecordTooLong(
-                f"the record holds {len(played):,} events, more than a game may hold ({self.most_events:,});"
-                " split the session into shorter records"
+                f"the record holds {len(played.events):,} events,"
+                f" more than a game may hold ({self.most_events:,}); split the session into shorter records"
             )
         if request is not None:
             earlier = await self._earlier("", request, -1)
@@ -227,11 +248,12 @@ class Tables:
         name = name or new_game_name()
         now = self.clock()
         seed = dice_seed if dice_mode == "seeded" else ""
-        if played:  # a whole record replayed is long work: off the event loop
-            match = await asyncio.to_thread(self._new_match, name, rules, dice_mode, dice_seed, played)
+        if played.events:  # its log read and its game in play folded: off the event loop
+            match, log_written = await asyncio.to_thread(
+                self._new_match, name, rules, dice_mode, dice_seed, played
+            )
         else:
-            match = self._new_match(name, rules, dice_mode, dice_seed, played)
-        snapshot = snapshot_to_keep(match, 0)
+            match, log_written = self._new_match(name, rules, dice_mode, dice_seed, played)
         record = GameRecord(
             name,
             rules_to_dict(rules),
@@ -241,7 +263,7 @@ class Tables:
             now,
             players=players,
             hints_allowed=hints_allowed,
-            snapshot=snapshot,
+            snapshot=played.snapshot,
         )
         view = GameView(name, rules, dice_mode, match, now, now, players, hints_allowed)
         stored = None if request is None else self._request_record("", request, -1, view)
@@ -250,9 +272,7 @@ class Tables:
             # A verifiable game's first event, the commitment to its seed, is stored with the game;
             # an imported record's log is written out in the worker thread too.
             await self._in_store(
-                lambda: self.store.create(
-                    record, [event.to_dict() for event in match.events], view.summary, stored, match.deadline
-                )
+                lambda: self.store.create(record, log_written, view.summary, stored, match.deadline)
             )
         except RequestIdTaken:
             assert request is not None
@@ -308,24 +328,39 @@ class Tables:
                     raise unavailable from None
 
     def _new_match(
-        self, name: str, rules: RuleSet, dice_mode: DiceMode, dice_seed: str, played: Sequence[Event]
-    ) -> Match:
-        """The match of a new game: at its start, or going on from ``played`` with the game's
-        own dice; with verifiable dice, the game in play after ``played`` is committed to a seed
-        (its throws from then on come from it)."""
+        self, name: str, rules: RuleSet, dice_mode: DiceMode, dice_seed: str, played: Played
+    ) -> tuple[Match, list[dict[str, Any]]]:
+        """The match of a new game, and its log to store: at its start, or going on from
+        ``played`` with the game's own dice (folded from its game in play's start, the events
+        before it left unread, as a cold load leaves them); with verifiable dice, the game in play
+        after ``played`` is committed to a seed (its throws from then on come from it)."""
         dice = SeededDice(dice_seed) if dice_mode == "seeded" else None
         verifiable = dice_mode == "verifiable"
         seeds = self._seeds(name)
-        if not played:
-            return Match(rules, dice=dice, verifiable=verifiable, seeds=seeds, now=self.clock)
-        match = Match.replay(rules, played, dice=dice, verifiable=verifiable, seeds=seeds, now=self.clock)
+        if not played.events:
+            match = Match(rules, dice=dice, verifiable=verifiable, seeds=seeds, now=self.clock)
+            return match, [event.to_dict() for event in match.events]
+        log = [json.loads(event) for event in played.events]
+        start = start_of(name, rules, played.snapshot, log)
+        first = 0 if start is None else start[0]
+        events = [_NOT_READ] * first + [event_from_dict(event) for event in log[first:]]
+        match = Match.replay(
+            rules, events, dice=dice, verifiable=verifiable, seeds=seeds, now=self.clock, start=start
+        )
         if not verifiable or match.state.over:
-            return match
+            return match, log
         number, first_throw = match.state.game.number, match.state.throws
         commitment = DiceCommitted(number, SeededDice(seeds(number)).commitment, first_throw)
-        return Match.replay(
-            rules, [*played, commitment], dice=dice, verifiable=verifiable, seeds=seeds, now=self.clock
+        match = Match.replay(
+            rules,
+            [*events, commitment],
+            dice=dice,
+            verifiable=verifiable,
+            seeds=seeds,
+            now=self.clock,
+            start=start,
         )
+        return match, [*log, commitment.to_dict()]
 
     async def get(self, name: str) -> GameView:
         """The game ``name`` as last stored.
@@ -601,7 +636,7 @@ class Tables:
             loading.exception()
 
     async def _loaded(self, name: str) -> Table:
-        read = await asyncio.to_thread(self._read_latest, name)
+        read = await self._read_latest(name)
         if read is None:
             raise GameNotFound(f"there is no game {name!r}")
         record, view = read
@@ -615,13 +650,20 @@ class Tables:
 
     async def _reload(self, table: Table) -> None:
         """Take in what other processes have stored of the game since this one last read it."""
-        view = await asyncio.to_thread(self._caught_up, table.view)
+        try:
+            view = await asyncio.to_thread(self._caught_up, table.view)
+        except _CannotCatchUp:
+            read = await self._read(table.view.name)
+            view = None if read is None else read[1]
         if view is not None:
             table.publish(view)
 
     def _caught_up(self, view: GameView) -> GameView | None:
         """``view`` with the events stored after it applied: only those are read and folded (in a
-        worker thread); the whole log is replayed if they cannot be applied to it."""
+        worker thread).
+
+        :raises _CannotCatchUp: if they cannot be applied to it (the whole log is the judge).
+        """
         loaded = self.store.load(view.name, view.version)
         if loaded is None:
             return None
@@ -630,31 +672,47 @@ class Tables:
         try:
             match.extend([event_from_dict(event) for event in events])
         except Exception:  # noqa: BLE001 - whatever they raise, the whole log is the judge
-            read = self._read(view.name)
-            return None if read is None else read[1]
+            raise _CannotCatchUp from None
         return replace(view, match=match, updated=record.updated)
 
-    def _read_latest(self, name: str) -> tuple[GameRecord, GameView] | None:
+    async def _read_latest(self, name: str) -> tuple[GameRecord, GameView] | None:
         """Game ``name`` read from the store for a cold load: its snapshot and the events after
         it, the events before left unread until asked for (:meth:`history`); the whole log if
-        the snapshot does not stand. None if there is no game; called in a worker thread."""
-        loaded = self.store.load_latest(name)
+        the snapshot does not stand, or if the game keeps none and its log is long (then folded
+        as :meth:`_read` folds it). None if there is no game."""
+        loaded = await asyncio.to_thread(self.store.load_latest, name)
         if loaded is None:
             return None
         record, first, tail = loaded
+        if not first and len(tail) > FOLDED_ON_A_THREAD:
+            return record, await self._folded(record, tail)
         try:
-            return record, self._replay(record, tail, first=first)
+            return record, await asyncio.to_thread(self._replay, record, tail, first=first)
         except _SnapshotSetAside:
-            return self._read(name)
+            return await self._read(name)
 
-    def _read(self, name: str, upto: int | None = None) -> tuple[GameRecord, GameView] | None:
+    async def _read(self, name: str, upto: int | None = None) -> tuple[GameRecord, GameView] | None:
         """Game ``name`` read from the store and replayed (up to event ``upto``), None if there
-        is none; called in a worker thread, since a long log takes long to fold."""
-        loaded = self.store.load(name)
+        is none (see :meth:`_folded`)."""
+        loaded = await asyncio.to_thread(self.store.load, name)
         if loaded is None:
             return None
         record, events = loaded
-        return record, self._replay(record, events, upto)
+        return record, await self._folded(record, events[:upto])
+
+    async def _folded(self, record: GameRecord, log_read: list[dict[str, Any]]) -> GameView:
+        """The game ``record`` and its whole ``log_read`` stand for: a long log is folded whole
+        by :attr:`fold` (in the heavy work's processes) to find where its game in play starts,
+        and only that game is folded here, on a thread.
+
+        :raises GameDataLost: if the log does not replay.
+        """
+        start = None
+        if len(log_read) > FOLDED_ON_A_THREAD:
+            text = await asyncio.to_thread(stored_as_text, log_read)
+            start = await self.fold(record.rules, text)
+        # A start that does not stand (or none) has the log folded whole here: the log decides.
+        return await asyncio.to_thread(self._replay, replace(record, snapshot=start), log_read)
 
     def _replay(
         self,
@@ -778,7 +836,7 @@ class Tables:
         view = table.view
         if view.version == version:
             return view
-        read = await asyncio.to_thread(self._read, view.name, version)
+        read = await self._read(view.name, version)
         if read is None:
             raise GameNotFound(f"there is no game {view.name!r}")
         return replace(read[1], updated=updated)
@@ -809,6 +867,10 @@ class _SnapshotSetAside(Exception):
     """A snapshot read did not stand: the log is folded whole."""
 
 
+class _CannotCatchUp(Exception):
+    """Events stored by another process do not apply to the game as this one last read it."""
+
+
 def _unread(events: list[Event]) -> int:
     """How many of a log's first events are not read yet (see :data:`_NOT_READ`)."""
     if not events or events[0] is not _NOT_READ:
@@ -833,6 +895,21 @@ def rules_to_dict(rules: RuleSet) -> dict[str, Any]:
 def rules_from_dict(data: dict[str, Any]) -> RuleSet:
     clock = data.get("clock")
     return RuleSet(**{**data, "clock": None if clock is None else ClockRules(**clock)})
+
+
+def game_in_play_start(rules: dict[str, Any], log: Sequence[str]) -> Snapshot | None:
+    """Where the game in play of a stored game starts, given its rules as stored and its whole
+    ``log`` as text: the snapshot of that place, folded from the log's first event (long work:
+    the heavy work's processes do it). None if that game is the first, or the log does not
+    fold (the server's own fold then says why)."""
+    try:
+        return start_in_play(rules_from_dict(rules), log_of_text(log))
+    except Exception:  # noqa: BLE001 - whatever a damaged log raises, the server's fold reports it
+        return None
+
+
+async def _fold_on_a_thread(rules: dict[str, Any], log: list[str]) -> Snapshot | None:
+    return await asyncio.to_thread(game_in_play_start, rules, log)
 
 
 def new_game_name() -> str:

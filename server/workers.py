@@ -222,8 +222,9 @@ class _Supervisor:
             target=_run_worker,
             args=(self.run_worker, self.worker_config, self.json_lines, reporter),
             name=f"tavli-worker-{slot.number}",
-            # multiprocessing terminates daemonic children when the supervisor exits normally.
-            daemon=True,
+            # Not daemonic, so that a worker may start processes of its own (its heavy work's, its
+            # evaluators); the supervisor stops each worker itself, and a worker exits with it.
+            daemon=False,
         )
         try:
             process.start()

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 import gnubg
 
 from tavli.server.analysis.values import Context, CubeDecision, CubeOwnerName, Evaluation, GnubgBoard, Steps
+from tavli.server.errors import CannotDouble  # gnubg says the side on roll cannot (a dead cube)
 
 # gnubg's cube owner in its cubeinfo: -1 centred, else the owner's index in the board.
 _CUBE_OWNER = {"centre": -1, "player": 1, "opponent": 0}
@@ -43,10 +44,6 @@ REVIEW_FILTERS = [
     {"ply": 2, "level": 0, "acceptmoves": 0, "extramoves": _FILTERED_IN, "threshold": _FILTER_WINDOW},
     {"ply": 2, "level": 1, "acceptmoves": -1, "extramoves": 0, "threshold": 0.0},
 ]
-
-
-class CannotDouble(ValueError):
-    """gnubg says the side on roll cannot double (a dead cube in match play)."""
 
 
 def start() -> None:

@@ -1,7 +1,7 @@
 """Whole matches analysed on the evaluator pool, bounded per client and remembered.
 
-A match's decision points are found (its log folded, every roll's legal plays listed) on the
-threads of the server's heavy work (:mod:`tavli.server.fair_queue`), never on the event loop.
+A match's decision points are found (its log folded, every roll's legal plays listed) in the
+processes of the server's heavy work (:mod:`tavli.server.fair_queue`), never on the event loop.
 An analysis asks the pool one question per decision point (:mod:`.review`), as many at once as
 the pool has evaluators, so that a match is spread over all of them while another client's
 question waits for at most one point's answer (the pool serves questions in turn). Each
@@ -19,7 +19,6 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Hashable, Sequence
 from dataclasses import dataclass
 
-from tavli.engine.events import Event
 from tavli.engine.rules import RuleSet
 from tavli.server.analysis import questions, review
 from tavli.server.analysis.pool import EvaluatorPool
@@ -32,11 +31,12 @@ REMEMBERED = 64  # finished analyses kept
 
 @dataclass(frozen=True, slots=True)
 class MatchToAnalyse:
-    """A match's rules, its log and its players' names, and what identifies this version of it."""
+    """A match's rules, its log (as text: :mod:`tavli.server.log_text`) and its players' names,
+    and what identifies this version of it."""
 
     key: Hashable
     rules: RuleSet
-    events: Sequence[Event]
+    log: Sequence[str]
     names: tuple[str, str]
 
 
@@ -81,8 +81,8 @@ class MatchAnalyses:
             return
         with self.quotas.hold_analysis(client):
             self.quotas.check_cpu_left(client)
-            points = await self.heavy_work.run(
-                client, lambda: review.decision_points(match.rules, match.events, plies)
+            points: list[review.DecisionPoint] = await self.heavy_work.run(
+                client, "decision_points", match.rules, match.log, plies
             )
             answers: list[object] = [None] * len(points)
             async for analysed in self._answered(points, answers, client):

@@ -1,20 +1,25 @@
-"""The fair queue of heavy work: a client's many jobs never make another's one wait behind them, a
-client never holds every thread, and the CPU each job spends is charged to its client."""
+"""The fair queue of heavy work, done in processes: a client's many jobs never make another's one
+wait behind them, a client never holds every process, the CPU each job spends is charged to its
+client, a job whose caller goes away frees its process, and one whose process dies fails in words."""
 
 from __future__ import annotations
 
 import asyncio
-import threading
-from collections.abc import Callable, Iterator
+import os
+import signal
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-from tavli.server.errors import LimitReached
+from tavli.server.errors import BadRequest, HeavyWorkUnavailable, LimitReached
 from tavli.server.fair_queue import FairQueue
 from tavli.server.quotas import QuotaLimits, Quotas
+from tests.server.heavy_jobs import started_jobs
 
 FLOODER, OTHER = "192.0.2.1", "198.51.100.7"
-WAIT = 30
+JOBS = "tests.server.heavy_jobs"
+WAIT = 60
 
 
 @pytest.fixture
@@ -24,35 +29,36 @@ def quotas() -> Quotas:
 
 @pytest.fixture
 def queue(quotas: Quotas) -> Iterator[FairQueue]:
-    fair = FairQueue(quotas, threads=2, name="test-fair")
+    fair = FairQueue(quotas, processes=2, module=JOBS)
     yield fair
     fair.close()
 
 
-def held_until(gate: threading.Event, started: list[str], name: str) -> Callable[[], str]:
-    """A job that says it started, then holds its thread until ``gate`` opens."""
+async def until_started(folder: Path, *names: str) -> dict[str, int]:
+    """The jobs that started, once ``names`` are among them."""
+    for _ in range(WAIT * 100):
+        jobs = started_jobs(folder)
+        if all(name in jobs for name in names):
+            return jobs
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"{names} did not start")
 
-    def work() -> str:
-        started.append(name)
-        gate.wait(WAIT)
-        return name
 
-    return work
+def open_gate(folder: Path) -> None:
+    (folder / "gate").touch()
 
 
-def test_one_clients_many_jobs_leave_a_thread_for_anothers_one(queue: FairQueue) -> None:
+def test_one_clients_many_jobs_leave_a_process_for_anothers_one(queue: FairQueue, tmp_path: Path) -> None:
+    folder = str(tmp_path)
+
     async def scenario() -> tuple[list[str], int]:
-        gate, started, finished = threading.Event(), [], []
-        flood = [
-            asyncio.ensure_future(queue.run(FLOODER, held_until(gate, started, f"big {n}")))
-            for n in range(24)
-        ]
-        while not started:
-            await asyncio.sleep(0.01)
-        tiny = await asyncio.wait_for(queue.run(OTHER, lambda: "tiny"), WAIT)
+        finished: list[str] = []
+        flood = [asyncio.ensure_future(queue.run(FLOODER, "held", folder, f"big {n}")) for n in range(24)]
+        await until_started(tmp_path, "big 0")
+        tiny = await asyncio.wait_for(queue.run(OTHER, "quick", folder, "tiny"), WAIT)
         finished.append(tiny)
         still_waiting = queue.waiting()
-        gate.set()
+        open_gate(tmp_path)
         finished.extend(await asyncio.gather(*flood))
         return finished, still_waiting
 
@@ -62,22 +68,24 @@ def test_one_clients_many_jobs_leave_a_thread_for_anothers_one(queue: FairQueue)
     assert sorted(finished[1:]) == sorted(f"big {n}" for n in range(24))
 
 
-def test_the_client_with_more_cpu_left_goes_first(quotas: Quotas) -> None:
+def test_the_client_with_more_cpu_left_goes_first(quotas: Quotas, tmp_path: Path) -> None:
     quotas.charge_cpu(FLOODER, 20.0)  # it has spent most of its budget already
-    queue = FairQueue(quotas, threads=1, name="test-fair")
+    queue = FairQueue(quotas, processes=1, module=JOBS)
+    folder = str(tmp_path)
 
     async def scenario() -> list[str]:
-        gate, started, order = threading.Event(), [], []
-        holding = asyncio.ensure_future(queue.run("203.0.113.9", held_until(gate, started, "holding")))
-        while not started:
-            await asyncio.sleep(0.01)
+        order: list[str] = []
+        holding = asyncio.ensure_future(queue.run("203.0.113.9", "held", folder, "holding"))
+        await until_started(tmp_path, "holding")
         waiting = [
-            asyncio.ensure_future(queue.run(client, lambda client=client: order.append(client)))
-            for client in (FLOODER, FLOODER, OTHER)  # the other comes last
+            asyncio.ensure_future(queue.run(client, "quick", folder, f"{client} {n}"))
+            for n, client in enumerate((FLOODER, FLOODER, OTHER))  # the other comes last
         ]
+        for call in waiting:
+            call.add_done_callback(lambda done: order.append(done.result().split()[0]))
         while queue.waiting() < 3:
             await asyncio.sleep(0.01)
-        gate.set()
+        open_gate(tmp_path)
         await asyncio.gather(holding, *waiting)
         return order
 
@@ -88,58 +96,64 @@ def test_the_client_with_more_cpu_left_goes_first(quotas: Quotas) -> None:
     assert order == [OTHER, FLOODER, FLOODER]
 
 
-def test_a_job_that_fails_hands_its_error_to_its_caller_and_the_threads_go_on(queue: FairQueue) -> None:
-    def broken() -> None:
-        raise ValueError("a record the engine cannot read")
+def test_a_refusal_in_a_job_reaches_its_caller_as_it_is_and_the_process_goes_on(queue: FairQueue) -> None:
+    async def scenario() -> int:
+        with pytest.raises(BadRequest, match="a record the engine cannot read"):
+            await queue.run(FLOODER, "refused", "a record the engine cannot read")
+        return await queue.run(FLOODER, "spend", 10)  # type: ignore[no-any-return]
 
-    async def scenario() -> str:
-        with pytest.raises(ValueError, match="cannot read"):
-            await queue.run(FLOODER, broken)
-        return await queue.run(FLOODER, lambda: "next")
+    assert asyncio.run(scenario()) == 285
 
-    assert asyncio.run(scenario()) == "next"
+
+def test_any_other_error_in_a_job_fails_it_unavailable_in_words_and_the_process_goes_on(
+    queue: FairQueue,
+) -> None:
+    async def scenario() -> tuple[HeavyWorkUnavailable, list[int], list[int]]:
+        await queue.run(FLOODER, "spend", 1)  # the processes are up
+        before = queue.pool.process_ids
+        with pytest.raises(HeavyWorkUnavailable) as failed:
+            await queue.run(FLOODER, "broken", "a bug")
+        return failed.value, before, queue.pool.process_ids
+
+    failure, before, after = asyncio.run(scenario())
+    assert failure.reason == "HEAVY_WORK_UNAVAILABLE"
+    assert "could not answer" in str(failure) and "ValueError: a bug" in str(failure)
+    assert before == after
 
 
 def test_the_cpu_a_job_spends_is_charged_to_its_client(quotas: Quotas, queue: FairQueue) -> None:
-    def spend() -> int:
-        return sum(n * n for n in range(2_000_000))
-
-    asyncio.run(queue.run(FLOODER, spend))
+    asyncio.run(queue.run(FLOODER, "spend", 2_000_000))
     budget = quotas.limits.cpu_seconds_per_minute
     assert quotas.cpu_left(FLOODER) < budget
     assert quotas.cpu_left(OTHER) == budget
 
 
 def test_a_client_whose_cpu_is_spent_is_refused_in_words_and_nothing_runs(
-    quotas: Quotas, queue: FairQueue
+    quotas: Quotas, queue: FairQueue, tmp_path: Path
 ) -> None:
     quotas.charge_cpu(FLOODER, 31.0)
-    ran: list[str] = []
     with pytest.raises(LimitReached) as refused:
-        asyncio.run(queue.run(FLOODER, lambda: ran.append("ran")))
+        asyncio.run(queue.run(FLOODER, "quick", str(tmp_path), "refused"))
     assert refused.value.reason == "CPU_BUDGET_SPENT"
     assert "30 s a minute" in str(refused.value) and "try again in" in str(refused.value)
-    assert not ran
-    assert asyncio.run(queue.run(OTHER, lambda: "other")) == "other"
+    assert asyncio.run(queue.run(OTHER, "quick", str(tmp_path), "other")) == "other"
+    assert set(started_jobs(tmp_path)) == {"other"}
 
 
-def test_no_more_jobs_wait_for_a_client_than_its_quota() -> None:
+def test_no_more_jobs_wait_for_a_client_than_its_quota(tmp_path: Path) -> None:
     quotas = Quotas(QuotaLimits(checks_waiting_per_client=3))
-    queue = FairQueue(quotas, threads=2, name="test-fair")
+    queue = FairQueue(quotas, processes=2, module=JOBS)
+    folder = str(tmp_path)
 
     async def scenario() -> LimitReached:
-        gate, started = threading.Event(), []
-        held = [asyncio.ensure_future(queue.run(FLOODER, held_until(gate, started, "running")))]
-        while not started:
-            await asyncio.sleep(0.01)
-        held += [
-            asyncio.ensure_future(queue.run(FLOODER, held_until(gate, started, str(n)))) for n in range(3)
-        ]
+        held = [asyncio.ensure_future(queue.run(FLOODER, "held", folder, "running"))]
+        await until_started(tmp_path, "running")
+        held += [asyncio.ensure_future(queue.run(FLOODER, "held", folder, str(n))) for n in range(3)]
         while queue.waiting() < 3:
             await asyncio.sleep(0.01)
         with pytest.raises(LimitReached) as refused:
-            await queue.run(FLOODER, lambda: "one too many")
-        gate.set()
+            await queue.run(FLOODER, "quick", folder, "one too many")
+        open_gate(tmp_path)
         await asyncio.gather(*held)
         return refused.value
 
@@ -151,20 +165,98 @@ def test_no_more_jobs_wait_for_a_client_than_its_quota() -> None:
     assert "more than 3 match records" in str(refusal)
 
 
-def test_a_job_whose_call_is_cancelled_while_it_waits_is_never_done(queue: FairQueue) -> None:
-    async def scenario() -> list[str]:
-        gate, started, done = threading.Event(), [], []
-        held = [asyncio.ensure_future(queue.run(FLOODER, held_until(gate, started, "held")))]
-        while not started:
-            await asyncio.sleep(0.01)
-        cancelled = asyncio.ensure_future(queue.run(FLOODER, lambda: done.append("cancelled")))
-        await asyncio.sleep(0.05)
-        cancelled.cancel()
-        await asyncio.sleep(0.05)
-        assert queue.waiting() == 0
-        gate.set()
-        await asyncio.gather(*held)
-        await queue.run(OTHER, lambda: done.append("after"))
-        return done
+def test_a_job_whose_call_is_cancelled_while_it_waits_is_never_done(queue: FairQueue, tmp_path: Path) -> None:
+    folder = str(tmp_path)
 
-    assert asyncio.run(scenario()) == ["after"]
+    async def scenario() -> int:
+        held = asyncio.ensure_future(queue.run(FLOODER, "held", folder, "held"))
+        await until_started(tmp_path, "held")
+        cancelled = asyncio.ensure_future(queue.run(FLOODER, "quick", folder, "cancelled"))
+        while queue.waiting() < 1:
+            await asyncio.sleep(0.01)
+        cancelled.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await cancelled
+        waiting = queue.waiting()
+        open_gate(tmp_path)
+        await held
+        await queue.run(OTHER, "quick", folder, "after")
+        return waiting
+
+    assert asyncio.run(scenario()) == 0
+    assert set(started_jobs(tmp_path)) == {"held", "after"}
+
+
+def test_a_job_whose_call_is_cancelled_while_it_runs_frees_its_process_for_the_next(
+    tmp_path: Path,
+) -> None:
+    queue = FairQueue(Quotas(QuotaLimits()), processes=1, module=JOBS)
+    folder = str(tmp_path)
+
+    async def scenario() -> tuple[int, list[int], str]:
+        running = asyncio.ensure_future(queue.run(FLOODER, "held", folder, "given up"))
+        worker = (await until_started(tmp_path, "given up"))["given up"]
+        running.cancel()  # the gate never opens: only a new process answers the next job
+        with pytest.raises(asyncio.CancelledError):
+            await running
+        after = await asyncio.wait_for(queue.run(OTHER, "quick", folder, "next"), WAIT)
+        return worker, queue.pool.process_ids, after
+
+    try:
+        worker, processes, after = asyncio.run(scenario())
+    finally:
+        queue.close()
+    assert after == "next"
+    assert worker not in processes and len(processes) == 1
+    assert not _alive(worker)
+
+
+def test_a_job_cancelled_while_it_runs_is_charged_the_cpu_it_spent(quotas: Quotas, tmp_path: Path) -> None:
+    queue = FairQueue(quotas, processes=1, module=JOBS)
+
+    async def scenario() -> None:
+        running = asyncio.ensure_future(queue.run(FLOODER, "spin", str(tmp_path), "spinning", 0.5))
+        await until_started(tmp_path, "spinning")  # after half a second of CPU
+        running.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await running
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        queue.close()
+    budget = quotas.limits.cpu_seconds_per_minute
+    assert quotas.cpu_left(FLOODER) <= budget - 0.5
+    assert quotas.cpu_left(OTHER) == budget
+
+
+def test_a_job_whose_process_dies_fails_unavailable_in_words_and_a_new_process_takes_the_next(
+    tmp_path: Path,
+) -> None:
+    queue = FairQueue(Quotas(QuotaLimits()), processes=1, module=JOBS)
+    folder = str(tmp_path)
+
+    async def scenario() -> tuple[HeavyWorkUnavailable, int, list[int], str]:
+        running = asyncio.ensure_future(queue.run(FLOODER, "held", folder, "killed"))
+        worker = (await until_started(tmp_path, "killed"))["killed"]
+        os.kill(worker, signal.SIGKILL)
+        with pytest.raises(HeavyWorkUnavailable) as failed:
+            await running
+        after = await asyncio.wait_for(queue.run(OTHER, "quick", folder, "next"), WAIT)
+        return failed.value, worker, queue.pool.process_ids, after
+
+    try:
+        failure, worker, processes, after = asyncio.run(scenario())
+    finally:
+        queue.close()
+    assert failure.reason == "HEAVY_WORK_UNAVAILABLE"
+    assert "stopped while it worked: ask again" in str(failure)
+    assert after == "next" and worker not in processes
+
+
+def _alive(process_id: int) -> bool:
+    try:
+        os.kill(process_id, 0)
+    except ProcessLookupError:
+        return False
+    return True

@@ -19,8 +19,10 @@ from tavli.engine.rules import RuleSet
 from tavli.server import convert
 from tavli.server.errors import GameTooLong, RecordTooLong
 from tavli.server.keys import ServerKey
-from tavli.server.store import Append, GameRecord, MemoryStore
-from tavli.server.tables import Tables
+from tavli.server.log_text import log_as_text
+from tavli.server.snapshots import played_log
+from tavli.server.store import Append, GameRecord, MemoryStore, Snapshot
+from tavli.server.tables import FOLDED_ON_A_THREAD, Tables, game_in_play_start, rules_to_dict
 from tavli.server.watch_feed import MOST_KEPT
 from tests.games import bot_match
 
@@ -69,7 +71,7 @@ def test_a_stored_log_is_folded_off_the_event_loop(monkeypatch: pytest.MonkeyPat
         store = MemoryStore()
         played = bot_match(MONEY, seed=1, events=300).events
         created = await tables_over(store).create(
-            MONEY, dice_mode="system", dice_seed="", request=None, played=played
+            MONEY, dice_mode="system", dice_seed="", request=None, played=played_log(MONEY, played)
         )
         monkeypatch.setattr(tavli.engine.match, "apply", apply_noting_the_thread)
         cold = await tables_over(store).get(created.game.name)
@@ -88,7 +90,9 @@ def test_a_process_that_is_behind_reads_only_the_events_it_has_not_seen(behind: 
         store = CountingStore()
         played = whole.events[:600]
         writer = tables_over(store)
-        created = await writer.create(MONEY, dice_mode="system", dice_seed="", request=None, played=played)
+        created = await writer.create(
+            MONEY, dice_mode="system", dice_seed="", request=None, played=played_log(MONEY, played)
+        )
         name = created.game.name
         replica = tables_over(store, shared=True)
         assert (await replica.get(name)).version == 600
@@ -111,7 +115,11 @@ def test_a_catch_up_leaves_the_view_it_started_from_as_it_was() -> None:
     async def scenario() -> None:
         store = MemoryStore()
         created = await tables_over(store).create(
-            MONEY, dice_mode="system", dice_seed="", request=None, played=whole.events[:300]
+            MONEY,
+            dice_mode="system",
+            dice_seed="",
+            request=None,
+            played=played_log(MONEY, whole.events[:300]),
         )
         name = created.game.name
         replica = tables_over(store, shared=True)
@@ -156,12 +164,9 @@ def test_a_cold_load_reads_and_folds_only_the_game_in_play_from_the_snapshot_kep
 
     async def scenario() -> None:
         store = CountingStore()
+        played = played_log(MONEY, whole.events[:-3])
         created = await tables_over(store).create(
-            MONEY,
-            dice_mode=dice_mode,
-            dice_seed="",
-            request=None,
-            played=whole.events[:-3],  # type: ignore[arg-type]
+            MONEY, dice_mode=dice_mode, dice_seed="", request=None, played=played
         )
         name, stored = created.game.name, created.game
         record = store.records[name]
@@ -179,7 +184,9 @@ def test_a_cold_load_reads_and_folds_only_the_game_in_play_from_the_snapshot_kep
         assert cold.match.dice_commitment == stored.match.dice_commitment
 
         whole_log = await tables.history(name)  # the events before the snapshot, read when asked for
-        assert [event.to_dict() for event in whole_log.events] == [event.to_dict() for event in stored.events]
+        # the record's log, then what the game added (a verifiable game's commitment)
+        added = log_as_text(stored.events[len(played.events) :])
+        assert log_as_text(whole_log.events) == [*played.events, *added]
         assert counter.folded == in_play
 
     asyncio.run(scenario())
@@ -191,7 +198,7 @@ def test_a_snapshot_that_does_not_follow_the_log_is_not_used(monkeypatch: pytest
     async def scenario() -> None:
         store = MemoryStore()
         created = await tables_over(store).create(
-            MONEY, dice_mode="system", dice_seed="", request=None, played=whole.events
+            MONEY, dice_mode="system", dice_seed="", request=None, played=played_log(MONEY, whole.events)
         )
         name = created.game.name
         kept = store.records[name].snapshot
@@ -202,6 +209,36 @@ def test_a_snapshot_that_does_not_follow_the_log_is_not_used(monkeypatch: pytest
         counter = FoldCounter(monkeypatch)
         cold = await tables_over(store).get(name)
         assert counter.folded == len(whole.events)
+        assert cold.state == created.game.state
+
+    asyncio.run(scenario())
+
+
+def test_a_long_log_no_snapshot_shortens_is_folded_elsewhere_and_only_its_game_in_play_here(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    whole = bot_match(MONEY, seed=7, events=FOLDED_ON_A_THREAD + 600)
+    log = log_as_text(whole.events)
+    start = game_in_play_start(rules_to_dict(MONEY), log)
+    assert start is not None
+
+    async def scenario() -> None:
+        store = MemoryStore()
+        created = await tables_over(store).create(
+            MONEY, dice_mode="system", dice_seed="", request=None, played=played_log(MONEY, whole.events)
+        )
+        name = created.game.name
+        store.records[name] = dataclasses.replace(store.records[name], snapshot=None)  # kept none
+        asked: list[list[str]] = []
+
+        async def fold(rules: dict[str, Any], given: list[str]) -> Snapshot | None:
+            asked.append(given)  # as the heavy work's processes would, with no fold counted here
+            return start
+
+        counter = FoldCounter(monkeypatch)
+        cold = await tables_over(store, fold=fold).get(name)
+        assert asked == [log]
+        assert counter.folded == len(whole.events) - start.at  # the game in play alone
         assert cold.state == created.game.state
 
     asyncio.run(scenario())
@@ -222,7 +259,11 @@ def test_the_action_that_ends_a_game_keeps_the_next_games_start_as_the_snapshot(
         store = MemoryStore()
         tables = tables_over(store)
         created = await tables.create(
-            MONEY, dice_mode="system", dice_seed="", request=None, played=whole.events[: ends - 1]
+            MONEY,
+            dice_mode="system",
+            dice_seed="",
+            request=None,
+            played=played_log(MONEY, whole.events[: ends - 1]),
         )
         name = created.game.name
         assert store.records[name].snapshot is None
@@ -242,7 +283,9 @@ def test_a_watcher_joining_during_a_game_folds_from_that_games_start(monkeypatch
 
     async def scenario() -> None:
         tables = tables_over(MemoryStore())
-        created = await tables.create(MONEY, dice_mode="system", dice_seed="", request=None, played=played)
+        created = await tables.create(
+            MONEY, dice_mode="system", dice_seed="", request=None, played=played_log(MONEY, played)
+        )
         game_start = created.game.match.game_started[0]
         counter = FoldCounter(monkeypatch)
         seen = []
@@ -274,7 +317,9 @@ def test_a_record_with_more_events_than_a_game_holds_is_refused_saying_both_and_
         with pytest.raises(
             RecordTooLong, match=f"holds {len(played)} events, more than a game may hold \\(300\\)"
         ):
-            await tables.create(MONEY, dice_mode="system", dice_seed="", request=None, played=played)
+            await tables.create(
+                MONEY, dice_mode="system", dice_seed="", request=None, played=played_log(MONEY, played)
+            )
         assert store.records == {}
 
     asyncio.run(scenario())
@@ -292,7 +337,9 @@ def test_an_action_past_the_events_a_game_holds_is_refused_and_changes_nothing()
     async def scenario() -> None:
         store = MemoryStore()
         tables = tables_over(store, most_events=len(played))
-        created = await tables.create(MONEY, dice_mode="system", dice_seed="", request=None, played=played)
+        created = await tables.create(
+            MONEY, dice_mode="system", dice_seed="", request=None, played=played_log(MONEY, played)
+        )
         name = created.game.name
         with pytest.raises(
             GameTooLong, match=f"holds {len(played)} events, and a game may hold at most {len(played)}"
@@ -314,7 +361,7 @@ def test_a_watch_from_the_first_event_of_a_game_loaded_from_its_snapshot_reads_t
     async def scenario() -> None:
         store = CountingStore()
         created = await tables_over(store).create(
-            MONEY, dice_mode="system", dice_seed="", request=None, played=whole.events
+            MONEY, dice_mode="system", dice_seed="", request=None, played=played_log(MONEY, whole.events)
         )
         name = created.game.name
         tables = tables_over(store)
@@ -343,7 +390,7 @@ def test_a_watch_from_the_first_event_of_a_long_game_folds_only_what_its_reader_
     async def scenario() -> None:
         store = CountingStore()
         created = await tables_over(store).create(
-            MONEY, dice_mode="system", dice_seed="", request=None, played=whole.events
+            MONEY, dice_mode="system", dice_seed="", request=None, played=played_log(MONEY, whole.events)
         )
         tables = tables_over(store)
         await tables.get(created.game.name)
@@ -366,7 +413,9 @@ def test_games_in_memory_are_bounded_by_their_events_and_one_let_go_of_is_read_a
         store = MemoryStore()
         tables = tables_over(store, events_in_memory=events * 3 // 2)
         first, second = [
-            await tables.create(MONEY, dice_mode="system", dice_seed="", request=None, played=whole.events)
+            await tables.create(
+                MONEY, dice_mode="system", dice_seed="", request=None, played=played_log(MONEY, whole.events)
+            )
             for _ in range(2)
         ]
         assert tables.in_memory() == 1  # the two together hold more events than memory may

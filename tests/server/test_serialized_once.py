@@ -15,6 +15,7 @@ from tavli.engine.game import Phase
 from tavli.engine.match import Match
 from tavli.server import convert
 from tavli.server.game_views import GameView
+from tavli.server.snapshots import played_log
 from tavli.server.store import MemoryStore
 from tavli.server.tables import Tables
 from tavli.v1 import games_service_pb2 as pb
@@ -124,7 +125,11 @@ def test_a_process_that_is_behind_folds_what_it_had_not_seen_once_without_checki
     async def scenario() -> None:
         store = MemoryStore()
         created = await tables_over(store).create(
-            MONEY, dice_mode="system", dice_seed="", request=None, played=whole.events[:100]
+            MONEY,
+            dice_mode="system",
+            dice_seed="",
+            request=None,
+            played=played_log(MONEY, whole.events[:100]),
         )
         name = created.game.name
         replica = tables_over(store, shared=True)
