@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
 from tavli.clients import bots
 
 PROGRAM = "tavli bot"
+KEY_VARIABLE = "TAVLI_API_KEY"
 
 
 def add_parser(commands: Any) -> None:
@@ -21,7 +23,10 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument("--ladder", action="store_true", help="join the ladder (a bot account's key)")
     parser.add_argument(
-        "--key", required=True, help="the account's API key (tavli accounts create prints it)"
+        "--key",
+        default=os.environ.get(KEY_VARIABLE),
+        help=f"the account's API key (tavli accounts create prints it); without it, ${KEY_VARIABLE}"
+        " (which other users of the machine cannot read off the process list)",
     )
     parser.add_argument("--server", default="127.0.0.1:50051", help="host:port (default: %(default)s)")
     parser.add_argument(
@@ -37,6 +42,9 @@ def run(arguments: argparse.Namespace) -> int:
 
     if not arguments.ladder:
         print(f"{PROGRAM}: say --ladder: the bot plays the ladder's games", file=sys.stderr)
+        return 2
+    if not arguments.key:
+        print(f"{PROGRAM}: say --key KEY or set ${KEY_VARIABLE}: the account's API key", file=sys.stderr)
         return 2
     bot = LadderBot(arguments.server, arguments.key, arguments.bot, games=arguments.games)
     try:

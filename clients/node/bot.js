@@ -17,6 +17,7 @@
  * ladder pairs it in or a challenge starts, until --games games of it have ended (or for ever):
  *
  *   node bot.js --ladder --key KEY [--server HOST:PORT] [--games N] [--seed TEXT]
+ *   (the key may be given in TAVLI_API_KEY instead, out of the process list)
  *
  * The seat's token comes from the environment, not the command line, which other users of the
  * machine can read. --drop-after N hangs up the stream after N actions without a word and
@@ -278,14 +279,15 @@ class LadderBot {
 const USAGE =
   'usage: TAVLI_SEAT_TOKEN=… node bot.js HOST:PORT GAME [--seed TEXT] [--games N] [--wait SECONDS] ' +
   '[--drop-after N] [--unary --seat 0|1]\n' +
-  '       node bot.js --ladder --key KEY [--server HOST:PORT] [--games N] [--seed TEXT]';
+  '       node bot.js --ladder --key KEY [--server HOST:PORT] [--games N] [--seed TEXT]\n' +
+  '       (or the key in TAVLI_API_KEY, out of the process list)';
 
 function count(text) {
   return /^\d+$/.test(text) ? Number(text) : NaN;
 }
 
 function parseLadderArguments(argv) {
-  const options = { key: '', address: '127.0.0.1:50051', seed: '', games: Infinity };
+  const options = { key: process.env.TAVLI_API_KEY || '', address: '127.0.0.1:50051', seed: '', games: Infinity };
   for (let i = 0; i < argv.length; i++) {
     const argument = argv[i];
     const value = i + 1 < argv.length ? argv[i + 1] : undefined;

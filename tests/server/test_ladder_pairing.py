@@ -4,6 +4,7 @@ PlaySeat with nobody creating a game, their ratings what Glicko-2 computed apart
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import subprocess
 import sys
@@ -126,8 +127,6 @@ def test_the_commands_alone_run_a_ladder_that_a_bot_joins_and_plays_on(tmp_path:
                 *tavli,
                 "bot",
                 "--ladder",
-                "--key",
-                key,
                 "--server",
                 served.address,
                 "--bot",
@@ -135,6 +134,7 @@ def test_the_commands_alone_run_a_ladder_that_a_bot_joins_and_plays_on(tmp_path:
                 "--games",
                 "1",
             ],
+            env={**os.environ, "TAVLI_API_KEY": key},  # the key off the process list
             capture_output=True,
             text=True,
             timeout=WITHIN,
