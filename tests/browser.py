@@ -16,7 +16,7 @@ import random
 import re
 import urllib.parse
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -256,9 +256,11 @@ def start_computer_game(
     match_length: int,
     name: str,
     cube: bool | None = None,
+    options: Mapping[str, str | bool] | None = None,
 ) -> str:
     """From the home page, fill the computer form and start; returns the game's name once the game
-    screen shows it."""
+    screen shows it. ``options``: more rules of the form by their field's name (``setting-NAME``),
+    a box checked or not, a choice's value."""
     page.goto(f"http://127.0.0.1:{web_port}/#/")
     form = by(page, "computer-form")
     expect(form).to_be_visible()
@@ -271,6 +273,11 @@ def start_computer_game(
     by(page, "setting-name").fill(name)
     if cube is not None and by(page, "setting-cube").is_enabled():
         by(page, "setting-cube").set_checked(cube)
+    for option, value in (options or {}).items():
+        if isinstance(value, bool):
+            by(page, f"setting-{option}").set_checked(value)
+        else:
+            by(page, f"setting-{option}").select_option(value)
     by(page, "start-computer-game").click()
     expect(game_root(page)).to_be_visible()
     expect(game_root(page)).to_have_attribute("data-game-name", re.compile(r"^games/."))

@@ -18,6 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tavli.clients.client import TavliClient
 from tavli.server.app import Running
+from tavli.server.convert import rules_of
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
 from tests.browser import (  # what the browser tests share
     MOST_ACTIONS,
@@ -28,6 +29,7 @@ from tests.browser import (  # what the browser tests share
     open_seat,
     play_pages_to_match_over,
     screenshot,
+    show_rules,
     start_computer_game,
     wait_until_actionable,
 )
@@ -118,6 +120,64 @@ def test_a_plakoto_point_against_the_computer_is_played_to_the_end_with_its_pins
     if finished.result != board_pb2.GAME_RESULT_DRAW:
         assert max(game.score) == finished.points >= 1
     screenshot(page, "tables-plakoto-over", full_page=True)
+
+
+def test_plakotos_options_chosen_on_the_form_reach_the_server_and_the_table_names_them(
+    page: Page, server: Running, client: TavliClient
+) -> None:
+    name = start_computer_game(
+        page,
+        server.web_port,
+        variant="plakoto",
+        bot="heuristic",
+        match_length=3,
+        name="Tester",
+        options={"pinned-blocks-bear-off": False, "mother-value": "3"},
+    )
+    rules = rules_of(client.game(name).rule_set)
+    assert (rules.variant, rules.match_length) == ("plakoto", 3)
+    assert (rules.pinned_blocks_bear_off, rules.mother_exception, rules.mother_value) == (False, True, 3)
+    assert rules.rules.pinned_blocks_bear_off is False, "the game's moves follow the option"
+    expect(by(page, "rule-options")).to_have_text(
+        "Rules: a pinned checker does not stop its side bearing off; a mother loss is worth 3 points"
+    )
+
+
+def test_fevgas_options_chosen_on_the_form_reach_a_tavli_matchs_fevga_games(
+    page: Page, server: Running, client: TavliClient
+) -> None:
+    page.goto(f"http://127.0.0.1:{server.web_port}/#/")
+    show_rules(page)
+    by(page, "setting-variant").select_option("plakoto")
+    expect(by(page, "setting-first-checker")).to_be_hidden()
+    by(page, "setting-variant").select_option("fevga")
+    expect(by(page, "setting-mother-value")).to_be_hidden()
+    by(page, "setting-fevga-primes").select_option("none")
+    expect(by(page, "setting-fevga-quarter-test")).to_be_disabled()
+    name = start_computer_game(
+        page,
+        server.web_port,
+        variant="tavli",
+        bot="heuristic",
+        match_length=3,
+        name="Tester",
+        options={
+            "first-checker": "into-start-quarter",
+            "fevga-primes": "start-quarter-and-unblock",
+            "fevga-quarter-test": "step",
+            "mother-exception": False,
+        },
+    )
+    rules = rules_of(client.game(name).rule_set)
+    fevga = rules.for_game(3)
+    assert (fevga.variant, fevga.first_checker, fevga.fevga_primes, fevga.fevga_quarter_test) == (
+        "fevga",
+        "INTO_START_QUARTER",
+        "START_QUARTER_AND_UNBLOCK",
+        "STEP",
+    )
+    assert rules.for_game(2).mother_exception is False
+    expect(by(page, "rule-options")).to_contain_text("the starting quarter is tested after every step")
 
 
 def test_a_tavli_match_against_the_computer_plays_each_game_on_its_own_board(
