@@ -491,7 +491,7 @@ def play_pages_to_match_over(
                         "dialog-match-over",
                     )
             return game
-        waited = [seat for seat in _to_act(game) if seat in by_seat]
+        waited = [seat for seat in waited_seats(game) if seat in by_seat]
         # Before the throw for who starts either seat may throw: the first page there does.
         player = by_seat[waited[0]] if waited else players[0]
         if not wait_until_actionable(player.page):
@@ -500,7 +500,7 @@ def play_pages_to_match_over(
             fail_with_screenshot(
                 player.page,
                 f"{player.label}-stall",
-                f"{player.label} (seat {player.seat}): the server waits for seat(s) {_to_act(game)} "
+                f"{player.label} (seat {player.seat}): the server waits for seat(s) {waited_seats(game)} "
                 f"(phase {games_pb2.Phase.Name(game.phase)}; a seat no page plays is the computer's), "
                 f"and nothing changed within {TURN_TIMEOUT_MS / 1000:.0f} s",
             )
@@ -512,8 +512,17 @@ def play_pages_to_match_over(
     raise AssertionError  # not reached
 
 
-def _to_act(game: games_pb2.Game) -> list[int]:
+def waited_seats(game: games_pb2.Game) -> list[int]:
+    """The seats (0, 1) the server waits for."""
     return [0 if seat == games_pb2.SEAT_0 else 1 for seat in game.to_act]
+
+
+def close_game_over(page: Page) -> None:
+    """Once the page shows a game's end, go on to the next game (Next game)."""
+    dialog = page.locator('dialog[data-testid="dialog-game-over"]')
+    expect(dialog).to_be_visible()
+    by(page, "next-game-button").click()
+    expect(dialog).not_to_be_visible()
 
 
 def controls_enabled(page: Page, testids: Sequence[str]) -> list[str]:
