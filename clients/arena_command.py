@@ -53,16 +53,19 @@ from tavli.clients import bots
 from tavli.clients.board_view import clock_time
 from tavli.clients.client import GAME_RESULTS, MATCH_VARIANT_ENUMS, TavliClient, TavliServerError
 from tavli.clients.rule_options import (
+    GAMES,
     add_backgammons_option,
     add_clock_options,
+    add_variant_option,
     backgammons_of,
     clock_of,
     clock_problem,
     rules_problem,
+    table_options,
     variants_played,
 )
 from tavli.clients.seat_driver import play_match
-from tavli.engine import BACKGAMMON, GameResult
+from tavli.engine import GameResult
 from tavli.engine.clock import ClockRules
 from tavli.engine.matfile.reading import RecordFormat
 from tavli.engine.matfile.sgf import sgf_refusal
@@ -93,12 +96,11 @@ def add_parser(commands: Any) -> None:
             f" Bots: {', '.join(bots.NAMES)}."
         ),
     )
-    parser.add_argument(
-        "--variant",
-        choices=sorted(MATCH_VARIANT_ENUMS),
-        default=BACKGAMMON.name,
-        help="the game to play; tavli, the Greek tavli match of Portes, Plakoto and Fevga in turn, needs"
-        " --match-length (default: %(default)s)",
+    add_variant_option(
+        parser,
+        what="the game to play; portes, tavla and tavli, whose later games the winner opens, need"
+        " --match-length",
+        variants=MATCH_VARIANT_ENUMS,
     )
     parser.add_argument(
         "--bots",
@@ -222,7 +224,8 @@ _Play = Callable[[TavliClient, Progress | None], _Printable]
 def _what_to_play(arguments: argparse.Namespace, names: list[str], seed: int) -> tuple[int, _Play]:
     """The number of results to play, and how to play them: the two-bot arena, or a round robin."""
     settings: dict[str, Any] = {
-        "variant": arguments.variant,
+        "variant": GAMES[arguments.variant]["variant"],
+        "game": arguments.variant,
         "games": arguments.games,
         "match_length": arguments.match_length,
         "seed": seed,
@@ -231,7 +234,7 @@ def _what_to_play(arguments: argparse.Namespace, names: list[str], seed: int) ->
         "export_format": arguments.export_format,
         "transport": "unary" if arguments.unary else "stream",
         "clock": clock_of(arguments),
-        "backgammons": backgammons_of(arguments),
+        "backgammons": _backgammons(arguments),
         "analyze": arguments.analyze,
     }
     if arguments.round_robin:
@@ -243,6 +246,11 @@ def _what_to_play(arguments: argparse.Namespace, names: list[str], seed: int) ->
         )
     config = ArenaConfig(bots=(names[0], names[1]), **settings)
     return config.games, lambda client, progress: run_arena(client, config, progress=progress)
+
+
+def _backgammons(arguments: argparse.Namespace) -> Backgammons:
+    """How a backgammon scores: as ``--backgammons`` says, else as the game chosen has it."""
+    return backgammons_of(arguments, GAMES[arguments.variant].get("backgammons"))
 
 
 def _problem(arguments: argparse.Namespace, names: list[str]) -> str | None:
@@ -257,24 +265,27 @@ def _problem(arguments: argparse.Namespace, names: list[str]) -> str | None:
         )
     if not arguments.round_robin and len(names) != 2:
         return f"--bots takes two bots, like heuristic,random, not {arguments.bots!r}"
+    if arguments.games < 1 or arguments.parallel < 1 or arguments.match_length < 0:
+        return "--games and --parallel must be at least 1, --match-length at least 0"
+    options = {"match_length": arguments.match_length, **table_options(arguments.variant)}
+    variant = GAMES[arguments.variant]["variant"]
+    problem = rules_problem(variant, _backgammons(arguments), **options)
+    if problem:
+        return problem
+    rules = RuleSet(variant=variant, backgammons=_backgammons(arguments), **options)
     for name in dict.fromkeys(names):
         if name not in bots.NAMES:
             return f"unknown bot {name!r}: choose from {', '.join(bots.NAMES)}"
-        for variant in variants_played(arguments.variant):
-            refusal = bots.refusal(name, variant)
+        for played in rules.variants_played:
+            refusal = bots.refusal(name, played)
             if refusal:
                 return refusal
         try:
             bots.create(name)
         except bots.GnubgUnavailableError as error:
             return str(error)
-    if arguments.games < 1 or arguments.parallel < 1 or arguments.match_length < 0:
-        return "--games and --parallel must be at least 1, --match-length at least 0"
-    problem = rules_problem(arguments.variant, backgammons_of(arguments), match_length=arguments.match_length)
-    if problem:
-        return problem
     if arguments.export_format == "sgf":
-        refusal = sgf_refusal(RuleSet(variant=arguments.variant, match_length=arguments.match_length))
+        refusal = sgf_refusal(rules)
         if refusal:
             return f"--export-format sgf: {refusal}"
     return clock_problem(clock_of(arguments), arguments.match_length)
@@ -314,6 +325,8 @@ class ArenaConfig:
     """What to play: ``games`` results (games, or matches when ``match_length`` > 0), and how:
     ``transport`` "stream" seats each bot on a PlaySeat stream, "unary" plays over unary calls.
 
+    ``game``: the game chosen, as ``--variant`` names it (:data:`GAMES`; nackgammon, hypergammon,
+    Portes and tavla set options beside the ``variant``); empty for the variant itself.
     ``clock``: the clocks of every game, or None for none. ``backgammons``: how a backgammon scores
     in every game (RuleSet's option).
     ``pairing``: 0 for the two-bot arena; in a round robin, the pairing's number (from 1), which
@@ -332,6 +345,7 @@ class ArenaConfig:
     transport: Transport = "stream"
     clock: ClockRules | None = None
     backgammons: Backgammons = "COUNTED"
+    game: str = ""
     pairing: int = 0
     known_as: tuple[str, str] | None = None
     analyze: int | None = None  # the plies each result is reviewed at, or None for no review
@@ -464,7 +478,7 @@ class ArenaResults:
     def as_json(self) -> dict[str, Any]:
         clocked = self.config.clock is not None
         return {
-            "variant": self.config.variant,
+            "variant": self.config.game or self.config.variant,
             "match_length": self.config.match_length,
             "seed": self.config.seed,
             "transport": self.config.transport,
@@ -521,7 +535,7 @@ class ArenaResults:
         what = f"{self.config.match_length}-point matches" if self.config.match_length else "money games"
         config = self.config
         clocks = f", clocks: {clock_words(config.clock)}" if config.clock else ""
-        variant = f"{config.variant}{backgammons_words(config.backgammons)}"
+        variant = f"{config.game or config.variant}{backgammons_words(config.backgammons)}"
         lines.insert(0, f"{variant}, {what}, seed {config.seed}, over {config.transport}{clocks}")
         lines.append(
             f"{self.config.games} {unit} in {self.seconds:.1f} s: {self.games_per_second:.2f} {unit}/s"
@@ -640,6 +654,7 @@ def play_result(client: TavliClient, config: ArenaConfig, index: int) -> Outcome
         engine_plays=not stream,  # a stream brings the server's legal plays with every state
         stream=stream,
         backgammons=config.backgammons,
+        **table_options(config.game),
         **clocks,
     )
     if config.export is not None:

@@ -99,6 +99,14 @@ def game_options(arguments: argparse.Namespace) -> dict[str, Any]:
     return options
 
 
+def table_options(game: str) -> dict[str, Any]:
+    """The options a game of :data:`GAMES` sets beside its variant and how it scores backgammons
+    (a start of backgammon's, a table's rules); none for a variant itself or ``""``."""
+    return {
+        name: value for name, value in GAMES.get(game, {}).items() if name not in ("variant", "backgammons")
+    }
+
+
 def match_length_of(arguments: argparse.Namespace) -> int:
     """The match length ``--match`` names; without it, a table's (Portes, tavla: 5), a tavli
     match's (:data:`TAVLI_MATCH_LENGTH`), else 0."""

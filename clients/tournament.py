@@ -74,6 +74,7 @@ class TournamentConfig:
     transport: Transport = "stream"
     clock: ClockRules | None = None
     backgammons: Backgammons = "COUNTED"
+    game: str = ""
     analyze: int | None = None  # the plies each result is reviewed at, or None for no review
 
     @property
@@ -102,6 +103,7 @@ class TournamentConfig:
                 transport=self.transport,
                 clock=self.clock,
                 backgammons=self.backgammons,
+                game=self.game,
                 analyze=self.analyze,
                 pairing=number,
                 known_as=(labels[first], labels[second]),
@@ -210,7 +212,7 @@ class TournamentResults:
     def as_json(self) -> dict[str, Any]:
         config = self.config
         return {
-            "variant": config.variant,
+            "variant": config.game or config.variant,
             "match_length": config.match_length,
             "seed": config.seed,
             "transport": config.transport,
@@ -255,7 +257,7 @@ class TournamentResults:
         unit = "matches" if config.match_length else "games"
         clocks = f", clocks: {clock_words(config.clock)}" if config.clock else ""
         return (
-            f"{config.variant}{backgammons_words(config.backgammons)}, {what}, round robin of"
+            f"{config.game or config.variant}{backgammons_words(config.backgammons)}, {what}, round robin of"
             f" {len(config.bots)} bots, {config.games} {unit} a pairing"
             f" (both ways, the same dice), seed {config.seed}, over {config.transport}{clocks}"
         )

@@ -29,7 +29,7 @@ from cpython.object cimport PyObject
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_New, PyTuple_SET_ITEM
 from cpython.unicode cimport PyUnicode_DecodeASCII
-from libc.stdint cimport uint32_t, uint64_t
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
 
@@ -995,13 +995,24 @@ cdef extern from *:
     int __builtin_clz(unsigned int bits) nogil
 
 
+cdef inline uint32_t _eight_held(const count_t* counts) noexcept nogil:
+    # Which of eight counts (each 0-15) are not 0, as the low 8 bits: the counts read as one word,
+    # the first in its lowest byte; adding 0x7F to a byte sets its top bit unless it is 0 (no byte
+    # carries, every count being below 0x81), and the multiplication gathers the eight top bits
+    # into the word's highest byte.
+    cdef uint64_t word = (
+        <uint64_t><uint8_t>counts[0] | <uint64_t><uint8_t>counts[1] << 8
+        | <uint64_t><uint8_t>counts[2] << 16 | <uint64_t><uint8_t>counts[3] << 24
+        | <uint64_t><uint8_t>counts[4] << 32 | <uint64_t><uint8_t>counts[5] << 40
+        | <uint64_t><uint8_t>counts[6] << 48 | <uint64_t><uint8_t>counts[7] << 56
+    )
+    word = (word + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL
+    return <uint32_t>(((word >> 7) * 0x0102040810204080ULL) >> 56)
+
+
 cdef inline uint32_t _occupied(const count_t* player) noexcept nogil:
-    # The mover's points 1-24 that hold a checker, as a mask.
-    cdef uint32_t mask = 0
-    cdef int point
-    for point in range(1, 25):
-        mask |= <uint32_t>(player[point] != 0) << point
-    return mask
+    # The mover's points 1-24 that hold a checker, as a mask (a search asks this at every node).
+    return (_eight_held(player + 1) | _eight_held(player + 9) << 8 | _eight_held(player + 17) << 16) << 1
 
 
 cdef inline int _starts_steps(uint32_t starts, int die, CStep* out) noexcept nogil:
@@ -1145,11 +1156,11 @@ cdef int _plakoto_steps(Search* search, int die, int highest, CStep* out) noexce
     cdef count_t* player = search.player
     cdef uint32_t mover_pins = search.mover_pins
     cdef uint32_t up_to_highest = (<uint32_t>2 << highest) - 1
+    cdef uint32_t occupied = _occupied(player)
     cdef int start
-    cdef int count = _starts_steps(
-        _occupied(player) & ~mover_pins & (search.landings << die) & up_to_highest, die, out
-    )
-    if not mover_pins:  # a pinned checker stops the bearing off
+    cdef int count = _starts_steps(occupied & ~mover_pins & (search.landings << die) & up_to_highest, die, out)
+    # A pinned checker stops the bearing off, and so does a checker outside the home board.
+    if not mover_pins and not occupied >> 7:
         start = _bear_off_start(player, die, highest)
         if start != NO_POINT:
             out[count].start = start
@@ -1169,28 +1180,32 @@ cdef void _plakoto_search(
     # ``searched``, each board with the same dice left is followed once; without it, the caller
     # knows that no board is met twice (a roll of two dice), or a double's steps go from the
     # highest start down (``highest``), each set of steps once, in the order the full search
-    # first meets them.
+    # first meets them. When no board is met twice and no play ends the game (``boards_apart``),
+    # only the plays that cannot go on are kept: one that can is shorter than its continuations,
+    # which the maximum-use rule prefers.
     cdef CStep moves[30]
     cdef int move_count, index, move
     cdef uint32_t pinned = search.pinned
     cdef bint ending
+    cdef bint went_on = False
     cdef bint descending = searched == NULL and dice[0] == dice[1]
     if searched != NULL and not _add_node(searched, search.player, pinned, left, NULL, 0):
         search.failed = search.failed or searched.failed
         return
-    ending = count > 0 and _plakoto_over(search.player, search.opponent, search.mover_pins, pinned)
-    search.ending = ending
     if search.boards_apart:
-        _append(search, taken, count, 0)
+        ending = False
     else:
+        ending = count > 0 and _plakoto_over(search.player, search.opponent, search.mover_pins, pinned)
+        search.ending = ending
         _record(search, taken, count, 0)
-    search.ending = False
-    if not left or ending:
-        return
+        search.ending = False
     for index in range(dice_count):
+        if not left or ending:
+            break
         if not (left >> index & 1) or _die_taken_before(dice, left, index):
             continue
         move_count = _plakoto_steps(search, dice[index], highest, moves)
+        went_on = went_on or move_count > 0
         for move in range(move_count):
             taken[count] = moves[move]
             _make(search, moves[move])
@@ -1201,6 +1216,8 @@ cdef void _plakoto_search(
             )
             _unmake(search, moves[move])
             search.pinned = pinned
+    if search.boards_apart and not went_on:
+        _append(search, taken, count, 0)
 
 
 cdef void _plakoto_two_in_the_field(Search* search) noexcept nogil:
@@ -1732,7 +1749,8 @@ cdef void _search_plays(Search* search) noexcept nogil:
 cdef int _read_pins(int rules, object position, uint32_t* mover_pins, uint32_t* pinned) except -1:
     # The position's pins as masks (Plakoto's; none under other rules).
     mover_pins[0] = pinned[0] = 0
-    if rules == PLAKOTO_RULES:
+    _bind()
+    if rules == PLAKOTO_RULES and type(position) is not _Position:  # a bare pair has no pins
         pins = position.pins
         mover_pins[0] = _pin_mask(pins[0])
         pinned[0] = _pin_mask(pins[1])

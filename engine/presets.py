@@ -36,7 +36,19 @@ RULE_OPTIONS = frozenset(
 )
 """The options every preset names, so that choosing one sets every rule a player can see."""
 
-OPTIONAL_RULE_OPTIONS = frozenset({"backgammons", "start", "home_hit_and_run"})
+OPTIONAL_RULE_OPTIONS = frozenset(
+    {
+        "backgammons",
+        "start",
+        "home_hit_and_run",
+        "pinned_blocks_bear_off",
+        "mother_exception",
+        "mother_value",
+        "first_checker",
+        "fevga_primes",
+        "fevga_quarter_test",
+    }
+)
 """Options a preset names only where it departs from the rule book's default."""
 
 

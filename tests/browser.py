@@ -16,7 +16,7 @@ import random
 import re
 import urllib.parse
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -256,9 +256,11 @@ def start_computer_game(
     match_length: int,
     name: str,
     cube: bool | None = None,
+    options: Mapping[str, str | bool] | None = None,
 ) -> str:
     """From the home page, fill the computer form and start; returns the game's name once the game
-    screen shows it."""
+    screen shows it. ``options``: more rules of the form by their field's name (``setting-NAME``),
+    a box checked or not, a choice's value."""
     page.goto(f"http://127.0.0.1:{web_port}/#/")
     form = by(page, "computer-form")
     expect(form).to_be_visible()
@@ -271,6 +273,11 @@ def start_computer_game(
     by(page, "setting-name").fill(name)
     if cube is not None and by(page, "setting-cube").is_enabled():
         by(page, "setting-cube").set_checked(cube)
+    for option, value in (options or {}).items():
+        if isinstance(value, bool):
+            by(page, f"setting-{option}").set_checked(value)
+        else:
+            by(page, f"setting-{option}").select_option(value)
     by(page, "start-computer-game").click()
     expect(game_root(page)).to_be_visible()
     expect(game_root(page)).to_have_attribute("data-game-name", re.compile(r"^games/."))
@@ -484,7 +491,7 @@ def play_pages_to_match_over(
                         "dialog-match-over",
                     )
             return game
-        waited = [seat for seat in _to_act(game) if seat in by_seat]
+        waited = [seat for seat in waited_seats(game) if seat in by_seat]
         # Before the throw for who starts either seat may throw: the first page there does.
         player = by_seat[waited[0]] if waited else players[0]
         if not wait_until_actionable(player.page):
@@ -493,7 +500,7 @@ def play_pages_to_match_over(
             fail_with_screenshot(
                 player.page,
                 f"{player.label}-stall",
-                f"{player.label} (seat {player.seat}): the server waits for seat(s) {_to_act(game)} "
+                f"{player.label} (seat {player.seat}): the server waits for seat(s) {waited_seats(game)} "
                 f"(phase {games_pb2.Phase.Name(game.phase)}; a seat no page plays is the computer's), "
                 f"and nothing changed within {TURN_TIMEOUT_MS / 1000:.0f} s",
             )
@@ -505,8 +512,17 @@ def play_pages_to_match_over(
     raise AssertionError  # not reached
 
 
-def _to_act(game: games_pb2.Game) -> list[int]:
+def waited_seats(game: games_pb2.Game) -> list[int]:
+    """The seats (0, 1) the server waits for."""
     return [0 if seat == games_pb2.SEAT_0 else 1 for seat in game.to_act]
+
+
+def close_game_over(page: Page) -> None:
+    """Once the page shows a game's end, go on to the next game (Next game)."""
+    dialog = page.locator('dialog[data-testid="dialog-game-over"]')
+    expect(dialog).to_be_visible()
+    by(page, "next-game-button").click()
+    expect(dialog).not_to_be_visible()
 
 
 def controls_enabled(page: Page, testids: Sequence[str]) -> list[str]:

@@ -254,6 +254,51 @@ def test_the_arena_plays_plakoto_fevga_and_the_tavli_match(
     assert results["backgammons"] == ("AS_GAMMON" if "tavli" in arguments else "COUNTED")
 
 
+@pytest.mark.parametrize(
+    ("game", "rules"),
+    [
+        ("nackgammon", {"start": "NACKGAMMON", "backgammons": "COUNTED", "cube": True}),
+        ("hypergammon-1", {"start": "HYPERGAMMON_1", "backgammons": "COUNTED", "cube": True}),
+        ("hypergammon-2", {"start": "HYPERGAMMON_2", "backgammons": "COUNTED", "cube": True}),
+        ("hypergammon-3", {"start": "HYPERGAMMON_3", "backgammons": "COUNTED", "cube": True}),
+        (
+            "portes",
+            {"start": "STANDARD", "backgammons": "AS_GAMMON", "cube": False, "home_hit_and_run": "ALLOWED"},
+        ),
+        (
+            "tavla",
+            {"start": "STANDARD", "backgammons": "AS_GAMMON", "cube": False, "home_hit_and_run": "FORBIDDEN"},
+        ),
+    ],
+)
+def test_the_arena_plays_nackgammon_hypergammon_portes_and_tavla_by_their_rules(
+    game: str, rules: dict[str, object], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    results = _arena(
+        capsys,
+        *("--variant", game, "--bots", "heuristic,random", "--games", "2", "--seed", "6"),
+        *("--match-length", "3", "--export", str(tmp_path)),
+    )
+    assert (results["variant"], results["backgammons"]) == (game, rules["backgammons"])
+    tallies = results["bots"]
+    assert tallies["heuristic"]["games"] == tallies["random"]["games"] == 2  # type: ignore[index]
+    files = sorted(tmp_path.glob("*.mat"))
+    assert len(files) == 2
+    for file in files:
+        imported = import_mat(file.read_text(encoding="utf-8"))
+        assert imported.match.state.over
+        assert {name: getattr(imported.rules, name) for name in rules} == rules
+
+
+def test_the_arena_refuses_gnubg_at_hypergammon_and_a_table_in_money_play(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["arena", "--variant", "hypergammon-2", "--bots", "gnubg,random", "--games", "1"]) == 2
+    assert "the gnubg bot plays" in capsys.readouterr().err
+    assert main(["arena", "--variant", "portes", "--bots", "heuristic,random", "--games", "1"]) == 2
+    assert "money games all start with the opening throw" in capsys.readouterr().err
+
+
 def test_the_arena_refuses_money_play_of_the_tavli_match_and_gnubg_at_it(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -93,6 +93,53 @@ def test_a_drawn_plakoto_game_counts_as_played_and_the_next_starts_with_the_open
     raise AssertionError("no Plakoto game of 200 seeded random ones was drawn")
 
 
+def test_alternate_openings_take_turns_through_the_rotation_whoever_wins() -> None:
+    match = Match(
+        RuleSet(variant="tavli", match_length=9, match_openings="ALTERNATE"), dice=SeededDice("alt")
+    )
+    openers = []
+    for loser in (0, 0, 1, 0):  # the opener of a game is not its winner's choice
+        if match.state.game.phase is Phase.OPENING:
+            match.roll(0)
+        openers.append(match.state.game.opener)
+        _resign(match, loser)
+    first = openers[0]
+    assert first is not None
+    assert openers == [first, 1 - first, first, 1 - first]
+    assert [game.number for game in match.state.finished] == [1, 2, 3, 4]
+    assert match.state.game_rules.variant == "plakoto"  # game 5: the rotation went on
+    game = match.state.game
+    assert game.number == 5 and game.phase is Phase.ROLLING and game.turn == game.opener == first
+
+
+def test_every_game_of_a_tavli_match_may_start_with_the_opening_throw() -> None:
+    match = Match(
+        RuleSet(variant="tavli", match_length=9, match_openings="EVERY_GAME"), dice=SeededDice("every")
+    )
+    for number in range(1, 5):
+        game = match.state.game
+        assert (game.number, game.phase) == (number, Phase.OPENING)
+        _resign(match, number % 2)  # type: ignore[arg-type]
+    assert match.state.score == (2, 2)
+
+
+def test_after_a_drawn_plakoto_game_alternate_openings_go_on_taking_turns() -> None:
+    rules = RuleSet(variant="tavli", match_length=15, match_openings="ALTERNATE")
+    for seed in range(200):
+        match = Match(rules, dice=SeededDice(f"alternate-draw-{seed}"))
+        match.roll(0)
+        first = match.state.game.opener
+        _resign(match, 0)  # game 1, Portes
+        _play_randomly_until_game_ends(match, random.Random(seed))  # game 2, Plakoto
+        if match.state.finished[-1].ended_by != "draw":
+            continue
+        game = match.state.game
+        assert first is not None and game.number == 3 and match.state.game_rules.variant == "fevga"
+        assert game.phase is Phase.ROLLING and game.turn == game.opener == first  # game 2's was the other
+        return
+    raise AssertionError("no Plakoto game of 200 seeded random ones was drawn")
+
+
 def test_a_snapshot_of_a_tavli_match_stands_for_its_state() -> None:
     match = Match(RuleSet(variant="tavli", match_length=5), dice=SeededDice("snapshot"))
     _resign(match, 1)

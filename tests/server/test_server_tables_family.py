@@ -5,7 +5,7 @@ rules' refusals in words from the stateless queries."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import grpc
@@ -46,9 +46,20 @@ def _new_game(client: TavliClient, rule_set: games_pb2.RuleSet, seed: str) -> tu
     )
 
 
-def _play_out(seats: tuple[Seat, Seat], rng: random.Random, *, resign_every: int = 0) -> games_pb2.Game:
+def every(games: int) -> Callable[[games_pb2.Game], bool]:
+    """Whether a game is one of every ``games``-th of the match."""
+    return lambda game: game.game_number % games == 0
+
+
+def no_game(game: games_pb2.Game) -> bool:
+    return False
+
+
+def _play_out(
+    seats: tuple[Seat, Seat], rng: random.Random, *, resigned: Callable[[games_pb2.Game], bool] = no_game
+) -> games_pb2.Game:
     """Play the match to its end choosing among the listed plays (in notation order, so that the
-    choice does not hang on the order the server lists them in); in every ``resign_every``-th game
+    choice does not hang on the order the server lists them in); in the games ``resigned`` names
     the seat on turn offers to resign a single game or a gammon once it may, and the other accepts."""
     game = seats[0].game()
     for _ in range(MOST_ACTIONS):
@@ -59,7 +70,7 @@ def _play_out(seats: tuple[Seat, Seat], rng: random.Random, *, resign_every: int
         actions = set(seat.legal_actions().actions)
         if games_pb2.ACTION_ACCEPT in actions:
             game = seat.accept()
-        elif games_pb2.ACTION_RESIGN in actions and resign_every and game.game_number % resign_every == 0:
+        elif games_pb2.ACTION_RESIGN in actions and resigned(game):
             game = seat.resign(rng.choice(["single", "gammon"]))
         elif games_pb2.ACTION_PLAY in actions:
             plays = sorted(seat.legal_actions().plays, key=lambda play: play.notation)
@@ -88,7 +99,7 @@ def _check_scores_add_up(game: games_pb2.Game, length: int) -> None:
 @pytest.mark.parametrize("variant", [PLAKOTO, FEVGA])
 def test_a_whole_match_with_resignations_is_scored_game_by_game(client: TavliClient, variant: int) -> None:
     seats = _new_game(client, games_pb2.RuleSet(variant=variant, match_length=7), f"family-{variant}")
-    game = _play_out(seats, random.Random(7), resign_every=2)
+    game = _play_out(seats, random.Random(7), resigned=every(2))
     _check_scores_add_up(game, 7)
     for finished in game.finished_games:
         resigned = finished.ended_by == games_pb2.GAME_END_RESIGNATION
@@ -104,7 +115,7 @@ def test_a_whole_match_with_resignations_is_scored_game_by_game(client: TavliCli
 def test_a_tavli_match_plays_portes_plakoto_and_fevga_in_turn(client: TavliClient) -> None:
     seats = _new_game(client, games_pb2.RuleSet(variant=TAVLI, match_length=9), "tavli-9")
     assert (seats[0].last_seen.variant, seats[0].last_seen.next_variant) == (BACKGAMMON, PLAKOTO)
-    game = _play_out(seats, random.Random(3), resign_every=4)
+    game = _play_out(seats, random.Random(3), resigned=every(4))
     _check_scores_add_up(game, 9)
     assert game.rule_set.variant == TAVLI
     for finished in game.finished_games:
@@ -123,6 +134,43 @@ def test_a_tavli_match_plays_portes_plakoto_and_fevga_in_turn(client: TavliClien
     ]
     draws = sum(finished.ended_by == games_pb2.GAME_END_DRAW for finished in game.finished_games[:-1])
     assert len(openings) == 1 + draws
+
+
+def _tavli_match_with_a_draw_and_a_mother_win(client: TavliClient) -> games_pb2.Game:
+    """The first of a few seeded tavli matches to 9, its Portes games resigned by the seat on turn
+    and its Plakoto and Fevga games played out, with a drawn Plakoto game and one won by the mother."""
+    endings = {games_pb2.GAME_END_DRAW, games_pb2.GAME_END_MOTHER}
+    for attempt in range(20):
+        seats = _new_game(client, games_pb2.RuleSet(variant=TAVLI, match_length=9), f"tavli-ends-{attempt}")
+        game = _play_out(seats, random.Random(attempt), resigned=lambda game: game.variant == BACKGAMMON)
+        if endings <= {finished.ended_by for finished in game.finished_games}:
+            return game
+    raise AssertionError("no tavli match of 20 seeded ones had both a drawn Plakoto game and a mother win")
+
+
+def test_a_whole_tavli_match_with_resignations_a_drawn_plakoto_game_and_a_mother_win(
+    client: TavliClient,
+) -> None:
+    game = _tavli_match_with_a_draw_and_a_mother_win(client)
+    _check_scores_add_up(game, 9)
+    ended_by = {
+        BACKGAMMON: {games_pb2.GAME_END_RESIGNATION},
+        PLAKOTO: {games_pb2.GAME_END_PLAY, games_pb2.GAME_END_MOTHER, games_pb2.GAME_END_DRAW},
+        FEVGA: {games_pb2.GAME_END_PLAY},
+    }
+    for finished in game.finished_games:
+        assert finished.variant == ROTATION[(finished.game_number - 1) % 3]
+        assert finished.ended_by in ended_by[finished.variant]
+        if finished.ended_by == games_pb2.GAME_END_MOTHER:
+            assert (finished.result, finished.points) == (board_pb2.GAME_RESULT_MOTHER, 2)
+    assert {finished.variant for finished in game.finished_games} == set(ROTATION)
+    # Each game after the first is opened by the winner of the one before (no opening throw), or
+    # after a draw by the opening throw; the rotation moves on either way.
+    openings = [
+        event for event in all_events(client, game.name) if event.kind == games_pb2.EVENT_KIND_OPENING_THROW
+    ]
+    draws = sum(finished.ended_by == games_pb2.GAME_END_DRAW for finished in game.finished_games[:-1])
+    assert draws >= 1 and len(openings) == 1 + draws
 
 
 def _first_match_ending(client: TavliClient, rule_set: games_pb2.RuleSet, end: int) -> games_pb2.Game:
@@ -393,7 +441,7 @@ def test_a_tavli_match_goes_on_after_the_server_restarts(tmp_path: Path) -> None
 
 def test_watchers_see_each_game_of_a_tavli_match_and_how_it_ended(client: TavliClient) -> None:
     seats = _new_game(client, games_pb2.RuleSet(variant=TAVLI, match_length=3), "watched")
-    played = _play_out(seats, random.Random(2), resign_every=3)
+    played = _play_out(seats, random.Random(2), resigned=every(3))
     seen: list[games_pb2.FinishedGame] = []
     for message in client.watch(played.name):
         game = message.game

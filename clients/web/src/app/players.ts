@@ -1,12 +1,13 @@
 // The strips around the board: each player's name, whether that seat is to act (or won the
-// match), pips and clock, beside the board; the score, the match length and the cube above it.
+// match), pips and clock, beside the board; the score, the match length, the cube and the rule
+// set's options above it.
 // They draw the game as the screen shows it, from the side of the seat the board is drawn for.
 
 import { Phase, type FinishedGame, type Game, type Seat } from "../gen/tavli/v1/games_service_pb";
 import { clockText, readClock } from "./clock";
 import { otherSeat, playerName, seatIndex } from "./convert";
 import { h, setText } from "./dom";
-import { cubeText, matchLengthText, scoreText } from "./text";
+import { cubeText, greekOptionsText, matchLengthText, scoreText } from "./text";
 
 export class PlayerStrips {
   private readonly nameMe = h("span", { testid: "player-me", class: "name" });
@@ -20,11 +21,12 @@ export class PlayerStrips {
   private readonly score = h("span", { testid: "score" });
   private readonly matchLength = h("span", { testid: "match-length" });
   private readonly cube = h("span", { testid: "cube-text" });
+  private readonly options = h("span", { testid: "rule-options", class: "rule-options", hidden: true });
   /** The strip of the seat the board is drawn for (below it), and the other's (above it). */
   readonly me = h("div", { class: "player me" }, this.nameMe, this.roleMe, this.pipsMe, this.clockMe);
   readonly them = h("div", { class: "player them" }, this.nameThem, this.roleThem, this.pipsThem, this.clockThem);
-  /** The match: score, length and cube. */
-  readonly match = h("div", { class: "info" }, this.score, this.matchLength, this.cube);
+  /** The match: score, length, cube, and the Greek games' options where they are not the book's defaults. */
+  readonly match = h("div", { class: "info" }, this.score, this.matchLength, this.cube, this.options);
 
   /** `watching`: the page watches the game (no seat of its own is named "you"). */
   constructor(private readonly watching: boolean) {}
@@ -44,6 +46,9 @@ export class PlayerStrips {
     this.score.setAttribute("data-them", String(game.score[seatIndex(other)] ?? 0n));
     setText(this.matchLength, matchLengthText(game, held, mySeat));
     setText(this.cube, cubeText(game, mySeat));
+    const options = greekOptionsText(game.ruleSet);
+    setText(this.options, options);
+    this.options.hidden = options === "";
   }
 
   /** The pips of the board as drawn (with the steps made so far this turn). */

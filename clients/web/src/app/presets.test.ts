@@ -73,6 +73,22 @@ describe("the presets, as the engine's data file has them", () => {
     expect(toRuleSet(applyPreset(DEFAULT_SETTINGS, preset("long-nardi"))).variant).toBe(Variant.LONG_NARDI);
   });
 
+  it("the Greek games' options in engine words become the page's", () => {
+    const made = presetFromData({
+      key: "k",
+      title: "T",
+      description: "D",
+      rules: {
+        variant: "tavli", match_length: 3, pinned_blocks_bear_off: false, mother_exception: false, mother_value: 3,
+        first_checker: "INTO_START_QUARTER", fevga_primes: "NO_PRIME_UNLESS_PASSED", fevga_quarter_test: "STEP",
+      },
+    });
+    expect(made.rules).toMatchObject({
+      variant: "tavli", pinnedBlocksBearOff: false, motherException: false, motherValue: 3,
+      firstChecker: "into-start-quarter", fevgaPrimes: "no-prime-unless-passed", fevgaQuarterTest: "step",
+    });
+  });
+
   it("engine words become the page's", () => {
     const made = presetFromData({
       key: "k",
@@ -98,6 +114,15 @@ describe("which preset the settings are", () => {
     const money = applyPreset(DEFAULT_SETTINGS, preset("money"));
     expect(presetOf({ ...money, beavers: false })).toBeNull();
     expect(presetOf({ ...applyPreset(DEFAULT_SETTINGS, preset("international")), matchLength: 7 })).toBeNull();
+  });
+
+  it("a Greek game's option changed after makes its preset custom; another game's option keeps it", () => {
+    const plakoto = applyPreset(DEFAULT_SETTINGS, preset("plakoto"));
+    expect(presetOf({ ...plakoto, motherValue: 3 })).toBeNull();
+    expect(presetOf({ ...plakoto, fevgaPrimes: "none" })?.key).toBe("plakoto");
+    const tavli = applyPreset(DEFAULT_SETTINGS, preset("tavli"));
+    expect(presetOf({ ...tavli, firstChecker: "into-start-quarter" })).toBeNull();
+    expect(presetOf(applyPreset({ ...plakoto, motherValue: 3 }, preset("plakoto")))?.key).toBe("plakoto");
   });
 
   it("a change to an option the rule set leaves out keeps the preset", () => {

@@ -9,10 +9,13 @@ import { RuleSetSchema } from "../gen/tavli/v1/games_service_pb";
 import { normalizeSettings, toRuleSet, type Settings } from "./settings";
 
 /** The settings a preset decides: every rule but the clock. */
-export type PresetRules = Pick<
-  Settings,
-  "variant" | "matchLength" | "cube" | "cubeLimit" | "crawford" | "jacoby" | "beavers" | "automaticDoubles" | "opening" | "matchOpenings" | "autoPlayForced" | "backgammons" | "homeHitAndRun"
->;
+const PRESET_RULES = [
+  "variant", "matchLength", "cube", "cubeLimit", "crawford", "jacoby", "beavers", "automaticDoubles", "opening", "matchOpenings",
+  "autoPlayForced", "backgammons", "homeHitAndRun", "pinnedBlocksBearOff", "motherException", "motherValue", "firstChecker",
+  "fevgaPrimes", "fevgaQuarterTest",
+] as const satisfies ReadonlyArray<keyof Settings>;
+
+export type PresetRules = Pick<Settings, (typeof PRESET_RULES)[number]>;
 
 export interface Preset {
   /** Its name in the data, "israeli-cafe". */
@@ -44,14 +47,19 @@ export function presetFromData(entry: { key: string; title: string; description:
     autoPlayForced: r.auto_play_forced,
     backgammons: pageWord(r.backgammons),
     homeHitAndRun: pageWord(r.home_hit_and_run),
+    pinnedBlocksBearOff: r.pinned_blocks_bear_off,
+    motherException: r.mother_exception,
+    motherValue: r.mother_value,
+    firstChecker: pageWord(r.first_checker),
+    fevgaPrimes: pageWord(r.fevga_primes),
+    fevgaQuarterTest: pageWord(r.fevga_quarter_test),
   });
-  const { variant, matchLength, cube, cubeLimit, crawford, jacoby, beavers, automaticDoubles, opening, matchOpenings, autoPlayForced, backgammons, homeHitAndRun } = settings;
-  return {
-    key: entry.key,
-    title: entry.title,
-    description: entry.description,
-    rules: { variant, matchLength, cube, cubeLimit, crawford, jacoby, beavers, automaticDoubles, opening, matchOpenings, autoPlayForced, backgammons, homeHitAndRun },
-  };
+  return { key: entry.key, title: entry.title, description: entry.description, rules: presetRules(settings) };
+}
+
+/** The rules of `settings` a preset decides. */
+function presetRules(settings: Settings): PresetRules {
+  return Object.fromEntries(PRESET_RULES.map((key) => [key, settings[key]])) as PresetRules;
 }
 
 export const PRESETS: readonly Preset[] = Object.freeze(presetFile.presets.map(presetFromData));

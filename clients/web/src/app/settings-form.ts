@@ -7,7 +7,8 @@ import { h, uid } from "./dom";
 import { CUSTOM, buildPresetPicker } from "./preset-picker";
 import { PRESETS, applyPreset, presetOf } from "./presets";
 import {
-  computerMatchRefusal, gamesPlayed, normalizeSettings, variantHasCube, variantHasOpeningChoice, type Settings, type VariantName,
+  computerMatchRefusal, gamesPlayed, hasStartingQuarterRule, normalizeSettings, variantHasCube, variantHasOpeningChoice,
+  variantPlaysFevga, variantPlaysPlakoto, type Settings, type VariantName,
 } from "./settings";
 
 export interface SettingsForm {
@@ -109,6 +110,49 @@ export function buildSettingsForm(prefix: "" | "table-", initial: Settings, with
   const autoPlayForced = row("Play forced moves automatically", "auto-play-forced", checkbox(initial.autoPlayForced));
   const backgammonsAsGammons = row("A backgammon counts as a gammon", "backgammons-as-gammons", checkbox(initial.backgammons === "as-gammon"));
   const hitterStays = row("A checker that hits in its home board stays there", "home-hit-and-run-forbidden", checkbox(initial.homeHitAndRun === "forbidden"));
+  const pinnedBlocksBearOff = row(
+    "A pinned checker stops its side bearing off",
+    "pinned-blocks-bear-off",
+    checkbox(initial.pinnedBlocksBearOff),
+    "no checker is borne off while one of the side's is pinned",
+  );
+  const motherException = row(
+    "The mother exception",
+    "mother-exception",
+    checkbox(initial.motherException),
+    "a pinned mother loses only once the pinner has no checker left on its own 24-point",
+  );
+  const motherValue = row(
+    "A mother loss is worth",
+    "mother-value",
+    select([["2", "2 points"], ["3", "3 points"]], String(initial.motherValue)),
+  );
+  const firstChecker = row(
+    "The first checker frees the others",
+    "first-checker",
+    select(
+      [["past-start", "once it has passed the opponent's starting point (its points 1-11)"], ["into-start-quarter", "once it has reached the opponent's starting quarter (its points 1-12)"]],
+      initial.firstChecker,
+    ),
+    "until then a side moves only its first checker",
+  );
+  const fevgaPrimes = row(
+    "Six points in a row",
+    "fevga-primes",
+    select(
+      [
+        ["start-quarter-and-unblock", "allowed, but never the whole starting quarter, and opened for an opponent shut in behind them"],
+        ["no-prime-unless-passed", "only with an opposing checker ahead of them (long nardi's rule)"],
+        ["none", "allowed anywhere"],
+      ],
+      initial.fevgaPrimes,
+    ),
+  );
+  const fevgaQuarterTest = row(
+    "The starting quarter is tested",
+    "fevga-quarter-test",
+    select([["play", "after the whole play"], ["step", "after every step"]], initial.fevgaQuarterTest),
+  );
   const clockReserve = row("Reserve (seconds)", "clock-reserve", number(initial.clockReserve, 0, 2592000, "none"), "each side's time for the match (for each game in money play)");
   const clockPerPoint = row("Reserve per point (seconds)", "clock-per-point", number(initial.clockPerPoint, 0, 2592000, "none"), "added for each point of the match");
   const clockDelay = row("Delay per turn (seconds)", "clock-delay", number(initial.clockDelay, 0, 2592000, "none"), "time within it is not taken from the reserve");
@@ -125,6 +169,8 @@ export function buildSettingsForm(prefix: "" | "table-", initial: Settings, with
     automaticDoubles.row,
     automaticDoublesLimit.row,
   );
+  const plakotoGroup = h("fieldset", { class: "group" }, h("legend", {}, "Plakoto"), pinnedBlocksBearOff.row, motherException.row, motherValue.row);
+  const fevgaGroup = h("fieldset", { class: "group" }, h("legend", {}, "Fevga"), firstChecker.row, fevgaPrimes.row, fevgaQuarterTest.row);
   const basics = h("div", { class: "basics" }, preset.element, withBot ? bot.row : null, name.row);
   const rules = h(
     "details",
@@ -137,6 +183,8 @@ export function buildSettingsForm(prefix: "" | "table-", initial: Settings, with
       matchLength.row,
       cubeGroup,
       h("fieldset", { class: "group" }, h("legend", {}, "Starting and scoring"), opening.row, matchOpenings.row, crawford.row, autoPlayForced.row, backgammonsAsGammons.row, hitterStays.row),
+      plakotoGroup,
+      fevgaGroup,
       h(
         "fieldset",
         { class: "group" },
@@ -182,6 +230,12 @@ export function buildSettingsForm(prefix: "" | "table-", initial: Settings, with
       autoPlayForced: autoPlayForced.input.checked,
       backgammons: backgammonsAsGammons.input.checked ? "as-gammon" : "counted",
       homeHitAndRun: hitterStays.input.checked ? "forbidden" : "allowed",
+      pinnedBlocksBearOff: pinnedBlocksBearOff.input.checked,
+      motherException: motherException.input.checked,
+      motherValue: Number(motherValue.input.value),
+      firstChecker: firstChecker.input.value,
+      fevgaPrimes: fevgaPrimes.input.value,
+      fevgaQuarterTest: fevgaQuarterTest.input.value,
       clockReserve: optionalNumber(clockReserve.input),
       clockPerPoint: optionalNumber(clockPerPoint.input),
       clockDelay: optionalNumber(clockDelay.input),
@@ -205,6 +259,12 @@ export function buildSettingsForm(prefix: "" | "table-", initial: Settings, with
     autoPlayForced.input.checked = s.autoPlayForced;
     backgammonsAsGammons.input.checked = s.backgammons === "as-gammon";
     hitterStays.input.checked = s.homeHitAndRun === "forbidden";
+    pinnedBlocksBearOff.input.checked = s.pinnedBlocksBearOff;
+    motherException.input.checked = s.motherException;
+    motherValue.input.value = String(s.motherValue);
+    firstChecker.input.value = s.firstChecker;
+    fevgaPrimes.input.value = s.fevgaPrimes;
+    fevgaQuarterTest.input.value = s.fevgaQuarterTest;
   }
 
   function choosePreset(key: string): void {
@@ -244,6 +304,9 @@ export function buildSettingsForm(prefix: "" | "table-", initial: Settings, with
     backgammonsAsGammons.row.hidden = !hasCube && s.variant !== "tavli";
     hitterStays.row.hidden = !hasCube;
     enable(crawford, !money, "match play only");
+    plakotoGroup.hidden = !variantPlaysPlakoto(s.variant);
+    fevgaGroup.hidden = !variantPlaysFevga(s.variant);
+    enable(fevgaQuarterTest, hasStartingQuarterRule(s), "with the starting-quarter rule only");
     const openingChoice = variantHasOpeningChoice(s.variant);
     opening.input.disabled = !openingChoice;
     enable(matchOpenings, !money, "match play only");
@@ -279,7 +342,7 @@ export function buildSettingsForm(prefix: "" | "table-", initial: Settings, with
     bot.input.disabled = playing.length === 0;
   }
 
-  const fields = [variant, bot, matchLength, name, cube, cubeLimit, crawford, jacoby, beavers, automaticDoubles, automaticDoublesLimit, opening, matchOpenings, autoPlayForced, backgammonsAsGammons, hitterStays, clockReserve, clockPerPoint, clockDelay, clockMoveLimit];
+  const fields = [variant, bot, matchLength, name, cube, cubeLimit, crawford, jacoby, beavers, automaticDoubles, automaticDoublesLimit, opening, matchOpenings, autoPlayForced, backgammonsAsGammons, hitterStays, pinnedBlocksBearOff, motherException, motherValue, firstChecker, fevgaPrimes, fevgaQuarterTest, clockReserve, clockPerPoint, clockDelay, clockMoveLimit];
   for (const field of fields) {
     const fire = () => {
       if (field === bot) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { durationMs } from "@bufbuild/protobuf/wkt";
-import { HomeHitAndRun, Variant } from "../gen/tavli/v1/board_pb";
+import { FevgaPrimes, FevgaQuarterTest, FirstChecker, HomeHitAndRun, Variant } from "../gen/tavli/v1/board_pb";
 import { Backgammons, CubeMode, MatchOpenings, Opening } from "../gen/tavli/v1/games_service_pb";
 import { DEFAULT_SETTINGS, computerMatchRefusal, loadSettings, normalizeSettings, saveSettings, toRuleSet, type Settings } from "./settings";
 
@@ -146,6 +146,41 @@ describe("the Greek games' settings", () => {
     const tavli = toRuleSet(settings({ ...chosen, variant: "tavli" }));
     expect([tavli.variant, tavli.matchLength, tavli.cube, tavli.opening, tavli.crawford]).toEqual([Variant.TAVLI, 3, CubeMode.NO_CUBE, Opening.WINNER_ROLLS_AGAIN, undefined]);
     expect([tavli.backgammons, tavli.homeHitAndRun]).toEqual([Backgammons.AS_GAMMON, HomeHitAndRun.UNSPECIFIED]); // Portes's option only
+  });
+
+  it("send Plakoto's options to Plakoto and the tavli match only, and only where they depart from the book", () => {
+    const asWritten = toRuleSet(settings({ variant: "plakoto", matchLength: 3 }));
+    expect([asWritten.pinnedBlocksBearOff, asWritten.motherException, asWritten.motherValue]).toEqual([undefined, undefined, 0]);
+    const house = { pinnedBlocksBearOff: false, motherException: false, motherValue: 3 } as const;
+    for (const variant of ["plakoto", "tavli"] as const) {
+      const rules = toRuleSet(settings({ ...house, variant, matchLength: 3 }));
+      expect([rules.pinnedBlocksBearOff, rules.motherException, rules.motherValue]).toEqual([false, false, 3]);
+    }
+    for (const variant of ["backgammon", "long-nardi", "fevga"] as const) {
+      const rules = toRuleSet(settings({ ...house, variant, matchLength: 3 }));
+      expect([rules.pinnedBlocksBearOff, rules.motherException, rules.motherValue]).toEqual([undefined, undefined, 0]);
+    }
+  });
+
+  it("send Fevga's options to Fevga and the tavli match only, the quarter test with the starting-quarter rule only", () => {
+    const asWritten = toRuleSet(settings({ variant: "fevga", matchLength: 3 }));
+    expect([asWritten.firstChecker, asWritten.fevgaPrimes, asWritten.fevgaQuarterTest]).toEqual([FirstChecker.UNSPECIFIED, FevgaPrimes.UNSPECIFIED, FevgaQuarterTest.UNSPECIFIED]);
+    for (const variant of ["fevga", "tavli"] as const) {
+      const stepped = toRuleSet(settings({ variant, matchLength: 3, firstChecker: "into-start-quarter", fevgaQuarterTest: "step" }));
+      expect([stepped.firstChecker, stepped.fevgaPrimes, stepped.fevgaQuarterTest]).toEqual([FirstChecker.INTO_START_QUARTER, FevgaPrimes.UNSPECIFIED, FevgaQuarterTest.STEP]);
+      const nardi = toRuleSet(settings({ variant, matchLength: 3, fevgaPrimes: "no-prime-unless-passed", fevgaQuarterTest: "step" }));
+      expect([nardi.fevgaPrimes, nardi.fevgaQuarterTest]).toEqual([FevgaPrimes.NO_PRIME_UNLESS_PASSED, FevgaQuarterTest.UNSPECIFIED]);
+      expect(toRuleSet(settings({ variant, matchLength: 3, fevgaPrimes: "none" })).fevgaPrimes).toBe(FevgaPrimes.NONE);
+    }
+    const plakoto = toRuleSet(settings({ variant: "plakoto", matchLength: 3, firstChecker: "into-start-quarter", fevgaPrimes: "none", fevgaQuarterTest: "step" }));
+    expect([plakoto.firstChecker, plakoto.fevgaPrimes, plakoto.fevgaQuarterTest]).toEqual([FirstChecker.UNSPECIFIED, FevgaPrimes.UNSPECIFIED, FevgaQuarterTest.UNSPECIFIED]);
+  });
+
+  it("read the Greek games' options back, a stored value no option has defaulted", () => {
+    const chosen = { pinnedBlocksBearOff: false, motherException: false, motherValue: 3, firstChecker: "into-start-quarter", fevgaPrimes: "none", fevgaQuarterTest: "step" };
+    expect(normalizeSettings(JSON.parse(JSON.stringify(chosen)))).toMatchObject(chosen);
+    const made = normalizeSettings({ pinnedBlocksBearOff: "no", motherValue: 4, firstChecker: "toString", fevgaPrimes: "NONE", fevgaQuarterTest: 2 });
+    expect([made.pinnedBlocksBearOff, made.motherValue, made.firstChecker, made.fevgaPrimes, made.fevgaQuarterTest]).toEqual([true, 2, "past-start", "start-quarter-and-unblock", "play"]);
   });
 
   it("keep a stored Greek variant and refuse a made-up one", () => {

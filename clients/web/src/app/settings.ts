@@ -4,7 +4,7 @@
 
 import { create } from "@bufbuild/protobuf";
 import { durationFromMs } from "@bufbuild/protobuf/wkt";
-import { HomeHitAndRun, Variant } from "../gen/tavli/v1/board_pb";
+import { FevgaPrimes, FevgaQuarterTest, FirstChecker, HomeHitAndRun, Variant } from "../gen/tavli/v1/board_pb";
 import {
   Backgammons,
   ClockRulesSchema,
@@ -39,6 +39,24 @@ export type OpeningName = "play-opening-dice" | "winner-rolls-again";
 export type MatchOpeningsName = "every-game" | "winner-opens" | "alternate";
 export type BackgammonsName = "counted" | "as-gammon";
 export type HomeHitAndRunName = "allowed" | "forbidden";
+export type FirstCheckerName = "past-start" | "into-start-quarter";
+export type FevgaPrimesName = "start-quarter-and-unblock" | "no-prime-unless-passed" | "none";
+export type FevgaQuarterTestName = "play" | "step";
+
+/** Each Fevga option's values, the rule book's default first, and the API's value for each. */
+const FIRST_CHECKERS: Readonly<Record<FirstCheckerName, FirstChecker>> = Object.freeze({
+  "past-start": FirstChecker.PAST_START,
+  "into-start-quarter": FirstChecker.INTO_START_QUARTER,
+});
+const FEVGA_PRIMES: Readonly<Record<FevgaPrimesName, FevgaPrimes>> = Object.freeze({
+  "start-quarter-and-unblock": FevgaPrimes.START_QUARTER_AND_UNBLOCK,
+  "no-prime-unless-passed": FevgaPrimes.NO_PRIME_UNLESS_PASSED,
+  none: FevgaPrimes.NONE,
+});
+const FEVGA_QUARTER_TESTS: Readonly<Record<FevgaQuarterTestName, FevgaQuarterTest>> = Object.freeze({
+  play: FevgaQuarterTest.PLAY,
+  step: FevgaQuarterTest.STEP,
+});
 
 export interface Settings {
   variant: VariantName;
@@ -62,6 +80,18 @@ export interface Settings {
   backgammons: BackgammonsName;
   /** Whether a checker that hits in its home board may move on (forbidden: Turkish tavla). */
   homeHitAndRun: HomeHitAndRunName;
+  /** Plakoto: whether a pinned checker of a side stops its bear-off. */
+  pinnedBlocksBearOff: boolean;
+  /** Plakoto: whether a pinned mother loses only once the pinner has no checker left on its own 24-point. */
+  motherException: boolean;
+  /** Plakoto: what a mother loss is worth, 2 or 3 points. */
+  motherValue: number;
+  /** Fevga: when the first checker frees the others. */
+  firstChecker: FirstCheckerName;
+  /** Fevga: which six-point primes are forbidden. */
+  fevgaPrimes: FevgaPrimesName;
+  /** Fevga: whether the starting-quarter rule is tested on the whole play or on every step. */
+  fevgaQuarterTest: FevgaQuarterTestName;
   /** Clock times in seconds; null when not set (all null: no clock). */
   clockReserve: number | null;
   clockPerPoint: number | null;
@@ -86,6 +116,12 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   autoPlayForced: true,
   backgammons: "counted",
   homeHitAndRun: "allowed",
+  pinnedBlocksBearOff: true,
+  motherException: true,
+  motherValue: 2,
+  firstChecker: "past-start",
+  fevgaPrimes: "start-quarter-and-unblock",
+  fevgaQuarterTest: "play",
   clockReserve: null,
   clockPerPoint: null,
   clockDelay: null,
@@ -105,6 +141,10 @@ export function normalizeSettings(value: unknown): Settings {
     const n = raw[key];
     return typeof n === "number" && Number.isFinite(n) && n >= 0 ? n : null;
   };
+  const oneOf = <Name extends string>(key: keyof Settings, values: Readonly<Record<Name, unknown>>, fallback: Name): Name => {
+    const value = raw[key];
+    return typeof value === "string" && Object.hasOwn(values, value) ? (value as Name) : fallback;
+  };
   const variant: VariantName = isVariantName(raw.variant) ? raw.variant : "backgammon";
   return {
     variant,
@@ -123,6 +163,12 @@ export function normalizeSettings(value: unknown): Settings {
     autoPlayForced: bool("autoPlayForced", d.autoPlayForced),
     backgammons: raw.backgammons === "as-gammon" ? "as-gammon" : "counted",
     homeHitAndRun: raw.homeHitAndRun === "forbidden" ? "forbidden" : "allowed",
+    pinnedBlocksBearOff: bool("pinnedBlocksBearOff", d.pinnedBlocksBearOff),
+    motherException: bool("motherException", d.motherException),
+    motherValue: raw.motherValue === 3 ? 3 : 2,
+    firstChecker: oneOf("firstChecker", FIRST_CHECKERS, d.firstChecker),
+    fevgaPrimes: oneOf("fevgaPrimes", FEVGA_PRIMES, d.fevgaPrimes),
+    fevgaQuarterTest: oneOf("fevgaQuarterTest", FEVGA_QUARTER_TESTS, d.fevgaQuarterTest),
     clockReserve: optional("clockReserve"),
     clockPerPoint: optional("clockPerPoint"),
     clockDelay: optional("clockDelay"),
@@ -144,6 +190,21 @@ export function hasClock(s: Settings): boolean {
  *  one opening: the winner of the throw rolls again. */
 export function variantHasOpeningChoice(variant: VariantName): boolean {
   return variant === "backgammon" || variant === "plakoto";
+}
+
+/** Whether the variant plays Plakoto games (Plakoto itself, or a tavli match), and so has its options. */
+export function variantPlaysPlakoto(variant: VariantName): boolean {
+  return variant === "plakoto" || variant === "tavli";
+}
+
+/** Whether the variant plays Fevga games (Fevga itself, or a tavli match), and so has its options. */
+export function variantPlaysFevga(variant: VariantName): boolean {
+  return variant === "fevga" || variant === "tavli";
+}
+
+/** Whether Fevga's starting-quarter rule is played, so that when it is tested can be chosen. */
+export function hasStartingQuarterRule(s: Settings): boolean {
+  return s.fevgaPrimes === "start-quarter-and-unblock";
 }
 
 /** The rule set the settings make, with only the options the variant and the mode have. */
@@ -186,6 +247,29 @@ export function toRuleSet(s: Settings): RuleSet {
   }
   if (backgammon && s.homeHitAndRun === "forbidden") {
     rules.homeHitAndRun = HomeHitAndRun.FORBIDDEN;
+  }
+  // The Greek games' options are sent only where they depart from the rule book's defaults.
+  if (variantPlaysPlakoto(s.variant)) {
+    if (!s.pinnedBlocksBearOff) {
+      rules.pinnedBlocksBearOff = false;
+    }
+    if (!s.motherException) {
+      rules.motherException = false;
+    }
+    if (s.motherValue !== DEFAULT_SETTINGS.motherValue) {
+      rules.motherValue = s.motherValue;
+    }
+  }
+  if (variantPlaysFevga(s.variant)) {
+    if (s.firstChecker !== DEFAULT_SETTINGS.firstChecker) {
+      rules.firstChecker = FIRST_CHECKERS[s.firstChecker];
+    }
+    if (s.fevgaPrimes !== DEFAULT_SETTINGS.fevgaPrimes) {
+      rules.fevgaPrimes = FEVGA_PRIMES[s.fevgaPrimes];
+    }
+    if (hasStartingQuarterRule(s) && s.fevgaQuarterTest !== DEFAULT_SETTINGS.fevgaQuarterTest) {
+      rules.fevgaQuarterTest = FEVGA_QUARTER_TESTS[s.fevgaQuarterTest];
+    }
   }
   if (hasClock(s)) {
     const seconds = (n: number) => durationFromMs(Math.round(n * 1000));

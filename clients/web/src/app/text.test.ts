@@ -1,7 +1,7 @@
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
-import { GameResult, Variant } from "../gen/tavli/v1/board_pb";
-import { Action, Backgammons, CubeMode, EventKind, GameEnd, GameEventSchema, Phase, Seat } from "../gen/tavli/v1/games_service_pb";
+import { FevgaPrimes, FevgaQuarterTest, FirstChecker, GameResult, Variant } from "../gen/tavli/v1/board_pb";
+import { Action, Backgammons, CubeMode, EventKind, GameEnd, GameEventSchema, Phase, RuleSetSchema, Seat } from "../gen/tavli/v1/games_service_pb";
 import { backgammonGame } from "./fixtures.test-helpers";
 import {
   cubeText,
@@ -9,6 +9,7 @@ import {
   doubleOfferText,
   eventText,
   gameOverText,
+  greekOptionsText,
   lastPlayText,
   matchLengthText,
   matchOverText,
@@ -160,6 +161,29 @@ describe("what the table says around the board", () => {
     expect(resignLevels(Variant.LONG_NARDI)).toEqual([GameResult.SINGLE, GameResult.MARS]);
     expect(resignLevels(Variant.BACKGAMMON, Backgammons.AS_GAMMON)).toEqual([GameResult.SINGLE, GameResult.GAMMON]);
     expect(resignLevels(Variant.BACKGAMMON, Backgammons.COUNTED)).toEqual([GameResult.SINGLE, GameResult.GAMMON, GameResult.BACKGAMMON]);
+  });
+});
+
+describe("the Greek games' options the table names", () => {
+  it("says nothing of rules played as the book writes them", () => {
+    expect(greekOptionsText(undefined)).toBe("");
+    expect(greekOptionsText(create(RuleSetSchema, { variant: Variant.TAVLI, matchLength: 5 }))).toBe("");
+    expect(greekOptionsText(create(RuleSetSchema, { variant: Variant.PLAKOTO, pinnedBlocksBearOff: true, motherException: true, motherValue: 2 }))).toBe("");
+  });
+
+  it("names each option that departs from the book, in its words", () => {
+    const plakoto = create(RuleSetSchema, { variant: Variant.PLAKOTO, pinnedBlocksBearOff: false, motherException: false, motherValue: 3 });
+    expect(greekOptionsText(plakoto)).toBe(
+      "Rules: a pinned checker does not stop its side bearing off; a pinned mother loses at once; a mother loss is worth 3 points",
+    );
+    const fevga = create(RuleSetSchema, { variant: Variant.FEVGA, firstChecker: FirstChecker.INTO_START_QUARTER, fevgaQuarterTest: FevgaQuarterTest.STEP });
+    expect(greekOptionsText(fevga)).toBe(
+      "Rules: the first checker frees the others on reaching the opponent's starting quarter; the starting quarter is tested after every step",
+    );
+    expect(greekOptionsText(create(RuleSetSchema, { fevgaPrimes: FevgaPrimes.NO_PRIME_UNLESS_PASSED }))).toBe(
+      "Rules: six points in a row only with an opposing checker ahead of them",
+    );
+    expect(greekOptionsText(create(RuleSetSchema, { fevgaPrimes: FevgaPrimes.NONE }))).toBe("Rules: six points in a row allowed anywhere");
   });
 });
 

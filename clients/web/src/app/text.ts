@@ -1,8 +1,10 @@
 // What the game screen says in words: the status line, the cube, the last play, the end of a
 // game or a match. Pure functions of the Game, so that they can be tested without a page.
 
-import { GameResult, Variant } from "../gen/tavli/v1/board_pb";
-import { Action, Backgammons, EventKind, GameEnd, Phase, Seat, type FinishedGame, type Game, type GameEvent } from "../gen/tavli/v1/games_service_pb";
+import { FevgaPrimes, FevgaQuarterTest, FirstChecker, GameResult, Variant } from "../gen/tavli/v1/board_pb";
+import {
+  Action, Backgammons, EventKind, GameEnd, Phase, Seat, type FinishedGame, type Game, type GameEvent, type RuleSet,
+} from "../gen/tavli/v1/games_service_pb";
 import { isBot, isMoneyPlay, otherSeat, playerName, scoreOf, usesCube } from "./convert";
 
 /** The Phase enum's name without its prefix ("ROLLING"), as the page's data-phase shows it. */
@@ -147,6 +149,38 @@ export function matchLengthText(game: Game, held: FinishedGame | null = null, my
     return match;
   }
   return tavli ? `${match}, game ${game.gameNumber} of the rotation: ${gameTitle(game.variant)}` : `${match}, game ${game.gameNumber}`;
+}
+
+/**
+ * The Plakoto and Fevga options of the rule set that depart from the rule book's defaults, in
+ * the book's words ("" when it plays them all as written).
+ */
+export function greekOptionsText(rules: RuleSet | undefined): string {
+  if (!rules) {
+    return "";
+  }
+  const options: string[] = [];
+  if (rules.pinnedBlocksBearOff === false) {
+    options.push("a pinned checker does not stop its side bearing off");
+  }
+  if (rules.motherException === false) {
+    options.push("a pinned mother loses at once");
+  }
+  if (rules.motherValue === 3) {
+    options.push("a mother loss is worth 3 points");
+  }
+  if (rules.firstChecker === FirstChecker.INTO_START_QUARTER) {
+    options.push("the first checker frees the others on reaching the opponent's starting quarter");
+  }
+  if (rules.fevgaPrimes === FevgaPrimes.NO_PRIME_UNLESS_PASSED) {
+    options.push("six points in a row only with an opposing checker ahead of them");
+  } else if (rules.fevgaPrimes === FevgaPrimes.NONE) {
+    options.push("six points in a row allowed anywhere");
+  }
+  if (rules.fevgaQuarterTest === FevgaQuarterTest.STEP) {
+    options.push("the starting quarter is tested after every step");
+  }
+  return options.length ? `Rules: ${options.join("; ")}` : "";
 }
 
 /**
