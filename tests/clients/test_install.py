@@ -78,12 +78,18 @@ class Installed:
 
 
 def _environment() -> dict[str, str]:
-    """This process's environment without what would make a child import from elsewhere."""
-    environment = {
-        name: value
-        for name, value in os.environ.items()
-        if name not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "VIRTUAL_ENV", "PYTHONUSERBASE")
-    }
+    """This process's environment without what would make a child import from elsewhere, or
+    write the install's compiled modules elsewhere (``./run test``'s cache of them, which pip
+    would then record as files of the distribution)."""
+    left_out = (
+        "PYTHONPATH",
+        "PYTHONHOME",
+        "PYTHONSTARTUP",
+        "VIRTUAL_ENV",
+        "PYTHONUSERBASE",
+        "PYTHONPYCACHEPREFIX",
+    )
+    environment = {name: value for name, value in os.environ.items() if name not in left_out}
     environment.update(PYTHONNOUSERSITE="1", PYTHONUNBUFFERED="1", PIP_NO_INPUT="1")
     return environment
 

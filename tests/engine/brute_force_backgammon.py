@@ -3,7 +3,9 @@
 It knows nothing of the engine's generator: it walks every order of the dice one step at a time,
 with the rules written out again from RULES.md (entering, blocking, hitting, bearing off, the
 hitter that stays in the home board under ``home_hit_and_run`` ``FORBIDDEN``), and only then
-applies the maximum-use and higher-die rules to what it found. Slow and plain on purpose.
+applies the maximum-use and higher-die rules to what it found. Slow and plain on purpose, but for
+one thing: a board reached again with the same dice left (the same steps in another order) is not
+walked again, since everything after it was found the first time.
 """
 
 from __future__ import annotations
@@ -19,10 +21,15 @@ def brute_force_positions(
     high, low = max(dice), min(dice)
     roll = [high] * 4 if high == low else [high, low]
     found: list[tuple[Position, tuple[int, ...]]] = []
+    walked: set[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], frozenset[int]]] = set()
 
     def walk(
         player: list[int], opponent: list[int], left: list[int], used: tuple[int, ...], stays: set[int]
     ) -> None:
+        board = (tuple(player), tuple(opponent), tuple(left), frozenset(stays if hitter_stays else ()))
+        if board in walked:
+            return
+        walked.add(board)
         moved = False
         if player[OFF] < checkers:  # a play that bears off the last checker ends there
             for index, die in enumerate(left):

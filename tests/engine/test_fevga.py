@@ -428,9 +428,10 @@ _OPPONENTS_PATH = list(range(13, 25)) + list(range(1, 13))  # my points in the o
 
 def _brute_force_results(position: Position, dice: Dice, options: Fevga = FEVGA) -> set[Position]:
     """Every position a legal play leads to, found the slow way under ``options`` (only their
-    values are read): every order of single steps, each judged from scratch, then the rule on
-    whole plays (the starting quarter, or six in a row), the maximum-use and higher-die rules,
-    and last the unblocking duty."""
+    values are read): every order of single steps, each judged from scratch (a board reached
+    again with the same dice left is not walked again), then the rule on whole plays (the
+    starting quarter, or six in a row), the maximum-use and higher-die rules, and last the
+    unblocking duty."""
     player, opponent = position
     blocked = {point for point in range(1, 25) if opponent[point + 12 if point <= 12 else point - 12]}
     frees_from = 11 if options.first_checker == "PAST_START" else 12
@@ -466,8 +467,12 @@ def _brute_force_results(position: Position, dice: Dice, options: Fevga = FEVGA)
         return quarter_rule and not quarter_each_step and all(board[19:25])
 
     plays: dict[tuple[int, ...], tuple[int, int]] = {}  # board: (dice used, the single die used)
+    walked: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()  # the same steps in another order
 
     def walk(board: tuple[int, ...], left: list[int], used: int, first_die: int) -> None:
+        if (board, tuple(left)) in walked:
+            return
+        walked.add((board, tuple(left)))
         known = plays.get(board)
         if known is None or used > known[0] or (used == 1 and first_die > known[1]):
             plays[board] = (used, first_die)
