@@ -157,7 +157,7 @@ def read_record(text: str) -> MatRecord:
     :raises UnreadableFile: for a text with no match line, or no game after it.
     """
     lines = text.lstrip("\ufeff").splitlines()
-    tags, length, match_line = _read_header(lines)
+    tags, length, match_line = read_header(lines)
     starts = [index for index in range(match_line, len(lines)) if _GAME.match(lines[index])]
     if not starts:
         raise UnreadableFile("the file holds no game: no ' Game 1' line after the match line")
@@ -168,7 +168,7 @@ def read_record(text: str) -> MatRecord:
     return MatRecord(tags=tags, match_length=length, match_line=match_line, games=tuple(games))
 
 
-def _read_header(lines: Sequence[str]) -> tuple[dict[str, str], int, int]:
+def read_header(lines: Sequence[str]) -> tuple[dict[str, str], int, int]:
     """The header's tags, the match length and the index of the line after the match line. Other
     text before the match line (a banner, a title) is passed over."""
     tags: dict[str, str] = {}
@@ -185,6 +185,16 @@ def _read_header(lines: Sequence[str]) -> tuple[dict[str, str], int, int]:
     raise UnreadableFile("not a .mat file: no ' N point match' line before the first game")
 
 
+def read_score_line(line: str) -> tuple[tuple[str, str], tuple[int, int], int] | None:
+    """A game's score line (`` Alice : 0   Bob : 2``): the players, the score and where the
+    right-hand name starts; ``None`` for any other line."""
+    score = _SCORE.match(line)
+    if score is None:
+        return None
+    players = (score["name0"].strip(), score["name1"].strip())
+    return players, (int(score["score0"]), int(score["score1"])), score.start("name1")
+
+
 def _read_game(lines: Sequence[str], start: int, end: int) -> GameRecord:
     found = _GAME.match(lines[start])
     assert found is not None
@@ -192,15 +202,14 @@ def _read_game(lines: Sequence[str], start: int, end: int) -> GameRecord:
     index = start + 1
     while index < end and not lines[index].strip():
         index += 1
-    score = _SCORE.match(lines[index]) if index < end else None
-    players = None if score is None else (score["name0"].strip(), score["name1"].strip())
-    points = None if score is None else (int(score["score0"]), int(score["score1"]))
+    score = read_score_line(lines[index]) if index < end else None
+    players, points = (None, None) if score is None else score[:2]
     score_line = index + 1  # where the score line is, or should be
     right_from = _RIGHT_COLUMN_AT_LEAST
     if score is not None:
         # A long left name pushes the right one along (gnubg writes "%-31s" and no gap after it),
         # but not the right column of the move lines.
-        right_from = min(max(right_from, score.start("name1") - 6), _RIGHT_COLUMN_AT_MOST)
+        right_from = min(max(right_from, score[2] - 6), _RIGHT_COLUMN_AT_MOST)
     else:
         index -= 1  # the line after " Game n" is read as a move line
     reader = _LineReader(right_from)
@@ -340,4 +349,13 @@ def _ends_a_result(rest: str) -> bool:
     return words in ("", "and the match", "and wins the match", "and match")
 
 
-__all__ = ["Entry", "GameRecord", "MatRecord", "UnreadableFile", "decode", "read_record"]
+__all__ = [
+    "Entry",
+    "GameRecord",
+    "MatRecord",
+    "UnreadableFile",
+    "decode",
+    "read_header",
+    "read_record",
+    "read_score_line",
+]
