@@ -2096,6 +2096,7 @@ ctypedef struct Written:
     int second
     int value  # a double's cube value (0: not written), or a result's points
     bint wins_match
+    bint in_column  # False: a result at the line's start with no move number, in neither column
     int line  # its index in the lines
     int play_start  # a roll's play: its text in its line
     int play_end
@@ -2116,6 +2117,7 @@ ctypedef struct Table:
     int number  # the game in play
     int score[2]
     int start_score[2]  # at the start of the game in play
+    int next_score[2]  # the next game's score line; -1: none
     int winner  # of the game in play, once it is over
     int points
     bint match_over
@@ -2129,6 +2131,7 @@ ctypedef struct Table:
     int results
     int first_winner  # -1: none read yet
     int first_points
+    int placed_winner  # the winner the game's first result in a column names; -1: none
     int unplayed  # a roll read without its play (its index in the game's entries), else -1
 
 
@@ -2314,8 +2317,7 @@ cdef int _read_move_line(str line, int line_index, int right_from, Written* entr
         count[0] += 1
         kind = kinds[position]
         result = kind == ENTRY_WIN or kind == ENTRY_LOSS
-        if number < 0 and starts[position] < LEFT_COLUMN_AT_LEAST and result:
-            raise _Unsure()  # a result in neither column
+        entry.in_column = not (number < 0 and starts[position] < LEFT_COLUMN_AT_LEAST and result)
         entry.kind = kind
         entry.side = starts[position] >= right_from or (position > 0 and not result)
         entry.line = line_index
@@ -2365,6 +2367,7 @@ ctypedef struct WrittenPlay:
     int count
     bint one_die_each  # every move names only its start and end
     uint32_t marked
+    uint32_t named  # the points the text names a checker landing on
 
 
 cdef int _point_at(str line, int* index, int end) except -2:
@@ -2399,7 +2402,7 @@ cdef int _read_written_play(str line, int start, int end, WrittenPlay* play) exc
     cdef int part_end, path_end, points, point, last, first, repeat, copy
     play.count = 0
     play.one_die_each = True
-    play.marked = 0
+    play.marked = play.named = 0
     while True:
         while index < end and (line[index] == ' ' or line[index] == '\t' or line[index] == ','):
             index += 1
@@ -2428,6 +2431,8 @@ cdef int _read_written_play(str line, int start, int end, WrittenPlay* play) exc
                 first = point
             elif point == BAR or point >= last or last == OFF:
                 raise _Unsure()
+            else:
+                play.named |= <uint32_t>1 << point
             last = point
             points += 1
             if index == path_end:
@@ -2475,7 +2480,7 @@ cdef int _find_play(Table* table, str line, const Written* entry, count_t* after
     cdef str text = line[entry.play_start:entry.play_end]
     if text.lower().replace(" ", "") in ("cannotmove", "cantmove", "nomove", "noplay"):
         written.count = 0
-        written.marked = 0
+        written.marked = written.named = 0
         written.one_die_each = False
     else:
         _read_written_play(line, entry.play_start, entry.play_end, &written)
@@ -2493,20 +2498,16 @@ cdef int _find_play(Table* table, str line, const Written* entry, count_t* after
                 after[check.found[index].end] += 1
                 hits[0] = _with_hit(hits[0], check.found[index])
             return 0
-    # Else the one legal play that leaves the checkers where the text puts them, hitting where it
-    # marks a hit; none, or more than one, is unsure.
+    # Else the legal play that leaves the checkers where the text puts them, as
+    # ``notation._the_way_meant`` picks it among those: hitting nowhere the text does not name if
+    # one does, and then the most of the points it names; one that ties with another, or misses
+    # a hit the text marks, is unsure.
     memcpy(target, table.player, POINTS)
     for index in range(written.count):
         target[written.moves[index][0]] -= 1
         target[written.moves[index][1]] += 1
     _legal_plays(table, &search)
-    found = -1
-    for index in range(search.count):
-        if memcmp(search.plays[index].player, target, POINTS) == 0:
-            if found >= 0:
-                found = -2
-                break
-            found = index
+    found = _play_meant(&search, target, written.named)
     if found < 0 or written.marked & ~search.plays[found].hits:
         free(search.plays)
         raise _Unsure()
@@ -2514,6 +2515,36 @@ cdef int _find_play(Table* table, str line, const Written* entry, count_t* after
     hits[0] = search.plays[found].hits
     free(search.plays)
     return 0
+
+
+cdef int _play_meant(Search* search, const count_t* target, uint32_t named) noexcept:
+    # The index of the play meant among the legal plays with the mover's checkers at ``target``,
+    # or -1 where none is, or two tie.
+    cdef int index, count, best = -1, best_count = -1
+    cdef bint tied = False
+    cdef bint clean_only = False
+    cdef uint32_t hits
+    for index in range(search.count):
+        if memcmp(search.plays[index].player, target, POINTS) == 0 and search.plays[index].hits & ~named == 0:
+            clean_only = True
+    for index in range(search.count):
+        hits = search.plays[index].hits
+        if memcmp(search.plays[index].player, target, POINTS) != 0 or (clean_only and hits & ~named):
+            continue
+        count = _bits(hits & named)
+        if count > best_count:
+            best, best_count, tied = index, count, False
+        elif count == best_count:
+            tied = True
+    return -1 if tied else best
+
+
+cdef inline int _bits(uint32_t mask) noexcept:
+    cdef int count = 0
+    while mask:
+        mask &= mask - 1
+        count += 1
+    return count
 
 
 cdef void _new_game(Table* table) noexcept:
@@ -2663,11 +2694,40 @@ cdef int _most_to_lose(Table* table, int loser) noexcept:
     return 3 if any(mine[point] for point in range(19, 26)) else 2
 
 
+cdef inline int _winner(const Written* entry) noexcept:
+    # The winner a result in a column names: its own side's for a win, the other's for a loss.
+    return entry.side if entry.kind == ENTRY_WIN else 1 - entry.side
+
+
+cdef int _scored_by_next_game(Table* table, int points) except -1:
+    # ``checking._GameChecker._scored_by_next_game``: the side the next game's score line credits
+    # with ``points`` alone; unsure where it credits neither so.
+    cdef int side
+    if table.next_score[0] < 0:
+        raise _Unsure()
+    for side in range(2):
+        if (
+            table.next_score[side] - table.start_score[side] == points
+            and table.next_score[1 - side] == table.start_score[1 - side]
+        ):
+            return side
+    raise _Unsure()
+
+
 cdef int _result(Table* table, Written* entry) except -1:
-    # ``checking._GameChecker._result`` for a result in a column: a resignation while the game is
-    # on, the points checked once it is over, and the match if the line says so.
-    cdef int winner = entry.side if entry.kind == ENTRY_WIN else 1 - entry.side
+    # ``checking._GameChecker._result``: whose it is, then a resignation while the game is on, the
+    # points checked once it is over, and the match if the line says so.
+    cdef int winner = _winner(entry)
     cdef int level, needed
+    if not entry.in_column:
+        # ``_winner_written``: the game's result line in a column says, else the game's end (the
+        # next game's score line, the last resort, is the pure checker's).
+        if table.placed_winner >= 0:
+            winner = table.placed_winner
+        elif table.phase == PHASE_OVER:
+            winner = table.winner
+        else:
+            winner = _scored_by_next_game(table, entry.value)
     if table.first_winner < 0:
         table.first_winner, table.first_points = winner, entry.value
     elif table.first_winner != winner or table.first_points != entry.value:
@@ -2696,9 +2756,12 @@ cdef int _check_game(Table* table, list lines, Written* entries, int count, bint
     # ``checking._GameChecker.check`` for a game's entries.
     cdef int index
     cdef Written* entry
+    table.placed_winner = -1
     for index in range(count):
         if entries[index].kind == ENTRY_WIN or entries[index].kind == ENTRY_LOSS:
             table.results += 1
+            if table.placed_winner < 0 and entries[index].in_column:
+                table.placed_winner = _winner(&entries[index])
     for index in range(count):
         entry = &entries[index]
         if entry.kind == ENTRY_WIN or entry.kind == ENTRY_LOSS:
@@ -2747,8 +2810,8 @@ cdef int _read_game(list lines, int start, int end, int right_from, Written* ent
 
 cdef int _check_one(Table* table, list lines, int index, int end, bint last, bint own_score) except -1:
     # ``checking._GameChecker.check`` for the game whose " Game n" line is ``index``: from the
-    # match the table holds, or (``own_score``) taken up from the game's own score line; the
-    # index of its score line.
+    # match the table holds, or (``own_score``) taken up from the game's own score line, the next
+    # game's score line in ``table.next_score``; the index of its score line.
     cdef int number = _game_number(<str>lines[index])
     cdef int right_from, count
     cdef int written[2]
@@ -2771,6 +2834,20 @@ cdef int _check_one(Table* table, list lines, int index, int end, bint last, bin
     count = _read_game(lines, score_line + 1, end, right_from, _ENTRIES)
     _check_game(table, lines, _ENTRIES, count, last)
     return score_line
+
+
+cdef void _read_next_score(Table* table, list lines, int index):
+    # The score line of the game whose " Game n" line is ``index``, if it has one this pass reads.
+    cdef int right_from
+    table.next_score[0] = table.next_score[1] = -1
+    index += 1
+    while index < len(lines) and _blank(<str>lines[index]):
+        index += 1
+    if index < len(lines):
+        try:
+            _score_line(<str>lines[index], table.next_score, &right_from)
+        except _Unsure:
+            table.next_score[0] = table.next_score[1] = -1
 
 
 cdef Written _ENTRIES[MOST_ENTRIES]  # the entries of the game read (the GIL is held throughout)
@@ -2811,6 +2888,7 @@ def check_mat_games(
             return None
         for game in range(len(starts)):
             end = starts[game + 1] if game + 1 < len(starts) else len(lines)
+            _read_next_score(&table, lines, end)
             score_line = _check_one(&table, lines, starts[game], end, game + 1 == len(starts), False)
             if first_score_line < 0:
                 first_score_line = score_line
@@ -2820,15 +2898,15 @@ def check_mat_games(
 
 
 def check_mat_game(
-    list lines, int start, int end, bint last, before, int length, bint crawford, bint jacoby,
+    list lines, int start, int end, next_score, before, int length, bint crawford, bint jacoby,
     bint uses_cube, int highest_cube
 ):
     """One game of a .mat record of backgammon (its lines from its " Game n" line, the index
     ``start``, to ``end``) checked as :func:`check_mat_games` checks each, from the match
     ``before`` it: ``(number, score, crawford_played)``, the game's number, the score and whether
     the Crawford game was played before this game; or ``(None, None, crawford_played)`` to take
-    the game up from its own score line. ``last``: the record's last game, which may be
-    unfinished. Returns the score after it, whether the Crawford game has been played and whether
+    the game up from its own score line. ``next_score``: the next game's score line, ``None``
+    where it has none; ``False`` for the record's last game, which may be unfinished. Returns the score after it, whether the Crawford game has been played and whether
     the match is over; ``None`` where the game is not plainly clean.
     """
     cdef Table table
@@ -2837,8 +2915,11 @@ def check_mat_game(
     if number is not None:
         table.number = number - 1
         table.score[0], table.score[1] = score
+    table.next_score[0] = table.next_score[1] = -1
+    if next_score:
+        table.next_score[0], table.next_score[1] = next_score
     try:
-        _check_one(&table, lines, start, end, last, number is None)
+        _check_one(&table, lines, start, end, next_score is False, number is None)
     except _Unsure:
         return None
     return (table.score[0], table.score[1]), table.crawford_played, table.match_over

@@ -177,12 +177,12 @@ class MatchCheck:
         return Match.replay(self.rules, self.events)
 
 
-CleanGame = Callable[["GameRecord", "MatchState | None", bool, bool], "MatchState | None"]
+CleanGame = Callable[["GameRecord", "MatchState | None", bool, "GameRecord | None"], "MatchState | None"]
 """A quicker check of one game that answers only where the game is plainly clean (the compiled
 core's, :mod:`.summary`): given the game, the match before it (``None``: the game is taken up from
-its own score line), whether the score lines before it reached the Crawford score and whether it
-is the record's last game, the match after it; ``None`` where it does not answer, and the game is
-checked here."""
+its own score line), whether the score lines before it reached the Crawford score and the game
+after it (``None``: it is the record's last), the match after it; ``None`` where it does not
+answer, and the game is checked here."""
 
 
 def check_record(
@@ -208,7 +208,7 @@ def check_record(
     problems: list[Problem] = []
     for position, game in enumerate(record.games):
         following = record.games[position + 1] if position + 1 < len(record.games) else None
-        after = None if clean_game is None else clean_game(game, state, crawford_played, following is None)
+        after = None if clean_game is None else clean_game(game, state, crawford_played, following)
         if after is not None:
             state = after
         else:

@@ -95,7 +95,7 @@ class _CleanByTheCore:
         self.rules = rules
 
     def __call__(
-        self, game: GameRecord, before: MatchState | None, crawford_played: bool, last: bool
+        self, game: GameRecord, before: MatchState | None, crawford_played: bool, following: GameRecord | None
     ) -> MatchState | None:
         compiled = core.compiled
         assert compiled is not None
@@ -107,13 +107,14 @@ class _CleanByTheCore:
             # The Crawford game played before this one (the match's flag counts this game too).
             played_before = before.crawford_played and not before.game.crawford
             taken_up = (before.game.number, before.score, played_before)
+        next_score = False if following is None else following.score
         answer = compiled.check_mat_game(
-            self.lines, game.line - 1, game.last_line, last, taken_up, *_core_rules(self.rules)
+            self.lines, game.line - 1, game.last_line, next_score, taken_up, *_core_rules(self.rules)
         )
         if answer is None:
             return None
         score, crawford_played_after, over = answer
-        if over and not last:
+        if over and following is not None:
             return None  # a game after the match's end: the pure checker says so
         return match_at(self.rules, game.number + 1, score, crawford_played=crawford_played_after)
 
