@@ -9,7 +9,6 @@ import os
 import sys
 import time
 from collections.abc import Iterable
-from concurrent.futures import ProcessPoolExecutor
 from itertools import repeat
 from pathlib import Path
 from typing import Any
@@ -54,6 +53,8 @@ def run(arguments: argparse.Namespace) -> int:
     names = arguments.files
     jobs = arguments.jobs or min(os.cpu_count() or 1, max(1, len(names) // _FILES_A_JOB_AT_LEAST))
     if jobs > 1 and "-" not in names:
+        from concurrent.futures import ProcessPoolExecutor  # only here: its import costs a one-file run
+
         with ProcessPoolExecutor(jobs) as pool:
             outcomes = list(pool.map(_outcome, names, repeat(arguments.json), chunksize=8))
     else:
