@@ -18,6 +18,9 @@ What is here, each beside the pure function it stands for:
 - Position IDs (``position.encode_position_id``, ``position.decode_position_id``);
 - notation (``play.format_steps``);
 - whether a position can occur (``Variant.validate``, ``Variant.check_position``): :func:`valid`.
+- a .mat record's backgammon games read and checked in one pass (``matfile.reading.read_record``
+  with ``matfile.checking.check_record``) where they are plainly clean: :func:`check_mat_games`
+  and, a game at a time, :func:`check_mat_game`.
 
 A side's checkers are 26 counts (off, points 1-24, the bar), as in ``engine.position``. Plakoto's
 pinned checkers are bit masks of points: the mover's, which stay as they are through its turn, and
