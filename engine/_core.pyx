@@ -2811,7 +2811,9 @@ cdef int _read_game(list lines, int start, int end, int right_from, Written* ent
     return count
 
 
-cdef int _check_one(Table* table, list lines, int index, int end, bint last, bint own_score) except -1:
+cdef int _check_one(
+    Table* table, list lines, int index, int end, bint last, bint own_score, Written* entries
+) except -1:
     # ``checking._GameChecker.check`` for the game whose " Game n" line is ``index``: from the
     # match the table holds, or (``own_score``) taken up from the game's own score line, the next
     # game's score line in ``table.next_score``; the index of its score line.
@@ -2834,8 +2836,8 @@ cdef int _check_one(Table* table, list lines, int index, int end, bint last, bin
     _new_game(table)
     if number != table.number or written[0] != table.score[0] or written[1] != table.score[1]:
         raise _Unsure()
-    count = _read_game(lines, score_line + 1, end, right_from, _ENTRIES)
-    _check_game(table, lines, _ENTRIES, count, last)
+    count = _read_game(lines, score_line + 1, end, right_from, entries)
+    _check_game(table, lines, entries, count, last)
     return score_line
 
 
@@ -2853,7 +2855,12 @@ cdef void _read_next_score(Table* table, list lines, int index):
             table.next_score[0] = table.next_score[1] = -1
 
 
-cdef Written _ENTRIES[MOST_ENTRIES]  # the entries of the game read (the GIL is held throughout)
+cdef Written* _new_entries() except NULL:
+    # Room for a game's entries, as many as this pass reads.
+    cdef Written* entries = <Written*>malloc(MOST_ENTRIES * sizeof(Written))
+    if entries == NULL:
+        raise MemoryError()
+    return entries
 
 
 cdef void _start_table(
@@ -2882,6 +2889,7 @@ def check_mat_games(
     cdef Table table
     cdef list starts = []
     cdef int index, game, end, first_score_line = -1, score_line
+    cdef Written* entries = _new_entries()
     _start_table(&table, length, crawford, jacoby, uses_cube, highest_cube)
     try:
         for index in range(start, len(lines)):
@@ -2892,11 +2900,15 @@ def check_mat_games(
         for game in range(len(starts)):
             end = starts[game + 1] if game + 1 < len(starts) else len(lines)
             _read_next_score(&table, lines, end)
-            score_line = _check_one(&table, lines, starts[game], end, game + 1 == len(starts), False)
+            score_line = _check_one(
+                &table, lines, starts[game], end, game + 1 == len(starts), False, entries
+            )
             if first_score_line < 0:
                 first_score_line = score_line
     except _Unsure:
         return None
+    finally:
+        free(entries)
     return len(starts), (table.score[0], table.score[1]), first_score_line
 
 
@@ -2921,8 +2933,11 @@ def check_mat_game(
     table.next_score[0] = table.next_score[1] = -1
     if next_score:
         table.next_score[0], table.next_score[1] = next_score
+    cdef Written* entries = _new_entries()
     try:
-        _check_one(&table, lines, start, end, next_score is False, number is None)
+        _check_one(&table, lines, start, end, next_score is False, number is None, entries)
     except _Unsure:
         return None
+    finally:
+        free(entries)
     return (table.score[0], table.score[1]), table.crawford_played, table.match_over

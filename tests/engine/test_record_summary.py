@@ -132,12 +132,33 @@ def spoiled(text: str, rng: random.Random, copies: int) -> list[str]:
     return made
 
 
+def hostile(text: str) -> list[str]:
+    """Copies of ``text`` with what a careless or hostile writer puts in a line: a very long line,
+    more entries than a line holds, numbers of ten digits, other scripts' digits and spaces, a NUL,
+    a play of five moves."""
+    lines = text.splitlines()
+    move = next(index for index, line in enumerate(lines) if re.match(r"\s*\d+\) \d\d: \S", line))
+    line = lines[move]
+    changed = [
+        line + " " * 100_000 + "x",
+        line + " 52: 13/8" * 100,
+        line.replace(")", ")", 1).replace(line.split(")")[0], " 1234567890", 1),
+        line.replace("1", "\u0661", 1),
+        line.replace(" ", "\u00a0", 3),
+        line.replace(" ", "\x00", 3),
+        line.replace(":", ": 24/23 24/23 13/12 13/12 8/7", 1),
+        line.replace("/", "/ /", 1),
+        line + " Wins 1234567890 points",
+    ]
+    return ["\n".join([*lines[:move], spoilt, *lines[move + 1 :]]) for spoilt in changed]
+
+
 @pytest.fixture(scope="module")
 def records() -> dict[str, dict[str, Any] | str]:
     """Every record to compare, with its verdict by the checker in Python."""
     texts = [decode(path.read_bytes()) for path in REAL_FILES + DATA_FILES] + generated()
     rng = random.Random(20261203)
-    texts += [copy for text in texts for copy in spoiled(text, rng, 1)]
+    texts += [copy for text in texts for copy in spoiled(text, rng, 1)] + hostile(texts[0])
     return {text: verdict(text) for text in texts}
 
 
