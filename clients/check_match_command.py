@@ -9,12 +9,12 @@ import os
 import sys
 import time
 from collections.abc import Iterable
-from concurrent.futures import ProcessPoolExecutor
 from itertools import repeat
 from pathlib import Path
 from typing import Any
 
-from tavli.engine.matfile import MatchCheck, MatFileError, Problem, check_match_record
+from tavli.engine.matfile.checking import MatFileError, Problem
+from tavli.engine.matfile.summary import RecordSummary, summarize_record
 
 CLEAN, PROBLEMS, UNREADABLE = 0, 1, 2  # the exit statuses, the worst file's
 
@@ -53,6 +53,8 @@ def run(arguments: argparse.Namespace) -> int:
     names = arguments.files
     jobs = arguments.jobs or min(os.cpu_count() or 1, max(1, len(names) // _FILES_A_JOB_AT_LEAST))
     if jobs > 1 and "-" not in names:
+        from concurrent.futures import ProcessPoolExecutor  # only here: its import costs a one-file run
+
         with ProcessPoolExecutor(jobs) as pool:
             outcomes = list(pool.map(_outcome, names, repeat(arguments.json), chunksize=8))
     else:
@@ -79,24 +81,24 @@ def _outcome(name: str, as_json: bool) -> tuple[int, str]:
     return status, json.dumps(found, ensure_ascii=False)
 
 
-def _check(name: str) -> MatchCheck | str:
+def _check(name: str) -> RecordSummary | str:
     """The file checked, or why it cannot be read."""
     try:
         data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
     except OSError as error:
         return f"cannot open it: {error.strerror or error}"
     try:
-        return check_match_record(data)
+        return summarize_record(data)
     except MatFileError as error:
         return str(error)
 
 
-def report(name: str, checked: MatchCheck) -> dict[str, Any]:
+def report(name: str, checked: RecordSummary) -> dict[str, Any]:
     """A checked file as the JSON object ``--json`` prints."""
     return {
         "file": name,
         "match_length": checked.rules.match_length,
-        "games": len(checked.games),
+        "games": checked.games,
         "score": list(checked.score),
         "problems": [_problem(problem) for problem in checked.problems],
     }
@@ -112,13 +114,13 @@ def _problem(problem: Problem) -> dict[str, Any]:
     }
 
 
-def _readable(name: str, checked: MatchCheck | str) -> str:
+def _readable(name: str, checked: RecordSummary | str) -> str:
     if isinstance(checked, str):
         return f"{name}: cannot be read: {checked}"
     length = checked.rules.match_length
     match = f"{length} point match" if length else "money session"
-    players = " - ".join(checked.record.players or ("?", "?"))
-    games = f"{len(checked.games)} game" + ("" if len(checked.games) == 1 else "s")
+    players = " - ".join(checked.players or ("?", "?"))
+    games = f"{checked.games} game" + ("" if checked.games == 1 else "s")
     problems = checked.problems
     verdict = "clean" if not problems else f"{len(problems)} problem" + ("" if len(problems) == 1 else "s")
     lines = [f"{name}: {match}, {players}, {games}, score {checked.score[0]}-{checked.score[1]}: {verdict}"]

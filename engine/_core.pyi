@@ -1,6 +1,7 @@
 """Types of the compiled core, engine/_core.pyx (see engine/core.py)."""
 
 from collections.abc import Sequence
+from typing import Literal
 
 from tavli.engine.checking import Move
 from tavli.engine.play import Play, Step
@@ -27,3 +28,24 @@ def valid(rules: int, position: Position, in_play: bool = False) -> bool: ...
 def encode_position_id(position: Position) -> str: ...
 def decode_position_id(position_id: object) -> Position | None: ...
 def format_steps(steps: Sequence[Step]) -> str | None: ...
+def check_mat_games(
+    lines: list[str],
+    start: int,
+    length: int,
+    crawford: bool,
+    jacoby: bool,
+    uses_cube: bool,
+    highest_cube: int,
+) -> tuple[int, tuple[int, int], int] | None: ...
+def check_mat_game(
+    lines: list[str],
+    start: int,
+    end: int,
+    next_score: tuple[int, int] | None | Literal[False],
+    before: tuple[int | None, tuple[int, int] | None, bool],
+    length: int,
+    crawford: bool,
+    jacoby: bool,
+    uses_cube: bool,
+    highest_cube: int,
+) -> tuple[tuple[int, int], bool, bool] | None: ...

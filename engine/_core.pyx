@@ -18,6 +18,9 @@ What is here, each beside the pure function it stands for:
 - Position IDs (``position.encode_position_id``, ``position.decode_position_id``);
 - notation (``play.format_steps``);
 - whether a position can occur (``Variant.validate``, ``Variant.check_position``): :func:`valid`.
+- a .mat record's backgammon games read and checked in one pass (``matfile.reading.read_record``
+  with ``matfile.checking.check_record``) where they are plainly clean: :func:`check_mat_games`
+  and, a game at a time, :func:`check_mat_game`.
 
 A side's checkers are 26 counts (off, points 1-24, the bar), as in ``engine.position``. Plakoto's
 pinned checkers are bit masks of points: the mover's, which stay as they are through its turn, and
@@ -28,7 +31,7 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.object cimport PyObject
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_New, PyTuple_SET_ITEM
-from cpython.unicode cimport PyUnicode_DecodeASCII
+from cpython.unicode cimport Py_UNICODE_ISDIGIT, Py_UNICODE_ISSPACE, PyUnicode_DecodeASCII
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
@@ -2065,3 +2068,894 @@ def valid(int rules, position, bint in_play=False):
         if player[point] and opponent[_opponent_point(rules, point)]:
             return False
     return True
+
+
+# --- a .mat record's games, read and checked in one pass -------------------------------------------
+#
+# ``matfile.reading.read_record`` and ``matfile.checking.check_record`` for the records whose every
+# line, play and action is plainly clean: backgammon from the standard start, a roll a move (the
+# opening throw played as the first move), the cube, drops and results in either column. The pure
+# reader and checker stay the reference: anything else met here (another dialect, a problem, a
+# resignation that the result line does not plainly say) stops this pass with ``_Unsure``, and the
+# caller reads the record with them, which say what is wrong, if anything is.
+
+class _Unsure(Exception):
+    """Met something this pass does not answer for: the pure reader and checker decide."""
+
+
+cdef enum:
+    ENTRY_ROLL = 0
+    ENTRY_DOUBLE = 1
+    ENTRY_TAKE = 2
+    ENTRY_DROP = 3
+    ENTRY_WIN = 4
+    ENTRY_LOSS = 5
+    ENTRY_OTHER = 6  # beavers, raccoons, resignations: the pure reader's
+    MOST_ENTRIES = 1024  # a game's entries read at once here; a longer game is the pure reader's
+
+cdef enum:
+    PHASE_OPENING = 0
+    PHASE_ROLLING = 1
+    PHASE_PLAYING = 2
+    PHASE_DOUBLED = 3
+    PHASE_OVER = 4  # the game is over
+
+cdef enum:
+    # reading.py's column rules: a lone entry this far into a line is in the right column, and one
+    # this far whatever the names; a result before LEFT_COLUMN_AT_LEAST on a line with no move
+    # number stands in neither column.
+    RIGHT_COLUMN_AT_LEAST = 14
+    RIGHT_COLUMN_AT_MOST = 26
+    LEFT_COLUMN_AT_LEAST = 4
+
+
+ctypedef struct Written:
+    # One column's entry, as ``reading.Entry`` holds it.
+    int kind
+    int side
+    int first  # a roll's dice as written
+    int second
+    int value  # a double's cube value (0: not written), or a result's points
+    bint wins_match
+    bint in_column  # False: a result at the line's start with no move number, in neither column
+    int line  # its index in the lines
+    int play_start  # a roll's play: its text in its line
+    int play_end
+
+
+ctypedef struct Table:
+    # The match as ``game.MatchState`` holds it, for the game in play.
+    count_t player[POINTS]  # the side on turn's checkers
+    count_t opponent[POINTS]
+    int turn
+    int phase
+    int high
+    int low
+    int cube
+    int owner  # -1: centred
+    bint crawford
+    bint crawford_played
+    int number  # the game in play
+    int score[2]
+    int start_score[2]  # at the start of the game in play
+    int next_score[2]  # the next game's score line; -1: none
+    int winner  # of the game in play, once it is over
+    int points
+    bint match_over
+    # The match's rules, as far as this pass plays them.
+    int length
+    bint crawford_rule
+    bint jacoby
+    bint uses_cube
+    int highest_cube
+    # The game's result lines, as ``checking._GameChecker`` compares them.
+    int results
+    int first_winner  # -1: none read yet
+    int first_points
+    int placed_winner  # the winner the game's first result in a column names; -1: none
+    int unplayed  # a roll read without its play (its index in the game's entries), else -1
+
+
+cdef inline bint _word_char(Py_UCS4 char) noexcept:
+    return ('a' <= char <= 'z') or ('A' <= char <= 'Z') or ('0' <= char <= '9') or char == '_'
+
+
+cdef inline Py_UCS4 _lower(Py_UCS4 char) noexcept:
+    return <Py_UCS4>(<int>char + 32) if 'A' <= char <= 'Z' else char
+
+
+cdef bint _plain(str line) noexcept:
+    # Whether the line is printable ASCII (and tabs), which this pass reads as the regular
+    # expressions of reading.py do; other characters (Unicode spaces and digits) are theirs to read.
+    cdef Py_UCS4 char
+    for char in line:
+        if char > 126 or (char < 32 and char != '\t'):
+            return False
+    return True
+
+
+cdef bint _blank(str line) noexcept:
+    cdef Py_UCS4 char
+    for char in line:
+        if not Py_UNICODE_ISSPACE(char):
+            return False
+    return True
+
+
+cdef int _skip_spaces(str line, int index) noexcept:
+    while index < len(line) and (line[index] == ' ' or line[index] == '\t'):
+        index += 1
+    return index
+
+
+cdef bint _word_at(str line, int index, str word) noexcept:
+    # ``word`` (lower case) at ``index``, in any case.
+    cdef int offset
+    if index + len(word) > len(line):
+        return False
+    for offset in range(len(word)):
+        if _lower(line[index + offset]) != word[offset]:
+            return False
+    return True
+
+
+cdef int _number_at(str line, int* index) except -2:
+    # The number of one to nine digits at ``index[0]`` (moved past it); -1 where there is none.
+    cdef int value = 0
+    cdef int start = index[0]
+    while index[0] < len(line) and '0' <= line[index[0]] <= '9':
+        value = value * 10 + (<int>line[index[0]] - 48)
+        index[0] += 1
+        if index[0] - start > 9:
+            raise _Unsure()
+    if index[0] < len(line) and Py_UNICODE_ISDIGIT(line[index[0]]):
+        raise _Unsure()  # a digit of another script, which ``\d`` reads
+    return value if index[0] > start else -1
+
+
+cdef int _game_number(str line) except -2:
+    # ``reading._GAME``: the game number of a " Game n" line, -1 for any other line.
+    cdef int index = 0
+    cdef int number
+    while index < len(line) and Py_UNICODE_ISSPACE(line[index]):
+        index += 1
+    if not _word_at(line, index, "game"):
+        return -1
+    if not _plain(line):
+        raise _Unsure()
+    index += 4
+    if index >= len(line) or not (line[index] == ' ' or line[index] == '\t'):
+        return -1
+    index = _skip_spaces(line, index)
+    number = _number_at(line, &index)
+    index = _skip_spaces(line, index)
+    return number if number >= 0 and index == len(line) else -1
+
+
+cdef int _score_line(str line, int* score, int* right_from) except -1:
+    # ``reading._SCORE`` (names of any characters, no colon): the score it writes, and where its
+    # right-hand name starts; anything else is unsure.
+    cdef int index = 0
+    cdef int name1
+    cdef int side
+    for side in range(2):
+        while index < len(line) and line[index] != ':':
+            index += 1
+        if index == len(line):
+            raise _Unsure()
+        index += 1
+        while index < len(line) and Py_UNICODE_ISSPACE(line[index]):
+            index += 1
+        score[side] = _number_at(line, &index)
+        if score[side] < 0:
+            raise _Unsure()
+        while index < len(line) and Py_UNICODE_ISSPACE(line[index]):
+            index += 1
+        if side == 0:
+            name1 = index
+    if index != len(line):
+        raise _Unsure()
+    right_from[0] = min(max(RIGHT_COLUMN_AT_LEAST, name1 - 6), RIGHT_COLUMN_AT_MOST)
+    return 0
+
+
+cdef int _entry_at(str line, int index, int* end) except -2:
+    # ``reading._ENTRY`` at ``index``: the kind of entry that starts there (``end[0]`` after it),
+    # or -1.
+    cdef Py_UCS4 before = line[index - 1] if index > 0 else ' '
+    cdef str word
+    cdef int length
+    if (
+        index + 2 < len(line) and '1' <= line[index] <= '6' and '1' <= line[index + 1] <= '6'
+        and line[index + 2] == ':' and not _word_char(before) and before != '/'
+    ):
+        end[0] = index + 3
+        return ENTRY_ROLL
+    if line[index] == '?' and index + 1 < len(line) and line[index + 1] == '?':
+        raise _Unsure()  # a move or play not recorded
+    if _word_char(before) or not ('a' <= _lower(line[index]) <= 'z'):
+        return -1
+    if index >= 4 and _word_at(line, index - 4, "and "):
+        return -1
+    for word in _ENTRY_WORDS:
+        length = len(word)
+        if _word_at(line, index, word) and (index + length == len(line) or not _word_char(line[index + length])):
+            end[0] = index + length
+            return _ENTRY_WORDS[word]
+    return -1
+
+
+cdef dict _ENTRY_WORDS = {
+    "doubles": ENTRY_DOUBLE, "double": ENTRY_DOUBLE, "takes": ENTRY_TAKE, "take": ENTRY_TAKE,
+    "drops": ENTRY_DROP, "drop": ENTRY_DROP, "wins": ENTRY_WIN, "win": ENTRY_WIN,
+    "beavers": ENTRY_OTHER, "beaver": ENTRY_OTHER, "raccoons": ENTRY_OTHER, "raccoon": ENTRY_OTHER,
+    "losses": ENTRY_LOSS, "loses": ENTRY_LOSS, "resigns": ENTRY_OTHER, "resign": ENTRY_OTHER,
+}
+
+
+cdef int _trimmed_end(str line, int start, int end) noexcept:
+    while end > start and (line[end - 1] == ' ' or line[end - 1] == '\t'):
+        end -= 1
+    return end
+
+
+cdef int _read_move_line(str line, int line_index, int right_from, Written* entries, int* count) except -1:
+    # ``reading._LineReader.read`` for a plain line: its entries, each in its column.
+    cdef int index = _skip_spaces(line, 0)
+    cdef int offset = 0
+    cdef int number
+    cdef int starts[64]
+    cdef int ends[64]
+    cdef int kinds[64]
+    cdef int found = 0
+    cdef int end, kind, position, stop, rest
+    cdef bint result
+    cdef Written* entry
+    number = _number_at(line, &index)
+    if number >= 0 and index < len(line) and line[index] == ')':
+        offset = index + 1
+    else:
+        number = -1
+    if "llegal" in line.lower():
+        raise _Unsure()  # a server's board dump
+    index = offset
+    while index < len(line):
+        kind = _entry_at(line, index, &end)
+        if kind < 0:
+            index += 1
+            continue
+        if kind == ENTRY_OTHER or found == 64:
+            raise _Unsure()
+        starts[found], ends[found], kinds[found] = index, end, kind
+        found += 1
+        index = end
+    if _skip_spaces(line, offset) < (starts[0] if found else len(line)):
+        raise _Unsure()  # text that is no entry
+    for position in range(found):
+        if count[0] == MOST_ENTRIES:
+            raise _Unsure()
+        entry = &entries[count[0]]
+        count[0] += 1
+        kind = kinds[position]
+        result = kind == ENTRY_WIN or kind == ENTRY_LOSS
+        entry.in_column = not (number < 0 and starts[position] < LEFT_COLUMN_AT_LEAST and result)
+        entry.kind = kind
+        entry.side = starts[position] >= right_from or (position > 0 and not result)
+        entry.line = line_index
+        entry.value = 0
+        entry.wins_match = False
+        stop = starts[position + 1] if position + 1 < found else len(line)
+        rest = _skip_spaces(line, ends[position])
+        stop = _trimmed_end(line, rest, stop)
+        if kind == ENTRY_ROLL:
+            entry.first = <int>line[starts[position]] - 48
+            entry.second = <int>line[starts[position] + 1] - 48
+            entry.play_start, entry.play_end = rest, stop
+        elif kind == ENTRY_DOUBLE:
+            if rest < stop:
+                if not (line[rest] == '=' and rest + 1 < stop and line[rest + 1] == '>'):
+                    raise _Unsure()
+                rest = _skip_spaces(line, rest + 2)
+                entry.value = _number_at(line, &rest)
+                if entry.value < 0 or rest != stop:
+                    raise _Unsure()
+        elif result:
+            entry.value = _number_at(line, &rest)
+            if entry.value < 0 or rest == stop or not (line[rest] == ' ' or line[rest] == '\t'):
+                raise _Unsure()
+            rest = _skip_spaces(line, rest)
+            if not _word_at(line, rest, "point"):
+                raise _Unsure()
+            rest += 5
+            if rest < stop and _lower(line[rest]) == 's':
+                rest += 1
+            if rest < stop and _word_char(line[rest]):
+                raise _Unsure()
+            rest = _skip_spaces(line, rest)
+            if rest < stop:
+                if line[rest:stop].lower() not in ("and the match", "and wins the match", "and match"):
+                    raise _Unsure()
+                entry.wins_match = True
+        elif rest < stop:
+            raise _Unsure()  # words after a take or a drop
+    return 0
+
+
+ctypedef struct WrittenPlay:
+    # A play's text read as ``notation.parse_moves`` reads it: each checker's start and end, and
+    # the points where a hit is marked (the mover's numbering).
+    int moves[4][2]
+    int count
+    bint one_die_each  # every move names only its start and end
+    uint32_t marked
+    uint32_t named  # the points the text names a checker landing on
+
+
+cdef int _point_at(str line, int* index, int end) except -2:
+    # ``notation._POINT`` at ``index[0]`` (moved past it): 0-25, the bar 25, off 0.
+    cdef int point = 0
+    cdef int digits = 0
+    if index[0] + 3 <= end and _word_at(line, index[0], "bar"):
+        index[0] += 3
+        return BAR
+    if index[0] + 3 <= end and _word_at(line, index[0], "off"):
+        index[0] += 3
+        return OFF
+    if index[0] < end and _lower(line[index[0]]) == 'b':
+        index[0] += 1
+        return BAR
+    if index[0] < end and _lower(line[index[0]]) == 'o':
+        index[0] += 1
+        return OFF
+    while index[0] < end and '0' <= line[index[0]] <= '9' and digits < 3:
+        point = point * 10 + (<int>line[index[0]] - 48)
+        index[0] += 1
+        digits += 1
+    if digits == 0 or digits > 2 or point > 25:
+        raise _Unsure()
+    return point
+
+
+cdef int _read_written_play(str line, int start, int end, WrittenPlay* play) except -1:
+    # The moves of a play's text; any text ``notation.parse_moves`` would refuse, or might read
+    # otherwise, is unsure.
+    cdef int index = start
+    cdef int part_end, path_end, points, point, last, first, repeat, copy
+    play.count = 0
+    play.one_die_each = True
+    play.marked = play.named = 0
+    while True:
+        while index < end and (line[index] == ' ' or line[index] == '\t' or line[index] == ','):
+            index += 1
+        if index == end:
+            return 0
+        part_end = index
+        while part_end < end and not (line[part_end] == ' ' or line[part_end] == '\t' or line[part_end] == ','):
+            part_end += 1
+        path_end = part_end
+        repeat = 1
+        if line[part_end - 1] == ')':  # "13/7(2)"
+            path_end = part_end - 3
+            if path_end <= index or line[path_end] != '(' or not ('1' <= line[part_end - 2] <= '4'):
+                raise _Unsure()
+            repeat = (<int>line[part_end - 2] - 48)
+        points = 0
+        first = last = -1
+        while True:
+            point = _point_at(line, &index, path_end)
+            if index < path_end and line[index] == '*':
+                if points == 0:
+                    raise _Unsure()  # a hit marked where the checker starts
+                index += 1
+                play.marked |= <uint32_t>1 << point
+            if points == 0:
+                first = point
+            elif point == BAR or point >= last or last == OFF:
+                raise _Unsure()
+            else:
+                play.named |= <uint32_t>1 << point
+            last = point
+            points += 1
+            if index == path_end:
+                break
+            if line[index] != '/':
+                raise _Unsure()
+            index += 1
+        if points < 2:
+            raise _Unsure()
+        if points > 2:
+            play.one_die_each = False
+        for copy in range(repeat):
+            if play.count == 4:
+                raise _Unsure()
+            play.moves[play.count][0] = first
+            play.moves[play.count][1] = last
+            play.count += 1
+        index = part_end
+
+
+cdef inline void _take_hits(count_t* opponent, uint32_t hits) noexcept:
+    cdef int point
+    for point in range(1, 25):
+        if hits >> point & 1:
+            opponent[25 - point] -= 1
+            opponent[BAR] += 1
+
+
+cdef int _legal_plays(Table* table, Search* search) except -1:
+    _start_search(search, BACKGAMMON_RULES, table.player, table.opponent, 0, 0, table.high, table.low)
+    _search_plays(search)
+    if search.failed:
+        free(search.plays)
+        raise MemoryError()
+    return 0
+
+
+cdef int _find_play(Table* table, str line, const Written* entry, count_t* after, uint32_t* hits) except -1:
+    # ``game.read_play`` for a clean play: the mover's checkers after it and the points it hits.
+    cdef WrittenPlay written
+    cdef Check check
+    cdef Search search
+    cdef count_t target[POINTS]
+    cdef int index, found
+    cdef str text = line[entry.play_start:entry.play_end]
+    if text.lower().replace(" ", "") in ("cannotmove", "cantmove", "nomove", "noplay"):
+        written.count = 0
+        written.marked = written.named = 0
+        written.one_die_each = False
+    else:
+        _read_written_play(line, entry.play_start, entry.play_end, &written)
+    if written.one_die_each and written.count == (4 if table.high == table.low else 2):
+        # ``checking.compiled_check``: the commonest play, one die a move, at once.
+        check.rules = BACKGAMMON_RULES
+        check.high, check.low = table.high, table.low
+        check.move_count = written.count
+        check.mover_pins = check.pinned = 0
+        if _follow_some_order(&check, table.player, table.opponent, written.moves):
+            memcpy(after, table.player, POINTS)
+            hits[0] = 0
+            for index in range(check.move_count):
+                after[check.found[index].start] -= 1
+                after[check.found[index].end] += 1
+                hits[0] = _with_hit(hits[0], check.found[index])
+            return 0
+    # Else the legal play that leaves the checkers where the text puts them, as
+    # ``notation._the_way_meant`` picks it among those: hitting nowhere the text does not name if
+    # one does, and then the most of the points it names; one that ties with another, or misses
+    # a hit the text marks, is unsure.
+    memcpy(target, table.player, POINTS)
+    for index in range(written.count):
+        target[written.moves[index][0]] -= 1
+        target[written.moves[index][1]] += 1
+    _legal_plays(table, &search)
+    found = _play_meant(&search, target, written.named)
+    if found < 0 or written.marked & ~search.plays[found].hits:
+        free(search.plays)
+        raise _Unsure()
+    memcpy(after, search.plays[found].player, POINTS)
+    hits[0] = search.plays[found].hits
+    free(search.plays)
+    return 0
+
+
+cdef int _play_meant(Search* search, const count_t* target, uint32_t named) noexcept:
+    # The index of the play meant among the legal plays with the mover's checkers at ``target``,
+    # or -1 where none is, or two tie.
+    cdef int index, count, best = -1, best_count = -1
+    cdef bint tied = False
+    cdef bint clean_only = False
+    cdef uint32_t hits
+    for index in range(search.count):
+        if memcmp(search.plays[index].player, target, POINTS) == 0 and search.plays[index].hits & ~named == 0:
+            clean_only = True
+    for index in range(search.count):
+        hits = search.plays[index].hits
+        if memcmp(search.plays[index].player, target, POINTS) != 0 or (clean_only and hits & ~named):
+            continue
+        count = _bits(hits & named)
+        if count > best_count:
+            best, best_count, tied = index, count, False
+        elif count == best_count:
+            tied = True
+    return -1 if tied else best
+
+
+cdef inline int _bits(uint32_t mask) noexcept:
+    cdef int count = 0
+    while mask:
+        mask &= mask - 1
+        count += 1
+    return count
+
+
+cdef void _new_game(Table* table) noexcept:
+    # ``game._next_game`` with the opening throw deciding who starts.
+    memset(table.player, 0, POINTS)
+    table.player[24], table.player[13], table.player[8], table.player[6] = 2, 5, 3, 5
+    memcpy(table.opponent, table.player, POINTS)
+    table.number += 1
+    table.turn = 0
+    table.phase = PHASE_OPENING
+    table.cube = 1
+    table.owner = -1
+    table.crawford = False
+    if (
+        table.length and table.crawford_rule and table.uses_cube and not table.crawford_played
+        and max(table.score[0], table.score[1]) == table.length - 1
+    ):
+        table.crawford = table.crawford_played = True
+    table.start_score[0], table.start_score[1] = table.score[0], table.score[1]
+    table.results = 0
+    table.first_winner = -1
+    table.unplayed = -1
+
+
+cdef void _end_game(Table* table, int winner, int points) noexcept:
+    # ``game._end_game``: scored, and the match over once a side has its length.
+    table.phase = PHASE_OVER
+    table.winner = winner
+    table.points = points
+    table.score[winner] += points
+    table.match_over = table.length and table.score[winner] >= table.length
+
+
+cdef void _make_play(Table* table, const count_t* after, uint32_t hits) noexcept:
+    # ``game.make_play``: the game won by the play's last checker off, else the other side's turn.
+    cdef count_t swap[POINTS]
+    cdef int result
+    memcpy(table.player, after, POINTS)
+    _take_hits(table.opponent, hits)
+    if table.player[OFF] == 15:
+        if table.opponent[OFF]:
+            result = 1
+        else:
+            result = 3 if any(table.opponent[point] for point in range(19, 26)) else 2
+        if table.jacoby and table.owner < 0:
+            result = 1
+        _end_game(table, table.turn, result * table.cube)
+        return
+    memcpy(swap, table.player, POINTS)
+    memcpy(table.player, table.opponent, POINTS)
+    memcpy(table.opponent, swap, POINTS)
+    table.turn = 1 - table.turn
+    table.phase = PHASE_ROLLING
+
+
+cdef int _play_written(Table* table, str line, const Written* entry) except -1:
+    cdef count_t after[POINTS]
+    cdef uint32_t hits
+    _find_play(table, line, entry, after, &hits)
+    _make_play(table, after, hits)
+    return 0
+
+
+cdef int _play_unwritten(Table* table) except -1:
+    # ``checking._GameChecker._play_unwritten``: the only legal play, else unsure.
+    cdef Search search
+    cdef count_t after[POINTS]
+    cdef uint32_t hits
+    _legal_plays(table, &search)
+    if search.count != 1:
+        free(search.plays)
+        raise _Unsure()
+    memcpy(after, search.plays[0].player, POINTS)
+    hits = search.plays[0].hits
+    free(search.plays)
+    table.unplayed = -1
+    _make_play(table, after, hits)
+    return 0
+
+
+cdef int _roll(Table* table, list lines, Written* entry, int index) except -1:
+    # ``checking._GameChecker._roll_and_play`` (with ``_open``: the opening throw is the first move).
+    cdef Search search
+    cdef bint moves
+    cdef int high = max(entry.first, entry.second)
+    cdef int low = min(entry.first, entry.second)
+    if table.phase == PHASE_OPENING:
+        if high == low:
+            raise _Unsure()
+        table.turn = entry.side  # both sides' checkers stand alike at the start: no turning round
+    elif table.phase != PHASE_ROLLING or table.turn != entry.side:
+        raise _Unsure()
+    table.phase = PHASE_PLAYING
+    table.high, table.low = high, low
+    if entry.play_start == entry.play_end:
+        _legal_plays(table, &search)
+        moves = search.plays[0].count > 0
+        free(search.plays)
+        if moves:
+            table.unplayed = index  # a resignation follows, or the play was forced
+            return 0
+    _play_written(table, <str>lines[entry.line], entry)
+    return 0
+
+
+cdef int _cube_action(Table* table, Written* entry) except -1:
+    # ``game._doubled`` (``cube_refusal``), ``_took`` and ``_dropped``, as the checker applies them.
+    if entry.kind == ENTRY_DOUBLE:
+        if (
+            table.phase != PHASE_ROLLING or table.turn != entry.side or not table.uses_cube or table.crawford
+            or table.owner == 1 - entry.side or table.cube * 2 > table.highest_cube
+            or (table.length and table.score[entry.side] + table.cube >= table.length)
+            or (entry.value and entry.value != table.cube * 2)
+        ):
+            raise _Unsure()
+        table.phase = PHASE_DOUBLED
+        return 0
+    if table.phase != PHASE_DOUBLED or table.turn == entry.side:
+        raise _Unsure()
+    if entry.kind == ENTRY_TAKE:
+        table.cube *= 2
+        table.owner = entry.side
+        table.phase = PHASE_ROLLING
+    else:
+        _end_game(table, table.turn, table.cube)
+    return 0
+
+
+cdef int _most_to_lose(Table* table, int loser) noexcept:
+    # ``game.most_that_can_be_lost`` in backgammon: 1 a single game, 2 a gammon, 3 a backgammon.
+    cdef count_t* mine = &table.player[0]
+    cdef count_t* theirs = &table.opponent[0]
+    cdef int point, highest_mine = 0, highest_theirs = 0
+    if loser != table.turn:
+        mine, theirs = theirs, mine
+    if table.jacoby and table.owner < 0:
+        return 1
+    if mine[OFF]:
+        return 1
+    for point in range(1, POINTS):
+        if mine[point]:
+            highest_mine = point
+        if theirs[point]:
+            highest_theirs = point
+    if highest_mine + highest_theirs > 25:
+        return 3
+    return 3 if any(mine[point] for point in range(19, 26)) else 2
+
+
+cdef inline int _winner(const Written* entry) noexcept:
+    # The winner a result in a column names: its own side's for a win, the other's for a loss.
+    return entry.side if entry.kind == ENTRY_WIN else 1 - entry.side
+
+
+cdef int _scored_by_next_game(Table* table, int points) except -1:
+    # ``checking._GameChecker._scored_by_next_game``: the side the next game's score line credits
+    # with ``points`` alone; unsure where it credits neither so.
+    cdef int side
+    if table.next_score[0] < 0:
+        raise _Unsure()
+    for side in range(2):
+        if (
+            table.next_score[side] - table.start_score[side] == points
+            and table.next_score[1 - side] == table.start_score[1 - side]
+        ):
+            return side
+    raise _Unsure()
+
+
+cdef int _result(Table* table, Written* entry) except -1:
+    # ``checking._GameChecker._result``: whose it is, then a resignation while the game is on, the
+    # points checked once it is over, and the match if the line says so.
+    cdef int winner = _winner(entry)
+    cdef int level, needed
+    if not entry.in_column:
+        # ``_winner_written``: the game's result line in a column says, else the game's end (the
+        # next game's score line, the last resort, is the pure checker's).
+        if table.placed_winner >= 0:
+            winner = table.placed_winner
+        elif table.phase == PHASE_OVER:
+            winner = table.winner
+        else:
+            winner = _scored_by_next_game(table, entry.value)
+    if table.first_winner < 0:
+        table.first_winner, table.first_points = winner, entry.value
+    elif table.first_winner != winner or table.first_points != entry.value:
+        raise _Unsure()
+    if table.phase != PHASE_OVER:
+        if table.phase == PHASE_OPENING or table.phase == PHASE_DOUBLED:
+            raise _Unsure()
+        for level in range(1, 4):
+            if level * table.cube >= entry.value:
+                break
+        else:
+            raise _Unsure()
+        table.unplayed = -1
+        _end_game(table, winner, min(level, _most_to_lose(table, 1 - winner)) * table.cube)
+    elif winner != table.winner and table.results > 1:
+        raise _Unsure()
+    needed = table.length - table.start_score[table.winner]
+    if entry.value != table.points and not (table.length and needed <= entry.value < table.points):
+        raise _Unsure()
+    if entry.wins_match and not table.match_over:
+        raise _Unsure()
+    return 0
+
+
+cdef int _check_game(Table* table, list lines, Written* entries, int count, bint last) except -1:
+    # ``checking._GameChecker.check`` for a game's entries.
+    cdef int index
+    cdef Written* entry
+    table.placed_winner = -1
+    for index in range(count):
+        if entries[index].kind == ENTRY_WIN or entries[index].kind == ENTRY_LOSS:
+            table.results += 1
+            if table.placed_winner < 0 and entries[index].in_column:
+                table.placed_winner = _winner(&entries[index])
+    for index in range(count):
+        entry = &entries[index]
+        if entry.kind == ENTRY_WIN or entry.kind == ENTRY_LOSS:
+            _result(table, entry)
+            continue
+        if table.unplayed >= 0:
+            _play_unwritten(table)
+        if table.phase == PHASE_OVER:
+            if entry.kind == ENTRY_ROLL and entry.play_start == entry.play_end:
+                continue  # a roll written after the end, with nothing played
+            raise _Unsure()
+        if entry.kind == ENTRY_ROLL:
+            _roll(table, lines, entry, index)
+        elif table.phase == PHASE_OPENING:
+            raise _Unsure()
+        else:
+            _cube_action(table, entry)
+    if table.unplayed >= 0 and table.phase != PHASE_OVER and not last:
+        _play_unwritten(table)
+    if table.phase != PHASE_OVER and not last:
+        raise _Unsure()
+    return 0
+
+
+cdef int _read_game(list lines, int start, int end, int right_from, Written* entries) except -1:
+    # ``reading._read_game`` for a game's lines after its score line: its entries, in order.
+    cdef int count = 0
+    cdef int index, first
+    cdef str line
+    for index in range(start, end):
+        line = lines[index]
+        first = 0
+        while first < len(line) and Py_UNICODE_ISSPACE(line[first]):
+            first += 1
+        if first == len(line):
+            continue
+        if line[first] == ';' or line[first] == '#':
+            if "Opening" in line:
+                raise _Unsure()  # tavli's own opening throw: long nardi's
+            continue
+        if not _plain(line):
+            raise _Unsure()
+        _read_move_line(line, index, right_from, entries, &count)
+    return count
+
+
+cdef int _check_one(
+    Table* table, list lines, int index, int end, bint last, bint own_score, Written* entries
+) except -1:
+    # ``checking._GameChecker.check`` for the game whose " Game n" line is ``index``: from the
+    # match the table holds, or (``own_score``) taken up from the game's own score line, the next
+    # game's score line in ``table.next_score``; the index of its score line.
+    cdef int number = _game_number(<str>lines[index])
+    cdef int right_from, count
+    cdef int written[2]
+    cdef int score_line = index + 1
+    while score_line < end and _blank(<str>lines[score_line]):
+        score_line += 1
+    if score_line == end:
+        raise _Unsure()
+    _score_line(<str>lines[score_line], written, &right_from)
+    if own_score:
+        if table.length and max(written[0], written[1]) >= table.length:
+            raise _Unsure()
+        table.number = number - 1
+        table.score[0], table.score[1] = written[0], written[1]
+    if table.match_over:
+        raise _Unsure()
+    _new_game(table)
+    if number != table.number or written[0] != table.score[0] or written[1] != table.score[1]:
+        raise _Unsure()
+    count = _read_game(lines, score_line + 1, end, right_from, entries)
+    _check_game(table, lines, entries, count, last)
+    return score_line
+
+
+cdef void _read_next_score(Table* table, list lines, int index):
+    # The score line of the game whose " Game n" line is ``index``, if it has one this pass reads.
+    cdef int right_from
+    table.next_score[0] = table.next_score[1] = -1
+    index += 1
+    while index < len(lines) and _blank(<str>lines[index]):
+        index += 1
+    if index < len(lines):
+        try:
+            _score_line(<str>lines[index], table.next_score, &right_from)
+        except _Unsure:
+            table.next_score[0] = table.next_score[1] = -1
+
+
+cdef Written* _new_entries() except NULL:
+    # Room for a game's entries, as many as this pass reads.
+    cdef Written* entries = <Written*>malloc(MOST_ENTRIES * sizeof(Written))
+    if entries == NULL:
+        raise MemoryError()
+    return entries
+
+
+cdef void _start_table(
+    Table* table, int length, bint crawford, bint jacoby, bint uses_cube, int highest_cube
+) noexcept:
+    table.number = 0
+    table.score[0] = table.score[1] = 0
+    table.crawford_played = table.match_over = False
+    table.phase = PHASE_OVER
+    table.length, table.crawford_rule, table.jacoby = length, crawford, jacoby
+    table.uses_cube, table.highest_cube = uses_cube, highest_cube
+
+
+def check_mat_games(
+    list lines, int start, int length, bint crawford, bint jacoby, bint uses_cube, int highest_cube
+):
+    """The games of a .mat record of backgammon from the standard start (its ``lines``, the games
+    from the index ``start`` on, after the match line) checked as ``matfile.checking.check_record``
+    checks them, when every game is plainly clean: how many games, the score after the last and
+    the index of the first score line. ``None`` for anything else (a problem, or what this pass
+    does not read), which the pure reader and checker decide, with :func:`check_mat_game`'s help.
+
+    The rules: the match ``length`` (0 for money), the Crawford rule, Jacoby, whether the cube is
+    used, and its highest value.
+    """
+    cdef Table table
+    cdef list starts = []
+    cdef int index, game, end, first_score_line = -1, score_line
+    cdef Written* entries = _new_entries()
+    _start_table(&table, length, crawford, jacoby, uses_cube, highest_cube)
+    try:
+        for index in range(start, len(lines)):
+            if _game_number(<str>lines[index]) >= 0:
+                starts.append(index)
+        if not starts:
+            return None
+        for game in range(len(starts)):
+            end = starts[game + 1] if game + 1 < len(starts) else len(lines)
+            _read_next_score(&table, lines, end)
+            score_line = _check_one(
+                &table, lines, starts[game], end, game + 1 == len(starts), False, entries
+            )
+            if first_score_line < 0:
+                first_score_line = score_line
+    except _Unsure:
+        return None
+    finally:
+        free(entries)
+    return len(starts), (table.score[0], table.score[1]), first_score_line
+
+
+def check_mat_game(
+    list lines, int start, int end, next_score, before, int length, bint crawford, bint jacoby,
+    bint uses_cube, int highest_cube
+):
+    """One game of a .mat record of backgammon (its lines from its " Game n" line, the index
+    ``start``, to ``end``) checked as :func:`check_mat_games` checks each, from the match
+    ``before`` it: ``(number, score, crawford_played)``, the game's number, the score and whether
+    the Crawford game was played before this game; or ``(None, None, crawford_played)`` to take
+    the game up from its own score line. ``next_score``: the next game's score line, ``None``
+    where it has none; ``False`` for the record's last game, which may be unfinished. Returns the score after it, whether the Crawford game has been played and whether
+    the match is over; ``None`` where the game is not plainly clean.
+    """
+    cdef Table table
+    _start_table(&table, length, crawford, jacoby, uses_cube, highest_cube)
+    number, score, table.crawford_played = before
+    if number is not None:
+        table.number = number - 1
+        table.score[0], table.score[1] = score
+    table.next_score[0] = table.next_score[1] = -1
+    if next_score:
+        table.next_score[0], table.next_score[1] = next_score
+    cdef Written* entries = _new_entries()
+    try:
+        _check_one(&table, lines, start, end, next_score is False, number is None, entries)
+    except _Unsure:
+        return None
+    finally:
+        free(entries)
+    return (table.score[0], table.score[1]), table.crawford_played, table.match_over

@@ -15,6 +15,8 @@ side, the bar as 25 and off as 0.
   own SGF match format (:mod:`.sgf`).
 - :func:`check_match_record` and :func:`import_match_record` take a record in either format, which
   they tell by its content (:func:`record_format`), as every surface that reads records does.
+- :func:`.summary.summarize_record` gives a record's verdict alone (``tavli check-match``'s), with
+  the compiled core checking in one pass every game it finds plainly clean.
 
 What the format cannot say: the ties of an opening throw, rejected resignations (gnubg does not
 record them either) and which plays the engine made by itself. Long nardi is written in the same

@@ -31,8 +31,9 @@ it needed for the match or, in money play, the cube's value. When it ran out is 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import NoReturn, TypeVar
 
 from tavli.engine.backgammon import START_VALUES, Backgammon
@@ -176,8 +177,20 @@ class MatchCheck:
         return Match.replay(self.rules, self.events)
 
 
-def check_record(record: MatRecord, rules: RuleSet | None = None) -> MatchCheck:
-    """Every game of ``record`` checked against ``rules`` (by default, the header's).
+CleanGame = Callable[["GameRecord", "MatchState | None", bool, "GameRecord | None"], "MatchState | None"]
+"""A quicker check of one game that answers only where the game is plainly clean (the compiled
+core's, :mod:`.summary`): given the game, the match before it (``None``: the game is taken up from
+its own score line), whether the score lines before it reached the Crawford score and the game
+after it (``None``: it is the record's last), the match after it; ``None`` where it does not
+answer, and the game is checked here."""
+
+
+def check_record(
+    record: MatRecord, rules: RuleSet | None = None, *, clean_game: CleanGame | None = None
+) -> MatchCheck:
+    """Every game of ``record`` checked against ``rules`` (by default, the header's). With
+    ``clean_game``, the games it answers for are not checked here: the check holds only the
+    others (their events and problems), and the score after the last game.
 
     :raises RulesUnknown: if the header names rules tavli does not play, or ``rules`` disagree
         with the record's match length.
@@ -195,21 +208,30 @@ def check_record(record: MatRecord, rules: RuleSet | None = None) -> MatchCheck:
     problems: list[Problem] = []
     for position, game in enumerate(record.games):
         following = record.games[position + 1] if position + 1 < len(record.games) else None
-        checker = _GameChecker(
-            rules,
-            game,
-            players,
-            last=following is None,
-            next_score=None if following is None else following.score,
-            time_loss=record.tags.get(time_loss_tag(game.number)),
-        )
-        state = checker.check(state, crawford_played)
-        games.append(checker.checked())
-        if checker.problem is not None:
-            problems.append(checker.problem)
-        if game.score is not None and rules.is_match and max(game.score) >= rules.match_length - 1:
-            crawford_played = True
+        after = None if clean_game is None else clean_game(game, state, crawford_played, following)
+        if after is not None:
+            state = after
+        else:
+            checker = _GameChecker(
+                rules,
+                game,
+                players,
+                last=following is None,
+                next_score=None if following is None else following.score,
+                time_loss=record.tags.get(time_loss_tag(game.number)),
+            )
+            state = checker.check(state, crawford_played)
+            games.append(checker.checked())
+            if checker.problem is not None:
+                problems.append(checker.problem)
+        crawford_played = crawford_played or _at_crawford_score(game, rules)
     return MatchCheck(record, rules, tuple(games), _final_score(record, games, state), tuple(problems))
+
+
+def _at_crawford_score(game: GameRecord, rules: RuleSet) -> bool:
+    """Whether the game's score line has a side a point from the match (so the Crawford game has
+    been reached, for a game taken up from its own score line)."""
+    return game.score is not None and rules.is_match and max(game.score) >= rules.match_length - 1
 
 
 def _final_score(record: MatRecord, games: list[CheckedGame], state: MatchState | None) -> tuple[int, int]:
@@ -236,11 +258,40 @@ def _final_score(record: MatRecord, games: list[CheckedGame], state: MatchState 
 _OPENING_RULES = {word.lower(): rule for rule, word in OPENING_WORDS.items()}
 
 
-def rules_of(tags: dict[str, str], length: int) -> RuleSet:
-    """The rule set a header's tags and match length name.
+# The header tags that name rules: the only ones :func:`rules_of` reads.
+RULE_TAGS = frozenset(
+    {
+        "Variation",
+        "Variant",
+        "Crawford",
+        "Jacoby",
+        "Beaver",
+        "Cube",
+        "CubeLimit",
+        "AutomaticDoubles",
+        "OpeningThrow",
+        "MatchOpenings",
+        "Backgammons",
+        "HomeHitAndRun",
+        "MotherValue",
+        *OPTION_TAGS.values(),
+    }
+)
+
+
+def rules_of(tags: Mapping[str, str], length: int) -> RuleSet:
+    """The rule set a header's tags and match length name (only its :data:`RULE_TAGS` count).
 
     :raises RulesUnknown: for a variant tavli does not play or tags that do not go together.
     """
+    named = tuple(sorted((key, value) for key, value in tags.items() if key in RULE_TAGS))
+    return _rules_named(named, length)
+
+
+# An archive's records name the same few rule sets again and again: each is made once.
+@lru_cache(maxsize=256)
+def _rules_named(named: tuple[tuple[str, str], ...], length: int) -> RuleSet:
+    tags = dict(named)
 
     def on(key: str) -> bool | None:
         value = tags.get(key)
@@ -761,4 +812,14 @@ def _described(entry: Entry) -> str:
     return entry.text
 
 
-__all__ = ["CheckedGame", "MatFileError", "MatchCheck", "Problem", "RulesUnknown", "check_record", "rules_of"]
+__all__ = [
+    "RULE_TAGS",
+    "CheckedGame",
+    "CleanGame",
+    "MatFileError",
+    "MatchCheck",
+    "Problem",
+    "RulesUnknown",
+    "check_record",
+    "rules_of",
+]

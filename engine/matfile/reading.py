@@ -20,8 +20,9 @@ at the line's start with no move number is in neither column: whose it is, is fo
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Literal
 
 from tavli.engine.events import Side
@@ -65,18 +66,64 @@ class Entry:
 
 
 @dataclass(frozen=True, slots=True)
+class GameLines:
+    """What a game's lines after its score line record: tavli's own opening line and the entries."""
+
+    opening: tuple[Dice, ...] | None  # tavli's own "; [Opening "6-2"]" line
+    opening_line: int | None
+    entries: tuple[Entry, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class GameRecord:
-    """One game as written: its number, the players and score of its score line, its entries."""
+    """One game as written: its number, the players and score of its score line, its entries.
+
+    A game read from a .mat file reads its lines after the score line when they are first asked
+    for (``lines``: its :class:`GameLines`, or how to read them): a game that another check answers
+    for (:mod:`.summary`) is not read twice."""
 
     number: int
     line: int  # the " Game n" line
     players: tuple[str, str] | None  # None: no score line could be read
     score: tuple[int, int] | None
     score_line: int
-    opening: tuple[Dice, ...] | None  # tavli's own "; [Opening "6-2"]" line
-    opening_line: int | None
-    entries: tuple[Entry, ...]
     last_line: int  # the game's last line, where a missing result is missed
+    lines: GameLines | Callable[[], GameLines] = field(repr=False)
+
+    @property
+    def read(self) -> GameLines:
+        """The game's lines after its score line, read."""
+        if not isinstance(self.lines, GameLines):
+            object.__setattr__(self, "lines", self.lines())
+        assert isinstance(self.lines, GameLines)
+        return self.lines
+
+    @property
+    def opening(self) -> tuple[Dice, ...] | None:
+        return self.read.opening
+
+    @property
+    def opening_line(self) -> int | None:
+        return self.read.opening_line
+
+    @property
+    def entries(self) -> tuple[Entry, ...]:
+        return self.read.entries
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameRecord):
+            return NotImplemented
+        return (self.number, self.line, self.players, self.score, self.score_line, self.last_line) == (
+            other.number,
+            other.line,
+            other.players,
+            other.score,
+            other.score_line,
+            other.last_line,
+        ) and self.read == other.read
+
+    def __hash__(self) -> int:
+        return hash((self.number, self.line, self.score, self.last_line))
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +204,7 @@ def read_record(text: str) -> MatRecord:
     :raises UnreadableFile: for a text with no match line, or no game after it.
     """
     lines = text.lstrip("\ufeff").splitlines()
-    tags, length, match_line = _read_header(lines)
+    tags, length, match_line = read_header(lines)
     starts = [index for index in range(match_line, len(lines)) if _GAME.match(lines[index])]
     if not starts:
         raise UnreadableFile("the file holds no game: no ' Game 1' line after the match line")
@@ -168,7 +215,7 @@ def read_record(text: str) -> MatRecord:
     return MatRecord(tags=tags, match_length=length, match_line=match_line, games=tuple(games))
 
 
-def _read_header(lines: Sequence[str]) -> tuple[dict[str, str], int, int]:
+def read_header(lines: Sequence[str]) -> tuple[dict[str, str], int, int]:
     """The header's tags, the match length and the index of the line after the match line. Other
     text before the match line (a banner, a title) is passed over."""
     tags: dict[str, str] = {}
@@ -185,6 +232,16 @@ def _read_header(lines: Sequence[str]) -> tuple[dict[str, str], int, int]:
     raise UnreadableFile("not a .mat file: no ' N point match' line before the first game")
 
 
+def read_score_line(line: str) -> tuple[tuple[str, str], tuple[int, int], int] | None:
+    """A game's score line (`` Alice : 0   Bob : 2``): the players, the score and where the
+    right-hand name starts; ``None`` for any other line."""
+    score = _SCORE.match(line)
+    if score is None:
+        return None
+    players = (score["name0"].strip(), score["name1"].strip())
+    return players, (int(score["score0"]), int(score["score1"])), score.start("name1")
+
+
 def _read_game(lines: Sequence[str], start: int, end: int) -> GameRecord:
     found = _GAME.match(lines[start])
     assert found is not None
@@ -192,20 +249,31 @@ def _read_game(lines: Sequence[str], start: int, end: int) -> GameRecord:
     index = start + 1
     while index < end and not lines[index].strip():
         index += 1
-    score = _SCORE.match(lines[index]) if index < end else None
-    players = None if score is None else (score["name0"].strip(), score["name1"].strip())
-    points = None if score is None else (int(score["score0"]), int(score["score1"]))
+    score = read_score_line(lines[index]) if index < end else None
+    players, points = (None, None) if score is None else score[:2]
     score_line = index + 1  # where the score line is, or should be
     right_from = _RIGHT_COLUMN_AT_LEAST
     if score is not None:
         # A long left name pushes the right one along (gnubg writes "%-31s" and no gap after it),
         # but not the right column of the move lines.
-        right_from = min(max(right_from, score.start("name1") - 6), _RIGHT_COLUMN_AT_MOST)
+        right_from = min(max(right_from, score[2] - 6), _RIGHT_COLUMN_AT_MOST)
     else:
         index -= 1  # the line after " Game n" is read as a move line
+    return GameRecord(
+        number=number,
+        line=start + 1,
+        players=players,
+        score=points,
+        score_line=score_line,
+        last_line=end,
+        lines=partial(_read_game_lines, lines, index + 1, end, right_from),
+    )
+
+
+def _read_game_lines(lines: Sequence[str], start: int, end: int, right_from: int) -> GameLines:
     reader = _LineReader(right_from)
     opening = opening_line = None
-    for line_index in range(index + 1, end):
+    for line_index in range(start, end):
         line = lines[line_index]
         tag = _TAG.match(line)
         if tag is not None:
@@ -215,17 +283,7 @@ def _read_game(lines: Sequence[str], start: int, end: int) -> GameRecord:
         if line.lstrip().startswith((";", "#")):
             continue
         reader.read(line, line_index + 1)
-    return GameRecord(
-        number=number,
-        line=start + 1,
-        players=players,
-        score=points,
-        score_line=score_line,
-        opening=opening,
-        opening_line=opening_line,
-        entries=tuple(reader.entries),
-        last_line=end,
-    )
+    return GameLines(opening, opening_line, tuple(reader.entries))
 
 
 class _LineReader:
@@ -340,4 +398,14 @@ def _ends_a_result(rest: str) -> bool:
     return words in ("", "and the match", "and wins the match", "and match")
 
 
-__all__ = ["Entry", "GameRecord", "MatRecord", "UnreadableFile", "decode", "read_record"]
+__all__ = [
+    "Entry",
+    "GameLines",
+    "GameRecord",
+    "MatRecord",
+    "UnreadableFile",
+    "decode",
+    "read_header",
+    "read_record",
+    "read_score_line",
+]

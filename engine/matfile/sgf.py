@@ -53,7 +53,7 @@ from tavli.engine.game import apply, new_match
 from tavli.engine.match import Match
 from tavli.engine.matfile.checking import MatchCheck, MatFileError, Problem, RulesUnknown, check_record
 from tavli.engine.matfile.export import rule_headers, time_loss_tag
-from tavli.engine.matfile.reading import Entry, EntryKind, GameRecord, MatRecord, decode
+from tavli.engine.matfile.reading import Entry, EntryKind, GameLines, GameRecord, MatRecord, decode
 from tavli.engine.play import Dice
 from tavli.engine.position import BAR, OFF
 from tavli.engine.rules import TAVLI, RuleSet
@@ -377,10 +377,8 @@ def _game_record(nodes: list[_Node], position: int, players: tuple[str, str]) ->
         players=(root.properties.get("PW", [players[0]])[0], root.properties.get("PB", [players[1]])[0]),
         score=(info.get("ws", 0), info.get("bs", 0)),
         score_line=root.line,
-        opening=None,
-        opening_line=None,
-        entries=tuple(entries),
         last_line=nodes[-1].line,
+        lines=GameLines(None, None, tuple(entries)),
     )
 
 

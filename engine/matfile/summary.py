@@ -1,0 +1,156 @@
+"""A match record's verdict: its rules, players, games, final score and problems, without the
+events of its games (what ``tavli check-match`` reports of each file).
+
+A .mat record of backgammon from the standard start is read and checked in one pass by the
+compiled core (``_core.check_mat_games``) where it can answer: every line in a dialect it reads,
+every play, cube action and result plainly clean. Anything else (another format or variant, rules
+it does not play, a problem, a dialect it leaves to the pure reader) is read and checked by
+:func:`~tavli.engine.matfile.check_match_record`, which is the reference: both give the same
+verdict for every record the core answers for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from tavli.engine import core
+from tavli.engine.game import MatchState, match_at
+from tavli.engine.matfile import check_match_record, record_format
+from tavli.engine.matfile.checking import Problem, RulesUnknown, check_record, rules_of
+from tavli.engine.matfile.export import time_loss_tag
+from tavli.engine.matfile.reading import (
+    GameRecord,
+    UnreadableFile,
+    decode,
+    read_header,
+    read_record,
+    read_score_line,
+)
+from tavli.engine.rules import InvalidRuleSetError, RuleSet
+
+
+@dataclass(frozen=True, slots=True)
+class RecordSummary:
+    """A record checked: its rules, the first score line's players (``None``: no game has one),
+    how many games it holds, the score after the last and every problem."""
+
+    rules: RuleSet
+    players: tuple[str, str] | None
+    games: int
+    score: tuple[int, int]
+    problems: tuple[Problem, ...]
+
+
+def summarize_record(text: str | bytes) -> RecordSummary:
+    """A match record in either format checked as :func:`check_match_record` checks it, reduced to
+    its verdict; by the compiled core in one pass where it can answer, game by game where it can
+    answer for some games only.
+
+    :raises MatFileError: for a text that holds no match record, or names rules tavli does not play.
+    """
+    if isinstance(text, bytes):
+        text = decode(text)
+    summary = _summary_with_the_core(text)
+    if summary is not None:
+        return summary
+    checked = check_match_record(text)
+    return RecordSummary(
+        checked.rules, checked.record.players, len(checked.games), checked.score, checked.problems
+    )
+
+
+def _summary_with_the_core(text: str) -> RecordSummary | None:
+    """The summary of a .mat record the core plays the rules of, each game it finds plainly clean
+    checked by the core and the others by the pure checker; ``None`` for any other record."""
+    compiled = core.compiled
+    if compiled is None or record_format(text) != "mat":
+        return None
+    lines = text.lstrip("\ufeff").splitlines()
+    try:
+        tags, length, start = read_header(lines)
+        rules = rules_of(tags, length)
+    except (UnreadableFile, RulesUnknown):
+        return None
+    if not _played_by_the_core(rules) or any(_lost_on_time(key) for key in tags):
+        return None
+    answer = compiled.check_mat_games(lines, start, *_core_rules(rules))
+    if answer is not None:
+        games, score, first_score_line = answer
+        written = read_score_line(lines[first_score_line])
+        return RecordSummary(rules, None if written is None else written[0], games, score, ())
+    try:
+        record = read_record(text)
+    except UnreadableFile:
+        return None
+    checked = check_record(record, rules, clean_game=_CleanByTheCore(lines, rules))
+    return RecordSummary(rules, record.players, len(record.games), checked.score, checked.problems)
+
+
+class _CleanByTheCore:
+    """:data:`~tavli.engine.matfile.checking.CleanGame` by the compiled core."""
+
+    def __init__(self, lines: list[str], rules: RuleSet) -> None:
+        self.lines = lines
+        self.rules = rules
+
+    def __call__(
+        self, game: GameRecord, before: MatchState | None, crawford_played: bool, following: GameRecord | None
+    ) -> MatchState | None:
+        compiled = core.compiled
+        assert compiled is not None
+        if before is None:
+            taken_up: tuple[int | None, tuple[int, int] | None, bool] = (None, None, crawford_played)
+        elif before.over:
+            return None
+        else:
+            # The Crawford game played before this one (the match's flag counts this game too).
+            played_before = before.crawford_played and not before.game.crawford
+            taken_up = (before.game.number, before.score, played_before)
+        next_score = False if following is None else following.score
+        answer = compiled.check_mat_game(
+            self.lines, game.line - 1, game.last_line, next_score, taken_up, *_core_rules(self.rules)
+        )
+        if answer is None:
+            return None
+        score, crawford_played_after, over = answer
+        if over and following is not None:
+            return None  # a game after the match's end: the pure checker says so
+        return match_at(self.rules, game.number + 1, score, crawford_played=crawford_played_after)
+
+
+def _core_rules(rules: RuleSet) -> tuple[int, bool, bool, bool, int]:
+    """The rules as the core's pass takes them."""
+    return rules.match_length, rules.crawford, rules.jacoby, rules.uses_cube, rules.highest_cube
+
+
+def _lost_on_time(tag: str) -> bool:
+    """Whether a header tag says a game was lost on time (a game the pure checker checks)."""
+    words = tag.split()
+    return len(words) == 3 and words[1].isdigit() and tag == time_loss_tag(int(words[1]))
+
+
+_BACKGAMMON = RuleSet()
+
+
+@lru_cache(maxsize=64)
+def _played_by_the_core(rules: RuleSet) -> bool:
+    """Whether ``rules`` are backgammon's as the core's pass plays them: from the standard start,
+    the opening throw played, no automatic doubles or clocks; any match length, cube limit,
+    Crawford, Jacoby and beavers (a beaver itself is left to the pure checker)."""
+    try:
+        played = replace(
+            rules,
+            match_length=0,
+            cube=_BACKGAMMON.cube,
+            cube_limit=_BACKGAMMON.cube_limit,
+            crawford=_BACKGAMMON.crawford,
+            jacoby=_BACKGAMMON.jacoby,
+            beavers=_BACKGAMMON.beavers,
+        )
+    except InvalidRuleSetError:
+        return False
+    return played == _BACKGAMMON
+
+
+__all__ = ["RecordSummary", "summarize_record"]

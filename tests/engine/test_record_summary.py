@@ -1,0 +1,187 @@
+"""A record's verdict (``tavli check-match``'s) with the compiled core's one pass against the pure
+reader and checker it stands for: the same players, games, score and problems (game, move, line,
+side and words) for the real records, the project's test records, generated matches of both
+variants and copies of them spoiled line by line (a bad play, a wrong roll, a contradictory result,
+a cube turned wrong, a line lost)."""
+
+from __future__ import annotations
+
+import importlib
+import random
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tavli.clients.check_match_command import report
+from tavli.engine import core
+from tavli.engine.matfile import MatFileError, check_match_record, export_mat
+from tavli.engine.matfile.checking import rules_of
+from tavli.engine.matfile.reading import decode, read_header
+from tavli.engine.matfile.summary import summarize_record
+from tavli.engine.rules import RuleSet
+from tests.games import bot_match
+
+TESTS = Path(__file__).resolve().parents[1]
+REALMAT = TESTS.parents[1] / "shared" / "realmat"
+REAL_FILES = sorted(path for path in REALMAT.rglob("*") if path.is_file() and path.name != "README.md")
+DATA_FILES = sorted((TESTS / "data").glob("mat*/*.mat"))
+
+# Generated matches: backgammon as the core's pass plays it (1-point, Crawford and not, money with
+# Jacoby and beavers), and long nardi and another start, which the pure checker reads alone.
+GENERATED_RULES = (
+    RuleSet(match_length=1),
+    RuleSet(match_length=5),
+    RuleSet(match_length=7, crawford=False, cube_limit=1024),
+    RuleSet(jacoby=True, beavers=True),
+    RuleSet(variant="long-nardi", match_length=3),
+    RuleSet(match_length=3, start="NACKGAMMON"),
+)
+
+
+@contextmanager
+def with_the_core() -> Iterator[None]:
+    """The engine with its compiled core, also in the pass on the pure engine (TAVLI_PURE=1)."""
+    compiled = core.compiled
+    core.compiled = importlib.import_module("tavli.engine._core")
+    try:
+        yield
+    finally:
+        core.compiled = compiled
+
+
+def verdict(text: str) -> dict[str, Any] | str:
+    """``check-match --json``'s object for the record by the reader and checker in Python (a
+    ``MatFileError``'s words for a record that cannot be read), on the engine the pass runs."""
+    try:
+        checked = check_match_record(text)
+    except MatFileError as error:
+        return str(error)
+    problems = [
+        {"game": p.game, "move": p.move, "line": p.line, "side": p.side, "message": p.message}
+        for p in checked.problems
+    ]
+    return {
+        "file": "record",
+        "match_length": checked.rules.match_length,
+        "games": len(checked.games),
+        "score": list(checked.score),
+        "problems": problems,
+        "players": checked.record.players,
+    }
+
+
+def summarized(text: str) -> dict[str, Any] | str:
+    """The same object from :func:`summarize_record` with the compiled core, as ``check-match``
+    prints it."""
+    with with_the_core():
+        try:
+            summary = summarize_record(text)
+        except MatFileError as error:
+            return str(error)
+    return report("record", summary) | {"players": summary.players}
+
+
+def answered_by_the_core(text: str) -> bool:
+    """Whether the core's one pass answered for the whole record."""
+    lines = text.lstrip("\ufeff").splitlines()
+    tags, length, start = read_header(lines)
+    rules = rules_of(tags, length)
+    with with_the_core():
+        assert core.compiled is not None
+        games = core.compiled.check_mat_games(
+            lines, start, length, rules.crawford, rules.jacoby, rules.uses_cube, rules.highest_cube
+        )
+    return games is not None
+
+
+def generated(*, beaver: float = 0.3, rules: tuple[RuleSet, ...] = GENERATED_RULES) -> list[str]:
+    records = []
+    for number, rule_set in enumerate(rules):
+        for seed in range(3):
+            match = bot_match(rule_set, 100 * number + seed, games=6, resign=0.05, beaver=beaver)
+            records.append(export_mat(match, players=("Alice", "Bob")))
+    return records
+
+
+def spoiled(text: str, rng: random.Random, copies: int) -> list[str]:
+    """Copies of ``text`` with one line spoiled each: a die, a point of a play, a result's or a
+    cube's number changed, a line taken out, or two lines' sides swapped."""
+    lines = text.splitlines()
+    moves = [index for index, line in enumerate(lines) if re.match(r"\s*\d+\)", line)]
+    results = [index for index, line in enumerate(lines) if re.search(r"Wins|Losses|Doubles", line)]
+    made = []
+    for _ in range(copies):
+        spoilt = list(lines)
+        index = rng.choice(results if results and rng.random() < 0.3 else moves)
+        line = spoilt[index]
+        how = rng.randrange(4)
+        if how == 3:
+            del spoilt[index]
+        else:
+            digits = [found.start() for found in re.finditer(r"\d", line[5:])]
+            if not digits:
+                continue
+            at = 5 + rng.choice(digits)
+            digit = str((int(line[at]) + rng.randint(1, 5)) % 10 or 1)
+            spoilt[index] = line[:at] + digit + line[at + 1 :]
+        made.append("\n".join(spoilt) + "\n")
+    return made
+
+
+def hostile(text: str) -> list[str]:
+    """Copies of ``text`` with what a careless or hostile writer puts in a line: a very long line,
+    more entries than a line holds, numbers of ten digits, other scripts' digits and spaces, a NUL,
+    a play of five moves."""
+    lines = text.splitlines()
+    move = next(index for index, line in enumerate(lines) if re.match(r"\s*\d+\) \d\d: \S", line))
+    line = lines[move]
+    changed = [
+        line + " " * 100_000 + "x",
+        line + " 52: 13/8" * 100,
+        line.replace(")", ")", 1).replace(line.split(")")[0], " 1234567890", 1),
+        line.replace("1", "\u0661", 1),
+        line.replace(" ", "\u00a0", 3),
+        line.replace(" ", "\x00", 3),
+        line.replace(":", ": 24/23 24/23 13/12 13/12 8/7", 1),
+        line.replace("/", "/ /", 1),
+        line + " Wins 1234567890 points",
+    ]
+    return ["\n".join([*lines[:move], spoilt, *lines[move + 1 :]]) for spoilt in changed]
+
+
+@pytest.fixture(scope="module")
+def records() -> dict[str, dict[str, Any] | str]:
+    """Every record to compare, with its verdict by the checker in Python."""
+    texts = [decode(path.read_bytes()) for path in REAL_FILES + DATA_FILES] + generated()
+    rng = random.Random(20261203)
+    texts += [copy for text in texts for copy in spoiled(text, rng, 1)] + hostile(texts[0])
+    return {text: verdict(text) for text in texts}
+
+
+def test_the_core_answers_as_the_pure_checker_for_every_record(records: dict[str, Any]) -> None:
+    assert len(records) >= 2 * len(REAL_FILES) + 50
+    different = [
+        (text[:300], summarized(text), expected)
+        for text, expected in records.items()
+        if summarized(text) != expected
+    ]
+    assert not different, different[:3]
+
+
+def test_the_spoilt_records_have_problems(records: dict[str, Any]) -> None:
+    """The spoilt copies are the records with problems the comparison above needs."""
+    with_problems = [found for found in records.values() if isinstance(found, str) or found["problems"]]
+    assert len(with_problems) >= len(records) // 4
+
+
+def test_the_core_answers_for_clean_backgammon_records_in_one_pass(records: dict[str, Any]) -> None:
+    backgammon = generated(beaver=0.0, rules=GENERATED_RULES[:4])
+    assert all(verdict(text)["problems"] == [] for text in backgammon)  # type: ignore[index]
+    assert all(answered_by_the_core(text) for text in backgammon)
+    real = [decode(path.read_bytes()) for path in REAL_FILES]
+    clean = [text for text in real if records[text]["problems"] == []]
+    assert sum(map(answered_by_the_core, clean)) >= 0.95 * len(clean)
