@@ -49,10 +49,22 @@ describe("the question asked", () => {
       crawford: false,
       cubeValue: 2,
       cubeOwner: CubeOwner.OPPONENT,
+      jacoby: false,
+      beavers: false,
       plies: 2,
     });
     expect(gameContext(backgammonGame({ cubeValue: 4, cubeOwner: Seat.SEAT_0 }), 0).cubeOwner).toBe(CubeOwner.PLAYER);
     expect(gameContext(backgammonGame(), 0).cubeOwner).toBe(CubeOwner.UNSPECIFIED);
+  });
+
+  it("asks money play's questions with the game's Jacoby rule and beavers, a match's without", () => {
+    const rules = { variant: Variant.BACKGAMMON, cube: CubeMode.CUBE, jacoby: true, beavers: true };
+    const money = backgammonGame({ ruleSet: { ...rules, matchLength: 0 } });
+    expect(gameContext(money, 0)).toMatchObject({ jacoby: true, beavers: true });
+    const plain = backgammonGame({ ruleSet: { variant: Variant.BACKGAMMON, matchLength: 0, cube: CubeMode.CUBE } });
+    expect(gameContext(plain, 0)).toMatchObject({ jacoby: false, beavers: false });
+    const match = backgammonGame({ ruleSet: { ...rules, matchLength: 5 } });
+    expect(gameContext(match, 0)).toMatchObject({ jacoby: false, beavers: false });
   });
 
   it("keeps money play's scores out of the context", () => {

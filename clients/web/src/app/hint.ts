@@ -39,7 +39,8 @@ export function noHintReason(game: Game, mySeat: Seat | null): string | null {
   return null;
 }
 
-/** The match or money game from the seat on turn's side, the cube as it stands. */
+/** The match or money game from the seat on turn's side, the cube as it stands, and money play's
+ * Jacoby rule and beavers where the game has them (the evaluator asks every question of that game). */
 export function gameContext(game: Game, plies: Plies): MessageInitShape<typeof GameContextSchema> {
   const onRoll = game.turn === Seat.SEAT_1 ? Seat.SEAT_1 : Seat.SEAT_0;
   const matchLength = game.ruleSet?.matchLength ?? 0;
@@ -52,6 +53,8 @@ export function gameContext(game: Game, plies: Plies): MessageInitShape<typeof G
     crawford: game.crawford,
     cubeValue: game.cubeValue || 1,
     cubeOwner: owner,
+    jacoby: matchLength === 0 && (game.ruleSet?.jacoby ?? false),
+    beavers: matchLength === 0 && (game.ruleSet?.beavers ?? false),
     plies,
   };
 }
