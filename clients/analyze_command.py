@@ -106,6 +106,7 @@ def report(name: str, analysis: MatchAnalysis) -> dict[str, Any]:
                 "played": decision.played,
                 "best": decision.best,
                 "loss": decision.loss,
+                "equity": decision.equity,
                 "luck": decision.luck,
             }
             for decision in analysis.decisions

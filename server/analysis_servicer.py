@@ -165,6 +165,7 @@ def _decision_message(decision: review.Decision, names: tuple[str, str]) -> pb.A
         played=decision.played,
         best=decision.best,
         loss=decision.loss,
+        equity=decision.equity,
         luck=decision.luck,
     )
 

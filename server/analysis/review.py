@@ -100,6 +100,7 @@ class Decision:
     played: str
     best: str
     loss: float  # in EMG, never negative
+    equity: float  # the decider's cubeful equity after the decision as made, in EMG
     luck: float = 0.0
 
 
@@ -197,6 +198,7 @@ def reviewed(point: DecisionPoint, answer: object) -> list[Decision]:
                 point.plays[point.played].notation(),
                 point.plays[best].notation(),
                 max(0.0, equities[best] - equities[point.played]),
+                equities[point.played],
                 luck,
             )
         ]
@@ -234,19 +236,25 @@ def _cube_decisions(point: CubePoint, decision: CubeDecision) -> list[Decision]:
         best = "Too good" if decision.double_pass < decision.no_double else "No double"
     if point.action == "no double":
         close = optimal - min(decision.double_take, 1.0) < CLOSE_CUBE
-        return [_cube(point, point.side, close, "No double", best, optimal - decision.no_double)]
-    decisions = [_cube(point, point.side, True, "Double", best, optimal - doubled)]
+        return [_cube(point, point.side, close, "No double", best, optimal, decision.no_double)]
+    decisions = [_cube(point, point.side, True, "Double", best, optimal, doubled)]
     if point.answer is not None:
-        # The doubled side loses what the doubler gains by its answer over the other one.
-        taking_costs = decision.double_take - decision.double_pass
-        best_answer = "Take" if taking_costs <= 0 else "Pass"
-        loss = taking_costs if point.answer == "take" else -taking_costs
-        decisions.append(_cube(point, other(point.side), True, point.answer.capitalize(), best_answer, loss))
+        # The doubled side's equity is the doubler's after its answer, negated.
+        answered = decision.double_take if point.answer == "take" else decision.double_pass
+        best_answer = "Take" if decision.double_take <= decision.double_pass else "Pass"
+        answer = _cube(
+            point, other(point.side), True, point.answer.capitalize(), best_answer, -doubled, -answered
+        )
+        decisions.append(answer)
     return decisions
 
 
-def _cube(point: CubePoint, side: Side, counted: bool, played: str, best: str, loss: float) -> Decision:
-    return Decision(point.game, point.move, side, "cube", counted, (), played, best, max(0.0, loss))
+def _cube(
+    point: CubePoint, side: Side, counted: bool, played: str, best: str, best_equity: float, equity: float
+) -> Decision:
+    """A cube decision of ``side`` whose action taken leaves it ``equity`` against the best's."""
+    loss = max(0.0, best_equity - equity)
+    return Decision(point.game, point.move, side, "cube", counted, (), played, best, loss, equity)
 
 
 def _cube_point(state: MatchState, plies: int, move: int, action: CubeAction) -> CubePoint:

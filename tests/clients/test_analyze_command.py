@@ -23,7 +23,19 @@ PLAYER_KEYS = [
     "pr",
     "luck_rate",
 ]
-DECISION_KEYS = ["game", "move", "player", "kind", "unforced", "dice", "played", "best", "loss", "luck"]
+DECISION_KEYS = [
+    "game",
+    "move",
+    "player",
+    "kind",
+    "unforced",
+    "dice",
+    "played",
+    "best",
+    "loss",
+    "equity",
+    "luck",
+]
 
 
 def test_json_is_one_object_a_file_in_the_shape_scripts_read(

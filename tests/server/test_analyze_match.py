@@ -26,6 +26,7 @@ from tavli.server.quotas import QuotaLimits
 from tavli.v1 import (
     analysis_service_pb2 as pb,
     analysis_service_pb2_grpc,
+    board_pb2,
     games_service_pb2,
     games_service_pb2_grpc,
     match_record_pb2,
@@ -88,8 +89,10 @@ def assert_same_review(ours: list[pb.AnalyzeMatchResponse], theirs: list[pb.Anal
     gnubg caches what it evaluated, and an equity found again in another evaluator process, after
     other questions, may differ in its last float bits (by about a millionth)."""
     for one, other in zip(decisions_of(ours), decisions_of(theirs), strict=True):
-        assert (one.loss, one.luck) == pytest.approx((other.loss, other.luck), abs=1e-5)
-        one.loss, one.luck = other.loss, other.luck
+        assert (one.loss, one.equity, one.luck) == pytest.approx(
+            (other.loss, other.equity, other.luck), abs=1e-5
+        )
+        one.loss, one.equity, one.luck = other.loss, other.equity, other.luck
         assert one == other
 
 
@@ -129,6 +132,41 @@ def test_every_roll_played_is_a_decision_of_its_player_named_as_in_the_record(
         assert len(decision.dice) == 2 and decision.dice[0] >= decision.dice[1]
         assert decision.loss == 0 or decision.played != decision.best
     assert any(decision.loss > 0.05 for decision in chequer), "a noisy match has errors to find"
+
+
+def test_a_plays_equity_is_the_one_list_ranked_plays_gives_for_its_position(
+    analysis: analysis_service_pb2_grpc.AnalysisServiceStub, reviewed: list[pb.AnalyzeMatchResponse]
+) -> None:
+    opening = decisions_of(reviewed)[0]
+    assert (opening.kind, opening.player, list(opening.dice), opening.played) == (
+        pb.DECISION_KIND_CHEQUER,
+        "Right",
+        [6, 4],
+        "8/2 6/2",
+    )
+    ranked = analysis.ListRankedPlays(
+        pb.ListRankedPlaysRequest(
+            variant=board_pb2.VARIANT_BACKGAMMON,
+            position=board_pb2.Position(position_id="4HPwATDgc/ABMA"),
+            dice=[6, 4],
+            context=pb.GameContext(match_length=3, cube_value=1, plies=0),
+        ),
+        timeout=RPC_TIMEOUT,
+    )
+    (played,) = (play for play in ranked.plays if play.play.notation == opening.played)
+    assert (opening.equity, opening.loss) == pytest.approx((played.equity, played.loss), abs=1e-5)
+    assert opening.loss > 0 and opening.best == ranked.plays[0].play.notation
+
+
+def test_every_decision_has_an_equity_and_a_taken_double_the_takers_negated(
+    reviewed: list[pb.AnalyzeMatchResponse],
+) -> None:
+    decisions = decisions_of(reviewed)
+    assert all(-3 <= decision.equity <= 3 for decision in decisions)
+    assert len({round(decision.equity, 6) for decision in decisions}) > len(decisions) // 2
+    double, take = (decision for decision in decisions if decision.played in ("Double", "Take"))
+    if take.best == "Take":  # the doubler then has the equity the taker gives up
+        assert double.equity == pytest.approx(-take.equity)
 
 
 def test_the_double_and_the_take_are_the_cube_decisions_of_their_sides(

@@ -18,7 +18,7 @@ RECORD = Path(__file__).parent.parent / "data" / "mat" / "noisy_gnubg_3_point.ma
 def _decision(
     side: int, kind: review.DecisionKind, counted: bool, loss: float, luck: float = 0.0
 ) -> review.Decision:
-    return review.Decision(1, 1, side, kind, counted, (), "", "", loss, luck)  # type: ignore[arg-type]
+    return review.Decision(1, 1, side, kind, counted, (), "", "", loss, -loss, luck)  # type: ignore[arg-type]
 
 
 def test_every_roll_played_is_a_chequer_point_and_every_double_a_cube_point() -> None:
@@ -92,24 +92,45 @@ CUBE = review.CubePoint(1, 5, 0, ((0,) * 25, (0,) * 25), review.Context(), "doub
 @pytest.mark.parametrize(
     ("decision", "double", "answer"),
     [
-        # double/take is right: no error either side
-        (CubeDecision(0.5, 0.6, 1.0, "Double", "take", 0.4), ("Double", 0.0), ("Take", 0.0)),
+        # double/take is right: no error either side; the doubler has double/take's equity
+        (CubeDecision(0.5, 0.6, 1.0, "Double", "take", 0.4), ("Double", 0.0, 0.6), ("Take", 0.0, -0.6)),
         # no double was right: the double loses 0.1; the take was right
-        (CubeDecision(0.5, 0.4, 1.0, "No double", "take", 0.3), ("No double", 0.1), ("Take", 0.0)),
+        (CubeDecision(0.5, 0.4, 1.0, "No double", "take", 0.3), ("No double", 0.1, 0.4), ("Take", 0.0, -0.4)),
         # double/pass: the take loses what the doubler gains by it, 1.2 - 1.0
-        (CubeDecision(0.9, 1.2, 1.0, "Double", "pass", 0.8), ("Double", 0.0), ("Pass", 0.2)),
+        (CubeDecision(0.9, 1.2, 1.0, "Double", "pass", 0.8), ("Double", 0.0, 1.0), ("Pass", 0.2, -1.2)),
         # too good: doubling cashes 1.0 against 1.4 played on
-        (CubeDecision(1.4, 1.6, 1.0, "Too good to double", "pass", 1.2), ("Too good", 0.4), ("Pass", 0.6)),
+        (
+            CubeDecision(1.4, 1.6, 1.0, "Too good to double", "pass", 1.2),
+            ("Too good", 0.4, 1.0),
+            ("Pass", 0.6, -1.6),
+        ),
     ],
 )
 def test_a_double_and_its_take_are_judged_from_one_cube_decision(
-    decision: CubeDecision, double: tuple[str, float], answer: tuple[str, float]
+    decision: CubeDecision, double: tuple[str, float, float], answer: tuple[str, float, float]
 ) -> None:
     doubled, taken = review.reviewed(CUBE, decision)
     assert (doubled.side, doubled.played, doubled.best, doubled.counted) == (0, "Double", double[0], True)
-    assert doubled.loss == pytest.approx(double[1])
+    assert (doubled.loss, doubled.equity) == pytest.approx(double[1:])
     assert (taken.side, taken.played, taken.best, taken.counted) == (1, "Take", answer[0], True)
-    assert taken.loss == pytest.approx(answer[1])
+    assert (taken.loss, taken.equity) == pytest.approx(answer[1:])
+
+
+def test_not_doubling_has_the_equity_of_playing_on() -> None:
+    chance = review.CubePoint(1, 5, 0, CUBE.board, review.Context(), "no double")
+    (held,) = review.reviewed(chance, CubeDecision(0.40, 0.45, 1.0, "Double", "take", 0.3))
+    assert (held.equity, held.loss) == pytest.approx((0.40, 0.05))
+
+
+def test_a_chequer_play_has_the_played_plays_equity_and_loses_against_the_best() -> None:
+    match = import_mat(RECORD.read_text())
+    points = review.decision_points(match.rules, match.events, plies=0)
+    point = next(p for p in points if isinstance(p, review.ChequerPoint) and 0 < p.played < len(p.plays) - 1)
+    equities = [0.1 * index - 0.05 for index in range(len(point.plays))]
+    (decision,) = review.reviewed(point, (equities, 0.02))
+    assert decision.equity == pytest.approx(equities[point.played])
+    assert decision.loss == pytest.approx(max(equities) - equities[point.played])
+    assert decision.best == point.plays[-1].notation() and decision.luck == 0.02
 
 
 def test_a_chance_to_double_counts_only_when_close() -> None:

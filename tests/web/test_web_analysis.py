@@ -15,6 +15,8 @@ The DOM contract these tests read: `hint` (hidden where the table offers none) w
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Browser, Page, expect
 
 from tavli.clients.client import Seat, TavliClient
@@ -171,6 +173,14 @@ def test_the_review_shows_the_statistics_analyze_match_gives_for_the_game(
     assert shown["pr"] == [f"{player.pr:.1f}" for player in analysis.players]
     assert shown["rating"] == [player.rating for player in analysis.players]
     assert by(page, "review-decision").count() == len(analysis.decisions)
+    dots = by(page, "review-graph").locator("circle.review-equity-point")
+    assert dots.count() == len(analysis.decisions)
+    assert [dot.get_attribute("data-index") for dot in dots.all()] == [
+        str(index) for index in range(len(analysis.decisions))
+    ]
+    expect(by(page, "review-graph").locator("svg")).to_have_attribute(
+        "aria-label", re.compile("^Equity and error graph")
+    )
     marks = [
         button.get_attribute("data-mark") for button in by(page, "review-decision").locator("button").all()
     ]

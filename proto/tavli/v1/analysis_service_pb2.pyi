@@ -180,7 +180,7 @@ class AnalysisProgress(_message.Message):
     def __init__(self, analyzed: _Optional[int] = ..., total: _Optional[int] = ...) -> None: ...
 
 class AnalyzedDecision(_message.Message):
-    __slots__ = ("game", "move", "player", "side", "kind", "unforced", "dice", "played", "best", "loss", "luck")
+    __slots__ = ("game", "move", "player", "side", "kind", "unforced", "dice", "played", "best", "loss", "luck", "equity")
     GAME_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
     PLAYER_FIELD_NUMBER: _ClassVar[int]
@@ -192,6 +192,7 @@ class AnalyzedDecision(_message.Message):
     BEST_FIELD_NUMBER: _ClassVar[int]
     LOSS_FIELD_NUMBER: _ClassVar[int]
     LUCK_FIELD_NUMBER: _ClassVar[int]
+    EQUITY_FIELD_NUMBER: _ClassVar[int]
     game: int
     move: int
     player: str
@@ -203,7 +204,8 @@ class AnalyzedDecision(_message.Message):
     best: str
     loss: float
     luck: float
-    def __init__(self, game: _Optional[int] = ..., move: _Optional[int] = ..., player: _Optional[str] = ..., side: _Optional[int] = ..., kind: _Optional[_Union[DecisionKind, str]] = ..., unforced: _Optional[bool] = ..., dice: _Optional[_Iterable[int]] = ..., played: _Optional[str] = ..., best: _Optional[str] = ..., loss: _Optional[float] = ..., luck: _Optional[float] = ...) -> None: ...
+    equity: float
+    def __init__(self, game: _Optional[int] = ..., move: _Optional[int] = ..., player: _Optional[str] = ..., side: _Optional[int] = ..., kind: _Optional[_Union[DecisionKind, str]] = ..., unforced: _Optional[bool] = ..., dice: _Optional[_Iterable[int]] = ..., played: _Optional[str] = ..., best: _Optional[str] = ..., loss: _Optional[float] = ..., luck: _Optional[float] = ..., equity: _Optional[float] = ...) -> None: ...
 
 class PlayerStatistics(_message.Message):
     __slots__ = ("name", "moves", "unforced_moves", "cube_decisions", "chequer_error_rate", "cube_error_rate", "error_rate", "snowie_error_rate", "pr", "luck_rate", "rating", "chequer_error", "cube_error", "luck")

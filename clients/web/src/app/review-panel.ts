@@ -1,6 +1,6 @@
 // The post-game review beside the move list: once a game of the match has ended (while the match
 // goes on, only at a table that offers hints), AnalyzeMatch of the stored game is asked at the
-// look-ahead chosen and its progress shown; then both players' statistics, an error graph over
+// look-ahead chosen and its progress shown; then both players' statistics, an equity and error graph over
 // the decisions, and every decision with its mark. Choosing a decision shows on the board the
 // position it was made on with the play made, or GNU Backgammon's best, drawn as arrows, in turn.
 // What the stream holds and how it reads are review.ts's.
@@ -25,6 +25,7 @@ import {
   errorMark,
   foldReview,
   graphPoints,
+  type GraphPoint,
   type Review,
 } from "./review";
 
@@ -42,6 +43,10 @@ const GRAPH_WIDTH = 320;
 const GRAPH_HEIGHT = 140;
 /** The loss a bar of full height stands for (EMG); a larger one is drawn at full height. */
 const GRAPH_TOP = 0.3;
+/** The equity panel above the error bars, and the room for its scale's numbers on the left. */
+const EQUITY_HEIGHT = 100;
+const EQUITY_GAP = 12;
+const SCALE_ROOM = 22;
 
 export class ReviewPanel {
   readonly element: HTMLElement;
@@ -159,13 +164,17 @@ export class ReviewPanel {
     this.list.replaceChildren(...this.decisionEntries());
   }
 
-  /** The error graph: a bar per decision, the first player's upwards and the second's downwards
-   *  (the side told by direction, not colour), the marks' thresholds as dashed lines. */
+  /** The equity and error graph: above, the equity after each decision from the first player's
+   *  side as a line with a dot per decision; below, a bar per decision's loss, the first player's
+   *  upwards and the second's downwards (the side told by direction, not colour), the marks'
+   *  thresholds as dashed lines. */
   private graphMarkup(names: string[]): HTMLElement {
     const points = graphPoints(this.review.decisions);
+    const first = names[0] ?? "first player";
+    const second = names[1] ?? "second player";
+    const width = GRAPH_WIDTH / Math.max(points.length, 1);
     const middle = GRAPH_HEIGHT / 2;
     const scale = (loss: number) => (Math.min(loss, GRAPH_TOP) / GRAPH_TOP) * (middle - 4);
-    const width = GRAPH_WIDTH / Math.max(points.length, 1);
     const bars = points
       .filter((p) => p.loss > 0)
       .map((p) => {
@@ -178,16 +187,28 @@ export class ReviewPanel {
       (y) => `<line class="review-threshold" x1="0" x2="${GRAPH_WIDTH}" y1="${y.toFixed(2)}" y2="${y.toFixed(2)}"/>`,
     );
     const totals = points.at(-1)?.total ?? [0, 0];
-    const words = `Error graph over ${points.length} decisions: ${names[0] ?? "first player"} above the line (whole error ${totals[0].toFixed(3)}), ${names[1] ?? "second player"} below it (${totals[1].toFixed(3)}).`;
+    const words =
+      `Equity and error graph over ${points.length} decisions. Above: the equity after each decision, from ${first}'s side. ` +
+      `Below: each decision's loss, ${first}'s above the line (whole error ${totals[0].toFixed(3)}), ${second}'s below it (${totals[1].toFixed(3)}).`;
     const figure = h("figure", { class: "review-figure" });
     figure.innerHTML =
-      `<svg viewBox="0 0 ${GRAPH_WIDTH} ${GRAPH_HEIGHT}" role="img" aria-label="${words.replace(/"/g, "&quot;")}">` +
+      `<svg viewBox="${-SCALE_ROOM} 0 ${GRAPH_WIDTH + SCALE_ROOM} ${EQUITY_HEIGHT + EQUITY_GAP + GRAPH_HEIGHT}" role="img" aria-label="${words.replace(/"/g, "&quot;")}">` +
+      equityPanel(points, width) +
+      `<g transform="translate(0 ${EQUITY_HEIGHT + EQUITY_GAP})">` +
       `<rect class="review-graph-frame" x="0" y="0" width="${GRAPH_WIDTH}" height="${GRAPH_HEIGHT}"/>` +
       thresholds.join("") +
       `<line class="review-axis" x1="0" x2="${GRAPH_WIDTH}" y1="${middle}" y2="${middle}"/>` +
       bars.join("") +
-      `</svg>`;
-    figure.append(h("figcaption", { class: "note" }, `Each decision's loss in equity: ${names[0] ?? ""} above, ${names[1] ?? ""} below; dashed lines at ${ERROR_MARKS.map((level) => level.least.toFixed(2)).reverse().join(", ")}.`));
+      `<text class="review-graph-label" x="3" y="10">Errors</text>` +
+      `</g></svg>`;
+    figure.append(
+      h(
+        "figcaption",
+        { class: "note" },
+        `Above: the equity (EMG) after each decision, from ${first}'s side, a dot per decision. ` +
+          `Below: each decision's loss in equity, ${first}'s above, ${second}'s below; dashed lines at ${ERROR_MARKS.map((level) => level.least.toFixed(2)).reverse().join(", ")}.`,
+      ),
+    );
     figure.querySelector("svg")?.addEventListener("click", (event) => {
       const index = (event.target as Element | null)?.getAttribute("data-index");
       if (index !== null && index !== undefined) void this.choose(Number(index));
@@ -279,4 +300,26 @@ export class ReviewPanel {
     this.detail.replaceChildren();
     this.options.showBoard(null);
   }
+}
+
+/** The equity panel: a line through a dot per decision, its scale the whole equities (at least
+ *  1 each way, so a larger one is never cut off), marked on the left. */
+function equityPanel(points: GraphPoint[], width: number): string {
+  const top = Math.max(1, Math.ceil(Math.max(0, ...points.map((p) => Math.abs(p.equity)))));
+  const middle = EQUITY_HEIGHT / 2;
+  const y = (equity: number) => (middle - (equity / top) * (middle - 4)).toFixed(2);
+  const x = (index: number) => ((index + 0.5) * width).toFixed(2);
+  const dots = points.map((p) => `<circle class="review-equity-point" data-index="${p.index}" cx="${x(p.index)}" cy="${y(p.equity)}" r="2"/>`);
+  const line = points.map((p) => `${x(p.index)},${y(p.equity)}`).join(" ");
+  const scale = [top, 0, -top].map(
+    (equity) => `<text class="review-graph-scale" x="-3" y="${y(equity)}">${equity > 0 ? "+" : equity < 0 ? "−" : ""}${Math.abs(equity)}</text>`,
+  );
+  return (
+    `<rect class="review-graph-frame" x="0" y="0" width="${GRAPH_WIDTH}" height="${EQUITY_HEIGHT}"/>` +
+    `<line class="review-axis" x1="0" x2="${GRAPH_WIDTH}" y1="${middle}" y2="${middle}"/>` +
+    scale.join("") +
+    (points.length ? `<polyline class="review-equity-line" points="${line}"/>` : "") +
+    dots.join("") +
+    `<text class="review-graph-label" x="3" y="10">Equity</text>`
+  );
 }

@@ -50,6 +50,11 @@ describe("the review folded from the stream", () => {
     expect(points[2].total[1]).toBeCloseTo(0.05);
   });
 
+  it("draws each decision's equity from the first player's side, the second's negated", () => {
+    const points = graphPoints([decision({ equity: 0.25 }), decision({ side: 1, equity: 0.4 }), decision({ side: 1, equity: -1.5 })]);
+    expect(points.map((p) => p.equity)).toEqual([0.25, -0.4, 1.5]);
+  });
+
   it("shows each statistic of a player", () => {
     const values = Object.fromEntries(
       STATISTIC_ROWS.map((row) => [row.key, row.value(create(PlayerStatisticsSchema, { unforcedMoves: 12, pr: 4.26, luckRate: 3.1, rating: "Expert" }))]),

@@ -84,13 +84,14 @@ export const STATISTIC_ROWS: StatisticRow[] = [
   { key: "rating", label: "GNU Backgammon's rating", value: (p) => p.rating },
 ];
 
-/** A bar of the error graph: each decision in order, its side (0 or 1) and its loss; and each
- *  side's whole error so far after it. */
+/** A decision on the graph, in order: its side (0 or 1), its loss, each side's whole error so far
+ *  after it, and the equity after it from the first player's side (the second's negated). */
 export interface GraphPoint {
   index: number;
   side: number;
   loss: number;
   total: [number, number];
+  equity: number;
 }
 
 export function graphPoints(decisions: readonly AnalyzedDecision[]): GraphPoint[] {
@@ -98,7 +99,8 @@ export function graphPoints(decisions: readonly AnalyzedDecision[]): GraphPoint[
   return decisions.map((decision, index) => {
     const side = decision.side === 1 ? 1 : 0;
     total[side] += decision.loss;
-    return { index, side, loss: decision.loss, total: [total[0], total[1]] };
+    const equity = side === 0 ? decision.equity : -decision.equity;
+    return { index, side, loss: decision.loss, total: [total[0], total[1]], equity };
   });
 }
 
