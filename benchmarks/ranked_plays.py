@@ -26,9 +26,7 @@ import grpc
 
 from tavli.engine import BACKGAMMON, Position
 from tavli.server.analysis.questions import board_of
-from tavli.v1 import analysis_service_pb2 as pb
-from tavli.v1 import analysis_service_pb2_grpc
-from tavli.v1 import board_pb2
+from tavli.v1 import analysis_service_pb2 as pb, analysis_service_pb2_grpc, board_pb2
 from tests.games import positions_from_games
 from tests.server_play import running_server
 
