@@ -268,7 +268,7 @@ class TavliClient {
 
   /** Calls a unary method; resolves with the response or rejects with a TavliError. */
   call(service, method, request) {
-    const stub = { games: this.games, rules: this.rules, ladder: this.ladder }[service];
+    const stub = { games: this.games, rules: this.rules, analysis: this.analysis, ladder: this.ladder }[service];
     return new Promise((resolve, reject) => {
       stub[method](request, { deadline: Date.now() + this.timeoutMs }, (error, response) => {
         if (error) reject(TavliError.fromServiceError(error));
@@ -334,6 +334,28 @@ class TavliClient {
    */
   streamSeat(name, token, { resume = false } = {}) {
     return SeatStream.open(this, name, token, { resume });
+  }
+
+  /**
+   * GNU Backgammon's ranking of a roll's legal plays (AnalysisService.ListRankedPlays), best
+   * first: [{ play, equity, loss }]. position: a Position ID or a Position object, from the side
+   * on roll; context: the match or money game ({ matchLength, playerScore, opponentScore,
+   * crawford, cubeValue, cubeOwner, jacoby, beavers, plies }; money play, a centred cube and 0
+   * plies where left out). Rejects with a TavliError (NO_EVALUATOR, INVALID_ARGUMENT, ...).
+   */
+  async rankedPlays(variant, position, dice, context = {}) {
+    const request = { variant: VARIANTS[variant] || variant, position: positionOf(position), dice, context };
+    return (await this.call('analysis', 'listRankedPlays', request)).plays;
+  }
+
+  /**
+   * GNU Backgammon's cube decision for the side on roll (AnalysisService.GetCubeDecision):
+   * { noDoubleEquity, doubleTakeEquity, doublePassEquity, action, response, cubelessEquity }.
+   * position and context as for rankedPlays.
+   */
+  cubeDecision(variant, position, context = {}) {
+    const request = { variant: VARIANTS[variant] || variant, position: positionOf(position), context };
+    return this.call('analysis', 'getCubeDecision', request);
   }
 
   /**

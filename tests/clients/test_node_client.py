@@ -22,6 +22,7 @@ import pytest
 from tavli.clients import bots
 from tavli.clients.client import Seat, TavliClient
 from tavli.clients.seat_driver import play_seat
+from tavli.engine import LONG_NARDI
 from tavli.server.app import Running, ServerConfig, create_server
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2, games_service_pb2_grpc
 
@@ -358,3 +359,39 @@ def test_node_client_analyses_a_match(server: Running) -> None:
     assert [player["name"] for player in analysed["players"]] == ["Left", "Right"]
     assert all(player["unforcedMoves"] > 0 and player["rating"] for player in analysed["players"])
     assert refused == "UNREADABLE_MATCH_RECORD"
+
+
+RANKED = """
+const { TavliClient } = require('./tavli');
+const tavli = TavliClient.connect(process.argv[1]);
+(async () => {
+  const plays = await tavli.rankedPlays('backgammon', process.argv[2], [3, 1], { plies: 0 });
+  const cube = await tavli.cubeDecision('backgammon', process.argv[2], { matchLength: 5, plies: 0 });
+  const refused = await tavli.rankedPlays('long-nardi', process.argv[3], [3, 1]).catch((error) => error);
+  console.log(JSON.stringify({ plays, cube, refused: refused.reason }));
+  tavli.close();
+})();
+"""
+
+
+def test_node_client_asks_for_ranked_plays_and_a_cube_decision(server: Running) -> None:
+    opening = "4HPwATDgc/ABMA"
+    with TavliClient.connect(f"127.0.0.1:{server.port}") as client:
+        expected = client.ranked_plays("backgammon", opening, (3, 1))
+    nardi = LONG_NARDI.start_position().position_id()
+    completed = subprocess.run(
+        [node_executable(), "-e", RANKED, f"127.0.0.1:{server.port}", opening, nardi],
+        cwd=NODE_CLIENT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=NODE_TIMEOUT,
+    )
+    assert completed.returncode == 0, completed.stderr
+    answer = json.loads(completed.stdout)
+    assert [(play["play"]["notation"], round(play["equity"], 6)) for play in answer["plays"]] == [
+        (play.play.notation, round(play.equity, 6)) for play in expected
+    ]
+    assert answer["plays"][0]["play"]["notation"] == "8/5 6/5"  # the books' opening 3-1
+    assert answer["cube"]["action"] == "CUBE_ACTION_NO_DOUBLE"  # the opening position: no double
+    assert answer["refused"] == "NO_EVALUATOR"
