@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tavli.clients.serve_command import DEFAULT_DB
+
 PROGRAM = "tavli accounts"
 
 
@@ -34,7 +36,7 @@ def add_parser(commands: Any) -> None:
     for action in (create, listing, revoke, key):
         action.add_argument(
             "--db",
-            default="tavli.sqlite3",
+            default=DEFAULT_DB,
             help="the server's database: its SQLite file or postgresql:// URL, as `tavli serve --db`"
             " (default: %(default)s)",
         )

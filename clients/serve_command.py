@@ -41,6 +41,9 @@ _QUOTA_FLAGS = (
 )
 
 
+DEFAULT_DB = "tavli.sqlite3"  # the games' SQLite file, beside where the server starts
+
+
 def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "serve",
@@ -58,7 +61,7 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument(
         "--db",
-        default="tavli.sqlite3",
+        default=DEFAULT_DB,
         help="SQLite file for games, a postgresql://user@host:port/dbname URL (replicas share it),"
         " or ':memory:' to keep none (default: %(default)s)",
     )
