@@ -108,9 +108,9 @@ async def _make_games(count: int, turns: int) -> tuple[Any, float]:
 def clear_bounded_caches() -> None:
     from tavli.engine.position import _side_bits
     from tavli.engine.variant import _checked_legal_plays
-    from tavli.server.convert import _steps_fields
+    from tavli.engine.wire import _play_around_position
 
-    for cache in (_checked_legal_plays, _steps_fields, _side_bits):
+    for cache in (_checked_legal_plays, _play_around_position, _side_bits):
         cache.cache_clear()
 
 

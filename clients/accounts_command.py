@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
-from tavli.clients.serve_command import DEFAULT_DB
+from tavli.clients.serve_command import add_database_arguments, database
 
 PROGRAM = "tavli accounts"
 
@@ -34,17 +33,7 @@ def add_parser(commands: Any) -> None:
     key = actions.add_parser("key", help="make another API key for an account and print it")
     key.add_argument("handle", metavar="HANDLE")
     for action in (create, listing, revoke, key):
-        action.add_argument(
-            "--db",
-            default=DEFAULT_DB,
-            help="the server's database: its SQLite file or postgresql:// URL, as `tavli serve --db`"
-            " (default: %(default)s)",
-        )
-        action.add_argument(
-            "--key-file",
-            type=Path,
-            help="the server key, as `tavli serve --key-file` (needed with PostgreSQL)",
-        )
+        add_database_arguments(action)
     parser.set_defaults(run=run)
 
 
@@ -54,10 +43,10 @@ def run(arguments: argparse.Namespace) -> int:
     from tavli.server.errors import ServiceError
     from tavli.server.startup import StartupError
 
-    if arguments.db == ":memory:":
+    db = database(arguments.db)
+    if db is None:
         print(f"{PROGRAM}: accounts are kept in a database: name its --db", file=sys.stderr)
         return 2
-    db = arguments.db if arguments.db.startswith(("postgresql://", "postgres://")) else Path(arguments.db)
     try:
         store, server_key = open_store(db, arguments.key_file)
     except StartupError as error:

@@ -44,6 +44,35 @@ _QUOTA_FLAGS = (
 DEFAULT_DB = "tavli.sqlite3"  # the games' SQLite file, beside where the server starts
 
 
+def add_database_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--db`` and ``--key-file``: the games' database and the server key, as ``tavli serve`` and
+    ``tavli accounts`` (which works on the database a server uses) both take them."""
+    parser.add_argument(
+        "--db",
+        default=DEFAULT_DB,
+        help="SQLite file for games, a postgresql://user@host:port/dbname URL (replicas share it),"
+        " or ':memory:' to keep none (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--key-file",
+        type=Path,
+        help="the server key that seat tokens are derived from, made on first use; every server sharing"
+        " the games shares it (default: the SQLite file's name with .key; needed with PostgreSQL)",
+    )
+
+
+def database(db: str) -> Path | str | None:
+    """What ``--db`` names: nothing (memory), a PostgreSQL URL, or a SQLite file."""
+    if db == ":memory:":
+        return None
+    return db if is_postgres_url(db) else Path(db)
+
+
+def is_postgres_url(db: str) -> bool:
+    """Whether ``--db`` names a PostgreSQL database rather than a SQLite file."""
+    return db.startswith(("postgresql://", "postgres://"))
+
+
 def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "serve",
@@ -59,18 +88,7 @@ def add_parser(commands: Any) -> None:
         default=50051,
         help="port to listen on, 0 to pick a free one (default: %(default)s)",
     )
-    parser.add_argument(
-        "--db",
-        default=DEFAULT_DB,
-        help="SQLite file for games, a postgresql://user@host:port/dbname URL (replicas share it),"
-        " or ':memory:' to keep none (default: %(default)s)",
-    )
-    parser.add_argument(
-        "--key-file",
-        type=Path,
-        help="the server key that seat tokens are derived from, made on first use; every server sharing"
-        " the games shares it (default: the SQLite file's name with .key; needed with PostgreSQL)",
-    )
+    add_database_arguments(parser)
     parser.add_argument("--tls-cert", type=Path, help="PEM certificate chain, to serve TLS (with --tls-key)")
     parser.add_argument("--tls-key", type=Path, help="PEM private key of --tls-cert")
     parser.add_argument(
@@ -300,7 +318,7 @@ def run(arguments: argparse.Namespace) -> int:
     if arguments.workers > 1 and (arguments.port == 0 or arguments.db == ":memory:"):
         print("tavli serve: --workers needs a fixed --port and a --db the workers share", file=sys.stderr)
         return 2
-    if _is_postgres_url(arguments.db) and arguments.key_file is None:
+    if is_postgres_url(arguments.db) and arguments.key_file is None:
         print(
             "tavli serve: a PostgreSQL --db needs --key-file, the server key every replica shares"
             " (copy the one file to every machine)",
@@ -312,7 +330,7 @@ def run(arguments: argparse.Namespace) -> int:
         config = ServerConfig(
             host=arguments.host,
             port=arguments.port,
-            db=_database(arguments.db),
+            db=database(arguments.db),
             key_file=arguments.key_file,
             tls_cert=arguments.tls_cert,
             tls_key=arguments.tls_key,
@@ -368,17 +386,6 @@ def _check_can_start(config: ServerConfig) -> None:
         check_database(config.db)
     if config.tls_cert and config.tls_key:
         check_tls_files(config.tls_cert, config.tls_key)
-
-
-def _is_postgres_url(db: str) -> bool:
-    return db.startswith(("postgresql://", "postgres://"))
-
-
-def _database(db: str) -> Path | str | None:
-    """What ``--db`` names: nothing (memory), a PostgreSQL URL, or a SQLite file."""
-    if db == ":memory:":
-        return None
-    return db if _is_postgres_url(db) else Path(db)
 
 
 def _cannot_start(why: str) -> int:

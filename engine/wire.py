@@ -2,7 +2,9 @@
 
 A server lists a position's plays many thousand times a second, and its answer is mostly these
 messages; the compiled core writes them straight from its own data (``CompiledPlays.plays_field``)
-and this module is the readable reference it is held to. The bytes are those protobuf writes for
+and this module is the readable reference it is held to. It is also the one writer of every other
+``Play`` and ``Step`` the server sends (a validation's play, a game's last play, an event's steps),
+with one cache: the fields of a play that its steps alone decide. The bytes are those protobuf writes for
 the same message (tests/server/test_answers.py compares the two): fields in the order of
 their numbers, a field at its default value (0, "", false) left out.
 
@@ -13,7 +15,7 @@ from_point 1, to_point 2, die 3 and hit 4), the Position ID after it (3) and whe
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cache
+from functools import lru_cache
 
 from tavli.engine.play import Step, format_steps
 
@@ -31,28 +33,39 @@ here), looked up rather than built, since a listing writes millions of them."""
 def plays_field(field: int, plays: Iterable[tuple[tuple[Step, ...], str]]) -> bytes:
     """``plays``, each its steps and the Position ID after it, as the repeated ``Play`` field
     number ``field`` of a message: the bytes to join to the message's others."""
-    return b"".join(
-        _length_delimited(field, play_message(steps, position_id)) for steps, position_id in plays
-    )
+    return b"".join(message_field(field, play_message(steps, position_id)) for steps, position_id in plays)
 
 
 def play_message(steps: tuple[Step, ...], position_id: str) -> bytes:
     """The ``Play`` message of the play that makes ``steps`` and leaves ``position_id``."""
-    return b"".join(
-        [
-            _string_field(_NOTATION, format_steps(steps)),
-            *map(_step_field, steps),
-            _string_field(_POSITION_ID, position_id),
-            _varint_field(_HITS, any(step.hit for step in steps)),
-        ]
-    )
+    before, after = _play_around_position(steps)
+    return before + _string_field(_POSITION_ID, position_id) + after
 
 
-@cache
-def _step_field(step: Step) -> bytes:
-    """One ``steps`` field of a ``Play``: written once for each step (there are a few hundred)."""
+def steps_field(field: int, steps: Iterable[Step]) -> bytes:
+    """``steps`` as the repeated ``Step`` field number ``field`` of a message (a ``Play``'s, a
+    ``LastPlay``'s, a ``GameEvent``'s)."""
+    return b"".join(message_field(field, _step_message(step)) for step in steps)
+
+
+def message_field(number: int, content: bytes) -> bytes:
+    """A message field (or a string's or bytes') number ``number`` holding ``content``."""
+    return _varint(number << 3 | _LENGTH_DELIMITED) + _varint(len(content)) + content
+
+
+# About 170 bytes each. Plays of the same roll share their steps across many positions: on positions
+# new to the server, this many answer about three plays in four.
+@lru_cache(maxsize=65536)
+def _play_around_position(steps: tuple[Step, ...]) -> tuple[bytes, bytes]:
+    """The fields of a ``Play`` that depend on its steps alone, those before its Position ID (the
+    notation, the steps) and after it (whether it hits): written once for each play's steps."""
+    before = _string_field(_NOTATION, format_steps(steps)) + steps_field(_STEPS, steps)
+    return before, _varint_field(_HITS, any(step.hit for step in steps))
+
+
+def _step_message(step: Step) -> bytes:
     start, end, die, hit = step
-    step_message = b"".join(
+    return b"".join(
         [
             _varint_field(_FROM_POINT, start),
             _varint_field(_TO_POINT, end),
@@ -60,15 +73,10 @@ def _step_field(step: Step) -> bytes:
             _varint_field(_HIT, hit),
         ]
     )
-    return _length_delimited(_STEPS, step_message)
 
 
 def _string_field(number: int, text: str) -> bytes:
-    return _length_delimited(number, text.encode("ascii")) if text else b""
-
-
-def _length_delimited(number: int, content: bytes) -> bytes:
-    return _varint(number << 3 | _LENGTH_DELIMITED) + _varint(len(content)) + content
+    return message_field(number, text.encode("ascii")) if text else b""
 
 
 def _varint_field(number: int, value: int) -> bytes:

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from google.protobuf.duration_pb2 import Duration
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from tavli.engine import BAR, VARIANTS, GameResult, InvalidDiceError, Play, Position, Step, Variant
+from tavli.engine import BAR, VARIANTS, GameResult, InvalidDiceError, Play, Position, Variant, wire
 from tavli.engine.backgammon import HOME_HIT_AND_RUN_VALUES, START_VALUES, HomeHitAndRun, Start
 from tavli.engine.clock import ClockRules
 from tavli.engine.events import (
@@ -41,7 +40,7 @@ from tavli.engine.fevga import (
     FirstChecker,
 )
 from tavli.engine.game import Action, MatchState, Phase, seats_to_act
-from tavli.engine.play import Dice, check_dice, format_steps
+from tavli.engine.play import Dice, check_dice
 from tavli.engine.position import Pins
 from tavli.engine.rules import DEFAULT_CUBE_LIMIT, TAVLI, MatchVariant, RuleSet
 from tavli.server.errors import BadRequest
@@ -444,36 +443,12 @@ def board_message(position: Position) -> board_pb2.Board:
 
 
 def play_message(play: Play) -> board_pb2.Play:
-    return steps_play_message(play.steps, play.position.position_id())
-
-
-def steps_play_message(steps: tuple[Step, ...], position_id: str) -> board_pb2.Play:
-    """The message of the play that makes ``steps`` and leaves ``position_id``."""
-    message = board_pb2.Play(position_id=position_id)
-    message.MergeFromString(_steps_fields(steps))
-    return message
-
-
-# About 170 bytes each. Plays of the same roll share their steps across many positions: on positions
-# new to the server, this many answer about three plays in four.
-@lru_cache(maxsize=65536)
-def _steps_fields(steps: tuple[Step, ...]) -> bytes:
-    """The serialized fields of a play's message that depend on its steps alone (the notation, the
-    steps, whether it hits), for merging into the message of any play with these steps."""
-    return board_pb2.Play(
-        notation=format_steps(steps), steps=step_messages(steps), hits=any(step.hit for step in steps)
-    ).SerializeToString()
+    return board_pb2.Play.FromString(wire.play_message(play.steps, play.position.position_id()))
 
 
 def moves_of(steps: Sequence[board_pb2.Step]) -> list[tuple[int, int]]:
     """A play given as steps, as the engine's ``check_play`` takes it: each step's start and end."""
     return [(step.from_point, step.to_point) for step in steps]
-
-
-def step_messages(steps: Sequence[Step]) -> list[board_pb2.Step]:
-    return [
-        board_pb2.Step(from_point=start, to_point=end, die=die, hit=hit) for start, end, die, hit in steps
-    ]
 
 
 def rules_message(rules: RuleSet) -> games_pb2.RuleSet:
@@ -612,11 +587,11 @@ def game_message(
                 seat=seat_message(last.side),
                 dice=list(last.dice),
                 notation=last.play.notation(),
-                steps=step_messages(last.play.steps),
                 position_id_before=last.before.position_id(),
                 seat0_board_before=board_message(last.before if last.side == 0 else last.before.swapped()),
             )
         )
+        message.last_play.MergeFromString(wire.steps_field(_LAST_PLAY_STEPS, last.play.steps))
     for finished in state.finished:
         message.finished_games.append(
             games_pb2.FinishedGame(
@@ -630,6 +605,10 @@ def game_message(
             )
         )
     return message
+
+
+_LAST_PLAY_STEPS = games_pb2.LastPlay.DESCRIPTOR.fields_by_name["steps"].number
+_EVENT_STEPS = games_pb2.GameEvent.DESCRIPTOR.fields_by_name["steps"].number
 
 
 def event_message(sequence: int, event: Event) -> games_pb2.GameEvent:
@@ -646,7 +625,7 @@ def event_message(sequence: int, event: Event) -> games_pb2.GameEvent:
         message.dice.extend(event.dice)
     elif isinstance(event, Played):
         message.notation = event.notation
-        message.steps.extend(step_messages(event.steps))
+        message.MergeFromString(wire.steps_field(_EVENT_STEPS, event.steps))
         message.forced = event.forced
     elif isinstance(event, ResignationOffered):
         message.resignation_result = _RESULTS[GameResult(event.level)]

@@ -80,3 +80,18 @@ def test_refusals_are_one_line_and_change_nothing(
     status, out, err = tavli(capsys, "accounts", *arguments, "--db", db)
     assert status == 1 and out == "" and words in err and len(err.splitlines()) == 1
     assert tavli(capsys, "accounts", "list", "--db", db)[1].splitlines() == ["alice\thuman\talice"]
+
+
+def test_accounts_names_the_database_and_the_key_in_serves_own_words(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    def options_help(*command: str) -> str:
+        with pytest.raises(SystemExit):
+            main([*command, "--help"])
+        text = " ".join(capsys.readouterr().out.split())
+        return text[text.index("--db DB ") : text.index("(default: the SQLite file's name with .key;")]
+
+    serve = options_help("serve")
+    assert "postgresql://" in serve and "--key-file KEY_FILE" in serve
+    for action in ("create", "list", "revoke", "key"):
+        assert options_help("accounts", action) == serve

@@ -1,6 +1,6 @@
 """Answers built in bulk (server/answers.py) are the very bytes of the messages built field by field:
-the plays written by the engine (the compiled core's writer and the pure one alike), the batch's
-from pieces kept."""
+the plays written by the engine (the compiled core's writer and the pure one alike), a batch's, and
+every other play and step the server sends."""
 
 from __future__ import annotations
 
@@ -10,11 +10,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from tavli.engine import BACKGAMMON, LONG_NARDI, VARIANTS, LegalPlays, Play, Position, Variant
+from tavli.engine import BACKGAMMON, LONG_NARDI, PLAKOTO, VARIANTS, LegalPlays, Play, Position, Variant
 from tavli.engine.backgammon import START_VALUES
 from tavli.engine.checking import higher_first
+from tavli.engine.events import Played
 from tavli.engine.variants import variant_with
-from tavli.server import answers
+from tavli.server import answers, convert
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb, rules_service_pb2 as pb
 from tests.engine.test_compiled_core import pure, reached_positions
 
@@ -119,14 +120,24 @@ def test_a_batch_answer_keeps_each_request_in_its_place() -> None:
     assert answers.batch_response([]) == pb.BatchValidatePlaysResponse()
 
 
-@pytest.mark.slow
-def test_answers_stay_right_when_the_pieces_kept_overflow(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(answers, "_MOST_PIECES", 8)
-    monkeypatch.setattr(answers, "_PIECES", {})
-    rng = random.Random(6)
-    for position, dice in reached_positions(BACKGAMMON, 300, 6):
-        plays = rng.sample(list(BACKGAMMON.legal_plays(position, dice)), 1) * 3
-        expected = [pb.ValidatePlayResponse(legal=True, play=play_message(play)) for play in plays]
-        assert answers.batch_response(plays) == pb.BatchValidatePlaysResponse(responses=expected)
-        # Past the bound, the older half goes before an answer; an answer's own pieces stay.
-        assert len(answers._PIECES) <= 8 + 1
+def test_a_batch_answers_plakoto_plays_that_pin_with_their_longer_position_ids() -> None:
+    """A Plakoto play that leaves a checker pinned has its pins after a colon in its Position ID."""
+    plays, pinning = [], 0
+    for position, dice in random_positions(PLAKOTO, 600, seed=5):
+        for play in PLAKOTO.legal_plays(position, dice):
+            plays.append(play)
+            pinning += ":" in play.position.position_id()
+    assert pinning > 100
+    expected = [pb.ValidatePlayResponse(legal=True, play=play_message(play)) for play in plays]
+    answer = answers.batch_response(plays)
+    assert answer.SerializeToString() == pb.BatchValidatePlaysResponse(responses=expected).SerializeToString()
+
+
+def test_a_play_and_its_steps_are_written_as_protobuf_writes_them_wherever_they_are_sent() -> None:
+    """The validation's play, a game's last play and an event's steps come from one writer."""
+    rng = random.Random(8)
+    for position, dice in reached_positions(BACKGAMMON, 300, 8):
+        play = rng.choice(list(BACKGAMMON.legal_plays(position, dice)))
+        assert convert.play_message(play).SerializeToString() == play_message(play).SerializeToString()
+        event = convert.event_message(3, Played(side=0, steps=play.steps, notation=play.notation()))
+        assert list(event.steps) == list(play_message(play).steps) and event.notation == play.notation()
