@@ -10,7 +10,8 @@ storage; each event type registers itself by its ``kind``.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
+from functools import cache
 from typing import Any, ClassVar, Literal, TypeAlias
 
 from tavli.engine.errors import TavliError
@@ -43,8 +44,10 @@ class Event:
             EVENT_TYPES[cls.kind] = cls
 
     def to_dict(self) -> dict[str, Any]:
-        """The event as a JSON-ready dict with its ``kind``."""
-        data = asdict(self)
+        """The event as a JSON-ready dict with its ``kind``. An event's fields hold numbers, text
+        and tuples of them, never another dataclass, so they are taken as they are (what
+        :func:`dataclasses.asdict` would copy first, on every action stored)."""
+        data = {name: getattr(self, name) for name in _field_names(type(self))}
         data["kind"] = self.kind
         if data["at"] is None:
             del data["at"]
@@ -189,6 +192,11 @@ class SeedRevealed(Event):
     kind: ClassVar[str] = "dice-seed"
     game: int
     seed: str
+
+
+@cache
+def _field_names(event_type: type[Event]) -> tuple[str, ...]:
+    return tuple(field.name for field in fields(event_type))
 
 
 def event_from_dict(data: dict[str, Any]) -> Event:
