@@ -6,6 +6,9 @@ which need the server, offer only the variants the API names."""
 from __future__ import annotations
 
 import json
+import re
+import shlex
+from pathlib import Path
 
 import pytest
 
@@ -119,3 +122,11 @@ def test_tavli_plays_judges_one_games_rules_not_the_tavli_match(capsys: pytest.C
         cli.main(["plays", "--help"])
     said = capsys.readouterr().out
     assert "plakoto" in said and "tavli," not in said and ",tavli" not in said
+
+
+def test_the_readmes_sample_of_tavli_plays_is_what_it_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    ((command, shown),) = re.findall(r"\n    \$ tavli plays (.*)\n((?:    \S.*\n)+)", readme)
+    code, out, _ = _plays(capsys, *shlex.split(command))
+    assert code == 0
+    assert out.splitlines() == [line.removeprefix("    ") for line in shown.splitlines()]
