@@ -28,6 +28,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, fields
+from functools import partial
 from types import TracebackType
 
 from tavli.server.errors import LimitReached
@@ -127,23 +128,29 @@ class Quotas:
         # An empty bucket is full again after this long: one untouched as long can be forgotten.
         self._refill_seconds = self.limits.call_burst / self.limits.calls_per_second
 
-    def admit_call(self, client: str) -> _Call:
+    def admit_call(self, client: str) -> _Held:
         """A context manager for one unary call of ``client``: entering it takes a token from
         the client's bucket and one of its concurrent calls, released on exit (however the call
         ends).
 
         :raises LimitReached: on entering, RATE_LIMITED or TOO_MANY_CALLS.
         """
-        return _Call(self, client)
+        return _Held(
+            partial(self._enter_call, client), partial(self._exit_call, client), "a call is admitted once"
+        )
 
-    def open_stream(self, client: str, game: str = "") -> _Stream:
+    def open_stream(self, client: str, game: str = "") -> _Held:
         """A context manager for one stream of ``client`` on ``game`` (or on no game, ""):
         entering it takes a token and an open stream of the client's and of the game's, the
         streams released on exit.
 
         :raises LimitReached: on entering, RATE_LIMITED or TOO_MANY_STREAMS.
         """
-        return _Stream(self, client, game)
+        return _Held(
+            partial(self._enter_stream, client, game),
+            partial(self._exit_stream, client, game),
+            "a stream is opened once",
+        )
 
     def count_game(self, client: str, game: str) -> None:
         """Count ``game`` as a live game created by ``client``, until :meth:`release_game`;
@@ -387,20 +394,22 @@ class Quotas:
             del self._holdings[client]
 
 
-class _Call:
-    """One admitted unary call; see :meth:`Quotas.admit_call`."""
+class _Held:
+    """One admitted unary call or open stream, released on exit however it ends; see
+    :meth:`Quotas.admit_call` and :meth:`Quotas.open_stream`."""
 
-    __slots__ = ("_client", "_held", "_quotas")
+    __slots__ = ("_enter", "_exit", "_held", "_once")
 
-    def __init__(self, quotas: Quotas, client: str) -> None:
-        self._quotas = quotas
-        self._client = client
+    def __init__(self, enter: Callable[[], None], exit: Callable[[], None], once: str) -> None:
+        self._enter = enter
+        self._exit = exit
+        self._once = once  # what entering twice is told
         self._held = False
 
     def __enter__(self) -> None:
         if self._held:
-            raise RuntimeError("a call is admitted once")
-        self._quotas._enter_call(self._client)
+            raise RuntimeError(self._once)
+        self._enter()
         self._held = True
 
     def __exit__(
@@ -411,32 +420,4 @@ class _Call:
     ) -> None:
         if self._held:
             self._held = False
-            self._quotas._exit_call(self._client)
-
-
-class _Stream:
-    """One open stream; see :meth:`Quotas.open_stream`."""
-
-    __slots__ = ("_client", "_game", "_held", "_quotas")
-
-    def __init__(self, quotas: Quotas, client: str, game: str) -> None:
-        self._quotas = quotas
-        self._client = client
-        self._game = game
-        self._held = False
-
-    def __enter__(self) -> None:
-        if self._held:
-            raise RuntimeError("a stream is opened once")
-        self._quotas._enter_stream(self._client, self._game)
-        self._held = True
-
-    def __exit__(
-        self,
-        error_type: type[BaseException] | None,
-        error: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        if self._held:
-            self._held = False
-            self._quotas._exit_stream(self._client, self._game)
+            self._exit()
