@@ -45,7 +45,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal, Protocol, TextIO
 
@@ -320,22 +320,20 @@ def clock_json(clock: ClockRules | None) -> dict[str, float] | None:
 Transport = Literal["stream", "unary"]
 
 
-@dataclass(frozen=True)
-class ArenaConfig:
-    """What to play: ``games`` results (games, or matches when ``match_length`` > 0), and how:
-    ``transport`` "stream" seats each bot on a PlaySeat stream, "unary" plays over unary calls.
+@dataclass(frozen=True, kw_only=True)
+class PlaySettings:
+    """How every result of an arena or a round robin is played: ``games`` results (games, or
+    matches when ``match_length`` > 0) of ``variant``; ``transport`` "stream" seats each bot on a
+    PlaySeat stream, "unary" plays over unary calls.
 
     ``game``: the game chosen, as ``--variant`` names it (:data:`GAMES`; nackgammon, hypergammon,
     Portes and tavla set options beside the ``variant``); empty for the variant itself.
     ``clock``: the clocks of every game, or None for none. ``backgammons``: how a backgammon scores
-    in every game (RuleSet's option).
-    ``pairing``: 0 for the two-bot arena; in a round robin, the pairing's number (from 1), which
-    gives it dice and bot seeds of its own. ``known_as``: the bots' labels there (a bot named twice
-    in a round robin is told apart as ``name#2``), instead of :attr:`labels`' own.
+    in every game (RuleSet's option). ``analyze``: the plies each result is reviewed at, or None
+    for no review.
     """
 
     variant: MatchVariant
-    bots: tuple[str, str]
     games: int
     match_length: int = 0
     seed: int = 0
@@ -346,9 +344,25 @@ class ArenaConfig:
     clock: ClockRules | None = None
     backgammons: Backgammons = "COUNTED"
     game: str = ""
+    analyze: int | None = None
+
+    def settings(self) -> dict[str, Any]:
+        """These settings alone, as keywords for another arena's or round robin's."""
+        return {setting.name: getattr(self, setting.name) for setting in fields(PlaySettings)}
+
+
+@dataclass(frozen=True, kw_only=True)
+class ArenaConfig(PlaySettings):
+    """Two bots' arena, played as :class:`PlaySettings` say.
+
+    ``pairing``: 0 for the two-bot arena; in a round robin, the pairing's number (from 1), which
+    gives it dice and bot seeds of its own. ``known_as``: the bots' labels there (a bot named twice
+    in a round robin is told apart as ``name#2``), instead of :attr:`labels`' own.
+    """
+
+    bots: tuple[str, str]
     pairing: int = 0
     known_as: tuple[str, str] | None = None
-    analyze: int | None = None  # the plies each result is reviewed at, or None for no review
 
     @property
     def labels(self) -> tuple[str, str]:

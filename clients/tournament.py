@@ -30,7 +30,6 @@ import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from itertools import combinations
-from pathlib import Path
 from typing import Any
 
 from tavli.clients.arena_command import (
@@ -38,8 +37,8 @@ from tavli.clients.arena_command import (
     ArenaResults,
     Errors,
     Outcome,
+    PlaySettings,
     Progress,
-    Transport,
     backgammons_words,
     ci95,
     clock_json,
@@ -50,32 +49,17 @@ from tavli.clients.arena_command import (
 )
 from tavli.clients.client import TavliClient
 from tavli.clients.ratings import START, HeadToHead, Rating, Ratings, fit_ratings, scale_for
-from tavli.engine.clock import ClockRules
-from tavli.engine.matfile.reading import RecordFormat
-from tavli.engine.rules import Backgammons, MatchVariant
 
 VIRTUAL_WINS = 1.0
 """The virtual results each side of a pairing is counted as having won, for the ratings' fit."""
 
 
-@dataclass(frozen=True)
-class TournamentConfig:
-    """A round robin: every pair of ``bots`` plays ``games`` results (games, or matches when
-    ``match_length`` > 0); the rest as :class:`~tavli.clients.arena_command.ArenaConfig` takes it."""
+@dataclass(frozen=True, kw_only=True)
+class TournamentConfig(PlaySettings):
+    """A round robin: every pair of ``bots`` plays as :class:`~tavli.clients.arena_command.PlaySettings`
+    say."""
 
-    variant: MatchVariant
     bots: tuple[str, ...]
-    games: int
-    match_length: int = 0
-    seed: int = 0
-    parallel: int = 1
-    export: Path | None = None
-    export_format: RecordFormat = "mat"
-    transport: Transport = "stream"
-    clock: ClockRules | None = None
-    backgammons: Backgammons = "COUNTED"
-    game: str = ""
-    analyze: int | None = None  # the plies each result is reviewed at, or None for no review
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -92,19 +76,8 @@ class TournamentConfig:
         labels = self.labels
         return [
             ArenaConfig(
-                variant=self.variant,
+                **self.settings(),
                 bots=(self.bots[first], self.bots[second]),
-                games=self.games,
-                match_length=self.match_length,
-                seed=self.seed,
-                parallel=self.parallel,
-                export=self.export,
-                export_format=self.export_format,
-                transport=self.transport,
-                clock=self.clock,
-                backgammons=self.backgammons,
-                game=self.game,
-                analyze=self.analyze,
                 pairing=number,
                 known_as=(labels[first], labels[second]),
             )
