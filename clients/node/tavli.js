@@ -231,6 +231,20 @@ function apiKeyInterceptor(apiKey) {
     });
 }
 
+// The pauses before each new sending of a request that carries a requestId (see TavliClient.call).
+const RETRY_PAUSES_MS = [100, 200, 500, 1000, 2000, 3000, 3000];
+// What grpc's transport says of a stream reset under a call (INTERNAL, never the server's own
+// answer: the server says what went wrong in words and an ErrorInfo).
+const STREAM_RESET = ['RST_STREAM', 'Stream removed'];
+
+/** Whether a call that carries a requestId should be sent again after failing with `error`. */
+function worthSendingAgain(error) {
+  if (error.code === grpc.status.UNAVAILABLE || error.code === grpc.status.DEADLINE_EXCEEDED) return true;
+  return (
+    error.code === grpc.status.INTERNAL && !error.reason && STREAM_RESET.some((words) => error.message.includes(words))
+  );
+}
+
 /** A connection to a tavli server: the rules service, games through their seats, and the ladder. */
 class TavliClient {
   /**
@@ -266,15 +280,31 @@ class TavliClient {
     this.games.close();
   }
 
-  /** Calls a unary method; resolves with the response or rejects with a TavliError. */
-  call(service, method, request) {
+  /**
+   * Calls a unary method; resolves with the response or rejects with a TavliError. A request that
+   * carries a requestId is safe to send again (the server answers a repeat with its first answer):
+   * it is sent again while the server cannot be reached or the deadline passes, or when a proxy
+   * between (nginx, a replica behind it dying mid-call) reset the call's stream, a few times over
+   * about ten seconds.
+   */
+  async call(service, method, request) {
     const stub = { games: this.games, rules: this.rules, analysis: this.analysis, ladder: this.ladder }[service];
-    return new Promise((resolve, reject) => {
-      stub[method](request, { deadline: Date.now() + this.timeoutMs }, (error, response) => {
-        if (error) reject(TavliError.fromServiceError(error));
-        else resolve(response);
+    const once = () =>
+      new Promise((resolve, reject) => {
+        stub[method](request, { deadline: Date.now() + this.timeoutMs }, (error, response) => {
+          if (error) reject(TavliError.fromServiceError(error));
+          else resolve(response);
+        });
       });
-    });
+    const pauses = request.requestId ? RETRY_PAUSES_MS : [];
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await once();
+      } catch (error) {
+        if (attempt >= pauses.length || !worthSendingAgain(error)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, pauses[attempt]));
+      }
+    }
   }
 
   /**

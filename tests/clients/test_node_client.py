@@ -395,3 +395,78 @@ def test_node_client_asks_for_ranked_plays_and_a_cube_decision(server: Running) 
     assert answer["plays"][0]["play"]["notation"] == "8/5 6/5"  # the books' opening 3-1
     assert answer["cube"]["action"] == "CUBE_ACTION_NO_DOUBLE"  # the opening position: no double
     assert answer["refused"] == "NO_EVALUATOR"
+
+
+SENT_AGAIN = r"""
+const grpc = require('@grpc/grpc-js');
+const { TavliClient } = require('./tavli.js');
+
+// The games stub's method fails with each of `failures` in turn, as grpc-js would, then is itself.
+function failing(tavli, method, failures) {
+  const real = tavli.games[method].bind(tavli.games);
+  const counted = { calls: 0 };
+  tavli.games[method] = (request, options, callback) => {
+    counted.calls += 1;
+    const failure = failures.shift();
+    if (failure === undefined) return real(request, options, callback);
+    const [code, details] = failure;
+    const error = Object.assign(new Error(details), { code, details, metadata: new grpc.Metadata() });
+    setImmediate(() => callback(error));
+  };
+  return counted;
+}
+
+(async () => {
+  const tavli = TavliClient.connect(process.argv[1]);
+  const reset = [grpc.status.INTERNAL, 'Received RST_STREAM with code 2 (Internal server error)'];
+  const cases = {
+    rst_stream: [reset, reset],
+    stream_removed: [[grpc.status.INTERNAL, 'Stream removed']],
+    unavailable: [[grpc.status.UNAVAILABLE, 'No connection established']],
+    server_failed: [[grpc.status.INTERNAL, 'the server failed']],
+  };
+  let name = '';
+  for (const [label, failures] of Object.entries(cases)) {
+    const counted = failing(tavli, 'createGame', failures);
+    try {
+      const { game } = await tavli.createGame({ matchLength: 1 });
+      name = game.name;
+      console.log(JSON.stringify({ label, calls: counted.calls, created: game.name }));
+    } catch (error) {
+      console.log(JSON.stringify({ label, calls: counted.calls, refused: error.message }));
+    }
+  }
+  const counted = failing(tavli, 'getGame', [reset]);  // a read carries no requestId
+  try {
+    await tavli.call('games', 'getGame', { name });
+    console.log(JSON.stringify({ label: 'no_request_id', calls: counted.calls }));
+  } catch (error) {
+    console.log(JSON.stringify({ label: 'no_request_id', calls: counted.calls, refused: error.message }));
+  }
+  tavli.close();
+})();
+"""
+
+
+def test_node_client_sends_a_request_with_a_request_id_again_after_a_proxy_reset_its_stream(
+    server: Running,
+) -> None:
+    completed = subprocess.run(
+        [node_executable(), "-e", SENT_AGAIN, f"127.0.0.1:{server.port}"],
+        cwd=NODE_CLIENT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=NODE_TIMEOUT,
+    )
+    assert completed.returncode == 0, completed.stderr
+    said = {line["label"]: line for line in map(json.loads, completed.stdout.splitlines())}
+    with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+        games = games_service_pb2_grpc.GamesServiceStub(channel)
+        for label, calls in (("rst_stream", 3), ("stream_removed", 2), ("unavailable", 2)):
+            assert said[label]["calls"] == calls, said[label]
+            stored = games.GetGame(games_pb2.GetGameRequest(name=said[label]["created"]), timeout=10).game
+            assert stored.rule_set.match_length == 1
+    # The server's own INTERNAL is its answer, and a call without a request_id is not safe to repeat.
+    assert said["server_failed"] == {"label": "server_failed", "calls": 1, "refused": "the server failed"}
+    assert said["no_request_id"]["calls"] == 1 and "RST_STREAM" in said["no_request_id"]["refused"]
