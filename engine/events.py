@@ -11,7 +11,6 @@ storage; each event type registers itself by its ``kind``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from functools import cache
 from typing import Any, ClassVar, Literal, TypeAlias
 
 from tavli.engine.errors import TavliError
@@ -47,7 +46,7 @@ class Event:
         """The event as a JSON-ready dict with its ``kind``. An event's fields hold numbers, text
         and tuples of them, never another dataclass, so they are taken as they are (what
         :func:`dataclasses.asdict` would copy first, on every action stored)."""
-        data = {name: getattr(self, name) for name in _field_names(type(self))}
+        data = {field.name: getattr(self, field.name) for field in fields(self)}
         data["kind"] = self.kind
         if data["at"] is None:
             del data["at"]
@@ -192,11 +191,6 @@ class SeedRevealed(Event):
     kind: ClassVar[str] = "dice-seed"
     game: int
     seed: str
-
-
-@cache
-def _field_names(event_type: type[Event]) -> tuple[str, ...]:
-    return tuple(field.name for field in fields(event_type))
 
 
 def event_from_dict(data: dict[str, Any]) -> Event:
