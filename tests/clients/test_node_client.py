@@ -15,6 +15,7 @@ import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
@@ -42,6 +43,21 @@ def node_executable() -> str:
             f"the Node client's packages are not installed in {NODE_CLIENT / 'node_modules'}: {SETUP_HINT}"
         )
     return node
+
+
+def node_printed(script: str, *arguments: str) -> list[Any]:
+    """What ``script``, run by Node in the Node client's folder with ``arguments``, printed: one
+    JSON value a line. The script must exit with status 0."""
+    completed = subprocess.run(
+        [node_executable(), "-e", script, *arguments],
+        cwd=NODE_CLIENT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=NODE_TIMEOUT,
+    )
+    assert completed.returncode == 0, completed.stderr
+    return [json.loads(line) for line in completed.stdout.splitlines()]
 
 
 @pytest.fixture
@@ -134,16 +150,7 @@ const { TavliClient } = require('./tavli');
 
 def test_node_client_creates_a_game_with_backgammons_as_gammon(server: Running) -> None:
     address = f"127.0.0.1:{server.port}"
-    completed = subprocess.run(
-        [node_executable(), "-e", CREATE_WITH_BACKGAMMONS, address],
-        cwd=NODE_CLIENT,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=NODE_TIMEOUT,
-    )
-    assert completed.returncode == 0, completed.stderr
-    created, refused = (json.loads(line) for line in completed.stdout.splitlines())
+    created, refused = node_printed(CREATE_WITH_BACKGAMMONS, address)
     assert created["backgammons"] == "BACKGAMMONS_AS_GAMMON"
     with grpc.insecure_channel(address) as channel:
         games = games_service_pb2_grpc.GamesServiceStub(channel)
@@ -300,17 +307,7 @@ const { TavliClient, TavliError } = require('./tavli');
 
 
 def test_a_refused_action_on_a_node_stream_carries_its_reason_and_the_stream_goes_on(server: Running) -> None:
-    node = node_executable()
-    completed = subprocess.run(
-        [node, "-e", REFUSAL_SCRIPT, f"127.0.0.1:{server.port}"],
-        check=False,
-        cwd=NODE_CLIENT,
-        capture_output=True,
-        text=True,
-        timeout=NODE_TIMEOUT,
-    )
-    assert completed.returncode == 0, completed.stderr
-    report = json.loads(completed.stdout)
+    (report,) = node_printed(REFUSAL_SCRIPT, f"127.0.0.1:{server.port}")
     assert report["seat"] == "SEAT_0" and report["phase"] == "PHASE_OPENING"
     assert report["actions"] == ["ACTION_ROLL"]
     assert report["refusal"] == {
@@ -345,16 +342,7 @@ tavli.analyzeMatch({ record: fs.readFileSync(process.argv[2]), onProgress: (step
 
 def test_node_client_analyses_a_match(server: Running) -> None:
     record = REPO / "tests" / "data" / "mat" / "noisy_gnubg_3_point.mat"
-    completed = subprocess.run(
-        [node_executable(), "-e", ANALYZE, f"127.0.0.1:{server.port}", str(record)],
-        cwd=NODE_CLIENT,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=NODE_TIMEOUT,
-    )
-    assert completed.returncode == 0, completed.stderr
-    analysed, refused = (json.loads(line) for line in completed.stdout.splitlines())
+    analysed, refused = node_printed(ANALYZE, f"127.0.0.1:{server.port}", str(record))
     assert analysed["steps"] > 0 and analysed["decisions"] > 100
     assert [player["name"] for player in analysed["players"]] == ["Left", "Right"]
     assert all(player["unforcedMoves"] > 0 and player["rating"] for player in analysed["players"])
@@ -379,16 +367,7 @@ def test_node_client_asks_for_ranked_plays_and_a_cube_decision(server: Running) 
     with TavliClient.connect(f"127.0.0.1:{server.port}") as client:
         expected = client.ranked_plays("backgammon", opening, (3, 1))
     nardi = LONG_NARDI.start_position().position_id()
-    completed = subprocess.run(
-        [node_executable(), "-e", RANKED, f"127.0.0.1:{server.port}", opening, nardi],
-        cwd=NODE_CLIENT,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=NODE_TIMEOUT,
-    )
-    assert completed.returncode == 0, completed.stderr
-    answer = json.loads(completed.stdout)
+    (answer,) = node_printed(RANKED, f"127.0.0.1:{server.port}", opening, nardi)
     assert [(play["play"]["notation"], round(play["equity"], 6)) for play in answer["plays"]] == [
         (play.play.notation, round(play.equity, 6)) for play in expected
     ]
@@ -451,16 +430,7 @@ function failing(tavli, method, failures) {
 def test_node_client_sends_a_request_with_a_request_id_again_after_a_proxy_reset_its_stream(
     server: Running,
 ) -> None:
-    completed = subprocess.run(
-        [node_executable(), "-e", SENT_AGAIN, f"127.0.0.1:{server.port}"],
-        cwd=NODE_CLIENT,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=NODE_TIMEOUT,
-    )
-    assert completed.returncode == 0, completed.stderr
-    said = {line["label"]: line for line in map(json.loads, completed.stdout.splitlines())}
+    said = {line["label"]: line for line in node_printed(SENT_AGAIN, f"127.0.0.1:{server.port}")}
     with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
         games = games_service_pb2_grpc.GamesServiceStub(channel)
         for label, calls in (("rst_stream", 3), ("stream_removed", 2), ("unavailable", 2)):

@@ -4,7 +4,6 @@ after the last event seen, repeating none), and a forged key refused."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 from collections.abc import Iterator
 
@@ -13,7 +12,7 @@ import pytest
 from tavli.clients.client import TavliClient
 from tavli.server.app import Running
 from tavli.v1 import games_service_pb2 as games_pb
-from tests.clients.test_node_client import NODE_CLIENT, NODE_TIMEOUT, node_executable
+from tests.clients.test_node_client import NODE_CLIENT, NODE_TIMEOUT, node_executable, node_printed
 from tests.ladder_rig import make_account
 from tests.server_play import running_server
 
@@ -99,16 +98,7 @@ def ladder() -> Iterator[Running]:
 def test_the_node_client_challenges_declines_cancels_accepts_and_hears_each(ladder: Running) -> None:
     address = f"127.0.0.1:{ladder.port}"
     keys = [make_account(ladder, handle) for handle in ("gnu", "gammon")]
-    completed = subprocess.run(
-        [node_executable(), "-e", LADDER_SCRIPT, address, *keys],
-        cwd=NODE_CLIENT,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=NODE_TIMEOUT,
-    )
-    assert completed.returncode == 0, completed.stderr
-    steps = {line["step"]: line for line in map(json.loads, completed.stdout.splitlines())}
+    steps = {line["step"]: line for line in node_printed(LADDER_SCRIPT, address, *keys)}
     assert steps["first"] == {"step": "first", "gamesInProgress": 0, "account": "gammon"}
     assert steps["declined"] == {
         "step": "declined",
