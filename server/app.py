@@ -501,10 +501,11 @@ async def _serve(config: ServerConfig) -> None:
     # beside one long import on a thread; a shorter one keeps the loop's waits short.
     sys.setswitchinterval(_INTERPRETER_LOCK_TURN)
     _allow_many_connections()
+    # The heavy work's processes start with the first job that needs them (a record, a long
+    # log's fold), not with the server: two processes' imports cost a second of CPU or more, which
+    # a server that never gets such a job would pay for nothing, and the first job waits that
+    # once instead (the README's trade).
     running = await start_server(config)
-    # The heavy work's processes import the engine now, not when the first record comes (an
-    # embedded server, a test's, starts them with its first record instead).
-    running.checks.pool.start()
     log.info(
         "serving",
         host=config.host,

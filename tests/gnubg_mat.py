@@ -9,6 +9,10 @@ commands from stdin, gets an empty temporary HOME and no rc files (so nothing of
 set-up, such as `set aliases`, can change how it reads a file, and it writes nothing into the user's
 home), and a fixed locale, so that its messages are in English.
 
+gnubg answers the same whichever engine the tests run on: how it read a file and the matches it
+played are kept for the run (tests/kept_answers.py), so that the pure engine's pass does not ask it
+again.
+
 Seats: gnubg's player 0 is the player in the left column of a file's score lines, player 1 the one on
 the right (gnubg would swap them only for a left-column name listed in `set aliases`, which is never
 set here). Names are gnubg's own: it cuts a name at its first comma (`nori,1752` becomes `nori`).
@@ -26,6 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tests.kept_answers import keep_answer, kept_answer, kept_or_worked_out
 
 GNUBG = Path("/usr/games/gnubg")
 TIMEOUT_SECONDS = 60.0
@@ -88,7 +94,8 @@ def gnubg_read(path: Path) -> GnubgReading | None:
         "show player",
         "show score",
     ]
-    return _reading(_run_gnubg(commands))
+    question = ("gnubg reads", path.name, path.read_bytes())  # gnubg may name the file in a warning
+    return kept_or_worked_out(question, lambda: _reading(_run_gnubg(commands)))
 
 
 def gnubg_selfplay_match(
@@ -109,6 +116,9 @@ def gnubg_selfplay_match(
     """
     if length < 1:
         raise ValueError(f"gnubg_selfplay_match plays matches of 1 point or more, not {length}")
+    question = ("gnubg plays a match", length, seed, variation, noise)
+    if _write_kept_file(question, path):
+        return path
     path.unlink(missing_ok=True)
     output = _run_gnubg(
         [
@@ -129,6 +139,7 @@ def gnubg_selfplay_match(
     if not path.is_file():
         raise RuntimeError(f"gnubg exported no match to {path}; it printed:\n{output[-2000:]}")
     _remove_event_date(path)
+    keep_answer(question, path.read_bytes())
     return path
 
 
@@ -136,6 +147,9 @@ def gnubg_selfplay_money_game(path: Path, *, seed: int, noise: float) -> Path:
     """Have gnubg play one money game with the Jacoby rule against itself (noisy players, as
     gnubg_selfplay_match's) and export it to `path`, with the tag that says the game had the
     Jacoby rule (gnubg's own .mat export does not say it)."""
+    question = ("gnubg plays a money game", seed, noise)
+    if _write_kept_file(question, path):
+        return path
     path.unlink(missing_ok=True)
     output = _run_gnubg(
         [
@@ -159,7 +173,17 @@ def gnubg_selfplay_money_game(path: Path, *, seed: int, noise: float) -> Path:
         raise RuntimeError(f"gnubg exported no game to {path}; it printed:\n{output[-2000:]}")
     _remove_event_date(path)
     path.write_text('; [Jacoby "On"]\n' + path.read_text())
+    keep_answer(question, path.read_bytes())
     return path
+
+
+def _write_kept_file(question: tuple[object, ...], path: Path) -> bool:
+    """Write the file gnubg made for ``question`` in this run to ``path``, if it was kept: whether it was."""
+    kept = kept_answer(question)
+    if kept is None:
+        return False
+    path.write_bytes(kept[0])
+    return True
 
 
 def _run_gnubg(commands: Sequence[str], *, timeout: float = TIMEOUT_SECONDS) -> str:
