@@ -14,6 +14,7 @@ a 3-point record every fourth time (the small call). Each attack, in turn:
   at 1,200), once, then four at once;
 - ``cold-loads``: the server restarted on its file, then GetGame of ten such sessions at once;
 - ``watch-from-start``: WatchGame of one such session from event 0, read to its end;
+- ``watch-from-start-web``: the same over the web port, as the page watches (Connect, JSON, HTTP/1.1);
 - ``checks``: 24 ValidateMatch calls of the session at once;
 - ``web-watchers``: 40 Connect WatchGame streams that never read (half HTTP/1.1, half HTTP/2
   with the window never opened) on a game the attacker plays as fast as it can;
@@ -68,6 +69,7 @@ ATTACKS = (
     "import-4",
     "cold-loads",
     "watch-from-start",
+    "watch-from-start-web",
     "checks",
     "web-watchers",
     "slow-bodies",
@@ -330,6 +332,35 @@ class Attacker:
                 break
         return {"messages": messages, "events": events}
 
+    def watch_from_start_web(self) -> dict[str, object]:
+        import http.client
+        import struct
+
+        from tavli.v1 import games_service_pb2 as pb
+
+        name = self.imported[0]
+        events = self.games.GetGame(pb.GetGameRequest(name=name), timeout=CALL_TIMEOUT).game.event_count
+        body = json.dumps({"name": name}).encode()
+        connection = http.client.HTTPConnection("127.0.0.1", self.server.web_port, timeout=CALL_TIMEOUT)
+        connection.request(
+            "POST",
+            "/tavli.v1.GamesService/WatchGame",
+            struct.pack(">BI", 0, len(body)) + body,
+            {"Content-Type": "application/connect+json"},
+        )
+        answer = connection.getresponse()
+        messages = 0
+        try:
+            while messages < events:  # the session's money play goes on: the watch stays open
+                flags, length = struct.unpack(">BI", answer.read(5))
+                answer.read(length)
+                if flags & 2:  # the end of the stream, with its error if any
+                    break
+                messages += 1
+        finally:
+            connection.close()
+        return {"messages": messages, "events": events, "status": answer.status}
+
     def checks(self) -> dict[str, object]:
         from tavli.v1 import match_record_pb2, rules_service_pb2 as pb
 
@@ -450,13 +481,13 @@ def percentile(values: list[float], share: float) -> float:
 
 def report(measured: list[Measured]) -> None:
     print(
-        f"{'attack':<17} {'s':>6} {'checks':>6} {'p50':>6} {'p99':>7} {'most':>7} {'small p99':>9}"
+        f"{'attack':<20} {'s':>6} {'checks':>6} {'p50':>6} {'p99':>7} {'most':>7} {'small p99':>9}"
         f" {'failed':>6} {'MB before/most/after':>21} {'CPU s':>6} {'load':>5}  what the attack got"
     )
     for m in measured:
         health = m.probed.health_ms
         columns = [
-            f"{m.attack:<17}",
+            f"{m.attack:<20}",
             f"{m.seconds:6.1f}",
             f"{len(health):6d}",
             f"{statistics.median(health) if health else 0:6.1f}",
@@ -525,10 +556,10 @@ def _attack(attack: str, server: Server, attacker: Attacker) -> Callable[[], dic
     if attack == "long-game-actions":
         attacker.import_long_game()  # before the attack, not measured
         return attacker.long_game_actions
-    if attack == "watch-from-start":
+    if attack in ("watch-from-start", "watch-from-start-web"):
         if not attacker.imported:
             attacker.imports(1)
-        return attacker.watch_from_start
+        return attacker.watch_from_start if attack == "watch-from-start" else attacker.watch_from_start_web
     return {
         "checks": attacker.checks,
         "web-watchers": attacker.web_watchers,
