@@ -28,9 +28,12 @@ a 3-point record every fourth time (the small call). Each attack, in turn:
 served by one of them); ``--heavy-processes`` is passed on as it is.
 
 Prints, for each, the probe's health p50/p99/most and small call p99 (milliseconds), failures,
-the server's resident memory before, at most and after (MB), its CPU seconds, and what the
-attack itself got (answers, refusals by reason, messages). Nothing asserts: the tests in
-tests/hostile/ assert what is refused and why; tests/RELIABILITY.md keeps the figures.
+the server's resident memory before, at most and after (MB), its CPU seconds, the machine's load,
+the milliseconds its main thread (the event loop, with one worker) waited for a CPU on average
+each time it was ready to run (Linux's schedstat: what the machine's load makes every call of the
+server wait, apart from the server's own work), and what the attack itself got (answers,
+refusals by reason, messages). Nothing asserts: the tests in tests/hostile/ assert what is
+refused and why; tests/RELIABILITY.md keeps the figures.
 """
 
 from __future__ import annotations
@@ -200,6 +203,12 @@ class Server:
     def stop(self) -> None:
         stop_server(self.process)
 
+    def loop_schedule(self) -> tuple[float, float, int]:
+        """The main thread's (the event loop's, with one worker) seconds on a CPU, seconds waiting
+        for one while it could run, and turns on a CPU so far (Linux's schedstat)."""
+        on_cpu, waiting, turns = Path(f"/proc/{self.process.pid}/schedstat").read_text().split()
+        return int(on_cpu) / 1e9, int(waiting) / 1e9, int(turns)
+
     def resident_mb(self) -> float:
         for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
             if line.startswith("VmRSS:"):
@@ -216,6 +225,7 @@ class Measured:
     cpu_seconds: float
     outcome: dict[str, object]
     load: float  # the machine's load average over the last minute, at the end
+    loop_waited_ms: float  # the event loop's wait for a CPU, on average a turn, while it could run
 
 
 def measure(server: Server, attack: str, run: Callable[[], dict[str, object]], every: float) -> Measured:
@@ -230,6 +240,7 @@ def measure(server: Server, attack: str, run: Callable[[], dict[str, object]], e
 
     sampler = threading.Thread(target=sample, daemon=True)
     cpu = cpu_seconds(server.process.pid)
+    _, waited_before, turns_before = server.loop_schedule()
     with probing(server.prober, every) as probed:
         sampler.start()
         started = time.monotonic()
@@ -238,6 +249,7 @@ def measure(server: Server, attack: str, run: Callable[[], dict[str, object]], e
     sampling.set()
     sampler.join()
     after = server.resident_mb()
+    _, waited, turns = server.loop_schedule()
     return Measured(
         attack,
         probed,
@@ -246,6 +258,7 @@ def measure(server: Server, attack: str, run: Callable[[], dict[str, object]], e
         cpu_seconds(server.process.pid) - cpu,
         outcome,
         os.getloadavg()[0],
+        (waited - waited_before) * 1000 / max(1, turns - turns_before),
     )
 
 
@@ -482,7 +495,8 @@ def percentile(values: list[float], share: float) -> float:
 def report(measured: list[Measured]) -> None:
     print(
         f"{'attack':<20} {'s':>6} {'checks':>6} {'p50':>6} {'p99':>7} {'most':>7} {'small p99':>9}"
-        f" {'failed':>6} {'MB before/most/after':>21} {'CPU s':>6} {'load':>5}  what the attack got"
+        f" {'failed':>6} {'MB before/most/after':>21} {'CPU s':>6} {'load':>5} {'loop wait':>9}"
+        "  what the attack got"
     )
     for m in measured:
         health = m.probed.health_ms
@@ -497,7 +511,8 @@ def report(measured: list[Measured]) -> None:
             f"{sum(m.probed.failures.values()):6d}",
             f"{'/'.join(f'{mb:.0f}' for mb in m.resident_mb):>21}",
             f"{m.cpu_seconds:6.1f}",
-            f"{m.load:5.1f} ",
+            f"{m.load:5.1f}",
+            f"{m.loop_waited_ms:9.2f} ",
             json.dumps(m.outcome),
         ]
         if m.probed.failures:
