@@ -51,7 +51,7 @@ def test_a_clients_small_record_is_checked_while_another_client_floods_the_serve
         flood_stub = rules_service_pb2_grpc.RulesServiceStub(flooder.channel)
         # The heavy work's processes up first, as `tavli serve` starts them: what is measured below
         # is the queue, not a process starting.
-        flood_stub.ValidateMatch(check_request(SMALL_RECORD.read_text()), timeout=600)
+        flood_stub.ValidateMatch(check_request(over_the_small_bound()), timeout=600)
         flood = [
             flood_stub.ValidateMatch.future(check_request(long_record), timeout=600) for _ in range(FLOOD)
         ]
