@@ -14,6 +14,7 @@ a 3-point record every fourth time (the small call). Each attack, in turn:
   at 1,200), once, then four at once;
 - ``cold-loads``: the server restarted on its file, then GetGame of ten such sessions at once;
 - ``watch-from-start``: WatchGame of one such session from event 0, read to its end;
+- ``watch-from-start-web``: the same over the web port, as the page watches (Connect, JSON, HTTP/1.1);
 - ``checks``: 24 ValidateMatch calls of the session at once;
 - ``web-watchers``: 40 Connect WatchGame streams that never read (half HTTP/1.1, half HTTP/2
   with the window never opened) on a game the attacker plays as fast as it can;
@@ -27,9 +28,12 @@ a 3-point record every fourth time (the small call). Each attack, in turn:
 served by one of them); ``--heavy-processes`` is passed on as it is.
 
 Prints, for each, the probe's health p50/p99/most and small call p99 (milliseconds), failures,
-the server's resident memory before, at most and after (MB), its CPU seconds, and what the
-attack itself got (answers, refusals by reason, messages). Nothing asserts: the tests in
-tests/hostile/ assert what is refused and why; tests/RELIABILITY.md keeps the figures.
+the server's resident memory before, at most and after (MB), its CPU seconds, the machine's load,
+the milliseconds its main thread (the event loop, with one worker) waited for a CPU on average
+each time it was ready to run (Linux's schedstat: what the machine's load makes every call of the
+server wait, apart from the server's own work), and what the attack itself got (answers,
+refusals by reason, messages). Nothing asserts: the tests in tests/hostile/ assert what is
+refused and why; tests/RELIABILITY.md keeps the figures.
 """
 
 from __future__ import annotations
@@ -68,6 +72,7 @@ ATTACKS = (
     "import-4",
     "cold-loads",
     "watch-from-start",
+    "watch-from-start-web",
     "checks",
     "web-watchers",
     "slow-bodies",
@@ -198,6 +203,12 @@ class Server:
     def stop(self) -> None:
         stop_server(self.process)
 
+    def loop_schedule(self) -> tuple[float, float, int]:
+        """The main thread's (the event loop's, with one worker) seconds on a CPU, seconds waiting
+        for one while it could run, and turns on a CPU so far (Linux's schedstat)."""
+        on_cpu, waiting, turns = Path(f"/proc/{self.process.pid}/schedstat").read_text().split()
+        return int(on_cpu) / 1e9, int(waiting) / 1e9, int(turns)
+
     def resident_mb(self) -> float:
         for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
             if line.startswith("VmRSS:"):
@@ -214,6 +225,7 @@ class Measured:
     cpu_seconds: float
     outcome: dict[str, object]
     load: float  # the machine's load average over the last minute, at the end
+    loop_waited_ms: float  # the event loop's wait for a CPU, on average a turn, while it could run
 
 
 def measure(server: Server, attack: str, run: Callable[[], dict[str, object]], every: float) -> Measured:
@@ -228,6 +240,7 @@ def measure(server: Server, attack: str, run: Callable[[], dict[str, object]], e
 
     sampler = threading.Thread(target=sample, daemon=True)
     cpu = cpu_seconds(server.process.pid)
+    _, waited_before, turns_before = server.loop_schedule()
     with probing(server.prober, every) as probed:
         sampler.start()
         started = time.monotonic()
@@ -236,6 +249,7 @@ def measure(server: Server, attack: str, run: Callable[[], dict[str, object]], e
     sampling.set()
     sampler.join()
     after = server.resident_mb()
+    _, waited, turns = server.loop_schedule()
     return Measured(
         attack,
         probed,
@@ -244,6 +258,7 @@ def measure(server: Server, attack: str, run: Callable[[], dict[str, object]], e
         cpu_seconds(server.process.pid) - cpu,
         outcome,
         os.getloadavg()[0],
+        (waited - waited_before) * 1000 / max(1, turns - turns_before),
     )
 
 
@@ -329,6 +344,35 @@ class Attacker:
                 watch.cancel()
                 break
         return {"messages": messages, "events": events}
+
+    def watch_from_start_web(self) -> dict[str, object]:
+        import http.client
+        import struct
+
+        from tavli.v1 import games_service_pb2 as pb
+
+        name = self.imported[0]
+        events = self.games.GetGame(pb.GetGameRequest(name=name), timeout=CALL_TIMEOUT).game.event_count
+        body = json.dumps({"name": name}).encode()
+        connection = http.client.HTTPConnection("127.0.0.1", self.server.web_port, timeout=CALL_TIMEOUT)
+        connection.request(
+            "POST",
+            "/tavli.v1.GamesService/WatchGame",
+            struct.pack(">BI", 0, len(body)) + body,
+            {"Content-Type": "application/connect+json"},
+        )
+        answer = connection.getresponse()
+        messages = 0
+        try:
+            while messages < events:  # the session's money play goes on: the watch stays open
+                flags, length = struct.unpack(">BI", answer.read(5))
+                answer.read(length)
+                if flags & 2:  # the end of the stream, with its error if any
+                    break
+                messages += 1
+        finally:
+            connection.close()
+        return {"messages": messages, "events": events, "status": answer.status}
 
     def checks(self) -> dict[str, object]:
         from tavli.v1 import match_record_pb2, rules_service_pb2 as pb
@@ -450,13 +494,14 @@ def percentile(values: list[float], share: float) -> float:
 
 def report(measured: list[Measured]) -> None:
     print(
-        f"{'attack':<17} {'s':>6} {'checks':>6} {'p50':>6} {'p99':>7} {'most':>7} {'small p99':>9}"
-        f" {'failed':>6} {'MB before/most/after':>21} {'CPU s':>6} {'load':>5}  what the attack got"
+        f"{'attack':<20} {'s':>6} {'checks':>6} {'p50':>6} {'p99':>7} {'most':>7} {'small p99':>9}"
+        f" {'failed':>6} {'MB before/most/after':>21} {'CPU s':>6} {'load':>5} {'loop wait':>9}"
+        "  what the attack got"
     )
     for m in measured:
         health = m.probed.health_ms
         columns = [
-            f"{m.attack:<17}",
+            f"{m.attack:<20}",
             f"{m.seconds:6.1f}",
             f"{len(health):6d}",
             f"{statistics.median(health) if health else 0:6.1f}",
@@ -466,7 +511,8 @@ def report(measured: list[Measured]) -> None:
             f"{sum(m.probed.failures.values()):6d}",
             f"{'/'.join(f'{mb:.0f}' for mb in m.resident_mb):>21}",
             f"{m.cpu_seconds:6.1f}",
-            f"{m.load:5.1f} ",
+            f"{m.load:5.1f}",
+            f"{m.loop_waited_ms:9.2f} ",
             json.dumps(m.outcome),
         ]
         if m.probed.failures:
@@ -525,10 +571,10 @@ def _attack(attack: str, server: Server, attacker: Attacker) -> Callable[[], dic
     if attack == "long-game-actions":
         attacker.import_long_game()  # before the attack, not measured
         return attacker.long_game_actions
-    if attack == "watch-from-start":
+    if attack in ("watch-from-start", "watch-from-start-web"):
         if not attacker.imported:
             attacker.imports(1)
-        return attacker.watch_from_start
+        return attacker.watch_from_start if attack == "watch-from-start" else attacker.watch_from_start_web
     return {
         "checks": attacker.checks,
         "web-watchers": attacker.web_watchers,

@@ -148,7 +148,9 @@ class AnalysisServicer(analysis_service_pb2_grpc.AnalysisServiceServicer):
             return MatchToAnalyse((view.name, view.version), view.rules, log, record_names(view.players))
         if source == "record":
             text = match_records.text_of(request.record)
-            answer: MatchToAnalyse = await self.checks.run(client, "record_match", text)
+            answer: MatchToAnalyse = await self.checks.run(
+                client, "record_match", text, small=match_records.small(text)
+            )
             return answer
         raise BadRequest("give the match to analyse: a stored game's name, or a match record")
 

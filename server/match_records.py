@@ -39,6 +39,13 @@ PROBLEM_DETAILS_BYTES = 4096
 clients accept about 8 KiB of them."""
 
 
+SMALL_RECORD_CHARACTERS = 8192
+"""The most characters of a small record, checked in the server's own process (:func:`small`)."""
+
+SMALL_RECORD_LINES = 200
+"""The most lines of a small record."""
+
+
 @dataclass(frozen=True)
 class ImportedRecord:
     """What ImportMatch stores of a clean record: its rules, its players' names (if it gives
@@ -60,7 +67,8 @@ async def validated(
     :raises LimitReached: for a client that has spent its CPU, or has too many records waiting.
     :raises HeavyWorkUnavailable: if the process checking it stopped.
     """
-    answer = await checks.run(client, "validated", text_of(record))
+    text = text_of(record)
+    answer = await checks.run(client, "validated", text, small=small(text))
     return rules_service_pb2.ValidateMatchResponse.FromString(answer)
 
 
@@ -73,8 +81,19 @@ async def imported(record: match_record_pb2.MatchRecord, checks: FairQueue, clie
     :raises LimitReached: for a client that has spent its CPU, or has too many records waiting.
     :raises HeavyWorkUnavailable: if the process reading it stopped.
     """
-    answer: ImportedRecord = await checks.run(client, "imported", text_of(record))
+    text = text_of(record)
+    answer: ImportedRecord = await checks.run(client, "imported", text, small=small(text))
     return answer
+
+
+def small(text: str) -> bool:
+    """Whether ``text`` is a small record (:data:`SMALL_RECORD_CHARACTERS`, :data:`SMALL_RECORD_LINES`):
+    one whose check and fold cost less in the server than its hand-off to a heavy process
+    (``python -m benchmarks.small_records``), so that it waits for no process and no queue."""
+    return (
+        len(text) <= SMALL_RECORD_CHARACTERS
+        and text.count("\n", 0, SMALL_RECORD_CHARACTERS) < SMALL_RECORD_LINES
+    )
 
 
 def text_of(record: match_record_pb2.MatchRecord) -> str:

@@ -16,6 +16,12 @@ the call then fails with the pool's ``unavailable`` error, in words. An error of
 (:class:`~tavli.server.errors.ServiceError`: a refusal in words) raised there is raised here as
 it is; any other error there fails the call with ``unavailable`` and its words, and the process
 goes on.
+
+The processes run at a lower CPU priority than the server (:data:`NICENESS`): on a machine whose
+cores are all busy, the scheduler gives the event loop, which answers everyone, its turn before
+the processes' long work. A call too small to be worth the hand-off to a process (the pickling,
+the pipe and the other process's turn on a CPU) may be answered by :meth:`ProcessPool.call_here`
+instead, in the server's own process, with the same answers and errors.
 """
 
 from __future__ import annotations
@@ -30,11 +36,16 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from tavli.server.errors import ServiceError
 
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+NICENESS = 10
+"""How much lower the processes' CPU priority is than the server's (``os.nice``): at 10, Linux's
+scheduler gives a busy process of the pool about a tenth of the CPU time of a busy server."""
 
 
 class ProcessPool:
@@ -89,6 +100,27 @@ class ProcessPool:
         finally:
             if not self._closed:
                 free.put_nowait(worker)
+
+    def call_here(
+        self,
+        function: str,
+        *arguments: Any,
+        on_cpu: Callable[[float], None] | None = None,
+        **options: Any,
+    ) -> Any:
+        """``function(*arguments, **options)`` answered here, on the caller's thread, as a process of
+        the pool would answer it: for a call that costs less than the hand-off to a process. The
+        pool's module is imported here with the first such call. ``on_cpu`` is told the thread's
+        CPU seconds.
+
+        :raises ServiceError: the error the function raised, if it is one of the service's.
+        :raises unavailable: if the function raised another error.
+        """
+        module = importlib.import_module(self.module)
+        ok, answer, cpu_seconds = _answer(module, function, arguments, options, clock=time.thread_time)
+        if on_cpu is not None:
+            on_cpu(cpu_seconds)
+        return _returned(ok, answer, self.unavailable, self.name)
 
     def start(self) -> None:
         """Start the processes now rather than with the first call (on the event loop), so that
@@ -187,11 +219,7 @@ class _Worker:
             raise _WorkerLost from None
         if on_cpu is not None:
             on_cpu(cpu_seconds)
-        if ok:
-            return answer
-        if isinstance(answer, ServiceError):
-            raise answer
-        raise unavailable(f"the {name} could not answer: {answer}")
+        return _returned(ok, answer, unavailable, name)
 
     async def _readable(self) -> None:
         loop = asyncio.get_running_loop()
@@ -209,11 +237,42 @@ def _settle(readable: asyncio.Future[None]) -> None:
         readable.set_result(None)
 
 
+def _returned(ok: bool, answer: Any, unavailable: type[ServiceError], name: str) -> Any:
+    """A call's answer, or its error raised (see :func:`_answer`)."""
+    if ok:
+        return answer
+    if isinstance(answer, ServiceError):
+        raise answer
+    raise unavailable(f"the {name} could not answer: {answer}")
+
+
+def _answer(
+    module: ModuleType,
+    function: str,
+    arguments: tuple[Any, ...],
+    options: dict[str, Any],
+    *,
+    clock: Callable[[], float],
+) -> tuple[bool, Any, float]:
+    """Whether ``function`` of ``module`` answered, its answer or its error (a service's error as
+    it is, if it pickles, or words), and the CPU seconds it cost by ``clock``."""
+    started = clock()
+    try:
+        answer: tuple[bool, Any] = (True, getattr(module, function)(*arguments, **options))
+    except ServiceError as error:
+        answer = (False, error if _pickles(error) else str(error))
+    except Exception as error:  # noqa: BLE001 - its words go back to the caller; the process goes on
+        answer = (False, f"{type(error).__name__}: {error}")
+    return (*answer, clock() - started)
+
+
 def _serve(pipe: Connection, module_name: str) -> None:
-    """A pool's process: run each call from the pipe until it closes."""
+    """A pool's process: at a lower priority than the server (:data:`NICENESS`), run each call
+    from the pipe until it closes."""
     from tavli.server.workers import exit_with_parent
 
     exit_with_parent()
+    os.nice(NICENESS)
     module = importlib.import_module(module_name)
     start = getattr(module, "start", None)
     if start is not None:
@@ -223,14 +282,7 @@ def _serve(pipe: Connection, module_name: str) -> None:
             function, arguments, options = pipe.recv()
         except EOFError:
             return
-        started = time.process_time()
-        try:
-            answer: tuple[bool, Any] = (True, getattr(module, function)(*arguments, **options))
-        except ServiceError as error:
-            answer = (False, error if _pickles(error) else str(error))
-        except Exception as error:  # noqa: BLE001 - its words go back to the caller; the process goes on
-            answer = (False, f"{type(error).__name__}: {error}")
-        pipe.send((*answer, time.process_time() - started))
+        pipe.send(_answer(module, function, arguments, options, clock=time.process_time))
 
 
 def _pickles(error: ServiceError) -> bool:

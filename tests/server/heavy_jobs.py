@@ -1,5 +1,7 @@
 """Jobs for the fair queue's tests, run in its processes: each says it started (a file named after
-it in a folder), and a held one holds its process until the gate (a file) is there."""
+it in a folder), and a held one holds its process until the gate (a file) is there. The heavy
+work's own record checks and imports are here too, so that real records can be sent to a queue
+whose processes are held."""
 
 from __future__ import annotations
 
@@ -8,6 +10,9 @@ import time
 from pathlib import Path
 
 from tavli.server.errors import BadRequest
+from tavli.server.heavy_work import imported, validated
+
+__all__ = ["broken", "held", "imported", "quick", "refused", "spend", "spin", "started_jobs", "validated"]
 
 HELD_AT_MOST = 60.0  # seconds a held job waits for its gate before it lets go anyway
 

@@ -14,6 +14,7 @@ import pytest
 
 from tavli.server.errors import BadRequest, HeavyWorkUnavailable, LimitReached
 from tavli.server.fair_queue import FairQueue
+from tavli.server.processes import NICENESS
 from tavli.server.quotas import QuotaLimits, Quotas
 from tests.server.heavy_jobs import started_jobs
 
@@ -260,3 +261,33 @@ def _alive(process_id: int) -> bool:
     except ProcessLookupError:
         return False
     return True
+
+
+def test_a_small_job_is_done_here_and_refuses_or_fails_as_in_a_process(
+    queue: FairQueue, tmp_path: Path
+) -> None:
+    async def scenario() -> HeavyWorkUnavailable:
+        assert await queue.run(OTHER, "quick", str(tmp_path), "small", small=True) == "small"
+        with pytest.raises(BadRequest, match="a record the engine cannot read"):
+            await queue.run(FLOODER, "refused", "a record the engine cannot read", small=True)
+        with pytest.raises(HeavyWorkUnavailable) as failed:
+            await queue.run(FLOODER, "broken", "a bug", small=True)
+        return failed.value
+
+    failure = asyncio.run(scenario())
+    assert started_jobs(tmp_path) == {"small": os.getpid()}
+    assert failure.reason == "HEAVY_WORK_UNAVAILABLE" and "ValueError: a bug" in str(failure)
+
+
+def test_the_processes_run_at_a_lower_cpu_priority_than_the_server(queue: FairQueue) -> None:
+    server = os.getpriority(os.PRIO_PROCESS, 0)
+    wanted = min(server + NICENESS, 19)
+
+    async def scenario() -> dict[int, int]:
+        queue.pool.start()
+        await asyncio.gather(*(queue.run(client, "spend", 10) for client in (FLOODER, OTHER)))
+        return {pid: os.getpriority(os.PRIO_PROCESS, pid) for pid in queue.pool.process_ids}
+
+    priorities = asyncio.run(scenario())
+    assert len(priorities) == 2 and set(priorities.values()) == {wanted}
+    assert os.getpriority(os.PRIO_PROCESS, 0) == server

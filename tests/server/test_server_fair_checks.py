@@ -13,6 +13,7 @@ import pytest
 
 from tavli.engine.match import RuleSet
 from tavli.engine.matfile import export_mat
+from tavli.server.match_records import small
 from tavli.server.quotas import QuotaLimits
 from tavli.v1 import match_record_pb2, rules_service_pb2 as pb, rules_service_pb2_grpc
 from tests.games import bot_match
@@ -20,6 +21,14 @@ from tests.server_play import RPC_TIMEOUT, as_web_client, connected, running_ser
 
 FLOOD = 24
 SMALL_RECORD = Path(__file__).parents[1] / "data" / "mat" / "gnubg_3_point.mat"
+
+
+def over_the_small_bound() -> str:
+    """A record just long enough to be checked in a heavy process, not at once in the server: a
+    20-game money session (about 15,000 characters)."""
+    text = export_mat(bot_match(RuleSet(), seed=25, games=20))
+    assert not small(text)
+    return text
 
 
 def check_request(text: str) -> pb.ValidateMatchRequest:
@@ -42,7 +51,7 @@ def test_a_clients_small_record_is_checked_while_another_client_floods_the_serve
         flood_stub = rules_service_pb2_grpc.RulesServiceStub(flooder.channel)
         # The heavy work's processes up first, as `tavli serve` starts them: what is measured below
         # is the queue, not a process starting.
-        flood_stub.ValidateMatch(check_request(SMALL_RECORD.read_text()), timeout=600)
+        flood_stub.ValidateMatch(check_request(over_the_small_bound()), timeout=600)
         flood = [
             flood_stub.ValidateMatch.future(check_request(long_record), timeout=600) for _ in range(FLOOD)
         ]

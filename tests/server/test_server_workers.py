@@ -11,7 +11,7 @@ from pathlib import Path
 import grpc
 
 from tavli.clients.client import Seat, TavliClient
-from tests.server.test_server_fair_checks import SMALL_RECORD
+from tests.server.test_server_fair_checks import over_the_small_bound
 from tests.server_play import Policy, play_to_end, tavli_serve
 
 
@@ -80,7 +80,7 @@ def test_each_worker_checks_and_imports_records_in_heavy_processes_of_its_own(tm
     served = tavli_serve("--workers", "2", "--db", str(tmp_path / "games.sqlite3"), "--log-json", stderr=log)
     _wait_until_both_serve(log)
     clients = _channels(served.address, 12)
-    record = SMALL_RECORD.read_text()
+    record = over_the_small_bound()  # checked in the heavy processes, not at once
     try:
         reports = [client.validate_match(record) for client in clients]
         imported = [client.import_match(record)[0].name for client in clients[:4]]
@@ -90,7 +90,7 @@ def test_each_worker_checks_and_imports_records_in_heavy_processes_of_its_own(tm
             client.close()
         served.process.send_signal(signal.SIGTERM)
         assert served.process.wait(timeout=30) == 0
-    assert all(report.match_length == 3 and not report.problems for report in reports)
+    assert all(report.games == 20 and not report.problems for report in reports)
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     checked_by = {line["worker"] for line in lines if line.get("method", "").endswith("/ValidateMatch")}
     assert len(checked_by) == 2

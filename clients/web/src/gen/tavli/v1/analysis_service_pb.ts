@@ -986,6 +986,9 @@ export const AnalysisService: GenService<{
    * it is spent; a client may run a few analyses at once (TOO_MANY_ANALYSES). An analysis whose
    * caller goes away stops, its evaluators freed. The same match at the same plies is analysed
    * once: a stored game while no event is added to it, a record while its text is the same.
+   * Reading the match (a record's check, the decisions of a record or a game) is heavy work,
+   * shared as RulesService.ValidateMatch's check is, with the same refusals: RESOURCE_EXHAUSTED,
+   * reason TOO_MANY_CHECKS; UNAVAILABLE, reason HEAVY_WORK_UNAVAILABLE (ask again).
    *
    * @generated from rpc tavli.v1.AnalysisService.AnalyzeMatch
    */

@@ -3320,6 +3320,11 @@ export const GamesService: GenService<{
    * fails (UNREADABLE_MATCH_RECORD). An import counts as a game created against the client's
    * live games (TOO_MANY_GAMES), until its match is over.
    *
+   * Reading the record is heavy work, as RulesService.ValidateMatch's check is, with the same
+   * refusals, and nothing is stored: RESOURCE_EXHAUSTED, reason TOO_MANY_CHECKS or
+   * CPU_BUDGET_SPENT; UNAVAILABLE, reason HEAVY_WORK_UNAVAILABLE (ask again). A small record is
+   * read at once, as ValidateMatch checks it.
+   *
    * @generated from rpc tavli.v1.GamesService.ImportMatch
    */
   importMatch: {
@@ -3466,7 +3471,10 @@ export const GamesService: GenService<{
    * (long nardi uses the same layout with a variant header that other tools do not read), or, as
    * asked, in GNU Backgammon's SGF. A game whose rules SGF cannot record (long nardi, Plakoto,
    * Fevga, automatic doubles, an opening not played from the opening throw) fails SGF's export
-   * with FAILED_PRECONDITION, reason FORMAT_CANNOT_RECORD, saying why.
+   * with FAILED_PRECONDITION, reason FORMAT_CANNOT_RECORD, saying why. Writing the record is
+   * heavy work, shared as RulesService.ValidateMatch's check is, with the same refusals:
+   * RESOURCE_EXHAUSTED, reason TOO_MANY_CHECKS or CPU_BUDGET_SPENT; UNAVAILABLE, reason
+   * HEAVY_WORK_UNAVAILABLE (ask again).
    *
    * @generated from rpc tavli.v1.GamesService.ExportMatch
    */

@@ -886,6 +886,14 @@ export const RulesService: GenService<{
    * UNREADABLE_MATCH_RECORD (see MatchRecord). A clean record (no problem) is one that
    * GamesService.ImportMatch takes.
    *
+   * Checking a long record is heavy work, done in processes of the server's own and shared
+   * fairly between clients: a client with too many records waiting to be checked fails with
+   * RESOURCE_EXHAUSTED, reason TOO_MANY_CHECKS; one that has spent its share of the server's CPU
+   * with RESOURCE_EXHAUSTED, reason CPU_BUDGET_SPENT, the status message saying when to try
+   * again; and a call whose process stopped while it worked with UNAVAILABLE, reason
+   * HEAVY_WORK_UNAVAILABLE: ask again. A small record (at most 8,192 characters and 200 lines:
+   * a short match) is checked at once, waiting for no one, and is refused only CPU_BUDGET_SPENT.
+   *
    * @generated from rpc tavli.v1.RulesService.ValidateMatch
    */
   validateMatch: {
