@@ -13,7 +13,7 @@ from itertools import repeat
 from pathlib import Path
 from typing import Any
 
-from tavli.engine.matfile.checking import MatFileError, Problem
+from tavli.engine.matfile.problems import MatFileError, Problem
 from tavli.engine.matfile.summary import RecordSummary, summarize_record
 
 CLEAN, PROBLEMS, UNREADABLE = 0, 1, 2  # the exit statuses, the worst file's

@@ -13,21 +13,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from tavli.engine import core
-from tavli.engine.game import MatchState, match_at
-from tavli.engine.matfile import check_match_record, record_format
-from tavli.engine.matfile.checking import Problem, RulesUnknown, check_record, rules_of
-from tavli.engine.matfile.export import time_loss_tag
+from tavli.engine.matfile.header import rules_of, time_loss_tag
+from tavli.engine.matfile.problems import Problem, RulesUnknown
 from tavli.engine.matfile.reading import (
-    GameRecord,
     UnreadableFile,
     decode,
     read_header,
     read_record,
     read_score_line,
+    record_format,
 )
 from tavli.engine.rules import InvalidRuleSetError, RuleSet
+
+if TYPE_CHECKING:
+    from tavli.engine.game import MatchState
+    from tavli.engine.matfile.reading import GameRecord
+
+# The pure checker and the engine's game it replays are imported only for a record the core does
+# not answer for: a run over clean records does not load them.
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +60,8 @@ def summarize_record(text: str | bytes) -> RecordSummary:
     summary = _summary_with_the_core(text)
     if summary is not None:
         return summary
+    from tavli.engine.matfile.records import check_match_record
+
     checked = check_match_record(text)
     return RecordSummary(
         checked.rules, checked.record.players, len(checked.games), checked.score, checked.problems
@@ -83,6 +91,8 @@ def _summary_with_the_core(text: str) -> RecordSummary | None:
         record = read_record(text)
     except UnreadableFile:
         return None
+    from tavli.engine.matfile.checking import check_record
+
     checked = check_record(record, rules, clean_game=_CleanByTheCore(lines, rules))
     return RecordSummary(rules, record.players, len(record.games), checked.score, checked.problems)
 
@@ -97,6 +107,8 @@ class _CleanByTheCore:
     def __call__(
         self, game: GameRecord, before: MatchState | None, crawford_played: bool, following: GameRecord | None
     ) -> MatchState | None:
+        from tavli.engine.game import match_at
+
         compiled = core.compiled
         assert compiled is not None
         if before is None:
