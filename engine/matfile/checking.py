@@ -107,12 +107,23 @@ class MatchCheck:
         return Match.replay(self.rules, self.events)
 
 
-CleanGame = Callable[["GameRecord", "MatchState | None", bool, "GameRecord | None"], "MatchState | None"]
+@dataclass(frozen=True, slots=True)
+class StoppedAt:
+    """A quicker check's answer for a game plainly clean up to the first entry the reader could not
+    read (a move not recorded), on ``line``, which stops its checking with the reader's problem."""
+
+    line: int
+
+
+CleanGame = Callable[
+    ["GameRecord", "MatchState | None", bool, "GameRecord | None"], "MatchState | StoppedAt | None"
+]
 """A quicker check of one game that answers only where the game is plainly clean (the compiled
 core's, :mod:`.summary`): given the game, the match before it (``None``: the game is taken up from
 its own score line), whether the score lines before it reached the Crawford score and the game
-after it (``None``: it is the record's last), the match after it; ``None`` where it does not
-answer, and the game is checked here."""
+after it (``None``: it is the record's last), the match after it, or where the game stops at an
+entry the reader could not read (:class:`StoppedAt`); ``None`` where it does not answer, and the
+game is checked here."""
 
 
 def check_record(
@@ -120,7 +131,8 @@ def check_record(
 ) -> MatchCheck:
     """Every game of ``record`` checked against ``rules`` (by default, the header's). With
     ``clean_game``, the games it answers for are not checked here: the check holds only the
-    others (their events and problems), and the score after the last game.
+    others (their events and problems), the problems of the games it stops (without their
+    events), and the score after the last game.
 
     :raises RulesUnknown: if the header names rules tavli does not play, or ``rules`` disagree
         with the record's match length.
@@ -139,7 +151,7 @@ def check_record(
     for position, game in enumerate(record.games):
         following = record.games[position + 1] if position + 1 < len(record.games) else None
         after = None if clean_game is None else clean_game(game, state, crawford_played, following)
-        if after is not None:
+        if isinstance(after, MatchState):
             state = after
         else:
             checker = _GameChecker(
@@ -150,7 +162,10 @@ def check_record(
                 next_score=None if following is None else following.score,
                 time_loss=record.tags.get(time_loss_tag(game.number)),
             )
-            state = checker.check(state, crawford_played)
+            if after is None or not checker.stop_at(after):
+                state = checker.check(state, crawford_played)
+            else:
+                state = None
             games.append(checker.checked())
             if checker.problem is not None:
                 problems.append(checker.problem)
@@ -234,6 +249,16 @@ class _GameChecker:
             self.problem = stop.problem
             return None
         return self.state
+
+    def stop_at(self, stopped: StoppedAt) -> bool:
+        """Stop the game, without replaying it, at its first entry the reader could not read, where
+        a quicker check found the game plainly clean until then (as :meth:`check` would stop it);
+        ``False``, and nothing done, if that entry is not on the line the check says."""
+        entry = next((entry for entry in self.game.entries if entry.problem is not None), None)
+        if entry is None or entry.problem is None or entry.line != stopped.line:
+            return False
+        self.problem = self._problem(entry, entry.problem, "")
+        return True
 
     def checked(self) -> CheckedGame:
         return CheckedGame(
@@ -569,16 +594,17 @@ class _GameChecker:
         self.events.append(event)
 
     def _fail(self, entry: Entry, reason: str, action: str) -> NoReturn:
-        raise _Stop(
-            Problem(
-                reason,
-                game=self.game.number,
-                move=entry.move,
-                line=entry.line,
-                side=entry.side,
-                player=self.players[entry.side],
-                action=action,
-            )
+        raise _Stop(self._problem(entry, reason, action))
+
+    def _problem(self, entry: Entry, reason: str, action: str) -> Problem:
+        return Problem(
+            reason,
+            game=self.game.number,
+            move=entry.move,
+            line=entry.line,
+            side=entry.side,
+            player=self.players[entry.side],
+            action=action,
         )
 
     def _game_problem(self, reason: str, line: int) -> NoReturn:
@@ -624,6 +650,7 @@ __all__ = [
     "MatchCheck",
     "Problem",
     "RulesUnknown",
+    "StoppedAt",
     "check_record",
     "rules_of",
 ]

@@ -30,6 +30,7 @@ from tavli.engine.rules import InvalidRuleSetError, RuleSet
 
 if TYPE_CHECKING:
     from tavli.engine.game import MatchState
+    from tavli.engine.matfile.checking import StoppedAt
     from tavli.engine.matfile.reading import GameRecord
 
 # The pure checker and the engine's game it replays are imported only for a record the core does
@@ -112,8 +113,9 @@ class _CleanByTheCore:
 
     def __call__(
         self, game: GameRecord, before: MatchState | None, crawford_played: bool, following: GameRecord | None
-    ) -> MatchState | None:
+    ) -> MatchState | StoppedAt | None:
         from tavli.engine.game import match_at
+        from tavli.engine.matfile.checking import StoppedAt
 
         compiled = core.compiled
         assert compiled is not None
@@ -129,8 +131,8 @@ class _CleanByTheCore:
         answer = compiled.check_mat_game(
             self.lines, game.line - 1, game.last_line, next_score, taken_up, *_core_rules(self.rules)
         )
-        if answer is None:
-            return None
+        if answer is None or isinstance(answer, int):
+            return None if answer is None else StoppedAt(answer)
         score, crawford_played_after, over = answer
         if over and following is not None:
             return None  # a game after the match's end: the pure checker says so
