@@ -9,12 +9,11 @@ import os
 import sys
 import time
 from collections.abc import Iterable
-from itertools import repeat
 from pathlib import Path
 from typing import Any
 
-from tavli.engine.matfile.checking import MatFileError, Problem
-from tavli.engine.matfile.summary import RecordSummary, summarize_record
+from tavli.engine.matfile.problems import MatFileError, Problem
+from tavli.engine.matfile.summary import RecordSummary, load_the_pure_checker, summarize_record
 
 CLEAN, PROBLEMS, UNREADABLE = 0, 1, 2  # the exit statuses, the worst file's
 
@@ -40,7 +39,7 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument(
         "--jobs",
-        type=int,
+        type=_jobs,
         default=0,
         metavar="N",
         help="check files in N processes at once (default: one a CPU, once there are a few dozen files)",
@@ -48,15 +47,24 @@ def add_parser(commands: Any) -> None:
     parser.set_defaults(run=run)
 
 
+def _jobs(text: str) -> int:
+    """``--jobs``'s value: a number of processes, 0 for the default."""
+    try:
+        jobs = int(text)
+    except ValueError:
+        jobs = -1
+    if jobs < 0:
+        raise argparse.ArgumentTypeError(f"a number of processes, 1 or more (0: one a CPU), not {text!r}")
+    return jobs
+
+
 def run(arguments: argparse.Namespace) -> int:
     started = time.perf_counter()
     names = arguments.files
     jobs = arguments.jobs or min(os.cpu_count() or 1, max(1, len(names) // _FILES_A_JOB_AT_LEAST))
+    jobs = min(jobs, len(names))
     if jobs > 1 and "-" not in names:
-        from concurrent.futures import ProcessPoolExecutor  # only here: its import costs a one-file run
-
-        with ProcessPoolExecutor(jobs) as pool:
-            outcomes = list(pool.map(_outcome, names, repeat(arguments.json), chunksize=8))
+        outcomes = _outcomes_in_processes(names, arguments.json, jobs)
     else:
         outcomes = [_outcome(name, arguments.json) for name in names]
     for _, text in outcomes:
@@ -66,6 +74,56 @@ def run(arguments: argparse.Namespace) -> int:
     if len(statuses) > 1 or not arguments.json:
         print(summary, file=sys.stderr if arguments.json else sys.stdout)
     return max(statuses)
+
+
+def _outcomes_in_processes(names: list[str], as_json: bool, jobs: int) -> list[tuple[int, str]]:
+    """Each file's outcome, in order, from ``jobs`` forked worker processes, each checking every
+    ``jobs``-th file and sending back its outcomes at once. A forked worker starts with the reader
+    and the pure checker (for records the compiled core leaves to it) already imported: the command
+    has started no thread. Where the system cannot fork, the files are checked here, one after another.
+
+    :raises RuntimeError: if a worker fails.
+    """
+    if not hasattr(os, "fork"):
+        return [_outcome(name, as_json) for name in names]
+    load_the_pure_checker()  # once here, shared by the workers, rather than once in each that needs it
+    workers = [_start_worker(names[first::jobs], as_json) for first in range(jobs)]
+    outcomes: list[tuple[int, str]] = [(UNREADABLE, "")] * len(names)
+    failed = []
+    for first, (process, pipe) in enumerate(workers):
+        with os.fdopen(pipe, encoding="utf-8") as reading:
+            sent = reading.read()
+        _, ended = os.waitpid(process, 0)
+        if ended == 0:
+            outcomes[first::jobs] = [(status, text) for status, text in json.loads(sent)]
+        else:
+            failed.append(ended)
+    if failed:
+        raise RuntimeError(f"{len(failed)} of the workers checking files failed (wait statuses {failed})")
+    return outcomes
+
+
+def _start_worker(names: list[str], as_json: bool) -> tuple[int, int]:
+    """A forked process that checks ``names`` and writes their outcomes to a pipe as one JSON
+    array: its process id and the pipe's end to read."""
+    reading, writing = os.pipe()
+    process = os.fork()
+    if process:
+        os.close(writing)
+        return process, reading
+    os.close(reading)
+    status = 1
+    try:
+        outcomes = [_outcome(name, as_json) for name in names]
+        with os.fdopen(writing, "w", encoding="utf-8") as pipe:
+            json.dump(outcomes, pipe, ensure_ascii=False)
+        status = 0
+    except Exception:  # noqa: BLE001 - said here: the parent sees only the worker's exit status
+        import traceback
+
+        traceback.print_exc()
+    finally:
+        os._exit(status)  # the worker leaves without the parent's exit handlers or buffered output
 
 
 _FILES_A_JOB_AT_LEAST = 16  # unless --jobs says, fewer files a CPU are checked here: a worker costs its start

@@ -2077,7 +2077,9 @@ def valid(int rules, position, bint in_play=False):
 # opening throw played as the first move), the cube, drops and results in either column. The pure
 # reader and checker stay the reference: anything else met here (another dialect, a problem, a
 # resignation that the result line does not plainly say) stops this pass with ``_Unsure``, and the
-# caller reads the record with them, which say what is wrong, if anything is.
+# caller reads the record with them, which say what is wrong, if anything is. One problem is met
+# here: a move or play not recorded (``???``), where the checker stops a game with its reader's
+# words; ``check_mat_game`` says where, so that the plays before it are not replayed in Python.
 
 class _Unsure(Exception):
     """Met something this pass does not answer for: the pure reader and checker decide."""
@@ -2091,6 +2093,7 @@ cdef enum:
     ENTRY_WIN = 4
     ENTRY_LOSS = 5
     ENTRY_OTHER = 6  # beavers, raccoons, resignations: the pure reader's
+    ENTRY_UNREADABLE = 7  # a move or play not recorded ("???"): the game's checking stops there
     MOST_ENTRIES = 1024  # a game's entries read at once here; a longer game is the pure reader's
 
 cdef enum:
@@ -2154,6 +2157,7 @@ ctypedef struct Table:
     int first_points
     int placed_winner  # the winner the game's first result in a column names; -1: none
     int unplayed  # a roll read without its play (its index in the game's entries), else -1
+    int stopped  # the line index of the unreadable entry the game's checking stopped at, else -1
 
 
 cdef inline bint _word_char(Py_UCS4 char) noexcept:
@@ -2272,7 +2276,10 @@ cdef int _entry_at(str line, int index, int* end) except -2:
         end[0] = index + 3
         return ENTRY_ROLL
     if line[index] == '?' and index + 1 < len(line) and line[index + 1] == '?':
-        raise _Unsure()  # a move or play not recorded
+        end[0] = index + 2
+        while end[0] < len(line) and line[end[0]] == '?':
+            end[0] += 1
+        return ENTRY_UNREADABLE  # a move or play not recorded
     if _word_char(before) or not ('a' <= _lower(line[index]) <= 'z'):
         return -1
     if index >= 4 and _word_at(line, index - 4, "and "):
@@ -2326,6 +2333,10 @@ cdef int _read_move_line(str line, int line_index, int right_from, Written* entr
             continue
         if kind == ENTRY_OTHER or found == 64:
             raise _Unsure()
+        if kind == ENTRY_UNREADABLE and found and kinds[found - 1] == ENTRY_ROLL and _skip_spaces(line, ends[found - 1]) == index:
+            kinds[found - 1] = ENTRY_UNREADABLE  # "42: ???": the roll's play is not recorded
+            index = end
+            continue
         starts[found], ends[found], kinds[found] = index, end, kind
         found += 1
         index = end
@@ -2376,6 +2387,8 @@ cdef int _read_move_line(str line, int line_index, int right_from, Written* entr
                 if line[rest:stop].lower() not in ("and the match", "and wins the match", "and match"):
                     raise _Unsure()
                 entry.wins_match = True
+        elif kind == ENTRY_UNREADABLE:
+            pass  # whatever follows it is the reader's problem's words
         elif rest < stop:
             raise _Unsure()  # words after a take or a drop
     return 0
@@ -2588,6 +2601,7 @@ cdef void _new_game(Table* table) noexcept:
     table.results = 0
     table.first_winner = -1
     table.unplayed = -1
+    table.stopped = -1
 
 
 cdef void _end_game(Table* table, int winner, int points) noexcept:
@@ -2785,6 +2799,11 @@ cdef int _check_game(Table* table, list lines, Written* entries, int count, bint
                 table.placed_winner = _winner(&entries[index])
     for index in range(count):
         entry = &entries[index]
+        if entry.kind == ENTRY_UNREADABLE:
+            if table.phase == PHASE_OVER:
+                raise _Unsure()
+            table.stopped = entry.line  # the reader's problem stops the game here, as it stops the checker
+            return 0
         if entry.kind == ENTRY_WIN or entry.kind == ENTRY_LOSS:
             _result(table, entry)
             continue
@@ -2921,6 +2940,8 @@ def check_mat_games(
             score_line = _check_one(
                 &table, lines, starts[game], end, game + 1 == len(starts), False, entries
             )
+            if table.stopped >= 0:
+                return None  # a problem: the record is the pure checker's, with check_mat_game's help
             if first_score_line < 0:
                 first_score_line = score_line
     except _Unsure:
@@ -2940,7 +2961,9 @@ def check_mat_game(
     the Crawford game was played before this game; or ``(None, None, crawford_played)`` to take
     the game up from its own score line. ``next_score``: the next game's score line, ``None``
     where it has none; ``False`` for the record's last game, which may be unfinished. Returns the score after it, whether the Crawford game has been played and whether
-    the match is over; ``None`` where the game is not plainly clean.
+    the match is over; the number of the line (from 1) where the game, plainly clean until then,
+    reaches a move or play not recorded (``???``), at which the pure checker stops it with its
+    reader's problem; ``None`` where the game is not plainly clean.
     """
     cdef Table table
     _start_table(&table, length, crawford, jacoby, uses_cube, highest_cube)
@@ -2958,4 +2981,6 @@ def check_mat_game(
         return None
     finally:
         free(entries)
+    if table.stopped >= 0:
+        return table.stopped + 1
     return (table.score[0], table.score[1]), table.crawford_played, table.match_over

@@ -30,14 +30,10 @@ it needed for the match or, in money play, the cube's value. When it ran out is 
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from functools import lru_cache
-from typing import NoReturn, TypeVar
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import NoReturn
 
-from tavli.engine.backgammon import START_VALUES, Backgammon
-from tavli.engine.errors import TavliError
 from tavli.engine.events import (
     Beavered,
     Doubled,
@@ -65,78 +61,12 @@ from tavli.engine.game import (
     read_play,
 )
 from tavli.engine.match import Match, played
-from tavli.engine.matfile.export import (
-    BACKGAMMONS_WORDS,
-    HOME_HIT_AND_RUN_WORDS,
-    MATCH_OPENINGS_WORDS,
-    OPENING_WORDS,
-    OPTION_TAGS,
-    TAVLI_VARIATION,
-    option_word,
-    points_in_words,
-    time_loss_tag,
-)
+from tavli.engine.matfile.export import points_in_words
+from tavli.engine.matfile.header import RULE_TAGS, rules_of, time_loss_tag
+from tavli.engine.matfile.problems import MatFileError, Problem, RulesUnknown
 from tavli.engine.matfile.reading import Entry, GameRecord, MatRecord
 from tavli.engine.play import Step, format_steps
-from tavli.engine.rules import MOVE_OPTION_VALUES, TAVLI, InvalidRuleSetError, RuleSet
-from tavli.engine.variant import Variant
-from tavli.engine.variants import VARIANTS
-
-
-class RulesUnknown(Exception):
-    """A header whose rules tavli cannot play (another variant, tags that do not go together)."""
-
-
-class MatFileError(TavliError):
-    """A .mat file that holds no readable match, or records something the rules do not allow.
-
-    ``problems`` holds every problem found; the message and the attributes ``why`` (the first
-    problem's ``reason``), ``game``, ``move_number``, ``side``, ``action`` and ``line`` are the first one's.
-    """
-
-    def __init__(self, problems: Sequence[Problem]) -> None:
-        self.problems = tuple(problems)
-        first = self.problems[0]
-        self.why, self.game, self.move_number = first.reason, first.game, first.move
-        self.side, self.action, self.line = first.side, first.action, first.line
-        more = len(self.problems) - 1
-        super().__init__(
-            str(first) + (f" (and {more} more problem{'s' if more > 1 else ''})" if more else "")
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """Something a match record gets wrong, where it stands and why, in a player's words.
-
-    ``game`` and ``move`` are ``None`` where the problem is not in a game or not on a move line;
-    ``side`` is the column that acted (0 the left), ``None`` when nobody did (a score line).
-    """
-
-    reason: str
-    game: int | None = None
-    move: int | None = None
-    line: int | None = None
-    side: Side | None = None
-    player: str | None = field(default=None, compare=False)
-    action: str = field(default="", compare=False)  # what was attempted: "plays '6/2 6/1' with 4-5"
-
-    def __str__(self) -> str:
-        where = []
-        if self.game is not None:
-            where.append(f"game {self.game}")
-        if self.move is not None:
-            where.append(f"move {self.move}")
-        if self.side is not None:
-            where.append(f"player {self.side}" + (f" ({self.player})" if self.player else ""))
-        if self.line is not None:
-            where.append(f"line {self.line}")
-        return (", ".join(where) + ": " if where else "") + self.message
-
-    @property
-    def message(self) -> str:
-        """The problem in words, without where it stands: what was attempted, then why not."""
-        return f"{self.action}: {self.reason}" if self.action else self.reason
+from tavli.engine.rules import RuleSet
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,12 +107,23 @@ class MatchCheck:
         return Match.replay(self.rules, self.events)
 
 
-CleanGame = Callable[["GameRecord", "MatchState | None", bool, "GameRecord | None"], "MatchState | None"]
+@dataclass(frozen=True, slots=True)
+class StoppedAt:
+    """A quicker check's answer for a game plainly clean up to the first entry the reader could not
+    read (a move not recorded), on ``line``, which stops its checking with the reader's problem."""
+
+    line: int
+
+
+CleanGame = Callable[
+    ["GameRecord", "MatchState | None", bool, "GameRecord | None"], "MatchState | StoppedAt | None"
+]
 """A quicker check of one game that answers only where the game is plainly clean (the compiled
 core's, :mod:`.summary`): given the game, the match before it (``None``: the game is taken up from
 its own score line), whether the score lines before it reached the Crawford score and the game
-after it (``None``: it is the record's last), the match after it; ``None`` where it does not
-answer, and the game is checked here."""
+after it (``None``: it is the record's last), the match after it, or where the game stops at an
+entry the reader could not read (:class:`StoppedAt`); ``None`` where it does not answer, and the
+game is checked here."""
 
 
 def check_record(
@@ -190,7 +131,8 @@ def check_record(
 ) -> MatchCheck:
     """Every game of ``record`` checked against ``rules`` (by default, the header's). With
     ``clean_game``, the games it answers for are not checked here: the check holds only the
-    others (their events and problems), and the score after the last game.
+    others (their events and problems), the problems of the games it stops (without their
+    events), and the score after the last game.
 
     :raises RulesUnknown: if the header names rules tavli does not play, or ``rules`` disagree
         with the record's match length.
@@ -209,7 +151,7 @@ def check_record(
     for position, game in enumerate(record.games):
         following = record.games[position + 1] if position + 1 < len(record.games) else None
         after = None if clean_game is None else clean_game(game, state, crawford_played, following)
-        if after is not None:
+        if isinstance(after, MatchState):
             state = after
         else:
             checker = _GameChecker(
@@ -220,7 +162,10 @@ def check_record(
                 next_score=None if following is None else following.score,
                 time_loss=record.tags.get(time_loss_tag(game.number)),
             )
-            state = checker.check(state, crawford_played)
+            if after is None or not checker.stop_at(after):
+                state = checker.check(state, crawford_played)
+            else:
+                state = None
             games.append(checker.checked())
             if checker.problem is not None:
                 problems.append(checker.problem)
@@ -251,132 +196,6 @@ def _final_score(record: MatRecord, games: list[CheckedGame], state: MatchState 
         if written is not None and written.value is not None:
             score[_winner(written)] += written.value
     return score[0], score[1]
-
-
-# --- the rules a header names ---------------------------------------------------------------------
-
-_OPENING_RULES = {word.lower(): rule for rule, word in OPENING_WORDS.items()}
-
-
-# The header tags that name rules: the only ones :func:`rules_of` reads.
-RULE_TAGS = frozenset(
-    {
-        "Variation",
-        "Variant",
-        "Crawford",
-        "Jacoby",
-        "Beaver",
-        "Cube",
-        "CubeLimit",
-        "AutomaticDoubles",
-        "OpeningThrow",
-        "MatchOpenings",
-        "Backgammons",
-        "HomeHitAndRun",
-        "MotherValue",
-        *OPTION_TAGS.values(),
-    }
-)
-
-
-def rules_of(tags: Mapping[str, str], length: int) -> RuleSet:
-    """The rule set a header's tags and match length name (only its :data:`RULE_TAGS` count).
-
-    :raises RulesUnknown: for a variant tavli does not play or tags that do not go together.
-    """
-    named = tuple(sorted((key, value) for key, value in tags.items() if key in RULE_TAGS))
-    return _rules_named(named, length)
-
-
-# An archive's records name the same few rule sets again and again: each is made once.
-@lru_cache(maxsize=256)
-def _rules_named(named: tuple[tuple[str, str], ...], length: int) -> RuleSet:
-    tags = dict(named)
-
-    def on(key: str) -> bool | None:
-        value = tags.get(key)
-        return None if value is None else value.strip().lower() in ("on", "yes", "true", "1")
-
-    options: dict[str, object] = {"match_length": length}
-    variation = tags.get("Variation", tags.get("Variant"))
-    if variation is not None and variation.strip().lower() == TAVLI_VARIATION.lower():
-        options["variant"] = TAVLI
-    elif variation is not None:
-        variant = _variant_named(variation)
-        options["variant"] = variant.name
-        if isinstance(variant, Backgammon):
-            options["start"] = variant.start
-    if length and on("Crawford") is False:
-        options["crawford"] = False
-    if not length:
-        for key, option in (("Jacoby", "jacoby"), ("Beaver", "beavers")):
-            if on(key):
-                options[option] = True
-    if on("Cube") is not None:
-        options["cube"] = on("Cube")
-    for key, option in (("CubeLimit", "cube_limit"), ("AutomaticDoubles", "automatic_doubles_limit")):
-        if key in tags:
-            try:
-                options[option] = int(tags[key])
-            except ValueError:
-                raise RulesUnknown(f"the header's {key} is a number, not {tags[key]!r}") from None
-    if "AutomaticDoubles" in tags:
-        options["automatic_doubles"] = True
-    if "OpeningThrow" in tags:
-        options["opening"] = _OPENING_RULES.get(tags["OpeningThrow"].lower(), tags["OpeningThrow"])
-    if "MatchOpenings" in tags:
-        words = tags["MatchOpenings"]
-        options["match_openings"] = _option_named("MatchOpenings", words, MATCH_OPENINGS_WORDS)
-    if "Backgammons" in tags:
-        options["backgammons"] = _option_named("Backgammons", tags["Backgammons"], BACKGAMMONS_WORDS)
-    if "HomeHitAndRun" in tags:
-        words = tags["HomeHitAndRun"]
-        options["home_hit_and_run"] = _option_named("HomeHitAndRun", words, HOME_HIT_AND_RUN_WORDS)
-    if "MotherValue" in tags:
-        try:
-            options["mother_value"] = int(tags["MotherValue"])
-        except ValueError:
-            raise RulesUnknown(f"the header's MotherValue is 2 or 3, not {tags['MotherValue']!r}") from None
-    for option, tag in OPTION_TAGS.items():
-        if tag in tags:
-            values = {value: option_word(value) for value in MOVE_OPTION_VALUES[option]}
-            options[option] = _option_named(tag, tags[tag], values)
-    try:
-        return RuleSet(**options)  # type: ignore[arg-type]
-    except InvalidRuleSetError as error:
-        raise RulesUnknown(f"the header's rules do not go together: {error}") from None
-
-
-_Option = TypeVar("_Option")
-
-
-def _option_named(tag: str, words: str, options: Mapping[_Option, str]) -> _Option:
-    """The option value a header tag names (``Backgammons "AsGammon"``: ``AS_GAMMON``), in any case.
-
-    :raises RulesUnknown: for other words.
-    """
-    for option, word in options.items():
-        if words.strip().lower() == word.lower():
-            return option
-    choices = " or ".join(options.values())
-    raise RulesUnknown(f"the header's {tag} is {choices}, not {words!r}")
-
-
-def _variant_named(variation: str) -> Variant:
-    """The variant a ``Variation`` tag names, with backgammon's start (nackgammon, hypergammon, as
-    GNU Backgammon names them: ``NackGammon``, ``HyperGammon (2)``); without one, a .mat file is
-    backgammon's."""
-
-    def plain(name: str) -> str:
-        return re.sub(r"[\s_()-]", "", name.lower())
-
-    other_starts = (RuleSet(start=start).rules for start in START_VALUES if start != "STANDARD")
-    candidates = [*VARIANTS.values(), *other_starts]
-    for variant in candidates:
-        if plain(variation) in {plain(variant.title), plain(variant.mat_variation or variant.title)}:
-            return variant
-    *others, last = [variant.title for variant in candidates]
-    raise RulesUnknown(f"tavli plays {', '.join(others)} and {last}, not {variation!r}")
 
 
 # --- one game -------------------------------------------------------------------------------------
@@ -430,6 +249,16 @@ class _GameChecker:
             self.problem = stop.problem
             return None
         return self.state
+
+    def stop_at(self, stopped: StoppedAt) -> bool:
+        """Stop the game, without replaying it, at its first entry the reader could not read, where
+        a quicker check found the game plainly clean until then (as :meth:`check` would stop it);
+        ``False``, and nothing done, if that entry is not on the line the check says."""
+        entry = next((entry for entry in self.game.entries if entry.problem is not None), None)
+        if entry is None or entry.problem is None or entry.line != stopped.line:
+            return False
+        self.problem = self._problem(entry, entry.problem, "")
+        return True
 
     def checked(self) -> CheckedGame:
         return CheckedGame(
@@ -765,16 +594,17 @@ class _GameChecker:
         self.events.append(event)
 
     def _fail(self, entry: Entry, reason: str, action: str) -> NoReturn:
-        raise _Stop(
-            Problem(
-                reason,
-                game=self.game.number,
-                move=entry.move,
-                line=entry.line,
-                side=entry.side,
-                player=self.players[entry.side],
-                action=action,
-            )
+        raise _Stop(self._problem(entry, reason, action))
+
+    def _problem(self, entry: Entry, reason: str, action: str) -> Problem:
+        return Problem(
+            reason,
+            game=self.game.number,
+            move=entry.move,
+            line=entry.line,
+            side=entry.side,
+            player=self.players[entry.side],
+            action=action,
         )
 
     def _game_problem(self, reason: str, line: int) -> NoReturn:
@@ -820,6 +650,7 @@ __all__ = [
     "MatchCheck",
     "Problem",
     "RulesUnknown",
+    "StoppedAt",
     "check_record",
     "rules_of",
 ]

@@ -17,7 +17,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from tavli.engine.backgammon import HomeHitAndRun
 from tavli.engine.events import (
     Beavered,
     Doubled,
@@ -33,9 +32,10 @@ from tavli.engine.events import (
 )
 from tavli.engine.game import FinishedGame, apply, new_match
 from tavli.engine.match import Match
+from tavli.engine.matfile.header import MATCH_OPENINGS_WORDS, OPENING_WORDS, rule_headers, time_loss_tag
 from tavli.engine.play import Dice
 from tavli.engine.position import OFF, Checkers
-from tavli.engine.rules import TAVLI, Backgammons, MatchOpenings, RuleSet
+from tavli.engine.rules import RuleSet
 
 # --- export ---------------------------------------------------------------------------------------
 
@@ -131,63 +131,6 @@ def _header_lines(
     return lines
 
 
-def rule_headers(rules: RuleSet) -> list[tuple[str, str]]:
-    """The header lines for the rule options that differ from what a .mat file is assumed to mean."""
-    default = RuleSet(variant=rules.variant, match_length=rules.match_length)
-    headers = []
-    variation = TAVLI_VARIATION if rules.variant == TAVLI else rules.rules.mat_variation
-    if variation is not None:
-        headers.append(("Variation", variation))
-    if rules.is_match and not rules.crawford:
-        headers.append(("Crawford", "Off"))
-    if rules.jacoby:
-        headers.append(("Jacoby", "On"))
-    if rules.beavers:
-        headers.append(("Beaver", "On"))
-    if rules.cube != default.cube:
-        headers.append(("Cube", "On" if rules.cube else "Off"))
-    if rules.cube_limit != default.cube_limit:
-        headers.append(("CubeLimit", str(rules.cube_limit)))
-    if rules.automatic_doubles:
-        headers.append(("AutomaticDoubles", str(rules.automatic_doubles_limit)))
-    if rules.opening != default.opening:
-        headers.append(("OpeningThrow", OPENING_WORDS[rules.opening or "PLAY_OPENING_DICE"]))
-    if rules.match_openings != default.match_openings:
-        headers.append(("MatchOpenings", MATCH_OPENINGS_WORDS[rules.match_openings or "EVERY_GAME"]))
-    if rules.backgammons != default.backgammons:
-        headers.append(("Backgammons", BACKGAMMONS_WORDS[rules.backgammons or "COUNTED"]))
-    if rules.home_hit_and_run != default.home_hit_and_run:
-        headers.append(("HomeHitAndRun", HOME_HIT_AND_RUN_WORDS[rules.home_hit_and_run]))
-    if rules.mother_value != default.mother_value:
-        headers.append(("MotherValue", str(rules.mother_value)))
-    for option, tag in OPTION_TAGS.items():
-        if getattr(rules, option) != getattr(default, option):
-            headers.append((tag, option_word(getattr(rules, option))))
-    return headers
-
-
-TAVLI_VARIATION = "Tavli"
-"""The ``Variation`` tag of a Greek tavli match (tavli's own: GNU Backgammon plays none of it)."""
-
-OPTION_TAGS = {
-    "pinned_blocks_bear_off": "PinnedBlocksBearOff",
-    "mother_exception": "MotherException",
-    "first_checker": "FirstChecker",
-    "fevga_primes": "FevgaPrimes",
-    "fevga_quarter_test": "FevgaQuarterTest",
-}
-"""The header tags of Plakoto's and Fevga's options (with ``MotherValue``), written only where an
-option is not the rule book's default: ``; [FirstChecker "IntoStartQuarter"]``."""
-
-
-def option_word(value: object) -> str:
-    """An option's value as its header tag writes it: ``On``/``Off``, or the engine's name in
-    capitalized words run together (``START_QUARTER_AND_UNBLOCK``: ``StartQuarterAndUnblock``)."""
-    if isinstance(value, bool):
-        return "On" if value else "Off"
-    return "".join(word.capitalize() for word in str(value).split("_"))
-
-
 def _time_losses(games: list[_GameRecord], players: tuple[str, str]) -> list[tuple[str, str]]:
     """The header lines naming each game lost on time and who ran out of time in it (a name's
     double quotes, which would end the tag, written as single ones)."""
@@ -196,29 +139,6 @@ def _time_losses(games: list[_GameRecord], players: tuple[str, str]) -> list[tup
         for game in games
         if game.ran_out_of_time is not None
     ]
-
-
-def time_loss_tag(number: int) -> str:
-    """The header tag that says game ``number`` was lost on time: ``Game 3 Time``."""
-    return f"Game {number} Time"
-
-
-OPENING_WORDS = {"PLAY_OPENING_DICE": "Played", "WINNER_ROLLS_AGAIN": "WinnerRollsAgain"}
-"""The ``OpeningThrow`` tag's words for the opening rules a .mat file does not assume."""
-
-MATCH_OPENINGS_WORDS: dict[MatchOpenings, str] = {
-    "EVERY_GAME": "EveryGame",
-    "WINNER_OPENS": "WinnerOpens",
-    "ALTERNATE": "Alternate",
-}
-"""The ``MatchOpenings`` tag's words: a .mat file assumes the variant's own (the opening throw before
-every game, but in Plakoto and Fevga, whose matches are opened by the last winner)."""
-
-BACKGAMMONS_WORDS: dict[Backgammons, str] = {"COUNTED": "Counted", "AS_GAMMON": "AsGammon"}
-"""The ``Backgammons`` tag's words: a .mat file assumes backgammons are counted (3 times the cube)."""
-
-HOME_HIT_AND_RUN_WORDS: dict[HomeHitAndRun, str] = {"ALLOWED": "Allowed", "FORBIDDEN": "Forbidden"}
-"""The ``HomeHitAndRun`` tag's words: a .mat file assumes a hitter may run on."""
 
 
 def _game_records(rules: RuleSet, events: Iterable[Event]) -> list[_GameRecord]:

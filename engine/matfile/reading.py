@@ -23,10 +23,11 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from tavli.engine.events import Side
-from tavli.engine.play import Dice
+if TYPE_CHECKING:
+    from tavli.engine.events import Side
+    from tavli.engine.play import Dice
 
 RecordFormat = Literal["mat", "sgf"]
 """A match record's format: a .mat file in any program's dialect, or GNU Backgammon's SGF."""
@@ -151,6 +152,17 @@ def decode(data: bytes) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         return data.decode("cp1252", errors="replace")
+
+
+# An SGF file begins with its first game tree, "(;"; a .mat file never does (its first line is a
+# tag, a banner, a blank or the match line).
+_SGF_START = re.compile(r"\A\ufeff?\s*\(\s*;")
+
+
+def record_format(text: str) -> RecordFormat:
+    """The format a match record is written in, told by its content: SGF where it begins with a
+    game tree (``(;``, after any byte-order mark and white space), else .mat."""
+    return "sgf" if _SGF_START.match(text) else "mat"
 
 
 # Every pattern is linear in its line (possessive runs, names taken whole and stripped after), so

@@ -52,7 +52,7 @@ from tavli.engine.events import (
 from tavli.engine.game import apply, new_match
 from tavli.engine.match import Match
 from tavli.engine.matfile.checking import MatchCheck, MatFileError, Problem, RulesUnknown, check_record
-from tavli.engine.matfile.export import rule_headers, time_loss_tag
+from tavli.engine.matfile.header import rule_headers, time_loss_tag
 from tavli.engine.matfile.reading import Entry, EntryKind, GameLines, GameRecord, MatRecord, decode
 from tavli.engine.play import Dice
 from tavli.engine.position import BAR, OFF

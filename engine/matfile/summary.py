@@ -13,21 +13,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from tavli.engine import core
-from tavli.engine.game import MatchState, match_at
-from tavli.engine.matfile import check_match_record, record_format
-from tavli.engine.matfile.checking import Problem, RulesUnknown, check_record, rules_of
-from tavli.engine.matfile.export import time_loss_tag
+from tavli.engine.matfile.header import rules_of, time_loss_tag
+from tavli.engine.matfile.problems import Problem, RulesUnknown
 from tavli.engine.matfile.reading import (
-    GameRecord,
     UnreadableFile,
     decode,
     read_header,
     read_record,
     read_score_line,
+    record_format,
 )
 from tavli.engine.rules import InvalidRuleSetError, RuleSet
+
+if TYPE_CHECKING:
+    from tavli.engine.game import MatchState
+    from tavli.engine.matfile.checking import StoppedAt
+    from tavli.engine.matfile.reading import GameRecord
+
+# The pure checker and the engine's game it replays are imported only for a record the core does
+# not answer for: a run over clean records does not load them.
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,10 +61,18 @@ def summarize_record(text: str | bytes) -> RecordSummary:
     summary = _summary_with_the_core(text)
     if summary is not None:
         return summary
+    from tavli.engine.matfile.records import check_match_record
+
     checked = check_match_record(text)
     return RecordSummary(
         checked.rules, checked.record.players, len(checked.games), checked.score, checked.problems
     )
+
+
+def load_the_pure_checker() -> None:
+    """Import the pure reader and checker, which :func:`summarize_record` imports only for a record
+    the core does not answer for: for a caller about to fork workers, which then share it."""
+    import tavli.engine.matfile.records  # noqa: F401
 
 
 def _summary_with_the_core(text: str) -> RecordSummary | None:
@@ -83,6 +98,8 @@ def _summary_with_the_core(text: str) -> RecordSummary | None:
         record = read_record(text)
     except UnreadableFile:
         return None
+    from tavli.engine.matfile.checking import check_record
+
     checked = check_record(record, rules, clean_game=_CleanByTheCore(lines, rules))
     return RecordSummary(rules, record.players, len(record.games), checked.score, checked.problems)
 
@@ -96,7 +113,10 @@ class _CleanByTheCore:
 
     def __call__(
         self, game: GameRecord, before: MatchState | None, crawford_played: bool, following: GameRecord | None
-    ) -> MatchState | None:
+    ) -> MatchState | StoppedAt | None:
+        from tavli.engine.game import match_at
+        from tavli.engine.matfile.checking import StoppedAt
+
         compiled = core.compiled
         assert compiled is not None
         if before is None:
@@ -111,8 +131,8 @@ class _CleanByTheCore:
         answer = compiled.check_mat_game(
             self.lines, game.line - 1, game.last_line, next_score, taken_up, *_core_rules(self.rules)
         )
-        if answer is None:
-            return None
+        if answer is None or isinstance(answer, int):
+            return None if answer is None else StoppedAt(answer)
         score, crawford_played_after, over = answer
         if over and following is not None:
             return None  # a game after the match's end: the pure checker says so
@@ -153,4 +173,4 @@ def _played_by_the_core(rules: RuleSet) -> bool:
     return played == _BACKGAMMON
 
 
-__all__ = ["RecordSummary", "summarize_record"]
+__all__ = ["RecordSummary", "load_the_pure_checker", "summarize_record"]

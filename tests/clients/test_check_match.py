@@ -233,3 +233,45 @@ def test_sgf_and_mat_files_checked_in_several_processes_are_reported_in_the_orde
     assert main(["check-match", "--json", "--jobs", "1", *names]) == 1
     assert capsys.readouterr().out == together
     assert [line["file"] for line in _json_lines(together)] == names
+
+
+@pytest.mark.parametrize("jobs", ["-1", "two"])
+def test_jobs_that_are_no_number_of_processes_are_refused_in_words(
+    jobs: str, files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["check-match", "--jobs", jobs, str(files["clean"])])
+    assert stopped.value.code == 2
+    assert f"a number of processes, 1 or more (0: one a CPU), not '{jobs}'" in capsys.readouterr().err
+
+
+def test_more_jobs_than_files_check_each_file_once(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    names = [str(files["clean"]), str(files["broken"])]
+    assert main(["check-match", "--json", "--jobs", "8", *names]) == 1
+    assert [line["file"] for line in _json_lines(capsys.readouterr().out)] == names
+
+
+def test_a_clean_record_is_checked_without_loading_the_pure_checker(files: dict[str, Path]) -> None:
+    """With the compiled core, a clean .mat record is read and checked in its one pass: the
+    command does not import the engine's game, the pure checker or the SGF reader (their import
+    is a good part of a short run). Without the core, the pure checker is what checks it."""
+    script = (
+        "import sys\n"
+        "from tavli.clients.cli import main\n"
+        "from tavli.engine import core\n"
+        f"status = main(['check-match', '--json', {str(files['clean'])!r}])\n"
+        "loaded = [name for name in ('tavli.engine.game', 'tavli.engine.matfile.checking',"
+        " 'tavli.engine.matfile.sgf') if name in sys.modules]\n"
+        "print(status, core.compiled is not None, loaded)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    status, compiled, loaded = done.stdout.splitlines()[-1].split(" ", 2)
+    assert status == "0"
+    expected = (
+        "[]"
+        if compiled == "True"
+        else ("['tavli.engine.game', 'tavli.engine.matfile.checking', 'tavli.engine.matfile.sgf']")
+    )
+    assert loaded == expected

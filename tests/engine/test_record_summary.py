@@ -18,7 +18,7 @@ import pytest
 
 from tavli.clients.check_match_command import report
 from tavli.engine import core
-from tavli.engine.matfile import MatFileError, check_match_record, export_mat
+from tavli.engine.matfile import MatFileError, check_match_record, checking, export_mat
 from tavli.engine.matfile.checking import rules_of
 from tavli.engine.matfile.reading import decode, read_header
 from tavli.engine.matfile.summary import summarize_record
@@ -132,6 +132,36 @@ def spoiled(text: str, rng: random.Random, copies: int) -> list[str]:
     return made
 
 
+def unrecorded(text: str, rng: random.Random, copies: int) -> list[str]:
+    """Copies of ``text`` with one move or play not recorded, as real records write it: a roll's
+    play written ``???``, a column's whole entry ``???``, ``???`` after a play, or a game's first
+    move so."""
+    lines = text.splitlines()
+    moves = [index for index, line in enumerate(lines) if re.match(r"\s*\d+\) ", line)]
+    made = []
+    for _ in range(copies):
+        index = rng.choice(moves[:3] if rng.random() < 0.2 else moves)
+        line = lines[index]
+        rolls = list(re.finditer(r"[1-6][1-6]: ?", line))
+        how = rng.randrange(3)
+        if rolls and how == 0:  # the play
+            roll = rng.choice(rolls)
+            rest = line[roll.end() :]
+            gap = re.search(r"\s{2,}", rest)
+            spoilt = (
+                line[: roll.end()]
+                + rng.choice(["???", "????", " ??? "])
+                + (rest[gap.start() :] if gap else "")
+            )
+        elif rolls and how == 1:  # the whole entry
+            roll = rng.choice(rolls)
+            spoilt = line[: roll.start()] + "???" + line[roll.end() + 2 :]
+        else:  # after what the line holds
+            spoilt = line + rng.choice(["   ???", " ??"])
+        made.append("\n".join([*lines[:index], spoilt, *lines[index + 1 :]]) + "\n")
+    return made
+
+
 def hostile(text: str) -> list[str]:
     """Copies of ``text`` with what a careless or hostile writer puts in a line: a very long line,
     more entries than a line holds, numbers of ten digits, other scripts' digits and spaces, a NUL,
@@ -158,7 +188,8 @@ def records() -> dict[str, dict[str, Any] | str]:
     """Every record to compare, with its verdict by the checker in Python."""
     texts = [decode(path.read_bytes()) for path in REAL_FILES + DATA_FILES] + generated()
     rng = random.Random(20261203)
-    texts += [copy for text in texts for copy in spoiled(text, rng, 1)] + hostile(texts[0])
+    spoilt = [copy for text in texts for copy in spoiled(text, rng, 1)]
+    texts += spoilt + [copy for text in texts for copy in unrecorded(text, rng, 1)] + hostile(texts[0])
     return {text: verdict(text) for text in texts}
 
 
@@ -185,3 +216,33 @@ def test_the_core_answers_for_clean_backgammon_records_in_one_pass(records: dict
     real = [decode(path.read_bytes()) for path in REAL_FILES]
     clean = [text for text in real if records[text]["problems"] == []]
     assert sum(map(answered_by_the_core, clean)) >= 0.95 * len(clean)
+
+
+def test_a_game_is_stopped_at_an_unrecorded_play_without_replaying_it_in_python(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The core finds the game plainly clean up to its play written ``???``: the pure checker
+    gives the reader's problem there without replaying the plays before it, and the games after
+    it are taken up from their own score lines."""
+    text = generated(beaver=0.0, rules=(RuleSet(match_length=7),))[0]
+    lines = text.splitlines()
+    game_2 = lines.index(" Game 2")
+    move = next(
+        index for index in range(game_2 + 4, len(lines)) if re.match(r"\s*\d+\) \d\d: \S", lines[index])
+    )
+    lines[move] = re.sub(r"(\d\d: ).*?(\s{2,}|$)", r"\1???\2", lines[move], count=1)
+    spoilt = "\n".join(lines) + "\n"
+    expected = verdict(spoilt)
+    assert isinstance(expected, dict)
+    assert [(found["game"], found["line"]) for found in expected["problems"]] == [(2, move + 1)]
+    assert "the play is not recorded ('???')" in expected["problems"][0]["message"]
+    replayed = []
+    original = checking._GameChecker.check
+
+    def check(checker: Any, *arguments: Any) -> Any:
+        replayed.append(checker.game.number)
+        return original(checker, *arguments)
+
+    monkeypatch.setattr(checking._GameChecker, "check", check)
+    assert summarized(spoilt) == expected
+    assert replayed == []
