@@ -360,6 +360,27 @@ def test_a_play_that_lets_the_opponent_double_it_out_loses_what_gnubgs_analysis_
         assert decision.loss == pytest.approx(loss, abs=0.002)
 
 
+@pytest.mark.slow
+@requires_gnubg
+def test_a_beaver_is_counted_as_debians_gnubg_counts_it(
+    analysis: analysis_service_pb2_grpc.AnalysisServiceStub, tmp_path: Path
+) -> None:
+    """gnubg's statistics of a money game in which Player 0 doubles and Player 1 beavers: Player
+    0's double and its take of the beaver, nothing of Player 1's."""
+    record = (RECORD_PATH.parent / "beavered_money_game.mat").read_text()
+    (tmp_path / "beavered.mat").write_text(record)
+    theirs = gnubg_analysis(tmp_path / "beavered.mat", plies=0)
+    ours = decisions_of(streamed(analysis, record_request(record)))
+    assert [(reference["doubles"], reference["takes"]) for reference in theirs.statistics] == [(1, 1), (0, 0)]
+    for side, reference in enumerate(theirs.statistics):
+        actions = [
+            decision.played
+            for decision in ours
+            if decision.kind == pb.DECISION_KIND_CUBE and decision.side == side
+        ]
+        assert (actions.count("Double"), actions.count("Take")) == (reference["doubles"], reference["takes"])
+
+
 # Fresh seeds do not always agree as asked: of about ten tried, seed 1616285819 had 165 of 174
 # losses within 0.01 (94.8%). The suite runs seeds that agree; TAVLI_GNUBG_SEED=fresh tries a new one.
 AGREED_SEED = 1033897132
