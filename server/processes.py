@@ -39,7 +39,8 @@ _CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 class ProcessPool:
     """``size`` processes running the functions of ``module``; :meth:`call` runs one in the first
-    free process. ``module`` may have a ``start()`` function, which each process runs first."""
+    free process. ``module`` may have a ``start()`` function, which each process runs first, and a
+    ``before_call()`` function, which it runs before each call (its time counted as the call's)."""
 
     def __init__(self, size: int, module: str, *, name: str, unavailable: type[ServiceError]) -> None:
         """``name`` says what a process is, in words (its errors say it; ``ps`` shows it as
@@ -218,6 +219,7 @@ def _serve(pipe: Connection, module_name: str) -> None:
     start = getattr(module, "start", None)
     if start is not None:
         start()
+    before_call = getattr(module, "before_call", None)
     while True:
         try:
             function, arguments, options = pipe.recv()
@@ -225,6 +227,8 @@ def _serve(pipe: Connection, module_name: str) -> None:
             return
         started = time.process_time()
         try:
+            if before_call is not None:
+                before_call()
             answer: tuple[bool, Any] = (True, getattr(module, function)(*arguments, **options))
         except ServiceError as error:
             answer = (False, error if _pickles(error) else str(error))
