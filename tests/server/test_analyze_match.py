@@ -89,8 +89,8 @@ def decisions_of(messages: list[pb.AnalyzeMatchResponse]) -> list[pb.AnalyzedDec
 
 def assert_same_review(ours: list[pb.AnalyzeMatchResponse], theirs: list[pb.AnalyzeMatchResponse]) -> None:
     """The same decisions, their equities alike to a hundred-thousandth (gnubg prints a thousandth):
-    gnubg caches what it evaluated, and an equity found again in another evaluator process, after
-    other questions, may differ in its last float bits (by about a millionth)."""
+    0-ply questions share gnubg's cache, and a roll's luck found again in another evaluator
+    process, after other questions, may differ in its last float bits (by about a ten-millionth)."""
     for one, other in zip(decisions_of(ours), decisions_of(theirs), strict=True):
         assert (one.loss, one.equity, one.luck) == pytest.approx(
             (other.loss, other.equity, other.luck), abs=1e-5
