@@ -50,7 +50,8 @@ scheduler gives a busy process of the pool about a tenth of the CPU time of a bu
 
 class ProcessPool:
     """``size`` processes running the functions of ``module``; :meth:`call` runs one in the first
-    free process. ``module`` may have a ``start()`` function, which each process runs first."""
+    free process. ``module`` may have a ``start()`` function, which each process runs first, and a
+    ``before_call()`` function, which it runs before each call (its time counted as the call's)."""
 
     def __init__(self, size: int, module: str, *, name: str, unavailable: type[ServiceError]) -> None:
         """``name`` says what a process is, in words (its errors say it; ``ps`` shows it as
@@ -253,11 +254,15 @@ def _answer(
     options: dict[str, Any],
     *,
     clock: Callable[[], float],
+    before: Callable[[], None] | None = None,
 ) -> tuple[bool, Any, float]:
-    """Whether ``function`` of ``module`` answered, its answer or its error (a service's error as
-    it is, if it pickles, or words), and the CPU seconds it cost by ``clock``."""
+    """Whether ``function`` of ``module`` answered (``before`` called first, if given), its answer
+    or its error (a service's error as it is, if it pickles, or words), and the CPU seconds it cost
+    by ``clock``."""
     started = clock()
     try:
+        if before is not None:
+            before()
         answer: tuple[bool, Any] = (True, getattr(module, function)(*arguments, **options))
     except ServiceError as error:
         answer = (False, error if _pickles(error) else str(error))
@@ -277,12 +282,13 @@ def _serve(pipe: Connection, module_name: str) -> None:
     start = getattr(module, "start", None)
     if start is not None:
         start()
+    before_call = getattr(module, "before_call", None)
     while True:
         try:
             function, arguments, options = pipe.recv()
         except EOFError:
             return
-        pipe.send(_answer(module, function, arguments, options, clock=time.process_time))
+        pipe.send(_answer(module, function, arguments, options, clock=time.process_time, before=before_call))
 
 
 def _pickles(error: ServiceError) -> bool:

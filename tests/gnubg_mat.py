@@ -260,7 +260,8 @@ class GnubgAnalysis:
     `losses` holds each roll's play it analysed, by (game from 1, gnubg's move number, player):
     the equity (EMG) the play lost against gnubg's best. `statistics` holds, for each player in
     seat order, the match statistics read from its text export: "unforced moves", "close cube
-    decisions", "chequer error rate", "cube error rate", "error rate" (mEMG) and "luck rate".
+    decisions", "doubles", "takes", "chequer error rate", "cube error rate", "error rate" (mEMG)
+    and "luck rate".
     """
 
     losses: dict[tuple[int, int, str], float]
@@ -283,6 +284,8 @@ _STATISTICS = {
         r"Luck rate mEMG \((?:MWC|Points)\)\s+([+-]?[\d.]+).*?\)\s+([+-]?[\d.]+)",
     ),
     "close cube decisions": ("Cube statistics", r"Close or actual cube decisions\s+(\d+)\s+(\d+)"),
+    "doubles": ("Cube statistics", r"\nDoubles\s+(\d+)\s+(\d+)"),
+    "takes": ("Cube statistics", r"\nTakes\s+(\d+)\s+(\d+)"),
     "cube error rate": (
         "Cube statistics",
         r"Error rate mEMG \((?:MWC|Points)\)\s+([+-]?[\d.]+).*?\)\s+([+-]?[\d.]+)",

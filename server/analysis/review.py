@@ -11,6 +11,10 @@ gnubg's analysis does (``analysis.c``):
 - a chance to double that was not taken counts as a cube decision only when it was close (the
   best action's equity minus the smaller of the double-take equity and 1 is below 0.16); every
   double, take and pass counts; its error is counted either way;
+- a beaver (money play: the doubled side takes and redoubles at once, keeping the cube) is not
+  judged: gnubg records it as the doubled side's redouble, which it cannot analyse and does not
+  count, and the doubler's acceptance of it as the doubler's take, which it counts as a take of
+  the double, judged from the double's cube decision as the doubled side's take would be;
 - error rates are in thousandths of an equivalent money game (mEMG), the error normalised to a
   cube of 1: chequer play's per unforced move, the cube's per cube decision, overall per both;
   the Snowie error rate divides a player's whole error by every move of both players, and XG's
@@ -25,7 +29,7 @@ from collections.abc import Iterable, Sequence
 from typing import Literal
 
 from tavli.engine import Play
-from tavli.engine.events import Doubled, Dropped, Event, OpeningThrown, Played, Rolled, Side, Took
+from tavli.engine.events import Beavered, Doubled, Dropped, Event, OpeningThrown, Played, Rolled, Side, Took
 from tavli.engine.game import MatchState, apply, cube_refusal, new_match, other, read_play
 from tavli.engine.rules import RuleSet
 from tavli.server.analysis.questions import board_of
@@ -45,7 +49,8 @@ RATINGS = (
 WORST_RATING = "Awful!"
 
 CubeAction = Literal["no double", "double"]
-Answer = Literal["take", "pass"]
+Answer = Literal["take", "pass", "beaver"]
+_ANSWERS: dict[type[Event], Answer] = {Took: "take", Dropped: "pass", Beavered: "beaver"}
 DecisionKind = Literal["chequer", "cube"]
 
 
@@ -169,8 +174,8 @@ def decision_points(rules: RuleSet, events: Iterable[Event], plies: int) -> list
             points.append(_cube_point(state, plies, turns + 1, "no double"))
         elif isinstance(event, Doubled):
             points.append(_cube_point(state, plies, turns + 1, "double"))
-        elif isinstance(event, (Took, Dropped)) and points and isinstance(points[-1], CubePoint):
-            points[-1] = dataclasses.replace(points[-1], answer="take" if isinstance(event, Took) else "pass")
+        elif type(event) in _ANSWERS and points and isinstance(points[-1], CubePoint):
+            points[-1] = dataclasses.replace(points[-1], answer=_ANSWERS[type(event)])
         elif isinstance(event, Played):
             turns += 1
             points.append(_chequer_point(state, plies, event, turns, opening))
@@ -238,14 +243,32 @@ def _cube_decisions(point: CubePoint, decision: CubeDecision) -> list[Decision]:
         close = optimal - min(decision.double_take, 1.0) < CLOSE_CUBE
         return [_cube(point, point.side, close, "No double", best, optimal, decision.no_double)]
     decisions = [_cube(point, point.side, True, "Double", best, optimal, doubled)]
-    if point.answer is not None:
+    best_answer = "Take" if decision.double_take <= decision.double_pass else "Pass"
+    if point.answer in ("take", "pass"):
         # The doubled side's equity is the doubler's after its answer, negated.
         answered = decision.double_take if point.answer == "take" else decision.double_pass
-        best_answer = "Take" if decision.double_take <= decision.double_pass else "Pass"
         answer = _cube(
             point, other(point.side), True, point.answer.capitalize(), best_answer, -doubled, -answered
         )
         decisions.append(answer)
+    elif point.answer == "beaver":
+        # gnubg's take of the beaver by the doubler: a take's loss; its equity the doubler's own at
+        # the beavered cube, twice what double/take leaves it.
+        loss = max(0.0, decision.double_take - doubled)
+        decisions.append(
+            Decision(
+                point.game,
+                point.move,
+                point.side,
+                "cube",
+                True,
+                (),
+                "Take",
+                best_answer,
+                loss,
+                2 * decision.double_take,
+            )
+        )
     return decisions
 
 

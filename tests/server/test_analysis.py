@@ -266,6 +266,33 @@ def test_each_ply_is_gnubgs_own_whatever_was_asked_before(
         assert answer.cubeful_equity == pytest.approx(float(figures.group(1).split()[-1]), abs=0.0005), plies
 
 
+# Noisy self-play's 3-point match at 0-1, the side on roll 202 pips against 152 and 3-away
+# against 2-away, to play 4-2: gnubg's cache once held what a 2-ply look at this roll left (its
+# best play at 0 plies -1.646 where a fresh evaluator says -1.607).
+AWAY_3_2 = board_pb2.Position(position_id="2LbBEFBSD4KANw")
+AWAY_3_2_XGID = "XGID=aaA-AAD-a--Ab---Abbbbb-DB-:0:0:1:42:0:1:0:3:10"
+
+
+def test_a_ranking_is_the_same_whatever_was_asked_before(
+    analysis: analysis_service_pb2_grpc.AnalysisServiceStub,
+) -> None:
+    def ranked(plies: int) -> list[tuple[str, float]]:
+        context = pb.GameContext(match_length=3, player_score=0, opponent_score=1, plies=plies)
+        answer = analysis.ListRankedPlays(
+            pb.ListRankedPlaysRequest(variant=BG, position=AWAY_3_2, dice=[4, 2], context=context),
+            timeout=RPC_TIMEOUT,
+        )
+        return [(ranked.play.notation, ranked.equity) for ranked in answer.plays]
+
+    deeper = ranked(2)
+    first = ranked(0)
+    fresh = re.search(r"1\. Cubeful 0-ply +(\S.*?\S) +Eq\.: ([+-]\d\.\d+)", gnubg_says(AWAY_3_2_XGID, "hint"))
+    assert fresh is not None
+    assert first[0][0] == fresh.group(1) and first[0][1] == pytest.approx(float(fresh.group(2)), abs=0.0005)
+    assert ranked(1) != first != deeper  # each looks as deep as asked
+    assert ranked(0) == first and ranked(2) == deeper
+
+
 # A 3-point match at 0-0, the side on roll 50 pips against 90 with its opponent's men still in
 # play (gnubg's self-play): it doubles, and its opponent must pass.
 DOUBLED_OUT = board_pb2.Position(position_id="m22JBgD7dwRAAA")

@@ -3,6 +3,7 @@ which points of a match are decisions, and how their losses add up to each playe
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,8 @@ from tavli.server.analysis import review
 from tavli.server.analysis.values import CubeDecision
 
 RECORD = Path(__file__).parent.parent / "data" / "mat" / "noisy_gnubg_3_point.mat"
+# A money game with beavers in which Player 0 doubles and Player 1 beavers at once.
+BEAVERED_RECORD = RECORD.parent / "beavered_money_game.mat"
 
 
 def _decision(
@@ -144,3 +147,33 @@ def test_a_chance_to_double_counts_only_when_close() -> None:
 def test_a_dead_cube_is_no_decision() -> None:
     chance = review.CubePoint(1, 5, 0, CUBE.board, review.Context(), "no double")
     assert review.reviewed(chance, None) == []
+
+
+def test_a_beavered_double_waits_for_no_other_answer() -> None:
+    match = import_mat(BEAVERED_RECORD.read_text())
+    points = review.decision_points(match.rules, match.events, plies=0)
+    (double,) = (
+        point for point in points if isinstance(point, review.CubePoint) and point.action == "double"
+    )
+    assert (double.side, double.answer) == (0, "beaver")
+
+
+@pytest.mark.parametrize(
+    ("decision", "best", "loss"),
+    [
+        (CubeDecision(0.5, 0.4, 1.0, "No double", "beaver", 0.3), "Take", 0.0),
+        # a double that should have been passed, beavered all the same: gnubg charges the take
+        (CubeDecision(0.9, 1.2, 1.0, "Double", "pass", 0.8), "Pass", 0.2),
+    ],
+)
+def test_a_beaver_counts_as_the_doublers_take_of_it_as_gnubg_counts_it(
+    decision: CubeDecision, best: str, loss: float
+) -> None:
+    beavered = dataclasses.replace(CUBE, answer="beaver")
+    doubled, taken = review.reviewed(beavered, decision)
+    assert (doubled.side, doubled.played) == (0, "Double")
+    assert (taken.side, taken.played, taken.best, taken.counted) == (0, "Take", best, True)
+    assert (taken.loss, taken.equity) == pytest.approx((loss, 2 * decision.double_take))
+    doubler, beaverer = review.statistics(("Ann", "Bob"), [doubled, taken])
+    assert (doubler.cube_decisions, beaverer.cube_decisions) == (2, 0)
+    assert doubler.cube_error == pytest.approx(doubled.loss + loss)
