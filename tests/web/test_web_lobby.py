@@ -11,7 +11,9 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 
+import grpc
 import pytest
+from google.protobuf.duration_pb2 import Duration
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
 from tavli.clients.client import TavliClient
@@ -32,6 +34,7 @@ from tests.browser import (
     show_rules,
     url,
 )
+from tests.ladder_rig import Caller, EventReader, make_account
 from tests.server_play import all_events, connected, running_server, stop_process
 from tests.web.test_web_home import serious_violations
 
@@ -176,6 +179,65 @@ def test_a_person_challenges_an_online_ladder_bot_and_the_bot_plays(
         if context is not None:
             context.close()
         stop_process(bot)
+
+
+def test_a_challenge_to_a_person_shows_at_once_and_is_declined_with_a_reason_from_the_list(
+    browser: Browser, lobby_server: Running
+) -> None:
+    challenger = make_account(lobby_server, "zed")
+    context, page = signed_in(browser, lobby_server, person(lobby_server, "kim", "Kim"), "Kim")
+    with grpc.insecure_channel(f"127.0.0.1:{lobby_server.port}") as channel:
+        zed = Caller(channel, challenger)
+        events = EventReader(channel, challenger)
+        try:
+            events.started()
+            clocked = games_pb.RuleSet(
+                variant=board_pb.VARIANT_BACKGAMMON,
+                match_length=3,
+                clock=games_pb.ClockRules(reserve=Duration(seconds=60), delay=Duration(seconds=5)),
+            )
+            zed.CreateChallenge(pb.CreateChallengeRequest(opponent="kim", rule_set=clocked))
+            incoming = by(page, "incoming-challenge")
+            expect(incoming).to_contain_text(
+                "zed challenges you: Backgammon · match to 3 · cube · 1:00 + 5 s delay"
+            )
+            expect(by(page, "lobby-news")).to_contain_text("zed challenges you")
+            screenshot(page, "lobby-challenge-received", full_page=True)
+            by(page, "decline-reason").select_option(label="The clock is too fast")
+            by(page, "decline-challenge").click()
+            expect(incoming).to_have_count(0)
+            closed = events.next()
+            assert closed.challenge_closed.state == pb.CHALLENGE_STATE_DECLINED
+            assert closed.challenge_closed.decline_reason == pb.DECLINE_REASON_TOO_FAST
+        finally:
+            events.close()
+            context.close()
+
+
+def test_a_lobby_game_that_ends_takes_both_players_back_to_the_lobby(
+    browser: Browser, lobby_server: Running
+) -> None:
+    lee_key, max_key = person(lobby_server, "lee", "Lee"), person(lobby_server, "max", "Max")
+    lee_context, lee = signed_in(browser, lobby_server, lee_key, "Lee")
+    max_context, max_page = signed_in(browser, lobby_server, max_key, "Max")
+    try:
+        by(lee, "challenge-opponent").fill("max")
+        by(lee, "post-challenge").click()
+        expect(by(lee, "outgoing-challenge")).to_contain_text("waiting for an answer")
+        by(max_page, "accept-challenge").click()
+        for page in (lee, max_page):
+            expect(game_root(page)).to_have_attribute("data-seat", A_SEAT, timeout=TURN_TIMEOUT_MS)
+        name = attribute(lee, "data-game-name")
+        with grpc.insecure_channel(f"127.0.0.1:{lobby_server.port}") as channel:
+            Caller(channel, lee_key).AbortGame(pb.AbortGameRequest(game=name))
+        for page in (lee, max_page):
+            expect(by(page, "signed-in-as")).to_be_visible(timeout=TURN_TIMEOUT_MS)
+            assert page.url.endswith("#/lobby")
+            expect(by(page, "lobby-news")).to_contain_text("was aborted before its first roll")
+        screenshot(max_page, "lobby-back-after-game", full_page=True)
+    finally:
+        lee_context.close()
+        max_context.close()
 
 
 def rated(server: Running, game: str, seats: tuple[str, str], winner: int) -> None:

@@ -168,7 +168,7 @@ export function ruleSetWords(rules: RuleSet | undefined): string {
   const length = rules?.matchLength ?? 0;
   const parts = [variantWords(variant), length === 0 ? "money play" : `match to ${length}`];
   if (variant === Variant.BACKGAMMON) {
-    parts.push(rules?.cube === CubeMode.CUBE ? "cube" : "no cube");
+    parts.push(rules?.cube === CubeMode.NO_CUBE ? "no cube" : "cube"); // (unset: the server's default, the cube)
   }
   parts.push(clockWords(rules?.clock));
   return parts.join(" · ");

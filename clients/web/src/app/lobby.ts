@@ -355,8 +355,17 @@ function signedIn(body: HTMLElement, session: LobbySession, host: LobbyHost, sig
     }
   }
 
+  // Who is online, by handle, as last read: a seek shows its maker's rating when it is known.
+  let online = new Map<string, OnlineAccount>();
+
   function challenger(challenge: Challenge): HTMLElement {
-    return h("bdi", { class: "player-name" }, challenge.challenger);
+    const known = online.get(challenge.challenger);
+    return h(
+      "span",
+      {},
+      h("bdi", { class: "player-name" }, challenge.challenger),
+      known ? h("span", { class: "entry-meta" }, ` ${Math.round(known.rating)}`) : null,
+    );
   }
 
   function seekRow(challenge: Challenge): HTMLElement {
@@ -421,8 +430,7 @@ function signedIn(body: HTMLElement, session: LobbySession, host: LobbyHost, sig
     news.replaceChildren(...state.news.map((line) => h("li", {}, line)));
     const inProgress = [...state.games.values()];
     gamesCard.hidden = inProgress.length === 0;
-    games.replaceChildren(
-      ...inProgress.map((game) =>
+    showKeyed(games, inProgress, (game) => game.game, (game) =>
         h(
           "li",
           { testid: "my-game" },
@@ -431,17 +439,16 @@ function signedIn(body: HTMLElement, session: LobbySession, host: LobbyHost, sig
           `: ${ruleSetWords(game.ruleSet)} `,
           h("a", { class: "button", href: formatRoute({ screen: "game", name: game.game, token: game.seatToken }) }, "Go to the table"),
         ),
-      ),
     );
     const seekList = openSeeks(state);
-    seeks.replaceChildren(...seekList.map(seekRow));
+    showKeyed(seeks, seekList, (seek) => `${seek.name} ${online.get(seek.challenger)?.rating ?? ""}`, seekRow);
     setText(seeksNote, seekList.length ? "" : "No open seeks: post one below, and whoever accepts it first plays you.");
     const toMe = challengesToMe(state);
     incomingCard.hidden = toMe.length === 0;
-    incoming.replaceChildren(...toMe.map(incomingEntry));
+    showKeyed(incoming, toMe, (challenge) => challenge.name, incomingEntry);
     const mine = myChallenges(state);
     outgoingCard.hidden = mine.length === 0;
-    outgoing.replaceChildren(...mine.map(outgoingEntry));
+    showKeyed(outgoing, mine, (challenge) => challenge.name, outgoingEntry);
   }
 
   function onlineEntry(account: OnlineAccount): HTMLElement {
@@ -465,6 +472,8 @@ function signedIn(body: HTMLElement, session: LobbySession, host: LobbyHost, sig
       const variant = VARIANT_ENUMS[rules.read().variant];
       const answer = await api.ladder.listOnlineAccounts({ variant, pageSize: 100 }, { signal });
       onlineList.replaceChildren(...answer.accounts.map(onlineEntry));
+      online = new Map(answer.accounts.map((account) => [account.handle, account]));
+      draw();
       setText(onlineNote, answer.nextPageToken ? "…and more." : "");
     } catch (error) {
       if (!signal.aborted) {
@@ -547,4 +556,22 @@ function signedIn(body: HTMLElement, session: LobbySession, host: LobbyHost, sig
       timers.forEach((timer) => window.clearInterval(timer));
     },
   };
+}
+
+/** Shows one element per item in `parent`, in order, keeping the elements of items shown before
+ *  (a reason being chosen, a button being pressed, stay as they are while the lists are read again). */
+function showKeyed<T>(parent: HTMLElement, items: readonly T[], keyOf: (item: T) => string, build: (item: T) => HTMLElement): void {
+  const shown = new Map<string, Element>();
+  for (const child of Array.from(parent.children)) {
+    shown.set((child as HTMLElement).dataset.key ?? "", child);
+  }
+  const next = items.map((item) => {
+    const key = keyOf(item);
+    const element = shown.get(key) ?? build(item);
+    (element as HTMLElement).dataset.key = key;
+    return element;
+  });
+  if (next.length !== parent.children.length || next.some((element, i) => parent.children[i] !== element)) {
+    parent.replaceChildren(...next);
+  }
 }
