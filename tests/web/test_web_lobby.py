@@ -22,6 +22,7 @@ from tavli.server.ladder import LadderSettings
 from tavli.server.ladder_records import LadderGameRecord
 from tavli.v1 import board_pb2 as board_pb, games_service_pb2 as games_pb, ladder_service_pb2 as pb
 from tests.browser import (
+    PHONE,
     TURN_TIMEOUT_MS,
     ClickingPlayer,
     attribute,
@@ -327,6 +328,8 @@ def test_a_person_makes_an_account_on_a_server_that_allows_it_and_axe_finds_noth
         expect(online_entry(page, "ivy")).to_be_visible(timeout=TURN_TIMEOUT_MS)
         found += serious_violations(page, "lobby, signed in")
         screenshot(page, "lobby-signed-in", full_page=True)
+        page.set_viewport_size(PHONE)  # one column on a phone
+        screenshot(page, "lobby-signed-in-phone", full_page=True)
         print("\n".join(found) or "axe-core: no serious or critical violations")
         assert found == [], "axe-core found serious or critical violations:\n" + "\n".join(found)
     finally:
