@@ -124,19 +124,24 @@ class AccountEvents:
                     if not stored:
                         await asyncio.wait((signal,), timeout=min(POLL_SECONDS, self.heartbeat_seconds))
             finally:
-                # Gone from now on: the grace period of its games counts from here.
-                with contextlib.suppress(StoreUnavailable):
-                    await asyncio.to_thread(self.records.close_stream, stream, handle, self.clock())
+                # Gone from now on: the grace period of its games counts from here. A server
+                # stopping writes nothing more (its streams must end before it stops): their rows,
+                # seen at the last heartbeat, stop counting after three more.
+                if not self._closing:
+                    with contextlib.suppress(StoreUnavailable):
+                        await asyncio.to_thread(self.records.close_stream, stream, handle, self.clock())
         raise ShuttingDown("the server is shutting down; stream the events again from the last id seen")
 
     async def heartbeat(self) -> None:
         """Note every stream open here, and its account, as seen now; forget the streams of
-        processes gone (not seen for :data:`STREAM_KEPT_HEARTBEATS` heartbeats)."""
-        now = self.clock()
+        processes gone (not seen for :data:`STREAM_KEPT_HEARTBEATS` heartbeats). A process with
+        no stream open writes nothing: those of the others forget for it."""
         if self._streams:
-            await asyncio.to_thread(self.records.see_streams, dict(self._streams), now)
-        kept = STREAM_KEPT_HEARTBEATS * self.heartbeat_seconds
-        await asyncio.to_thread(self.records.forget_streams, now - kept)
+            streams, now = dict(self._streams), self.clock()
+            forget_before = now - STREAM_KEPT_HEARTBEATS * self.heartbeat_seconds
+            await asyncio.to_thread(
+                lambda: self.records.see_streams(streams, now, forget_before=forget_before)
+            )
 
     async def online_accounts(self, variant: str, after: str, most: int) -> list[OnlineAccount]:
         """The accounts with an event stream open now (on any process or replica), by handle from

@@ -427,12 +427,15 @@ class LadderRecords:
             cursor.execute(self._sql["open stream"], (stream, handle, now))
             cursor.execute(self._sql["see account"], (now, handle))
 
-    def see_streams(self, streams: Mapping[str, str], now: float) -> None:
-        """Note that each of ``streams`` (a stream's name to its account's handle) is open at ``now``."""
+    def see_streams(self, streams: Mapping[str, str], now: float, *, forget_before: float) -> None:
+        """Note that each of ``streams`` (a stream's name to its account's handle) is open at
+        ``now``, and remove the streams of any process last seen before ``forget_before`` (their
+        process is gone), in one transaction."""
         with self._writing() as cursor:
             cursor.executemany(self._sql["see stream"], [(now, stream) for stream in sorted(streams)])
             handles = sorted(set(streams.values()))
             cursor.executemany(self._sql["see account"], [(now, handle) for handle in handles])
+            cursor.execute(self._sql["forget streams"], (forget_before,))
 
     def close_stream(self, stream: str, handle: str, now: float) -> None:
         """Note that ``handle``'s stream ``stream`` closed at ``now``: the grace period of the
@@ -440,11 +443,6 @@ class LadderRecords:
         with self._writing() as cursor:
             cursor.execute(self._sql["close stream"], (stream,))
             cursor.execute(self._sql["see account"], (now, handle))
-
-    def forget_streams(self, before: float) -> int:
-        """Remove the streams last seen before ``before`` (their process is gone); returns how many."""
-        with self._writing() as cursor:
-            return int(cursor.execute(self._sql["forget streams"], (before,)).rowcount)
 
     def online_accounts(self, variant: str, after: str, since: float, most: int) -> list[OnlineAccount]:
         """The accounts with a stream seen open since ``since``, by handle from the one after
