@@ -38,6 +38,7 @@ _QUOTA_FLAGS = (
     ),
     ("checks_waiting_per_client", int, "match records waiting to be checked"),
     ("analyses_per_client", int, "whole matches analysed at once"),
+    ("accounts_per_client_per_hour", float, "accounts made over the API an hour (--open-accounts)"),
 )
 
 

@@ -247,7 +247,9 @@ async def start_server(config: ServerConfig) -> Running:
         ladder.heard_over(name)
 
     tables.on_over = over
-    ladder_service_pb2_grpc.add_LadderServiceServicer_to_server(LadderServicer(ladder, accounts), server)
+    ladder_service_pb2_grpc.add_LadderServiceServicer_to_server(
+        LadderServicer(ladder, accounts, quotas), server
+    )
     own_socket = Path(tempfile.mkdtemp(prefix="tavli-"))  # only this user may open it
     own_address = f"unix:{own_socket / 'native.sock'}"
     bot_seats = BotSeats(

@@ -209,13 +209,6 @@ class Ladder:
         if not shortest <= seconds <= LONGEST_CHALLENGE_SECONDS:
             raise BadRequest(f"a challenge stays open {shortest:g} seconds to a day, not {seconds:g}")
         now = self.clock()
-        most = self.settings.challenges_per_account
-        if await self._in_store(self.records.open_challenges_of, challenger.handle, now) >= most:
-            raise LimitReached(
-                TOO_MANY_CHALLENGES,
-                f"account {challenger.handle} has {most} challenges and seeks open, the most it may:"
-                " cancel one, or wait for an answer",
-            )
         record = ChallengeRecord(
             f"challenges/{secrets.token_hex(8)}",
             challenger.handle,
@@ -228,7 +221,13 @@ class Ladder:
             now + seconds,
         )
         tells = [(opponent, _event(challenge_received=challenge_message(record)))] if opponent else []
-        await self._in_store(self.records.add_challenge, record, tells)
+        most = self.settings.challenges_per_account
+        if not await self._in_store(lambda: self.records.add_challenge(record, tells, most_open=most)):
+            raise LimitReached(
+                TOO_MANY_CHALLENGES,
+                f"account {challenger.handle} has {most} challenges and seeks open, the most it may:"
+                " cancel one, or wait for an answer",
+            )
         self.events.told(handle for handle, _ in tells)
         return record
 

@@ -9,13 +9,15 @@ last one its client saw, so that it resumes with nothing lost and nothing repeat
 
 No secret is stored: a game's seat token is put into its GameStarted event as it is sent,
 derived from the server's key, never kept in the log. An open stream is noted in the store every
-:data:`HEARTBEAT_SECONDS` (the account's ``seen``), so that every process knows who is there.
+:data:`HEARTBEAT_SECONDS` (the stream's row and the account's ``seen``), so that every process
+knows who is there; a stream's row goes when it closes.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
@@ -23,7 +25,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterat
 from tavli.server.convert import timestamp
 from tavli.server.errors import LimitReached, ShuttingDown, StoreUnavailable
 from tavli.server.keys import ServerKey
-from tavli.server.ladder_records import StoredEvent, Tell
+from tavli.server.ladder_records import OnlineAccount, StoredEvent, Tell
 from tavli.server.quotas import TOO_MANY_STREAMS
 from tavli.server.sql_store import SqlStore
 from tavli.v1 import games_service_pb2 as games_pb, ladder_service_pb2 as pb
@@ -33,6 +35,13 @@ POLL_SECONDS = 1.0
 
 HEARTBEAT_SECONDS = 5.0
 """How often each account with a stream open here is noted as seen, by default."""
+
+ONLINE_HEARTBEATS = 3
+"""An account is online while one of its streams was seen within this many heartbeats (a
+stream that closes is gone at once; one whose process was killed, after these)."""
+
+STREAM_KEPT_HEARTBEATS = 100
+"""A stream not seen for this many heartbeats is forgotten (its process is gone)."""
 
 _PAGE = 100  # events read at once
 
@@ -56,6 +65,7 @@ class AccountEvents:
         self.clock = clock
         self._signals: dict[str, asyncio.Future[None]] = {}
         self._open: Counter[str] = Counter()
+        self._streams: dict[str, str] = {}  # each stream open here, by name, to its account's handle
         self._closing = False
 
     async def tell(self, tells: Iterable[Tell]) -> None:
@@ -97,8 +107,8 @@ class AccountEvents:
         :raises LimitReached: TOO_MANY_STREAMS past the account's open streams (in this process).
         :raises ShuttingDown: when the server stops.
         """
-        with self._following(handle):
-            await asyncio.to_thread(self.records.see_accounts, [handle], self.clock())
+        with self._following(handle) as stream:
+            await asyncio.to_thread(self.records.open_stream, stream, handle, self.clock())
             checked = time.monotonic()
             try:
                 yield pb.StreamEventsResponse(games_in_progress=await in_progress())
@@ -114,15 +124,30 @@ class AccountEvents:
                     if not stored:
                         await asyncio.wait((signal,), timeout=min(POLL_SECONDS, self.heartbeat_seconds))
             finally:
-                # Gone from now on: the grace period of its games counts from here.
-                with contextlib.suppress(StoreUnavailable):
-                    await asyncio.to_thread(self.records.see_accounts, [handle], self.clock())
+                # Gone from now on: the grace period of its games counts from here. A server
+                # stopping writes nothing more (its streams must end before it stops): their rows,
+                # seen at the last heartbeat, stop counting after three more.
+                if not self._closing:
+                    with contextlib.suppress(StoreUnavailable):
+                        await asyncio.to_thread(self.records.close_stream, stream, handle, self.clock())
         raise ShuttingDown("the server is shutting down; stream the events again from the last id seen")
 
     async def heartbeat(self) -> None:
-        """Note every account with a stream open here as seen now."""
-        if self._open:
-            await asyncio.to_thread(self.records.see_accounts, sorted(self._open), self.clock())
+        """Note every stream open here, and its account, as seen now; forget the streams of
+        processes gone (not seen for :data:`STREAM_KEPT_HEARTBEATS` heartbeats). A process with
+        no stream open writes nothing: those of the others forget for it."""
+        if self._streams:
+            streams, now = dict(self._streams), self.clock()
+            forget_before = now - STREAM_KEPT_HEARTBEATS * self.heartbeat_seconds
+            await asyncio.to_thread(
+                lambda: self.records.see_streams(streams, now, forget_before=forget_before)
+            )
+
+    async def online_accounts(self, variant: str, after: str, most: int) -> list[OnlineAccount]:
+        """The accounts with an event stream open now (on any process or replica), by handle from
+        the one after ``after``, at most ``most``, each with its rating in ``variant``."""
+        since = self.clock() - ONLINE_HEARTBEATS * self.heartbeat_seconds
+        return await asyncio.to_thread(self.records.online_accounts, variant, after, since, most)
 
     def close(self) -> None:
         """End every stream (the server is stopping)."""
@@ -130,7 +155,8 @@ class AccountEvents:
         self.told(list(self._signals))
 
     @contextlib.contextmanager
-    def _following(self, handle: str) -> Iterator[None]:
+    def _following(self, handle: str) -> Iterator[str]:
+        """A new stream of ``handle``'s, by its name, counted while it is open."""
         if self._open[handle] >= self.streams_per_account:
             raise LimitReached(
                 TOO_MANY_STREAMS,
@@ -138,9 +164,12 @@ class AccountEvents:
                 " may: close one first",
             )
         self._open[handle] += 1
+        stream = secrets.token_hex(8)
+        self._streams[stream] = handle
         try:
-            yield
+            yield stream
         finally:
+            del self._streams[stream]
             self._open[handle] -= 1
             if not self._open[handle]:
                 del self._open[handle]

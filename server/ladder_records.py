@@ -12,7 +12,7 @@ appending one takes the row's lock, so two writers never give out one number twi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -80,6 +80,15 @@ LADDER_TABLES = {
             how TEXT NOT NULL DEFAULT '',
             winner INTEGER NOT NULL DEFAULT -1
         )""",
+    # Each event stream open now, on any process or replica, with when it was last seen open: an
+    # account is online while one of its streams is seen within a few heartbeats. A stream's row is
+    # removed when it closes; a process killed leaves its rows, which stop counting as they age.
+    "account_streams": """
+        CREATE TABLE IF NOT EXISTS account_streams (
+            stream TEXT NOT NULL PRIMARY KEY,
+            handle TEXT NOT NULL REFERENCES accounts (handle),
+            seen DOUBLE PRECISION NOT NULL
+        ){without_rowid}""",
     # Each account's Glicko-2 rating per variant.
     "ratings": """
         CREATE TABLE IF NOT EXISTS ratings (
@@ -117,6 +126,10 @@ LADDER_INDEXES = {
         "CREATE INDEX IF NOT EXISTS ladder_games_of_seat0 ON ladder_games (seat0, started)",
         "CREATE INDEX IF NOT EXISTS ladder_games_of_seat1 ON ladder_games (seat1, started)",
     ),
+    "account_streams": (
+        "CREATE INDEX IF NOT EXISTS account_streams_by_account ON account_streams (handle, seen)",
+        "CREATE INDEX IF NOT EXISTS account_streams_by_age ON account_streams (seen)",
+    ),
     "ratings": ("CREATE INDEX IF NOT EXISTS ratings_by_rating ON ratings (variant, rating DESC)",),
     "rating_history": ("CREATE INDEX IF NOT EXISTS rating_history_by_time ON rating_history (handle, at)",),
 }
@@ -143,6 +156,17 @@ LADDER_STATEMENTS = {
     "revoke keys": "UPDATE api_keys SET revoked = ? WHERE handle = ? AND revoked IS NULL",
     "set member": "UPDATE accounts SET ladder_member = ? WHERE handle = ?",
     "see account": "UPDATE accounts SET seen = ? WHERE handle = ?",
+    "open stream": "INSERT INTO account_streams (stream, handle, seen) VALUES (?, ?, ?)",
+    "see stream": "UPDATE account_streams SET seen = ? WHERE stream = ?",
+    "close stream": "DELETE FROM account_streams WHERE stream = ?",
+    "forget streams": "DELETE FROM account_streams WHERE seen < ?",
+    "online accounts": (
+        "SELECT a.handle, a.display_name, a.kind, a.ladder_member, r.rating, r.deviation, r.games"
+        " FROM accounts a LEFT JOIN ratings r ON r.handle = a.handle AND r.variant = ?"
+        " WHERE a.handle > ? AND EXISTS"
+        " (SELECT 1 FROM account_streams s WHERE s.handle = a.handle AND s.seen >= ?)"
+        " ORDER BY a.handle LIMIT ?"
+    ),
     "members": (f"SELECT {_ACCOUNT_COLUMNS} FROM accounts WHERE ladder_member = 1 ORDER BY handle"),
     # Takes the account's row (and its lock) for the event's number.
     "count event": "UPDATE accounts SET event_count = event_count + 1 WHERE handle = ? RETURNING event_count",
@@ -295,6 +319,18 @@ class StoredEvent:
 
 
 @dataclass(frozen=True)
+class OnlineAccount:
+    """An account with an event stream open now, and its rating in the variant asked about."""
+
+    handle: str
+    display_name: str
+    kind: str
+    ladder_member: bool
+    rating: Rating
+    games: int
+
+
+@dataclass(frozen=True)
 class Standing:
     """One account's place on a leaderboard."""
 
@@ -383,10 +419,46 @@ class LadderRecords:
         with self._writing() as cursor:
             cursor.execute(self._sql["set member"], (int(member), handle))
 
-    def see_accounts(self, handles: Sequence[str], now: float) -> None:
-        """Note that a stream of each account of ``handles`` is open at ``now``."""
+    # --- presence -----------------------------------------------------------------------------
+
+    def open_stream(self, stream: str, handle: str, now: float) -> None:
+        """Note that ``handle``'s event stream ``stream`` (a name no other stream has) opened at ``now``."""
         with self._writing() as cursor:
-            cursor.executemany(self._sql["see account"], [(now, handle) for handle in sorted(handles)])
+            cursor.execute(self._sql["open stream"], (stream, handle, now))
+            cursor.execute(self._sql["see account"], (now, handle))
+
+    def see_streams(self, streams: Mapping[str, str], now: float, *, forget_before: float) -> None:
+        """Note that each of ``streams`` (a stream's name to its account's handle) is open at
+        ``now``, and remove the streams of any process last seen before ``forget_before`` (their
+        process is gone), in one transaction."""
+        with self._writing() as cursor:
+            cursor.executemany(self._sql["see stream"], [(now, stream) for stream in sorted(streams)])
+            handles = sorted(set(streams.values()))
+            cursor.executemany(self._sql["see account"], [(now, handle) for handle in handles])
+            cursor.execute(self._sql["forget streams"], (forget_before,))
+
+    def close_stream(self, stream: str, handle: str, now: float) -> None:
+        """Note that ``handle``'s stream ``stream`` closed at ``now``: the grace period of the
+        account's games counts from here."""
+        with self._writing() as cursor:
+            cursor.execute(self._sql["close stream"], (stream,))
+            cursor.execute(self._sql["see account"], (now, handle))
+
+    def online_accounts(self, variant: str, after: str, since: float, most: int) -> list[OnlineAccount]:
+        """The accounts with a stream seen open since ``since``, by handle from the one after
+        ``after``, at most ``most``, each with its rating in ``variant`` (a new one for none)."""
+        rows = self._ladder_read_all("online accounts", (variant, after, since, most))
+        return [
+            OnlineAccount(
+                handle,
+                name,
+                kind,
+                bool(member),
+                Rating() if rating is None else Rating(rating, deviation),
+                int(games or 0),
+            )
+            for handle, name, kind, member, rating, deviation, games in rows
+        ]
 
     def ladder_members(self) -> list[AccountRecord]:
         return [AccountRecord.of_row(row) for row in self._ladder_read_all("members", ())]
@@ -408,10 +480,19 @@ class LadderRecords:
 
     # --- challenges ----------------------------------------------------------------------------
 
-    def add_challenge(self, challenge: ChallengeRecord, tells: Sequence[Tell]) -> None:
+    def add_challenge(self, challenge: ChallengeRecord, tells: Sequence[Tell], *, most_open: int) -> bool:
+        """Store ``challenge`` and tell ``tells``, unless its challenger has ``most_open`` open
+        challenges and seeks already (False then, nothing stored). The challenger's row is locked
+        first, so that two challenges made at once, by any processes, are counted one after the other."""
         with self._writing() as cursor:
+            cursor.execute(self._sql["lock account"], (challenge.challenger,))
+            counted = (challenge.challenger, challenge.created)
+            (open_now,) = cursor.execute(self._sql["open challenges of"], counted).fetchone()
+            if open_now >= most_open:
+                return False
             cursor.execute(self._sql["add challenge"], challenge.row())
             self._tell(cursor, tells, challenge.created)
+        return True
 
     def challenge(self, name: str) -> ChallengeRecord | None:
         row = self._ladder_read_one("challenge", (name,))
@@ -420,10 +501,6 @@ class LadderRecords:
     def open_challenges(self, handle: str, now: float, most: int) -> list[ChallengeRecord]:
         rows = self._ladder_read_all("open challenges", (now, handle, handle, most))
         return [ChallengeRecord.of_row(row) for row in rows]
-
-    def open_challenges_of(self, handle: str, now: float) -> int:
-        """How many open challenges and seeks ``handle`` has made."""
-        return int(self._ladder_read_one("open challenges of", (handle, now))[0])
 
     def expired_challenges(self, now: float, most: int) -> list[ChallengeRecord]:
         rows = self._ladder_read_all("expired challenges", (now, most))

@@ -10,11 +10,13 @@ import asyncio
 from collections.abc import AsyncIterator
 
 from tavli.server import convert
-from tavli.server.accounts import AccountCreationClosed, Accounts, key_in
+from tavli.server.accounts import AccountCreationClosed, Accounts, InvalidHandle, handle_of, key_in
+from tavli.server.admission import client_of
 from tavli.server.errors import BadRequest
 from tavli.server.handlers import Context
 from tavli.server.ladder import Ladder, NotABot, challenge_message
 from tavli.server.ladder_records import AccountRecord, account_name
+from tavli.server.quotas import Quotas
 from tavli.v1 import ladder_service_pb2 as pb, ladder_service_pb2_grpc
 
 _KINDS = {pb.ACCOUNT_KIND_UNSPECIFIED: "human", pb.ACCOUNT_KIND_HUMAN: "human", pb.ACCOUNT_KIND_BOT: "bot"}
@@ -23,9 +25,10 @@ _BAD_PAGE_TOKEN = "page_token is not one this server gave"
 
 
 class LadderServicer(ladder_service_pb2_grpc.LadderServiceServicer):
-    def __init__(self, ladder: Ladder, accounts: Accounts) -> None:
+    def __init__(self, ladder: Ladder, accounts: Accounts, quotas: Quotas) -> None:
         self.ladder = ladder
         self.accounts = accounts
+        self.quotas = quotas
 
     async def _caller(self, context: Context) -> AccountRecord:
         """The account whose key the call carries.
@@ -41,6 +44,9 @@ class LadderServicer(ladder_service_pb2_grpc.LadderServiceServicer):
             raise AccountCreationClosed(
                 "this server's operator creates its accounts (tavli accounts create): ask there"
             )
+        # Counted before the account is made (a handle refused counts too): a client cannot probe
+        # handles, or fill the store with accounts, faster than its quota.
+        self.quotas.count_account(client_of(context))
         account, api_key = await asyncio.to_thread(
             self.accounts.create, request.handle, request.display_name, _KINDS[request.kind]
         )
@@ -158,6 +164,31 @@ class LadderServicer(ladder_service_pb2_grpc.LadderServiceServicer):
             response.next_page_token = str(offset + page_size)
         return response
 
+    async def ListOnlineAccounts(
+        self, request: pb.ListOnlineAccountsRequest, context: Context
+    ) -> pb.ListOnlineAccountsResponse:
+        variant = convert.match_variant_of(request.variant)
+        page_size = _page_size(request.page_size, default=50, most=200)
+        after = _handle_after(request.page_token)
+        online = await self.ladder.events.online_accounts(variant, after, page_size + 1)
+        response = pb.ListOnlineAccountsResponse(
+            accounts=[
+                pb.OnlineAccount(
+                    handle=account.handle,
+                    display_name=account.display_name,
+                    kind=_KIND_ENUMS[account.kind],
+                    rating=account.rating.rating,
+                    deviation=account.rating.deviation,
+                    games=account.games,
+                    ladder_member=account.ladder_member,
+                )
+                for account in online[:page_size]
+            ]
+        )
+        if len(online) > page_size:
+            response.next_page_token = online[page_size - 1].handle
+        return response
+
     async def ListRatingHistory(
         self, request: pb.ListRatingHistoryRequest, context: Context
     ) -> pb.ListRatingHistoryResponse:
@@ -197,6 +228,16 @@ def _page_size(requested: int, *, default: int, most: int) -> int:
     if requested > most:
         raise BadRequest(f"page_size is at most {most}")
     return requested or default
+
+
+def _handle_after(token: str) -> str:
+    """The handle a page of accounts starts after: its token is the last handle of the page before."""
+    if not token:
+        return ""
+    try:
+        return handle_of(token)
+    except InvalidHandle:
+        raise BadRequest(_BAD_PAGE_TOKEN) from None
 
 
 def _offset(token: str) -> int:

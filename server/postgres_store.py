@@ -57,6 +57,8 @@ _MIGRATIONS = (
     [statement for table in LADDER_TABLES for statement in table_statements(POSTGRESQL, table)],
     # 6: whether a game's players may ask for hints.
     ["ALTER TABLE games ADD COLUMN IF NOT EXISTS hints_allowed INTEGER NOT NULL DEFAULT 0"],
+    # 7: the event streams open now, each seen on its heartbeats: who is online.
+    table_statements(POSTGRESQL, "account_streams"),
 )
 
 SCHEMA_VERSION = len(_MIGRATIONS)

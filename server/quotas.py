@@ -40,6 +40,7 @@ TOO_MANY_GAMES = "TOO_MANY_GAMES"
 TOO_MANY_BOTS = "TOO_MANY_BOTS"
 TOO_MANY_ANALYSES = "TOO_MANY_ANALYSES"
 CPU_BUDGET_SPENT = "CPU_BUDGET_SPENT"
+TOO_MANY_ACCOUNTS = "TOO_MANY_ACCOUNTS"
 
 # Buckets looked at for forgetting per call: more than the one a call may add, so that their
 # number falls back after a crowd of clients has gone, at a bounded cost to each call.
@@ -65,6 +66,7 @@ class QuotaLimits:
     cpu_seconds_per_minute: float = 30.0  # a 1 MiB record costs 2-5 s to check
     checks_waiting_per_client: int = 8  # match records waiting to be checked
     analyses_per_client: int = 2  # whole matches analysed at once (AnalysisService.AnalyzeMatch)
+    accounts_per_client_per_hour: float = 10.0  # accounts made over the API (--open-accounts)
     clients_remembered: int = 100_000  # token buckets kept at most
 
     @classmethod
@@ -125,6 +127,9 @@ class Quotas:
         self._cpu_spent: OrderedDict[str, _Bucket] = (
             OrderedDict()
         )  # seconds owed, least recently charged first
+        self._accounts_made: OrderedDict[str, _Bucket] = OrderedDict()  # accounts made, least recent first
+        self._cpu_per_second = self.limits.cpu_seconds_per_minute / 60
+        self._accounts_per_second = self.limits.accounts_per_client_per_hour / 3600
         # An empty bucket is full again after this long: one untouched as long can be forgotten.
         self._refill_seconds = self.limits.call_burst / self.limits.calls_per_second
 
@@ -240,11 +245,25 @@ class Quotas:
     def charge_cpu(self, client: str, seconds: float) -> None:
         """Charge ``seconds`` of CPU time spent for ``client`` to its budget."""
         with self._lock:
-            spent = self._cpu_owed(client)
-            spent.tokens += max(0.0, seconds)
-            self._cpu_spent[client] = spent
-            self._cpu_spent.move_to_end(client)
-            self._forget_repaid()
+            self._charge(self._cpu_spent, client, max(0.0, seconds), self._cpu_per_second)
+
+    def count_account(self, client: str) -> None:
+        """Count an account made over the API by ``client`` against its accounts an hour.
+
+        :raises LimitReached: TOO_MANY_ACCOUNTS, when the client has made as many as allowed in
+            the last hour (the count falls back evenly over the hour); nothing is counted then.
+        """
+        most = self.limits.accounts_per_client_per_hour
+        with self._lock:
+            made = self._owed(self._accounts_made, client, self._accounts_per_second)
+            if made.tokens + 1 > most + _ROUNDING:
+                wait = (made.tokens + 1 - most) / self._accounts_per_second
+                raise LimitReached(
+                    TOO_MANY_ACCOUNTS,
+                    f"{client} has made {most:g} accounts in the last hour, the most it may;"
+                    f" try again in {wait / 60:.0f} minutes",
+                )
+            self._charge(self._accounts_made, client, 1.0, self._accounts_per_second)
 
     def cpu_left(self, client: str) -> float:
         """The seconds of CPU ``client`` may still spend now (below zero when overspent)."""
@@ -273,25 +292,37 @@ class Quotas:
         """How many clients the quotas hold anything for (a bucket, a call, a stream, a game, a
         bot, CPU spent)."""
         with self._lock:
-            return len(self._buckets.keys() | self._holdings.keys() | self._cpu_spent.keys())
+            remembered = self._buckets.keys() | self._holdings.keys() | self._cpu_spent.keys()
+            return len(remembered | self._accounts_made.keys())
 
     # --- under the lock ---------------------------------------------------------------------
 
     def _cpu_owed(self, client: str) -> _Bucket:
         """The CPU seconds ``client`` has spent and not yet earned back, as of now."""
+        return self._owed(self._cpu_spent, client, self._cpu_per_second)
+
+    def _owed(self, spending: OrderedDict[str, _Bucket], client: str, repaid_per_second: float) -> _Bucket:
+        """What ``client`` has spent of one budget (``spending``) and not yet earned back, as of now."""
         now = self._clock()
-        spent = self._cpu_spent.get(client) or _Bucket(0.0, now)
-        earned = max(0.0, now - spent.updated) * self.limits.cpu_seconds_per_minute / 60
+        spent = spending.get(client) or _Bucket(0.0, now)
+        earned = max(0.0, now - spent.updated) * repaid_per_second
         return _Bucket(max(0.0, spent.tokens - earned), now)
 
-    def _forget_repaid(self) -> None:
+    def _charge(
+        self, spending: OrderedDict[str, _Bucket], client: str, amount: float, repaid_per_second: float
+    ) -> None:
+        spent = self._owed(spending, client, repaid_per_second)
+        spent.tokens += amount
+        spending[client] = spent
+        spending.move_to_end(client)
+        # Those whose spending is repaid are forgotten, a few at each charge, oldest first.
         for _ in range(_FORGET_PER_CALL):
-            if len(self._cpu_spent) <= 1:
+            if len(spending) <= 1:
                 return
-            client = next(iter(self._cpu_spent))
-            if self._cpu_owed(client).tokens > 0:
+            oldest = next(iter(spending))
+            if self._owed(spending, oldest, repaid_per_second).tokens > 0:
                 return
-            del self._cpu_spent[client]
+            del spending[oldest]
 
     def _enter_call(self, client: str) -> None:
         with self._lock:

@@ -121,6 +121,8 @@ _MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _made_by(*(statement for table in LADDER_TABLES for statement in table_statements(SQLITE, table))),
     # 9: whether a game's players may ask for hints (a database rebuilt by 7 has the column).
     _column_added("games", "hints_allowed", "INTEGER NOT NULL DEFAULT 0"),
+    # 10: the event streams open now, each seen on its heartbeats: who is online.
+    _made_by(*table_statements(SQLITE, "account_streams")),
 )
 
 SCHEMA_VERSION = len(_MIGRATIONS)

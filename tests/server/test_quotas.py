@@ -375,6 +375,27 @@ def test_cpu_spent_is_earned_back_at_the_budgets_rate_and_never_past_a_minutes_w
     assert limits.clients_remembered() <= 1
 
 
+def test_a_client_makes_no_more_accounts_an_hour_than_its_quota_and_the_count_falls_back() -> None:
+    clock = FakeClock()
+    limits = quotas(clock, accounts_per_client_per_hour=3)
+    for _ in range(3):
+        limits.count_account("a")
+    with _Refused("TOO_MANY_ACCOUNTS") as refused:
+        limits.count_account("a")
+    assert refused.error is not None and "try again in 20 minutes" in refused.error.message
+    limits.count_account("b")  # another address's quota is its own
+    clock.advance(1199)  # not quite the 20 minutes one account takes to fall back
+    with _Refused("TOO_MANY_ACCOUNTS"):
+        limits.count_account("a")
+    clock.advance(1)
+    limits.count_account("a")
+    with _Refused("TOO_MANY_ACCOUNTS"):  # the refusal counted nothing, the account just made did
+        limits.count_account("a")
+    clock.advance(3 * 3600)
+    limits.count_account("c")  # forgetting those whose count is back at zero
+    assert limits.clients_remembered() == 1
+
+
 def test_a_client_has_no_more_bots_than_its_share_and_a_bot_counts_once() -> None:
     limits = quotas(FakeClock(), bots_per_client=2)
     limits.count_bot("a", ("games/1", 1))

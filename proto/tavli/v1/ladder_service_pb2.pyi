@@ -400,3 +400,39 @@ class ListRatingHistoryResponse(_message.Message):
     CHANGES_FIELD_NUMBER: _ClassVar[int]
     changes: _containers.RepeatedCompositeFieldContainer[RatingChange]
     def __init__(self, changes: _Optional[_Iterable[_Union[RatingChange, _Mapping]]] = ...) -> None: ...
+
+class ListOnlineAccountsRequest(_message.Message):
+    __slots__ = ("variant", "page_size", "page_token")
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    variant: _board_pb2.Variant
+    page_size: int
+    page_token: str
+    def __init__(self, variant: _Optional[_Union[_board_pb2.Variant, str]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class OnlineAccount(_message.Message):
+    __slots__ = ("handle", "display_name", "kind", "rating", "deviation", "games", "ladder_member")
+    HANDLE_FIELD_NUMBER: _ClassVar[int]
+    DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    RATING_FIELD_NUMBER: _ClassVar[int]
+    DEVIATION_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    LADDER_MEMBER_FIELD_NUMBER: _ClassVar[int]
+    handle: str
+    display_name: str
+    kind: AccountKind
+    rating: float
+    deviation: float
+    games: int
+    ladder_member: bool
+    def __init__(self, handle: _Optional[str] = ..., display_name: _Optional[str] = ..., kind: _Optional[_Union[AccountKind, str]] = ..., rating: _Optional[float] = ..., deviation: _Optional[float] = ..., games: _Optional[int] = ..., ladder_member: _Optional[bool] = ...) -> None: ...
+
+class ListOnlineAccountsResponse(_message.Message):
+    __slots__ = ("accounts", "next_page_token")
+    ACCOUNTS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    accounts: _containers.RepeatedCompositeFieldContainer[OnlineAccount]
+    next_page_token: str
+    def __init__(self, accounts: _Optional[_Iterable[_Union[OnlineAccount, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...

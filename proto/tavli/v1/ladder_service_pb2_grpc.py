@@ -120,6 +120,11 @@ class LadderServiceStub:
                 request_serializer=tavli_dot_v1_dot_ladder__service__pb2.ListRatingHistoryRequest.SerializeToString,
                 response_deserializer=tavli_dot_v1_dot_ladder__service__pb2.ListRatingHistoryResponse.FromString,
                 _registered_method=True)
+        self.ListOnlineAccounts = channel.unary_unary(
+                '/tavli.v1.LadderService/ListOnlineAccounts',
+                request_serializer=tavli_dot_v1_dot_ladder__service__pb2.ListOnlineAccountsRequest.SerializeToString,
+                response_deserializer=tavli_dot_v1_dot_ladder__service__pb2.ListOnlineAccountsResponse.FromString,
+                _registered_method=True)
 
 
 class LadderServiceServicer:
@@ -265,6 +270,18 @@ class LadderServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListOnlineAccounts(self, request, context):
+        """The accounts online now, people and bots, by handle: those with an event stream open on any
+        of the server's processes or replicas. An account leaves the list when its last stream closes
+        (or, if the process holding it is killed, within three of the server's heartbeats). The
+        server's own ladder bots (`tavli serve --ladder-bots`) play the ladder's pairings only and are
+        not listed. Needs no key. A variant not given, a page_size over 200 or a page_token this
+        server did not give is INVALID_ARGUMENT, reason INVALID_ARGUMENT.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_LadderServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -332,6 +349,11 @@ def add_LadderServiceServicer_to_server(servicer, server):
                     servicer.ListRatingHistory,
                     request_deserializer=tavli_dot_v1_dot_ladder__service__pb2.ListRatingHistoryRequest.FromString,
                     response_serializer=tavli_dot_v1_dot_ladder__service__pb2.ListRatingHistoryResponse.SerializeToString,
+            ),
+            'ListOnlineAccounts': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListOnlineAccounts,
+                    request_deserializer=tavli_dot_v1_dot_ladder__service__pb2.ListOnlineAccountsRequest.FromString,
+                    response_serializer=tavli_dot_v1_dot_ladder__service__pb2.ListOnlineAccountsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -706,6 +728,33 @@ class LadderService:
             '/tavli.v1.LadderService/ListRatingHistory',
             tavli_dot_v1_dot_ladder__service__pb2.ListRatingHistoryRequest.SerializeToString,
             tavli_dot_v1_dot_ladder__service__pb2.ListRatingHistoryResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListOnlineAccounts(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tavli.v1.LadderService/ListOnlineAccounts',
+            tavli_dot_v1_dot_ladder__service__pb2.ListOnlineAccountsRequest.SerializeToString,
+            tavli_dot_v1_dot_ladder__service__pb2.ListOnlineAccountsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -1,31 +1,45 @@
 // The server's tavli.v1 services over the Connect protocol, from the page's own origin, and the
 // few things every screen needs around them: fresh request ids and a refusal in words.
 
-import { Code, ConnectError, createClient, type Client } from "@connectrpc/connect";
+import { Code, ConnectError, createClient, type Client, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
 import { GamesService } from "../gen/tavli/v1/games_service_pb";
 import { RulesService } from "../gen/tavli/v1/rules_service_pb";
 import { BotsService } from "../gen/tavli/v1/bots_service_pb";
 import { AnalysisService } from "../gen/tavli/v1/analysis_service_pb";
+import { LadderService } from "../gen/tavli/v1/ladder_service_pb";
+import { accountKey } from "./account";
 
 export interface Api {
   games: Client<typeof GamesService>;
   rules: Client<typeof RulesService>;
   bots: Client<typeof BotsService>;
   analysis: Client<typeof AnalysisService>;
+  ladder: Client<typeof LadderService>;
 }
+
+/** Every call carries the signed-in account's key, if any: the ladder's calls act for it, and a
+ *  seat of a game the ladder started wants it as well as the seat's token. */
+const withAccountKey: Interceptor = (next) => (request) => {
+  const key = accountKey();
+  if (key && !request.header.has("authorization")) {
+    request.header.set("authorization", `Bearer ${key}`);
+  }
+  return next(request);
+};
 
 let api: Api | null = null;
 
 /** The clients, made once, talking to the server that served the page. */
 export function getApi(): Api {
   if (api === null) {
-    const transport = createConnectTransport({ baseUrl: location.origin });
+    const transport = createConnectTransport({ baseUrl: location.origin, interceptors: [withAccountKey] });
     api = {
       games: createClient(GamesService, transport),
       rules: createClient(RulesService, transport),
       bots: createClient(BotsService, transport),
       analysis: createClient(AnalysisService, transport),
+      ladder: createClient(LadderService, transport),
     };
   }
   return api;

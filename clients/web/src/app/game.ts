@@ -55,8 +55,9 @@ export type GameRoute = { mode: "seat"; name: string; token: string } | { mode: 
 const WATCHER_HOLD_STEPS = 6;
 const WATCHER_HOLD_LEAST_MS = 1500;
 
-export function gameScreen(root: HTMLElement, route: GameRoute, navigate: (hash: string) => void): Screen {
-  const screen = new GameScreen(root, route, navigate);
+/** `home`: where the way home leads (the lobby, for a game the lobby started). */
+export function gameScreen(root: HTMLElement, route: GameRoute, navigate: (hash: string) => void, home = "#/"): Screen {
+  const screen = new GameScreen(root, route, navigate, home);
   void screen.start();
   return screen;
 }
@@ -124,6 +125,7 @@ class GameScreen implements Screen {
     private readonly root: HTMLElement,
     route: GameRoute,
     private readonly navigate: (hash: string) => void,
+    private readonly home: string,
   ) {
     this.name = route.name;
     this.watching = route.mode === "watch";
@@ -228,7 +230,12 @@ class GameScreen implements Screen {
       this.messages.append(this.rematch.element);
     }
     parts.push(
-      h("nav", { class: "crumbs" }, h("a", { href: "#/" }, "← Home"), this.preferences.element),
+      h(
+        "nav",
+        { class: "crumbs" },
+        h("a", { href: this.home, testid: "way-home" }, this.home === "#/" ? "← Home" : "← Lobby"),
+        this.preferences.element,
+      ),
       this.players.match,
       h(
         "div",
@@ -407,7 +414,7 @@ class GameScreen implements Screen {
         resign: (result) => void this.state.resign(result),
         accept: () => void this.state.answer("accept"),
         reject: () => void this.state.answer("reject"),
-        home: () => this.navigate("#/"),
+        home: () => this.navigate(this.home),
       },
       resignLevels(variant ?? 1, game.ruleSet?.backgammons),
     );

@@ -256,7 +256,13 @@ export function homeScreen(root: HTMLElement, navigate: (hash: string) => void):
       h(
         "header",
         { class: "masthead" },
-        h("div", {}, h("h1", {}, "tavli"), h("p", {}, "Backgammon, long nardi, Plakoto, Fevga and the tavli match: play the computer, a friend, or watch.")),
+        h(
+          "div",
+          {},
+          h("h1", {}, "tavli"),
+          h("p", {}, "Backgammon, long nardi, Plakoto, Fevga and the tavli match: play the computer, a friend, or watch."),
+          h("p", {}, h("a", { href: formatRoute({ screen: "lobby" }), testid: "lobby-link", class: "button" }, "The lobby: play people and bots, rated")),
+        ),
         preferences.element,
       ),
       tabs.element,

@@ -3,6 +3,7 @@
 
 import { h } from "./dom";
 import { PRESETS } from "./presets";
+import type { FormPrefix } from "./settings-form";
 
 /** The picker's value for settings that are no preset's. */
 export const CUSTOM = "custom";
@@ -15,7 +16,7 @@ export interface PresetPicker {
   onChoose(listener: (key: string) => void): void;
 }
 
-export function buildPresetPicker(prefix: "" | "table-"): PresetPicker {
+export function buildPresetPicker(prefix: FormPrefix): PresetPicker {
   const listeners: Array<(key: string) => void> = [];
   const note = h("p", { class: "note preset-note", id: `${prefix}preset-note`, "aria-live": "polite" });
   const choices = [...PRESETS.map((p) => [p.key, p.title]), [CUSTOM, "Custom"]].map(([key, title]) => {

@@ -23,6 +23,7 @@ describe("routes live in the fragment", () => {
   it("writes what it reads", () => {
     const routes = [
       { screen: "home" as const },
+      { screen: "lobby" as const },
       { screen: "game" as const, name: "games/f00d", token: "abc_-DEF" },
       { screen: "watch" as const, name: "games/f00d", from: "start" as const },
       { screen: "watch" as const, name: "games/f00d", from: "now" as const },

@@ -5,6 +5,7 @@ export type WatchFrom = "start" | "now";
 
 export type Route =
   | { screen: "home" }
+  | { screen: "lobby" }
   | { screen: "game"; name: string; token: string }
   | { screen: "watch"; name: string; from: WatchFrom };
 
@@ -37,6 +38,9 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === "game" && parts.length === 3 && parts[1] && parts[2]) {
     return { screen: "game", name: gameName(parts[1]), token: parts[2] };
   }
+  if (parts[0] === "lobby" && parts.length === 1) {
+    return { screen: "lobby" };
+  }
   if (parts[0] === "watch" && parts.length === 2 && parts[1]) {
     const from = new URLSearchParams(query).get("from") === "start" ? "start" : "now";
     return { screen: "watch", name: gameName(parts[1]), from };
@@ -49,6 +53,8 @@ export function formatRoute(route: Route): string {
   switch (route.screen) {
     case "home":
       return "#/";
+    case "lobby":
+      return "#/lobby";
     case "game":
       return `#/game/${encodeURIComponent(gameId(route.name))}/${encodeURIComponent(route.token)}`;
     case "watch":

@@ -1,6 +1,7 @@
-// The settings panel of a new game, shared by "play against the computer" and "a table for two":
-// the same fields under the same test ids, those of the table prefixed "table-". Its basics (the
-// preset, the bot, the name) are in view; every rule folds under "Rules", closed at first.
+// The settings panel of a new game, shared by "play against the computer", "a table for two" and
+// the lobby's seeks and challenges: the same fields under the same test ids, those of the table
+// prefixed "table-", the lobby's "lobby-". Its basics (the preset, the bot, the name) are in view;
+// every rule folds under "Rules", closed at first.
 
 import type { BotInfo } from "../gen/tavli/v1/bots_service_pb";
 import { h, uid } from "./dom";
@@ -32,7 +33,10 @@ interface Field<E extends HTMLElement> {
   note: HTMLElement;
 }
 
-export function buildSettingsForm(prefix: "" | "table-", initial: Settings, withBot: boolean): SettingsForm {
+/** The test ids' prefix of each form of settings. */
+export type FormPrefix = "" | "table-" | "lobby-";
+
+export function buildSettingsForm(prefix: FormPrefix, initial: Settings, withBot: boolean, withName = true): SettingsForm {
   const listeners: Array<() => void> = [];
   const testid = (name: string) => `${prefix}setting-${name}`;
 
@@ -171,7 +175,7 @@ export function buildSettingsForm(prefix: "" | "table-", initial: Settings, with
   );
   const plakotoGroup = h("fieldset", { class: "group" }, h("legend", {}, "Plakoto"), pinnedBlocksBearOff.row, motherException.row, motherValue.row);
   const fevgaGroup = h("fieldset", { class: "group" }, h("legend", {}, "Fevga"), firstChecker.row, fevgaPrimes.row, fevgaQuarterTest.row);
-  const basics = h("div", { class: "basics" }, preset.element, withBot ? bot.row : null, name.row);
+  const basics = h("div", { class: "basics" }, preset.element, withBot ? bot.row : null, withName ? name.row : null);
   const rules = h(
     "details",
     { class: "rules", testid: `${prefix}rules` },

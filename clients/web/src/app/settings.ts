@@ -283,12 +283,15 @@ export function toRuleSet(s: Settings): RuleSet {
   return rules;
 }
 
+/** The forms whose settings are kept: the home screen's two, and the lobby's seeks and challenges. */
+export type SettingsFormName = "computer" | "table" | "lobby";
+
 /** Where a form's settings are kept between visits. */
-export function storageKey(form: "computer" | "table"): string {
+export function storageKey(form: SettingsFormName): string {
   return `tavli.settings.${form}`;
 }
 
-export function loadSettings(form: "computer" | "table", storage: Storage | undefined = safeStorage()): Settings {
+export function loadSettings(form: SettingsFormName, storage: Storage | undefined = safeStorage()): Settings {
   try {
     const text = storage?.getItem(storageKey(form));
     return normalizeSettings(text ? JSON.parse(text) : {});
@@ -297,7 +300,7 @@ export function loadSettings(form: "computer" | "table", storage: Storage | unde
   }
 }
 
-export function saveSettings(form: "computer" | "table", settings: Settings, storage: Storage | undefined = safeStorage()): void {
+export function saveSettings(form: SettingsFormName, settings: Settings, storage: Storage | undefined = safeStorage()): void {
   try {
     storage?.setItem(storageKey(form), JSON.stringify(settings));
   } catch {
