@@ -26,8 +26,9 @@ an ``; [Opening "6-2"]`` line in each game: tavli reads these files back; other 
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from tavli.engine.lazy_names import lazy_names
 
 if TYPE_CHECKING:
     from tavli.engine.matfile.checking import CheckedGame, MatchCheck
@@ -66,17 +67,7 @@ _MODULES = {
 }
 
 
-def __getattr__(name: str) -> object:
-    module = _MODULES.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value  # asked once
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_MODULES])
+__getattr__, __dir__ = lazy_names(__name__, _MODULES, globals())
 
 
 __all__ = [

@@ -37,4 +37,4 @@ def test_importing_the_packages_builds_no_variant() -> None:
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     loaded = done.stdout.strip()
-    assert loaded == "['tavli.engine', 'tavli.engine.matfile']"
+    assert loaded == "['tavli.engine', 'tavli.engine.lazy_names', 'tavli.engine.matfile']"
