@@ -72,6 +72,8 @@ ACTIONS = frozenset(
         "OfferResignation",
         "AcceptResignation",
         "RejectResignation",
+        "OfferRematch",
+        "AcceptRematch",
     }
 )
 # Refusals a client may get for what it sent; every other code is the server's fault.
