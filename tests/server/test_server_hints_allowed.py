@@ -59,6 +59,10 @@ def test_a_rematch_keeps_the_tables_hints(client: TavliClient) -> None:
         assert accepted.rematch.hints_allowed is allowed
 
 
+BEFORE_HINTS = 8
+"""The SQLite schema's version before games kept whether hints are allowed (its migration 9)."""
+
+
 def test_hints_survive_a_restart_and_older_databases_open_without_them(tmp_path: Path) -> None:
     database = tmp_path / "games.sqlite3"
     with running_server(db=database) as server, connected(server.port) as client:
@@ -68,7 +72,7 @@ def test_hints_survive_a_restart_and_older_databases_open_without_them(tmp_path:
         assert client.game(allowed).hints_allowed and not client.game(not_allowed).hints_allowed
     with sqlite3.connect(database) as db:  # the file as the schema before the column left it
         db.execute("ALTER TABLE games DROP COLUMN hints_allowed")
-        db.execute(f"PRAGMA user_version = {sqlite_store.SCHEMA_VERSION - 1}")
+        db.execute(f"PRAGMA user_version = {BEFORE_HINTS}")
     with running_server(db=database) as server, connected(server.port) as client:
         assert not client.game(allowed).hints_allowed  # stored before hints were kept: none
         assert table(client, hints_allowed=True)[0].last_seen.hints_allowed
