@@ -357,9 +357,6 @@ async def start_web_port(
     """
     listener = _listen(host, port, reuse_port=reuse_port)
     listener.most_connections = limits.most_requests()
-    # an address's requests past its share are answered 429 in words; its connections past
-    # twice that share are closed unread, at the cost of an accept
-    listener.most_per_address = 2 * limits.requests_per_address
     bound_http2_streams()
     channel = grpc.aio.insecure_channel(
         native,

@@ -12,10 +12,9 @@ native port, health and the store. A request past a limit is answered at once (t
 then closes, its body unread), and counts as a call of its client in the native quotas.
 
 A connection holds a descriptor before it sends a request: the web port's listening socket, a
-:class:`BoundedListener`, holds at most as many connections as requests may be open, and from
-one address twice as many as its requests, and closes one past them as soon as it is accepted.
-The web port never runs the process out of descriptors (an accept the system refuses for want
-of one would take the native port's and the store's).
+:class:`BoundedListener`, holds at most as many connections as requests may be open, and closes
+one past them as soon as it is accepted. The web port never runs the process out of descriptors
+(an accept the system refuses for want of one would take the native port's and the store's).
 
 A message flagged compressed in a stream that named no compression, and native gRPC over a
 connection that cannot carry trailers (HTTP/1.1), are the client's errors, answered in words.
@@ -225,34 +224,21 @@ def _address(scope: Scope) -> str:
 
 class BoundedListener(socket.socket):
     """A listening socket that keeps at most :attr:`most_connections` of the connections it
-    accepted open at once, and at most :attr:`most_per_address` from one address; one past them
-    is closed as soon as it is accepted (its client sees the connection closed, and may try
-    again). Closed there, a connection costs the event loop an accept and a close, not the
-    reading of its request and an answer: a thousand at once from one address took 0.6 s of
-    the loop's time when each was answered 429."""
+    accepted open at once; one past them is closed as soon as it is accepted (its client sees
+    the connection closed, and may try again)."""
 
     most_connections = 1 << 20
-    most_per_address = 1 << 20
     open_connections = 0
-
-    def __init__(self, *arguments: Any, **options: Any) -> None:
-        super().__init__(*arguments, **options)
-        self.open_by_address: Counter[str] = Counter()
 
     def accept(self) -> tuple[socket.socket, Any]:
         accepted, address = super().accept()
-        host = str(address[0]) if isinstance(address, tuple) else str(address)
-        if (
-            self.open_connections >= self.most_connections
-            or self.open_by_address[host] >= self.most_per_address
-        ):
+        if self.open_connections >= self.most_connections:
             accepted.close()
             # what asyncio's accept loop takes for a connection gone before it was accepted
             raise ConnectionAbortedError("the web port holds as many connections as it may")
         connection = _Connection(accepted.family, accepted.type, accepted.proto, fileno=accepted.detach())
-        connection.listener, connection.host = self, host
+        connection.listener = self
         self.open_connections += 1
-        self.open_by_address[host] += 1
         return connection, address
 
 
@@ -260,13 +246,9 @@ class _Connection(socket.socket):
     """A connection a :class:`BoundedListener` accepted, counted until it is closed."""
 
     listener: BoundedListener | None = None
-    host = ""
 
     def close(self) -> None:
         if self.listener is not None:
             self.listener.open_connections -= 1
-            self.listener.open_by_address[self.host] -= 1
-            if not self.listener.open_by_address[self.host]:
-                del self.listener.open_by_address[self.host]
             self.listener = None
         super().close()
