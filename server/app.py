@@ -114,7 +114,7 @@ class ServerConfig:
     web_host: str = "127.0.0.1"
     web_limits: WebLimits = field(default_factory=WebLimits)  # slow and numerous requests on the web port
     evaluators: int = 1  # GNU Backgammon evaluator processes (AnalysisService), started with its first call
-    heavy_processes: int = 2  # processes checking and importing records (the heavy work), started with it
+    heavy_processes: int = 2  # record checks and imports (the heavy work), started with its first job
     bots: int = 64  # computer opponents (BotsService) playing at once, at most
     bots_play_each_other: bool = False  # SeatBot may give both seats of one game to bots
     bot_match_points: int = BOT_MATCH_POINTS  # the longest match a bot is seated at

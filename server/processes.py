@@ -123,14 +123,6 @@ class ProcessPool:
             on_cpu(cpu_seconds)
         return _returned(ok, answer, self.unavailable, self.name)
 
-    def start(self) -> None:
-        """Start the processes now rather than with the first call (on the event loop), so that
-        the first call does not wait for a process to start: seconds on a loaded machine.
-
-        :raises unavailable: if they cannot start.
-        """
-        self._free_workers()
-
     @property
     def process_ids(self) -> list[int]:
         """The pool's processes running now (for tests and operators)."""

@@ -284,7 +284,6 @@ def test_the_processes_run_at_a_lower_cpu_priority_than_the_server(queue: FairQu
     wanted = min(server + NICENESS, 19)
 
     async def scenario() -> dict[int, int]:
-        queue.pool.start()
         await asyncio.gather(*(queue.run(client, "spend", 10) for client in (FLOODER, OTHER)))
         return {pid: os.getpriority(os.PRIO_PROCESS, pid) for pid in queue.pool.process_ids}
 
