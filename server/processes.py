@@ -5,8 +5,7 @@ Python runs one thread at a time, so work that takes seconds of CPU on a thread 
 would make the event loop, and every call on it, wait for the interpreter's lock; and gnubg
 crashes a process that evaluates anywhere but in its main thread. So such work runs in processes
 of its own (spawned, not forked from a server that runs threads), each asked over a pipe, and the
-event loop only waits for the pipe to be readable. The processes start with the first call, or
-when :meth:`ProcessPool.start` is called.
+event loop only waits for the pipe to be readable. The processes start with the first call.
 
 A pool runs the functions of one module (named, so that only its processes import it), with plain
 values as arguments and answers. A call's process is killed and replaced when its caller goes
