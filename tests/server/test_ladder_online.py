@@ -4,6 +4,7 @@ it: open challenges counted in the transaction that adds one, accounts made a cl
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -28,6 +29,21 @@ from tests.server_play import RPC_TIMEOUT, error_info, running_server
 
 MATCH = games_pb.RuleSet(variant=board_pb.VARIANT_BACKGAMMON, match_length=1)
 PATIENCE_SECONDS = 30.0  # for a stream's close to reach the store: a bound, never a measure
+
+
+@contextlib.contextmanager
+def two_servers(
+    db: object, key_file: Path, **options: object
+) -> Iterator[tuple[Running, Running, grpc.Channel, grpc.Channel]]:
+    """Two servers on the one database ``db`` (a file, as workers share it, or PostgreSQL, as
+    replicas do) and key file, each with ``options``: both, and a channel to each."""
+    with (
+        running_server(db=db, key_file=key_file, **options) as first,
+        running_server(db=db, key_file=key_file, **options) as second,
+        grpc.insecure_channel(f"127.0.0.1:{first.port}") as to_first,
+        grpc.insecure_channel(f"127.0.0.1:{second.port}") as to_second,
+    ):
+        yield first, second, to_first, to_second
 
 
 def online(channel: grpc.Channel, variant: int = board_pb.VARIANT_BACKGAMMON) -> list[pb.OnlineAccount]:
@@ -219,13 +235,8 @@ def assert_challenges_never_pass_the_bound(callers: list[Caller], most: int) -> 
 
 def test_challenges_made_at_once_never_pass_the_accounts_bound(tmp_path: Path) -> None:
     settings = LadderSettings(challenges_per_account=3)
-    db, key_file = tmp_path / "games.db", tmp_path / "server.key"
-    with (
-        running_server(db=db, key_file=key_file, ladder=settings) as first,
-        running_server(db=db, key_file=key_file, ladder=settings) as second,
-        grpc.insecure_channel(f"127.0.0.1:{first.port}") as to_first,
-        grpc.insecure_channel(f"127.0.0.1:{second.port}") as to_second,
-    ):
+    servers = two_servers(tmp_path / "games.db", tmp_path / "server.key", ladder=settings)
+    with servers as (first, _, to_first, to_second):
         key = make_account(first, "eager")
         assert_challenges_never_pass_the_bound([Caller(to_first, key), Caller(to_second, key)], 3)
 
@@ -248,13 +259,8 @@ def test_accounts_made_over_the_api_are_bounded_per_address(tmp_path: Path) -> N
 
 
 def test_who_is_online_is_the_same_on_every_replica(postgres_url: str, tmp_path: Path) -> None:
-    url, key_file = fresh_database(postgres_url), tmp_path / "server.key"
-    with (
-        running_server(db=url, key_file=key_file) as first,
-        running_server(db=url, key_file=key_file) as second,
-        grpc.insecure_channel(f"127.0.0.1:{first.port}") as to_first,
-        grpc.insecure_channel(f"127.0.0.1:{second.port}") as to_second,
-    ):
+    servers = two_servers(fresh_database(postgres_url), tmp_path / "server.key")
+    with servers as (first, second, to_first, to_second):
         alice = make_account(first, "alice", bot=False)
         bob = make_account(second, "bob")
         alice_stream, bob_stream = EventReader(to_first, alice), EventReader(to_second, bob)
@@ -274,12 +280,7 @@ def test_challenges_made_at_once_on_two_replicas_never_pass_the_accounts_bound(
     postgres_url: str, tmp_path: Path
 ) -> None:
     settings = LadderSettings(challenges_per_account=3)
-    url, key_file = fresh_database(postgres_url), tmp_path / "server.key"
-    with (
-        running_server(db=url, key_file=key_file, ladder=settings) as first,
-        running_server(db=url, key_file=key_file, ladder=settings) as second,
-        grpc.insecure_channel(f"127.0.0.1:{first.port}") as to_first,
-        grpc.insecure_channel(f"127.0.0.1:{second.port}") as to_second,
-    ):
+    servers = two_servers(fresh_database(postgres_url), tmp_path / "server.key", ladder=settings)
+    with servers as (first, _, to_first, to_second):
         key = make_account(first, "eager")
         assert_challenges_never_pass_the_bound([Caller(to_first, key), Caller(to_second, key)], 3)
