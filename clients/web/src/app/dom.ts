@@ -45,6 +45,23 @@ export function setText(element: HTMLElement, text: string): void {
   }
 }
 
+/**
+ * A form field: the control's label, the control (which has its id), and the note under it that
+ * describes it, where there is one (words, or the element to keep for changing them later); a
+ * checkbox stands before its label.
+ */
+export function field(label: string, control: HTMLElement, note: string | HTMLElement = ""): HTMLDivElement {
+  const labelled = h("label", { for: control.id }, label);
+  const described = typeof note === "string" ? (note ? h("span", { class: "note" }, note) : null) : note;
+  if (described) {
+    described.id ||= `${control.id}-note`;
+    control.setAttribute("aria-describedby", described.id);
+  }
+  return control instanceof HTMLInputElement && control.type === "checkbox"
+    ? h("div", { class: "field check" }, control, labelled, described)
+    : h("div", { class: "field" }, labelled, control, described);
+}
+
 let counter = 0;
 /** A unique id for a label's `for`. */
 export function uid(prefix: string): string {

@@ -14,7 +14,7 @@ const VARIANT_TITLES: Partial<Record<Variant, string>> = {
 import { Seat, type Game } from "../gen/tavli/v1/games_service_pb";
 import { getApi, newRequestId, refusalText } from "./api";
 import { playerName } from "./convert";
-import { h, setText } from "./dom";
+import { field, h, setText } from "./dom";
 import "./home.css";
 import { preferencesMenu } from "./preferences-menu";
 import { formatRoute, gameId, seatUrl } from "./routes";
@@ -116,7 +116,7 @@ export function homeScreen(root: HTMLElement, navigate: (hash: string) => void):
     "form",
     { testid: "table-form", class: "card", "aria-label": "A table for two" },
     table.basics,
-    h("div", { class: "field" }, h("label", { for: "table-opponent-name" }, "The other player's name (optional)"), opponentName),
+    field("The other player's name (optional)", opponentName),
     h(
       "div",
       { class: "field check" },
@@ -192,8 +192,8 @@ export function homeScreen(root: HTMLElement, navigate: (hash: string) => void):
     h(
       "div",
       { class: "watch-row" },
-      h("div", { class: "field" }, h("label", { for: "watch-name" }, "Game name"), watchName),
-      h("div", { class: "field" }, h("label", { for: "watch-from" }, "Show"), watchFrom),
+      field("Game name", watchName),
+      field("Show", watchFrom),
       h("div", { class: "actions" }, watchButton),
     ),
     h("h2", {}, "Games"),

@@ -19,6 +19,7 @@ import {
   clockWords,
   emptyLobby,
   myChallenges,
+  onlineNoteWords,
   openSeeks,
   ruleSetWords,
   withChallengesListed,
@@ -141,5 +142,17 @@ describe("rule sets in a player's words", () => {
     });
     expect(clockWords(clock)).toBe("1:00:00 + 1:00 a point + at most 30 s a turn");
     expect(clockWords(undefined)).toBe("no clock");
+  });
+});
+
+describe("the note under who is online", () => {
+  it("says no one else is online when the list holds only the viewer, or no one", () => {
+    expect(onlineNoteWords(["ann"], "ann", false)).toMatch(/^No one else is online now/);
+    expect(onlineNoteWords([], "ann", false)).toMatch(/^No one else is online now/);
+  });
+
+  it("says nothing when someone else is there to play, and that there are more past the page", () => {
+    expect(onlineNoteWords(["ann", "bob"], "ann", false)).toBe("");
+    expect(onlineNoteWords(["ann"], "ann", true)).toBe("…and more.");
   });
 });

@@ -6,6 +6,7 @@
 import { durationMs, timestampMs } from "@bufbuild/protobuf/wkt";
 import { Variant } from "../gen/tavli/v1/board_pb";
 import { CubeMode, type ClockRules, type RuleSet } from "../gen/tavli/v1/games_service_pb";
+import { formatMs } from "./clock";
 import {
   AccountKind,
   ChallengeState,
@@ -183,7 +184,7 @@ export function clockWords(clock: ClockRules | undefined): string {
   const reserve = clock.reserve ? durationMs(clock.reserve) : 0;
   const perPoint = clock.reservePerPoint ? durationMs(clock.reservePerPoint) : 0;
   if (reserve || perPoint) {
-    const words = [reserve ? minutes(reserve) : "", perPoint ? `${minutes(perPoint)} a point` : ""];
+    const words = [reserve ? formatMs(reserve) : "", perPoint ? `${formatMs(perPoint)} a point` : ""];
     parts.push(words.filter(Boolean).join(" + "));
   }
   if (clock.delay && durationMs(clock.delay)) {
@@ -203,14 +204,6 @@ export function kindWords(kind: AccountKind): string {
 /** A rating as a board shows it: "1532 ± 87". */
 export function ratingWords(rating: number, deviation: number): string {
   return `${Math.round(rating)} ± ${Math.round(deviation)}`;
-}
-
-function minutes(ms: number): string {
-  const total = Math.round(ms / 1000);
-  const hours = Math.floor(total / 3600);
-  const mins = Math.floor((total % 3600) / 60);
-  const secs = String(total % 60).padStart(2, "0");
-  return hours ? `${hours}:${String(mins).padStart(2, "0")}:${secs}` : `${mins}:${secs}`;
 }
 
 function seconds(ms: number): string {
@@ -245,4 +238,14 @@ function endedWords(ended: GameEnded, me: string, opponent: string): string {
   const claimed = ended.how === GameEndedHow.CLAIMED ? " (claimed: a player was gone)" : "";
   const rating = ended.rated ? `; your rating is now ${ratingWords(ended.rating, ended.deviation)}` : "";
   return `${result} your game${against}${claimed}${rating}`;
+}
+
+/** The note under who is online: words where the list shows no one to play, or more than it shows. */
+export function onlineNoteWords(handles: readonly string[], myHandle: string, more: boolean): string {
+  if (more) {
+    return "…and more.";
+  }
+  return handles.some((handle) => handle !== myHandle)
+    ? ""
+    : "No one else is online now. Post a seek: it waits here for whoever comes.";
 }

@@ -15,7 +15,7 @@ import {
 } from "../gen/tavli/v1/ladder_service_pb";
 import { durationFromMs } from "@bufbuild/protobuf/wkt";
 import { getApi, refusalText } from "./api";
-import { h, setText } from "./dom";
+import { field, h, setText } from "./dom";
 import {
   DECLINE_REASONS,
   challengesToMe,
@@ -23,6 +23,7 @@ import {
   myChallenges,
   openSeeks,
   ratingWords,
+  onlineNoteWords,
   ruleSetWords,
   variantWords,
 } from "./lobby-state";
@@ -105,16 +106,10 @@ function signInForms(body: HTMLElement, host: LobbyHost): Screen {
     "form",
     { class: "card", testid: "sign-in-form", "aria-labelledby": "sign-in-title" },
     h("h2", { id: "sign-in-title" }, "Sign in"),
-    h(
-      "div",
-      { class: "field" },
-      h("label", { for: "account-key" }, "Your account's key"),
+    field(
+      "Your account's key",
       keyInput,
-      h(
-        "span",
-        { class: "note" },
-        "The key `tavli accounts create HANDLE` printed, or the one this page showed when you made your account. This browser keeps it until you sign out.",
-      ),
+      "The key `tavli accounts create HANDLE` printed, or the one this page showed when you made your account. This browser keeps it until you sign out.",
     ),
     h("div", { class: "actions" }, signInButton),
     signInAlert,
@@ -163,14 +158,8 @@ function signInForms(body: HTMLElement, host: LobbyHost): Screen {
     "form",
     { class: "card", testid: "create-account-form", "aria-labelledby": "create-account-title" },
     h("h2", { id: "create-account-title" }, "New here?"),
-    h(
-      "div",
-      { class: "field" },
-      h("label", { for: "new-handle" }, "Handle"),
-      handleInput,
-      h("span", { class: "note" }, "3 to 24 letters, digits, '-' or '_', starting with a letter."),
-    ),
-    h("div", { class: "field" }, h("label", { for: "new-display-name" }, "The name others see (optional)"), nameInput),
+    field("Handle", handleInput, "3 to 24 letters, digits, '-' or '_', starting with a letter."),
+    field("The name others see (optional)", nameInput),
     h("div", { class: "actions" }, createButton),
     createAlert,
     madeBox,
@@ -251,13 +240,8 @@ function signedIn(body: HTMLElement, session: LobbySession, host: LobbyHost, sig
     { class: "card", testid: "challenge-form", "aria-labelledby": "challenge-title" },
     h("h2", { id: "challenge-title" }, "Play"),
     rules.basics,
-    h(
-      "div",
-      { class: "field" },
-      h("label", { for: "challenge-opponent" }, "Against (a handle; empty: anyone may accept)"),
-      opponent,
-    ),
-    h("div", { class: "field check" }, rated, h("label", { for: "challenge-rated" }, "Rated (a person and a bot never play rated)")),
+    field("Against (a handle; empty: anyone may accept)", opponent),
+    field("Rated (a person and a bot never play rated)", rated),
     h("div", { class: "actions" }, postButton),
     rules.rules,
   );
@@ -313,8 +297,8 @@ function signedIn(body: HTMLElement, session: LobbySession, host: LobbyHost, sig
     h(
       "div",
       { class: "board-choice" },
-      h("div", { class: "field" }, h("label", { for: "board-variant" }, "Variant"), boardVariant),
-      h("div", { class: "field" }, h("label", { for: "board-kind" }, "Ladder"), boardKind),
+      field("Variant", boardVariant),
+      field("Ladder", boardKind),
     ),
     h(
       "table",
@@ -474,7 +458,7 @@ function signedIn(body: HTMLElement, session: LobbySession, host: LobbyHost, sig
       onlineList.replaceChildren(...answer.accounts.map(onlineEntry));
       online = new Map(answer.accounts.map((account) => [account.handle, account]));
       draw();
-      setText(onlineNote, answer.nextPageToken ? "…and more." : "");
+      setText(onlineNote, onlineNoteWords(answer.accounts.map((account) => account.handle), me.handle, answer.nextPageToken !== ""));
     } catch (error) {
       if (!signal.aborted) {
         setText(onlineNote, `Who is online could not be read: ${refusalText(error)}`);

@@ -4,7 +4,7 @@
 // every rule folds under "Rules", closed at first.
 
 import type { BotInfo } from "../gen/tavli/v1/bots_service_pb";
-import { h, uid } from "./dom";
+import { field, h, uid } from "./dom";
 import { CUSTOM, buildPresetPicker } from "./preset-picker";
 import { PRESETS, applyPreset, presetOf } from "./presets";
 import {
@@ -44,14 +44,8 @@ export function buildSettingsForm(prefix: FormPrefix, initial: Settings, withBot
     const id = uid(`${prefix}setting-${name}`);
     input.id = id;
     input.setAttribute("data-testid", testid(name));
-    const note = h("span", { class: "note", id: `${id}-note` }, help);
-    input.setAttribute("aria-describedby", note.id);
-    const isCheck = input instanceof HTMLInputElement && input.type === "checkbox";
-    const labelEl = h("label", { for: id }, label);
-    const element = isCheck
-      ? h("div", { class: "field check" }, input, labelEl, note)
-      : h("div", { class: "field" }, labelEl, input, note);
-    return { input, row: element, note };
+    const note = h("span", { class: "note" }, help);
+    return { input, row: field(label, input, note), note };
   }
 
   function select(options: Array<[string, string]>, value: string): HTMLSelectElement {
