@@ -147,9 +147,8 @@ class AnalysisServicer(analysis_service_pb2_grpc.AnalysisServiceServicer):
             log = await asyncio.to_thread(log_as_text, view.events)
             return MatchToAnalyse((view.name, view.version), view.rules, log, record_names(view.players))
         if source == "record":
-            text = match_records.text_of(request.record)
-            answer: MatchToAnalyse = await self.checks.run(
-                client, "record_match", text, small=match_records.small(text)
+            answer: MatchToAnalyse = await match_records.in_turn(
+                self.checks, client, "record_match", request.record
             )
             return answer
         raise BadRequest("give the match to analyse: a stored game's name, or a match record")

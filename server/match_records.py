@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from tavli.engine.matfile import MatchCheck, MatFileError, Problem, check_match_record
 from tavli.engine.matfile.reading import RecordFormat, decode
@@ -67,8 +68,7 @@ async def validated(
     :raises LimitReached: for a client that has spent its CPU, or has too many records waiting.
     :raises HeavyWorkUnavailable: if the process checking it stopped.
     """
-    text = text_of(record)
-    answer = await checks.run(client, "validated", text, small=small(text))
+    answer = await in_turn(checks, client, "validated", record)
     return rules_service_pb2.ValidateMatchResponse.FromString(answer)
 
 
@@ -81,9 +81,20 @@ async def imported(record: match_record_pb2.MatchRecord, checks: FairQueue, clie
     :raises LimitReached: for a client that has spent its CPU, or has too many records waiting.
     :raises HeavyWorkUnavailable: if the process reading it stopped.
     """
-    text = text_of(record)
-    answer: ImportedRecord = await checks.run(client, "imported", text, small=small(text))
+    answer: ImportedRecord = await in_turn(checks, client, "imported", record)
     return answer
+
+
+async def in_turn(checks: FairQueue, client: str, function: str, record: match_record_pb2.MatchRecord) -> Any:
+    """``function`` (of :mod:`tavli.server.heavy_work`) of the record's text, worked out in
+    ``client``'s turn among the ``checks`` of every client, or at once if the record is small.
+
+    :raises BadRequest: for a record with neither its text nor its data.
+    :raises LimitReached: for a client that has spent its CPU, or has too many records waiting.
+    :raises HeavyWorkUnavailable: if the process working on it stopped.
+    """
+    text = text_of(record)
+    return await checks.run(client, function, text, small=small(text))
 
 
 def small(text: str) -> bool:
