@@ -44,7 +44,10 @@ def structlog_as_a_new_process_has_it() -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def no_core_means_no_core(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """A test marked no_core fails if it reaches the engine's compiled core: the pure engine's
-    pass leaves it out on the word of that mark, which must therefore stay true."""
+    pass leaves it out on the word of that mark, which must therefore stay true. The mark is
+    given to tests of rules the core does not play (options off their defaults) and to whole
+    modules of tests/engine whose every test runs the same code on either implementation (no
+    board: ratings, Match IDs, who opens a game; the engine's source read), so that those run once."""
     compiled = core.compiled
     if compiled is None or request.node.get_closest_marker("no_core") is None:
         yield
