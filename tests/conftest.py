@@ -44,7 +44,10 @@ def structlog_as_a_new_process_has_it() -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def no_core_means_no_core(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """A test marked no_core fails if it reaches the engine's compiled core: the pure engine's
-    pass leaves it out on the word of that mark, which must therefore stay true."""
+    pass leaves it out on the word of that mark, which must therefore stay true. The mark is
+    given to tests of rules the core does not play (options off their defaults) and to whole
+    modules of tests/engine whose every test runs the same code on either implementation (no
+    board: ratings, Match IDs, who opens a game; the engine's source read), so that those run once."""
     compiled = core.compiled
     if compiled is None or request.node.get_closest_marker("no_core") is None:
         yield
@@ -95,10 +98,26 @@ ONE_PROCESS: dict[str, str] = {
     "tests/engine/test_realmat.py": "the real files checked, gnubg's readings of them, gnubg's own matches",
     "tests/test_gnubg_mat.py": "a match gnubg plays",
     "tests/engine/test_gnubg_nackgammon.py": "the nackgammon matches gnubg plays",
+    **{
+        f"tests/web/test_web_{name}.py": "Chromium (tests/browser.py): 1.5-2 CPU seconds to start"
+        for name in (
+            "analysis",
+            "backgammons",
+            "board",
+            "browser",
+            "computer_games",
+            "computer_seat",
+            "home",
+            "lobby",
+            "record",
+            "tables",
+        )
+    },
 }
 """The test modules whose tests share what a module-scoped fixture makes at some cost (the
 reason): parallel runs hand each of them to one process whole, so that it is made once rather
-than once in every process that runs one of its tests."""
+than once in every process that runs one of its tests. Every module whose tests drive the
+browser is one of them (the collection refuses one that is not)."""
 
 
 @pytest.hookimpl(optionalhook=True)  # xdist's hook: a run with -p no:xdist has no such hook
@@ -156,6 +175,11 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
+        if "browser" in getattr(item, "fixturenames", ()) and item.nodeid.split("::")[0] not in ONE_PROCESS:
+            raise pytest.UsageError(
+                f"{item.nodeid} drives the browser: add its module to ONE_PROCESS (tests/conftest.py), so"
+                " that parallel runs start the browser once for it"
+            )
         folder = item.path.relative_to(TESTS).parts[0] if item.path.is_relative_to(TESTS) else ""
         for name in FOLDER_MARKERS.get(folder, ()):
             item.add_marker(name)

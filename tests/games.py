@@ -1,5 +1,6 @@
-"""Seeded games: a supply of positions as they arise in play, for cross-checks, and whole matches
-between seeded random players, for what records and servers keep of them."""
+"""Seeded games: a supply of positions as they arise in play, for cross-checks, whole matches
+between seeded random players, for what records and servers keep of them, and games between two
+bots played on the engine alone, for how well a bot plays."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ import random
 from collections.abc import Iterator
 from typing import Literal
 
+from tavli.clients.bots.base import Bot, ResignLevel, Situation
 from tavli.engine import BAR, Play, Position, Variant
 from tavli.engine.dice import SeededDice
-from tavli.engine.game import Action, Phase
+from tavli.engine.events import Side
+from tavli.engine.game import Action, MatchState, Phase
 from tavli.engine.match import Match
 from tavli.engine.play import Dice
 from tavli.engine.rules import RuleSet
@@ -151,3 +154,92 @@ def score_after(match: Match, games: int) -> tuple[int, int]:
     for game in match.state.finished[:games]:
         score[game.winner] += game.points
     return score[0], score[1]
+
+
+# --- two bots on the engine alone ----------------------------------------------------------------
+
+
+def bots_match(rules: RuleSet, bots: tuple[Bot, Bot], *, dice_seed: str) -> Match:
+    """A match between ``bots[0]`` (side 0) and ``bots[1]`` on the seeded dice ``dice_seed``,
+    played in this process on the engine alone: to its end, or in money play (``match_length`` 0)
+    until a game is won. Each bot is asked what a seat driver asks it at a server's game
+    (``tavli.clients.seat_driver``): before rolling, whether to resign, then whether to double
+    when the rules let it; a double's answer, a beaver only when the rules allow one; a
+    resignation's answer; and a play from the legal plays. Side 0 throws the opening.
+
+    :raises AssertionError: if a bot chooses a play that is not one of the legal plays.
+    """
+    match = Match(rules, dice=SeededDice(dice_seed))
+    while not match.state.over and not (rules.match_length == 0 and _a_game_won(match.state)):
+        game = match.state.game
+        side = game.turn
+        if game.phase is Phase.OPENING:
+            match.roll(0)
+        elif game.phase is Phase.DOUBLED:
+            taker: Side = 1 - side  # type: ignore[assignment]
+            beavers = Action.BEAVER in match.legal_actions(taker)
+            answer = bots[taker].answer_double(bot_situation(match.state, taker, beavers_allowed=beavers))
+            if answer == "drop":
+                match.drop(taker)
+            elif answer == "beaver" and beavers:
+                match.beaver(taker)
+            else:
+                match.take(taker)
+        elif game.phase is Phase.RESIGNING:
+            assert game.resignation is not None
+            resigner, offered = game.resignation
+            answerer: Side = 1 - resigner  # type: ignore[assignment]
+            level: ResignLevel = offered.value  # type: ignore[assignment]
+            accepts = bots[answerer].accept_resignation(bot_situation(match.state, answerer), level)
+            (match.accept if accepts else match.reject)(answerer)
+        elif game.phase is Phase.ROLLING:
+            _before_rolling(match, bots[side], side)
+        else:
+            plays = match.legal_plays()
+            variant = match.state.game_rules.rules
+            chosen = bots[side].choose_play(variant, game.position, game.dice or (0, 0), plays)
+            assert chosen in plays, f"{bots[side].name} chose {chosen.notation()!r}, not a legal play"
+            match.play(side, chosen)
+    return match
+
+
+def _before_rolling(match: Match, bot: Bot, side: Side) -> None:
+    situation = bot_situation(match.state, side)
+    actions = match.legal_actions(side)
+    level = bot.resign(situation)
+    if level is not None and Action.RESIGN in actions:
+        match.resign(side, level)
+    elif Action.DOUBLE in actions and bot.offer_double(situation):
+        match.double(side)
+    else:
+        match.roll(side)
+
+
+def _a_game_won(state: MatchState) -> bool:
+    """Whether a game of the match has a winner (a drawn Plakoto game has none)."""
+    return any(finished.winner is not None for finished in state.finished)
+
+
+def bot_situation(state: MatchState, side: Side, *, beavers_allowed: bool = False) -> Situation:
+    """What the bot at ``side`` knows of the match besides the board, from its own side."""
+    game = state.game
+    owner: Literal["bot", "opponent", "centre"] = (
+        "centre" if game.cube_owner is None else "bot" if game.cube_owner == side else "opponent"
+    )
+    return Situation(
+        variant=state.game_rules.rules,
+        position=game.position_of(side),
+        cube_value=game.cube_value,
+        cube_owner=owner,
+        score=(state.score[side], state.score[1 - side]),
+        match_length=state.rules.match_length,
+        crawford=game.crawford,
+        beavers_allowed=beavers_allowed,
+    )
+
+
+def first_game_won(match: Match) -> tuple[Side, int]:
+    """The side that won the match's first game with a winner, and the points it won."""
+    finished = next(game for game in match.state.finished if game.winner is not None)
+    assert finished.winner is not None
+    return finished.winner, finished.points

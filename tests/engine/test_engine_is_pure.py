@@ -5,6 +5,11 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
+# The same code on either engine (it reads the engine's source): run once.
+pytestmark = pytest.mark.no_core
+
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
 FORBIDDEN = ("grpc", "google", "structlog", "tavli.server", "tavli.clients", "tavli.v1")
 

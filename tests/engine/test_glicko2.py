@@ -6,6 +6,9 @@ import pytest
 
 from tavli.engine.glicko2 import START_DEVIATION, Rating, Result, rate
 
+# The same code on either engine (ratings arithmetic, no board): run once.
+pytestmark = pytest.mark.no_core
+
 
 def test_the_papers_worked_example_comes_out_as_the_paper_has_it() -> None:
     # "Example of the Glicko-2 system", section "Example calculation": a 1500 (RD 200, volatility

@@ -21,6 +21,9 @@ from tavli.engine.match_id import (
     encode_match_id,
 )
 
+# The same code on either engine (a Match ID holds the score and the cube, not the board): run once.
+pytestmark = pytest.mark.no_core
+
 GNUBG = json.loads((Path(__file__).resolve().parents[1] / "data" / "gnubg_ids.json").read_text())
 MATCH_IDS = GNUBG["match_ids"]
 

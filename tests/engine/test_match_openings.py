@@ -13,6 +13,9 @@ from tavli.engine.match import Match
 from tavli.engine.rules import RuleSet
 from tavli.engine.snapshot import snapshot_of, state_of_snapshot
 
+# The same code on either engine (who opens each game: throws, no play): run once.
+pytestmark = pytest.mark.no_core
+
 
 def _resign_game(match: Match, loser: Side) -> None:
     """The game in play resigned by ``loser`` (a single game), accepted by the other side."""
