@@ -545,9 +545,12 @@ class PatientSeat(Seat):
 
     def _patiently(self, method: Any, request: Any) -> Any:
         deadline = time.monotonic() + self.patience
+        # Sent again once the channel is connected, not over and over at a server still down
+        # (a hundred seats doing that while it restarts made tens of thousands of calls).
+        again = False
         while True:
             try:
-                return method(request, timeout=self.client.timeout)
+                return method(request, timeout=self.client.timeout, wait_for_ready=again)
             except grpc.RpcError as error:
                 refusal = refusal_of(error)
                 # As the project's client does (a proxy's stream reset too), and past a quota.
@@ -555,6 +558,7 @@ class PatientSeat(Seat):
                 if not retried or time.monotonic() > deadline:
                     raise
                 self.retries += 1
+                again = True
                 time.sleep(0.05 + 0.1 * random.random())
 
 

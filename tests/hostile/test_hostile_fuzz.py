@@ -17,6 +17,7 @@ before and after). After the run the server's log holds no traceback and the ser
 from __future__ import annotations
 
 import base64
+import functools
 import os
 import random
 import re
@@ -186,9 +187,16 @@ class Live:
 LIVE = Live()
 
 
+POOL_INDEX = st.integers(0, 10_000)
+
+
 def _from_pool(pool: Callable[[], list[str]]) -> st.SearchStrategy[str]:
     # The pools grow while the fuzzer runs; an index drawn is read against the pool as it is then.
-    return st.integers(0, 10_000).map(lambda index: (pool() or [""])[index % len(pool() or [""])])
+    return POOL_INDEX.map(lambda index: _pick(pool(), index))
+
+
+def _pick(pool: list[str], index: int) -> str:
+    return (pool or [""])[index % len(pool or [""])]
 
 
 def _long(pieces: list[str], least: int, most: int) -> st.SearchStrategy[str]:
@@ -261,6 +269,7 @@ def _text(draw: st.DrawFn, name: str) -> str:
     return draw(near)
 
 
+@functools.cache
 def _enum(descriptor: FieldDescriptor) -> st.SearchStrategy[int]:
     defined = [value.number for value in descriptor.enum_type.values]
     return st.one_of(
@@ -270,6 +279,7 @@ def _enum(descriptor: FieldDescriptor) -> st.SearchStrategy[int]:
     )
 
 
+@functools.cache
 def _number(descriptor: FieldDescriptor) -> st.SearchStrategy[int]:
     kind = descriptor.type
     if kind == FieldDescriptor.TYPE_INT32:
@@ -287,6 +297,7 @@ def _number(descriptor: FieldDescriptor) -> st.SearchStrategy[int]:
     raise AssertionError(f"no strategy for field type {kind} of {descriptor.full_name}")
 
 
+@functools.cache
 def _scalar(descriptor: FieldDescriptor) -> st.SearchStrategy[Any]:
     if descriptor.type == FieldDescriptor.TYPE_STRING:
         return _text(descriptor.name)
@@ -299,6 +310,7 @@ def _scalar(descriptor: FieldDescriptor) -> st.SearchStrategy[Any]:
     return _number(descriptor)
 
 
+@functools.cache
 def _repeated_scalars(descriptor: FieldDescriptor) -> st.SearchStrategy[list[Any]]:
     if descriptor.name == "dice":
         two_dice = st.lists(st.integers(1, 6), min_size=2, max_size=2)
@@ -315,9 +327,17 @@ def _repeated_scalars(descriptor: FieldDescriptor) -> st.SearchStrategy[list[Any
     return st.lists(_scalar(descriptor), max_size=4)
 
 
+@functools.cache
+def message_of(descriptor: Descriptor, depth: int = 0) -> st.SearchStrategy[Any]:
+    """Messages of type ``descriptor``: each field set or not, to a random or a near-valid value.
+
+    Each strategy is made once and drawn from again: hypothesis checks a strategy when it is first
+    drawn from, and most of a fuzzed request's cost would be making and checking new ones."""
+    return _message(descriptor, depth)
+
+
 @st.composite
-def message_of(draw: st.DrawFn, descriptor: Descriptor, depth: int = 0) -> Any:
-    """A message of type ``descriptor``: each field set or not, to a random or a near-valid value."""
+def _message(draw: st.DrawFn, descriptor: Descriptor, depth: int) -> Any:
     message = message_factory.GetMessageClass(descriptor)()
     chosen_oneofs: set[str] = set()
     for field_descriptor in descriptor.fields:
@@ -367,9 +387,24 @@ METHODS: list[MethodDescriptor] = [
     for method in service.methods
     for _ in range(3 if method.name in ACTIONS else 1)
 ]
-generic_requests = st.sampled_from(METHODS).flatmap(
-    lambda method: message_of(method.input_type).map(lambda message: (method, message))
-)
+
+
+@functools.cache
+def _request_to(method: MethodDescriptor) -> st.SearchStrategy[tuple[MethodDescriptor, Any]]:
+    return message_of(method.input_type).map(lambda message: (method, message))
+
+
+generic_requests = st.sampled_from(METHODS).flatmap(_request_to)
+
+
+# What an aimed action is drawn from, each strategy made once (see message_of): the game's own
+# etag (None below) and legal plays (an index into them) are read when the action is drawn.
+_AIMED_NAME = _from_pool(lambda: LIVE.names)
+_AIMED_METHOD = st.sampled_from(sorted(ACTIONS))
+_TO_THE_OTHER_SEAT = st.sampled_from([False, False, True])  # the seat waited for, two times in three
+_AIMED_ETAG = st.one_of(st.none(), st.just(""), _from_pool(lambda: LIVE.stale_etags), RANDOM_TEXT)
+_AIMED_REQUEST_ID = st.one_of(st.sampled_from(REQUEST_IDS), st.uuids().map(str))
+_AIMED_PLAY = st.one_of(POOL_INDEX, st.sampled_from(NOTATIONS))
 
 
 @st.composite
@@ -377,20 +412,18 @@ def aimed_actions(draw: st.DrawFn) -> tuple[MethodDescriptor, Any]:
     """An action at a real game, one field or two away from being made: the seat on turn's token
     or the other's, the current etag or a stale one, a legal play or a hostile one, a request_id
     from the shared pool."""
-    name = draw(_from_pool(lambda: LIVE.names))
+    name = draw(_AIMED_NAME)
     game, seats = LIVE.states[name], LIVE.seats[name]
-    method = GAMES_SERVICE.methods_by_name[draw(st.sampled_from(sorted(ACTIONS)))]
+    method = GAMES_SERVICE.methods_by_name[draw(_AIMED_METHOD)]
     request = message_factory.GetMessageClass(method.input_type)(name=name)
     waited_for = 0 if not game.to_act or game.to_act[0] == games_pb2.SEAT_0 else 1
-    request.seat_token = seats[draw(st.sampled_from([waited_for, waited_for, 1 - waited_for]))].token
-    request.etag = draw(
-        st.one_of(st.just(game.etag), st.just(""), _from_pool(lambda: LIVE.stale_etags), RANDOM_TEXT)
-    )
-    request.request_id = draw(st.one_of(st.sampled_from(REQUEST_IDS), st.uuids().map(str)))
+    request.seat_token = seats[1 - waited_for if draw(_TO_THE_OTHER_SEAT) else waited_for].token
+    etag = draw(_AIMED_ETAG)
+    request.etag = game.etag if etag is None else etag
+    request.request_id = draw(_AIMED_REQUEST_ID)
     if method.name == "PlayMove":
-        request.notation = draw(
-            st.one_of(_from_pool(lambda: LIVE.plays_by_game[name]), st.sampled_from(NOTATIONS))
-        )
+        play = draw(_AIMED_PLAY)
+        request.notation = _pick(LIVE.plays_by_game[name], play) if isinstance(play, int) else play
     if method.name == "OfferResignation":
         request.result = draw(_enum(method.input_type.fields_by_name["result"]))
     return method, request

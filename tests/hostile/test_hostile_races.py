@@ -102,6 +102,14 @@ class Round:
     base: int  # the event count the round started from
     attempts: list[Attempt]
 
+    def last_answer(self) -> games_pb2.Game | None:
+        """The game as the round left it: the answer of its last winner (each game is raced by one
+        driver alone, so nothing acts on it between rounds), or None if nothing won."""
+        answers = [
+            attempt.outcome for attempt in self.attempts if isinstance(attempt.outcome, games_pb2.Game)
+        ]
+        return max(answers, key=lambda game: game.event_count, default=None)
+
 
 @dataclass
 class Read:
@@ -178,18 +186,22 @@ class Campaign:
         step, name = "CreateGame", ""
         try:
             name, tokens = self._new_game(stub, RULE_SETS[slot % len(RULE_SETS)])
+            game: games_pb2.Game | None = None
             while not self.done.is_set():
-                step = "GetGame before a round"
-                game = stub.GetGame(games_pb2.GetGameRequest(name=name), timeout=RPC_TIMEOUT).game
-                self._note(name, game, "GetGame before a round")
+                if game is None:
+                    step = "GetGame before a round"
+                    game = stub.GetGame(games_pb2.GetGameRequest(name=name), timeout=RPC_TIMEOUT).game
+                    self._note(name, game, "GetGame before a round")
                 if game.phase == games_pb2.PHASE_MATCH_OVER:
                     step = "CreateGame"
                     name, tokens = self._new_game(stub, RULE_SETS[slot % len(RULE_SETS)])
+                    game = None
                     continue
                 step = f"ListLegalActions before a round in {games_pb2.Phase.Name(game.phase)}"
                 played = self._race(slot, name, tokens, game, rng)
                 with self.lock:
                     self.rounds.append(played)
+                game = played.last_answer()
         except grpc.RpcError as error:
             with self.lock:
                 self.failures.append(f"driver {slot}: {step} of {name} failed: {refusal_of(error)}")

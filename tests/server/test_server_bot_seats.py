@@ -66,8 +66,8 @@ def new_game_against_the_computer(client: TavliClient) -> Seat:
 
 
 class Opponent:
-    """Seat 0, played by a random bot over unary calls: it acts on its turns and reads the game
-    again while the computer thinks, through a server that may be down for a while meanwhile."""
+    """Seat 0, played by a random bot over unary calls: it acts on its turns and watches for the
+    computer's move meanwhile, through a server that may be down for a while."""
 
     def __init__(self, seat: Seat) -> None:
         self.seat = seat
@@ -82,18 +82,45 @@ class Opponent:
                 if until(game) or game.phase == games_pb2.PHASE_MATCH_OVER:
                     return game
                 if self.driver.act(game) is None:
-                    time.sleep(0.05)  # the computer's turn: read again shortly
+                    self._wait_for_a_move(game)  # the computer's turn
             except TavliServerError as error:
                 if error.status not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
                     raise
                 time.sleep(0.2)  # the server is down or starting: its clients try again
         raise AssertionError(f"{self.seat.name}: the game did not get there within {within} s")
 
+    def _wait_for_a_move(self, game: games_pb2.Game) -> None:
+        """Until the game has an event past ``game`` (watched, not polled), the server is found
+        down, or a second has passed: then the game is read again."""
+        request = games_pb2.WatchGameRequest(name=self.seat.name, from_sequence=game.event_count)
+        watch = self.seat.client.games.WatchGame(request, timeout=1.0)
+        try:
+            next(watch, None)
+        except grpc.RpcError as error:
+            if error.code() not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+                raise
+        finally:
+            watch.cancel()
+
 
 def bot_plays(events: list[games_pb2.GameEvent], after: int = 0) -> int:
     return sum(
         1 for event in events[after:] if event.seat == BOT_SEAT and event.kind == games_pb2.EVENT_KIND_PLAY
     )
+
+
+def computer_has_played(client: TavliClient, name: str, times: int) -> Callable[[games_pb2.Game], bool]:
+    """Whether the computer has played ``times`` times in the game as last read: its log is read
+    again only when the game has moved, not on every look while the computer thinks."""
+    read_at, plays = -1, 0
+
+    def played(game: games_pb2.Game) -> bool:
+        nonlocal read_at, plays
+        if game.event_count != read_at:
+            read_at, plays = game.event_count, bot_plays(all_events(client, name))
+        return plays >= times
+
+    return played
 
 
 def assert_one_action_per_decision(events: list[games_pb2.GameEvent]) -> None:
@@ -129,7 +156,7 @@ def play_on_after(
     """Play until the computer has played twice, ``kill()`` the process that plays it, and play
     the match out; returns the stored log, checked."""
     name = opponent.seat.name
-    opponent.play(until=lambda game: bot_plays(all_events(client, name)) >= 2)
+    opponent.play(until=computer_has_played(client, name, 2))
     killed_at = len(all_events(client, name))
     kill()
     final = opponent.play(until=lambda game: False)
@@ -292,7 +319,7 @@ def test_a_bot_whose_lease_is_taken_stops_and_the_seat_plays_on_with_its_next_ho
     with running_server(db=tmp_path / "games.sqlite3") as running, connected(running.port) as client:
         seat = new_game_against_the_computer(client)
         opponent = Opponent(seat)
-        opponent.play(until=lambda game: bot_plays(all_events(client, seat.name)) >= 1)
+        opponent.play(until=computer_has_played(client, seat.name, 1))
         # Another holder claims the seat as if this process's lease had run out.
         later = time.time() + 3600
         assert running.store.claim_bot_seats([(seat.name, 1)], "another process", later, later + 3600)
