@@ -148,10 +148,17 @@ def decode(data: bytes) -> str:
     """A file's bytes as text: UTF-8 (with or without a byte-order mark), else Windows' Western
     European code page (which reads Latin-1's letters as Latin-1 does), its five undefined bytes
     read as U+FFFD: never as the control characters Latin-1 would make of bytes 0x80-0x9F."""
+    return decode_to_utf8(data)[0]
+
+
+def decode_to_utf8(data: bytes) -> tuple[str, bytes]:
+    """A file's bytes as :func:`decode` reads them, and the same text as UTF-8: the file's own
+    bytes when they are UTF-8 (any byte-order mark kept), else the text encoded."""
     try:
-        return data.decode("utf-8-sig")
+        return data.decode("utf-8-sig"), data
     except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace")
+        text = data.decode("cp1252", errors="replace")
+        return text, text.encode()
 
 
 # An SGF file begins with its first game tree, "(;"; a .mat file never does (its first line is a
@@ -417,6 +424,7 @@ __all__ = [
     "MatRecord",
     "UnreadableFile",
     "decode",
+    "decode_to_utf8",
     "read_header",
     "read_record",
     "read_score_line",
