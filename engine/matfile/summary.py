@@ -91,7 +91,10 @@ def _summary_with_the_core(text: str, data: bytes) -> RecordSummary | None:
         return None
     if not _played_by_the_core(rules) or any(_lost_on_time(key) for key in tags):
         return None
-    mat_text = compiled.MatText(data)  # the same lines as ``lines``
+    try:
+        mat_text = compiled.MatText(data)  # the same lines as ``lines``
+    except ValueError:
+        return None  # a record of 2 GB or more, whose lines the core does not number: the pure reader's
     answer = compiled.check_mat_games(mat_text, start, *_core_rules(rules))
     if answer is not None:
         games, score, first_score_line = answer
