@@ -28,8 +28,13 @@ def valid(rules: int, position: Position, in_play: bool = False) -> bool: ...
 def encode_position_id(position: Position) -> str: ...
 def decode_position_id(position_id: object) -> Position | None: ...
 def format_steps(steps: Sequence[Step]) -> str | None: ...
+
+class MatText:
+    def __init__(self, data: bytes) -> None: ...
+    def __len__(self) -> int: ...
+
 def check_mat_games(
-    lines: list[str],
+    text: MatText,
     start: int,
     length: int,
     crawford: bool,
@@ -38,7 +43,7 @@ def check_mat_games(
     highest_cube: int,
 ) -> tuple[int, tuple[int, int], int] | None: ...
 def check_mat_game(
-    lines: list[str],
+    text: MatText,
     start: int,
     end: int,
     next_score: tuple[int, int] | None | Literal[False],

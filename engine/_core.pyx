@@ -31,10 +31,10 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.object cimport PyObject
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_New, PyTuple_SET_ITEM
-from cpython.unicode cimport Py_UNICODE_ISDIGIT, Py_UNICODE_ISSPACE, PyUnicode_DecodeASCII
+from cpython.unicode cimport PyUnicode_DecodeASCII
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcmp, memcpy, memset
+from libc.string cimport memcmp, memcpy, memset, strlen
 
 cdef enum:
     BACKGAMMON_RULES = 0
@@ -2080,6 +2080,10 @@ def valid(int rules, position, bint in_play=False):
 # caller reads the record with them, which say what is wrong, if anything is. One problem is met
 # here: a move or play not recorded (``???``), where the checker stops a game with its reader's
 # words; ``check_mat_game`` says where, so that the plays before it are not replayed in Python.
+# The record is read from its UTF-8 bytes (:class:`MatText`), split into lines once: every line this
+# pass reads as written is printable ASCII, where a byte is a character; a character of any other
+# script only stands in a score line's names, and the right-hand name's column is counted in
+# characters, as the reader counts it.
 
 class _Unsure(Exception):
     """Met something this pass does not answer for: the pure reader and checker decide."""
@@ -2160,153 +2164,304 @@ ctypedef struct Table:
     int stopped  # the line index of the unreadable entry the game's checking stopped at, else -1
 
 
-cdef inline bint _word_char(Py_UCS4 char) noexcept:
+ctypedef struct Line:
+    # One line of a record's bytes (UTF-8), without its line break.
+    const unsigned char* chars
+    int length
+
+
+cdef class MatText:
+    """A .mat record's bytes, UTF-8, split once into the lines ``str.splitlines`` makes of the text
+    they decode to (after any byte-order marks, as the reader strips them): what
+    :func:`check_mat_games` and :func:`check_mat_game` read, a byte at a time, with no Python
+    string made of any line. ``len()`` is the number of lines."""
+
+    cdef bytes data
+    cdef int* starts  # each line's first byte, and after the last line the end of the text
+    cdef int* ends
+    cdef int count
+
+    def __cinit__(self, bytes data not None):
+        cdef const unsigned char* chars = <const unsigned char*>PyBytes_AS_STRING(data)
+        cdef Py_ssize_t size = len(data)
+        cdef Py_ssize_t index = 0, start, room = 64
+        cdef int width
+        if size > 0x7FFFFFFF:
+            raise ValueError("a record of 2 GB or more")
+        self.data = data
+        self.starts = <int*>malloc(room * sizeof(int))
+        self.ends = <int*>malloc(room * sizeof(int))
+        if self.starts == NULL or self.ends == NULL:
+            raise MemoryError()
+        while index + 3 <= size and chars[index] == 0xEF and chars[index + 1] == 0xBB and chars[index + 2] == 0xBF:
+            index += 3
+        start = index
+        while index < size:
+            width = _line_break(chars, index, size)
+            if width == 0:
+                index += 1
+                continue
+            self._add(start, index, &room)
+            index += width
+            start = index
+        if start < size:
+            self._add(start, size, &room)
+
+    cdef int _add(self, Py_ssize_t start, Py_ssize_t end, Py_ssize_t* room) except -1:
+        cdef int* grown
+        if self.count == room[0]:
+            room[0] *= 2
+            grown = <int*>realloc(self.starts, room[0] * sizeof(int))
+            if grown == NULL:
+                raise MemoryError()
+            self.starts = grown
+            grown = <int*>realloc(self.ends, room[0] * sizeof(int))
+            if grown == NULL:
+                raise MemoryError()
+            self.ends = grown
+        self.starts[self.count] = <int>start
+        self.ends[self.count] = <int>end
+        self.count += 1
+        return 0
+
+    def __dealloc__(self):
+        free(self.starts)
+        free(self.ends)
+
+    def __len__(self):
+        return self.count
+
+    cdef inline Line line(self, int index) noexcept:
+        cdef Line line
+        line.chars = <const unsigned char*>PyBytes_AS_STRING(self.data) + self.starts[index]
+        line.length = self.ends[index] - self.starts[index]
+        return line
+
+
+cdef inline int _line_break(const unsigned char* chars, Py_ssize_t index, Py_ssize_t size) noexcept nogil:
+    # The bytes of the line break ``str.splitlines`` sees at ``index`` (0: none): \r\n, \r, \n,
+    # \v, \f, \x1c-\x1e, and in UTF-8 U+0085, U+2028 and U+2029.
+    cdef unsigned char char = chars[index]
+    if char == 13:
+        return 2 if index + 1 < size and chars[index + 1] == 10 else 1
+    if char == 10 or char == 11 or char == 12 or 28 <= char <= 30:
+        return 1
+    if char == 0xC2 and index + 1 < size and chars[index + 1] == 0x85:
+        return 2
+    if (
+        char == 0xE2 and index + 2 < size and chars[index + 1] == 0x80
+        and (chars[index + 2] == 0xA8 or chars[index + 2] == 0xA9)
+    ):
+        return 3
+    return 0
+
+
+cdef inline bint _space(unsigned char char) noexcept nogil:
+    # An ASCII character ``str.isspace`` counts (within a line: a space, a tab or \x1f). Other
+    # characters' bytes are never taken for spaces here: where one could be a space that the
+    # reader's ``\s`` skips, this pass is unsure.
+    return char == 32 or 9 <= char <= 13 or 28 <= char <= 31
+
+
+cdef inline bint _word_char(unsigned char char) noexcept nogil:
     return ('a' <= char <= 'z') or ('A' <= char <= 'Z') or ('0' <= char <= '9') or char == '_'
 
 
-cdef inline Py_UCS4 _lower(Py_UCS4 char) noexcept:
-    return <Py_UCS4>(<int>char + 32) if 'A' <= char <= 'Z' else char
+cdef inline unsigned char _lower(unsigned char char) noexcept nogil:
+    return char + 32 if 'A' <= char <= 'Z' else char
 
 
-cdef bint _plain(str line) noexcept:
+cdef bint _plain(Line line) noexcept:
     # Whether the line is printable ASCII (and tabs), which this pass reads as the regular
     # expressions of reading.py do; other characters (Unicode spaces and digits) are theirs to read.
-    cdef Py_UCS4 char
-    for char in line:
+    cdef int index
+    cdef unsigned char char
+    for index in range(line.length):
+        char = line.chars[index]
         if char > 126 or (char < 32 and char != '\t'):
             return False
     return True
 
 
-cdef bint _blank(str line) noexcept:
-    cdef Py_UCS4 char
-    for char in line:
-        if not Py_UNICODE_ISSPACE(char):
+cdef bint _blank(Line line) noexcept:
+    # Whether the line is ASCII white space alone (a line of other spaces is not blank here: the
+    # pass is then unsure where it matters).
+    cdef int index
+    for index in range(line.length):
+        if not _space(line.chars[index]):
             return False
     return True
 
 
-cdef int _skip_spaces(str line, int index) noexcept:
-    while index < len(line) and (line[index] == ' ' or line[index] == '\t'):
+cdef bint _holds(Line line, const char* words, bint any_case) noexcept:
+    # Whether ``words`` stand in the line: as written, or (``any_case``, ``words`` in lower case)
+    # in any case.
+    cdef int index, offset
+    cdef unsigned char char
+    for index in range(line.length):
+        offset = 0
+        while words[offset] and index + offset < line.length:
+            char = line.chars[index + offset]
+            if (_lower(char) if any_case else char) != words[offset]:
+                break
+            offset += 1
+        if not words[offset]:
+            return True
+    return False
+
+
+cdef bint _is_words(Line line, int start, int end, const char* words, bint spaces_dropped) noexcept:
+    # Whether ``line[start:end]`` is ``words`` (lower case), in any case; with ``spaces_dropped``
+    # once its spaces are taken out.
+    cdef int index, offset = 0
+    for index in range(start, end):
+        if spaces_dropped and line.chars[index] == ' ':
+            continue
+        if not words[offset] or _lower(line.chars[index]) != words[offset]:
+            return False
+        offset += 1
+    return not words[offset]
+
+
+cdef int _skip_spaces(Line line, int index) noexcept:
+    while index < line.length and (line.chars[index] == ' ' or line.chars[index] == '\t'):
         index += 1
     return index
 
 
-cdef bint _word_at(str line, int index, str word) noexcept:
+cdef bint _word_at(Line line, int index, const char* word) noexcept:
     # ``word`` (lower case) at ``index``, in any case.
-    cdef int offset
-    if index + len(word) > len(line):
-        return False
-    for offset in range(len(word)):
-        if _lower(line[index + offset]) != word[offset]:
+    cdef int offset = 0
+    while word[offset]:
+        if index + offset >= line.length or _lower(line.chars[index + offset]) != word[offset]:
             return False
+        offset += 1
     return True
 
 
-cdef int _number_at(str line, int* index) except -2:
+cdef int _number_at(Line line, int* index) except -2:
     # The number of one to nine digits at ``index[0]`` (moved past it); -1 where there is none.
     cdef int value = 0
     cdef int start = index[0]
-    while index[0] < len(line) and '0' <= line[index[0]] <= '9':
-        value = value * 10 + (<int>line[index[0]] - 48)
+    while index[0] < line.length and '0' <= line.chars[index[0]] <= '9':
+        value = value * 10 + (<int>line.chars[index[0]] - 48)
         index[0] += 1
         if index[0] - start > 9:
             raise _Unsure()
-    if index[0] < len(line) and Py_UNICODE_ISDIGIT(line[index[0]]):
-        raise _Unsure()  # a digit of another script, which ``\d`` reads
+    if index[0] < line.length and line.chars[index[0]] > 127:
+        raise _Unsure()  # perhaps a digit of another script, which ``\d`` reads
     return value if index[0] > start else -1
 
 
-cdef int _game_number(str line) except -2:
+cdef int _game_number(Line line) except -2:
     # ``reading._GAME``: the game number of a " Game n" line, -1 for any other line.
     cdef int index = 0
     cdef int number
-    while index < len(line) and Py_UNICODE_ISSPACE(line[index]):
-        index += 1
+    while index < line.length and (_space(line.chars[index]) or line.chars[index] > 127):
+        index += 1  # (other characters' spaces too: a line that is not plain is unsure below)
     if not _word_at(line, index, "game"):
         return -1
     if not _plain(line):
         raise _Unsure()
     index += 4
-    if index >= len(line) or not (line[index] == ' ' or line[index] == '\t'):
+    if index >= line.length or not (line.chars[index] == ' ' or line.chars[index] == '\t'):
         return -1
     index = _skip_spaces(line, index)
     number = _number_at(line, &index)
     index = _skip_spaces(line, index)
-    return number if number >= 0 and index == len(line) else -1
+    return number if number >= 0 and index == line.length else -1
 
 
-cdef int _score_line(str line, int* score, int* right_from) except -1:
+cdef int _score_line(Line line, int* score, int* right_from) except -1:
     # ``reading._SCORE`` (names of any characters, no colon): the score it writes, and where its
     # right-hand name starts; anything else is unsure.
     cdef int index = 0
     cdef int name1
     cdef int side
     for side in range(2):
-        while index < len(line) and line[index] != ':':
+        while index < line.length and line.chars[index] != ':':
             index += 1
-        if index == len(line):
+        if index == line.length:
             raise _Unsure()
         index += 1
-        while index < len(line) and Py_UNICODE_ISSPACE(line[index]):
+        while index < line.length and _space(line.chars[index]):
             index += 1
         score[side] = _number_at(line, &index)
         if score[side] < 0:
             raise _Unsure()
-        while index < len(line) and Py_UNICODE_ISSPACE(line[index]):
+        while index < line.length and _space(line.chars[index]):
             index += 1
+        if index < line.length and line.chars[index] > 127:
+            raise _Unsure()  # perhaps a space of another script, which ``\s`` skips
         if side == 0:
-            name1 = index
-    if index != len(line):
+            name1 = _characters(line, index)
+    if index != line.length:
         raise _Unsure()
     right_from[0] = min(max(RIGHT_COLUMN_AT_LEAST, name1 - 6), RIGHT_COLUMN_AT_MOST)
     return 0
 
 
-cdef int _entry_at(str line, int index, int* end) except -2:
+cdef inline int _characters(Line line, int end) noexcept:
+    # The characters of ``line[:end]`` (UTF-8): its bytes but those that continue a character.
+    cdef int index, count = 0
+    for index in range(end):
+        if line.chars[index] & 0xC0 != 0x80:
+            count += 1
+    return count
+
+
+cdef int _entry_at(Line line, int index, int* end) except -2:
     # ``reading._ENTRY`` at ``index``: the kind of entry that starts there (``end[0]`` after it),
     # or -1.
-    cdef Py_UCS4 before = line[index - 1] if index > 0 else ' '
-    cdef str word
-    cdef int length
+    cdef unsigned char before = line.chars[index - 1] if index > 0 else ' '
+    cdef int word, length
     if (
-        index + 2 < len(line) and '1' <= line[index] <= '6' and '1' <= line[index + 1] <= '6'
-        and line[index + 2] == ':' and not _word_char(before) and before != '/'
+        index + 2 < line.length and '1' <= line.chars[index] <= '6' and '1' <= line.chars[index + 1] <= '6'
+        and line.chars[index + 2] == ':' and not _word_char(before) and before != '/'
     ):
         end[0] = index + 3
         return ENTRY_ROLL
-    if line[index] == '?' and index + 1 < len(line) and line[index + 1] == '?':
+    if line.chars[index] == '?' and index + 1 < line.length and line.chars[index + 1] == '?':
         end[0] = index + 2
-        while end[0] < len(line) and line[end[0]] == '?':
+        while end[0] < line.length and line.chars[end[0]] == '?':
             end[0] += 1
         return ENTRY_UNREADABLE  # a move or play not recorded
-    if _word_char(before) or not ('a' <= _lower(line[index]) <= 'z'):
+    if _word_char(before) or not ('a' <= _lower(line.chars[index]) <= 'z'):
         return -1
     if index >= 4 and _word_at(line, index - 4, "and "):
         return -1
-    for word in _ENTRY_WORDS:
-        length = len(word)
-        if _word_at(line, index, word) and (index + length == len(line) or not _word_char(line[index + length])):
+    for word in range(ENTRY_WORD_COUNT):
+        length = strlen(_ENTRY_WORDS[word])
+        if _word_at(line, index, _ENTRY_WORDS[word]) and (
+            index + length == line.length or not _word_char(line.chars[index + length])
+        ):
             end[0] = index + length
-            return _ENTRY_WORDS[word]
+            return _ENTRY_KINDS[word]
     return -1
 
 
-cdef dict _ENTRY_WORDS = {
-    "doubles": ENTRY_DOUBLE, "double": ENTRY_DOUBLE, "takes": ENTRY_TAKE, "take": ENTRY_TAKE,
-    "drops": ENTRY_DROP, "drop": ENTRY_DROP, "wins": ENTRY_WIN, "win": ENTRY_WIN,
-    "beavers": ENTRY_OTHER, "beaver": ENTRY_OTHER, "raccoons": ENTRY_OTHER, "raccoon": ENTRY_OTHER,
-    "losses": ENTRY_LOSS, "loses": ENTRY_LOSS, "resigns": ENTRY_OTHER, "resign": ENTRY_OTHER,
-}
+cdef enum:
+    ENTRY_WORD_COUNT = 16
+
+cdef const char* _ENTRY_WORDS[ENTRY_WORD_COUNT]
+cdef int _ENTRY_KINDS[ENTRY_WORD_COUNT]
+_ENTRY_WORDS[:] = [
+    "doubles", "double", "takes", "take", "drops", "drop", "wins", "win",
+    "beavers", "beaver", "raccoons", "raccoon", "losses", "loses", "resigns", "resign",
+]
+_ENTRY_KINDS[:] = [
+    ENTRY_DOUBLE, ENTRY_DOUBLE, ENTRY_TAKE, ENTRY_TAKE, ENTRY_DROP, ENTRY_DROP, ENTRY_WIN, ENTRY_WIN,
+    ENTRY_OTHER, ENTRY_OTHER, ENTRY_OTHER, ENTRY_OTHER, ENTRY_LOSS, ENTRY_LOSS, ENTRY_OTHER, ENTRY_OTHER,
+]
 
 
-cdef int _trimmed_end(str line, int start, int end) noexcept:
-    while end > start and (line[end - 1] == ' ' or line[end - 1] == '\t'):
+cdef int _trimmed_end(Line line, int start, int end) noexcept:
+    while end > start and (line.chars[end - 1] == ' ' or line.chars[end - 1] == '\t'):
         end -= 1
     return end
 
 
-cdef int _read_move_line(str line, int line_index, int right_from, Written* entries, int* count) except -1:
+cdef int _read_move_line(Line line, int line_index, int right_from, Written* entries, int* count) except -1:
     # ``reading._LineReader.read`` for a plain line: its entries, each in its column.
     cdef int index = _skip_spaces(line, 0)
     cdef int offset = 0
@@ -2316,17 +2471,26 @@ cdef int _read_move_line(str line, int line_index, int right_from, Written* entr
     cdef int kinds[64]
     cdef int found = 0
     cdef int end, kind, position, stop, rest
+    cdef int dump_end = -1
+    cdef int dump = -1
     cdef bint result
     cdef Written* entry
     number = _number_at(line, &index)
-    if number >= 0 and index < len(line) and line[index] == ')':
+    if number >= 0 and index < line.length and line.chars[index] == ')':
         offset = index + 1
     else:
         number = -1
-    if "llegal" in line.lower():
-        raise _Unsure()  # a server's board dump
+    if _holds(line, "llegal", True):
+        dump = _board_dump(line, &dump_end)
     index = offset
-    while index < len(line):
+    while index < line.length:
+        if index == dump:
+            # ``reading._BOARD_DUMP``, read over: the play of the roll it follows is not recorded.
+            if not (found and kinds[found - 1] == ENTRY_ROLL and _skip_spaces(line, ends[found - 1]) == index):
+                raise _Unsure()
+            kinds[found - 1] = ENTRY_UNREADABLE
+            index = dump_end
+            continue
         kind = _entry_at(line, index, &end)
         if kind < 0:
             index += 1
@@ -2340,7 +2504,7 @@ cdef int _read_move_line(str line, int line_index, int right_from, Written* entr
         starts[found], ends[found], kinds[found] = index, end, kind
         found += 1
         index = end
-    if _skip_spaces(line, offset) < (starts[0] if found else len(line)):
+    if _skip_spaces(line, offset) < (starts[0] if found else line.length):
         raise _Unsure()  # text that is no entry
     for position in range(found):
         if count[0] == MOST_ENTRIES:
@@ -2355,16 +2519,16 @@ cdef int _read_move_line(str line, int line_index, int right_from, Written* entr
         entry.line = line_index
         entry.value = 0
         entry.wins_match = False
-        stop = starts[position + 1] if position + 1 < found else len(line)
+        stop = starts[position + 1] if position + 1 < found else line.length
         rest = _skip_spaces(line, ends[position])
         stop = _trimmed_end(line, rest, stop)
         if kind == ENTRY_ROLL:
-            entry.first = <int>line[starts[position]] - 48
-            entry.second = <int>line[starts[position] + 1] - 48
+            entry.first = <int>line.chars[starts[position]] - 48
+            entry.second = <int>line.chars[starts[position] + 1] - 48
             entry.play_start, entry.play_end = rest, stop
         elif kind == ENTRY_DOUBLE:
             if rest < stop:
-                if not (line[rest] == '=' and rest + 1 < stop and line[rest + 1] == '>'):
+                if not (line.chars[rest] == '=' and rest + 1 < stop and line.chars[rest + 1] == '>'):
                     raise _Unsure()
                 rest = _skip_spaces(line, rest + 2)
                 entry.value = _number_at(line, &rest)
@@ -2372,19 +2536,23 @@ cdef int _read_move_line(str line, int line_index, int right_from, Written* entr
                     raise _Unsure()
         elif result:
             entry.value = _number_at(line, &rest)
-            if entry.value < 0 or rest == stop or not (line[rest] == ' ' or line[rest] == '\t'):
+            if entry.value < 0 or rest == stop or not (line.chars[rest] == ' ' or line.chars[rest] == '\t'):
                 raise _Unsure()
             rest = _skip_spaces(line, rest)
             if not _word_at(line, rest, "point"):
                 raise _Unsure()
             rest += 5
-            if rest < stop and _lower(line[rest]) == 's':
+            if rest < stop and _lower(line.chars[rest]) == 's':
                 rest += 1
-            if rest < stop and _word_char(line[rest]):
+            if rest < stop and _word_char(line.chars[rest]):
                 raise _Unsure()
             rest = _skip_spaces(line, rest)
             if rest < stop:
-                if line[rest:stop].lower() not in ("and the match", "and wins the match", "and match"):
+                if not (
+                    _is_words(line, rest, stop, "and the match", False)
+                    or _is_words(line, rest, stop, "and wins the match", False)
+                    or _is_words(line, rest, stop, "and match", False)
+                ):
                     raise _Unsure()
                 entry.wins_match = True
         elif kind == ENTRY_UNREADABLE:
@@ -2392,6 +2560,29 @@ cdef int _read_move_line(str line, int line_index, int right_from, Written* entr
         elif rest < stop:
             raise _Unsure()  # words after a take or a drop
     return 0
+
+
+cdef int _board_dump(Line line, int* end) except -2:
+    # Where a server's board dump (``reading._BOARD_DUMP``: "Illegal play (...)", in any case)
+    # starts on the line, and ``end[0]`` after it; unsure unless the line holds this one dump and
+    # no other "illegal".
+    cdef int start = -1, index, after
+    for index in range(1, line.length):
+        if _word_at(line, index, "llegal"):
+            if start >= 0 or not _word_at(line, index - 1, "illegal play"):
+                raise _Unsure()
+            start = index - 1
+    if start < 0:
+        raise _Unsure()  # "llegal" first on the line, with no "i" before it
+    after = start + 12
+    while after < line.length and (line.chars[after] == ' ' or line.chars[after] == '\t'):
+        after += 1
+    if after == line.length or line.chars[after] != '(':
+        raise _Unsure()
+    while after < line.length and line.chars[after] != ')':
+        after += 1
+    end[0] = after + 1 if after < line.length else after
+    return start
 
 
 ctypedef struct WrittenPlay:
@@ -2404,7 +2595,7 @@ ctypedef struct WrittenPlay:
     uint32_t named  # the points the text names a checker landing on
 
 
-cdef int _point_at(str line, int* index, int end) except -2:
+cdef int _point_at(Line line, int* index, int end) except -2:
     # ``notation._POINT`` at ``index[0]`` (moved past it): 0-25, the bar 25, off 0.
     cdef int point = 0
     cdef int digits = 0
@@ -2414,14 +2605,14 @@ cdef int _point_at(str line, int* index, int end) except -2:
     if index[0] + 3 <= end and _word_at(line, index[0], "off"):
         index[0] += 3
         return OFF
-    if index[0] < end and _lower(line[index[0]]) == 'b':
+    if index[0] < end and _lower(line.chars[index[0]]) == 'b':
         index[0] += 1
         return BAR
-    if index[0] < end and _lower(line[index[0]]) == 'o':
+    if index[0] < end and _lower(line.chars[index[0]]) == 'o':
         index[0] += 1
         return OFF
-    while index[0] < end and '0' <= line[index[0]] <= '9' and digits < 3:
-        point = point * 10 + (<int>line[index[0]] - 48)
+    while index[0] < end and '0' <= line.chars[index[0]] <= '9' and digits < 3:
+        point = point * 10 + (<int>line.chars[index[0]] - 48)
         index[0] += 1
         digits += 1
     if digits == 0 or digits > 2 or point > 25:
@@ -2429,7 +2620,7 @@ cdef int _point_at(str line, int* index, int end) except -2:
     return point
 
 
-cdef int _read_written_play(str line, int start, int end, WrittenPlay* play) except -1:
+cdef int _read_written_play(Line line, int start, int end, WrittenPlay* play) except -1:
     # The moves of a play's text; any text ``notation.parse_moves`` would refuse, or might read
     # otherwise, is unsure.
     cdef int index = start
@@ -2438,25 +2629,25 @@ cdef int _read_written_play(str line, int start, int end, WrittenPlay* play) exc
     play.one_die_each = True
     play.marked = play.named = 0
     while True:
-        while index < end and (line[index] == ' ' or line[index] == '\t' or line[index] == ','):
+        while index < end and (line.chars[index] == ' ' or line.chars[index] == '\t' or line.chars[index] == ','):
             index += 1
         if index == end:
             return 0
         part_end = index
-        while part_end < end and not (line[part_end] == ' ' or line[part_end] == '\t' or line[part_end] == ','):
+        while part_end < end and not (line.chars[part_end] == ' ' or line.chars[part_end] == '\t' or line.chars[part_end] == ','):
             part_end += 1
         path_end = part_end
         repeat = 1
-        if line[part_end - 1] == ')':  # "13/7(2)"
+        if line.chars[part_end - 1] == ')':  # "13/7(2)"
             path_end = part_end - 3
-            if path_end <= index or line[path_end] != '(' or not ('1' <= line[part_end - 2] <= '4'):
+            if path_end <= index or line.chars[path_end] != '(' or not ('1' <= line.chars[part_end - 2] <= '4'):
                 raise _Unsure()
-            repeat = (<int>line[part_end - 2] - 48)
+            repeat = (<int>line.chars[part_end - 2] - 48)
         points = 0
         first = last = -1
         while True:
             point = _point_at(line, &index, path_end)
-            if index < path_end and line[index] == '*':
+            if index < path_end and line.chars[index] == '*':
                 if points == 0:
                     raise _Unsure()  # a hit marked where the checker starts
                 index += 1
@@ -2471,7 +2662,7 @@ cdef int _read_written_play(str line, int start, int end, WrittenPlay* play) exc
             points += 1
             if index == path_end:
                 break
-            if line[index] != '/':
+            if line.chars[index] != '/':
                 raise _Unsure()
             index += 1
         if points < 2:
@@ -2504,15 +2695,18 @@ cdef int _legal_plays(Table* table, Search* search) except -1:
     return 0
 
 
-cdef int _find_play(Table* table, str line, const Written* entry, count_t* after, uint32_t* hits) except -1:
+cdef int _find_play(Table* table, Line line, const Written* entry, count_t* after, uint32_t* hits) except -1:
     # ``game.read_play`` for a clean play: the mover's checkers after it and the points it hits.
     cdef WrittenPlay written
     cdef Check check
     cdef Search search
     cdef count_t target[POINTS]
     cdef int index, found
-    cdef str text = line[entry.play_start:entry.play_end]
-    if text.lower().replace(" ", "") in ("cannotmove", "cantmove", "nomove", "noplay"):
+    cdef int start = entry.play_start, end = entry.play_end
+    if (
+        _is_words(line, start, end, "cannotmove", True) or _is_words(line, start, end, "cantmove", True)
+        or _is_words(line, start, end, "nomove", True) or _is_words(line, start, end, "noplay", True)
+    ):
         written.count = 0
         written.marked = written.named = 0
         written.one_die_each = False
@@ -2635,7 +2829,7 @@ cdef void _make_play(Table* table, const count_t* after, uint32_t hits) noexcept
     table.phase = PHASE_ROLLING
 
 
-cdef int _play_written(Table* table, str line, const Written* entry) except -1:
+cdef int _play_written(Table* table, Line line, const Written* entry) except -1:
     cdef count_t after[POINTS]
     cdef uint32_t hits
     _find_play(table, line, entry, after, &hits)
@@ -2660,7 +2854,7 @@ cdef int _play_unwritten(Table* table) except -1:
     return 0
 
 
-cdef int _roll(Table* table, list lines, Written* entry, int index) except -1:
+cdef int _roll(Table* table, MatText text, Written* entry, int index) except -1:
     # ``checking._GameChecker._roll_and_play`` (with ``_open``: the opening throw is the first move).
     cdef Search search
     cdef bint moves
@@ -2681,7 +2875,7 @@ cdef int _roll(Table* table, list lines, Written* entry, int index) except -1:
         if moves:
             table.unplayed = index  # a resignation follows, or the play was forced
             return 0
-    _play_written(table, <str>lines[entry.line], entry)
+    _play_written(table, text.line(entry.line), entry)
     return 0
 
 
@@ -2787,7 +2981,7 @@ cdef int _result(Table* table, Written* entry) except -1:
     return 0
 
 
-cdef int _check_game(Table* table, list lines, Written* entries, int count, bint last) except -1:
+cdef int _check_game(Table* table, MatText text, Written* entries, int count, bint last) except -1:
     # ``checking._GameChecker.check`` for a game's entries.
     cdef int index
     cdef Written* entry
@@ -2814,7 +3008,7 @@ cdef int _check_game(Table* table, list lines, Written* entries, int count, bint
                 continue  # a roll written after the end, with nothing played
             raise _Unsure()
         if entry.kind == ENTRY_ROLL:
-            _roll(table, lines, entry, index)
+            _roll(table, text, entry, index)
         elif table.phase == PHASE_OPENING:
             raise _Unsure()
         else:
@@ -2826,20 +3020,20 @@ cdef int _check_game(Table* table, list lines, Written* entries, int count, bint
     return 0
 
 
-cdef int _read_game(list lines, int start, int end, int right_from, Written* entries) except -1:
+cdef int _read_game(MatText text, int start, int end, int right_from, Written* entries) except -1:
     # ``reading._read_game`` for a game's lines after its score line: its entries, in order.
     cdef int count = 0
     cdef int index, first
-    cdef str line
+    cdef Line line
     for index in range(start, end):
-        line = lines[index]
+        line = text.line(index)
         first = 0
-        while first < len(line) and Py_UNICODE_ISSPACE(line[first]):
+        while first < line.length and _space(line.chars[first]):
             first += 1
-        if first == len(line):
+        if first == line.length:
             continue
-        if line[first] == ';' or line[first] == '#':
-            if "Opening" in line:
+        if line.chars[first] == ';' or line.chars[first] == '#':
+            if _holds(line, "Opening", False):
                 raise _Unsure()  # tavli's own opening throw: long nardi's
             continue
         if not _plain(line):
@@ -2849,20 +3043,20 @@ cdef int _read_game(list lines, int start, int end, int right_from, Written* ent
 
 
 cdef int _check_one(
-    Table* table, list lines, int index, int end, bint last, bint own_score, Written* entries
+    Table* table, MatText text, int index, int end, bint last, bint own_score, Written* entries
 ) except -1:
     # ``checking._GameChecker.check`` for the game whose " Game n" line is ``index``: from the
     # match the table holds, or (``own_score``) taken up from the game's own score line, the next
     # game's score line in ``table.next_score``; the index of its score line.
-    cdef int number = _game_number(<str>lines[index])
+    cdef int number = _game_number(text.line(index))
     cdef int right_from, count
     cdef int written[2]
     cdef int score_line = index + 1
-    while score_line < end and _blank(<str>lines[score_line]):
+    while score_line < end and _blank(text.line(score_line)):
         score_line += 1
     if score_line == end:
         raise _Unsure()
-    _score_line(<str>lines[score_line], written, &right_from)
+    _score_line(text.line(score_line), written, &right_from)
     if own_score:
         if table.length and max(written[0], written[1]) >= table.length:
             raise _Unsure()
@@ -2873,21 +3067,21 @@ cdef int _check_one(
     _new_game(table)
     if number != table.number or written[0] != table.score[0] or written[1] != table.score[1]:
         raise _Unsure()
-    count = _read_game(lines, score_line + 1, end, right_from, entries)
-    _check_game(table, lines, entries, count, last)
+    count = _read_game(text, score_line + 1, end, right_from, entries)
+    _check_game(table, text, entries, count, last)
     return score_line
 
 
-cdef void _read_next_score(Table* table, list lines, int index):
+cdef void _read_next_score(Table* table, MatText text, int index):
     # The score line of the game whose " Game n" line is ``index``, if it has one this pass reads.
     cdef int right_from
     table.next_score[0] = table.next_score[1] = -1
     index += 1
-    while index < len(lines) and _blank(<str>lines[index]):
+    while index < text.count and _blank(text.line(index)):
         index += 1
-    if index < len(lines):
+    if index < text.count:
         try:
-            _score_line(<str>lines[index], table.next_score, &right_from)
+            _score_line(text.line(index), table.next_score, &right_from)
         except _Unsure:
             table.next_score[0] = table.next_score[1] = -1
 
@@ -2912,10 +3106,10 @@ cdef void _start_table(
 
 
 def check_mat_games(
-    list lines, int start, int length, bint crawford, bint jacoby, bint uses_cube, int highest_cube
+    MatText text, int start, int length, bint crawford, bint jacoby, bint uses_cube, int highest_cube
 ):
-    """The games of a .mat record of backgammon from the standard start (its ``lines``, the games
-    from the index ``start`` on, after the match line) checked as ``matfile.checking.check_record``
+    """The games of a .mat record of backgammon from the standard start (its ``text``, the games
+    from the line index ``start`` on, after the match line) checked as ``matfile.checking.check_record``
     checks them, when every game is plainly clean: how many games, the score after the last and
     the index of the first score line. ``None`` for anything else (a problem, or what this pass
     does not read), which the pure reader and checker decide, with :func:`check_mat_game`'s help.
@@ -2929,16 +3123,16 @@ def check_mat_games(
     cdef Written* entries = _new_entries()
     _start_table(&table, length, crawford, jacoby, uses_cube, highest_cube)
     try:
-        for index in range(start, len(lines)):
-            if _game_number(<str>lines[index]) >= 0:
+        for index in range(start, text.count):
+            if _game_number(text.line(index)) >= 0:
                 starts.append(index)
         if not starts:
             return None
         for game in range(len(starts)):
-            end = starts[game + 1] if game + 1 < len(starts) else len(lines)
-            _read_next_score(&table, lines, end)
+            end = starts[game + 1] if game + 1 < len(starts) else text.count
+            _read_next_score(&table, text, end)
             score_line = _check_one(
-                &table, lines, starts[game], end, game + 1 == len(starts), False, entries
+                &table, text, starts[game], end, game + 1 == len(starts), False, entries
             )
             if table.stopped >= 0:
                 return None  # a problem: the record is the pure checker's, with check_mat_game's help
@@ -2952,16 +3146,16 @@ def check_mat_games(
 
 
 def check_mat_game(
-    list lines, int start, int end, next_score, before, int length, bint crawford, bint jacoby,
+    MatText text, int start, int end, next_score, before, int length, bint crawford, bint jacoby,
     bint uses_cube, int highest_cube
 ):
-    """One game of a .mat record of backgammon (its lines from its " Game n" line, the index
+    """One game of a .mat record of backgammon (its ``text``'s lines from its " Game n" line, the index
     ``start``, to ``end``) checked as :func:`check_mat_games` checks each, from the match
     ``before`` it: ``(number, score, crawford_played)``, the game's number, the score and whether
     the Crawford game was played before this game; or ``(None, None, crawford_played)`` to take
     the game up from its own score line. ``next_score``: the next game's score line, ``None``
-    where it has none; ``False`` for the record's last game, which may be unfinished. Returns the score after it, whether the Crawford game has been played and whether
-    the match is over; the number of the line (from 1) where the game, plainly clean until then,
+    where it has none; ``False`` for the record's last game, which may be unfinished. Returns
+    the score after it, whether the Crawford game has been played and whether the match is over; the number of the line (from 1) where the game, plainly clean until then,
     reaches a move or play not recorded (``???``), at which the pure checker stops it with its
     reader's problem; ``None`` where the game is not plainly clean.
     """
@@ -2976,7 +3170,7 @@ def check_mat_game(
         table.next_score[0], table.next_score[1] = next_score
     cdef Written* entries = _new_entries()
     try:
-        _check_one(&table, lines, start, end, next_score is False, number is None, entries)
+        _check_one(&table, text, start, end, next_score is False, number is None, entries)
     except _Unsure:
         return None
     finally:

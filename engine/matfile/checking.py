@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import NoReturn
 
 from tavli.engine.events import (
@@ -227,8 +228,6 @@ class _GameChecker:
         self.last = last
         self.next_score = next_score  # the next game's score line, which says who won this one
         self.time_loss = time_loss  # the header's "Alice ran out of time" for a game lost on time
-        self.result_lines = sum(entry.kind in ("win", "loss") for entry in game.entries)
-        self.placed_result = _placed_result(game.entries)  # the first whose column says whose it is
         self._first_result: tuple[Entry, Side] | None = None  # the first result line read, and its winner
         self.state: MatchState = new_match(rules)
         self.events: list[Event] = []
@@ -250,11 +249,23 @@ class _GameChecker:
             return None
         return self.state
 
+    @cached_property
+    def result_lines(self) -> int:
+        """How many result lines the game has."""
+        return sum(entry.kind in ("win", "loss") for entry in self.game.entries)
+
+    @cached_property
+    def placed_result(self) -> Entry | None:
+        """The game's first result line whose column says whose it is."""
+        return _placed_result(self.game.entries)
+
     def stop_at(self, stopped: StoppedAt) -> bool:
         """Stop the game, without replaying it, at its first entry the reader could not read, where
         a quicker check found the game plainly clean until then (as :meth:`check` would stop it);
-        ``False``, and nothing done, if that entry is not on the line the check says."""
-        entry = next((entry for entry in self.game.entries if entry.problem is not None), None)
+        ``False``, and nothing done, if that entry is not on the line the check says. The game's
+        lines after that one are not read."""
+        entries = self.game.entries_through(stopped.line)
+        entry = next((entry for entry in entries if entry.problem is not None), None)
         if entry is None or entry.problem is None or entry.line != stopped.line:
             return False
         self.problem = self._problem(entry, entry.problem, "")

@@ -20,10 +20,10 @@ at the line's start with no move number is in neither column: whose it is, is fo
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Protocol
 
 if TYPE_CHECKING:
     from tavli.engine.events import Side
@@ -75,6 +75,12 @@ class GameLines:
     entries: tuple[Entry, ...]
 
 
+class _ReadGameLines(Protocol):
+    """How a game's lines are read when first asked for: all of them, or those up to a line."""
+
+    def __call__(self, *, through: int | None = None) -> GameLines: ...
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class GameRecord:
     """One game as written: its number, the players and score of its score line, its entries.
@@ -89,7 +95,7 @@ class GameRecord:
     score: tuple[int, int] | None
     score_line: int
     last_line: int  # the game's last line, where a missing result is missed
-    lines: GameLines | Callable[[], GameLines] = field(repr=False)
+    lines: GameLines | _ReadGameLines = field(repr=False)
 
     @property
     def read(self) -> GameLines:
@@ -98,6 +104,13 @@ class GameRecord:
             object.__setattr__(self, "lines", self.lines())
         assert isinstance(self.lines, GameLines)
         return self.lines
+
+    def entries_through(self, line: int) -> tuple[Entry, ...]:
+        """The game's entries on its lines up to ``line`` (from 1), reading none of the lines after
+        it when the game's lines are not read yet."""
+        if isinstance(self.lines, GameLines):
+            return tuple(entry for entry in self.lines.entries if entry.line <= line)
+        return self.lines(through=line).entries
 
     @property
     def opening(self) -> tuple[Dice, ...] | None:
@@ -148,10 +161,17 @@ def decode(data: bytes) -> str:
     """A file's bytes as text: UTF-8 (with or without a byte-order mark), else Windows' Western
     European code page (which reads Latin-1's letters as Latin-1 does), its five undefined bytes
     read as U+FFFD: never as the control characters Latin-1 would make of bytes 0x80-0x9F."""
+    return decode_to_utf8(data)[0]
+
+
+def decode_to_utf8(data: bytes) -> tuple[str, bytes]:
+    """A file's bytes as :func:`decode` reads them, and the same text as UTF-8: the file's own
+    bytes when they are UTF-8 (any byte-order mark kept), else the text encoded."""
     try:
-        return data.decode("utf-8-sig")
+        return data.decode("utf-8-sig"), data
     except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace")
+        text = data.decode("cp1252", errors="replace")
+        return text, text.encode()
 
 
 # An SGF file begins with its first game tree, "(;"; a .mat file never does (its first line is a
@@ -282,10 +302,14 @@ def _read_game(lines: Sequence[str], start: int, end: int) -> GameRecord:
     )
 
 
-def _read_game_lines(lines: Sequence[str], start: int, end: int, right_from: int) -> GameLines:
+def _read_game_lines(
+    lines: Sequence[str], start: int, end: int, right_from: int, *, through: int | None = None
+) -> GameLines:
+    """The game's lines from the index ``start`` to ``end`` read, or only those up to the line
+    numbered ``through`` (from 1)."""
     reader = _LineReader(right_from)
     opening = opening_line = None
-    for line_index in range(start, end):
+    for line_index in range(start, end if through is None else min(end, through)):
         line = lines[line_index]
         tag = _TAG.match(line)
         if tag is not None:
@@ -417,6 +441,7 @@ __all__ = [
     "MatRecord",
     "UnreadableFile",
     "decode",
+    "decode_to_utf8",
     "read_header",
     "read_record",
     "read_score_line",

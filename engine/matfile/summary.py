@@ -2,9 +2,10 @@
 events of its games (what ``tavli check-match`` reports of each file).
 
 A .mat record of backgammon from the standard start is read and checked in one pass by the
-compiled core (``_core.check_mat_games``) where it can answer: every line in a dialect it reads,
-every play, cube action and result plainly clean. Anything else (another format or variant, rules
-it does not play, a problem, a dialect it leaves to the pure reader) is read and checked by
+compiled core (``_core.check_mat_games``, over the record's UTF-8 bytes split into lines once:
+``_core.MatText``) where it can answer: every line in a dialect it reads, every play, cube action
+and result plainly clean. Anything else (another format or variant, rules it does not play, a
+problem, a dialect it leaves to the pure reader) is read and checked by
 :func:`~tavli.engine.matfile.check_match_record`, which is the reference: both give the same
 verdict for every record the core answers for.
 """
@@ -20,7 +21,7 @@ from tavli.engine.matfile.header import rules_of, time_loss_tag
 from tavli.engine.matfile.problems import Problem, RulesUnknown
 from tavli.engine.matfile.reading import (
     UnreadableFile,
-    decode,
+    decode_to_utf8,
     read_header,
     read_record,
     read_score_line,
@@ -29,6 +30,7 @@ from tavli.engine.matfile.reading import (
 from tavli.engine.rules import InvalidRuleSetError, RuleSet
 
 if TYPE_CHECKING:
+    from tavli.engine._core import MatText
     from tavli.engine.game import MatchState
     from tavli.engine.matfile.checking import StoppedAt
     from tavli.engine.matfile.reading import GameRecord
@@ -56,9 +58,8 @@ def summarize_record(text: str | bytes) -> RecordSummary:
 
     :raises MatFileError: for a text that holds no match record, or names rules tavli does not play.
     """
-    if isinstance(text, bytes):
-        text = decode(text)
-    summary = _summary_with_the_core(text)
+    text, data = decode_to_utf8(text) if isinstance(text, bytes) else (text, text.encode())
+    summary = _summary_with_the_core(text, data)
     if summary is not None:
         return summary
     from tavli.engine.matfile.records import check_match_record
@@ -75,9 +76,10 @@ def load_the_pure_checker() -> None:
     import tavli.engine.matfile.records  # noqa: F401
 
 
-def _summary_with_the_core(text: str) -> RecordSummary | None:
-    """The summary of a .mat record the core plays the rules of, each game it finds plainly clean
-    checked by the core and the others by the pure checker; ``None`` for any other record."""
+def _summary_with_the_core(text: str, data: bytes) -> RecordSummary | None:
+    """The summary of a .mat record (its text, and the same as UTF-8) the core plays the rules of,
+    each game it finds plainly clean checked by the core and the others by the pure checker;
+    ``None`` for any other record."""
     compiled = core.compiled
     if compiled is None or record_format(text) != "mat":
         return None
@@ -89,7 +91,11 @@ def _summary_with_the_core(text: str) -> RecordSummary | None:
         return None
     if not _played_by_the_core(rules) or any(_lost_on_time(key) for key in tags):
         return None
-    answer = compiled.check_mat_games(lines, start, *_core_rules(rules))
+    try:
+        mat_text = compiled.MatText(data)  # the same lines as ``lines``
+    except ValueError:
+        return None  # a record of 2 GB or more, whose lines the core does not number: the pure reader's
+    answer = compiled.check_mat_games(mat_text, start, *_core_rules(rules))
     if answer is not None:
         games, score, first_score_line = answer
         written = read_score_line(lines[first_score_line])
@@ -100,15 +106,15 @@ def _summary_with_the_core(text: str) -> RecordSummary | None:
         return None
     from tavli.engine.matfile.checking import check_record
 
-    checked = check_record(record, rules, clean_game=_CleanByTheCore(lines, rules))
+    checked = check_record(record, rules, clean_game=_CleanByTheCore(mat_text, rules))
     return RecordSummary(rules, record.players, len(record.games), checked.score, checked.problems)
 
 
 class _CleanByTheCore:
     """:data:`~tavli.engine.matfile.checking.CleanGame` by the compiled core."""
 
-    def __init__(self, lines: list[str], rules: RuleSet) -> None:
-        self.lines = lines
+    def __init__(self, text: MatText, rules: RuleSet) -> None:
+        self.text = text
         self.rules = rules
 
     def __call__(
@@ -129,7 +135,7 @@ class _CleanByTheCore:
             taken_up = (before.game.number, before.score, played_before)
         next_score = False if following is None else following.score
         answer = compiled.check_mat_game(
-            self.lines, game.line - 1, game.last_line, next_score, taken_up, *_core_rules(self.rules)
+            self.text, game.line - 1, game.last_line, next_score, taken_up, *_core_rules(self.rules)
         )
         if answer is None or isinstance(answer, int):
             return None if answer is None else StoppedAt(answer)

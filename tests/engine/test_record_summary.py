@@ -93,7 +93,13 @@ def answered_by_the_core(text: str) -> bool:
     with with_the_core():
         assert core.compiled is not None
         games = core.compiled.check_mat_games(
-            lines, start, length, rules.crawford, rules.jacoby, rules.uses_cube, rules.highest_cube
+            core.compiled.MatText(text.encode()),
+            start,
+            length,
+            rules.crawford,
+            rules.jacoby,
+            rules.uses_cube,
+            rules.highest_cube,
         )
     return games is not None
 
@@ -183,6 +189,68 @@ def hostile(text: str) -> list[str]:
     return ["\n".join([*lines[:move], spoilt, *lines[move + 1 :]]) for spoilt in changed]
 
 
+def written_otherwise(text: str) -> list[str]:
+    """Copies of ``text`` with what the core's pass reads from the record's bytes as the reader
+    reads the text: every line break ``str.splitlines`` knows, byte-order marks, names in other
+    scripts (the right column found by characters, not bytes), and other scripts' spaces where the
+    reader's ``\\s`` skips them (in a score line, before a game's line)."""
+    lines = text.splitlines()
+    score = next(index for index, line in enumerate(lines) if re.match(r".*:\s*\d+\s.*:\s*\d+\s*$", line))
+    game = next(index for index, line in enumerate(lines) if re.match(r"\s*Game \d+", line))
+    names = re.sub(r"^(\s*)\S", r"\1Ünal Çelik ", lines[score])
+    copies = ["\r\n".join(lines), "\r".join(lines) + "\r", "\ufeff\ufeff" + text, "\n\n".join(lines)]
+    copies += [
+        break_.join(lines) for break_ in ("\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+    ]
+    for index, line in (
+        (score, names),
+        (score, re.sub(r"(\d+)(\s+)", "\\1\u00a0\\2", lines[score], count=1)),
+        (score, re.sub(r":\s*", ":\u3000", lines[score], count=1)),
+        (score, lines[score] + "\u2003"),
+        (game, "\u00a0" + lines[game]),
+        (game + 1, "\u00a0" + lines[game + 1]),
+        (game + 2, "\u00a0"),
+        (game + 2, lines[game + 2] + "\x1f"),
+    ):
+        copies.append("\n".join([*lines[:index], line, *lines[index + 1 :]]) + "\n")
+    return copies
+
+
+def test_the_core_splits_a_records_bytes_into_the_lines_of_its_text() -> None:
+    texts = [
+        "",
+        "\n",
+        "a",
+        "a\n",
+        "a\r\n\r\nb",
+        "\ufeff\ufeffa\rb\n",
+        "é\x85ü\u2028x\u2029\x1c\x1d\x1e\x0b\x0c",
+    ]
+    texts += written_otherwise(decode(REAL_FILES[0].read_bytes()))
+    with with_the_core():
+        assert core.compiled is not None
+        split = [len(core.compiled.MatText(text.encode())) for text in texts]
+    assert split == [len(text.lstrip("\ufeff").splitlines()) for text in texts]
+
+
+def test_the_right_column_is_found_by_characters_in_a_name_of_another_script() -> None:
+    """The left name's 14 characters are 28 bytes: the right column starts at the 19th character
+    (its name's 25th less 6), and the first play and the result stand at the 20th, the right
+    player's."""
+    text = (
+        " 1 point match\n\n Game 1\n"
+        " ĞĞĞĞĞĞĞĞĞĞĞĞĞĞ : 0      Bob : 0\n"
+        "  1)                42: 8/4 6/4\n"
+        "  2) 31: 8/5 6/5\n"
+        "  3)                Wins 1 point\n"
+    )
+    expected = verdict(text)
+    assert isinstance(expected, dict)
+    assert expected["score"] == [0, 1] and expected["problems"] == []
+    assert answered_by_the_core(text)
+    assert summarized(text) == expected
+
+
 @pytest.fixture(scope="module")
 def records() -> dict[str, dict[str, Any] | str]:
     """Every record to compare, with its verdict by the checker in Python."""
@@ -190,6 +258,7 @@ def records() -> dict[str, dict[str, Any] | str]:
     rng = random.Random(20261203)
     spoilt = [copy for text in texts for copy in spoiled(text, rng, 1)]
     texts += spoilt + [copy for text in texts for copy in unrecorded(text, rng, 1)] + hostile(texts[0])
+    texts += [copy for text in texts[:3] + generated()[:2] for copy in written_otherwise(text)]
     return {text: verdict(text) for text in texts}
 
 
@@ -218,24 +287,36 @@ def test_the_core_answers_for_clean_backgammon_records_in_one_pass(records: dict
     assert sum(map(answered_by_the_core, clean)) >= 0.95 * len(clean)
 
 
+@pytest.mark.parametrize(
+    ("written", "problem"),
+    [
+        ("???", "the play is not recorded ('???')"),
+        (
+            "Illegal play (21;0;1;0;1;Alice;Bob;0;3;5;1;0;0)",
+            "a board dump ('Illegal play (...)') stands where the play should be",
+        ),
+    ],
+)
 def test_a_game_is_stopped_at_an_unrecorded_play_without_replaying_it_in_python(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, written: str, problem: str
 ) -> None:
-    """The core finds the game plainly clean up to its play written ``???``: the pure checker
-    gives the reader's problem there without replaying the plays before it, and the games after
-    it are taken up from their own score lines."""
+    """The core finds the game plainly clean up to its play written ``???``, or a server's board
+    dump in its place: the pure checker gives the reader's problem there without replaying the
+    plays before it, and the games after it are taken up from their own score lines."""
     text = generated(beaver=0.0, rules=(RuleSet(match_length=7),))[0]
     lines = text.splitlines()
     game_2 = lines.index(" Game 2")
     move = next(
         index for index in range(game_2 + 4, len(lines)) if re.match(r"\s*\d+\) \d\d: \S", lines[index])
     )
-    lines[move] = re.sub(r"(\d\d: ).*?(\s{2,}|$)", r"\1???\2", lines[move], count=1)
+    lines[move] = re.sub(
+        r"(\d\d: ).*?(\s{2,}|$)", lambda found: found[1] + written + found[2], lines[move], count=1
+    )
     spoilt = "\n".join(lines) + "\n"
     expected = verdict(spoilt)
     assert isinstance(expected, dict)
     assert [(found["game"], found["line"]) for found in expected["problems"]] == [(2, move + 1)]
-    assert "the play is not recorded ('???')" in expected["problems"][0]["message"]
+    assert problem in expected["problems"][0]["message"]
     replayed = []
     original = checking._GameChecker.check
 
