@@ -25,7 +25,7 @@ import grpc
 import grpc.aio
 import structlog
 
-from tavli.server.handlers import Context, responses_of, wrapped
+from tavli.server.handlers import Context, WrappingInterceptor, responses_of, wrapped
 
 log = structlog.get_logger("tavli.rpc")
 _json_lines = True
@@ -110,13 +110,12 @@ def json_lines_chosen() -> bool:
     return _json_lines
 
 
-class RpcLogInterceptor(grpc.aio.ServerInterceptor):
+class RpcLogInterceptor(WrappingInterceptor):
     """One log line per RPC: method, status, duration_ms, game. Outermost, so it sees final statuses."""
 
-    async def intercept_service(self, continuation: Callable[[Any], Awaitable[Any]], details: Any) -> Any:
-        method = details.method
+    def wrap(self, method: str, handler: Any) -> Any:
         return wrapped(
-            await continuation(details),
+            handler,
             unary_unary=lambda behaviour: _logged_unary(method, behaviour),
             unary_stream=lambda behaviour: _logged_stream(method, behaviour),
             stream_stream=lambda behaviour: _logged_seat_stream(method, behaviour),
