@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
@@ -429,7 +430,11 @@ def result_message(result: GameResult | None) -> board_pb2.GameResult:
     return board_pb2.GAME_RESULT_UNSPECIFIED if result is None else _RESULTS[result]
 
 
+# A game's board is the same from one version to the next until a play moves it, and a play's
+# board before is the last version's: each position's message is built once while it is in use.
+@functools.lru_cache(maxsize=4096)
 def board_message(position: Position) -> board_pb2.Board:
+    """The Board of ``position``: shared, so never changed (a message built with it holds a copy)."""
     player, opponent = position
     pins = position.pins
     return board_pb2.Board(
@@ -451,7 +456,10 @@ def moves_of(steps: Sequence[board_pb2.Step]) -> list[tuple[int, int]]:
     return [(step.from_point, step.to_point) for step in steps]
 
 
+@functools.lru_cache(maxsize=1024)
 def rules_message(rules: RuleSet) -> games_pb2.RuleSet:
+    """The RuleSet of ``rules``, built once for each rule set in use (every version of a game
+    shows it): shared, so never changed (a message built with it holds a copy)."""
     return games_pb2.RuleSet(
         variant=_MATCH_VARIANT_ENUMS[rules.variant],
         match_length=rules.match_length,
