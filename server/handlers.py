@@ -13,7 +13,7 @@ method's first call, and hands the same handler to every later call of the metho
 from __future__ import annotations
 
 import inspect
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeAlias
 
 import grpc
@@ -74,14 +74,20 @@ def wrapped(
     return handler
 
 
-async def responses_of(
+def responses_of(
     behaviour: Callable[[Any, Context], Any], request: Any, context: Context
 ) -> AsyncIterator[Any]:
     """The responses of a streaming handler, whether it yields them or writes them to the
-    context itself (as grpc's own health service does), for an interceptor to pass on."""
+    context itself (as grpc's own health service does), for an interceptor to pass on: the
+    handler's own generator when it yields them (each response passes one generator less)."""
     call = behaviour(request, context)
     if inspect.isasyncgen(call):
-        async for response in call:
-            yield response
-    else:
-        await call
+        return call
+    return _written(call)
+
+
+async def _written(call: Awaitable[None]) -> AsyncIterator[Any]:
+    """No responses to pass on: the handler writes its own; done when ``call`` is."""
+    await call
+    return
+    yield  # (what makes this a generator, of nothing)
