@@ -41,7 +41,7 @@ from tavli.engine.fevga import (
     FirstChecker,
 )
 from tavli.engine.game import Action, MatchState, Phase, seats_to_act
-from tavli.engine.play import Dice, check_dice
+from tavli.engine.play import Dice, Step, check_dice, format_steps
 from tavli.engine.position import Pins
 from tavli.engine.rules import DEFAULT_CUBE_LIMIT, TAVLI, MatchVariant, RuleSet
 from tavli.server.errors import BadRequest
@@ -594,12 +594,11 @@ def game_message(
             games_pb2.LastPlay(
                 seat=seat_message(last.side),
                 dice=list(last.dice),
-                notation=last.play.notation(),
                 position_id_before=last.before.position_id(),
                 seat0_board_before=board_message(last.before if last.side == 0 else last.before.swapped()),
             )
         )
-        message.last_play.MergeFromString(wire.steps_field(_LAST_PLAY_STEPS, last.play.steps))
+        message.last_play.MergeFromString(_last_play_moves(last.play.steps))
     for finished in state.finished:
         message.finished_games.append(
             games_pb2.FinishedGame(
@@ -616,6 +615,17 @@ def game_message(
 
 
 _LAST_PLAY_STEPS = games_pb2.LastPlay.DESCRIPTOR.fields_by_name["steps"].number
+
+
+# A game shows its last play in every version until the next play: the play's notation and steps
+# are written once for each play's steps (the text and the Step messages are most of a LastPlay).
+@functools.lru_cache(maxsize=4096)
+def _last_play_moves(steps: tuple[Step, ...]) -> bytes:
+    """The fields of a LastPlay that its steps alone decide: its notation and its steps."""
+    notation = games_pb2.LastPlay(notation=format_steps(steps)).SerializeToString()
+    return notation + wire.steps_field(_LAST_PLAY_STEPS, steps)
+
+
 _EVENT_STEPS = games_pb2.GameEvent.DESCRIPTOR.fields_by_name["steps"].number
 
 
