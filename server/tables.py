@@ -471,11 +471,15 @@ class Tables:
             deadline=deadline,
             snapshot=snapshot_to_keep(after.match, view.version),
         )
-        # Shielded: a caller that goes away mid-write does not leave memory behind the store.
-        commit = asyncio.ensure_future(self._commit(table, append, after))
-        self._commits.add(commit)
-        commit.add_done_callback(self._commits.discard)
-        if not await asyncio.shield(commit):
+        if self.store.waits:
+            # Shielded: a caller that goes away mid-write does not leave memory behind the store.
+            commit = asyncio.ensure_future(self._commit(table, append, after))
+            self._commits.add(commit)
+            commit.add_done_callback(self._commits.discard)
+            stored = await asyncio.shield(commit)
+        else:  # a write that does not wait is made and published before anyone else runs
+            stored = await self._commit(table, append, after)
+        if not stored:
             return False
         if deadline is not None:
             self.on_deadline(deadline)
