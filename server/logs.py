@@ -18,7 +18,7 @@ import logging
 import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 
 import grpc
@@ -169,7 +169,11 @@ def _bound(**names: str | None) -> Iterator[None]:
     try:
         yield
     finally:
-        structlog.contextvars.reset_contextvars(**tokens)
+        for name, token in tokens.items():
+            # A stream's generator closed by the event loop after its call ended is closed in
+            # another context: the call's own, where the names were bound, is gone with it.
+            with suppress(ValueError):
+                structlog.contextvars.reset_contextvars(**{name: token})
 
 
 @contextmanager
