@@ -21,7 +21,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import grpc
 import grpc.aio
@@ -340,7 +340,7 @@ class _ServedGenerically:
         self._server.add_generic_rpc_handlers(handlers)
 
     def add_registered_method_handlers(
-        self, service: str, handlers: dict[str, grpc.RpcMethodHandler]
+        self, service: str, handlers: dict[str, grpc.RpcMethodHandler[Any, Any]]
     ) -> None:
         """Nothing to do: the same handlers came in the service's generic handler."""
 
