@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import operator
 import re
 from functools import lru_cache
 from typing import NamedTuple, Self, TypeAlias
@@ -236,7 +237,11 @@ def point_name(point: Point) -> str:
 
 def pips(checkers: Checkers) -> int:
     """One side's pip count."""
-    return sum(point * count for point, count in enumerate(checkers))
+    return sum(map(operator.mul, _POINTS, checkers))
+
+
+_POINTS = range(26)
+"""Each point's number, the pips a checker there needs: off is 0, the bar 25."""
 
 
 def _side_from_points(name: str, points: dict[Point, int], checkers: int) -> Checkers:

@@ -18,10 +18,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextvars import ContextVar
 from typing import Any
 
-import grpc
-import grpc.aio
-
-from tavli.server.handlers import Context, responses_of, wrapped
+from tavli.server.handlers import Context, WrappingInterceptor, responses_of, wrapped
 from tavli.server.limits import RequestLimits, check_request
 from tavli.server.quotas import Quotas
 from tavli.server.web_client import client_behind_web
@@ -38,15 +35,15 @@ def caller() -> str:
     return _CALLER.get()
 
 
-class AdmissionInterceptor(grpc.aio.ServerInterceptor):
+class AdmissionInterceptor(WrappingInterceptor):
     def __init__(self, limits: RequestLimits, quotas: Quotas, services: tuple[str, ...]) -> None:
+        super().__init__()
         self.limits = limits
         self.quotas = quotas
         self._prefixes = tuple(f"/{service}/" for service in services)
 
-    async def intercept_service(self, continuation: Callable[[Any], Awaitable[Any]], details: Any) -> Any:
-        handler = await continuation(details)
-        if handler is None or not details.method.startswith(self._prefixes):
+    def wrap(self, method: str, handler: Any) -> Any:
+        if not method.startswith(self._prefixes):
             return handler
         return wrapped(handler, unary_unary=self._admit_unary, unary_stream=self._admit_stream)
 

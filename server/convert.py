@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
@@ -40,7 +41,7 @@ from tavli.engine.fevga import (
     FirstChecker,
 )
 from tavli.engine.game import Action, MatchState, Phase, seats_to_act
-from tavli.engine.play import Dice, check_dice
+from tavli.engine.play import Dice, Step, check_dice, format_steps
 from tavli.engine.position import Pins
 from tavli.engine.rules import DEFAULT_CUBE_LIMIT, TAVLI, MatchVariant, RuleSet
 from tavli.server.errors import BadRequest
@@ -429,7 +430,11 @@ def result_message(result: GameResult | None) -> board_pb2.GameResult:
     return board_pb2.GAME_RESULT_UNSPECIFIED if result is None else _RESULTS[result]
 
 
+# A game's board is the same from one version to the next until a play moves it, and a play's
+# board before is the last version's: each position's message is built once while it is in use.
+@functools.lru_cache(maxsize=4096)
 def board_message(position: Position) -> board_pb2.Board:
+    """The Board of ``position``: shared, so never changed (a message built with it holds a copy)."""
     player, opponent = position
     pins = position.pins
     return board_pb2.Board(
@@ -451,7 +456,10 @@ def moves_of(steps: Sequence[board_pb2.Step]) -> list[tuple[int, int]]:
     return [(step.from_point, step.to_point) for step in steps]
 
 
+@functools.lru_cache(maxsize=1024)
 def rules_message(rules: RuleSet) -> games_pb2.RuleSet:
+    """The RuleSet of ``rules``, built once for each rule set in use (every version of a game
+    shows it): shared, so never changed (a message built with it holds a copy)."""
     return games_pb2.RuleSet(
         variant=_MATCH_VARIANT_ENUMS[rules.variant],
         match_length=rules.match_length,
@@ -586,12 +594,11 @@ def game_message(
             games_pb2.LastPlay(
                 seat=seat_message(last.side),
                 dice=list(last.dice),
-                notation=last.play.notation(),
                 position_id_before=last.before.position_id(),
                 seat0_board_before=board_message(last.before if last.side == 0 else last.before.swapped()),
             )
         )
-        message.last_play.MergeFromString(wire.steps_field(_LAST_PLAY_STEPS, last.play.steps))
+        message.last_play.MergeFromString(_last_play_moves(last.play.steps))
     for finished in state.finished:
         message.finished_games.append(
             games_pb2.FinishedGame(
@@ -608,6 +615,17 @@ def game_message(
 
 
 _LAST_PLAY_STEPS = games_pb2.LastPlay.DESCRIPTOR.fields_by_name["steps"].number
+
+
+# A game shows its last play in every version until the next play: the play's notation and steps
+# are written once for each play's steps (the text and the Step messages are most of a LastPlay).
+@functools.lru_cache(maxsize=4096)
+def _last_play_moves(steps: tuple[Step, ...]) -> bytes:
+    """The fields of a LastPlay that its steps alone decide: its notation and its steps."""
+    notation = games_pb2.LastPlay(notation=format_steps(steps)).SerializeToString()
+    return notation + wire.steps_field(_LAST_PLAY_STEPS, steps)
+
+
 _EVENT_STEPS = games_pb2.GameEvent.DESCRIPTOR.fields_by_name["steps"].number
 
 

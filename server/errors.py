@@ -30,7 +30,7 @@ from tavli.engine import (
 )
 from tavli.engine.game import ActionError
 from tavli.engine.rules import InvalidRuleSetError
-from tavli.server.handlers import Context, responses_of, wrapped
+from tavli.server.handlers import Context, WrappingInterceptor, responses_of, wrapped
 
 DOMAIN = "tavli"
 log = structlog.get_logger("tavli.server")
@@ -298,15 +298,15 @@ def packed(message: Message) -> any_pb2.Any:
     return detail
 
 
-class ErrorInterceptor(grpc.aio.ServerInterceptor):
+class ErrorInterceptor(WrappingInterceptor):
     """Turns what a handler raises into the right status, for unary and streaming responses."""
 
-    async def intercept_service(self, continuation: Callable[[Any], Awaitable[Any]], details: Any) -> Any:
+    def wrap(self, method: str, handler: Any) -> Any:
         # A stream of requests is guarded as a stream of responses is: it is the handler's first
         # argument, its messages read so that one that cannot be decoded is the client's error.
-        method = details.method.rpartition("/")[2]
+        method = method.rpartition("/")[2]
         return wrapped(
-            await continuation(details),
+            handler,
             unary_unary=_guard_unary,
             unary_stream=_guard_stream,
             stream_stream=lambda behaviour: _guard_stream(_reading(method, behaviour)),

@@ -4,12 +4,16 @@ An interceptor gives a wrap for each kind of call it changes; :func:`wrapped` bu
 handler through grpc's public ``grpc.*_rpc_method_handler`` factories, keeping the method's
 serializers, as grpc's own interceptor examples do. :func:`responses_of` passes a streaming
 handler's responses on, however the handler sends them.
+
+grpc asks every interceptor for each call's handler, call after call. What a wrap makes depends
+on the method and its handler alone, so a :class:`WrappingInterceptor` makes it once, at a
+method's first call, and hands the same handler to every later call of the method.
 """
 
 from __future__ import annotations
 
 import inspect
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeAlias
 
 import grpc
@@ -20,6 +24,30 @@ Context: TypeAlias = grpc.aio.ServicerContext[Any, Any]
 Behaviour = Callable[..., Any]
 """A handler's behaviour: ``(request or requests, context)`` to a response or responses."""
 Wrap = Callable[[Behaviour], Behaviour]
+
+
+class WrappingInterceptor(grpc.aio.ServerInterceptor):
+    """An interceptor that wraps each method's handler once: a subclass says how in :meth:`wrap`."""
+
+    def __init__(self) -> None:
+        # method -> (the handler it was given, the handler it made); only methods that have a
+        # handler are kept, so that a client naming methods at random grows nothing here.
+        self._made: dict[str, tuple[Any, Any]] = {}
+
+    async def intercept_service(self, continuation: Callable[[Any], Any], details: Any) -> Any:
+        handler = await continuation(details)
+        if handler is None:
+            return None
+        method = details.method
+        made = self._made.get(method)
+        if made is None or made[0] is not handler:
+            made = self._made[method] = (handler, self.wrap(method, handler))
+        return made[1]
+
+    def wrap(self, method: str, handler: Any) -> Any:
+        """``handler``, the handler of ``method`` ("/tavli.v1.GamesService/PlaySeat"), as this
+        interceptor changes it (through :func:`wrapped`), or ``handler`` itself."""
+        raise NotImplementedError
 
 
 def wrapped(
@@ -46,14 +74,20 @@ def wrapped(
     return handler
 
 
-async def responses_of(
+def responses_of(
     behaviour: Callable[[Any, Context], Any], request: Any, context: Context
 ) -> AsyncIterator[Any]:
     """The responses of a streaming handler, whether it yields them or writes them to the
-    context itself (as grpc's own health service does), for an interceptor to pass on."""
+    context itself (as grpc's own health service does), for an interceptor to pass on: the
+    handler's own generator when it yields them (each response passes one generator less)."""
     call = behaviour(request, context)
     if inspect.isasyncgen(call):
-        async for response in call:
-            yield response
-    else:
-        await call
+        return call
+    return _written(call)
+
+
+async def _written(call: Awaitable[None]) -> AsyncIterator[Any]:
+    """No responses to pass on: the handler writes its own; done when ``call`` is."""
+    await call
+    return
+    yield  # (what makes this a generator, of nothing)

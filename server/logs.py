@@ -3,6 +3,12 @@
 JSON lines when standard error is not a terminal, the readable console form when it is. The
 standard library's logs (grpc's among them) go through the same processors. Seat tokens are
 never logged: the RPC line names the method, its gRPC status, the duration and the game.
+
+Every call writes a line, so a line costs what it must and no more: structlog's own lines are
+rendered by its processors and written straight to standard error (not handed to the standard
+library's logging, which would build two records and look up the caller's frame for each), a
+level that is off is not formatted at all, and a call's names are bound to its context and reset
+by their tokens.
 """
 
 from __future__ import annotations
@@ -12,14 +18,14 @@ import logging
 import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 
 import grpc
 import grpc.aio
 import structlog
 
-from tavli.server.handlers import Context, responses_of, wrapped
+from tavli.server.handlers import Context, WrappingInterceptor, responses_of, wrapped
 
 log = structlog.get_logger("tavli.rpc")
 _json_lines = True
@@ -45,19 +51,19 @@ def configure(
     if worker is not None:
         shared.append(_add_worker(worker))
     renderer: Any = structlog.processors.JSONRenderer() if json_lines else structlog.dev.ConsoleRenderer()
+    rendered: list[Any] = [
+        structlog.processors.format_exc_info if json_lines else structlog.processors.StackInfoRenderer(),
+        renderer,
+    ]
     structlog.configure(
-        processors=[*shared, structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
-        logger_factory=structlog.stdlib.LoggerFactory(),
-        wrapper_class=structlog.stdlib.BoundLogger,
+        processors=[*shared, *rendered],
+        logger_factory=_LineWriter,
+        wrapper_class=structlog.make_filtering_bound_logger(level),
         cache_logger_on_first_use=True,
     )
     formatter = structlog.stdlib.ProcessorFormatter(
         foreign_pre_chain=shared,
-        processors=[
-            structlog.stdlib.ProcessorFormatter.remove_processors_meta,
-            structlog.processors.format_exc_info if json_lines else structlog.processors.StackInfoRenderer(),
-            renderer,
-        ],
+        processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, *rendered],
     )
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(formatter)
@@ -65,6 +71,15 @@ def configure(
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
+
+
+class _LineWriter(structlog.WriteLogger):
+    """Where structlog's lines go: standard error, written whole; named as the logger it serves,
+    for the line's ``logger``."""
+
+    def __init__(self, name: str = "", *ignored: Any) -> None:
+        super().__init__(sys.stderr)
+        self.name = name
 
 
 class _ClientWentAway(logging.Filter):
@@ -95,13 +110,12 @@ def json_lines_chosen() -> bool:
     return _json_lines
 
 
-class RpcLogInterceptor(grpc.aio.ServerInterceptor):
+class RpcLogInterceptor(WrappingInterceptor):
     """One log line per RPC: method, status, duration_ms, game. Outermost, so it sees final statuses."""
 
-    async def intercept_service(self, continuation: Callable[[Any], Awaitable[Any]], details: Any) -> Any:
-        method = details.method
+    def wrap(self, method: str, handler: Any) -> Any:
         return wrapped(
-            await continuation(details),
+            handler,
             unary_unary=lambda behaviour: _logged_unary(method, behaviour),
             unary_stream=lambda behaviour: _logged_stream(method, behaviour),
             stream_stream=lambda behaviour: _logged_seat_stream(method, behaviour),
@@ -111,7 +125,7 @@ class RpcLogInterceptor(grpc.aio.ServerInterceptor):
 def _logged_unary(method: str, behaviour: Callable[..., Awaitable[Any]]) -> Callable[..., Any]:
     async def logged(request: Any, context: Context) -> Any:
         game = _game_of(request)
-        with structlog.contextvars.bound_contextvars(method=method, game=game), _one_line(context, [request]):
+        with _bound(method=method, game=game), _one_line(context, [request]):
             return await behaviour(request, context)
 
     return logged
@@ -120,7 +134,7 @@ def _logged_unary(method: str, behaviour: Callable[..., Awaitable[Any]]) -> Call
 def _logged_stream(method: str, behaviour: Callable[..., AsyncIterator[Any]]) -> Callable[..., Any]:
     async def logged(request: Any, context: Context) -> AsyncIterator[Any]:
         game = _game_of(request)
-        with structlog.contextvars.bound_contextvars(method=method, game=game), _one_line(context, [request]):
+        with _bound(method=method, game=game), _one_line(context, [request]):
             async for response in responses_of(behaviour, request, context):
                 yield response
 
@@ -140,11 +154,26 @@ def _logged_seat_stream(method: str, behaviour: Callable[..., AsyncIterator[Any]
                     first.append(request)
                 yield request
 
-        with structlog.contextvars.bound_contextvars(method=method), _one_line(context, first):
+        with _bound(method=method), _one_line(context, first):
             async for response in responses_of(behaviour, noted(), context):
                 yield response
 
     return logged
+
+
+@contextmanager
+def _bound(**names: str | None) -> Iterator[None]:
+    """``names`` in the context of every line logged in the block, as they were before after it
+    (structlog's ``bound_contextvars``, without reading the whole context twice to restore it)."""
+    tokens = structlog.contextvars.bind_contextvars(**names)
+    try:
+        yield
+    finally:
+        for name, token in tokens.items():
+            # A stream's generator closed by the event loop after its call ended is closed in
+            # another context: the call's own, where the names were bound, is gone with it.
+            with suppress(ValueError):
+                structlog.contextvars.reset_contextvars(**{name: token})
 
 
 @contextmanager

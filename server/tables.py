@@ -49,7 +49,7 @@ from tavli.server.errors import (
     WrongSeatToken,
 )
 from tavli.server.game_views import DiceMode, GameView
-from tavli.server.keys import ServerKey
+from tavli.server.keys import ServerKey, same_token
 from tavli.server.limits import MOST_GAME_EVENTS
 from tavli.server.log_text import log_of_text, stored_as_text
 from tavli.server.players import NOBODY, Players
@@ -115,6 +115,7 @@ class Table:
         self.lock = asyncio.Lock()
         self.feed = Feed()
         self.checked = time.monotonic()  # when the store was last asked whether it moved on
+        self.seat_tokens: tuple[str, str] | None = None  # derived from the server's key when first needed
         self._changed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
     def publish(self, view: GameView) -> None:
@@ -395,7 +396,7 @@ class Tables:
         :raises StoreUnavailable: if the store cannot take the write; nothing changes then.
         """
         table = await self._table(name)
-        seat = self._seat_of(table.record, token)
+        seat = self._seat_of(table, token)
         async with table.lock:
             for _ in range(_ATTEMPTS):
                 if request is not None:
@@ -470,11 +471,15 @@ class Tables:
             deadline=deadline,
             snapshot=snapshot_to_keep(after.match, view.version),
         )
-        # Shielded: a caller that goes away mid-write does not leave memory behind the store.
-        commit = asyncio.ensure_future(self._commit(table, append, after))
-        self._commits.add(commit)
-        commit.add_done_callback(self._commits.discard)
-        if not await asyncio.shield(commit):
+        if self.store.waits:
+            # Shielded: a caller that goes away mid-write does not leave memory behind the store.
+            commit = asyncio.ensure_future(self._commit(table, append, after))
+            self._commits.add(commit)
+            commit.add_done_callback(self._commits.discard)
+            stored = await asyncio.shield(commit)
+        else:  # a write that does not wait is made and published before anyone else runs
+            stored = await self._commit(table, append, after)
+        if not stored:
             return False
         if deadline is not None:
             self.on_deadline(deadline)
@@ -551,7 +556,7 @@ class Tables:
 
         :raises GameNotFound, WrongSeatToken, GameDataLost: as their names say.
         """
-        return self._seat_of((await self._table(name)).record, token)
+        return self._seat_of(await self._table(name), token)
 
     async def next_view(
         self, name: str, version: int, *, until: asyncio.Future[Any], poll: float = 0.5
@@ -783,7 +788,10 @@ class Tables:
     def _seeds(self, name: str) -> Callable[[int], bytes]:
         return lambda number: self.key.dice_seed(name, number)
 
-    def _seat_of(self, record: GameRecord, token: str) -> Side:
+    def _seat_of(self, table: Table, token: str) -> Side:
+        record = table.record
+        if table.seat_tokens is None:  # derived once a table, not at each action
+            table.seat_tokens = self._tokens(record.name)
         seats: tuple[Side, Side] = (0, 1)
         for seat in seats:
             legacy = record.token_hashes[seat]
@@ -791,7 +799,7 @@ class Tables:
                 digest = hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
                 if hmac.compare_digest(digest, legacy):
                     return seat
-            elif self.key.holds_seat(token, record.name, seat):
+            elif same_token(token, table.seat_tokens[seat]):
                 return seat
         raise WrongSeatToken("that token holds no seat at this game")
 
