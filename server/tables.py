@@ -527,8 +527,8 @@ class Tables:
             if _unread(view.events) and sequence < max(view.match.game_started[0], table.feed.first):
                 await self._read_history(table)  # a fold from the log's first event
                 continue
-            alone = sequence < table.feed.first
             messages = table.feed.since(sequence, view)
+            alone = sequence < table.feed.first  # once since() has started the feed
             while True:
                 started = time.thread_time()
                 message = next(messages, None)

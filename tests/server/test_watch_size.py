@@ -21,6 +21,7 @@ from tavli.server.app import Running
 from tavli.server.quotas import QuotaLimits, Quotas
 from tavli.server.snapshots import played_log
 from tavli.server.store import MemoryStore
+from tavli.server.watch_feed import MOST_KEPT
 from tavli.v1 import games_service_pb2 as pb
 from tests.games import bot_match
 from tests.server.test_game_history import MONEY, kept_games, tables_over
@@ -125,6 +126,28 @@ def test_what_a_watch_folds_for_its_watcher_alone_is_paid_for_message_by_message
         await watch.aclose()
         assert len(paid) == alone + 1  # each message before the feed's first, and the end of them
         assert sum(paid) > 0
+
+    asyncio.run(scenario())
+
+
+def test_the_first_watcher_of_a_long_game_from_its_first_event_pays_for_what_it_folds() -> None:
+    played = under_way(MOST_KEPT + 600, seed=14)
+    paid: list[float] = []
+
+    async def pay(seconds: float) -> None:
+        paid.append(seconds)
+
+    async def scenario() -> None:
+        tables = tables_over(MemoryStore())
+        created = await tables.create(
+            MONEY, dice_mode="system", dice_seed="", request=None, played=played_log(MONEY, played)
+        )
+        view = created.game
+        watch = tables.watch(view.name, 0, pay=pay)  # the first: its feed starts at the game in play
+        for _ in range(view.version):
+            await anext(watch)
+        await watch.aclose()
+        assert len(paid) == view.match.game_started[0] + 1
 
     asyncio.run(scenario())
 
