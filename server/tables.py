@@ -558,10 +558,16 @@ class Tables:
         unread = _unread(table.view.events)
         if not unread:
             return
-        loaded = await asyncio.to_thread(self.store.load, table.view.name)
-        if loaded is None:
-            raise GameNotFound(f"there is no game {table.view.name!r}")
-        head = [event_from_dict(event) for event in loaded[1][:unread]]
+        name = table.view.name
+
+        def read_head() -> list[Event] | None:
+            loaded = self.store.load(name)
+            return None if loaded is None else [event_from_dict(event) for event in loaded[1][:unread]]
+
+        # Reading and decoding a long log (66,052 events: over a second) off the event loop.
+        head = await asyncio.to_thread(read_head)
+        if head is None:
+            raise GameNotFound(f"there is no game {name!r}")
         events = table.view.events
         if _unread(events) == unread:  # the log read before the snapshot is the same for every version
             events[:unread] = head

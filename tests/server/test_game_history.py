@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 import tavli.engine.match
+import tavli.server.tables
 import tavli.server.watch_feed
 from tavli.clients.client import with_finished_games_sent
 from tavli.engine.events import Dropped, Played, Side
@@ -388,6 +389,33 @@ def test_a_watch_from_the_first_event_of_a_game_loaded_from_its_snapshot_reads_t
             convert.event_message(sequence, event) for sequence, event in enumerate(whole.events)
         ]
         assert kept_games(seen)[-1] == cold.message
+
+    asyncio.run(scenario())
+
+
+def test_the_log_before_a_snapshot_is_read_and_decoded_off_the_event_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    whole = bot_match(MONEY, seed=10, games=5)
+    decoded_on: set[int] = set()
+    decode = tavli.server.tables.event_from_dict
+
+    def decode_noting_the_thread(*arguments: Any) -> Any:
+        decoded_on.add(threading.get_ident())
+        return decode(*arguments)
+
+    async def scenario() -> None:
+        store = MemoryStore()
+        created = await tables_over(store).create(
+            MONEY, dice_mode="system", dice_seed="", request=None, played=played_log(MONEY, whole.events)
+        )
+        tables = tables_over(store)
+        cold = await tables.get(created.game.name)
+        monkeypatch.setattr(tavli.server.tables, "event_from_dict", decode_noting_the_thread)
+        watch = tables.watch(cold.name, 0)
+        assert (await anext(watch)).event.sequence == 0
+        await watch.aclose()
+        assert decoded_on and threading.get_ident() not in decoded_on
 
     asyncio.run(scenario())
 
