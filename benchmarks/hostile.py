@@ -13,7 +13,8 @@ a 3-point record every fourth time (the small call). Each attack, in turn:
 - ``import-1``, ``import-4``: ImportMatch of a money session of ``--games`` games (about 1 MiB
   at 1,200), once, then four at once;
 - ``cold-loads``: the server restarted on its file, then GetGame of ten such sessions at once;
-- ``watch-from-start``: WatchGame of one such session from event 0, read to its end;
+- ``watch-from-start``: WatchGame of one such session from event 0, read to its end (the bytes
+  read, the largest message after the first and the last);
 - ``watch-from-start-web``: the same over the web port, as the page watches (Connect, JSON, HTTP/1.1);
 - ``checks``: 24 ValidateMatch calls of the session at once;
 - ``web-watchers``: 40 Connect WatchGame streams that never read (half HTTP/1.1, half HTTP/2
@@ -337,13 +338,22 @@ class Attacker:
         name = self.imported[0]
         events = self.games.GetGame(pb.GetGameRequest(name=name), timeout=CALL_TIMEOUT).game.event_count
         watch = self.games.WatchGame(pb.WatchGameRequest(name=name), timeout=CALL_TIMEOUT)
-        messages = 0
-        for _ in watch:  # the session's money play goes on: the watch stays open after its last event
+        messages = read = largest = last = 0
+        for message in watch:  # the session's money play goes on: the watch stays open after its last event
             messages += 1
+            last = message.ByteSize()
+            read += last
+            largest = max(largest, last if messages > 1 else 0)
             if messages == events:
                 watch.cancel()
                 break
-        return {"messages": messages, "events": events}
+        return {
+            "messages": messages,
+            "events": events,
+            "bytes": read,
+            "largest_after_first": largest,
+            "last": last,
+        }
 
     def watch_from_start_web(self) -> dict[str, object]:
         import http.client
@@ -362,7 +372,7 @@ class Attacker:
             {"Content-Type": "application/connect+json"},
         )
         answer = connection.getresponse()
-        messages = 0
+        messages = read = largest = last = 0
         try:
             while messages < events:  # the session's money play goes on: the watch stays open
                 flags, length = struct.unpack(">BI", answer.read(5))
@@ -370,9 +380,18 @@ class Attacker:
                 if flags & 2:  # the end of the stream, with its error if any
                     break
                 messages += 1
+                last, read = length, read + length
+                largest = max(largest, length if messages > 1 else 0)
         finally:
             connection.close()
-        return {"messages": messages, "events": events, "status": answer.status}
+        return {
+            "messages": messages,
+            "events": events,
+            "status": answer.status,
+            "bytes": read,
+            "largest_after_first": largest,
+            "last": last,
+        }
 
     def checks(self) -> dict[str, object]:
         from tavli.v1 import match_record_pb2, rules_service_pb2 as pb

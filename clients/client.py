@@ -381,10 +381,14 @@ class TavliClient:
         return game
 
     def watch(self, name: str, from_sequence: int = 0) -> Iterator[games_pb2.WatchGameResponse]:
-        """The game's events from ``from_sequence`` on, each with the state after it, as they come."""
+        """The game's events from ``from_sequence`` on, each with the state after it, as they come:
+        each game whole, the finished games the server sent earlier on the stream put back."""
         stream = self.games.WatchGame(games_pb2.WatchGameRequest(name=name, from_sequence=from_sequence))
+        before = games_pb2.Game()
         try:
-            yield from stream
+            for message in stream:
+                before = with_finished_games_sent(message.game, before)
+                yield message
         except grpc.RpcError as error:
             if error.code() is not grpc.StatusCode.CANCELLED:
                 raise TavliServerError.from_rpc_error(error) from None
@@ -905,6 +909,7 @@ class SeatStream:
             self._adopt(response)
 
     def _adopt(self, response: games_pb2.PlaySeatResponse) -> games_pb2.PlaySeatResponse:
+        with_finished_games_sent(response.game, self.latest.game)
         self.latest = response
         self._etag = ""
         self._unseen = True
@@ -917,6 +922,19 @@ class SeatStream:
 
 
 _STATUS_CODES = {code.value[0]: code for code in grpc.StatusCode}
+
+
+def with_finished_games_sent(game: games_pb2.Game, before: games_pb2.Game) -> games_pb2.Game:
+    """``game``, a stream's message, made whole: the finished games it leaves out because the
+    stream sent them earlier (``Game.omitted_finished_game_count``) taken from ``before``, the
+    stream's previous game, already whole. Changes ``game`` and returns it."""
+    omitted = game.omitted_finished_game_count
+    if omitted:
+        finished = [*before.finished_games[:omitted], *game.finished_games]
+        del game.finished_games[:]
+        game.finished_games.extend(finished)
+        game.ClearField("omitted_finished_game_count")
+    return game
 
 
 def _refusal_error(refusal: games_pb2.SeatActionRefusal) -> TavliServerError:

@@ -538,8 +538,11 @@ def game_message(
     updated: float,
     players: Players = NOBODY,
     hints_allowed: bool = False,
+    finished_from: int = 0,
 ) -> games_pb2.Game:
-    """The Game resource for a match state."""
+    """The Game resource for a match state; with ``finished_from``, as a stream's message after
+    its first shows it to a stream that has sent that many finished games: only the games after
+    them, and their number in ``omitted_finished_game_count``."""
     BUILT.games += 1
     game = state.game
     seat0_position = game.position_of(0)
@@ -571,6 +574,7 @@ def game_message(
         variant=variant_message(state.game_rules.rules),
         next_variant=variant_message(state.next_game_rules.rules),
         hints_allowed=hints_allowed,
+        omitted_finished_game_count=finished_from,
     )
     clocks = clocks_message(state)
     if clocks is not None:
@@ -599,18 +603,18 @@ def game_message(
             )
         )
         message.last_play.MergeFromString(_last_play_moves(last.play.steps))
-    for finished in state.finished:
-        message.finished_games.append(
-            games_pb2.FinishedGame(
-                game_number=finished.number,
-                winner=seat_message(finished.winner),
-                result=_RESULTS[finished.result],
-                points=finished.points,
-                cube_value=finished.cube_value,
-                ended_by=_GAME_ENDS[finished.ended_by],
-                variant=variant_message(rules.for_game(finished.number).rules),
-            )
+    message.finished_games.extend(
+        games_pb2.FinishedGame(
+            game_number=finished.number,
+            winner=seat_message(finished.winner),
+            result=_RESULTS[finished.result],
+            points=finished.points,
+            cube_value=finished.cube_value,
+            ended_by=_GAME_ENDS[finished.ended_by],
+            variant=variant_message(rules.for_game(finished.number).rules),
         )
+        for finished in state.finished[finished_from:]
+    )
     return message
 
 

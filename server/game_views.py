@@ -5,6 +5,11 @@ is stored: its serialized form is the listing's summary, written with it) and ke
 version; the action's response, the listing, every watcher and both seat streams of this process
 share it, as they share each seat's legal actions at that version. The messages kept are never
 changed: a response that holds one holds a copy.
+
+A stream's messages after its first show a Game without the finished games the stream has sent
+already (:meth:`GameView.stream_message`), so that their size does not grow with the games played;
+that Game too is built once a version for each number of games sent (in practice one: those
+finished before the version's last event).
 """
 
 from __future__ import annotations
@@ -59,18 +64,34 @@ class GameView:
     @cached_property
     def message(self) -> pb.Game:
         """The Game resource of this version, built once; shared, so never changed."""
-        return convert.game_message(
-            self.name,
-            self.rules,
-            self.state,
-            event_count=self.version,
-            dice_commitment=self.match.dice_commitment,
-            dice_mode=self.dice_mode,
-            created=self.created,
-            updated=self.updated,
-            players=self.players,
-            hints_allowed=self.hints_allowed,
-        )
+        return self._game_message(0)
+
+    def stream_message(self, sent: int) -> pb.Game:
+        """The Game of this version as a stream shows it after its first message, the stream
+        having sent the match's first ``sent`` finished games: only those after them (the whole
+        :attr:`message` when it has sent none). Built once for each ``sent``; shared, so never
+        changed."""
+        sent = min(sent, len(self.state.finished))
+        if sent == 0:
+            return self.message
+        game = self._stream_messages.get(sent)
+        if game is None:
+            game = self._stream_messages[sent] = self._game_message(sent)
+        return game
+
+    def whole(self, game: pb.Game) -> pb.Game:
+        """``game``, a stream's Game of this version or an earlier one, with the finished games
+        it leaves out (this version's first ones) put back: what a stream's first message shows."""
+        omitted = game.omitted_finished_game_count
+        if omitted == 0:
+            return game
+        whole = pb.Game()
+        whole.CopyFrom(game)
+        del whole.finished_games[:]
+        whole.finished_games.extend(self.message.finished_games[:omitted])
+        whole.finished_games.extend(game.finished_games)
+        whole.ClearField("omitted_finished_game_count")
+        return whole
 
     @cached_property
     def summary(self) -> bytes:
@@ -85,16 +106,38 @@ class GameView:
             answer = self._legal_actions[seat] = _legal_actions_message(self, seat)
         return answer
 
-    def seat_view(self, seat: Side) -> pb.PlaySeatResponse:
-        """What a seat stream shows ``seat`` of this version: the game and the seat's legal
-        actions (a new message, which its stream may add an answer to)."""
+    def seat_view(self, seat: Side, *, sent: int = 0) -> pb.PlaySeatResponse:
+        """What a seat stream shows ``seat`` of this version: the game (as
+        :meth:`stream_message` shows it to a stream that has sent ``sent`` finished games) and the
+        seat's legal actions (a new message, which its stream may add an answer to)."""
         return pb.PlaySeatResponse(
-            seat=convert.seat_message(seat), game=self.message, legal_actions=self.legal_actions(seat)
+            seat=convert.seat_message(seat),
+            game=self.stream_message(sent),
+            legal_actions=self.legal_actions(seat),
         )
 
     @cached_property
     def _legal_actions(self) -> dict[Side, pb.ListLegalActionsResponse]:
         return {}
+
+    @cached_property
+    def _stream_messages(self) -> dict[int, pb.Game]:
+        return {}
+
+    def _game_message(self, finished_from: int) -> pb.Game:
+        return convert.game_message(
+            self.name,
+            self.rules,
+            self.state,
+            event_count=self.version,
+            dice_commitment=self.match.dice_commitment,
+            dice_mode=self.dice_mode,
+            created=self.created,
+            updated=self.updated,
+            players=self.players,
+            hints_allowed=self.hints_allowed,
+            finished_from=finished_from,
+        )
 
 
 def _legal_actions_message(view: GameView, seat: Side) -> pb.ListLegalActionsResponse:

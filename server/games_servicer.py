@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import functools
 import hashlib
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -197,7 +198,9 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
     async def WatchGame(
         self, request: pb.WatchGameRequest, context: Context
     ) -> AsyncIterator[pb.WatchGameResponse]:
-        async for message in self.tables.watch(_name_of(request), request.from_sequence):
+        # What a watch folds for its watcher alone is its client's CPU, paced by its budget.
+        pay = functools.partial(self.quotas.pay_cpu, client_of(context))
+        async for message in self.tables.watch(_name_of(request), request.from_sequence, pay=pay):
             yield message
 
     async def OfferRematch(

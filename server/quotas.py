@@ -10,7 +10,9 @@ whose message names the limit and its value.
 Each client also has a budget of CPU time (``cpu_seconds_per_minute``, refilled continuously,
 holding at most a minute's worth): what its heavy work (match records checked, see
 :mod:`tavli.server.fair_queue`) and its hosted bots spend choosing their plays is charged to it, and a
-client that has spent it all is refused more of either until it has refilled. And a client may
+client that has spent it all is refused more of either until it has refilled. What its watches
+fold from a game's log for it alone is charged too, and such a watch waits for the refill
+(:meth:`Quotas.pay_cpu`): it is slowed to the budget, not refused. And a client may
 have ``bots_per_client`` hosted bots playing for it at once.
 
 One :class:`Quotas` serves one process: with ``--workers N`` each worker counts its own.
@@ -22,6 +24,7 @@ nothing), or, past ``clients_remembered`` buckets, the least recently used first
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import threading
 import time
@@ -50,6 +53,9 @@ _FORGET_PER_CALL = 8
 # Tokens refilled from float clock readings fall short of a whole by a rounding error: a client
 # calling exactly at the rate must not be refused for it.
 _ROUNDING = 1e-6
+
+# How much longer than its debt a client paying CPU time waits, so that it wakes with some left.
+_PAY_SLACK = 0.01
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,6 +253,14 @@ class Quotas:
         with self._lock:
             self._charge(self._cpu_spent, client, max(0.0, seconds), self._cpu_per_second)
 
+    async def pay_cpu(self, client: str, seconds: float) -> None:
+        """Charge ``seconds`` of CPU time spent for ``client``, then wait until its budget has
+        some left: what paces work a client may take as fast as it reads (a watch from the start
+        of a long game) to its budget, rather than refusing it."""
+        self.charge_cpu(client, seconds)
+        while (left := self.cpu_left(client)) <= 0:
+            await asyncio.sleep(-left / self._cpu_per_second + _PAY_SLACK)
+
     def count_account(self, client: str) -> None:
         """Count an account made over the API by ``client`` against its accounts an hour.
 
@@ -278,8 +292,8 @@ class Quotas:
             wait = -left / (budget / 60) + 1
             raise LimitReached(
                 CPU_BUDGET_SPENT,
-                f"{client} has spent its {budget:g} s a minute of the server's CPU (match records checked"
-                f" and bots' plays); try again in {wait:.0f} s",
+                f"{client} has spent its {budget:g} s a minute of the server's CPU (match records checked,"
+                f" bots' plays and watches read from a game's log); try again in {wait:.0f} s",
             )
 
     def live_games(self, client: str) -> int:

@@ -2,7 +2,8 @@
 
 A stream joins its seat with its first message. From then on it sends the seat's view (the game
 and what the seat may do) whenever another version of the game is stored, woken by the table as
-a watch is, and answers each action the client sends with one message. An action becomes the
+a watch is, and answers each action the client sends with one message. The first view's game is
+whole; each later one's carries only the finished games the stream has not sent yet. An action becomes the
 request of the action RPC it names and is made by the same code (:meth:`GamesServicer.act`, over
 :meth:`Tables.act`), so that etags, request ids, racing actions and "stored before visible" hold
 as they do there; an action refused is answered with the status that RPC would have failed with,
@@ -140,23 +141,25 @@ class SeatStreams:
         """The views and answers of a joined stream, until the match is over or the client has
         closed its side with every action answered."""
         sent = -1  # the version of the game the last message showed
+        finished = 0  # the finished games the messages sent so far carried: the first has them all
         reading = asyncio.ensure_future(anext(requests, None))
         try:
             while True:
                 # Whichever comes first: another version stored, or the client's next message.
                 view = await self.tables.next_view(join.name, sent, until=reading)
                 if view is not None:
-                    yield view.seat_view(seat)
+                    yield view.seat_view(seat, sent=finished)
                 else:
                     request = reading.result()
                     if request is None:
                         return
                     reading = asyncio.ensure_future(anext(requests, None))
                     view, answer = await self._answer(request, client, join, seat, metadata)
-                    response = view.seat_view(seat)
+                    response = view.seat_view(seat, sent=finished)
                     response.answer.CopyFrom(answer)
                     yield response
                 sent = view.version
+                finished = len(view.state.finished)
                 if view.state.over:
                     return
         finally:

@@ -499,16 +499,25 @@ class Tables:
     # --- watching ----------------------------------------------------------------------------
 
     async def watch(
-        self, name: str, from_sequence: int, *, poll: float = 0.5
+        self,
+        name: str,
+        from_sequence: int,
+        *,
+        poll: float = 0.5,
+        pay: Callable[[float], Awaitable[None]] | None = None,
     ) -> AsyncIterator[pb.WatchGameResponse]:
         """Every stored event from ``from_sequence`` on, with the game just after it, then the
         live ones as they are stored; ends after the event that ends the match. The messages
-        are the game's feed's, shared by its watchers: never changed.
+        are the game's feed's, shared by its watchers: never changed. The first is whole; each
+        later one's Game carries only the finished games its event finished. Each message
+        folded for this watcher alone (one before the feed's first) is paid for before it is
+        sent: ``pay`` is awaited with the CPU seconds it took.
 
         :raises ShuttingDown: when the server stops while the watch is open.
         """
         table = await self._table(name)
         sequence = from_sequence
+        first = True
         while not self._closing:
             view = table.view
             if sequence >= view.version:
@@ -523,7 +532,18 @@ class Tables:
             if _unread(view.events) and sequence < max(view.match.game_started[0], table.feed.first):
                 await self._read_history(table)  # a fold from the log's first event
                 continue
-            for message in table.feed.since(sequence, view):
+            messages = table.feed.since(sequence, view)
+            alone = sequence < table.feed.first  # once since() has started the feed
+            while True:
+                started = time.thread_time()
+                message = next(messages, None)
+                if alone and pay is not None:
+                    await pay(time.thread_time() - started)
+                if message is None:
+                    break
+                if first and message.game.omitted_finished_game_count:
+                    message = pb.WatchGameResponse(event=message.event, game=view.whole(message.game))
+                first = False
                 yield message
                 sequence += 1
         raise ShuttingDown("the server is shutting down; watch again from the next event number")
@@ -543,10 +563,16 @@ class Tables:
         unread = _unread(table.view.events)
         if not unread:
             return
-        loaded = await asyncio.to_thread(self.store.load, table.view.name)
-        if loaded is None:
-            raise GameNotFound(f"there is no game {table.view.name!r}")
-        head = [event_from_dict(event) for event in loaded[1][:unread]]
+        name = table.view.name
+
+        def read_head() -> list[Event] | None:
+            loaded = self.store.load(name)
+            return None if loaded is None else [event_from_dict(event) for event in loaded[1][:unread]]
+
+        # Reading and decoding a long log (66,052 events: over a second) off the event loop.
+        head = await asyncio.to_thread(read_head)
+        if head is None:
+            raise GameNotFound(f"there is no game {name!r}")
         events = table.view.events
         if _unread(events) == unread:  # the log read before the snapshot is the same for every version
             events[:unread] = head

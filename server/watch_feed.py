@@ -3,8 +3,10 @@
 A game's feed follows its stored versions. Each event stored after the feed's last is applied
 once to the feed's state, as stored (:func:`~tavli.engine.game.apply_stored`: the rules checked
 it when it was stored), and its WatchGameResponse is built once; every watcher of the game in
-this process is sent that same message. The event that ends a version is shown with the version's
-own Game message, the one its response and listing show.
+this process is sent that same message. Each message's Game carries only the finished games its
+event finished (:meth:`~tavli.server.game_views.GameView.stream_message`): a watch's first message
+is made whole for its watcher alone (:meth:`~tavli.server.game_views.GameView.whole`). The event
+that ends a version is shown with the version's own stream Game message, built once with it.
 
 The feed starts when its first watcher comes, where that watcher starts (at the latest at the
 start of the game in play), and keeps the newest :data:`MOST_KEPT` messages. A watcher that asks
@@ -93,17 +95,19 @@ def _built(
     before ``start``: its message and the state after it."""
     for sequence in range(start, end):
         event = view.events[sequence]
+        sent = len(state.finished)
         state = apply_stored(state, event)
         message = pb.WatchGameResponse(
-            event=convert.event_message(sequence, event), game=_game_after(view, sequence, state)
+            event=convert.event_message(sequence, event), game=_game_after(view, sequence, state, sent)
         )
         yield message, state
 
 
-def _game_after(view: GameView, sequence: int, state: MatchState) -> pb.Game:
-    """The Game message just after event ``sequence``: the version's own for its last event."""
+def _game_after(view: GameView, sequence: int, state: MatchState, sent: int) -> pb.Game:
+    """The Game message just after event ``sequence``, without the ``sent`` finished games
+    finished before it: the version's own for its last event."""
     if sequence + 1 == view.version:
-        return view.message
+        return view.stream_message(sent)
     return convert.game_message(
         view.name,
         view.rules,
@@ -115,6 +119,7 @@ def _game_after(view: GameView, sequence: int, state: MatchState) -> pb.Game:
         updated=view.updated,
         players=view.players,
         hints_allowed=view.hints_allowed,
+        finished_from=sent,
     )
 
 

@@ -26,7 +26,7 @@
  * name and end and exits 0 when the match (or the games) is over, 1 on any failure, 2 on bad usage.
  */
 
-const { Seat, TavliClient, TavliError, status } = require('./tavli');
+const { Seat, TavliClient, TavliError, status, withFinishedGamesSent } = require('./tavli');
 
 // How long to wait before trying again to join the ladder while the server is out of reach.
 const REACH_AGAIN_MS = 1000;
@@ -140,7 +140,7 @@ async function playSeatUnary(seat, bot, { games = 1, maxActions = 100000, waitMs
   let wake = () => {};
   let failure = null;
   watch.on('data', (message) => {
-    newest = message.game;
+    newest = withFinishedGamesSent(message.game, newest);
     wake();
   });
   watch.on('error', (error) => {

@@ -943,6 +943,7 @@ class SeatStream {
   }
 
   receive(response) {
+    withFinishedGamesSent(response.game, this.newest?.game);
     this.newest = response;
     this.unseen = true;
     if (response.answer) {
@@ -1001,6 +1002,21 @@ class SeatStream {
   }
 }
 
+/**
+ * Makes a stream's game whole and returns it: a message after a stream's first carries only the
+ * finished games the stream has not sent yet (game.omittedFinishedGameCount says how many of the
+ * first it leaves out), taken here from before, the stream's previous game, already whole.
+ * Changes game.
+ */
+function withFinishedGamesSent(game, before) {
+  const omitted = game.omittedFinishedGameCount;
+  if (omitted) {
+    game.finishedGames = [...before.finishedGames.slice(0, omitted), ...game.finishedGames];
+    game.omittedFinishedGameCount = 0;
+  }
+  return game;
+}
+
 /** The TavliError of an action refused on a stream (its SeatActionRefusal is a google.rpc.Status). */
 function refusalError({ code, message, details }) {
   // protobufjs's own google.protobuf.Any wrapper names its field type_url whatever keepCase says.
@@ -1045,6 +1061,7 @@ module.exports = {
   SeatStream,
   EventStream,
   TavliError,
+  withFinishedGamesSent,
   DECLINE_REASONS,
   decodeStatus,
   errorInfoOf,

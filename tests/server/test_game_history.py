@@ -7,12 +7,15 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import threading
+from collections.abc import Iterable
 from typing import Any
 
 import pytest
 
 import tavli.engine.match
+import tavli.server.tables
 import tavli.server.watch_feed
+from tavli.clients.client import with_finished_games_sent
 from tavli.engine.events import Dropped, Played, Side
 from tavli.engine.match import Match
 from tavli.engine.rules import RuleSet
@@ -24,6 +27,7 @@ from tavli.server.snapshots import played_log
 from tavli.server.store import Append, GameRecord, MemoryStore, Snapshot
 from tavli.server.tables import FOLDED_ON_A_THREAD, Tables, game_in_play_start, rules_to_dict
 from tavli.server.watch_feed import MOST_KEPT
+from tavli.v1 import games_service_pb2 as pb
 from tests.games import bot_match
 
 MONEY = RuleSet()
@@ -45,6 +49,17 @@ class CountingStore(MemoryStore):
         if loaded is not None:
             self.events_read += len(loaded[2])
         return loaded
+
+
+def kept_games(messages: Iterable[pb.WatchGameResponse]) -> list[pb.Game]:
+    """The game of each of a watch's ``messages`` as a client keeps it, whole (copies: the
+    messages are the server's, shared by its watchers)."""
+    kept = [pb.Game()]
+    for message in messages:
+        game = pb.Game()
+        game.CopyFrom(message.game)
+        kept.append(with_finished_games_sent(game, kept[-1]))
+    return kept[1:]
 
 
 def tables_over(store: MemoryStore, **options: Any) -> Tables:
@@ -373,7 +388,34 @@ def test_a_watch_from_the_first_event_of_a_game_loaded_from_its_snapshot_reads_t
         assert [message.event for message in seen] == [
             convert.event_message(sequence, event) for sequence, event in enumerate(whole.events)
         ]
-        assert seen[-1].game == cold.message
+        assert kept_games(seen)[-1] == cold.message
+
+    asyncio.run(scenario())
+
+
+def test_the_log_before_a_snapshot_is_read_and_decoded_off_the_event_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    whole = bot_match(MONEY, seed=10, games=5)
+    decoded_on: set[int] = set()
+    decode = tavli.server.tables.event_from_dict
+
+    def decode_noting_the_thread(*arguments: Any) -> Any:
+        decoded_on.add(threading.get_ident())
+        return decode(*arguments)
+
+    async def scenario() -> None:
+        store = MemoryStore()
+        created = await tables_over(store).create(
+            MONEY, dice_mode="system", dice_seed="", request=None, played=played_log(MONEY, whole.events)
+        )
+        tables = tables_over(store)
+        cold = await tables.get(created.game.name)
+        monkeypatch.setattr(tavli.server.tables, "event_from_dict", decode_noting_the_thread)
+        watch = tables.watch(cold.name, 0)
+        assert (await anext(watch)).event.sequence == 0
+        await watch.aclose()
+        assert decoded_on and threading.get_ident() not in decoded_on
 
     asyncio.run(scenario())
 

@@ -372,7 +372,14 @@ class GamesServiceServicer:
 
     def WatchGame(self, request, context):
         """Streams a game's events as they happen, each with the state after it. Give from_sequence to
-        resume after a reconnect: every event from that number on is sent, then the live ones.
+        resume after a reconnect: every event from that number on is sent, then the live ones. The
+        first message's game is whole; each later one's carries only the games its event finished
+        (Game.omitted_finished_game_count says how many it leaves out), so that a message's size
+        does not grow with the games played. A watch is paced by its reader, and the server's work
+        for events its reader asks for from the log (those before the ones it keeps for live
+        watchers) is counted against its client's CPU budget, as heavy work is: once the budget is
+        spent, such a watch is slowed to the pace the budget refills at (the stream stays open and
+        loses nothing), and the client's heavy work is refused CPU_BUDGET_SPENT meanwhile.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

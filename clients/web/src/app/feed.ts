@@ -6,7 +6,7 @@
 import { Phase, type Game, type Seat } from "../gen/tavli/v1/games_service_pb";
 import { Code, ConnectError, isCancelled, refusalText, type Api } from "./api";
 import { pause } from "./pause";
-import { unseenFrom, type GameSync, type Message } from "./sync";
+import { unseenFrom, withFinishedGamesSent, type GameSync, type Message } from "./sync";
 
 export interface FeedListener {
   /** Changes were queued. */
@@ -105,7 +105,9 @@ export class GameFeed {
     }
     try {
       const stream = this.api.games.watchGame({ name: this.name, fromSequence: 0n }, { signal: this.signal });
+      let before: Game | null = null;
       for await (const message of stream) {
+        before = message.game ? withFinishedGamesSent(message.game, before) : before;
         past.push(message);
         if ((message.event?.sequence ?? 0n) + 1n >= count) {
           break;

@@ -93,6 +93,26 @@ describe("the game's events, queued in order", () => {
     expect(sync.shown?.lastPlay).toBeNull();
   });
 
+  it("puts back the finished games a stream sent before, and names the one a later message adds", () => {
+    const sync = new GameSync();
+    const won = (gameNumber: number) => ({ gameNumber, winner: Seat.SEAT_1, points: gameNumber, cubeValue: 1 });
+    sync.receive(roll(20, Seat.SEAT_0, [6, 5]), state(21, { gameNumber: 3, finishedGames: [won(1), won(2)] }));
+    sync.receive(roll(21, Seat.SEAT_1, [4, 1]), state(22, { gameNumber: 3, omittedFinishedGameCount: 2 }));
+    const drop = event(22, { kind: EventKind.DROP, seat: Seat.SEAT_0 });
+    sync.receive(drop, state(23, { gameNumber: 4, finishedGames: [won(3)], omittedFinishedGameCount: 2 }));
+    expect(sync.latest?.finishedGames.map((f) => f.gameNumber)).toEqual([1, 2, 3]);
+    expect(sync.latest?.omittedFinishedGameCount).toBe(0);
+    expect(sync.take()?.after.finishedGames).toHaveLength(2);
+    expect(sync.take()?.after.finishedGames).toHaveLength(2);
+    const end = sync.take();
+    expect(end?.ended?.gameNumber).toBe(3);
+    expect(end?.before?.finishedGames).toHaveLength(2);
+    // A stream started again sends a whole state first; its next message leaves out what it sent.
+    sync.receive(roll(23, Seat.SEAT_0, [2, 2]), state(24, { gameNumber: 4, finishedGames: [won(1), won(2), won(3)] }));
+    sync.receive(roll(24, Seat.SEAT_1, [3, 3]), state(25, { gameNumber: 4, omittedFinishedGameCount: 3 }));
+    expect(sync.latest?.finishedGames.map((f) => f.points)).toEqual([1, 2, 3]);
+  });
+
   it("queues a state read whole behind the events before it", () => {
     const sync = new GameSync();
     sync.jump(state(3));

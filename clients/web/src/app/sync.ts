@@ -1,6 +1,8 @@
 // What the page believes the game is, and the changes it still has to show, in order.
 //
-// The server's WatchGame stream sends each event with the game's state just after it. The page
+// The server's WatchGame stream sends each event with the game's state just after it; after a
+// stream's first message, that state carries only the finished games its event finished, and the
+// page puts back the ones the stream sent before (withFinishedGamesSent). The page
 // keeps them as a queue of changes: the screen takes one at a time, shows it (a play moving step
 // by step, a game's final position held until the player goes on) and only then takes the next,
 // so nothing is skipped and nothing is shown out of order, however fast the events come. A state
@@ -77,6 +79,21 @@ export function showChange(shown: Shown | null, change: Change): Shown {
   return { game: after, rolled, lastPlay };
 }
 
+/**
+ * `game`, a stream's message, made whole: after a stream's first message a game leaves out the
+ * finished games the stream sent already (its omittedFinishedGameCount, the first ones), taken here
+ * from `before`, a whole state of the same match no older than the stream's previous message.
+ * Changes `game` and returns it.
+ */
+export function withFinishedGamesSent(game: Game, before: Game | null): Game {
+  const omitted = game.omittedFinishedGameCount;
+  if (omitted > 0) {
+    game.finishedGames = [...(before?.finishedGames.slice(0, omitted) ?? []), ...game.finishedGames];
+    game.omittedFinishedGameCount = 0;
+  }
+  return game;
+}
+
 /** One message of the stream: an event and the state after it. */
 export interface Message {
   event?: GameEvent;
@@ -134,12 +151,13 @@ export class GameSync {
   }
 
   /**
-   * Takes one message of the stream. An event already received (a stream restarted a little
-   * early, or after a state read whole) is ignored; returns whether a change was queued.
+   * Takes one message of the stream, its game made whole from the newest state received. An
+   * event already received (a stream restarted a little early, or after a state read whole) is
+   * ignored; returns whether a change was queued.
    */
   receive(event: GameEvent | undefined, game: Game | undefined): boolean {
     if (!event || !game || event.sequence < this.next) return false;
-    this.enqueue(event, game);
+    this.enqueue(event, withFinishedGamesSent(game, this.received));
     this.next = event.sequence + 1n;
     return true;
   }
