@@ -1,11 +1,12 @@
 """The web port: ``tavli.v1`` for browsers, and the web table's page, from the server itself.
 
 Browsers cannot speak native gRPC. On the web port the server answers the same services in the
-Connect protocol and in gRPC-Web (connectrpc's ASGI application, served by Hypercorn on the
-server's own event loop), and serves the web table (clients/web/dist) beside them.
+Connect protocol and in gRPC-Web (connectrpc's ASGI application, served by Hypercorn in a
+process of its own, :mod:`tavli.server.web_process`), and serves the web table (clients/web/dist)
+beside them.
 
 Each call is passed on, as it came, to the server's native gRPC services over a Unix socket of
-the process's own, and each answer or refusal passed back: the interceptors (limits, quotas, the
+the server's own, and each answer or refusal passed back: the interceptors (limits, quotas, the
 errors in words, the log line) and the servicers are the same ones a native client meets, so
 there is one way to do each thing. The native server knows the browser by the address the web
 port saw (:mod:`tavli.server.web_client`), which it believes only from that socket.
@@ -27,8 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import socket
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -62,9 +62,6 @@ PAGES = Path(tavli.clients.__file__).resolve().parent / "web" / "dist"
 LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 
 _STATUS_DETAILS = "grpc-status-details-bin"
-
-SEND_BUFFER_BYTES = 128 * 1024
-"""The kernel's send buffer of each web connection (Linux doubles it for its own bookkeeping)."""
 
 # Headers of every page and file the web port serves: nothing from elsewhere is loaded or run,
 # and no page of ours is framed by another site.
@@ -313,7 +310,7 @@ async def _plain(send: Send, status: int, text: str) -> None:
 
 @dataclass
 class WebPort:
-    """The web port, running on the server's event loop until :meth:`stop`."""
+    """The web port, running on its process's event loop until :meth:`stop`."""
 
     port: int
     _stopping: asyncio.Event
@@ -337,25 +334,21 @@ class WebPort:
 
 async def start_web_port(
     *,
+    listener: BoundedListener,
     host: str,
-    port: int,
     native: str,
     services: list[descriptor.ServiceDescriptor],
     pages: Path | None,
     read_max_bytes: int,
     limits: WebLimits,
-    refused: Callable[[str], None],
-    reuse_port: bool = False,
-    tls: tuple[Path, Path] | None = None,
+    refused: Callable[[str], Awaitable[None]],
+    tls: tuple[str, str] | None = None,
     grace_seconds: float = 5.0,
 ) -> WebPort:
-    """Start serving ``services`` and ``pages`` on ``host:port`` (0 picks a free port), each call
+    """Start serving ``services`` and ``pages`` on ``listener`` (listening on ``host``), each call
     passed on to the native server at ``native`` (a ``unix:`` address), each request held to
-    ``limits`` (``refused(address)`` counting one refused there against its client).
-
-    :raises OSError: if it cannot listen there.
-    """
-    listener = _listen(host, port, reuse_port=reuse_port)
+    ``limits`` (``refused(address)`` counting one refused there against its client)."""
+    listener.setblocking(False)
     listener.most_connections = limits.most_requests()
     bound_http2_streams()
     channel = grpc.aio.insecure_channel(
@@ -380,7 +373,7 @@ async def start_web_port(
     config.include_server_header = False
     sockets = Sockets(secure_sockets=[], insecure_sockets=[listener], quic_sockets=[])
     if tls is not None:
-        config.certfile, config.keyfile = str(tls[0]), str(tls[1])
+        config.certfile, config.keyfile = tls
         sockets = Sockets(secure_sockets=[listener], insecure_sockets=[], quic_sockets=[])
     stopping = asyncio.Event()
     guard = WebGuard(app, limits, refused=refused)
@@ -394,23 +387,3 @@ async def start_web_port(
         )
     )
     return WebPort(listener.getsockname()[1], stopping, task, channel, guard)
-
-
-def _listen(host: str, port: int, *, reuse_port: bool) -> BoundedListener:
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    listener = BoundedListener(family, socket.SOCK_STREAM)
-    try:
-        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        # Each connection's send buffer inherits this fixed size, rather than growing to the
-        # kernel's most (4 MiB) under a reader that does not read: what waits for a reader is bounded
-        # by the process and the kernel alike.
-        listener.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
-        if reuse_port:
-            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-        listener.bind((host.strip("[]"), port))
-        listener.listen(512)
-        listener.setblocking(False)
-    except OSError:
-        listener.close()
-        raise
-    return listener

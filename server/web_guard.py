@@ -51,9 +51,9 @@ _STREAM_ENCODINGS = {
 class WebGuard:
     """An ASGI application holding every request of ``app`` to ``limits``; ``refused(client)``
     counts a request refused here as a call of that client (as :func:`client_at` names it; it
-    raises nothing)."""
+    raises nothing), before it is answered."""
 
-    def __init__(self, app: App, limits: WebLimits, *, refused: Callable[[str], None]) -> None:
+    def __init__(self, app: App, limits: WebLimits, *, refused: Callable[[str], Awaitable[None]]) -> None:
         self.app = app
         self.limits = limits
         self.most_requests = limits.most_requests()
@@ -114,7 +114,7 @@ class WebGuard:
                 del self._open[address]
 
     async def _refuse(self, send: Send, address: str, status: int, words: str) -> None:
-        self._refused(address)
+        await self._refused(address)
         body = (words + "\n").encode()
         headers = [
             (b"content-type", b"text/plain; charset=utf-8"),
