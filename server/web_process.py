@@ -55,6 +55,7 @@ SEND_BUFFER_BYTES = 128 * 1024
 _LONGEST_LINE = 1 << 20  # bytes of one control message (a log line with its traceback)
 _LONGEST_LOG_TEXT = 64 * 1024  # characters of one log line passed on; the rest is cut
 _MOST_UNSENT_BYTES = 4 << 20  # log lines the server has not read yet; more are dropped
+_START_SECONDS = 60.0  # for the web process to serve; it takes about a second on a loaded machine
 _RESTARTS = RestartPolicy()  # how soon a web process that exited is started again
 
 
@@ -169,10 +170,15 @@ class WebProcess:
         :raises StartupError: if it exits first.
         """
         child = self._child = await self._spawn()
-        await asyncio.wait([child.ready, child.hearing], return_when=asyncio.FIRST_COMPLETED)
+        await asyncio.wait(
+            [child.ready, child.hearing], timeout=_START_SECONDS, return_when=asyncio.FIRST_COMPLETED
+        )
         if not child.ready.done():
-            code = await child.exited
-            raise StartupError(f"the web port's process exited as it started ({_exit_in_words(code)})")
+            if child.hearing.done():
+                code = await child.exited
+                raise StartupError(f"the web port's process exited as it started ({_exit_in_words(code)})")
+            await child.end(0.0)
+            raise StartupError(f"the web port's process did not start within {_START_SECONDS:g} seconds")
         self._keeping = asyncio.ensure_future(self._keep_serving())
 
     async def stop(self, grace: float | None) -> None:
