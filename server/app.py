@@ -43,7 +43,7 @@ from tavli.server.ladder import Ladder, LadderSettings
 from tavli.server.ladder_events import AccountEvents
 from tavli.server.ladder_pairing import Pairing
 from tavli.server.ladder_servicer import LadderServicer
-from tavli.server.limits import RequestLimits, WebLimits
+from tavli.server.limits import RequestLimits
 from tavli.server.logs import RpcLogInterceptor
 from tavli.server.quotas import QuotaLimits, Quotas
 from tavli.server.reflection import enable_reflection
@@ -56,6 +56,7 @@ from tavli.server.store import MemoryStore, Store
 from tavli.server.store_health import StoreHealth
 from tavli.server.tables import Tables
 from tavli.server.timer import Timer
+from tavli.server.web_limits import WebLimits
 from tavli.v1 import (
     analysis_service_pb2_grpc,
     bots_service_pb2_grpc,

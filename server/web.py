@@ -51,10 +51,10 @@ from starlette.exceptions import HTTPException
 from starlette.staticfiles import StaticFiles
 
 import tavli.clients
-from tavli.server.limits import WebLimits
 from tavli.server.web_client import WEB_CLIENT_HEADER
 from tavli.server.web_flow import bound_http2_streams
 from tavli.server.web_guard import BoundedListener, Event, Receive, Scope, Send, WebGuard
+from tavli.server.web_limits import WebLimits
 
 PAGES = Path(tavli.clients.__file__).resolve().parent / "web" / "dist"
 """The web table as built (committed, so that serving needs no Node.js)."""

@@ -31,8 +31,8 @@ from typing import Any
 from connectrpc.code import Code
 from connectrpc.errors import ConnectError
 
-from tavli.server.admission import client_at
-from tavli.server.limits import WebLimits
+from tavli.server.web_client import client_at
+from tavli.server.web_limits import WebLimits
 
 Scope = dict[str, Any]
 Event = MutableMapping[str, Any]

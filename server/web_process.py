@@ -43,8 +43,8 @@ from typing import Any
 
 import structlog
 
-from tavli.server.limits import WebLimits
 from tavli.server.startup import StartupError
+from tavli.server.web_limits import WebLimits
 from tavli.server.workers import STOP_MARGIN_SECONDS, RestartPolicy
 
 log = structlog.get_logger("tavli.server")
@@ -205,7 +205,11 @@ class WebProcess:
                 await asyncio.wait_for(self._stopping.wait(), _RESTARTS.delay(len(self._restarts)))
                 return  # stopped while pausing
             self._restarts.append(now)
-            self._child = await self._spawn()
+            try:
+                self._child = await self._spawn()
+            except OSError as error:  # no process to be had now (out of memory or processes): later
+                log.error("web process not restarted", error=str(error))
+                continue
             log.info("web process restarted", pid=self._child.process.pid, restarts=len(self._restarts))
             if self._stopping.is_set():  # stopped while it was being started: stop() ended the last one
                 await self._child.end(0.0)

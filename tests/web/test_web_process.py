@@ -18,6 +18,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from tests.server_play import (
     REPO,
     RPC_TIMEOUT,
+    child_processes,
     free_port,
     running_server,
     serve_command,
@@ -131,3 +132,27 @@ def test_the_web_process_logs_in_the_servers_log_and_ends_when_the_server_is_kil
     fields = {"event", "level", "logger", "timestamp"}
     assert fields <= serving.keys()
     assert all(fields <= line.keys() for line in web_lines)
+
+
+def test_each_worker_has_a_web_process_of_its_own_and_none_outlives_the_supervisor(tmp_path: Path) -> None:
+    port, web_port = free_port(), free_port()
+    database = str(tmp_path / "games.sqlite3")
+    command = serve_command(
+        "--port", str(port), "--web-port", str(web_port), "--db", database, "--workers", "2"
+    )
+    server = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_until_serving(f"127.0.0.1:{port}", server)
+        deadline = time.monotonic() + GONE_WITHIN
+        while (
+            len(webs := [web for worker in child_processes(server.pid) for web in web_processes(worker)]) < 2
+        ):
+            assert time.monotonic() < deadline, f"web processes of the workers: {webs}"
+            time.sleep(0.1)
+        assert len(webs) == 2
+        assert all(web_health(web_port)[0] == 200 for _ in range(4))
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(timeout=GONE_WITHIN) == 0
+        assert not [web for web in webs if running(web)]
+    finally:
+        stop_process(server)
