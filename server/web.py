@@ -27,8 +27,9 @@ loopback only, so that a page elsewhere cannot reach the server by rebinding its
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -62,6 +63,9 @@ PAGES = Path(tavli.clients.__file__).resolve().parent / "web" / "dist"
 LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 
 _STATUS_DETAILS = "grpc-status-details-bin"
+
+_ENDING_SECONDS = 1.0
+"""Beyond a stop's grace: the time the calls it ends have to send their end and close."""
 
 # Headers of every page and file the web port serves: nothing from elsewhere is loaded or run,
 # and no page of ours is framed by another site.
@@ -187,10 +191,9 @@ def _endpoint(
         ) -> AsyncIterator[Message]:
             call = stream_call(request, metadata=_metadata(context), timeout=_seconds(context))
             try:
-                async for response in call:
-                    yield response
-            except grpc.aio.AioRpcError as error:
-                raise _refusal(error) from None
+                with _answers_passed_back():
+                    async for response in call:
+                        yield response
             finally:
                 call.cancel()
 
@@ -199,15 +202,39 @@ def _endpoint(
     unary_call = channel.unary_unary(path, request_serializer=serialize, response_deserializer=deserialize)
 
     async def unary(request: Message, context: RequestContext[Message, Message]) -> Message:
-        try:
+        with _answers_passed_back():
             response: Message = await unary_call(
                 request, metadata=_metadata(context), timeout=_seconds(context)
             )
-        except grpc.aio.AioRpcError as error:
-            raise _refusal(error) from None
         return response
 
     return Endpoint.unary(method=info, function=unary)
+
+
+@contextlib.contextmanager
+def _answers_passed_back() -> Iterator[None]:
+    """A native refusal raised as its Connect error (:func:`_refusal`), and a call cut off under
+    the web port as UNAVAILABLE.
+
+    The native services never cancel a call, and the client's going away cancels the web port's
+    task: a forwarded call cancelled while its task is not was cut off by the channel to the native
+    services closing, as the web port stops. Its client did not cancel it, and must not read that
+    it did (the page stops following a game whose watch it believes it cancelled itself): it is to
+    be made again."""
+    try:
+        yield
+    except grpc.aio.AioRpcError as error:
+        if error.code() != grpc.StatusCode.CANCELLED:
+            raise _refusal(error) from None
+        raise ConnectError(Code.UNAVAILABLE, _STOPPING) from None
+    except asyncio.CancelledError:
+        task = asyncio.current_task()
+        if task is None or task.cancelling():
+            raise
+        raise ConnectError(Code.UNAVAILABLE, _STOPPING) from None
+
+
+_STOPPING = "the server is stopping: send the request again shortly"
 
 
 def _metadata(context: RequestContext[Message, Message]) -> tuple[tuple[str, str], ...]:
@@ -327,7 +354,7 @@ class WebPort:
         self._guard.stop()
         await self._channel.close(grace)
         try:
-            await asyncio.wait_for(asyncio.shield(self._task), timeout=(grace or 0.0) + 5.0)
+            await asyncio.wait_for(asyncio.shield(self._task), timeout=(grace or 0.0) + _ENDING_SECONDS + 5.0)
         except TimeoutError:
             self._task.cancel()
 
@@ -369,7 +396,10 @@ async def start_web_port(
     config = Config()
     config.accesslog = None
     config.errorlog = logging.getLogger("tavli.web")
-    config.graceful_timeout = grace_seconds
+    # Calls in flight are ended by the channel's close when their grace is over (UNAVAILABLE, in
+    # words); Hypercorn, which would cancel them (and a cancelled call reads to its client as one
+    # it cancelled itself), waits a little longer.
+    config.graceful_timeout = grace_seconds + _ENDING_SECONDS
     config.include_server_header = False
     sockets = Sockets(secure_sockets=[], insecure_sockets=[listener], quic_sockets=[])
     if tls is not None:

@@ -7,7 +7,10 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import random
 import signal
+import socket
+import struct
 import subprocess
 import time
 from pathlib import Path
@@ -18,8 +21,11 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from tests.server_play import (
     REPO,
     RPC_TIMEOUT,
+    Policy,
     child_processes,
+    connected,
     free_port,
+    play_actions,
     running_server,
     serve_command,
     stop_process,
@@ -156,3 +162,30 @@ def test_each_worker_has_a_web_process_of_its_own_and_none_outlives_the_supervis
         assert not [web for web in webs if running(web)]
     finally:
         stop_process(server)
+
+
+def test_a_web_watch_cut_by_its_web_process_stopping_is_unavailable_never_cancelled() -> None:
+    # A page whose watch ends cancelled believes it cancelled it itself, and stops following.
+    with running_server(web_port=0, grace_seconds=0.5) as server, connected(server.port) as client:
+        assert server.web is not None
+        seats = client.create_game()
+        play_actions(seats, Policy(random.Random(1)), 1)
+        watch = json.dumps({"name": seats[0].name}).encode()
+        body = struct.pack(">BI", 0, len(watch)) + watch
+        connection = socket.create_connection(("127.0.0.1", server.web_port), timeout=HTTP_TIMEOUT)
+        with connection:
+            connection.sendall(
+                b"POST /tavli.v1.GamesService/WatchGame HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                b"Content-Type: application/connect+json\r\n"
+                + f"Content-Length: {len(body)}\r\n\r\n".encode()
+                + body
+            )
+            answer = connection.recv(65536)
+            assert answer.startswith(b"HTTP/1.1 200"), answer  # the watch is open: its first message came
+            os.kill(server.web.pid, signal.SIGTERM)  # the native watch goes on: the web process cuts it
+            while chunk := connection.recv(65536):
+                answer += chunk
+        end = answer.replace(b" ", b"")
+        assert b'"code":"unavailable"' in end, answer[-300:]
+        assert b"canceled" not in end
+        assert b"the server is stopping" in answer
