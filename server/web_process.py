@@ -368,7 +368,8 @@ async def _serve(settings: WebSettings, listener_fd: int, control_fd: int) -> No
     # The server's word (SIGTERM) gives calls in flight their grace; with the server gone, they
     # cannot be answered anyway.
     await web.stop(0.0 if control.closed.is_set() else settings.grace_seconds)
-    await writer.drain()
+    with contextlib.suppress(ConnectionError):  # the last lines logged, unless the server is gone
+        await writer.drain()
 
 
 def main() -> None:
