@@ -10,6 +10,7 @@ import os
 import random
 import signal
 import socket
+import ssl
 import struct
 import subprocess
 import time
@@ -18,6 +19,7 @@ from pathlib import Path
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from tests.server.test_server_ops import certificate  # noqa: F401 (a fixture, found by its name)
 from tests.server_play import (
     REPO,
     RPC_TIMEOUT,
@@ -43,8 +45,11 @@ def native_health(port: int) -> int:
         return stub.Check(health_pb2.HealthCheckRequest(), timeout=RPC_TIMEOUT).status
 
 
-def web_health(port: int) -> tuple[int, bytes]:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=HTTP_TIMEOUT)
+def web_health(port: int, *, tls: ssl.SSLContext | None = None) -> tuple[int, bytes]:
+    if tls is None:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=HTTP_TIMEOUT)
+    else:
+        connection = http.client.HTTPSConnection("127.0.0.1", port, timeout=HTTP_TIMEOUT, context=tls)
     try:
         connection.request(
             "POST", "/grpc.health.v1.Health/Check", body=b"{}", headers={"Content-Type": "application/json"}
@@ -189,3 +194,12 @@ def test_a_web_watch_cut_by_its_web_process_stopping_is_unavailable_never_cancel
         assert b'"code":"unavailable"' in end, answer[-300:]
         assert b"canceled" not in end
         assert b"the server is stopping" in answer
+
+
+def test_the_web_process_serves_over_tls_with_the_servers_certificate(
+    certificate: tuple[Path, Path],  # noqa: F811 - the fixture imported above
+) -> None:
+    cert, key = certificate
+    with running_server(web_port=0, tls_cert=cert, tls_key=key) as server:
+        trusting = ssl.create_default_context(cafile=str(cert))
+        assert web_health(server.web_port, tls=trusting) == (200, b'{"status": "SERVING"}')
