@@ -18,7 +18,7 @@ class WebLimits:
     requests_per_address: int = 64
     """Requests one client address may have open at once (each holds a connection)."""
     reserved_descriptors: int = 256
-    """Descriptors the web port leaves to the native port, health and the store."""
+    """Descriptors the web process keeps back from connections, for passing calls on and its files."""
 
     def __post_init__(self) -> None:
         if not self.body_seconds > 0 or self.requests_per_address < 1 or self.reserved_descriptors < 0:
