@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from tavli.engine.rules import RuleSet
 from tavli.server.bot_seats import BOT_MATCH_POINTS, MONEY_GAMES
 from tavli.server.ladder import LadderSettings
-from tavli.server.limits import BATCH_ITEMS, FIELD_LIMITS, RequestLimits, WebLimits
+from tavli.server.limits import BATCH_ITEMS, FIELD_LIMITS, RequestLimits
 from tavli.server.quotas import QuotaLimits
 from tavli.server.startup import StartupError, check_database, check_port, check_port_free, check_tls_files
+from tavli.server.web_limits import WebLimits
 
 if TYPE_CHECKING:
     from tavli.server.app import ServerConfig

@@ -13,7 +13,6 @@ action refused there is an answer on the stream, not its end.
 
 from __future__ import annotations
 
-import ipaddress
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextvars import ContextVar
 from typing import Any
@@ -21,7 +20,7 @@ from typing import Any
 from tavli.server.handlers import Context, WrappingInterceptor, responses_of, wrapped
 from tavli.server.limits import RequestLimits, check_request
 from tavli.server.quotas import Quotas
-from tavli.server.web_client import client_behind_web
+from tavli.server.web_client import client_at, client_behind_web
 
 THE_SERVER = "the server"
 """Who work the server does of its own accord (its timer, a bot's game) is done for."""
@@ -84,14 +83,3 @@ def client_of(context: Context) -> str:
     if kind not in ("ipv4", "ipv6"):
         return peer
     return client_at(address.rpartition(":")[0].strip("[]") or address)
-
-
-def client_at(host: str) -> str:
-    """The client a host address (without its port) is: an IPv4 address itself, an IPv6
-    address its /64 network."""
-    if ":" not in host:
-        return host
-    try:
-        return str(ipaddress.IPv6Network(f"{host.partition('%')[0]}/64", strict=False))
-    except ValueError:
-        return host

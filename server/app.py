@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING, Any, cast
 import grpc
 import grpc.aio
 import structlog
-from google.protobuf.descriptor import ServiceDescriptor
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from tavli.engine import core
@@ -44,11 +43,12 @@ from tavli.server.ladder import Ladder, LadderSettings
 from tavli.server.ladder_events import AccountEvents
 from tavli.server.ladder_pairing import Pairing
 from tavli.server.ladder_servicer import LadderServicer
-from tavli.server.limits import RequestLimits, WebLimits
+from tavli.server.limits import RequestLimits
 from tavli.server.logs import RpcLogInterceptor
 from tavli.server.quotas import QuotaLimits, Quotas
 from tavli.server.reflection import enable_reflection
 from tavli.server.rules_servicer import RulesServicer
+from tavli.server.services import SERVICE_NAMES
 from tavli.server.sql_store import SqlStore
 from tavli.server.sqlite_store import SqliteStore
 from tavli.server.startup import StartupError, check_port, host_port
@@ -56,33 +56,20 @@ from tavli.server.store import MemoryStore, Store
 from tavli.server.store_health import StoreHealth
 from tavli.server.tables import Tables
 from tavli.server.timer import Timer
+from tavli.server.web_limits import WebLimits
 from tavli.v1 import (
-    analysis_service_pb2,
     analysis_service_pb2_grpc,
-    bots_service_pb2,
     bots_service_pb2_grpc,
-    games_service_pb2,
     games_service_pb2_grpc,
-    ladder_service_pb2,
     ladder_service_pb2_grpc,
-    rules_service_pb2,
     rules_service_pb2_grpc,
 )
 
 if TYPE_CHECKING:
     from tavli.server.postgres_store import PostgresStore
-    from tavli.server.web import WebPort
+    from tavli.server.web_process import WebProcess
 
 log = structlog.get_logger("tavli.server")
-
-SERVICES = (
-    rules_service_pb2.DESCRIPTOR.services_by_name["RulesService"],
-    analysis_service_pb2.DESCRIPTOR.services_by_name["AnalysisService"],
-    games_service_pb2.DESCRIPTOR.services_by_name["GamesService"],
-    bots_service_pb2.DESCRIPTOR.services_by_name["BotsService"],
-    ladder_service_pb2.DESCRIPTOR.services_by_name["LadderService"],
-)
-SERVICE_NAMES = tuple(service.full_name for service in SERVICES)
 
 
 @dataclass(frozen=True)
@@ -145,7 +132,7 @@ class Running:
     own_socket: Path  # the folder of the process's own socket (for the web port and the bots)
     ladder: Ladder
     loop: asyncio.AbstractEventLoop
-    web: WebPort | None = None
+    web: WebProcess | None = None  # the web port's process, with --web-port
     thread: threading.Thread | None = None
     ladder_sweep: asyncio.Future[None] | None = None
 
@@ -323,6 +310,9 @@ async def start_server(config: ServerConfig) -> Running:
             await running.shutdown(0)
             web_address = host_port(config.web_host, config.web_port)
             raise StartupError(f"cannot listen on {web_address} for the web: {error}") from None
+        except StartupError:
+            await running.shutdown(0)
+            raise
     return running
 
 
@@ -345,8 +335,13 @@ class _ServedGenerically:
         """Nothing to do: the same handlers came in the service's generic handler."""
 
 
-async def _start_web_port(config: ServerConfig, native: str, quotas: Quotas) -> WebPort:
-    from tavli.server.web import PAGES, start_web_port  # the web's libraries only where it is on
+async def _start_web_port(config: ServerConfig, native: str, quotas: Quotas) -> WebProcess:
+    """The web port, served by a process of its own (:mod:`tavli.server.web_process`).
+
+    :raises OSError: if it cannot listen on the web port.
+    :raises StartupError: if its process exits as it starts.
+    """
+    from tavli.server.web_process import WebProcess, WebSettings, listen
 
     assert config.web_port is not None
 
@@ -355,20 +350,24 @@ async def _start_web_port(config: ServerConfig, native: str, quotas: Quotas) -> 
         with contextlib.suppress(LimitReached), quotas.admit_call(address):
             pass
 
-    return await start_web_port(
+    settings = WebSettings(
         host=config.web_host,
-        port=config.web_port,
         native=native,
-        # (grpc's health package types its descriptor as protobuf's C class: the same object)
-        services=[*SERVICES, cast(ServiceDescriptor, health_pb2.DESCRIPTOR.services_by_name["Health"])],
-        pages=PAGES,
         read_max_bytes=config.max_message_bytes,
-        reuse_port=config.shared_store,
-        tls=(config.tls_cert, config.tls_key) if config.tls_cert and config.tls_key else None,
-        grace_seconds=config.grace_seconds,
         limits=config.web_limits,
-        refused=refused,
+        grace_seconds=config.grace_seconds,
+        tls=(str(config.tls_cert), str(config.tls_key)) if config.tls_cert and config.tls_key else None,
+        log_level=logging.getLogger().getEffectiveLevel(),
     )
+    web = WebProcess(
+        listen(config.web_host, config.web_port, reuse_port=config.shared_store), settings, refused=refused
+    )
+    try:
+        await web.start()
+    except BaseException:
+        await web.stop(0)
+        raise
+    return web
 
 
 async def _store_and_key(config: ServerConfig) -> tuple[Store, ServerKey]:

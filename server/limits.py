@@ -12,7 +12,6 @@ id the server could not store must not mean one thing on SQLite and another on P
 from __future__ import annotations
 
 import functools
-import resource
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -257,30 +256,3 @@ def _enum_numbers(descriptor: FieldDescriptor) -> frozenset[int]:
     if descriptor.enum_type is None:
         return frozenset()
     return frozenset(descriptor.enum_type.values_by_number)
-
-
-@dataclass(frozen=True, slots=True)
-class WebLimits:
-    """The web port's bounds on slow and numerous requests.
-
-    :raises ValueError: for a bound that is not positive.
-    """
-
-    body_seconds: float = 10.0
-    """How long a request's whole body may take to arrive, from its headers."""
-    requests_per_address: int = 64
-    """Requests one client address may have open at once (each holds a connection)."""
-    reserved_descriptors: int = 256
-    """Descriptors the web port leaves to the native port, health and the store."""
-
-    def __post_init__(self) -> None:
-        if not self.body_seconds > 0 or self.requests_per_address < 1 or self.reserved_descriptors < 0:
-            raise ValueError(f"the web port's limits are positive: {self}")
-
-    def most_requests(self) -> int:
-        """Requests all addresses together may have open: the descriptors the process may open,
-        less those reserved (and at least 16)."""
-        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
-        if soft == resource.RLIM_INFINITY:
-            return 1 << 20
-        return max(16, soft - self.reserved_descriptors)

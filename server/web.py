@@ -1,11 +1,12 @@
 """The web port: ``tavli.v1`` for browsers, and the web table's page, from the server itself.
 
 Browsers cannot speak native gRPC. On the web port the server answers the same services in the
-Connect protocol and in gRPC-Web (connectrpc's ASGI application, served by Hypercorn on the
-server's own event loop), and serves the web table (clients/web/dist) beside them.
+Connect protocol and in gRPC-Web (connectrpc's ASGI application, served by Hypercorn in a
+process of its own, :mod:`tavli.server.web_process`), and serves the web table (clients/web/dist)
+beside them.
 
 Each call is passed on, as it came, to the server's native gRPC services over a Unix socket of
-the process's own, and each answer or refusal passed back: the interceptors (limits, quotas, the
+the server's own, and each answer or refusal passed back: the interceptors (limits, quotas, the
 errors in words, the log line) and the servicers are the same ones a native client meets, so
 there is one way to do each thing. The native server knows the browser by the address the web
 port saw (:mod:`tavli.server.web_client`), which it believes only from that socket.
@@ -26,9 +27,9 @@ loopback only, so that a page elsewhere cannot reach the server by rebinding its
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-import socket
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,10 +52,10 @@ from starlette.exceptions import HTTPException
 from starlette.staticfiles import StaticFiles
 
 import tavli.clients
-from tavli.server.limits import WebLimits
 from tavli.server.web_client import WEB_CLIENT_HEADER
 from tavli.server.web_flow import bound_http2_streams
 from tavli.server.web_guard import BoundedListener, Event, Receive, Scope, Send, WebGuard
+from tavli.server.web_limits import WebLimits
 
 PAGES = Path(tavli.clients.__file__).resolve().parent / "web" / "dist"
 """The web table as built (committed, so that serving needs no Node.js)."""
@@ -63,8 +64,8 @@ LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 
 _STATUS_DETAILS = "grpc-status-details-bin"
 
-SEND_BUFFER_BYTES = 128 * 1024
-"""The kernel's send buffer of each web connection (Linux doubles it for its own bookkeeping)."""
+_ENDING_SECONDS = 1.0
+"""Beyond a stop's grace: the time the calls it ends have to send their end and close."""
 
 # Headers of every page and file the web port serves: nothing from elsewhere is loaded or run,
 # and no page of ours is framed by another site.
@@ -190,10 +191,9 @@ def _endpoint(
         ) -> AsyncIterator[Message]:
             call = stream_call(request, metadata=_metadata(context), timeout=_seconds(context))
             try:
-                async for response in call:
-                    yield response
-            except grpc.aio.AioRpcError as error:
-                raise _refusal(error) from None
+                with _answers_passed_back():
+                    async for response in call:
+                        yield response
             finally:
                 call.cancel()
 
@@ -202,15 +202,39 @@ def _endpoint(
     unary_call = channel.unary_unary(path, request_serializer=serialize, response_deserializer=deserialize)
 
     async def unary(request: Message, context: RequestContext[Message, Message]) -> Message:
-        try:
+        with _answers_passed_back():
             response: Message = await unary_call(
                 request, metadata=_metadata(context), timeout=_seconds(context)
             )
-        except grpc.aio.AioRpcError as error:
-            raise _refusal(error) from None
         return response
 
     return Endpoint.unary(method=info, function=unary)
+
+
+@contextlib.contextmanager
+def _answers_passed_back() -> Iterator[None]:
+    """A native refusal raised as its Connect error (:func:`_refusal`), and a call cut off under
+    the web port as UNAVAILABLE.
+
+    The native services never cancel a call, and the client's going away cancels the web port's
+    task: a forwarded call cancelled while its task is not was cut off by the channel to the native
+    services closing, as the web port stops. Its client did not cancel it, and must not read that
+    it did (the page stops following a game whose watch it believes it cancelled itself): it is to
+    be made again."""
+    try:
+        yield
+    except grpc.aio.AioRpcError as error:
+        if error.code() != grpc.StatusCode.CANCELLED:
+            raise _refusal(error) from None
+        raise ConnectError(Code.UNAVAILABLE, _STOPPING) from None
+    except asyncio.CancelledError:
+        task = asyncio.current_task()
+        if task is None or task.cancelling():
+            raise
+        raise ConnectError(Code.UNAVAILABLE, _STOPPING) from None
+
+
+_STOPPING = "the server is stopping: send the request again shortly"
 
 
 def _metadata(context: RequestContext[Message, Message]) -> tuple[tuple[str, str], ...]:
@@ -313,7 +337,7 @@ async def _plain(send: Send, status: int, text: str) -> None:
 
 @dataclass
 class WebPort:
-    """The web port, running on the server's event loop until :meth:`stop`."""
+    """The web port, running on its process's event loop until :meth:`stop`."""
 
     port: int
     _stopping: asyncio.Event
@@ -330,32 +354,28 @@ class WebPort:
         self._guard.stop()
         await self._channel.close(grace)
         try:
-            await asyncio.wait_for(asyncio.shield(self._task), timeout=(grace or 0.0) + 5.0)
+            await asyncio.wait_for(asyncio.shield(self._task), timeout=(grace or 0.0) + _ENDING_SECONDS + 5.0)
         except TimeoutError:
             self._task.cancel()
 
 
 async def start_web_port(
     *,
+    listener: BoundedListener,
     host: str,
-    port: int,
     native: str,
     services: list[descriptor.ServiceDescriptor],
     pages: Path | None,
     read_max_bytes: int,
     limits: WebLimits,
-    refused: Callable[[str], None],
-    reuse_port: bool = False,
-    tls: tuple[Path, Path] | None = None,
+    refused: Callable[[str], Awaitable[None]],
+    tls: tuple[str, str] | None = None,
     grace_seconds: float = 5.0,
 ) -> WebPort:
-    """Start serving ``services`` and ``pages`` on ``host:port`` (0 picks a free port), each call
+    """Start serving ``services`` and ``pages`` on ``listener`` (listening on ``host``), each call
     passed on to the native server at ``native`` (a ``unix:`` address), each request held to
-    ``limits`` (``refused(address)`` counting one refused there against its client).
-
-    :raises OSError: if it cannot listen there.
-    """
-    listener = _listen(host, port, reuse_port=reuse_port)
+    ``limits`` (``refused(address)`` counting one refused there against its client)."""
+    listener.setblocking(False)
     listener.most_connections = limits.most_requests()
     bound_http2_streams()
     channel = grpc.aio.insecure_channel(
@@ -376,11 +396,14 @@ async def start_web_port(
     config = Config()
     config.accesslog = None
     config.errorlog = logging.getLogger("tavli.web")
-    config.graceful_timeout = grace_seconds
+    # Calls in flight are ended by the channel's close when their grace is over (UNAVAILABLE, in
+    # words); Hypercorn, which would cancel them (and a cancelled call reads to its client as one
+    # it cancelled itself), waits a little longer.
+    config.graceful_timeout = grace_seconds + _ENDING_SECONDS
     config.include_server_header = False
     sockets = Sockets(secure_sockets=[], insecure_sockets=[listener], quic_sockets=[])
     if tls is not None:
-        config.certfile, config.keyfile = str(tls[0]), str(tls[1])
+        config.certfile, config.keyfile = tls
         sockets = Sockets(secure_sockets=[listener], insecure_sockets=[], quic_sockets=[])
     stopping = asyncio.Event()
     guard = WebGuard(app, limits, refused=refused)
@@ -394,23 +417,3 @@ async def start_web_port(
         )
     )
     return WebPort(listener.getsockname()[1], stopping, task, channel, guard)
-
-
-def _listen(host: str, port: int, *, reuse_port: bool) -> BoundedListener:
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    listener = BoundedListener(family, socket.SOCK_STREAM)
-    try:
-        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        # Each connection's send buffer inherits this fixed size, rather than growing to the
-        # kernel's most (4 MiB) under a reader that does not read: what waits for a reader is bounded
-        # by the process and the kernel alike.
-        listener.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
-        if reuse_port:
-            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-        listener.bind((host.strip("[]"), port))
-        listener.listen(512)
-        listener.setblocking(False)
-    except OSError:
-        listener.close()
-        raise
-    return listener

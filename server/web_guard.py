@@ -3,18 +3,20 @@ body may take, how many requests one address may have open, and the framing of i
 
 Hypercorn closes a connection that sends no headers in time, but once the headers are in it waits
 for the body as long as the client likes: a client sending one byte every few seconds would hold
-a connection, and a descriptor, for ever, and enough of them would leave the native port and
-health no descriptor to answer with. Here the whole body must arrive within
+a connection, and a descriptor, for ever, and enough of them would leave the web process no
+descriptor to pass calls on with. Here the whole body must arrive within
 :attr:`WebLimits.body_seconds` of the request's start; one address may have
 :attr:`WebLimits.requests_per_address` requests open at once, and all addresses together as many as
-the process's descriptors allow with :attr:`WebLimits.reserved_descriptors` kept back for the
-native port, health and the store. A request past a limit is answered at once (the connection
-then closes, its body unread), and counts as a call of its client in the native quotas.
+the web process's descriptors allow with :attr:`WebLimits.reserved_descriptors` kept back (its
+channel to the native services, its control channel, the page's files). The native port, health
+and the store have the server process's descriptors, which no web connection takes. A request
+past a limit is answered at once (the connection then closes, its body unread), and counts as a
+call of its client in the native quotas.
 
 A connection holds a descriptor before it sends a request: the web port's listening socket, a
 :class:`BoundedListener`, holds at most as many connections as requests may be open, and closes
-one past them as soon as it is accepted. The web port never runs the process out of descriptors
-(an accept the system refuses for want of one would take the native port's and the store's).
+one past them as soon as it is accepted. The web port never runs its process out of descriptors
+(an accept the system refuses for want of one would leave none for passing calls on).
 
 A message flagged compressed in a stream that named no compression, and native gRPC over a
 connection that cannot carry trailers (HTTP/1.1), are the client's errors, answered in words.
@@ -31,8 +33,8 @@ from typing import Any
 from connectrpc.code import Code
 from connectrpc.errors import ConnectError
 
-from tavli.server.admission import client_at
-from tavli.server.limits import WebLimits
+from tavli.server.web_client import client_at
+from tavli.server.web_limits import WebLimits
 
 Scope = dict[str, Any]
 Event = MutableMapping[str, Any]
@@ -51,9 +53,9 @@ _STREAM_ENCODINGS = {
 class WebGuard:
     """An ASGI application holding every request of ``app`` to ``limits``; ``refused(client)``
     counts a request refused here as a call of that client (as :func:`client_at` names it; it
-    raises nothing)."""
+    raises nothing), before it is answered."""
 
-    def __init__(self, app: App, limits: WebLimits, *, refused: Callable[[str], None]) -> None:
+    def __init__(self, app: App, limits: WebLimits, *, refused: Callable[[str], Awaitable[None]]) -> None:
         self.app = app
         self.limits = limits
         self.most_requests = limits.most_requests()
@@ -114,7 +116,7 @@ class WebGuard:
                 del self._open[address]
 
     async def _refuse(self, send: Send, address: str, status: int, words: str) -> None:
-        self._refused(address)
+        await self._refused(address)
         body = (words + "\n").encode()
         headers = [
             (b"content-type", b"text/plain; charset=utf-8"),

@@ -72,6 +72,26 @@ def as_web_client(
         channel.close()
 
 
+def child_processes(pid: int) -> list[int]:
+    """The processes process ``pid`` started that are running now (Linux /proc)."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(FileNotFoundError):
+            found += [int(child) for child in (task / "children").read_text().split()]
+    return found
+
+
+def web_processes(server_pid: int) -> list[int]:
+    """The web port's processes (``tavli.server.web_process``) the server process ``server_pid``
+    started and that are running now."""
+    found = []
+    for child in child_processes(server_pid):
+        with contextlib.suppress(FileNotFoundError):
+            if b"tavli.server.web_process" in Path(f"/proc/{child}/cmdline").read_bytes():
+                found.append(child)
+    return found
+
+
 def error_info(error: grpc.RpcError) -> tuple[grpc.StatusCode, str, str]:
     """The status code of a failed call and its google.rpc.ErrorInfo's reason and domain."""
     status = rpc_status.from_call(error)

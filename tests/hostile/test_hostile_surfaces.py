@@ -42,9 +42,10 @@ from structlog.testing import capture_logs
 from tavli.clients.client import TavliClient
 from tavli.engine.matfile import export_mat
 from tavli.engine.rules import RuleSet
-from tavli.server.app import SERVICES, Running
-from tavli.server.limits import WebLimits
+from tavli.server.app import Running
 from tavli.server.quotas import QuotaLimits
+from tavli.server.services import SERVICES
+from tavli.server.web_limits import WebLimits
 from tavli.v1 import board_pb2, bots_service_pb2, bots_service_pb2_grpc, games_service_pb2 as games_pb2
 from tests.games import bot_match
 from tests.hostile.campaign import Figures, figures_fixture, serve, stop, tracebacks  # noqa: F401 - the fixture `figures`

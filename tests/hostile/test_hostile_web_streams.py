@@ -1,7 +1,8 @@
 """Backpressure on the web port's streams: 40 Connect WatchGame streams that never read (half over
 HTTP/1.1, half over HTTP/2, whose window is never opened), on a game played as fast as a client
 can, keep the server's memory bounded, as on the native port: a watcher that does not read is
-slowed, its messages held in bounded buffers, and the native watch behind it waits.
+slowed, its messages held in bounded buffers, and the native watch behind it waits. The server's
+memory is its own process's and its web process's together.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import h2.connection
 
 from tavli.clients.client import TavliClient
 from tests.hostile.campaign import Figures, figures_fixture, serve, stop  # noqa: F401 - the fixture `figures`
-from tests.server_play import RPC_TIMEOUT, Policy, free_port, play_actions
+from tests.server_play import RPC_TIMEOUT, Policy, free_port, play_actions, web_processes
 
 WATCHERS = 40
 ROUNDS = 6
@@ -31,6 +32,12 @@ def resident_mb(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     raise AssertionError(f"no VmRSS for process {pid}")
+
+
+def server_resident_mb(server_pid: int) -> float:
+    """The resident memory of the server's process and of its web process."""
+    (web,) = web_processes(server_pid)
+    return resident_mb(server_pid) + resident_mb(web)
 
 
 def unread_connection(port: int) -> socket.socket:
@@ -94,10 +101,10 @@ def test_web_watchers_that_never_read_keep_server_memory_bounded(tmp_path: Path,
             for number in range(WATCHERS)
         ]
         play_actions(seats, Policy(random.Random(8)), 100)  # every watcher is past its first messages
-        resident.append(resident_mb(served.pid))
+        resident.append(server_resident_mb(served.pid))
         for number in range(ROUNDS):
             play_actions(seats, Policy(random.Random(9 + number)), ACTIONS_A_ROUND)
-            resident.append(resident_mb(served.pid))
+            resident.append(server_resident_mb(served.pid))
         events = client.game(seats[0].name).event_count
     finally:
         for watcher in watchers:
