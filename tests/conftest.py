@@ -111,6 +111,7 @@ ONE_PROCESS: dict[str, str] = {
             "lobby",
             "record",
             "tables",
+            "watch_size",
         )
     },
 }

@@ -199,8 +199,9 @@ def test_a_challenge_to_a_person_shows_at_once_and_is_declined_with_a_reason_fro
             )
             zed.CreateChallenge(pb.CreateChallengeRequest(opponent="kim", rule_set=clocked))
             incoming = by(page, "incoming-challenge")
+            # The challenger's rating stands beside the name once the list of who is online is read.
             expect(incoming).to_contain_text(
-                "zed challenges you: Backgammon · match to 3 · cube · 1:00 + 5 s delay"
+                re.compile(r"zed (\d+ )?challenges you: Backgammon · match to 3 · cube · 1:00 \+ 5 s delay")
             )
             expect(by(page, "lobby-news")).to_contain_text("zed challenges you")
             screenshot(page, "lobby-challenge-received", full_page=True)
