@@ -31,6 +31,7 @@ from pathlib import Path
 import grpc
 import pytest
 
+from tavli.clients.client import with_finished_games_sent
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2, games_service_pb2_grpc
 from tests.hostile.campaign import (
     Etags,
@@ -326,6 +327,9 @@ class Campaign:
     def _watch(self, name: str, call: grpc.RpcError) -> None:
         try:
             for response in call:  # type: ignore[attr-defined]
+                # A message after the first leaves out the finished games the stream sent before.
+                if self.watched[name]:
+                    with_finished_games_sent(response.game, self.watched[name][-1].game)
                 self.watched[name].append(response)
         except grpc.RpcError as error:
             hung_up = (grpc.StatusCode.CANCELLED, grpc.StatusCode.DEADLINE_EXCEEDED)
