@@ -1,7 +1,7 @@
 """Types of the compiled core, engine/_core.pyx (see engine/core.py)."""
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import Literal, TypeAlias
 
 from tavli.engine.checking import Move
 from tavli.engine.play import Play, Step
@@ -29,6 +29,21 @@ def encode_position_id(position: Position) -> str: ...
 def decode_position_id(position_id: object) -> Position | None: ...
 def format_steps(steps: Sequence[Step]) -> str | None: ...
 
+CoreProblem: TypeAlias = tuple[
+    Literal["unreadable", "cube", "resignation", "no loser", "match not won"],
+    int,
+    int,
+    int,
+    int | None,
+    Literal[0, 1] | None,
+    tuple[int, int],
+    tuple[int, int],
+    tuple[int, int],
+]
+"""A problem :func:`check_mat_games` names: which, the game, the line index of its entry and of
+the game's score line, the move number, the side, where the entry's dice or word and the text
+after them stand in its line, and the two numbers its words need."""
+
 class MatText:
     def __init__(self, data: bytes) -> None: ...
     def __len__(self) -> int: ...
@@ -41,7 +56,7 @@ def check_mat_games(
     jacoby: bool,
     uses_cube: bool,
     highest_cube: int,
-) -> tuple[int, tuple[int, int], int] | None: ...
+) -> tuple[int, tuple[int, int], int, tuple[CoreProblem, ...]] | None: ...
 def check_mat_game(
     text: MatText,
     start: int,

@@ -2101,6 +2101,17 @@ cdef enum:
     MOST_ENTRIES = 1024  # a game's entries read at once here; a longer game is the pure reader's
 
 cdef enum:
+    # The problems this pass names (``_PROBLEMS``: how it names them to Python, which words them).
+    PROBLEM_NONE = 0
+    PROBLEM_UNREADABLE = 1  # the reader's: a move or play not recorded, a board dump
+    PROBLEM_CUBE = 2  # a double written with another value than the cube turns to
+    PROBLEM_RESIGNATION = 3  # a result worth more than a resignation can be with the cube
+    PROBLEM_NO_LOSER = 4  # a result at the line's start that nothing says whose it is
+    PROBLEM_MATCH_NOT_WON = 5  # "and the match" short of the match length
+
+_PROBLEMS = (None, "unreadable", "cube", "resignation", "no loser", "match not won")
+
+cdef enum:
     PHASE_OPENING = 0
     PHASE_ROLLING = 1
     PHASE_PLAYING = 2
@@ -2126,7 +2137,10 @@ ctypedef struct Written:
     bint wins_match
     bint in_column  # False: a result at the line's start with no move number, in neither column
     int line  # its index in the lines
-    int play_start  # a roll's play: its text in its line
+    int move  # the move number it stands under (the last one written in its game), -1: none yet
+    int text_start  # where it starts in its line (its dice or its word) and where that ends
+    int text_end
+    int play_start  # the text after that, to the next entry (a roll's play): its start and end
     int play_end
 
 
@@ -2146,6 +2160,7 @@ ctypedef struct Table:
     int score[2]
     int start_score[2]  # at the start of the game in play
     int next_score[2]  # the next game's score line; -1: none
+    bint next_known  # whether ``next_score`` is known: read, or the game is the record's last
     int winner  # of the game in play, once it is over
     int points
     bint match_over
@@ -2160,8 +2175,14 @@ ctypedef struct Table:
     int first_winner  # -1: none read yet
     int first_points
     int placed_winner  # the winner the game's first result in a column names; -1: none
+    int placed_points  # ... and its points
     int unplayed  # a roll read without its play (its index in the game's entries), else -1
-    int stopped  # the line index of the unreadable entry the game's checking stopped at, else -1
+    # The problem the game's checking stopped at (PROBLEM_NONE: none), as ``_problem`` sets it.
+    int problem
+    int problem_entry  # its entry's index in the game's entries
+    int problem_side  # the side the problem is put to, -1: none
+    int problem_values[2]  # what its words need: the cube's new value; the most a resignation is worth
+                           # and the cube; the match's winner and its score
 
 
 ctypedef struct Line:
@@ -2461,8 +2482,11 @@ cdef int _trimmed_end(Line line, int start, int end) noexcept:
     return end
 
 
-cdef int _read_move_line(Line line, int line_index, int right_from, Written* entries, int* count) except -1:
-    # ``reading._LineReader.read`` for a plain line: its entries, each in its column.
+cdef int _read_move_line(
+    Line line, int line_index, int right_from, Written* entries, int* count, int* move
+) except -1:
+    # ``reading._LineReader.read`` for a plain line: its entries, each in its column, under the move
+    # number ``move[0]`` (the last one written before, -1: none), which a number on the line sets.
     cdef int index = _skip_spaces(line, 0)
     cdef int offset = 0
     cdef int number
@@ -2478,6 +2502,7 @@ cdef int _read_move_line(Line line, int line_index, int right_from, Written* ent
     number = _number_at(line, &index)
     if number >= 0 and index < line.length and line.chars[index] == ')':
         offset = index + 1
+        move[0] = number
     else:
         number = -1
     if _holds(line, "llegal", True):
@@ -2517,15 +2542,17 @@ cdef int _read_move_line(Line line, int line_index, int right_from, Written* ent
         entry.kind = kind
         entry.side = starts[position] >= right_from or (position > 0 and not result)
         entry.line = line_index
-        entry.value = 0
+        entry.move = move[0]
+        entry.value = -1  # (a double's value: not written)
         entry.wins_match = False
         stop = starts[position + 1] if position + 1 < found else line.length
         rest = _skip_spaces(line, ends[position])
         stop = _trimmed_end(line, rest, stop)
+        entry.text_start, entry.text_end = starts[position], ends[position]
+        entry.play_start, entry.play_end = rest, stop
         if kind == ENTRY_ROLL:
             entry.first = <int>line.chars[starts[position]] - 48
             entry.second = <int>line.chars[starts[position] + 1] - 48
-            entry.play_start, entry.play_end = rest, stop
         elif kind == ENTRY_DOUBLE:
             if rest < stop:
                 if not (line.chars[rest] == '=' and rest + 1 < stop and line.chars[rest + 1] == '>'):
@@ -2795,7 +2822,7 @@ cdef void _new_game(Table* table) noexcept:
     table.results = 0
     table.first_winner = -1
     table.unplayed = -1
-    table.stopped = -1
+    table.problem = PROBLEM_NONE
 
 
 cdef void _end_game(Table* table, int winner, int points) noexcept:
@@ -2879,17 +2906,27 @@ cdef int _roll(Table* table, MatText text, Written* entry, int index) except -1:
     return 0
 
 
+cdef int _problem(Table* table, int problem, int side, int first, int second) noexcept:
+    # The game's checking stops at a problem this pass names (``checking._GameChecker._fail``): 1.
+    table.problem = problem
+    table.problem_side = side
+    table.problem_values[0], table.problem_values[1] = first, second
+    return 1
+
+
 cdef int _cube_action(Table* table, Written* entry) except -1:
-    # ``game._doubled`` (``cube_refusal``), ``_took`` and ``_dropped``, as the checker applies them.
+    # ``game._doubled`` (``cube_refusal``), ``_took`` and ``_dropped``, as the checker applies them,
+    # and ``_check_cube``: 1 where a problem stops the game.
     if entry.kind == ENTRY_DOUBLE:
         if (
             table.phase != PHASE_ROLLING or table.turn != entry.side or not table.uses_cube or table.crawford
             or table.owner == 1 - entry.side or table.cube * 2 > table.highest_cube
             or (table.length and table.score[entry.side] + table.cube >= table.length)
-            or (entry.value and entry.value != table.cube * 2)
         ):
             raise _Unsure()
         table.phase = PHASE_DOUBLED
+        if entry.value >= 0 and entry.value != table.cube * 2:
+            return _problem(table, PROBLEM_CUBE, entry.side, table.cube * 2, 0)
         return 0
     if table.phase != PHASE_DOUBLED or table.turn == entry.side:
         raise _Unsure()
@@ -2928,35 +2965,42 @@ cdef inline int _winner(const Written* entry) noexcept:
     return entry.side if entry.kind == ENTRY_WIN else 1 - entry.side
 
 
-cdef int _scored_by_next_game(Table* table, int points) except -1:
+cdef int _scored_by_next_game(Table* table, int points) except -2:
     # ``checking._GameChecker._scored_by_next_game``: the side the next game's score line credits
-    # with ``points`` alone; unsure where it credits neither so.
+    # with ``points`` alone, -1 where it credits neither so or there is no next game; unsure where
+    # the next game's score line is not read here.
     cdef int side
-    if table.next_score[0] < 0:
+    if not table.next_known:
         raise _Unsure()
+    if table.next_score[0] < 0:
+        return -1
     for side in range(2):
         if (
             table.next_score[side] - table.start_score[side] == points
             and table.next_score[1 - side] == table.start_score[1 - side]
         ):
             return side
-    raise _Unsure()
+    return -1
 
 
 cdef int _result(Table* table, Written* entry) except -1:
     # ``checking._GameChecker._result``: whose it is, then a resignation while the game is on, the
-    # points checked once it is over, and the match if the line says so.
+    # points checked once it is over, and the match if the line says so; 1 where a problem stops
+    # the game.
     cdef int winner = _winner(entry)
-    cdef int level, needed
+    cdef int level, needed, side
     if not entry.in_column:
-        # ``_winner_written``: the game's result line in a column says, else the game's end (the
-        # next game's score line, the last resort, is the pure checker's).
+        # ``_winner_written``: the game's result line in a column says, else the game's end, else
+        # the next game's score line.
         if table.placed_winner >= 0:
             winner = table.placed_winner
         elif table.phase == PHASE_OVER:
             winner = table.winner
         else:
             winner = _scored_by_next_game(table, entry.value)
+            if winner < 0:
+                return _problem(table, PROBLEM_NO_LOSER, -1, 0, 0)
+    side = winner if entry.kind == ENTRY_WIN else 1 - winner  # the line's, once it is known whose
     if table.first_winner < 0:
         table.first_winner, table.first_points = winner, entry.value
     elif table.first_winner != winner or table.first_points != entry.value:
@@ -2968,7 +3012,7 @@ cdef int _result(Table* table, Written* entry) except -1:
             if level * table.cube >= entry.value:
                 break
         else:
-            raise _Unsure()
+            return _problem(table, PROBLEM_RESIGNATION, side, 3 * table.cube, table.cube)
         table.unplayed = -1
         _end_game(table, winner, min(level, _most_to_lose(table, 1 - winner)) * table.cube)
     elif winner != table.winner and table.results > 1:
@@ -2977,7 +3021,9 @@ cdef int _result(Table* table, Written* entry) except -1:
     if entry.value != table.points and not (table.length and needed <= entry.value < table.points):
         raise _Unsure()
     if entry.wins_match and not table.match_over:
-        raise _Unsure()
+        if not table.length:
+            raise _Unsure()  # money play has no match to win: the pure checker's words
+        return _problem(table, PROBLEM_MATCH_NOT_WON, side, table.winner, table.score[table.winner])
     return 0
 
 
@@ -2991,15 +3037,19 @@ cdef int _check_game(Table* table, MatText text, Written* entries, int count, bi
             table.results += 1
             if table.placed_winner < 0 and entries[index].in_column:
                 table.placed_winner = _winner(&entries[index])
+                table.placed_points = entries[index].value
     for index in range(count):
         entry = &entries[index]
+        table.problem_entry = index
         if entry.kind == ENTRY_UNREADABLE:
             if table.phase == PHASE_OVER:
                 raise _Unsure()
-            table.stopped = entry.line  # the reader's problem stops the game here, as it stops the checker
+            # The reader's problem stops the game here, as it stops the checker.
+            _problem(table, PROBLEM_UNREADABLE, entry.side, 0, 0)
             return 0
         if entry.kind == ENTRY_WIN or entry.kind == ENTRY_LOSS:
-            _result(table, entry)
+            if _result(table, entry):
+                return 0
             continue
         if table.unplayed >= 0:
             _play_unwritten(table)
@@ -3011,8 +3061,8 @@ cdef int _check_game(Table* table, MatText text, Written* entries, int count, bi
             _roll(table, text, entry, index)
         elif table.phase == PHASE_OPENING:
             raise _Unsure()
-        else:
-            _cube_action(table, entry)
+        elif _cube_action(table, entry):
+            return 0
     if table.unplayed >= 0 and table.phase != PHASE_OVER and not last:
         _play_unwritten(table)
     if table.phase != PHASE_OVER and not last:
@@ -3023,6 +3073,7 @@ cdef int _check_game(Table* table, MatText text, Written* entries, int count, bi
 cdef int _read_game(MatText text, int start, int end, int right_from, Written* entries) except -1:
     # ``reading._read_game`` for a game's lines after its score line: its entries, in order.
     cdef int count = 0
+    cdef int move = -1
     cdef int index, first
     cdef Line line
     for index in range(start, end):
@@ -3038,7 +3089,7 @@ cdef int _read_game(MatText text, int start, int end, int right_from, Written* e
             continue
         if not _plain(line):
             raise _Unsure()
-        _read_move_line(line, index, right_from, entries, &count)
+        _read_move_line(line, index, right_from, entries, &count, &move)
     return count
 
 
@@ -3062,6 +3113,7 @@ cdef int _check_one(
             raise _Unsure()
         table.number = number - 1
         table.score[0], table.score[1] = written[0], written[1]
+        table.match_over = False
     if table.match_over:
         raise _Unsure()
     _new_game(table)
@@ -3076,12 +3128,14 @@ cdef void _read_next_score(Table* table, MatText text, int index):
     # The score line of the game whose " Game n" line is ``index``, if it has one this pass reads.
     cdef int right_from
     table.next_score[0] = table.next_score[1] = -1
+    table.next_known = index >= text.count  # no next game
     index += 1
     while index < text.count and _blank(text.line(index)):
         index += 1
     if index < text.count:
         try:
             _score_line(text.line(index), table.next_score, &right_from)
+            table.next_known = True
         except _Unsure:
             table.next_score[0] = table.next_score[1] = -1
 
@@ -3110,17 +3164,29 @@ def check_mat_games(
 ):
     """The games of a .mat record of backgammon from the standard start (its ``text``, the games
     from the line index ``start`` on, after the match line) checked as ``matfile.checking.check_record``
-    checks them, when every game is plainly clean: how many games, the score after the last and
-    the index of the first score line. ``None`` for anything else (a problem, or what this pass
-    does not read), which the pure reader and checker decide, with :func:`check_mat_game`'s help.
+    checks them, when every game is plainly clean or stops at a problem this pass names: how many
+    games, the score after the last, the index of the first score line and the problems. ``None``
+    for anything else (what this pass does not read or is unsure of), which the pure reader and
+    checker decide, with :func:`check_mat_game`'s help.
+
+    Each problem is ``(problem, game, line, score_line, move, side, text, play, values)``: which
+    (``"unreadable"``, ``"cube"``, ``"resignation"``, ``"no loser"``, ``"match not won"``), the game's
+    number, the line index of its entry and of its game's score line, its move number (``None``:
+    none written yet), the side it is put to (``None``: none), where the entry's dice or word stand
+    in its line and where the text after them does (each ``(start, end)``), and the two numbers its
+    words need. A game after one stopped by a problem is taken up from its own score line.
 
     The rules: the match ``length`` (0 for money), the Crawford rule, Jacoby, whether the cube is
     used, and its highest value.
     """
     cdef Table table
     cdef list starts = []
+    cdef list problems = []
     cdef int index, game, end, first_score_line = -1, score_line
+    cdef bint own_score = False
+    cdef bint crawford_reached = False  # a score line so far has a side a point from the match
     cdef Written* entries = _new_entries()
+    cdef Written* entry
     _start_table(&table, length, crawford, jacoby, uses_cube, highest_cube)
     try:
         for index in range(start, text.count):
@@ -3131,18 +3197,38 @@ def check_mat_games(
         for game in range(len(starts)):
             end = starts[game + 1] if game + 1 < len(starts) else text.count
             _read_next_score(&table, text, end)
+            if own_score:
+                table.crawford_played = crawford_reached
             score_line = _check_one(
-                &table, text, starts[game], end, game + 1 == len(starts), False, entries
+                &table, text, starts[game], end, game + 1 == len(starts), own_score, entries
             )
-            if table.stopped >= 0:
-                return None  # a problem: the record is the pure checker's, with check_mat_game's help
             if first_score_line < 0:
                 first_score_line = score_line
+            if length and max(table.start_score[0], table.start_score[1]) >= length - 1:
+                crawford_reached = True
+            own_score = table.problem != PROBLEM_NONE
+            if own_score:
+                entry = &entries[table.problem_entry]
+                problems.append((
+                    _PROBLEMS[table.problem],
+                    table.number,
+                    entry.line,
+                    score_line,
+                    None if entry.move < 0 else entry.move,
+                    None if table.problem_side < 0 else table.problem_side,
+                    (entry.text_start, entry.text_end),
+                    (entry.play_start, entry.play_end),
+                    (table.problem_values[0], table.problem_values[1]),
+                ))
+        if own_score and table.phase != PHASE_OVER and table.placed_winner >= 0:
+            # ``checking._final_score``: the last game stopped before its end scores what its result
+            # line in a column writes.
+            table.score[table.placed_winner] += table.placed_points
     except _Unsure:
         return None
     finally:
         free(entries)
-    return len(starts), (table.score[0], table.score[1]), first_score_line
+    return len(starts), (table.score[0], table.score[1]), first_score_line, tuple(problems)
 
 
 def check_mat_game(
@@ -3168,13 +3254,19 @@ def check_mat_game(
     table.next_score[0] = table.next_score[1] = -1
     if next_score:
         table.next_score[0], table.next_score[1] = next_score
+    table.next_known = True  # (no score line: the pure checker's problem, as any other below)
     cdef Written* entries = _new_entries()
+    cdef int stopped_line = -1
     try:
         _check_one(&table, text, start, end, next_score is False, number is None, entries)
+        if table.problem == PROBLEM_UNREADABLE:
+            stopped_line = entries[table.problem_entry].line
     except _Unsure:
         return None
     finally:
         free(entries)
-    if table.stopped >= 0:
-        return table.stopped + 1
+    if stopped_line >= 0:
+        return stopped_line + 1
+    if table.problem != PROBLEM_NONE:
+        return None  # the pure checker words it
     return (table.score[0], table.score[1]), table.crawford_played, table.match_over

@@ -62,9 +62,17 @@ from tavli.engine.game import (
     read_play,
 )
 from tavli.engine.match import Match, played
-from tavli.engine.matfile.export import points_in_words
 from tavli.engine.matfile.header import RULE_TAGS, rules_of, time_loss_tag
-from tavli.engine.matfile.problems import MatFileError, Problem, RulesUnknown
+from tavli.engine.matfile.problems import (
+    RESULT_WITHOUT_LOSER,
+    MatFileError,
+    Problem,
+    RulesUnknown,
+    cube_turned_to,
+    match_not_won,
+    points_in_words,
+    resignation_worth_at_most,
+)
 from tavli.engine.matfile.reading import Entry, GameRecord, MatRecord
 from tavli.engine.play import Step, format_steps
 from tavli.engine.rules import RuleSet
@@ -480,12 +488,14 @@ class _GameChecker:
         scored = self._scored_by_next_game(entry.value)
         if scored is not None:
             return scored
-        reason = (
-            "the result does not say who lost (it stands at the line's start, in neither player's"
-            " column, and no other result line or score line says who won)"
-        )
         raise _Stop(
-            Problem(reason, game=self.game.number, move=entry.move, line=entry.line, action=entry.text)
+            Problem(
+                RESULT_WITHOUT_LOSER,
+                game=self.game.number,
+                move=entry.move,
+                line=entry.line,
+                action=entry.text,
+            )
         )
 
     def _scored_by_next_game(self, points: int) -> Side | None:
@@ -511,11 +521,7 @@ class _GameChecker:
             self._fail(entry, "the game was drawn: nobody won the match by it", _described(entry))
         score = self.state.score[winner]
         if score < self.rules.match_length:
-            reason = (
-                f"player {winner} has {score} of the {self.rules.match_length} points of the match:"
-                " the match is not won"
-            )
-            self._fail(entry, reason, _described(entry))
+            self._fail(entry, match_not_won(winner, score, self.rules.match_length), _described(entry))
 
     def _resign(self, entry: Entry, winner: Side) -> None:
         """A result while the game is still on: the loser resigned (as GNU Backgammon reads it)."""
@@ -526,11 +532,7 @@ class _GameChecker:
         level = next((level for level in levels if level.multiplier * cube >= entry.value), None)
         if level is None:
             most = levels[-1].multiplier * cube
-            self._fail(
-                entry,
-                f"a resignation is worth at most {points_in_words(most)} with the cube at {cube}",
-                _described(entry),
-            )
+            self._fail(entry, resignation_worth_at_most(most, cube), _described(entry))
         loser = other(winner)
         self._unplayed = None
         if self.state.game.phase is Phase.OPENING:
@@ -581,7 +583,7 @@ class _GameChecker:
     def _check_cube(self, entry: Entry) -> None:
         value = self.state.game.cube_value * (2 if self.state.game.phase is Phase.DOUBLED else 1)
         if entry.value is not None and entry.value != value:
-            self._fail(entry, f"that turns the cube to {value}", entry.text)
+            self._fail(entry, cube_turned_to(value), entry.text)
 
     # --- the engine --------------------------------------------------------------------------
 

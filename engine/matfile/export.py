@@ -33,6 +33,7 @@ from tavli.engine.events import (
 from tavli.engine.game import FinishedGame, apply, new_match
 from tavli.engine.match import Match
 from tavli.engine.matfile.header import MATCH_OPENINGS_WORDS, OPENING_WORDS, rule_headers, time_loss_tag
+from tavli.engine.matfile.problems import points_in_words
 from tavli.engine.play import Dice
 from tavli.engine.position import OFF, Checkers
 from tavli.engine.rules import RuleSet
@@ -280,16 +281,10 @@ def _plain_steps(steps: Iterable[tuple[int, int]], opponent: Checkers, rules: Ru
     return "".join(part + (" " if index < 3 else "") for index, part in enumerate(parts))
 
 
-def points_in_words(points: int) -> str:
-    """``2 points``, ``1 point``: as a result is written."""
-    return f"{points} point" + ("" if points == 1 else "s")
-
-
 __all__ = [
     "MATCH_OPENINGS_WORDS",
     "OPENING_WORDS",
     "export_mat",
-    "points_in_words",
     "rule_headers",
     "time_loss_tag",
 ]

@@ -68,4 +68,42 @@ class Problem:
         return f"{self.action}: {self.reason}" if self.action else self.reason
 
 
-__all__ = ["MatFileError", "Problem", "RulesUnknown"]
+# --- the checker's words for what the compiled core's pass finds as well ---------------------
+# (``summary`` words the core's findings with these, so that both say each problem alike.)
+
+RESULT_WITHOUT_LOSER = (
+    "the result does not say who lost (it stands at the line's start, in neither player's"
+    " column, and no other result line or score line says who won)"
+)
+
+
+def points_in_words(points: int) -> str:
+    """``2 points``, ``1 point``: as a result is written."""
+    return f"{points} point" + ("" if points == 1 else "s")
+
+
+def cube_turned_to(value: int) -> str:
+    """A double written with another value than ``value``, the one it turns the cube to."""
+    return f"that turns the cube to {value}"
+
+
+def resignation_worth_at_most(points: int, cube: int) -> str:
+    """A result worth more than any resignation (``points`` at most) with the cube at ``cube``."""
+    return f"a resignation is worth at most {points_in_words(points)} with the cube at {cube}"
+
+
+def match_not_won(winner: int, score: int, length: int) -> str:
+    """A result written "and the match" that leaves its winner at ``score`` of ``length``."""
+    return f"player {winner} has {score} of the {length} points of the match: the match is not won"
+
+
+__all__ = [
+    "RESULT_WITHOUT_LOSER",
+    "MatFileError",
+    "Problem",
+    "RulesUnknown",
+    "cube_turned_to",
+    "match_not_won",
+    "points_in_words",
+    "resignation_worth_at_most",
+]

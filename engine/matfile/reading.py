@@ -377,7 +377,7 @@ class _LineReader:
             dice = (int(found["dice"][0]), int(found["dice"][1]))
             return self._roll(side, line, written, dice, rest)
         if found["unrecorded"]:
-            return self._problem(side, line, written, f"the move is not recorded ({written!r})")
+            return self._problem(side, line, written, move_not_recorded(written))
         kind = _WORDS[found["word"].lower()]
         if kind in ("double", "beaver"):
             cube = _CUBE.match(rest)
@@ -402,14 +402,8 @@ class _LineReader:
         return Entry(kind, side, line, self.move, written)
 
     def _roll(self, side: Side, line: int, written: str, dice: Dice, play: str) -> Entry:
-        if _BOARD_DUMP.match(play):
-            problem = (
-                "a board dump ('Illegal play (...)') stands where the play should be: the play is not "
-                "recorded"
-            )
-            return Entry("roll", side, line, self.move, written, dice=dice, problem=problem)
-        if play.startswith("??"):
-            problem = f"the play is not recorded ({play!r})"
+        problem = play_not_recorded(play)
+        if problem is not None:
             return Entry("roll", side, line, self.move, written, dice=dice, problem=problem)
         if play.lower().replace(" ", "") in ("cannotmove", "cantmove", "nomove", "noplay"):
             play = ""
@@ -420,6 +414,21 @@ class _LineReader:
 
     def _unreadable(self, side: Side, line: int, written: str, problem: str) -> None:
         self.entries.append(self._problem(side, line, written, problem))
+
+
+def move_not_recorded(written: str) -> str:
+    """The problem of a column's entry written ``???`` (``written``: the entry and what follows it)."""
+    return f"the move is not recorded ({written!r})"
+
+
+def play_not_recorded(play: str) -> str | None:
+    """The problem of a roll whose play is written as ``play`` but not recorded (a server's board
+    dump, or ``???``); ``None`` for any other play."""
+    if _BOARD_DUMP.match(play):
+        return "a board dump ('Illegal play (...)') stands where the play should be: the play is not recorded"
+    if play.startswith("??"):
+        return f"the play is not recorded ({play!r})"
+    return None
 
 
 def _is_result(found: re.Match[str]) -> bool:
@@ -442,6 +451,8 @@ __all__ = [
     "UnreadableFile",
     "decode",
     "decode_to_utf8",
+    "move_not_recorded",
+    "play_not_recorded",
     "read_header",
     "read_record",
     "read_score_line",

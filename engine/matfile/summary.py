@@ -4,7 +4,10 @@ events of its games (what ``tavli check-match`` reports of each file).
 A .mat record of backgammon from the standard start is read and checked in one pass by the
 compiled core (``_core.check_mat_games``, over the record's UTF-8 bytes split into lines once:
 ``_core.MatText``) where it can answer: every line in a dialect it reads, every play, cube action
-and result plainly clean. Anything else (another format or variant, rules it does not play, a
+and result plainly clean or stopped at a problem the core names (a move or play not recorded, a
+cube turned to another value, a result worth more than a resignation, a result that does not say
+who lost, "and the match" short of the match), which is worded here as the checker words it
+(:mod:`.problems`, :mod:`.reading`). Anything else (another format or variant, rules it does not play, a
 problem, a dialect it leaves to the pure reader) is read and checked by
 :func:`~tavli.engine.matfile.check_match_record`, which is the reference: both give the same
 verdict for every record the core answers for.
@@ -18,10 +21,19 @@ from typing import TYPE_CHECKING
 
 from tavli.engine import core
 from tavli.engine.matfile.header import rules_of, time_loss_tag
-from tavli.engine.matfile.problems import Problem, RulesUnknown
+from tavli.engine.matfile.problems import (
+    RESULT_WITHOUT_LOSER,
+    Problem,
+    RulesUnknown,
+    cube_turned_to,
+    match_not_won,
+    resignation_worth_at_most,
+)
 from tavli.engine.matfile.reading import (
     UnreadableFile,
     decode_to_utf8,
+    move_not_recorded,
+    play_not_recorded,
     read_header,
     read_record,
     read_score_line,
@@ -30,7 +42,7 @@ from tavli.engine.matfile.reading import (
 from tavli.engine.rules import InvalidRuleSetError, RuleSet
 
 if TYPE_CHECKING:
-    from tavli.engine._core import MatText
+    from tavli.engine._core import CoreProblem, MatText
     from tavli.engine.game import MatchState
     from tavli.engine.matfile.checking import StoppedAt
     from tavli.engine.matfile.reading import GameRecord
@@ -97,9 +109,10 @@ def _summary_with_the_core(text: str, data: bytes) -> RecordSummary | None:
         return None  # a record of 2 GB or more, whose lines the core does not number: the pure reader's
     answer = compiled.check_mat_games(mat_text, start, *_core_rules(rules))
     if answer is not None:
-        games, score, first_score_line = answer
+        games, score, first_score_line, found = answer
         written = read_score_line(lines[first_score_line])
-        return RecordSummary(rules, None if written is None else written[0], games, score, ())
+        problems = tuple(_worded(lines, rules, problem) for problem in found)
+        return RecordSummary(rules, None if written is None else written[0], games, score, problems)
     try:
         record = read_record(text)
     except UnreadableFile:
@@ -108,6 +121,32 @@ def _summary_with_the_core(text: str, data: bytes) -> RecordSummary | None:
 
     checked = check_record(record, rules, clean_game=_CleanByTheCore(mat_text, rules))
     return RecordSummary(rules, record.players, len(record.games), checked.score, checked.problems)
+
+
+def _worded(lines: list[str], rules: RuleSet, found: CoreProblem) -> Problem:
+    """A problem the core's pass found (``_core.check_mat_games`` says what each holds), in the
+    words the reader or the checker gives it."""
+    problem, game, line_index, score_line, move, side, text, play, (first, second) = found
+    line = lines[line_index]
+    written, after = line[text[0] : text[1]], line[play[0] : play[1]]
+    entry = f"{written} {after}".strip()  # the entry as written (``reading.Entry.text``)
+    action = entry
+    if problem == "unreadable":
+        reason = play_not_recorded(after) if written.endswith(":") else move_not_recorded(entry)
+        assert reason is not None
+        action = ""
+    elif problem == "cube":
+        reason = cube_turned_to(first)
+    elif problem == "resignation":
+        reason = resignation_worth_at_most(first, second)
+    elif problem == "no loser":
+        reason = RESULT_WITHOUT_LOSER
+    else:
+        assert problem == "match not won"
+        reason = match_not_won(first, second, rules.match_length)
+    score = read_score_line(lines[score_line])
+    player = None if side is None or score is None else score[0][side]
+    return Problem(reason, game=game, move=move, line=line_index + 1, side=side, player=player, action=action)
 
 
 class _CleanByTheCore:

@@ -327,3 +327,79 @@ def test_a_game_is_stopped_at_an_unrecorded_play_without_replaying_it_in_python(
     monkeypatch.setattr(checking._GameChecker, "check", check)
     assert summarized(spoilt) == expected
     assert replayed == []
+
+
+def two_games(first: str, second_score: str = " Alice : 0                      Bob : 0") -> str:
+    """A 3-point match whose first game's move lines are ``first`` (Alice opens with 31, Bob answers
+    42), and a second game from the score line ``second_score``, Bob winning it on a dropped double."""
+    return (
+        " 3 point match\n\n Game 1\n Alice : 0                      Bob : 0\n"
+        "  1) 31: 8/5 6/5                 42: 8/4 6/4\n"
+        f"{first}\n\n Game 2\n{second_score}\n"
+        "  1) 31: 8/5 6/5                  Doubles => 2\n"
+        "  2)  Drops                       Wins 1 point\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (two_games("  2)  Doubles => 4"), "Doubles => 4: that turns the cube to 2"),
+        (two_games("  2)  Doubles => 0"), "Doubles => 0: that turns the cube to 2"),
+        (
+            two_games("  2)                             Wins 4 points"),
+            "worth at most 3 points with the cube at 1",
+        ),
+        (two_games("Wins 1 point"), "Wins 1 point: the result does not say who lost"),
+        (
+            two_games("  2)                             Wins 1 point and the match"),
+            "Wins 1 point and the match: player 1 has 1 of the 3 points of the match: the match is not won",
+        ),
+        (two_games("  2)  ???"), "the move is not recorded ('???')"),
+        (two_games("  2)  64: ????"), "the play is not recorded ('????')"),
+        (
+            two_games("  2)  64: 24/18 13/9\n  3)                             Wins 1 point and the match"),
+            "player 1 has 1 of the 3 points of the match",
+        ),
+    ],
+)
+def test_the_core_names_the_problems_it_finds_in_the_checkers_words(
+    monkeypatch: pytest.MonkeyPatch, text: str, message: str
+) -> None:
+    """A cube turned to another value, a result worth more than any resignation, a result that does
+    not say who lost, "and the match" short of the match, a move or play not recorded: the core's
+    pass names each as the checker does, with no game replayed in Python, and takes the next game up
+    from its own score line."""
+    expected = verdict(text)
+    assert isinstance(expected, dict)
+    assert [found["game"] for found in expected["problems"]] == [1]
+    assert message in expected["problems"][0]["message"]
+    assert answered_by_the_core(text)
+    records = (text, text[: text.index(" Game 2")])  # the problem in a game before another, or last
+    expected_each = [verdict(record) for record in records]
+    replayed = []
+    original = checking._GameChecker.check
+
+    def check(checker: Any, *arguments: Any) -> Any:
+        replayed.append(checker.game.number)
+        return original(checker, *arguments)
+
+    monkeypatch.setattr(checking._GameChecker, "check", check)
+    assert [summarized(record) for record in records] == expected_each
+    assert replayed == []
+
+
+def test_a_result_at_the_lines_start_takes_its_side_from_the_next_games_score_line() -> None:
+    """With no other result line and the game not over, the next game's score line says who won:
+    the core reads it there as the checker does, and names the problem where it credits neither."""
+    credited = two_games("Wins 1 point", " Alice : 1                      Bob : 0")
+    assert verdict(credited)["problems"] == []  # type: ignore[index]
+    assert answered_by_the_core(credited)
+    assert summarized(credited) == verdict(credited)
+    neither = two_games("Wins 1 point", " Alice : 1                      Bob : 1")
+    expected = verdict(neither)
+    assert isinstance(expected, dict)
+    assert [(found["game"], found["line"], found["side"]) for found in expected["problems"]] == [(1, 6, None)]
+    assert "the result does not say who lost" in expected["problems"][0]["message"]
+    assert answered_by_the_core(neither)
+    assert summarized(neither) == expected
