@@ -9,7 +9,6 @@ import os
 import sys
 import time
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 from tavli.engine.matfile.problems import MatFileError, Problem
@@ -142,7 +141,11 @@ def _outcome(name: str, as_json: bool) -> tuple[int, str]:
 def _check(name: str) -> RecordSummary | str:
     """The file checked, or why it cannot be read."""
     try:
-        data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+        if name == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(name, "rb") as file:  # (not a Path: over an archive, making one costs more than reading)
+                data = file.read()
     except OSError as error:
         return f"cannot open it: {error.strerror or error}"
     try:

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from tavli.engine.events import Side
+if TYPE_CHECKING:
+    from tavli.engine.events import Side
 
 MOST_SECONDS = 30 * 24 * 3600.0
 """The longest any clock setting may be: thirty days."""

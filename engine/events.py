@@ -11,10 +11,13 @@ storage; each event type registers itself by its ``kind``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias
 
 from tavli.engine.errors import TavliError
 from tavli.engine.play import Dice, Step
+
+if TYPE_CHECKING:
+    from tavli.engine.play import Play
 
 Side: TypeAlias = Literal[0, 1]
 ResignLevel = Literal["single", "gammon", "backgammon", "mars"]
@@ -79,6 +82,11 @@ class Played(Event):
     steps: tuple[Step, ...]
     notation: str
     forced: bool = False  # played by the engine because it was the only legal play
+
+
+def played(side: Side, play: Play, *, forced: bool = False) -> Played:
+    """The event of ``side`` making ``play``: its steps and its notation as the engine writes it."""
+    return Played(side, play.steps, play.notation(), forced)
 
 
 @dataclass(frozen=True, slots=True)

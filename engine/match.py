@@ -21,7 +21,6 @@ from tavli.engine.events import (
     Dropped,
     Event,
     OpeningThrown,
-    Played,
     RematchAccepted,
     RematchOffered,
     ResignationAccepted,
@@ -34,6 +33,7 @@ from tavli.engine.events import (
     TimeRanOut,
     Took,
     WrittenPlay,
+    played,
 )
 from tavli.engine.game import (
     Action,
@@ -335,11 +335,6 @@ class Match:
         number = self.state.finished[-1].number
         self.events.append(SeedRevealed(number, self._game_seed.seed.hex()))
         self._game_seed = None
-
-
-def played(side: Side, play: Play, *, forced: bool = False) -> Played:
-    """The event of ``side`` making ``play``: its steps and its notation as the engine writes it."""
-    return Played(side, play.steps, play.notation(), forced)
 
 
 def open_commitment(events: Sequence[Event], end: int | None = None) -> DiceCommitted | None:

@@ -17,13 +17,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from tavli.engine import core, wire
 from tavli.engine.checking import GivenStep, check_play, higher_first
 from tavli.engine.errors import GameOverError, InvalidPositionError
-from tavli.engine.events import ResignLevel
 from tavli.engine.notation import read_play
 from tavli.engine.play import Dice, Play, Step, check_dice
 from tavli.engine.position import BAR, CHECKERS_PER_SIDE, OFF, Checkers, Point, Position
 
 if TYPE_CHECKING:
     from tavli.engine._core import CompiledPlays
+    from tavli.engine.events import ResignLevel  # (only a name for the annotations: the events'
+    # module is not imported by a program that needs the rules alone, such as check-match's core path)
 
 VariantName = Literal["backgammon", "long-nardi", "plakoto", "fevga"]
 

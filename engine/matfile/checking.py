@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from tavli.engine.events import (
     Beavered,
@@ -47,6 +47,7 @@ from tavli.engine.events import (
     Side,
     TimeRanOut,
     Took,
+    played,
 )
 from tavli.engine.game import (
     ActionError,
@@ -61,7 +62,6 @@ from tavli.engine.game import (
     other,
     read_play,
 )
-from tavli.engine.match import Match, played
 from tavli.engine.matfile.header import RULE_TAGS, rules_of, time_loss_tag
 from tavli.engine.matfile.problems import (
     RESULT_WITHOUT_LOSER,
@@ -76,6 +76,9 @@ from tavli.engine.matfile.problems import (
 from tavli.engine.matfile.reading import Entry, GameRecord, MatRecord
 from tavli.engine.play import Step, format_steps
 from tavli.engine.rules import RuleSet
+
+if TYPE_CHECKING:
+    from tavli.engine.match import Match  # (imported for a clean record's match alone: see match())
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +116,8 @@ class MatchCheck:
         """The match a clean record describes, ready to go on where it stopped."""
         if self.problems:
             raise ValueError("a record with problems describes no match")
+        from tavli.engine.match import Match  # the dice sources it brings are not needed to check
+
         return Match.replay(self.rules, self.events)
 
 

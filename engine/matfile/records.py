@@ -4,9 +4,9 @@ record's format told by its content."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from tavli.engine.events import Event, Side
-from tavli.engine.match import Match
 from tavli.engine.matfile.checking import (
     CheckedGame,
     MatchCheck,
@@ -16,8 +16,13 @@ from tavli.engine.matfile.checking import (
     check_record,
 )
 from tavli.engine.matfile.reading import UnreadableFile, decode, read_record, record_format
-from tavli.engine.matfile.sgf import check_sgf
 from tavli.engine.rules import RuleSet
+
+if TYPE_CHECKING:
+    from tavli.engine.match import Match
+
+# The SGF reader (and the engine's Match, for an imported record) are imported when first needed:
+# a program checking .mat records, such as check-match, does not load them.
 
 
 def check_match_record(text: str | bytes, *, rules: RuleSet | None = None) -> MatchCheck:
@@ -29,8 +34,11 @@ def check_match_record(text: str | bytes, *, rules: RuleSet | None = None) -> Ma
     """
     if isinstance(text, bytes):
         text = decode(text)
-    check = check_sgf if record_format(text) == "sgf" else check_mat
-    return check(text, rules=rules)
+    if record_format(text) == "sgf":
+        from tavli.engine.matfile.sgf import check_sgf
+
+        return check_sgf(text, rules=rules)
+    return check_mat(text, rules=rules)
 
 
 def check_mat(text: str | bytes, *, rules: RuleSet | None = None) -> MatchCheck:
@@ -97,6 +105,8 @@ def import_sgf(text: str | bytes, *, rules: RuleSet | None = None) -> ImportedMa
 
     :raises MatFileError: as :func:`import_mat` does (:func:`check_sgf`'s problems).
     """
+    from tavli.engine.matfile.sgf import check_sgf
+
     return _imported(check_sgf(text, rules=rules))
 
 

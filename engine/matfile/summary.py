@@ -191,6 +191,8 @@ def _core_rules(rules: RuleSet) -> tuple[int, bool, bool, bool, int]:
 
 def _lost_on_time(tag: str) -> bool:
     """Whether a header tag says a game was lost on time (a game the pure checker checks)."""
+    if not tag.endswith(" Time"):  # (at once for the other tags, which every record has a dozen of)
+        return False
     words = tag.split()
     return len(words) == 3 and words[1].isdigit() and tag == time_loss_tag(int(words[1]))
 
