@@ -30,7 +30,7 @@ def decode_position_id(position_id: object) -> Position | None: ...
 def format_steps(steps: Sequence[Step]) -> str | None: ...
 
 CoreProblem: TypeAlias = tuple[
-    Literal["unreadable", "cube", "resignation", "no loser", "match not won"],
+    Literal["unreadable", "cube", "resignation", "no loser", "match not won", "not your turn", "play"],
     int,
     int,
     int,
@@ -39,10 +39,11 @@ CoreProblem: TypeAlias = tuple[
     tuple[int, int],
     tuple[int, int],
     tuple[int, int],
+    tuple[tuple[int, ...], tuple[int, ...]] | None,
 ]
 """A problem :func:`check_mat_games` names: which, the game, the line index of its entry and of
 the game's score line, the move number, the side, where the entry's dice or word and the text
-after them stand in its line, and the two numbers its words need."""
+after them stand in its line, the two numbers its words need, and a play's board before it."""
 
 class MatText:
     def __init__(self, data: bytes) -> None: ...

@@ -2108,8 +2108,14 @@ cdef enum:
     PROBLEM_RESIGNATION = 3  # a result worth more than a resignation can be with the cube
     PROBLEM_NO_LOSER = 4  # a result at the line's start that nothing says whose it is
     PROBLEM_MATCH_NOT_WON = 5  # "and the match" short of the match length
+    PROBLEM_NOT_YOUR_TURN = 6  # a roll written for the side not on turn
+    # A play this pass does not find among the legal plays: illegal, or written as only the pure
+    # reader reads it (the engine's play reading tells which, and says why).
+    PROBLEM_PLAY = 7
 
-_PROBLEMS = (None, "unreadable", "cube", "resignation", "no loser", "match not won")
+_PROBLEMS = (
+    None, "unreadable", "cube", "resignation", "no loser", "match not won", "not your turn", "play"
+)
 
 cdef enum:
     PHASE_OPENING = 0
@@ -2882,16 +2888,20 @@ cdef int _play_unwritten(Table* table) except -1:
 
 
 cdef int _roll(Table* table, MatText text, Written* entry, int index) except -1:
-    # ``checking._GameChecker._roll_and_play`` (with ``_open``: the opening throw is the first move).
+    # ``checking._GameChecker._roll_and_play`` (with ``_open``: the opening throw is the first move);
+    # 1 where a problem stops the game.
     cdef Search search
     cdef bint moves
+    cdef bint opening = table.phase == PHASE_OPENING
     cdef int high = max(entry.first, entry.second)
     cdef int low = min(entry.first, entry.second)
     if table.phase == PHASE_OPENING:
         if high == low:
             raise _Unsure()
         table.turn = entry.side  # both sides' checkers stand alike at the start: no turning round
-    elif table.phase != PHASE_ROLLING or table.turn != entry.side:
+    elif table.phase == PHASE_ROLLING and table.turn != entry.side:
+        return _problem(table, PROBLEM_NOT_YOUR_TURN, entry.side, entry.first, entry.second)
+    elif table.phase != PHASE_ROLLING:
         raise _Unsure()
     table.phase = PHASE_PLAYING
     table.high, table.low = high, low
@@ -2902,7 +2912,12 @@ cdef int _roll(Table* table, MatText text, Written* entry, int index) except -1:
         if moves:
             table.unplayed = index  # a resignation follows, or the play was forced
             return 0
-    _play_written(table, text.line(entry.line), entry)
+    try:
+        _play_written(table, text.line(entry.line), entry)
+    except _Unsure:
+        if opening:
+            raise  # (the opening throw's dice are the pure checker's to word)
+        return _problem(table, PROBLEM_PLAY, entry.side, entry.first, entry.second)
     return 0
 
 
@@ -3058,7 +3073,8 @@ cdef int _check_game(Table* table, MatText text, Written* entries, int count, bi
                 continue  # a roll written after the end, with nothing played
             raise _Unsure()
         if entry.kind == ENTRY_ROLL:
-            _roll(table, text, entry, index)
+            if _roll(table, text, entry, index):
+                return 0
         elif table.phase == PHASE_OPENING:
             raise _Unsure()
         elif _cube_action(table, entry):
@@ -3140,6 +3156,14 @@ cdef void _read_next_score(Table* table, MatText text, int index):
             table.next_score[0] = table.next_score[1] = -1
 
 
+cdef tuple _board(Table* table):
+    # The checkers of the side on turn and of the other side, as ``position.Position`` holds them.
+    return (
+        tuple([table.player[point] for point in range(POINTS)]),
+        tuple([table.opponent[point] for point in range(POINTS)]),
+    )
+
+
 cdef Written* _new_entries() except NULL:
     # Room for a game's entries, as many as this pass reads.
     cdef Written* entries = <Written*>malloc(MOST_ENTRIES * sizeof(Written))
@@ -3169,12 +3193,17 @@ def check_mat_games(
     for anything else (what this pass does not read or is unsure of), which the pure reader and
     checker decide, with :func:`check_mat_game`'s help.
 
-    Each problem is ``(problem, game, line, score_line, move, side, text, play, values)``: which
-    (``"unreadable"``, ``"cube"``, ``"resignation"``, ``"no loser"``, ``"match not won"``), the game's
-    number, the line index of its entry and of its game's score line, its move number (``None``:
-    none written yet), the side it is put to (``None``: none), where the entry's dice or word stand
-    in its line and where the text after them does (each ``(start, end)``), and the two numbers its
-    words need. A game after one stopped by a problem is taken up from its own score line.
+    Each problem is ``(problem, game, line, score_line, move, side, text, play, values, board)``:
+    which (``"unreadable"``, ``"cube"``, ``"resignation"``, ``"no loser"``, ``"match not won"``,
+    ``"not your turn"``, ``"play"``), the game's number, the line index of its entry and of its
+    game's score line, its move number (``None``: none written yet), the side it is put to
+    (``None``: none), where the entry's dice or word stand in its line and where the text after
+    them does (each ``(start, end)``), the two numbers its words need (a roll's dice as written),
+    and for a play the checkers before it (the side on turn's and the other's; else ``None``). A
+    ``"play"`` is one this pass does not find among the legal plays: the engine's play reading
+    says why it is illegal, or finds it legal (written as this pass does not read it), and then the
+    pure checker decides the record. A game after one stopped by a problem is taken up from its own
+    score line.
 
     The rules: the match ``length`` (0 for money), the Crawford rule, Jacoby, whether the cube is
     used, and its highest value.
@@ -3219,6 +3248,7 @@ def check_mat_games(
                     (entry.text_start, entry.text_end),
                     (entry.play_start, entry.play_end),
                     (table.problem_values[0], table.problem_values[1]),
+                    _board(&table) if table.problem == PROBLEM_PLAY else None,
                 ))
         if own_score and table.phase != PHASE_OVER and table.placed_winner >= 0:
             # ``checking._final_score``: the last game stopped before its end scores what its result

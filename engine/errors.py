@@ -50,3 +50,12 @@ class InvalidDiceError(TavliError):
 
 class InvalidMatchIdError(InvalidPositionError):
     """A GNU Backgammon Match ID or an XGID, or the match state it stands for, that cannot exist."""
+
+
+NOT_YOUR_TURN = "it is not your turn"
+"""What a side acting out of turn is told (by the game, and by a record's checker)."""
+
+
+def refusal_of_play(error: InvalidPlayError | IllegalPlayError | AmbiguousPlayError) -> str:
+    """What a player whose play is refused is told: an illegal play's reason, else the error's words."""
+    return error.why if isinstance(error, IllegalPlayError) else str(error)

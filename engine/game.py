@@ -17,7 +17,14 @@ from typing import Any, Literal, TypeVar
 
 from tavli.engine.checking import GivenStep
 from tavli.engine.clock import Clock, full_clock
-from tavli.engine.errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError, TavliError
+from tavli.engine.errors import (
+    NOT_YOUR_TURN,
+    AmbiguousPlayError,
+    IllegalPlayError,
+    InvalidPlayError,
+    TavliError,
+    refusal_of_play,
+)
 from tavli.engine.events import (
     Beavered,
     DiceCommitted,
@@ -334,11 +341,11 @@ def read_play(state: MatchState, side: Side, play: str | Sequence[GivenStep]) ->
             return variant.parse_play(game.position, game.dice, play)
         return variant.check_play(game.position, game.dice, play)
     except IllegalPlayError as error:
-        raise ActionError("ILLEGAL_PLAY", error.why) from None
+        raise ActionError("ILLEGAL_PLAY", refusal_of_play(error)) from None
     except AmbiguousPlayError as error:
-        raise ActionError("AMBIGUOUS_PLAY", str(error)) from None
+        raise ActionError("AMBIGUOUS_PLAY", refusal_of_play(error)) from None
     except InvalidPlayError as error:
-        raise ActionError("INVALID_PLAY", str(error)) from None
+        raise ActionError("INVALID_PLAY", refusal_of_play(error)) from None
 
 
 def _played(state: MatchState, event: Played | WrittenPlay) -> MatchState:
@@ -518,7 +525,7 @@ def _expect_turn(game: GameState, side: Side) -> None:
     if game.phase is Phase.OPENING:
         raise ActionError("WRONG_PHASE", "the game starts with the throw for who goes first")
     if side != game.turn:
-        raise ActionError("NOT_YOUR_TURN", "it is not your turn")
+        raise ActionError("NOT_YOUR_TURN", NOT_YOUR_TURN)
 
 
 def _expect_phase(game: GameState, phase: Phase, message: str) -> None:

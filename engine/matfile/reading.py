@@ -405,15 +405,19 @@ class _LineReader:
         problem = play_not_recorded(play)
         if problem is not None:
             return Entry("roll", side, line, self.move, written, dice=dice, problem=problem)
-        if play.lower().replace(" ", "") in ("cannotmove", "cantmove", "nomove", "noplay"):
-            play = ""
-        return Entry("roll", side, line, self.move, written, dice=dice, play=play)
+        return Entry("roll", side, line, self.move, written, dice=dice, play=written_play(play))
 
     def _problem(self, side: Side, line: int, written: str, problem: str) -> Entry:
         return Entry("unreadable", side, line, self.move, written, problem=problem)
 
     def _unreadable(self, side: Side, line: int, written: str, problem: str) -> None:
         self.entries.append(self._problem(side, line, written, problem))
+
+
+def written_play(play: str) -> str:
+    """A roll's play as written after its dice, ``""`` for a roll written as not played
+    (``Cannot Move``, ``No play``)."""
+    return "" if play.lower().replace(" ", "") in ("cannotmove", "cantmove", "nomove", "noplay") else play
 
 
 def move_not_recorded(written: str) -> str:
@@ -456,4 +460,5 @@ __all__ = [
     "read_header",
     "read_record",
     "read_score_line",
+    "written_play",
 ]

@@ -20,6 +20,13 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from tavli.engine import core
+from tavli.engine.errors import (
+    NOT_YOUR_TURN,
+    AmbiguousPlayError,
+    IllegalPlayError,
+    InvalidPlayError,
+    refusal_of_play,
+)
 from tavli.engine.matfile.header import rules_of, time_loss_tag
 from tavli.engine.matfile.problems import (
     RESULT_WITHOUT_LOSER,
@@ -38,7 +45,10 @@ from tavli.engine.matfile.reading import (
     read_record,
     read_score_line,
     record_format,
+    written_play,
 )
+from tavli.engine.play import check_dice
+from tavli.engine.position import Position
 from tavli.engine.rules import InvalidRuleSetError, RuleSet
 
 if TYPE_CHECKING:
@@ -110,9 +120,11 @@ def _summary_with_the_core(text: str, data: bytes) -> RecordSummary | None:
     answer = compiled.check_mat_games(mat_text, start, *_core_rules(rules))
     if answer is not None:
         games, score, first_score_line, found = answer
-        written = read_score_line(lines[first_score_line])
-        problems = tuple(_worded(lines, rules, problem) for problem in found)
-        return RecordSummary(rules, None if written is None else written[0], games, score, problems)
+        worded = [_worded(lines, rules, problem) for problem in found]
+        problems = tuple(problem for problem in worded if problem is not None)
+        if len(problems) == len(worded):
+            written = read_score_line(lines[first_score_line])
+            return RecordSummary(rules, None if written is None else written[0], games, score, problems)
     try:
         record = read_record(text)
     except UnreadableFile:
@@ -123,10 +135,11 @@ def _summary_with_the_core(text: str, data: bytes) -> RecordSummary | None:
     return RecordSummary(rules, record.players, len(record.games), checked.score, checked.problems)
 
 
-def _worded(lines: list[str], rules: RuleSet, found: CoreProblem) -> Problem:
+def _worded(lines: list[str], rules: RuleSet, found: CoreProblem) -> Problem | None:
     """A problem the core's pass found (``_core.check_mat_games`` says what each holds), in the
-    words the reader or the checker gives it."""
-    problem, game, line_index, score_line, move, side, text, play, (first, second) = found
+    words the reader or the checker gives it; ``None`` for a play the engine finds legal (written
+    as only the pure reader reads it)."""
+    problem, game, line_index, score_line, move, side, text, play, (first, second), board = found
     line = lines[line_index]
     written, after = line[text[0] : text[1]], line[play[0] : play[1]]
     entry = f"{written} {after}".strip()  # the entry as written (``reading.Entry.text``)
@@ -141,12 +154,30 @@ def _worded(lines: list[str], rules: RuleSet, found: CoreProblem) -> Problem:
         reason = resignation_worth_at_most(first, second)
     elif problem == "no loser":
         reason = RESULT_WITHOUT_LOSER
+    elif problem == "not your turn":
+        reason, action = NOT_YOUR_TURN, f"rolls {first}-{second}"
+    elif problem == "play":
+        assert board is not None
+        refusal = _refusal_of_play(rules, Position(*board), (first, second), written_play(after))
+        if refusal is None:
+            return None
+        reason, action = refusal, f"plays {written_play(after) or 'nothing'!r} with {first}-{second}"
     else:
         assert problem == "match not won"
         reason = match_not_won(first, second, rules.match_length)
     score = read_score_line(lines[score_line])
     player = None if side is None or score is None else score[0][side]
     return Problem(reason, game=game, move=move, line=line_index + 1, side=side, player=player, action=action)
+
+
+def _refusal_of_play(rules: RuleSet, position: Position, dice: tuple[int, int], play: str) -> str | None:
+    """Why ``play`` is refused with ``dice`` in ``position`` (the side on turn's), as the game says
+    it (``game.read_play``); ``None`` where it is legal."""
+    try:
+        rules.rules.parse_play(position, check_dice(dice), play)
+    except (InvalidPlayError, IllegalPlayError, AmbiguousPlayError) as error:
+        return refusal_of_play(error)
+    return None
 
 
 class _CleanByTheCore:

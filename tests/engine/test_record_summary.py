@@ -356,6 +356,10 @@ def two_games(first: str, second_score: str = " Alice : 0                      B
             "Wins 1 point and the match: player 1 has 1 of the 3 points of the match: the match is not won",
         ),
         (two_games("  2)  ???"), "the move is not recorded ('???')"),
+        (two_games("  2)                             64: 24/18 13/9"), "rolls 6-4: it is not your turn"),
+        (two_games("  2)  64: 13/7 13/7"), "13/7 is 6 pips, which your 6-4 cannot make"),
+        (two_games("  2)  64: 25/19 13/9"), "you have no checker on the bar"),
+        (two_games("  2)  64: 013/9 13/7"), "cannot read '013/9'"),
         (two_games("  2)  64: ????"), "the play is not recorded ('????')"),
         (
             two_games("  2)  64: 24/18 13/9\n  3)                             Wins 1 point and the match"),
@@ -367,8 +371,9 @@ def test_the_core_names_the_problems_it_finds_in_the_checkers_words(
     monkeypatch: pytest.MonkeyPatch, text: str, message: str
 ) -> None:
     """A cube turned to another value, a result worth more than any resignation, a result that does
-    not say who lost, "and the match" short of the match, a move or play not recorded: the core's
-    pass names each as the checker does, with no game replayed in Python, and takes the next game up
+    not say who lost, "and the match" short of the match, a move or play not recorded, a roll out of
+    turn, an illegal play or one that cannot be read: the core's pass names each as the checker does
+    (a play's words the engine's own), with no game replayed in Python, and takes the next game up
     from its own score line."""
     expected = verdict(text)
     assert isinstance(expected, dict)
@@ -403,3 +408,39 @@ def test_a_result_at_the_lines_start_takes_its_side_from_the_next_games_score_li
     assert "the result does not say who lost" in expected["problems"][0]["message"]
     assert answered_by_the_core(neither)
     assert summarized(neither) == expected
+
+
+def test_a_play_the_core_cannot_find_but_the_engine_finds_legal_leaves_the_record_to_the_checker(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A hit marked where the play hits nothing: the core does not find the play, the engine reads
+    it (the mark is only a mark), so the record is the checker's, and clean."""
+    text = two_games("  2)  64: 24/14*")
+    text = text[: text.index(" Game 2")]  # the record's last game, which may stop unfinished
+    expected = verdict(text)
+    assert isinstance(expected, dict) and expected["problems"] == []
+    lines = text.splitlines()
+    tags, length, start = read_header(lines)
+    rules = rules_of(tags, length)
+    with with_the_core():
+        assert core.compiled is not None
+        answer = core.compiled.check_mat_games(
+            core.compiled.MatText(text.encode()),
+            start,
+            length,
+            rules.crawford,
+            rules.jacoby,
+            rules.uses_cube,
+            rules.highest_cube,
+        )
+    assert answer is not None and [found[0] for found in answer[3]] == ["play"]
+    replayed = []
+    original = checking._GameChecker.check
+
+    def check(checker: Any, *arguments: Any) -> Any:
+        replayed.append(checker.game.number)
+        return original(checker, *arguments)
+
+    monkeypatch.setattr(checking._GameChecker, "check", check)
+    assert summarized(text) == expected
+    assert replayed == [1]
