@@ -4,6 +4,7 @@ and report every problem."""
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
@@ -12,7 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from tavli.engine.matfile.problems import MatFileError, Problem
-from tavli.engine.matfile.summary import RecordSummary, load_the_pure_checker, summarize_record
+from tavli.engine.matfile.summary import RecordSummary, summarize_record
 
 CLEAN, PROBLEMS, UNREADABLE = 0, 1, 2  # the exit statuses, the worst file's
 
@@ -41,7 +42,7 @@ def add_parser(commands: Any) -> None:
         type=_jobs,
         default=0,
         metavar="N",
-        help="check files in N processes at once (default: one a CPU, once there are a few dozen files)",
+        help="check files in N processes at once (default: one a CPU, once each has 128 files or more)",
     )
     parser.set_defaults(run=run)
 
@@ -76,25 +77,42 @@ def run(arguments: argparse.Namespace) -> int:
 
 
 def _outcomes_in_processes(names: list[str], as_json: bool, jobs: int) -> list[tuple[int, str]]:
-    """Each file's outcome, in order, from ``jobs`` forked worker processes, each checking every
-    ``jobs``-th file and sending back its outcomes at once. A forked worker starts with the reader
-    and the pure checker (for records the compiled core leaves to it) already imported: the command
-    has started no thread. Where the system cannot fork, the files are checked here, one after another.
+    """Each file's outcome, in order, from ``jobs`` forked worker processes. The files are dealt in
+    chunks: each worker takes the next chunk when it is done with one, so that a worker whose core
+    is busy with other work takes fewer, and sends back its outcomes at once when none is left. A
+    forked worker starts with the reader imported (the command has started no thread); the pure
+    checker, which a record the compiled core leaves to it needs, is imported by a worker that meets
+    one. Where the system cannot fork, the files are checked here, one after another.
 
     :raises RuntimeError: if a worker fails.
     """
     if not hasattr(os, "fork"):
         return [_outcome(name, as_json) for name in names]
-    load_the_pure_checker()  # once here, shared by the workers, rather than once in each that needs it
-    workers = [_start_worker(names[first::jobs], as_json) for first in range(jobs)]
+    size = max(
+        1,
+        min(_MOST_FILES_A_CHUNK, len(names) // (jobs * _CHUNKS_A_JOB_AT_LEAST)),
+        -(-len(names) // _MOST_CHUNKS),
+    )
+    # Every chunk's first file is written to the pipe the workers deal from before they start, a
+    # fixed-size number each, at once (it fits the smallest pipe's buffer), so that each read takes
+    # one whole chunk (reads of a pipe do not interleave) and the pipe's end is the deal's end.
+    dealing, writing = os.pipe()
+    os.write(
+        writing, b"".join(first.to_bytes(_CHUNK_BYTES, "little") for first in range(0, len(names), size))
+    )
+    os.close(writing)
+    gc.freeze()  # the workers' collections leave what they share with this process alone: no copies
+    workers = [_start_worker(names, as_json, size, dealing) for _ in range(jobs)]
+    os.close(dealing)
     outcomes: list[tuple[int, str]] = [(UNREADABLE, "")] * len(names)
     failed = []
-    for first, (process, pipe) in enumerate(workers):
+    for process, pipe in workers:
         with os.fdopen(pipe, encoding="utf-8") as reading:
             sent = reading.read()
         _, ended = os.waitpid(process, 0)
         if ended == 0:
-            outcomes[first::jobs] = [(status, text) for status, text in json.loads(sent)]
+            for index, status, text in json.loads(sent):
+                outcomes[index] = status, text
         else:
             failed.append(ended)
     if failed:
@@ -102,9 +120,10 @@ def _outcomes_in_processes(names: list[str], as_json: bool, jobs: int) -> list[t
     return outcomes
 
 
-def _start_worker(names: list[str], as_json: bool) -> tuple[int, int]:
-    """A forked process that checks ``names`` and writes their outcomes to a pipe as one JSON
-    array: its process id and the pipe's end to read."""
+def _start_worker(names: list[str], as_json: bool, size: int, dealing: int) -> tuple[int, int]:
+    """A forked process that checks the chunks of ``size`` files of ``names`` it reads from the
+    pipe ``dealing`` and writes their outcomes (each with its file's index) to a pipe as one JSON
+    array: its process id and that pipe's end to read."""
     reading, writing = os.pipe()
     process = os.fork()
     if process:
@@ -113,7 +132,11 @@ def _start_worker(names: list[str], as_json: bool) -> tuple[int, int]:
     os.close(reading)
     status = 1
     try:
-        outcomes = [_outcome(name, as_json) for name in names]
+        outcomes = []
+        while dealt := os.read(dealing, _CHUNK_BYTES):
+            first = int.from_bytes(dealt, "little")
+            for index in range(first, min(first + size, len(names))):
+                outcomes.append((index, *_outcome(names[index], as_json)))
         with os.fdopen(writing, "w", encoding="utf-8") as pipe:
             json.dump(outcomes, pipe, ensure_ascii=False)
         status = 0
@@ -125,7 +148,13 @@ def _start_worker(names: list[str], as_json: bool) -> tuple[int, int]:
         os._exit(status)  # the worker leaves without the parent's exit handlers or buffered output
 
 
-_FILES_A_JOB_AT_LEAST = 16  # unless --jobs says, fewer files a CPU are checked here: a worker costs its start
+_CHUNK_BYTES = 8  # a chunk's first file's index, as written to the pipe the workers deal from
+_MOST_CHUNKS = 4096 // _CHUNK_BYTES  # the chunks' numbers fit a pipe's smallest buffer (one page)
+_MOST_FILES_A_CHUNK = 32  # a chunk is a few milliseconds' work, unless there are too many chunks
+_CHUNKS_A_JOB_AT_LEAST = 8  # a few hundred files are dealt in at least this many chunks a worker
+# Unless --jobs says, fewer files a CPU are checked here: a worker costs its fork and the pages it
+# copies, about the time of a hundred files (a clean record takes the core a tenth of a millisecond).
+_FILES_A_JOB_AT_LEAST = 128
 
 
 def _outcome(name: str, as_json: bool) -> tuple[int, str]:
@@ -144,7 +173,7 @@ def _check(name: str) -> RecordSummary | str:
         if name == "-":
             data = sys.stdin.buffer.read()
         else:
-            with open(name, "rb") as file:  # (not a Path: over an archive, making one costs more than reading)
+            with open(name, "rb") as file:  # (not a Path: over an archive, one costs more than the read)
                 data = file.read()
     except OSError as error:
         return f"cannot open it: {error.strerror or error}"

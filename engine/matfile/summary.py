@@ -92,12 +92,6 @@ def summarize_record(text: str | bytes) -> RecordSummary:
     )
 
 
-def load_the_pure_checker() -> None:
-    """Import the pure reader and checker, which :func:`summarize_record` imports only for a record
-    the core does not answer for: for a caller about to fork workers, which then share it."""
-    import tavli.engine.matfile.records  # noqa: F401
-
-
 def _summary_with_the_core(text: str, data: bytes) -> RecordSummary | None:
     """The summary of a .mat record (its text, and the same as UTF-8) the core plays the rules of,
     each game it finds plainly clean checked by the core and the others by the pure checker;
@@ -251,4 +245,4 @@ def _played_by_the_core(rules: RuleSet) -> bool:
     return played == _BACKGAMMON
 
 
-__all__ = ["RecordSummary", "load_the_pure_checker", "summarize_record"]
+__all__ = ["RecordSummary", "summarize_record"]

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tavli.clients import check_match_command
 from tavli.clients.cli import main
 from tavli.engine.matfile import export_mat, export_sgf
 from tavli.engine.rules import RuleSet
@@ -243,6 +244,27 @@ def test_jobs_that_are_no_number_of_processes_are_refused_in_words(
         main(["check-match", "--jobs", jobs, str(files["clean"])])
     assert stopped.value.code == 2
     assert f"a number of processes, 1 or more (0: one a CPU), not '{jobs}'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("files_given", "most_chunks"), [(1000, 512), (40, 4)])
+def test_files_dealt_to_workers_in_chunks_are_each_checked_once_in_order(
+    files: dict[str, Path],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    files_given: int,
+    most_chunks: int,
+) -> None:
+    """The workers take the files in chunks as they are ready, as many chunks as the pipe they are
+    dealt from holds at most: every file is checked once and reported in the order given."""
+    monkeypatch.setattr(check_match_command, "_MOST_CHUNKS", most_chunks)
+    kinds = ("clean", "broken", "junk")
+    names = [str(files[kinds[index % 7 % 3]]) for index in range(files_given)]
+    assert main(["check-match", "--json", "--jobs", "3", *names]) == 2
+    reported = _json_lines(capsys.readouterr().out)
+    assert [line["file"] for line in reported] == names
+    assert [("error" in line, bool(line.get("problems"))) for line in reported] == [
+        (name == str(files["junk"]), name == str(files["broken"])) for name in names
+    ]
 
 
 def test_more_jobs_than_files_check_each_file_once(
