@@ -275,22 +275,27 @@ def test_more_jobs_than_files_check_each_file_once(
     assert [line["file"] for line in _json_lines(capsys.readouterr().out)] == names
 
 
-def test_a_clean_record_is_checked_without_loading_the_pure_checker(files: dict[str, Path]) -> None:
-    """With the compiled core, a clean .mat record is read and checked in its one pass: the
-    command does not import the engine's game, the pure checker or the SGF reader (their import
+@pytest.mark.parametrize(("kind", "status"), [("clean", "0"), ("broken", "1")])
+def test_a_record_is_checked_without_loading_the_pure_checker(
+    files: dict[str, Path], kind: str, status: str
+) -> None:
+    """With the compiled core, a .mat record is read and checked in its one pass, a clean one and
+    one with an illegal play (whose words the engine's play reading gives from the core's board):
+    the command does not import the engine's game, the pure checker or the SGF reader (their import
     is a good part of a short run). Without the core, the pure checker is what checks it (the SGF
     reader is imported for SGF records alone)."""
     script = (
         "import sys\n"
         "from tavli.clients.cli import main\n"
         "from tavli.engine import core\n"
-        f"status = main(['check-match', '--json', {str(files['clean'])!r}])\n"
+        f"status = main(['check-match', '--json', {str(files[kind])!r}])\n"
         "loaded = [name for name in ('tavli.engine.game', 'tavli.engine.matfile.checking',"
         " 'tavli.engine.matfile.sgf') if name in sys.modules]\n"
         "print(status, core.compiled is not None, loaded)\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
-    status, compiled, loaded = done.stdout.splitlines()[-1].split(" ", 2)
-    assert status == "0"
+    assert "12/1" in done.stdout or kind == "clean"
+    found, compiled, loaded = done.stdout.splitlines()[-1].split(" ", 2)
+    assert found == status
     expected = "[]" if compiled == "True" else "['tavli.engine.game', 'tavli.engine.matfile.checking']"
     assert loaded == expected
