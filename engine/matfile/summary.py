@@ -131,16 +131,16 @@ def _summary_with_the_core(text: str, data: bytes) -> RecordSummary | None:
 
 def _worded(lines: list[str], rules: RuleSet, found: CoreProblem) -> Problem | None:
     """A problem the core's pass found (``_core.check_mat_games`` says what each holds), in the
-    words the reader or the checker gives it; ``None`` for a play the engine finds legal (written
-    as only the pure reader reads it)."""
+    words the reader or the checker gives it; ``None`` where they would not be the checker's (a play
+    the engine finds legal, written as only the pure reader reads it), and the checker decides."""
     problem, game, line_index, score_line, move, side, text, play, (first, second), board = found
     line = lines[line_index]
     written, after = line[text[0] : text[1]], line[play[0] : play[1]]
     entry = f"{written} {after}".strip()  # the entry as written (``reading.Entry.text``)
     action = entry
+    reason: str | None
     if problem == "unreadable":
         reason = play_not_recorded(after) if written.endswith(":") else move_not_recorded(entry)
-        assert reason is not None
         action = ""
     elif problem == "cube":
         reason = cube_turned_to(first)
@@ -150,17 +150,17 @@ def _worded(lines: list[str], rules: RuleSet, found: CoreProblem) -> Problem | N
         reason = RESULT_WITHOUT_LOSER
     elif problem == "not your turn":
         reason, action = NOT_YOUR_TURN, f"rolls {first}-{second}"
-    elif problem == "play":
-        assert board is not None
-        refusal = _refusal_of_play(rules, Position(*board), (first, second), written_play(after))
-        if refusal is None:
-            return None
-        reason, action = refusal, f"plays {written_play(after) or 'nothing'!r} with {first}-{second}"
-    else:
-        assert problem == "match not won"
+    elif problem == "play" and board is not None:
+        reason = _refusal_of_play(rules, Position(*board), (first, second), written_play(after))
+        action = f"plays {written_play(after) or 'nothing'!r} with {first}-{second}"
+    elif problem == "match not won":
         reason = match_not_won(first, second, rules.match_length)
+    else:
+        reason = None
     score = read_score_line(lines[score_line])
-    player = None if side is None or score is None else score[0][side]
+    if reason is None or score is None:
+        return None
+    player = None if side is None else score[0][side]
     return Problem(reason, game=game, move=move, line=line_index + 1, side=side, player=player, action=action)
 
 
