@@ -3027,6 +3027,7 @@ cdef int _result(Table* table, Written* entry) except -1:
             if level * table.cube >= entry.value:
                 break
         else:
+            # (a backgammon's 3 points a cube: the most, in backgammon as this pass plays it)
             return _problem(table, PROBLEM_RESIGNATION, side, 3 * table.cube, table.cube)
         table.unplayed = -1
         _end_game(table, winner, min(level, _most_to_lose(table, 1 - winner)) * table.cube)
