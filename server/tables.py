@@ -709,7 +709,7 @@ class Tables:
             match.extend([event_from_dict(event) for event in events])
         except Exception:  # noqa: BLE001 - whatever they raise, the whole log is the judge
             raise _CannotCatchUp from None
-        return replace(view, match=match, updated=record.updated)
+        return replace(view, match=match, updated=record.updated).built()
 
     async def _read_latest(self, name: str) -> tuple[GameRecord, GameView] | None:
         """Game ``name`` read from the store for a cold load: its snapshot and the events after
@@ -799,7 +799,7 @@ class Tables:
             record.updated,
             record.players,
             record.hints_allowed,
-        )
+        ).built()
 
     def _remember(self, table: Table) -> None:
         self._tables[table.view.name] = table
