@@ -23,7 +23,7 @@ import json
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, TypeVar, cast
 
@@ -539,11 +539,16 @@ class Tables:
                 continue
             messages = table.feed.since(sequence, view)
             alone = sequence < table.feed.first  # once since() has started the feed
+            # Its first message folds the log up to it from the first event: on a thread.
+            folding = alone
             while True:
-                started = time.thread_time()
-                message = next(messages, None)
+                if folding:
+                    message, spent = await asyncio.to_thread(_next_timed, messages)
+                    folding = False
+                else:
+                    message, spent = _next_timed(messages)
                 if alone and pay is not None:
-                    await pay(time.thread_time() - started)
+                    await pay(spent)
                 if message is None:
                     break
                 if first and message.game.omitted_finished_game_count:
@@ -949,6 +954,14 @@ def game_in_play_start(rules: dict[str, Any], log: Sequence[str]) -> Snapshot | 
 
 async def _fold_on_a_thread(rules: dict[str, Any], log: list[str]) -> Snapshot | None:
     return await asyncio.to_thread(game_in_play_start, rules, log)
+
+
+def _next_timed(messages: Iterator[pb.WatchGameResponse]) -> tuple[pb.WatchGameResponse | None, float]:
+    """The next of ``messages`` (None after the last), with the CPU seconds the calling thread
+    took to make it."""
+    started = time.thread_time()
+    message = next(messages, None)
+    return message, time.thread_time() - started
 
 
 def new_game_name() -> str:

@@ -1,6 +1,7 @@
 """What a long log costs the server's own process, whose interpreter its event loop shares: an
 imported record's log is written as the heavy work's process gave it (only its game in play is
-read), and a cold load builds the game's message off the event loop."""
+read), a cold load builds the game's message off the event loop, and a watch from far back folds
+the log up to where it starts off the event loop."""
 
 from __future__ import annotations
 
@@ -13,13 +14,14 @@ from typing import Any
 
 import pytest
 
+import tavli.server.watch_feed
 from tavli.engine.match import Match
 from tavli.engine.rules import RuleSet
 from tavli.server import convert
 from tavli.server.keys import ServerKey
 from tavli.server.snapshots import Played, played_log
 from tavli.server.sqlite_store import SqliteStore
-from tavli.server.store import Snapshot
+from tavli.server.store import MemoryStore, Snapshot, Store
 from tavli.server.tables import Tables
 from tests.games import bot_match
 
@@ -33,7 +35,7 @@ def session() -> Match:
     return Match.replay(MONEY, bot_match(MONEY, seed=21, games=30).events[:-30])
 
 
-def tables_over(store: SqliteStore) -> Tables:
+def tables_over(store: Store) -> Tables:
     return Tables(store, ServerKey(b"k" * 32), clock=lambda: 1_800_000_000.0)
 
 
@@ -130,3 +132,38 @@ def tables_state(store: SqliteStore, name: str) -> Any:
         return (await tables_over(store).get(name)).state
 
     return asyncio.run(loaded())
+
+
+def test_a_watch_from_before_the_feed_folds_the_log_up_to_it_off_the_event_loop(
+    monkeypatch: pytest.MonkeyPatch, session: Match
+) -> None:
+    folded_on: Counter[bool] = Counter()  # events folded for watches, on the loop's thread or not
+    fold = tavli.server.watch_feed.apply_stored
+
+    def folded_noting_the_thread(*arguments: Any) -> Any:
+        folded_on[threading.get_ident() == loop_thread] += 1
+        return fold(*arguments)
+
+    loop_thread = threading.get_ident()
+    middle = len(session.events) // 2
+    read = 3
+
+    async def scenario() -> None:
+        store = MemoryStore()
+        created = await tables_over(store).create(
+            MONEY, dice_mode="system", dice_seed="", request=None, played=played_log(MONEY, session.events)
+        )
+        tables = tables_over(store)
+        view = await tables.history(created.game.name)
+        live = tables.watch(view.name, view.version - 1)  # the feed starts at the game in play
+        await anext(live)
+        assert middle < view.match.game_started[0]
+        monkeypatch.setattr(tavli.server.watch_feed, "apply_stored", folded_noting_the_thread)
+        watch = tables.watch(view.name, middle)
+        seen = [await anext(watch) for _ in range(read)]
+        await watch.aclose()
+        await live.aclose()
+        assert [message.event.sequence for message in seen] == list(range(middle, middle + read))
+
+    asyncio.run(scenario())
+    assert folded_on == {False: middle + 1, True: read - 1}
