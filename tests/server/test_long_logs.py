@@ -30,9 +30,10 @@ MONEY = RuleSet()
 
 @pytest.fixture(scope="module")
 def session() -> Match:
-    """A money session of 30 games (some 1,700 events) stopped in its last game, 30 events
-    before its end: the game in play some tens of them."""
-    return Match.replay(MONEY, bot_match(MONEY, seed=21, games=30).events[:-30])
+    """A money session of 30 games (some 1,700 events) stopped halfway through its last game."""
+    events = bot_match(MONEY, seed=21, games=30).events
+    last_game = Match.replay(MONEY, events[:-1]).game_started[0]
+    return Match.replay(MONEY, events[: (last_game + len(events)) // 2])
 
 
 def tables_over(store: Store) -> Tables:
