@@ -64,7 +64,7 @@ from tavli.server.store import (
     StoreConflict,
     tail_start,
 )
-from tavli.server.watch_feed import Feed
+from tavli.server.watch_feed import Feed, beginning
 from tavli.v1 import games_service_pb2 as pb
 
 Action = Callable[[Match, Side], object]
@@ -537,8 +537,11 @@ class Tables:
             if _unread(view.events) and sequence < max(view.match.game_started[0], table.feed.first):
                 await self._read_history(table)  # a fold from the log's first event
                 continue
+            if not table.feed.started:  # where it starts may take a fold of most of the log
+                table.feed.begin(await asyncio.to_thread(beginning, view, sequence))
+                continue
             messages = table.feed.since(sequence, view)
-            alone = sequence < table.feed.first  # once since() has started the feed
+            alone = sequence < table.feed.first
             # Its first message folds the log up to it from the first event: on a thread.
             folding = alone
             while True:

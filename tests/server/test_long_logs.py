@@ -168,3 +168,35 @@ def test_a_watch_from_before_the_feed_folds_the_log_up_to_it_off_the_event_loop(
 
     asyncio.run(scenario())
     assert folded_on == {False: middle + 1, True: read - 1}
+
+
+def test_a_games_first_watcher_from_before_the_game_in_play_starts_the_feed_off_the_event_loop(
+    monkeypatch: pytest.MonkeyPatch, session: Match
+) -> None:
+    folded_on: Counter[bool] = Counter()  # events folded for watches, on the loop's thread or not
+    fold = tavli.server.watch_feed.apply_stored
+
+    def folded_noting_the_thread(*arguments: Any) -> Any:
+        folded_on[threading.get_ident() == loop_thread] += 1
+        return fold(*arguments)
+
+    loop_thread = threading.get_ident()
+    read = 3
+
+    async def scenario() -> int:
+        store = MemoryStore()
+        created = await tables_over(store).create(
+            MONEY, dice_mode="system", dice_seed="", request=None, played=played_log(MONEY, session.events)
+        )
+        tables = tables_over(store)
+        view = await tables.history(created.game.name)
+        start = view.match.game_started[0] - 5  # the feed starts here: a fold of the log up to it
+        monkeypatch.setattr(tavli.server.watch_feed, "apply_stored", folded_noting_the_thread)
+        watch = tables.watch(view.name, start)
+        seen = [await anext(watch) for _ in range(read)]
+        await watch.aclose()
+        assert [message.event.sequence for message in seen] == list(range(start, start + read))
+        return view.version
+
+    version = asyncio.run(scenario())
+    assert folded_on == {False: version}  # up to the start, then each event of the feed once
