@@ -360,7 +360,10 @@ async def _start_web_port(config: ServerConfig, native: str, quotas: Quotas) -> 
         log_level=logging.getLogger().getEffectiveLevel(),
     )
     web = WebProcess(
-        listen(config.web_host, config.web_port, reuse_port=config.shared_store), settings, refused=refused
+        listen(config.web_host, config.web_port, reuse_port=config.shared_store),
+        settings,
+        refused=refused,
+        spent=quotas.charge_cpu,
     )
     try:
         await web.start()

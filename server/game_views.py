@@ -66,6 +66,13 @@ class GameView:
         """The Game resource of this version, built once; shared, so never changed."""
         return self._game_message(0)
 
+    def built(self) -> GameView:
+        """This version, its :attr:`message` built now by the calling thread: a thread that has
+        read and folded a game builds it too, for a long match's finished games take the event
+        loop milliseconds to convert."""
+        _ = self.message
+        return self
+
     def stream_message(self, sent: int) -> pb.Game:
         """The Game of this version as a stream shows it after its first message, the stream
         having sent the match's first ``sent`` finished games: only those after them (the whole

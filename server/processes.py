@@ -5,7 +5,8 @@ Python runs one thread at a time, so work that takes seconds of CPU on a thread 
 would make the event loop, and every call on it, wait for the interpreter's lock; and gnubg
 crashes a process that evaluates anywhere but in its main thread. So such work runs in processes
 of its own (spawned, not forked from a server that runs threads), each asked over a pipe, and the
-event loop only waits for the pipe to be readable. The processes start with the first call.
+event loop only waits for the pipe to be readable (a thread writes the arguments and reads the
+answer). The processes start with the first call.
 
 A pool runs the functions of one module (named, so that only its processes import it), with plain
 values as arguments and answers. A call's process is killed and replaced when its caller goes
@@ -203,10 +204,13 @@ class _Worker:
         unavailable: type[ServiceError],
         name: str,
     ) -> Any:
+        # The arguments and the answer cross on a thread: a long one (a record's text, an imported
+        # log) takes many turns of the process, at its lower priority, to go through the pipe, and
+        # the event loop would wait for each; the loop only waits for the answer to begin.
         try:  # a process that died while it waited fails at once, at the send
-            self.pipe.send((function, arguments, options))
+            await asyncio.to_thread(self.pipe.send, (function, arguments, options))
             await self._readable()
-            ok, answer, cpu_seconds = self.pipe.recv()
+            ok, answer, cpu_seconds = await asyncio.to_thread(self.pipe.recv)
         except (EOFError, OSError):
             raise _WorkerLost from None
         if on_cpu is not None:

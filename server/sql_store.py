@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
 from tavli.server.ladder_records import LADDER_INDEXES, LADDER_STATEMENTS, LADDER_TABLES, LadderRecords
+from tavli.server.log_text import stored_as_text
 from tavli.server.players import NOBODY, Players, SeatPlayer
 from tavli.server.store import (
     NOT_WAITING,
@@ -263,7 +264,7 @@ class SqlStore(LadderRecords):
     def create(
         self,
         record: GameRecord,
-        events: list[dict[str, Any]],
+        events: Sequence[str],
         summary: bytes,
         request: RequestRecord | None,
         deadline: float | None = None,
@@ -309,7 +310,7 @@ class SqlStore(LadderRecords):
                 raise StoreConflict(append.name)
             if append.request is not None and not self._recorded(cursor, append.request):
                 raise StoreConflict(append.name)
-            self._add_events(cursor, append.name, append.first_sequence, append.events)
+            self._add_events(cursor, append.name, append.first_sequence, stored_as_text(append.events))
             if append.snapshot is not None:
                 self._keep_snapshot(cursor, append.name, append.snapshot)
             self._written(cursor, append.name, append.first_sequence + len(append.events))
@@ -427,7 +428,8 @@ class SqlStore(LadderRecords):
         )
         return bool(recorded.rowcount == 1)
 
-    def _add_events(self, cursor: Cursor, name: str, first: int, events: list[dict[str, Any]]) -> None:
+    def _add_events(self, cursor: Cursor, name: str, first: int, events: Iterable[str]) -> None:
+        """Write ``events``, each as its JSON text, numbered from ``first``: one statement for all."""
         cursor.executemany(self._sql["add event"], _numbered(name, first, events))
 
     def _keep_snapshot(self, cursor: Cursor, name: str, snapshot: Snapshot) -> None:
@@ -438,9 +440,9 @@ class SqlStore(LadderRecords):
             cursor.execute(self._sql["set lease"], (lease_until, waiting_at, name, seat, holder))
 
 
-def _numbered(name: str, first: int, events: list[dict[str, Any]]) -> Iterator[tuple[str, int, str]]:
+def _numbered(name: str, first: int, events: Iterable[str]) -> Iterator[tuple[str, int, str]]:
     for offset, event in enumerate(events):
-        yield name, first + offset, json.dumps(event)
+        yield name, first + offset, event
 
 
 def game_record(row: Sequence[Any], snapshot: Sequence[Any] | None = None) -> GameRecord:

@@ -23,6 +23,7 @@ key (:mod:`tavli.server.keys`), which lives beside the database, not in it.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -130,12 +131,14 @@ class Store(Protocol):
     def create(
         self,
         record: GameRecord,
-        events: list[dict[str, Any]],
+        events: Sequence[str],
         summary: bytes,
         request: RequestRecord | None,
         deadline: float | None = None,
     ) -> None:
-        """Store a new game with its first events (and the deadline of its running clock).
+        """Store a new game with its first events, each as the JSON text the store keeps
+        (:mod:`tavli.server.log_text`: an imported record's log comes so from the heavy work's
+        process, and is written as it comes), and the deadline of its running clock.
 
         :raises RequestIdTaken: if ``request``'s id was stored first by another create.
         :raises StoreConflict: if a game of that name is stored already.
@@ -248,7 +251,7 @@ class MemoryStore:
     def create(
         self,
         record: GameRecord,
-        events: list[dict[str, Any]],
+        events: Sequence[str],
         summary: bytes,
         request: RequestRecord | None,
         deadline: float | None = None,
@@ -261,7 +264,7 @@ class MemoryStore:
             if request is not None:
                 self.requests[(request.scope, request.request_id)] = request
             self.records[record.name] = record
-            self.events[record.name] = list(events)
+            self.events[record.name] = [json.loads(event) for event in events]
             self.summaries[record.name] = summary
             self._set_deadline(record.name, deadline)
 

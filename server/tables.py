@@ -23,7 +23,7 @@ import json
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, TypeVar, cast
 
@@ -51,7 +51,7 @@ from tavli.server.errors import (
 from tavli.server.game_views import DiceMode, GameView
 from tavli.server.keys import ServerKey, same_token
 from tavli.server.limits import MOST_GAME_EVENTS
-from tavli.server.log_text import log_of_text, stored_as_text
+from tavli.server.log_text import log_as_text, log_of_text, stored_as_text
 from tavli.server.players import NOBODY, Players
 from tavli.server.snapshots import NOTHING_PLAYED, Played, snapshot_to_keep, start_in_play, start_of
 from tavli.server.store import (
@@ -62,8 +62,9 @@ from tavli.server.store import (
     Snapshot,
     Store,
     StoreConflict,
+    tail_start,
 )
-from tavli.server.watch_feed import Feed
+from tavli.server.watch_feed import Feed, beginning
 from tavli.v1 import games_service_pb2 as pb
 
 Action = Callable[[Match, Side], object]
@@ -270,11 +271,11 @@ class Tables:
         stored = None if request is None else self._request_record("", request, -1, view)
         admit(name)
         try:
-            # A verifiable game's first event, the commitment to its seed, is stored with the game;
-            # an imported record's log is written out in the worker thread too.
-            await self._in_store(
-                lambda: self.store.create(record, log_written, view.summary, stored, match.deadline)
-            )
+            # A verifiable game's first event, the commitment to its seed, is stored with the game.
+            # An imported record's log is written on a thread whatever the store: its many events
+            # cost more than the hand-off.
+            write = lambda: self.store.create(record, log_written, view.summary, stored, match.deadline)
+            await (asyncio.to_thread(write) if played.events else self._in_store(write))
         except RequestIdTaken:
             assert request is not None
             self.on_over(name)  # never made: it counts as a live game nowhere
@@ -330,26 +331,30 @@ class Tables:
 
     def _new_match(
         self, name: str, rules: RuleSet, dice_mode: DiceMode, dice_seed: str, played: Played
-    ) -> tuple[Match, list[dict[str, Any]]]:
-        """The match of a new game, and its log to store: at its start, or going on from
-        ``played`` with the game's own dice (folded from its game in play's start, the events
-        before it left unread, as a cold load leaves them); with verifiable dice, the game in play
-        after ``played`` is committed to a seed (its throws from then on come from it)."""
+    ) -> tuple[Match, list[str]]:
+        """The match of a new game, and its log to store (each event as its JSON text): at its
+        start, or going on from ``played`` with the game's own dice. Of ``played``'s log only its
+        game in play is read and folded, from the snapshot of its start; the events before it are
+        stored as they came, unread, as a cold load leaves them. With verifiable dice, the game in
+        play after ``played`` is committed to a seed (its throws from then on come from it)."""
         dice = SeededDice(dice_seed) if dice_mode == "seeded" else None
         verifiable = dice_mode == "verifiable"
         seeds = self._seeds(name)
         if not played.events:
             match = Match(rules, dice=dice, verifiable=verifiable, seeds=seeds, now=self.clock)
-            return match, [event.to_dict() for event in match.events]
-        log = [json.loads(event) for event in played.events]
-        start = start_of(name, rules, played.snapshot, log)
-        first = 0 if start is None else start[0]
-        events = [_NOT_READ] * first + [event_from_dict(event) for event in log[first:]]
+            return match, log_as_text(match.events)
+        first = tail_start(played.snapshot)
+        tail = [json.loads(event) for event in played.events[first:]]
+        start = start_of(name, rules, played.snapshot, [{}] * first + tail)
+        if start is None and first:  # the snapshot does not stand: the whole log is read and folded
+            first, tail = 0, [json.loads(event) for event in played.events]
+        begin = 0 if start is None else start[0]
+        events = [_NOT_READ] * begin + [event_from_dict(event) for event in tail[begin - first :]]
         match = Match.replay(
             rules, events, dice=dice, verifiable=verifiable, seeds=seeds, now=self.clock, start=start
         )
         if not verifiable or match.state.over:
-            return match, log
+            return match, played.events
         number, first_throw = match.state.game.number, match.state.throws
         commitment = DiceCommitted(number, SeededDice(seeds(number)).commitment, first_throw)
         match = Match.replay(
@@ -361,7 +366,7 @@ class Tables:
             now=self.clock,
             start=start,
         )
-        return match, [*log, commitment.to_dict()]
+        return match, [*played.events, *log_as_text([commitment])]
 
     async def get(self, name: str) -> GameView:
         """The game ``name`` as last stored.
@@ -532,13 +537,21 @@ class Tables:
             if _unread(view.events) and sequence < max(view.match.game_started[0], table.feed.first):
                 await self._read_history(table)  # a fold from the log's first event
                 continue
+            if not table.feed.started:  # where it starts may take a fold of most of the log
+                table.feed.begin(await asyncio.to_thread(beginning, view, sequence))
+                continue
             messages = table.feed.since(sequence, view)
-            alone = sequence < table.feed.first  # once since() has started the feed
+            alone = sequence < table.feed.first
+            # Its first message folds the log up to it from the first event: on a thread.
+            folding = alone
             while True:
-                started = time.thread_time()
-                message = next(messages, None)
+                if folding:
+                    message, spent = await asyncio.to_thread(_next_timed, messages)
+                    folding = False
+                else:
+                    message, spent = _next_timed(messages)
                 if alone and pay is not None:
-                    await pay(time.thread_time() - started)
+                    await pay(spent)
                 if message is None:
                     break
                 if first and message.game.omitted_finished_game_count:
@@ -704,7 +717,7 @@ class Tables:
             match.extend([event_from_dict(event) for event in events])
         except Exception:  # noqa: BLE001 - whatever they raise, the whole log is the judge
             raise _CannotCatchUp from None
-        return replace(view, match=match, updated=record.updated)
+        return replace(view, match=match, updated=record.updated).built()
 
     async def _read_latest(self, name: str) -> tuple[GameRecord, GameView] | None:
         """Game ``name`` read from the store for a cold load: its snapshot and the events after
@@ -794,7 +807,7 @@ class Tables:
             record.updated,
             record.players,
             record.hints_allowed,
-        )
+        ).built()
 
     def _remember(self, table: Table) -> None:
         self._tables[table.view.name] = table
@@ -944,6 +957,14 @@ def game_in_play_start(rules: dict[str, Any], log: Sequence[str]) -> Snapshot | 
 
 async def _fold_on_a_thread(rules: dict[str, Any], log: list[str]) -> Snapshot | None:
     return await asyncio.to_thread(game_in_play_start, rules, log)
+
+
+def _next_timed(messages: Iterator[pb.WatchGameResponse]) -> tuple[pb.WatchGameResponse | None, float]:
+    """The next of ``messages`` (None after the last), with the CPU seconds the calling thread
+    took to make it."""
+    started = time.thread_time()
+    message = next(messages, None)
+    return message, time.thread_time() - started
 
 
 def new_game_name() -> str:

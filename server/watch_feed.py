@@ -9,7 +9,9 @@ is made whole for its watcher alone (:meth:`~tavli.server.game_views.GameView.wh
 that ends a version is shown with the version's own stream Game message, built once with it.
 
 The feed starts when its first watcher comes, where that watcher starts (at the latest at the
-start of the game in play), and keeps the newest :data:`MOST_KEPT` messages. A watcher that asks
+start of the game in play), and keeps the newest :data:`MOST_KEPT` messages. Where it starts may
+take a fold of the log up to there and up to :data:`MOST_KEPT` messages built: the caller works
+that out on a thread (:func:`beginning`) and starts the feed with it (:meth:`Feed.begin`). A watcher that asks
 for events before the feed's first is sent them folded for it alone, from the start of the log,
 as it reads them.
 """
@@ -37,11 +39,22 @@ class Feed:
         self._messages: list[pb.WatchGameResponse] = []
         self._state: MatchState | None = None  # after the last message's event; None until watched
 
+    @property
+    def started(self) -> bool:
+        return self._state is not None
+
+    def begin(self, start: Beginning) -> None:
+        """Start the feed as :func:`beginning` worked out, unless it has started meanwhile."""
+        if self._state is None:
+            self.first, self._state, self._messages = start
+            self._keep_the_newest()
+
     def since(self, sequence: int, view: GameView) -> Iterator[pb.WatchGameResponse]:
         """The messages of ``view``'s events from ``sequence`` on: the shared ones, or, before
-        the feed's first, those up to it (folded for this caller alone; ask again for the rest)."""
+        the feed's first, those up to it (folded for this caller alone; ask again for the rest).
+        A feed not started yet starts where ``sequence`` is (:func:`beginning`, here)."""
         if self._state is None:
-            self.first, self._state = _start(view, sequence)
+            self.begin(beginning(view, sequence))
         self.follow(view)
         if sequence >= self.first:
             return iter(self._messages[sequence - self.first :])
@@ -57,10 +70,29 @@ class Feed:
         for message, state in _built(view, end, self._state, view.version):
             self._messages.append(message)
             self._state = state
+        self._keep_the_newest()
+
+    def _keep_the_newest(self) -> None:
         if len(self._messages) > MOST_KEPT:
             dropped = len(self._messages) - MOST_KEPT // 2
             del self._messages[:dropped]
             self.first += dropped
+
+
+Beginning = tuple[int, MatchState, list[pb.WatchGameResponse]]
+"""Where a feed starts, the state after its last message's event, and its messages."""
+
+
+def beginning(view: GameView, sequence: int) -> Beginning:
+    """Where a feed whose first watcher asks for ``sequence`` starts (:func:`_start`), with the
+    messages of ``view``'s events from there: a fold of much of a long log, for a watcher
+    before the game in play, and up to :data:`MOST_KEPT` messages (its caller makes it on a
+    thread)."""
+    first, at_first = _start(view, sequence)
+    state, messages = at_first, []
+    for message, state in _built(view, first, at_first, view.version):
+        messages.append(message)
+    return first, state, messages
 
 
 def _start(view: GameView, sequence: int) -> tuple[int, MatchState]:

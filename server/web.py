@@ -53,6 +53,7 @@ from starlette.staticfiles import StaticFiles
 
 import tavli.clients
 from tavli.server.web_client import WEB_CLIENT_HEADER
+from tavli.server.web_cost import JsonCost, serving
 from tavli.server.web_flow import bound_http2_streams
 from tavli.server.web_guard import BoundedListener, Event, Receive, Scope, Send, WebGuard
 from tavli.server.web_limits import WebLimits
@@ -121,22 +122,25 @@ class _BinaryCodec:
 
 class _JsonCodec:
     """The Protocol Buffers JSON mapping, for this project's protobuf messages; fields the
-    server does not know are ignored, as the binary format ignores them."""
+    server does not know are ignored, as the binary format ignores them. Its CPU time is counted
+    in ``cost`` against the client whose call it serves."""
+
+    def __init__(self, cost: JsonCost) -> None:
+        self.cost = cost
 
     def name(self) -> str:
         return "json"
 
     def encode(self, message: Message) -> bytes:
-        return json_format.MessageToJson(message, indent=None).encode()
+        with self.cost.counted():
+            return json_format.MessageToJson(message, indent=None).encode()
 
     def decode(self, data: bytes | bytearray, message_class: type[Message]) -> Message:
         try:
-            return json_format.Parse(bytes(data), message_class(), ignore_unknown_fields=True)
+            with self.cost.counted():
+                return json_format.Parse(bytes(data), message_class(), ignore_unknown_fields=True)
         except json_format.ParseError as error:
             raise ValueError(str(error)) from None
-
-
-CODECS = (_BinaryCodec(), _JsonCodec())
 
 
 class _Forwarded(ConnectASGIApplication[None]):
@@ -144,7 +148,11 @@ class _Forwarded(ConnectASGIApplication[None]):
     on to the native server on ``channel``."""
 
     def __init__(
-        self, service: descriptor.ServiceDescriptor, channel: grpc.aio.Channel, read_max_bytes: int
+        self,
+        service: descriptor.ServiceDescriptor,
+        channel: grpc.aio.Channel,
+        read_max_bytes: int,
+        json_cost: JsonCost,
     ) -> None:
         self._path = f"/{service.full_name}"
         endpoints = {
@@ -156,7 +164,7 @@ class _Forwarded(ConnectASGIApplication[None]):
             service=None,
             endpoints=lambda _: endpoints,
             read_max_bytes=read_max_bytes,
-            codecs=CODECS,
+            codecs=(_BinaryCodec(), _JsonCodec(json_cost)),
         )
 
     @property
@@ -189,6 +197,7 @@ def _endpoint(
         async def stream(
             request: Message, context: RequestContext[Message, Message]
         ) -> AsyncIterator[Message]:
+            serving(_browser(context))
             call = stream_call(request, metadata=_metadata(context), timeout=_seconds(context))
             try:
                 with _answers_passed_back():
@@ -202,6 +211,7 @@ def _endpoint(
     unary_call = channel.unary_unary(path, request_serializer=serialize, response_deserializer=deserialize)
 
     async def unary(request: Message, context: RequestContext[Message, Message]) -> Message:
+        serving(_browser(context))
         with _answers_passed_back():
             response: Message = await unary_call(
                 request, metadata=_metadata(context), timeout=_seconds(context)
@@ -241,11 +251,15 @@ def _metadata(context: RequestContext[Message, Message]) -> tuple[tuple[str, str
     """Who is calling: the address the web port saw, without its port (connectrpc writes it
     ``host:port``, an IPv6 host without brackets, so the port is what follows the last colon),
     and the account it acts for, if its request says (``Authorization: Bearer KEY``)."""
-    host = (context.client_address or "").rpartition(":")[0]
-    caller = ((WEB_CLIENT_HEADER, host.strip("[]") or "web"),)
+    caller = ((WEB_CLIENT_HEADER, _browser(context)),)
     headers = context.request_headers
     account = None if headers is None else headers.get("authorization")
     return caller if not account else (*caller, ("authorization", account))
+
+
+def _browser(context: RequestContext[Message, Message]) -> str:
+    """The address of the browser making the call, without its port."""
+    return (context.client_address or "").rpartition(":")[0].strip("[]") or "web"
 
 
 def _seconds(context: RequestContext[Message, Message]) -> float | None:
@@ -265,9 +279,11 @@ class WebApp:
         pages: Path | None,
         loopback_only: bool,
         read_max_bytes: int,
+        json_cost: JsonCost,
     ) -> None:
         self.services = {
-            f"/{service.full_name}/": _Forwarded(service, channel, read_max_bytes) for service in services
+            f"/{service.full_name}/": _Forwarded(service, channel, read_max_bytes, json_cost)
+            for service in services
         }
         self.pages = StaticFiles(directory=pages, html=True) if pages is not None and pages.is_dir() else None
         self.loopback_only = loopback_only
@@ -369,12 +385,14 @@ async def start_web_port(
     read_max_bytes: int,
     limits: WebLimits,
     refused: Callable[[str], Awaitable[None]],
+    json_cost: JsonCost,
     tls: tuple[str, str] | None = None,
     grace_seconds: float = 5.0,
 ) -> WebPort:
     """Start serving ``services`` and ``pages`` on ``listener`` (listening on ``host``), each call
     passed on to the native server at ``native`` (a ``unix:`` address), each request held to
-    ``limits`` (``refused(address)`` counting one refused there against its client)."""
+    ``limits`` (``refused(address)`` counting one refused there against its client), the JSON
+    mapping's CPU time counted in ``json_cost``."""
     listener.setblocking(False)
     listener.most_connections = limits.most_requests()
     bound_http2_streams()
@@ -391,7 +409,12 @@ async def start_web_port(
         ],
     )
     app = WebApp(
-        services, channel, pages=pages, loopback_only=host in LOOPBACK_NAMES, read_max_bytes=read_max_bytes
+        services,
+        channel,
+        pages=pages,
+        loopback_only=host in LOOPBACK_NAMES,
+        read_max_bytes=read_max_bytes,
+        json_cost=json_cost,
     )
     config = Config()
     config.accesslog = None

@@ -16,6 +16,8 @@ the control channel. Over it the process says, one JSON line each:
 - each request it refused itself (a body too slow, too many requests open), which the server
   counts as a call of that client in its quotas and acknowledges before the refusal is answered,
   so that the client's next call finds it counted;
+- every second, the CPU its JSON mapping took for each client (:mod:`tavli.server.web_cost`),
+  which the server charges to the client's CPU budget;
 - each line it logs, which the server logs as its own (the same fields, in the same place).
 
 The server restarts a web process that exits without being told to (after a pause that grows
@@ -44,6 +46,7 @@ from typing import Any
 import structlog
 
 from tavli.server.startup import StartupError
+from tavli.server.web_cost import CHARGED_EVERY, JsonCost
 from tavli.server.web_limits import WebLimits
 from tavli.server.workers import STOP_MARGIN_SECONDS, RestartPolicy
 
@@ -140,7 +143,8 @@ class _Child:
 class WebProcess:
     """The web port, served by a process of its own that is restarted when it exits, until
     :meth:`stop`. ``refused(client)`` counts a request the web process refused itself as a call of
-    that client (it raises nothing)."""
+    that client, and ``spent(client, seconds)`` charges the CPU the process spent on its calls (both
+    raise nothing)."""
 
     def __init__(
         self,
@@ -148,11 +152,13 @@ class WebProcess:
         settings: WebSettings,
         *,
         refused: Callable[[str], None],
+        spent: Callable[[str, float], None],
     ) -> None:
         self.port: int = listener.getsockname()[1]
         self._listener = listener
         self._settings = settings
         self._refused = refused
+        self._spent = spent
         self._restarts: deque[float] = deque()
         self._stopping = asyncio.Event()
         self._child: _Child | None = None
@@ -243,6 +249,9 @@ class WebProcess:
                 if "refused" in message:
                     self._refused(str(message["refused"]))
                     writer.write(b"\n")
+                elif "spent" in message:
+                    for client, seconds in dict(message["spent"]).items():
+                        self._spent(str(client), float(seconds))
                 elif "log" in message:
                     _log_as_ours(message["log"])
                 elif "ready" in message and not ready.done():
@@ -348,6 +357,7 @@ async def _serve(settings: WebSettings, listener_fd: int, control_fd: int) -> No
     logging.getLogger().handlers[:] = [_LogToServer(control)]
     logging.getLogger().setLevel(settings.log_level)
     listener = BoundedListener(fileno=listener_fd)
+    json_cost = JsonCost()
     web = await start_web_port(
         listener=listener,
         host=settings.host,
@@ -359,7 +369,9 @@ async def _serve(settings: WebSettings, listener_fd: int, control_fd: int) -> No
         grace_seconds=settings.grace_seconds,
         limits=settings.limits,
         refused=control.refused,
+        json_cost=json_cost,
     )
+    charging = asyncio.ensure_future(_charge(control, json_cost))
     stopping = asyncio.ensure_future(control.closed.wait())
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stopping.cancel)
     control.say({"ready": True})
@@ -368,8 +380,24 @@ async def _serve(settings: WebSettings, listener_fd: int, control_fd: int) -> No
     # The server's word (SIGTERM) gives calls in flight their grace; with the server gone, they
     # cannot be answered anyway.
     await web.stop(0.0 if control.closed.is_set() else settings.grace_seconds)
+    charging.cancel()
+    _owed(control, json_cost)
     with contextlib.suppress(ConnectionError):  # the last lines logged, unless the server is gone
         await writer.drain()
+
+
+async def _charge(control: _Control, json_cost: JsonCost) -> None:
+    """Tell the server what the clients owe for the JSON mapping, every
+    :data:`~tavli.server.web_cost.CHARGED_EVERY` seconds."""
+    while not control.closed.is_set():
+        await asyncio.sleep(CHARGED_EVERY)
+        _owed(control, json_cost)
+
+
+def _owed(control: _Control, json_cost: JsonCost) -> None:
+    owed = json_cost.taken()
+    if owed:
+        control.say({"spent": owed})
 
 
 def main() -> None:

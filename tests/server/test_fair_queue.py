@@ -7,8 +7,11 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import threading
 from collections.abc import Iterator
+from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -290,3 +293,25 @@ def test_the_processes_run_at_a_lower_cpu_priority_than_the_server(queue: FairQu
     priorities = asyncio.run(scenario())
     assert len(priorities) == 2 and set(priorities.values()) == {wanted}
     assert os.getpriority(os.PRIO_PROCESS, 0) == server
+
+
+def test_a_jobs_arguments_and_answer_cross_the_pipe_off_the_event_loop(
+    queue: FairQueue, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    crossed_on: set[int] = set()  # the threads that wrote to or read from a process's pipe
+
+    def noting_the_thread(work: Any) -> Any:
+        def crossed(*arguments: Any) -> Any:
+            crossed_on.add(threading.get_ident())
+            return work(*arguments)
+
+        return crossed
+
+    for name in ("send", "recv"):
+        monkeypatch.setattr(Connection, name, noting_the_thread(getattr(Connection, name)))
+
+    async def scenario() -> str:
+        return await asyncio.wait_for(queue.run(OTHER, "quick", str(tmp_path), "a long answer"), WAIT)
+
+    assert asyncio.run(scenario()) == "a long answer"
+    assert crossed_on and threading.get_ident() not in crossed_on

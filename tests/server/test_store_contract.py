@@ -19,6 +19,7 @@ from typing import Any
 import psycopg
 import pytest
 
+from tavli.server.log_text import stored_as_text
 from tavli.server.players import NOBODY, SeatPlayer
 from tavli.server.postgres_store import PostgresStore
 from tavli.server.sql_store import Cursor, SqlStore
@@ -94,6 +95,11 @@ def events(*kinds: str) -> list[dict[str, object]]:
     return [{"kind": kind, "side": 0} for kind in kinds]
 
 
+def log(*kinds: str) -> list[str]:
+    """:func:`events` as a new game's log is given to the store: each event's JSON text."""
+    return stored_as_text(events(*kinds))
+
+
 def answer(scope: str, request_id: str, game: str, version: int, stored_at: float = 100.0) -> RequestRecord:
     return RequestRecord(scope, request_id, "RollDice", 0, "hash", game, version, stored_at, stored_at)
 
@@ -106,22 +112,22 @@ def append(
 
 def test_a_new_game_is_read_back_as_stored(store: Store) -> None:
     players = (SeatPlayer("Alice", "a-1"), SeatPlayer("Bob", ""))
-    store.create(record("games/a", players=players, dice_seed=""), events("opening"), b"summary", None)
+    store.create(record("games/a", players=players, dice_seed=""), log("opening"), b"summary", None)
     loaded = store.load("games/a")
     assert loaded is not None
-    stored, log = loaded
+    stored, read = loaded
     assert stored == record("games/a", players=players)
-    assert log == events("opening")
+    assert read == events("opening")
     assert store.event_count("games/a") == 1
     assert store.load("games/none") is None
     assert store.event_count("games/none") == 0
 
 
 def test_a_game_is_never_stored_over_another_of_the_same_name(store: Store) -> None:
-    store.create(record("games/a"), events("opening"), b"first", None, 500.0)
+    store.create(record("games/a"), log("opening"), b"first", None, 500.0)
     with pytest.raises(StoreConflict):
         store.create(
-            record("games/a", created=300.0), events("roll"), b"second", answer("", "c-2", "games/a", 1)
+            record("games/a", created=300.0), log("roll"), b"second", answer("", "c-2", "games/a", 1)
         )
     loaded = store.load("games/a")
     assert loaded is not None and loaded[0] == record("games/a") and loaded[1] == events("opening")
@@ -131,7 +137,7 @@ def test_a_game_is_never_stored_over_another_of_the_same_name(store: Store) -> N
 
 
 def test_an_append_lands_only_at_the_logs_length(store: Store) -> None:
-    store.create(record("games/a"), events("opening"), b"", None)
+    store.create(record("games/a"), log("opening"), b"", None)
     store.append(append("games/a", 1, "roll", "play"))
     for stale in (0, 1, 2, 4):
         with pytest.raises(StoreConflict):
@@ -144,7 +150,7 @@ def test_an_append_lands_only_at_the_logs_length(store: Store) -> None:
 
 
 def test_a_log_is_read_from_any_event_on_with_the_record_as_last_written(store: Store) -> None:
-    store.create(record("games/a"), events("opening"), b"", None)
+    store.create(record("games/a"), log("opening"), b"", None)
     store.append(append("games/a", 1, "roll", "play", "double"))
     whole = ["opening", "roll", "play", "double"]
     for first in range(5):
@@ -157,8 +163,8 @@ def test_a_log_is_read_from_any_event_on_with_the_record_as_last_written(store: 
 
 def test_a_snapshot_is_kept_from_the_write_that_brings_it_until_one_brings_another(store: Store) -> None:
     first, second = Snapshot(1, '{"state": 1}'), Snapshot(3, '{"state": 3}')
-    store.create(record("games/a", snapshot=first), events("opening"), b"", None)
-    store.create(record("games/b"), events("opening"), b"", None)
+    store.create(record("games/a", snapshot=first), log("opening"), b"", None)
+    store.create(record("games/b"), log("opening"), b"", None)
     store.append(append("games/a", 1, "roll", "play"))
     assert snapshot_of(store, "games/a") == first
     store.append(append("games/a", 3, "double", snapshot=second))
@@ -170,7 +176,7 @@ def test_a_snapshot_is_kept_from_the_write_that_brings_it_until_one_brings_anoth
 
 
 def test_a_cold_load_reads_the_snapshot_and_the_events_from_the_one_it_follows_on(store: Store) -> None:
-    store.create(record("games/a"), events("opening"), b"", None)
+    store.create(record("games/a"), log("opening"), b"", None)
     store.append(append("games/a", 1, "roll", "play"))
     loaded = store.load_latest("games/a")
     assert loaded is not None
@@ -198,7 +204,7 @@ def snapshot_of(store: Store, name: str) -> Snapshot | None:
 def test_a_sqlite_database_made_before_snapshots_keeps_its_games_and_keeps_snapshots(tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite3"
     store = SqliteStore(path)
-    store.create(record("games/a"), events("opening", "roll"), b"summary", None)
+    store.create(record("games/a"), log("opening", "roll"), b"summary", None)
     store.close()
     with sqlite3.connect(path) as db:  # as schema 5 left it
         db.execute("DROP TABLE snapshots")
@@ -216,7 +222,7 @@ def test_a_postgresql_database_made_before_snapshots_keeps_its_games_and_keeps_s
 ) -> None:
     url = fresh_database(postgres_url)
     store = PostgresStore(url)
-    store.create(record("games/a"), events("opening", "roll"), b"summary", None)
+    store.create(record("games/a"), log("opening", "roll"), b"summary", None)
     store.close()
     with psycopg.connect(url, autocommit=True) as connection:  # as schema 2 left it
         connection.execute("DROP TABLE snapshots")
@@ -239,10 +245,10 @@ def assert_migrated_keeping_the_game(store: Store) -> None:
 
 def test_a_request_id_is_stored_with_its_write_once(store: Store) -> None:
     first = answer("", "create-1", "games/a", 1)
-    store.create(record("games/a"), events("opening"), b"", first)
+    store.create(record("games/a"), log("opening"), b"", first)
     assert store.request("", "create-1", not_before=0) == first
     with pytest.raises(RequestIdTaken):
-        store.create(record("games/b"), events(), b"", answer("", "create-1", "games/b", 0))
+        store.create(record("games/b"), log(), b"", answer("", "create-1", "games/b", 0))
     assert store.load("games/b") is None  # the refused create left nothing
 
     roll = answer("games/a", "roll-1", "games/a", 2)
@@ -265,7 +271,7 @@ def test_of_creates_racing_with_one_request_id_one_is_stored_and_the_others_told
         name = f"games/{number}"
         start.wait()
         try:
-            stores[number % 2].create(record(name), events("opening"), b"", answer("", "create-1", name, 1))
+            stores[number % 2].create(record(name), log("opening"), b"", answer("", "create-1", name, 1))
             outcomes[number] = "stored"
         except RequestIdTaken:
             outcomes[number] = "taken"
@@ -280,7 +286,7 @@ def test_of_creates_racing_with_one_request_id_one_is_stored_and_the_others_told
 
 def test_holders_claiming_the_same_seats_together_each_hold_a_seat_alone(opener: Callable[[], Store]) -> None:
     stores = [opener(), opener()]  # two processes
-    stores[0].create(record("games/a"), events("opening"), b"", None)
+    stores[0].create(record("games/a"), log("opening"), b"", None)
     seats = [("games/a", 0), ("games/a", 1)]
     for _, seat in seats:
         stores[0].seat_bot(BotSeat("games/a", seat, "random", 1.0), 1, "nobody", 0.0)
@@ -317,7 +323,7 @@ def test_a_load_reads_a_game_as_of_one_moment(
     sql_opener: Callable[[], SqlStore], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     reader, writer = sql_opener(), sql_opener()  # two processes
-    reader.create(record("games/a"), events("opening"), b"", None)
+    reader.create(record("games/a"), log("opening"), b"", None)
     reading = reader._reading
 
     @contextlib.contextmanager
@@ -363,7 +369,7 @@ class WritingAfterTheFirstRead:
 
 
 def test_stored_answers_are_forgotten_past_their_retention(store: Store) -> None:
-    store.create(record("games/a"), events(), b"", answer("", "old", "games/a", 0, stored_at=10.0))
+    store.create(record("games/a"), log(), b"", answer("", "old", "games/a", 0, stored_at=10.0))
     store.append(append("games/a", 0, "roll", request=answer("games/a", "new", "games/a", 1, stored_at=50.0)))
     assert store.request("", "old", not_before=20.0) is None  # too old to answer again
     assert store.request("", "old", not_before=10.0) is not None  # stored at the limit: still answered
@@ -376,7 +382,7 @@ def test_stored_answers_are_forgotten_past_their_retention(store: Store) -> None
 
 def test_listing_is_newest_first_with_a_stable_cursor(store: Store) -> None:
     for number, created in enumerate([5.0, 7.0, 7.0, 3.0, 9.0]):
-        store.create(record(f"games/{number}", created=created), events(), f"summary {number}".encode(), None)
+        store.create(record(f"games/{number}", created=created), log(), f"summary {number}".encode(), None)
     pages, after = [], None
     while True:
         page = store.listing(2, after)
@@ -390,15 +396,15 @@ def test_listing_is_newest_first_with_a_stable_cursor(store: Store) -> None:
 
 
 def test_the_summary_is_the_last_writes(store: Store) -> None:
-    store.create(record("games/a"), events(), b"before", None)
+    store.create(record("games/a"), log(), b"before", None)
     store.append(append("games/a", 0, "roll"))
     assert store.listing(1, None)[0][1] == b"after"
 
 
 def test_deadlines_are_the_last_writes_and_due_earliest_first(store: Store) -> None:
-    store.create(record("games/a"), events(), b"", None, 500.0)
-    store.create(record("games/b"), events(), b"", None, 300.0)
-    store.create(record("games/c"), events(), b"", None)
+    store.create(record("games/a"), log(), b"", None, 500.0)
+    store.create(record("games/b"), log(), b"", None, 300.0)
+    store.create(record("games/c"), log(), b"", None)
     assert store.due(400.0, 10) == ["games/b"]
     assert store.due(600.0, 10) == ["games/b", "games/a"]
     assert store.due(600.0, 1) == ["games/b"]
@@ -414,13 +420,13 @@ def test_deadlines_are_the_last_writes_and_due_earliest_first(store: Store) -> N
 
 
 def test_players_default_to_nobody(store: Store) -> None:
-    store.create(record("games/a"), events(), b"", None)
+    store.create(record("games/a"), log(), b"", None)
     loaded = store.load("games/a")
     assert loaded is not None and loaded[0].players == NOBODY
 
 
 def test_a_bot_seat_is_given_once_and_only_at_the_version_its_giver_saw(store: Store) -> None:
-    store.create(record("games/a"), events("opening"), b"", None)
+    store.create(record("games/a"), log("opening"), b"", None)
     seat = BotSeat("games/a", 1, "heuristic", 150.0, client="203.0.113.7")
     with pytest.raises(StoreConflict):
         store.seat_bot(seat, 0, "one", 200.0)  # the game has moved on from version 0
@@ -434,7 +440,7 @@ def test_a_bot_seat_is_given_once_and_only_at_the_version_its_giver_saw(store: S
 
 
 def test_a_bot_seats_lease_goes_to_one_holder_until_it_runs_out(store: Store) -> None:
-    store.create(record("games/a"), events("opening"), b"", None)
+    store.create(record("games/a"), log("opening"), b"", None)
     store.seat_bot(BotSeat("games/a", 1, "heuristic", 150.0, client="203.0.113.7"), 1, "one", 200.0)
     assert store.bot_seats_to_take(190.0, 10) == []  # held
     assert not store.claim_bot_seats([("games/a", 1)], "two", 190.0, 300.0)
@@ -464,7 +470,7 @@ def test_a_bot_seats_lease_goes_to_one_holder_until_it_runs_out(store: Store) ->
 
 
 def test_a_bot_let_go_of_is_taken_up_at_once_unless_it_waits_for_its_opponent(store: Store) -> None:
-    store.create(record("games/a"), events("opening"), b"", None)
+    store.create(record("games/a"), log("opening"), b"", None)
     seat = BotSeat("games/a", 1, "heuristic", 150.0)
     store.seat_bot(seat, 1, "one", 200.0)
     store.let_go_of_bot_seat("games/a", 1, "two")  # not its holder: nothing happens

@@ -12,6 +12,7 @@ import struct
 import subprocess
 import sys
 import threading
+import time
 import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
@@ -305,3 +306,49 @@ def test_a_browser_acts_for_an_account_with_its_key_in_the_authorization_header(
     assert status == 200 and answer["account"]["handle"] == "alice"
     status, refused = call(server.web_port, "LadderService/GetAccount", {})
     assert status == 401 and reason_of(refused) == "MISSING_API_KEY"
+
+
+def test_the_json_a_browsers_calls_cost_the_web_process_is_charged_to_its_cpu_budget() -> None:
+    budget = 1e-6  # CPU seconds a minute: so little comes back while the test waits that a charge shows
+    with running_server(web_port=0, quotas=QuotaLimits(cpu_seconds_per_minute=budget)) as server:
+        quotas = server.checks.quotas
+        status, created = call(
+            server.web_port, "GamesService/CreateGame", {"ruleSet": {"variant": "VARIANT_BACKGAMMON"}}
+        )
+        assert status == 200
+        for _ in range(10):
+            assert call(server.web_port, "GamesService/GetGame", {"name": created["game"]["name"]})[0] == 200
+        # The web process tells the server what its clients owe once a second.
+        deadline = time.monotonic() + TIMEOUT
+        while quotas.cpu_left("127.0.0.1") >= budget:
+            assert time.monotonic() < deadline, "the JSON of the browser's calls was never charged"
+            time.sleep(0.05)
+        assert quotas.cpu_left("::1") == budget  # another client's budget is untouched
+
+
+def test_the_json_of_a_browsers_watch_is_charged_to_its_cpu_budget() -> None:
+    budget = 1e-6
+    with running_server(web_port=0, quotas=QuotaLimits(cpu_seconds_per_minute=budget)) as server:
+        quotas = server.checks.quotas
+        with connected(server.port) as client:  # native calls: nothing charged for them
+            created = client.games.CreateGame(
+                games_pb2.CreateGameRequest(rule_set=games_pb2.RuleSet(variant=board_pb2.VARIANT_BACKGAMMON))
+            )
+            client.games.RollDice(
+                games_pb2.RollDiceRequest(name=created.game.name, seat_token=created.seat0_token)
+            )
+        assert quotas.cpu_left("127.0.0.1") == budget
+        connection = http.client.HTTPConnection("127.0.0.1", server.web_port, timeout=TIMEOUT)
+        connection.request(
+            "POST",
+            "/tavli.v1.GamesService/WatchGame",
+            body=envelope(json.dumps({"name": created.game.name}).encode()),
+            headers={"Content-Type": "application/connect+json"},
+        )
+        flags, payload = next(read_envelopes(connection.getresponse()))
+        assert flags == 0 and json.loads(payload)["event"]["kind"] == "EVENT_KIND_OPENING_THROW"
+        deadline = time.monotonic() + TIMEOUT
+        while quotas.cpu_left("127.0.0.1") >= budget:
+            assert time.monotonic() < deadline, "the JSON of the browser's watch was never charged"
+            time.sleep(0.05)
+        connection.close()
