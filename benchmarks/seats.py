@@ -134,21 +134,19 @@ async def _stream_seat(
     games: Any, name: str, seat: int, token: str, rng: random.Random, outcome: Outcome
 ) -> None:
     """One seat on its stream until the match is over: acts on each view that asks it to roll or
-    play (at the opening, seat 0 throws), one action in flight at a time."""
+    play (at the opening, seat 0 throws), one action in flight at a time, written to the call as
+    grpc.aio lets a client write (no queue, no request iterator for grpc to drain in a task of its
+    own)."""
+    import grpc.aio
+
     from tavli.v1 import games_service_pb2 as pb
 
-    sent: asyncio.Queue[Any] = asyncio.Queue()
-    sent.put_nowait(pb.PlaySeatRequest(join=pb.JoinSeat(name=name, seat_token=token)))
-
-    async def requests() -> Any:
-        while (request := await sent.get()) is not None:
-            yield request
-
-    call = games.PlaySeat(requests(), timeout=RPC_TIMEOUT * 10)
+    call = games.PlaySeat(timeout=RPC_TIMEOUT * 10)  # written to directly: no request iterator
+    await call.write(pb.PlaySeatRequest(join=pb.JoinSeat(name=name, seat_token=token)))
     waiting = False  # for the answer to the action sent
     acted_on = ""  # the etag of the state acted on last: a view of it may come again
     try:
-        async for response in call:
+        while (response := await call.read()) is not grpc.aio.EOF:
             if response.HasField("answer"):
                 waiting = False
                 if response.answer.HasField("refusal"):
@@ -170,11 +168,10 @@ async def _stream_seat(
                 continue
             action.etag = acted_on = etag
             action.request_id = str(uuid.uuid4())
-            sent.put_nowait(pb.PlaySeatRequest(action=action))
+            await call.write(pb.PlaySeatRequest(action=action))
             waiting = True
         raise RuntimeError("the stream ended before the match")
     finally:
-        sent.put_nowait(None)
         call.cancel()
 
 

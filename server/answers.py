@@ -2,35 +2,33 @@
 
 An answer that lists a position's plays is mostly their ``Play`` messages: the engine writes
 them all at once, as the bytes of the answer's repeated field (``LegalPlays.plays_field``: in C
-with the compiled core), and protobuf reads the answer from its other fields' bytes joined to
-those, once. A batch of validations is written the same way, each legal play by the engine's
-writer of plays (:mod:`tavli.engine.wire`), and read once.
+with the compiled core), and the answer is its other fields' bytes joined to those: serialized,
+as the server sends it (:data:`tavli.server.handlers.Serialized`), never read into a message on
+the way. A batch of validations is written the same way, each legal play by the engine's writer
+of plays (:mod:`tavli.engine.wire`), and read once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypeVar
 
 from google.protobuf.message import Message
 
 from tavli.engine import LegalPlays, Play, wire
+from tavli.server.handlers import Serialized
 from tavli.v1 import rules_service_pb2 as pb
 
-Listing = TypeVar("Listing", bound=Message)
 
-
-def legal_plays_response(legal: LegalPlays) -> pb.ListLegalPlaysResponse:
-    """The ListLegalPlays answer of ``legal``."""
+def legal_plays_answer(legal: LegalPlays) -> Serialized:
+    """The ListLegalPlays answer of ``legal``, serialized."""
     return with_plays(pb.ListLegalPlaysResponse(dice_used=legal.dice_used), legal)
 
 
-def with_plays(answer: Listing, legal: LegalPlays) -> Listing:
+def with_plays(answer: Message, legal: LegalPlays) -> Serialized:
     """``answer`` (a message with a ``repeated Play plays`` field and none in it yet) with the
-    plays of ``legal`` in that field."""
-    listing = type(answer)
-    field = listing.DESCRIPTOR.fields_by_name["plays"].number
-    return listing.FromString(answer.SerializeToString() + legal.plays_field(field))
+    plays of ``legal`` in that field, serialized."""
+    field = answer.DESCRIPTOR.fields_by_name["plays"].number
+    return answer.SerializeToString() + legal.plays_field(field)
 
 
 def batch_response(answers: Sequence[Play | pb.ValidatePlayResponse]) -> pb.BatchValidatePlaysResponse:

@@ -38,6 +38,7 @@ from tavli.server.bot_seats import BOT_MATCH_POINTS, PATIENCE_SECONDS, BotSeats,
 from tavli.server.errors import ErrorInterceptor, LimitReached
 from tavli.server.fair_queue import FairQueue
 from tavli.server.games_servicer import GamesServicer
+from tavli.server.handlers import sending_serialized
 from tavli.server.keys import ServerKey
 from tavli.server.ladder import Ladder, LadderSettings
 from tavli.server.ladder_events import AccountEvents
@@ -318,21 +319,24 @@ async def start_server(config: ServerConfig) -> Running:
 
 class _ServedGenerically:
     """A server as the generated ``add_*_to_server`` functions see it: each service's methods
-    are served through the generic handler those functions add, and none is registered with
-    grpc's core besides. For each call it accepts, grpc.aio waits again on one pending call for
-    every registered method (about fifty here), which cost a call more than its log line did;
-    a generic handler finds a method with a dict look-up."""
+    are served through one generic handler, and none is registered with grpc's core besides.
+    For each call it accepts, grpc.aio waits again on one pending call for every registered
+    method (about fifty here), which cost a call more than its log line did; a generic handler
+    finds a method with a dict look-up. Each method's handler may answer with bytes already
+    serialized (:func:`tavli.server.handlers.sending_serialized`)."""
 
     def __init__(self, server: grpc.aio.Server) -> None:
         self._server = server
 
     def add_generic_rpc_handlers(self, handlers: Sequence[grpc.GenericRpcHandler]) -> None:
-        self._server.add_generic_rpc_handlers(handlers)
+        """Nothing to do: a generated ``add_*_to_server`` hands the same handlers, one by one, to
+        :meth:`add_registered_method_handlers` next."""
 
     def add_registered_method_handlers(
         self, service: str, handlers: dict[str, grpc.RpcMethodHandler[Any, Any]]
     ) -> None:
-        """Nothing to do: the same handlers came in the service's generic handler."""
+        sending = {method: sending_serialized(handler) for method, handler in handlers.items()}
+        self._server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service, sending),))
 
 
 async def _start_web_port(config: ServerConfig, native: str, quotas: Quotas) -> WebProcess:

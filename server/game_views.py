@@ -10,6 +10,11 @@ A stream's messages after its first show a Game without the finished games the s
 already (:meth:`GameView.stream_message`), so that their size does not grow with the games played;
 that Game too is built once a version for each number of games sent (in practice one: those
 finished before the version's last event).
+
+What a seat is shown (its legal actions, its stream's messages) is kept and joined serialized
+(:data:`~tavli.server.handlers.Serialized`): a seat stream's message is the version's serialized
+Game and the seat's serialized legal actions side by side, sent as they are, with no message
+copied or written again for each seat.
 """
 
 from __future__ import annotations
@@ -18,11 +23,13 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
 
+from tavli.engine import wire
 from tavli.engine.events import Event, Side
 from tavli.engine.game import MatchState, legal_actions, rolled_plays
 from tavli.engine.match import Match
 from tavli.engine.rules import RuleSet
 from tavli.server import answers, convert
+from tavli.server.handlers import Serialized
 from tavli.server.players import NOBODY, Players
 from tavli.v1 import games_service_pb2 as pb
 
@@ -105,26 +112,42 @@ class GameView:
         """What a listing shows of this version: its Game resource, serialized (stored with it)."""
         return self.message.SerializeToString()
 
-    def legal_actions(self, seat: Side) -> pb.ListLegalActionsResponse:
-        """What ``seat`` may do at this version, with the legal plays when it is on turn: built
-        once for each seat; shared, so never changed."""
+    def legal_actions(self, seat: Side) -> Serialized:
+        """What ``seat`` may do at this version, with the legal plays when it is on turn: the
+        ListLegalActions answer, serialized once for each seat."""
         answer = self._legal_actions.get(seat)
         if answer is None:
-            answer = self._legal_actions[seat] = _legal_actions_message(self, seat)
+            answer = self._legal_actions[seat] = _legal_actions_answer(self, seat)
         return answer
 
-    def seat_view(self, seat: Side, *, sent: int = 0) -> pb.PlaySeatResponse:
-        """What a seat stream shows ``seat`` of this version: the game (as
-        :meth:`stream_message` shows it to a stream that has sent ``sent`` finished games) and the
-        seat's legal actions (a new message, which its stream may add an answer to)."""
-        return pb.PlaySeatResponse(
-            seat=convert.seat_message(seat),
-            game=self.stream_message(sent),
-            legal_actions=self.legal_actions(seat),
-        )
+    def seat_view(
+        self, seat: Side, *, sent: int = 0, answer: pb.SeatActionAnswer | None = None
+    ) -> Serialized:
+        """What a seat stream shows ``seat`` of this version, serialized: the PlaySeatResponse of
+        the game (as :meth:`stream_message` shows it to a stream that has sent ``sent`` finished
+        games), the seat's legal actions and ``answer``, if the message answers an action."""
+        shown = _SEAT_FIELDS[seat] + wire.message_field(_GAME, self._stream_game(sent))
+        shown += wire.message_field(_LEGAL_ACTIONS, self.legal_actions(seat))
+        if answer is not None:
+            shown += wire.message_field(_ANSWER, answer.SerializeToString())
+        return shown
+
+    def _stream_game(self, sent: int) -> Serialized:
+        """:meth:`stream_message`, serialized once for each ``sent`` (the whole game's is the
+        :attr:`summary`)."""
+        game = self._stream_games.get(sent)
+        if game is None:
+            message = self.stream_message(sent)
+            game = self.summary if message is self.message else message.SerializeToString()
+            self._stream_games[sent] = game
+        return game
 
     @cached_property
-    def _legal_actions(self) -> dict[Side, pb.ListLegalActionsResponse]:
+    def _legal_actions(self) -> dict[Side, Serialized]:
+        return {}
+
+    @cached_property
+    def _stream_games(self) -> dict[int, Serialized]:
         return {}
 
     @cached_property
@@ -147,9 +170,17 @@ class GameView:
         )
 
 
-def _legal_actions_message(view: GameView, seat: Side) -> pb.ListLegalActionsResponse:
+def _legal_actions_answer(view: GameView, seat: Side) -> Serialized:
     state = view.state
     actions = convert.actions_message(legal_actions(state, seat))
     response = pb.ListLegalActionsResponse(actions=actions, etag=view.etag, seat=convert.seat_message(seat))
     rolled = rolled_plays(state) if seat == state.game.turn else None
-    return response if rolled is None else answers.with_plays(response, rolled)
+    return response.SerializeToString() if rolled is None else answers.with_plays(response, rolled)
+
+
+_SEAT_FIELDS = {
+    seat: pb.PlaySeatResponse(seat=convert.seat_message(seat)).SerializeToString() for seat in (0, 1)
+}
+_GAME, _LEGAL_ACTIONS, _ANSWER = (
+    pb.PlaySeatResponse.DESCRIPTOR.fields_by_name[name].number for name in ("game", "legal_actions", "answer")
+)

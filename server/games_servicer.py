@@ -25,7 +25,7 @@ from tavli.server.admission import client_of
 from tavli.server.errors import BadRequest
 from tavli.server.fair_queue import FairQueue
 from tavli.server.game_views import GameView
-from tavli.server.handlers import Context
+from tavli.server.handlers import Context, Serialized
 from tavli.server.limits import RequestLimits
 from tavli.server.log_text import log_as_text
 from tavli.server.players import from_record, players_of, record_names
@@ -159,9 +159,7 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
     ) -> pb.RejectResignationResponse:
         return pb.RejectResignationResponse(game=await self._acted("RejectResignation", request, context))
 
-    async def ListLegalActions(
-        self, request: pb.ListLegalActionsRequest, context: Context
-    ) -> pb.ListLegalActionsResponse:
+    async def ListLegalActions(self, request: pb.ListLegalActionsRequest, context: Context) -> Serialized:
         view = await self.tables.get(_name_of(request))
         if not request.seat_token:
             seat = convert.seat_of(request.seat)
@@ -169,7 +167,7 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
             raise BadRequest("give seat or seat_token, not both")
         else:
             seat = await self.tables.seat(view.name, request.seat_token)
-        return view.legal_actions(seat)  # the version's own answer, shared: sent as it is
+        return view.legal_actions(seat)  # the version's own answer, serialized once: sent as it is
 
     async def ListGameEvents(
         self, request: pb.ListGameEventsRequest, context: Context
@@ -231,11 +229,10 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
             game=view.message, rematch=created.game.message, seat_token=created.tokens[seat]
         )
 
-    async def PlaySeat(
+    def PlaySeat(
         self, requests: AsyncIterator[pb.PlaySeatRequest], context: Context
-    ) -> AsyncIterator[pb.PlaySeatResponse]:
-        async for response in self.seat_streams.play(requests, context):
-            yield response
+    ) -> AsyncIterator[Serialized]:
+        return self.seat_streams.play(requests, context)  # its own generator: one less a message
 
     async def _acted(self, method: str, request: Any, context: Context) -> pb.Game:
         """The Game message of the version :meth:`act` leaves the game at, once the call may act

@@ -8,6 +8,10 @@ handler's responses on, however the handler sends them.
 grpc asks every interceptor for each call's handler, call after call. What a wrap makes depends
 on the method and its handler alone, so a :class:`WrappingInterceptor` makes it once, at a
 method's first call, and hands the same handler to every later call of the method.
+
+A handler may answer with a message or with its bytes (:data:`Serialized`): an answer the server
+keeps serialized (a stored version's view, a position's plays) is sent as it is rather than read
+into a message for gRPC to write out again (:func:`sending_serialized`).
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ Context: TypeAlias = grpc.aio.ServicerContext[Any, Any]
 Behaviour = Callable[..., Any]
 """A handler's behaviour: ``(request or requests, context)`` to a response or responses."""
 Wrap = Callable[[Behaviour], Behaviour]
+Serialized: TypeAlias = bytes
+"""An answer in protobuf's wire format, sent as it is."""
 
 
 class WrappingInterceptor(grpc.aio.ServerInterceptor):
@@ -61,17 +67,51 @@ def wrapped(
     itself when it is None (no such method) or no wrap is given for its kind."""
     if handler is None:
         return None
-    serializers = {
-        "request_deserializer": handler.request_deserializer,
-        "response_serializer": handler.response_serializer,
-    }
     if handler.unary_unary and unary_unary:
-        return grpc.unary_unary_rpc_method_handler(unary_unary(handler.unary_unary), **serializers)
+        return _made(grpc.unary_unary_rpc_method_handler, unary_unary(handler.unary_unary), handler)
     if handler.unary_stream and unary_stream:
-        return grpc.unary_stream_rpc_method_handler(unary_stream(handler.unary_stream), **serializers)
+        return _made(grpc.unary_stream_rpc_method_handler, unary_stream(handler.unary_stream), handler)
     if handler.stream_stream and stream_stream:
-        return grpc.stream_stream_rpc_method_handler(stream_stream(handler.stream_stream), **serializers)
+        return _made(grpc.stream_stream_rpc_method_handler, stream_stream(handler.stream_stream), handler)
     return handler
+
+
+def sending_serialized(handler: Any) -> Any:
+    """``handler``, its answers sent as they are when they are :data:`Serialized` already, and
+    written by the method's own serializer when they are messages."""
+    write = handler.response_serializer
+
+    def serialized(answer: Any) -> bytes:
+        return answer if isinstance(answer, bytes) else write(answer)
+
+    for kind, factory in _FACTORIES.items():
+        behaviour = getattr(handler, kind)
+        if behaviour:
+            return _made(factory, behaviour, handler, response_serializer=serialized)
+    return handler
+
+
+_FACTORIES = {
+    "unary_unary": grpc.unary_unary_rpc_method_handler,
+    "unary_stream": grpc.unary_stream_rpc_method_handler,
+    "stream_unary": grpc.stream_unary_rpc_method_handler,
+    "stream_stream": grpc.stream_stream_rpc_method_handler,
+}
+
+
+def _made(
+    factory: Callable[..., Any],
+    behaviour: Behaviour,
+    handler: Any,
+    response_serializer: Callable[[Any], bytes] | None = None,
+) -> Any:
+    """A handler of ``behaviour`` made by ``factory``, with ``handler``'s serializers (its response
+    serializer replaced by ``response_serializer``, if given)."""
+    return factory(
+        behaviour,
+        request_deserializer=handler.request_deserializer,
+        response_serializer=response_serializer or handler.response_serializer,
+    )
 
 
 def responses_of(

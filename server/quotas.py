@@ -31,7 +31,6 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, fields
-from functools import partial
 from types import TracebackType
 
 from tavli.server.errors import LimitReached
@@ -146,9 +145,7 @@ class Quotas:
 
         :raises LimitReached: on entering, RATE_LIMITED or TOO_MANY_CALLS.
         """
-        return _Held(
-            partial(self._enter_call, client), partial(self._exit_call, client), "a call is admitted once"
-        )
+        return _Held(self._enter_call, self._exit_call, (client,), "a call is admitted once")
 
     def open_stream(self, client: str, game: str = "") -> _Held:
         """A context manager for one stream of ``client`` on ``game`` (or on no game, ""):
@@ -157,11 +154,7 @@ class Quotas:
 
         :raises LimitReached: on entering, RATE_LIMITED or TOO_MANY_STREAMS.
         """
-        return _Held(
-            partial(self._enter_stream, client, game),
-            partial(self._exit_stream, client, game),
-            "a stream is opened once",
-        )
+        return _Held(self._enter_stream, self._exit_stream, (client, game), "a stream is opened once")
 
     def count_game(self, client: str, game: str) -> None:
         """Count ``game`` as a live game created by ``client``, until :meth:`release_game`;
@@ -338,18 +331,20 @@ class Quotas:
                 return
             del spending[oldest]
 
+    # Every unary call enters and leaves here: the two are kept to what they must do.
     def _enter_call(self, client: str) -> None:
         with self._lock:
             bucket = self._refilled(client)
-            holdings = self._holdings.get(client) or _Holdings()
-            most = self.limits.concurrent_calls
-            if holdings.calls >= most:
+            holdings = self._holdings.get(client)
+            if holdings is None:
+                holdings = self._holdings[client] = _Holdings()
+            elif holdings.calls >= self.limits.concurrent_calls:
+                most = self.limits.concurrent_calls
                 raise LimitReached(
                     TOO_MANY_CALLS, f"more than {most} calls at once from {client}; wait for some to end"
                 )
             bucket.tokens -= 1
             holdings.calls += 1
-            self._holdings[client] = holdings
 
     def _enter_stream(self, client: str, game: str) -> None:
         with self._lock:
@@ -372,7 +367,11 @@ class Quotas:
 
     def _exit_call(self, client: str) -> None:
         with self._lock:
-            self._release(client, calls=1)
+            holdings = self._holdings.get(client)
+            if holdings is not None:
+                holdings.calls -= 1
+                if holdings.empty():
+                    del self._holdings[client]
 
     def _exit_stream(self, client: str, game: str) -> None:
         with self._lock:
@@ -389,15 +388,19 @@ class Quotas:
         """
         now = self._clock()
         limits = self.limits
-        bucket = self._buckets.get(client)
+        buckets = self._buckets
+        bucket = buckets.get(client)
         if bucket is None:
-            bucket = self._buckets[client] = _Bucket(float(limits.call_burst), now)
+            bucket = buckets[client] = _Bucket(float(limits.call_burst), now)
         else:
-            elapsed = max(0.0, now - bucket.updated)
-            bucket.tokens = min(float(limits.call_burst), bucket.tokens + elapsed * limits.calls_per_second)
-            bucket.updated = now
-            self._buckets.move_to_end(client)
-        self._forget_idle_buckets(now)
+            if now > bucket.updated:
+                bucket.tokens += (now - bucket.updated) * limits.calls_per_second
+                if bucket.tokens > limits.call_burst:
+                    bucket.tokens = float(limits.call_burst)
+                bucket.updated = now
+            buckets.move_to_end(client)
+        if len(buckets) > 1:
+            self._forget_idle_buckets(now)
         if bucket.tokens < 1 - _ROUNDING:
             raise LimitReached(
                 RATE_LIMITED,
@@ -443,18 +446,21 @@ class _Held:
     """One admitted unary call or open stream, released on exit however it ends; see
     :meth:`Quotas.admit_call` and :meth:`Quotas.open_stream`."""
 
-    __slots__ = ("_enter", "_exit", "_held", "_once")
+    __slots__ = ("_enter", "_exit", "_held", "_of", "_once")
 
-    def __init__(self, enter: Callable[[], None], exit: Callable[[], None], once: str) -> None:
+    def __init__(
+        self, enter: Callable[..., None], exit: Callable[..., None], of: tuple[str, ...], once: str
+    ) -> None:
         self._enter = enter
         self._exit = exit
+        self._of = of  # whose call or stream, and on what: what enter and exit are called with
         self._once = once  # what entering twice is told
         self._held = False
 
     def __enter__(self) -> None:
         if self._held:
             raise RuntimeError(self._once)
-        self._enter()
+        self._enter(*self._of)
         self._held = True
 
     def __exit__(
@@ -465,4 +471,4 @@ class _Held:
     ) -> None:
         if self._held:
             self._held = False
-            self._exit()
+            self._exit(*self._of)

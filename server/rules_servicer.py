@@ -16,7 +16,7 @@ from tavli.server import answers, convert, match_records
 from tavli.server.admission import client_of
 from tavli.server.errors import ServiceError
 from tavli.server.fair_queue import FairQueue
-from tavli.server.handlers import Context
+from tavli.server.handlers import Context, Serialized
 from tavli.v1 import rules_service_pb2 as pb, rules_service_pb2_grpc
 
 
@@ -24,9 +24,7 @@ class RulesServicer(rules_service_pb2_grpc.RulesServiceServicer):
     def __init__(self, checks: FairQueue) -> None:
         self.checks = checks
 
-    async def ListLegalPlays(
-        self, request: pb.ListLegalPlaysRequest, context: Context
-    ) -> pb.ListLegalPlaysResponse:
+    async def ListLegalPlays(self, request: pb.ListLegalPlaysRequest, context: Context) -> Serialized:
         variant = convert.rules_of_request(request)
         position = convert.position_of(variant, request.position)
         return _legal_plays_response(variant, position, convert.dice_of(request.dice))
@@ -94,9 +92,9 @@ def _xgid_or_empty(position: Position) -> str:
 
 
 @lru_cache(maxsize=4096)
-def _legal_plays_response(variant: Variant, position: Position, dice: Dice) -> pb.ListLegalPlaysResponse:
-    # Built once per position and roll, as the engine's legal plays are; gRPC only reads it.
-    return answers.legal_plays_response(variant.legal_plays(position, dice))
+def _legal_plays_response(variant: Variant, position: Position, dice: Dice) -> Serialized:
+    # Built once per position and roll, as the engine's legal plays are, and sent as it is.
+    return answers.legal_plays_answer(variant.legal_plays(position, dice))
 
 
 def _validate(request: pb.ValidatePlayRequest) -> pb.ValidatePlayResponse:

@@ -33,7 +33,7 @@ from tavli.engine.events import Side
 from tavli.server.admission import client_of
 from tavli.server.errors import BadRequest, SeatAlreadyStreaming, status_message, status_of
 from tavli.server.game_views import GameView
-from tavli.server.handlers import Context
+from tavli.server.handlers import Context, Serialized
 from tavli.server.limits import RequestLimits, check_request
 from tavli.server.quotas import Quotas
 from tavli.server.tables import Tables
@@ -91,8 +91,9 @@ class SeatStreams:
 
     async def play(
         self, requests: AsyncIterator[pb.PlaySeatRequest], context: Context
-    ) -> AsyncIterator[pb.PlaySeatResponse]:
-        """The messages of one PlaySeat stream, whose client's messages come from ``requests``.
+    ) -> AsyncIterator[Serialized]:
+        """The messages of one PlaySeat stream, serialized, whose client's messages come from
+        ``requests``.
 
         :raises BadRequest: for a first message that is not a join or none within
             :data:`JOIN_SECONDS`, and for a second join or a message that is neither.
@@ -137,7 +138,7 @@ class SeatStreams:
         join: pb.JoinSeat,
         seat: Side,
         metadata: Any,
-    ) -> AsyncIterator[pb.PlaySeatResponse]:
+    ) -> AsyncIterator[Serialized]:
         """The views and answers of a joined stream, until the match is over or the client has
         closed its side with every action answered."""
         sent = -1  # the version of the game the last message showed
@@ -155,9 +156,7 @@ class SeatStreams:
                         return
                     reading = asyncio.ensure_future(anext(requests, None))
                     view, answer = await self._answer(request, client, join, seat, metadata)
-                    response = view.seat_view(seat, sent=finished)
-                    response.answer.CopyFrom(answer)
-                    yield response
+                    yield view.seat_view(seat, sent=finished, answer=answer)
                 sent = view.version
                 finished = len(view.state.finished)
                 if view.state.over:

@@ -1,5 +1,6 @@
-"""A method's handler is wrapped once for every call of it (tavli.server.handlers), and the names a
-call's log line binds are its own and gone after it (tavli.server.logs)."""
+"""A method's handler is wrapped once for every call of it, and sends an answer kept serialized as
+it is (tavli.server.handlers); the names a call's log line binds are its own and gone after it
+(tavli.server.logs)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ import grpc
 import structlog
 
 from tavli.server import logs
-from tavli.server.handlers import WrappingInterceptor, responses_of, wrapped
+from tavli.server.handlers import WrappingInterceptor, responses_of, sending_serialized, wrapped
+from tavli.v1 import rules_service_pb2 as pb
 
 
 class Details:
@@ -109,3 +111,25 @@ def test_names_bound_in_one_context_and_left_in_another_raise_nothing_and_change
     bound.__exit__(None, None, None)
     assert structlog.contextvars.get_contextvars() == {}
     assert call.run(structlog.contextvars.get_contextvars) == {"method": "/tavli.v1.GamesService/PlaySeat"}
+
+
+def test_an_answer_already_serialized_is_sent_as_it_is_and_a_message_is_written_by_its_method() -> None:
+    answer = pb.ListLegalPlaysResponse(dice_used=2)
+    kept = answer.SerializeToString()
+    for factory in (
+        grpc.unary_unary_rpc_method_handler,
+        grpc.unary_stream_rpc_method_handler,
+        grpc.stream_unary_rpc_method_handler,
+        grpc.stream_stream_rpc_method_handler,
+    ):
+        handler = factory(
+            _answer,
+            request_deserializer=pb.ListLegalPlaysRequest.FromString,
+            response_serializer=pb.ListLegalPlaysResponse.SerializeToString,
+        )
+        sending = sending_serialized(handler)
+        assert sending.response_serializer(kept) is kept
+        assert sending.response_serializer(answer) == kept
+        assert sending.request_deserializer is handler.request_deserializer
+        kinds = ("unary_unary", "unary_stream", "stream_unary", "stream_stream")
+        assert [getattr(sending, kind) for kind in kinds] == [getattr(handler, kind) for kind in kinds]

@@ -76,14 +76,18 @@ def test_each_stored_version_is_built_once_for_its_answer_its_listing_its_seats_
             built = convert.BUILT.games
             view = await next_action(tables, view, tokens)
             seen = [await anext(watch) for watch in watches]
-            shown = [view.seat_view(0), view.seat_view(1), view.legal_actions(0), view.legal_actions(1)]
+            shown = [pb.PlaySeatResponse.FromString(view.seat_view(seat)) for seat in (0, 1)]
             listed = await tables.listing(10, None)
             assert view.version == seen[0].event.sequence + 1  # one event in each of these versions
             assert convert.BUILT.games - built == 1
             assert all(message is seen[0] for message in seen)
             assert seen[0].game == view.message == shown[0].game == shown[1].game
             assert listed[0].summary == view.message.SerializeToString()
-            assert view.legal_actions(view.state.game.turn) is shown[2 + view.state.game.turn]
+            for seat in (0, 1):  # each seat's answer serialized once, and shown as it is
+                assert view.legal_actions(seat) is view.legal_actions(seat)
+                assert shown[seat].legal_actions == pb.ListLegalActionsResponse.FromString(
+                    view.legal_actions(seat)
+                )
         for watch in watches:
             await watch.aclose()
 
