@@ -149,12 +149,12 @@ def compare(
         last_bare_id = encode_position_id(reference_plays[-1].position)
         assert decode_position_id.__wrapped__(position_ids[0]) == reference_plays[0].position
     where = f"{variant.name} {position.position_id()} {dice[0]}-{dice[1]}"
-    assert compiled.plays() == reference_plays, where
-    assert [play.position.pins for play in compiled.plays()] == [
-        play.position.pins for play in reference_plays
-    ]
-    assert compiled.play(-1) == reference_plays[-1] == reference[-1], where
-    assert compiled.play(-1).position.pins == reference_plays[-1].position.pins, where
+    compiled_plays = compiled.plays()
+    assert compiled_plays == reference_plays, where
+    assert [play.position.pins for play in compiled_plays] == [play.position.pins for play in reference_plays]
+    compiled_last = compiled.play(-1)
+    assert compiled_last == reference_plays[-1] == reference[-1], where
+    assert compiled_last.position.pins == reference_plays[-1].position.pins, where
     assert compiled.notations() == notations, where
     assert compiled.position_ids() == position_ids, where
     assert compiled.plays_field(1) == reference.plays_field(1), where
