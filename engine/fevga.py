@@ -12,12 +12,13 @@ from typing import Literal
 
 from tavli.engine import core
 from tavli.engine.long_nardi import HEAD, LongNardi, open_points
-from tavli.engine.play import Dice, Play, Step
+from tavli.engine.play import PLAIN_STEPS, Dice, Play, Step
 from tavli.engine.position import OFF, Checkers, Point, Position
 from tavli.engine.variant import (
     GameResult,
     LegalPlays,
     bear_off_start,
+    dice_with_rest,
     is_better_way,
 )
 
@@ -197,10 +198,7 @@ class Fevga(LongNardi):
         while layer:
             following: dict[tuple[Checkers, tuple[int, ...]], tuple[Step, ...]] = {}
             for (player, left), steps in layer.items():
-                for index, die in enumerate(left):
-                    if die in left[:index]:
-                        continue
-                    rest = left[:index] + left[index + 1 :]
+                for die, rest in dice_with_rest(left):
                     for step in self._steps(player, die, open_):
                         board = list(player)
                         board[step.start] -= 1
@@ -221,8 +219,9 @@ class Fevga(LongNardi):
     def _steps(self, player: Checkers, die: int, open_: list[bool]) -> list[Step]:
         """The single steps with ``die`` that the rules allow now (the unchecked twin of :meth:`step`)."""
         starts = self.first_checker_starts(player)
+        moves = PLAIN_STEPS[die]
         steps = [
-            Step(start, start - die, die, False)
+            moves[start]
             for start in (starts or range(HEAD, die, -1))
             if start > die
             and player[start]

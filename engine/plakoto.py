@@ -14,7 +14,7 @@ from typing import Literal
 
 from tavli.engine import core
 from tavli.engine.errors import GameOverError, InvalidPositionError
-from tavli.engine.play import Dice, Play, Step
+from tavli.engine.play import PLAIN_STEPS, Dice, Play, Step
 from tavli.engine.position import BAR, OFF, Checkers, Pins, Point, Position
 from tavli.engine.variant import (
     GameResult,
@@ -22,6 +22,7 @@ from tavli.engine.variant import (
     Variant,
     bear_off_refusal,
     bear_off_start,
+    dice_with_rest,
     is_better_way,
 )
 
@@ -151,9 +152,12 @@ class Plakoto(Variant):
         mother was pinned (``MOTHER``, lost by the side whose mother it is) or both were
         (``DRAW``); ``None`` while it goes on. A play ends the game only in the mover's favour
         or in a draw."""
-        for winner, loser in ((position.player, position.opponent), (position.opponent, position.player)):
-            if winner[OFF] == 15:
-                return GameResult.SINGLE if loser[OFF] else GameResult.GAMMON
+        player, opponent = position
+        if player[OFF] == 15 or opponent[OFF] == 15:
+            loser = opponent if player[OFF] == 15 else player
+            return GameResult.SINGLE if loser[OFF] else GameResult.GAMMON
+        if not position.pins:  # the move generator asks of every board it reaches: most have none
+            return None
         mother_loser = self.mother_loser(position)
         if mother_loser is None:
             return None
@@ -234,24 +238,28 @@ class Plakoto(Variant):
     def _step_sequences(self, position: Position, dice: Dice) -> list[Play]:
         # Every order of the dice and of the checkers is searched, each board reached with the same
         # dice left once: a step that ends the game stops the play there, so the order of a
-        # double's steps decides which positions can be reached.
+        # double's steps decides which positions can be reached. A board reached with the last die
+        # is only kept: nothing is searched from it (most boards are).
         high, low = dice
         found: dict[Position, tuple[Step, ...]] = {}
         searched: set[tuple[Position, tuple[int, ...]]] = set()
 
         def search(current: Position, left: tuple[int, ...], steps: tuple[Step, ...]) -> None:
-            if (current, left) in searched:
+            key = (current, left)
+            if key in searched:
                 return
-            searched.add((current, left))
+            searched.add(key)
             if is_better_way(steps, found.get(current)):
                 found[current] = steps
-            if not left or (steps and self.result(current) is not None):
+            if steps and self.result(current) is not None:
                 return
-            for die in dict.fromkeys(left):
-                rest = list(left)
-                rest.remove(die)
+            for die, rest in dice_with_rest(left):
                 for step in self._steps(current, die):
-                    search(_after_step(current, step), tuple(rest), steps + (step,))
+                    after, way = _after_step(current, step), (*steps, step)
+                    if rest:
+                        search(after, rest, way)
+                    elif is_better_way(way, found.get(after)):
+                        found[after] = way
 
         search(position, (high,) * 4 if high == low else (high, low), ())
         return [Play.trusted(steps, result) for result, steps in found.items()]
@@ -260,8 +268,9 @@ class Plakoto(Variant):
         """The single steps ``die`` allows the side on roll (what :meth:`step` allows, listed)."""
         player = position.player
         pinned = position.pins.player
+        moves = PLAIN_STEPS[die]
         steps = [
-            Step(start, start - die, die, False)
+            moves[start]
             for start in range(24, die, -1)
             if player[start] and start not in pinned and _may_land(position, start - die)
         ]
@@ -283,7 +292,7 @@ def _may_land(position: Position, end: Point) -> bool:
 def _after_step(position: Position, step: Step) -> Position:
     player = list(position.player)
     opponent = position.opponent
-    start, end = step.start, step.end
+    start, end, _, _ = step
     player[start] -= 1
     player[end] += 1
     pins = position.pins

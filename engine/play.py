@@ -23,6 +23,13 @@ class Step(NamedTuple):
     hit: bool = False
 
 
+PLAIN_STEPS: tuple[dict[Point, Step], ...] = tuple(
+    {start: Step(start, start - die, die, False) for start in range(die + 1, 26)} for die in range(7)
+)
+"""Every step of a checker that stays on the board and hits nothing, by die and start:
+``PLAIN_STEPS[die][start]``. The move generators take them from here rather than build them again."""
+
+
 class _PlayFields(NamedTuple):
     steps: tuple[Step, ...]
     position: Position

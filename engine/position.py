@@ -56,7 +56,7 @@ class Pins(NamedTuple):
 
     def text(self) -> str:
         """The pins as the rule book writes them after a Position ID's colon: ``m7,o18``."""
-        return ",".join([f"m{point}" for point in self.player] + [f"o{point}" for point in self.opponent])
+        return _pins_text(self)
 
     @classmethod
     def from_text(cls, text: str) -> Pins:
@@ -80,6 +80,11 @@ class Pins(NamedTuple):
                 )
             sides[side].append(point)
         return cls(tuple(sorted(sides["m"])), tuple(sorted(sides["o"])))
+
+
+@lru_cache(maxsize=4096)  # a game's positions, and a roll's plays, share a few sets of pins
+def _pins_text(pins: Pins) -> str:
+    return ",".join([f"m{point}" for point in pins.player] + [f"o{point}" for point in pins.opponent])
 
 
 NO_PINS = Pins()
@@ -276,15 +281,19 @@ def encode_position_id(position: Position) -> str:
     """The Position ID of ``position``."""
     if core.compiled is not None:
         return core.compiled.encode_position_id(position)  # type: ignore[no-any-return]
-    key = int(_side_bits(position.player) + _side_bits(position.opponent), 2)
+    player, _ = _side_bits(position.player)
+    opponent, opponent_length = _side_bits(position.opponent)
+    key = player << opponent_length | opponent
     return binascii.b2a_base64(key.to_bytes(10, "little"), newline=False)[:14].decode("ascii")
 
 
 @lru_cache(maxsize=8192)
-def _side_bits(checkers: Checkers) -> str:
-    # A side's bits, most significant first: the opponent's come first in the ID, so last here.
-    # Plays of one roll share the opponent's side, and often most of the player's.
-    return "".join([_ZERO_THEN_ONES[count] for count in checkers[25:0:-1]])
+def _side_bits(checkers: Checkers) -> tuple[int, int]:
+    # A side's bits as a number, most significant first, and how many there are: the opponent's
+    # come first in the ID, so lowest in the key. Plays of one roll share the opponent's side,
+    # and often most of the player's.
+    bits = "".join([_ZERO_THEN_ONES[count] for count in checkers[25:0:-1]])
+    return int(bits, 2), len(bits)
 
 
 _ZERO_THEN_ONES = ["0" + "1" * count for count in range(16)]

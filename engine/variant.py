@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterator, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from tavli.engine import core, wire
@@ -468,6 +468,14 @@ def _checked_legal_plays(variant: Variant, position: Position, dice: Dice) -> Le
 @lru_cache(maxsize=4096)
 def _read_play(variant: Variant, position: Position, dice: Dice, text: str) -> Play:
     return read_play(variant, position, dice, text)
+
+
+@cache
+def dice_with_rest(left: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Each die of ``left`` once (a double's are alike), with the dice left after it is played."""
+    return tuple(
+        (die, left[:index] + left[index + 1 :]) for index, die in enumerate(left) if die not in left[:index]
+    )
 
 
 def is_better_way(steps: tuple[Step, ...], known: tuple[Step, ...] | None) -> bool:

@@ -37,6 +37,7 @@ from tavli.engine import (
     TavliError,
     Variant,
     core,
+    wire,
 )
 from tavli.engine.fevga import START_QUARTER
 from tavli.engine.plakoto import MOTHER_POINT
@@ -146,18 +147,21 @@ def compare(
         reference_plays = list(reference)
         notations = [format_steps(play.steps) for play in reference_plays]
         position_ids = [play.position.position_id() for play in reference_plays]
+        # The Play messages the pure engine writes, from the Position IDs just read (what
+        # LegalPlays.plays_field does, each ID worked out once here).
+        plays_field = wire.plays_field(1, zip([play.steps for play in reference_plays], position_ids))
         last_bare_id = encode_position_id(reference_plays[-1].position)
         assert decode_position_id.__wrapped__(position_ids[0]) == reference_plays[0].position
     where = f"{variant.name} {position.position_id()} {dice[0]}-{dice[1]}"
-    assert compiled.plays() == reference_plays, where
-    assert [play.position.pins for play in compiled.plays()] == [
-        play.position.pins for play in reference_plays
-    ]
-    assert compiled.play(-1) == reference_plays[-1] == reference[-1], where
-    assert compiled.play(-1).position.pins == reference_plays[-1].position.pins, where
+    compiled_plays = compiled.plays()
+    assert compiled_plays == reference_plays, where
+    assert [play.position.pins for play in compiled_plays] == [play.position.pins for play in reference_plays]
+    compiled_last = compiled.play(-1)
+    assert compiled_last == reference_plays[-1] == reference[-1], where
+    assert compiled_last.position.pins == reference_plays[-1].position.pins, where
     assert compiled.notations() == notations, where
     assert compiled.position_ids() == position_ids, where
-    assert compiled.plays_field(1) == reference.plays_field(1), where
+    assert compiled.plays_field(1) == plays_field, where
     assert compiled.dice_used == reference.dice_used, where
     last = reference_plays[-1].position
     assert _core.decode_position_id(last_bare_id) == Position.trusted(last.player, last.opponent), where
