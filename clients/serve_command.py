@@ -116,7 +116,7 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument(
         "--workers",
-        type=int,
+        type=_at_least_one,
         default=1,
         help="serve with this many processes on one port (needs a fixed --port and a --db file;"
         " default: %(default)s)",
@@ -141,17 +141,17 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument(
         "--evaluators",
-        type=int,
+        type=_at_least_one,
         default=1,
         help="GNU Backgammon evaluator processes answering AnalysisService calls, each one call at a time "
         "(started with the first call; default: %(default)s)",
     )
     parser.add_argument(
         "--heavy-processes",
-        type=int,
+        type=_at_least_one,
         default=2,
         help="processes checking, importing and analysing match records, each one record at a time, shared "
-        "fairly between clients (started with the server; default: %(default)s)",
+        "fairly between clients (started with the first job; default: %(default)s)",
     )
     parser.add_argument(
         "--keepalive-seconds",
@@ -314,9 +314,6 @@ def run(arguments: argparse.Namespace) -> int:
     if bool(arguments.tls_cert) != bool(arguments.tls_key):
         print("tavli serve: give both --tls-cert and --tls-key, or neither", file=sys.stderr)
         return 2
-    if arguments.workers < 1:
-        print("tavli serve: --workers is at least 1", file=sys.stderr)
-        return 2
     if arguments.workers > 1 and (arguments.port == 0 or arguments.db == ":memory:"):
         print("tavli serve: --workers needs a fixed --port and a --db the workers share", file=sys.stderr)
         return 2
@@ -413,6 +410,17 @@ def _port_number(text: str) -> int:
     except StartupError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
     return port
+
+
+def _at_least_one(text: str) -> int:
+    """The type of a count of processes: a whole number, 1 or more."""
+    try:
+        count = int(text)
+    except ValueError:
+        count = 0
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
+    return count
 
 
 def _errors_in_one_line(parser: argparse.ArgumentParser) -> None:

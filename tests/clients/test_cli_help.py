@@ -106,3 +106,18 @@ def test_a_mistyped_option_shows_the_usage_of_the_command_it_was_given_to(
     said = capsys.readouterr().err
     assert said.startswith("usage: tavli plays ")
     assert "tavli plays: error: unrecognized arguments: --positon-id 4HPwATDgc/ABMA" in said
+
+
+@pytest.mark.parametrize("flag", ["--workers", "--evaluators", "--heavy-processes"])
+@pytest.mark.parametrize("given", ["0", "-1", "two"])
+def test_a_count_of_processes_below_one_is_refused_in_one_line(
+    flag: str, given: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["serve", flag, given])
+    assert exited.value.code == 2
+    said = capsys.readouterr().err
+    assert said == (
+        f"tavli serve: argument {flag}: {given!r} is not a whole number of at least 1;"
+        " tavli serve --help lists the options\n"
+    )
