@@ -39,6 +39,7 @@ def add_parser(commands: Any) -> None:
 def run(arguments: argparse.Namespace) -> int:
     from tavli.clients.client import TavliServerError
     from tavli.clients.ladder_bot import LadderBot
+    from tavli.server import logs
 
     if not arguments.ladder:
         print(f"{PROGRAM}: say --ladder: the bot plays the ladder's games", file=sys.stderr)
@@ -46,6 +47,7 @@ def run(arguments: argparse.Namespace) -> int:
     if not arguments.key:
         print(f"{PROGRAM}: say --key KEY or set ${KEY_VARIABLE}: the account's API key", file=sys.stderr)
         return 2
+    logs.configure()  # the bot's log lines go to standard error, as the server's do
     bot = LadderBot(arguments.server, arguments.key, arguments.bot, games=arguments.games)
     try:
         return bot.run()

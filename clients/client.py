@@ -98,6 +98,11 @@ _OPTION_ENUMS: dict[str, tuple[Any, str]] = {
 GAMES_SERVICE = games_pb2.DESCRIPTOR.services_by_name["GamesService"].full_name
 
 
+_STREAM_RESET = ("RST_STREAM", "Stream removed")
+"""What grpc's transport says of a stream reset under a call (INTERNAL, never the server's own
+answer: the server says what went wrong in words and an ErrorInfo)."""
+
+
 class TavliServerError(Exception):
     """An error status from the server: ``status`` (a grpc.StatusCode), ``reason`` (the stable
     ErrorInfo reason, e.g. ``ILLEGAL_PLAY``) and ``message`` (why, in words); for a match
@@ -132,6 +137,15 @@ class TavliServerError(Exception):
                     problems.append(problem)
         return cls(error.code(), reason, error.details() or "", problems)
 
+    @property
+    def connection_lost(self) -> bool:
+        """Whether the connection was lost under the call (the server out of reach or restarting,
+        or a proxy or the transport reset the call's stream) rather than the server answering."""
+        if self.status == grpc.StatusCode.UNAVAILABLE:
+            return True
+        reset = any(words in self.message for words in _STREAM_RESET)
+        return self.status == grpc.StatusCode.INTERNAL and not self.reason and reset
+
 
 def _call(method: Any, request: Any, **kwargs: Any) -> Any:
     try:
@@ -144,21 +158,16 @@ def _call(method: Any, request: Any, **kwargs: Any) -> Any:
 # answer. Sent again while the server is unreachable (restarting, or a full disk), or when a proxy
 # between (nginx, a replica behind it dying mid-call) reset the call's stream, a few times over
 # about ten seconds.
-_RETRIED = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
 _RETRY_PAUSES = (0.1, 0.2, 0.5, 1.0, 2.0, 3.0, 3.0)
-_STREAM_RESET = ("RST_STREAM", "Stream removed")
-"""What grpc's transport says of a stream reset under a call (INTERNAL, never the server's own
-answer: the server says what went wrong in words and an ErrorInfo)."""
 
 
 def worth_sending_again(error: grpc.RpcError) -> bool:
     """Whether a call that carries a request_id should be sent again after failing with ``error``:
-    the server was unreachable or the deadline passed, or a proxy reset the call's stream."""
-    code = error.code()
-    if code in _RETRIED:
+    the connection was lost under it (see :attr:`TavliServerError.connection_lost`) or the
+    deadline passed."""
+    if error.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
         return True
-    details = error.details() or ""
-    return code == grpc.StatusCode.INTERNAL and any(words in details for words in _STREAM_RESET)
+    return TavliServerError.from_rpc_error(error).connection_lost
 
 
 def balanced_channel(addresses: Sequence[str]) -> grpc.Channel:
@@ -671,9 +680,6 @@ class Seat:
 
 # --- a seat on a stream --------------------------------------------------------------------------
 
-# What makes a stream worth joining again: the connection was lost (or the server is restarting),
-# or the server had not yet let go of the seat's previous stream (SEAT_ALREADY_STREAMING).
-_JOIN_AGAIN = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
 _CLOSE = object()  # ends the requests of a connection
 
 
@@ -958,11 +964,13 @@ class _Lost(Exception):
 
     @property
     def worth_joining_again(self) -> bool:
+        """Whether the stream is worth joining again: the connection was lost (or the server is
+        restarting), or the server had not yet let go of the seat's previous stream."""
         if self.timed_out:
             return True
         if self.failure is None:
             return False
-        return self.failure.code() in _JOIN_AGAIN or self.reason == "SEAT_ALREADY_STREAMING"
+        return worth_sending_again(self.failure) or self.reason == "SEAT_ALREADY_STREAMING"
 
     def error(self) -> TavliServerError:
         if self.timed_out:

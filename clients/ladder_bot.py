@@ -24,7 +24,6 @@ from tavli.v1 import board_pb2, ladder_service_pb2 as ladder_pb2
 log = structlog.get_logger("tavli.bot")
 
 _RECONNECT_SECONDS = 1.0  # the pause before following the events again after the stream dropped
-_FOLLOW_AGAIN = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
 
 
 class LadderBot:
@@ -71,7 +70,7 @@ class LadderBot:
 
         :raises TavliServerError: ``error``, for any other refusal.
         """
-        if error.status not in _FOLLOW_AGAIN:
+        if not (error.connection_lost or error.status == grpc.StatusCode.DEADLINE_EXCEEDED):
             raise error
         log.info("the server is out of reach; trying again", error=error.message)
         self._stopping.wait(_RECONNECT_SECONDS)

@@ -26,7 +26,7 @@
  * name and end and exits 0 when the match (or the games) is over, 1 on any failure, 2 on bad usage.
  */
 
-const { Seat, TavliClient, TavliError, status, withFinishedGamesSent } = require('./tavli');
+const { Seat, TavliClient, TavliError, connectionLost, status, withFinishedGamesSent } = require('./tavli');
 
 // How long to wait before trying again to join the ladder while the server is out of reach.
 const REACH_AGAIN_MS = 1000;
@@ -230,7 +230,7 @@ class LadderBot {
       try {
         return await this.client.joinLadder();
       } catch (error) {
-        if (!(error instanceof TavliError) || error.code !== status.UNAVAILABLE) throw error;
+        if (!(error instanceof TavliError) || !connectionLost(error)) throw error;
         await new Promise((resolve) => setTimeout(resolve, REACH_AGAIN_MS));
       }
     }

@@ -237,12 +237,20 @@ const RETRY_PAUSES_MS = [100, 200, 500, 1000, 2000, 3000, 3000];
 // answer: the server says what went wrong in words and an ErrorInfo).
 const STREAM_RESET = ['RST_STREAM', 'Stream removed'];
 
-/** Whether a call that carries a requestId should be sent again after failing with `error`. */
-function worthSendingAgain(error) {
-  if (error.code === grpc.status.UNAVAILABLE || error.code === grpc.status.DEADLINE_EXCEEDED) return true;
+/**
+ * Whether `error` says the connection was lost (the server out of reach, restarting, or its
+ * transport reset the stream under the call) rather than what the server answered.
+ */
+function connectionLost(error) {
+  if (error.code === grpc.status.UNAVAILABLE) return true;
   return (
     error.code === grpc.status.INTERNAL && !error.reason && STREAM_RESET.some((words) => error.message.includes(words))
   );
+}
+
+/** Whether a call that carries a requestId should be sent again after failing with `error`. */
+function worthSendingAgain(error) {
+  return connectionLost(error) || error.code === grpc.status.DEADLINE_EXCEEDED;
 }
 
 /** A connection to a tavli server: the rules service, games through their seats, and the ladder. */
@@ -494,8 +502,11 @@ class TavliClient {
 
 // How long to wait before following an account's events again after the stream dropped.
 const EVENTS_PAUSE_MS = 1000;
-// The stream's ends after which it is followed again; any other ends it (UNAUTHENTICATED: a revoked key, ...).
-const FOLLOW_AGAIN = new Set([grpc.status.OK, grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDED]);
+/** Whether the event stream is followed again after ending with `status` (OK, or the connection
+ * lost); any other end ends it (UNAUTHENTICATED: a revoked key, ...). */
+function followAgainAfter(status) {
+  return status.code === grpc.status.OK || worthSendingAgain(TavliError.fromServiceError(status));
+}
 
 /**
  * An account's event stream (LadderService.StreamEvents), followed again after the last event seen
@@ -558,7 +569,7 @@ class EventStream {
     const over = () => {
       if (status === null || readable || this.call !== call) return;
       this.call = null;
-      if (FOLLOW_AGAIN.has(status.code)) this.timer = setTimeout(() => this.follow(), EVENTS_PAUSE_MS);
+      if (followAgainAfter(status)) this.timer = setTimeout(() => this.follow(), EVENTS_PAUSE_MS);
       else this.finish(TavliError.fromServiceError(status));
     };
     call.on('data', (message) => {
@@ -889,8 +900,7 @@ class SeatStream {
         await this.connect();
         return;
       } catch (error) {
-        const again =
-          error.code === grpc.status.UNAVAILABLE || (resume && error.reason === 'SEAT_ALREADY_STREAMING');
+        const again = connectionLost(error) || (resume && error.reason === 'SEAT_ALREADY_STREAMING');
         if (pause === null || !again || this.closed) throw error;
         await new Promise((resolve) => setTimeout(resolve, pause));
       }
@@ -955,7 +965,7 @@ class SeatStream {
 
   /** The current call ended after its first view: with OK (error null), or with an error. */
   lost(error) {
-    if (error && error.code === grpc.status.UNAVAILABLE && !this.closed) {
+    if (error && connectionLost(error) && !this.closed) {
       this.resume().catch(() => {}); // a join refused ends the stream with its error
     } else {
       this.finish(error);
@@ -1061,6 +1071,7 @@ module.exports = {
   SeatStream,
   EventStream,
   TavliError,
+  connectionLost,
   withFinishedGamesSent,
   DECLINE_REASONS,
   decodeStatus,

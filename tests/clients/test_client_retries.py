@@ -84,3 +84,30 @@ def test_a_server_that_stays_away_is_given_up_on_with_its_last_answer() -> None:
     with pytest.raises(TavliServerError):
         client_module._call_again_while_unavailable(method, "roll")
     assert method.calls == len(client_module._RETRY_PAUSES) + 1
+
+
+RESET = Refusal(
+    grpc.StatusCode.INTERNAL, "Received RST_STREAM with code 2 triggered by internal client error"
+)
+
+
+def test_a_seat_stream_reset_under_it_is_joined_again_and_the_servers_own_internal_is_not() -> None:
+    assert client_module._Lost(RESET).worth_joining_again
+    assert client_module._Lost(Refusal(grpc.StatusCode.UNAVAILABLE, "Socket closed")).worth_joining_again
+    assert not client_module._Lost(Refusal(grpc.StatusCode.INTERNAL, "the server failed")).worth_joining_again
+
+
+def test_a_ladder_bot_waits_for_the_server_after_a_reset_and_gives_up_on_a_refusal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tavli.clients.ladder_bot import LadderBot
+
+    monkeypatch.setattr("tavli.clients.ladder_bot._RECONNECT_SECONDS", 0.0)
+    bot = LadderBot("127.0.0.1:1", "key")  # never connects: only its waiting is tried
+    try:
+        bot._wait_for_the_server(TavliServerError.from_rpc_error(RESET))
+        with pytest.raises(TavliServerError, match="revoked"):
+            revoked = TavliServerError(grpc.StatusCode.UNAUTHENTICATED, "", "the key was revoked")
+            bot._wait_for_the_server(revoked)
+    finally:
+        bot.client.close()

@@ -142,33 +142,43 @@ def test_the_node_ladder_bot_rides_out_a_server_restart_and_finishes_its_games(t
     node = node_executable()
     db, port = tmp_path / "tavli.sqlite3", free_port()
     address = f"127.0.0.1:{port}"
-    with serving_on(port, db) as first:
-        keys = {handle: make_account(first, handle) for handle in ("snake", "turtle")}
-        python_bot = LadderBot(address, keys["snake"], "random", games=GAMES)
-        python_thread = threading.Thread(target=python_bot.run, daemon=True)
-        python_thread.start()
-        node_bot = subprocess.Popen(
-            [node, "bot.js", "--ladder", "--key", keys["turtle"], "--server", address, "--games", str(GAMES)],
-            cwd=NODE_CLIENT,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for _ in range(6000):  # until the first game has been played into (a bound, not a wait)
-            started = first.ladder.records.games_in_progress()
-            if started and first.store.event_count(started[0].game) > 4:
-                break
-            threading.Event().wait(0.01)
-        else:
-            node_bot.kill()
-            pytest.fail(f"the ladder started no game: {node_bot.communicate()}")
-    # The server is down mid-game; both bots try again until it is back, on the same port and database.
-    with serving_on(port, db):
-        output = finished("Node", node_bot)
-        python_thread.join(WITHIN)
-        assert not python_thread.is_alive(), "the Python bot did not finish its games"
-        with TavliClient.connect(address) as client:
-            board = client.leaderboard("backgammon")
+    bots_started: list[LadderBot | subprocess.Popen[str]] = []
+    try:
+        with serving_on(port, db) as first:
+            keys = {handle: make_account(first, handle) for handle in ("snake", "turtle")}
+            python_bot = LadderBot(address, keys["snake"], "random", games=GAMES)
+            python_thread = threading.Thread(target=python_bot.run, daemon=True)
+            python_thread.start()
+            ladder = ["--ladder", "--key", keys["turtle"], "--server", address, "--games", str(GAMES)]
+            node_bot = subprocess.Popen(
+                [node, "bot.js", *ladder],
+                cwd=NODE_CLIENT,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            bots_started += [python_bot, node_bot]
+            for _ in range(6000):  # until the first game has been played into (a bound, not a wait)
+                started = first.ladder.records.games_in_progress()
+                if started and first.store.event_count(started[0].game) > 4:
+                    break
+                threading.Event().wait(0.01)
+            else:
+                pytest.fail("the ladder started no game")
+        # The server is down mid-game; both bots try again until it is back, on the same port and database.
+        with serving_on(port, db):
+            output = finished("Node", node_bot)
+            python_thread.join(WITHIN)
+            assert not python_thread.is_alive(), "the Python bot did not finish its games"
+            with TavliClient.connect(address) as client:
+                board = client.leaderboard("backgammon")
+    finally:  # neither bot outlives the test, whatever failed
+        for bot in bots_started:
+            if isinstance(bot, LadderBot):
+                bot.stop()
+            elif bot.poll() is None:
+                bot.kill()
+                bot.communicate()
     assert f"{GAMES} games ended on the ladder" in output
     assert python_bot.ended == GAMES
     assert sorted((entry.handle, entry.games) for entry in board) == [("snake", GAMES), ("turtle", GAMES)]

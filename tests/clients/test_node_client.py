@@ -378,7 +378,7 @@ def test_node_client_asks_for_ranked_plays_and_a_cube_decision(server: Running) 
 
 SENT_AGAIN = r"""
 const grpc = require('@grpc/grpc-js');
-const { TavliClient } = require('./tavli.js');
+const { TavliClient, TavliError, connectionLost } = require('./tavli.js');
 
 // The games stub's method fails with each of `failures` in turn, as grpc-js would, then is itself.
 function failing(tavli, method, failures) {
@@ -422,6 +422,15 @@ function failing(tavli, method, failures) {
   } catch (error) {
     console.log(JSON.stringify({ label: 'no_request_id', calls: counted.calls, refused: error.message }));
   }
+  // What a seat stream or the event stream makes of its end: joined or followed again after a reset.
+  const lost = (code, message, reason = '') => connectionLost(new TavliError(code, reason, message));
+  console.log(JSON.stringify({
+    label: 'connection_lost',
+    reset: lost(grpc.status.INTERNAL, 'Received RST_STREAM with code 2 triggered by internal client error'),
+    unavailable: lost(grpc.status.UNAVAILABLE, 'No connection established'),
+    server_failed: lost(grpc.status.INTERNAL, 'the server failed'),
+    answered: lost(grpc.status.INTERNAL, 'Stream removed', 'STORE_FAILED'),
+  }));
   tavli.close();
 })();
 """
@@ -440,3 +449,5 @@ def test_node_client_sends_a_request_with_a_request_id_again_after_a_proxy_reset
     # The server's own INTERNAL is its answer, and a call without a request_id is not safe to repeat.
     assert said["server_failed"] == {"label": "server_failed", "calls": 1, "refused": "the server failed"}
     assert said["no_request_id"]["calls"] == 1 and "RST_STREAM" in said["no_request_id"]["refused"]
+    lost = {"reset": True, "unavailable": True, "server_failed": False, "answered": False}
+    assert said["connection_lost"] == {"label": "connection_lost", **lost}
