@@ -226,7 +226,8 @@ async def _join_of(requests: AsyncIterator[pb.PlaySeatRequest], limits: RequestL
     :raises FieldTooLong, UnknownEnumValue: for a message past its bounds.
     """
     try:
-        first = await asyncio.wait_for(anext(requests, None), JOIN_SECONDS)
+        async with asyncio.timeout(JOIN_SECONDS):
+            first = await anext(requests, None)
     except TimeoutError:
         raise BadRequest(
             f"a seat stream starts by joining its seat; no join came within {JOIN_SECONDS:g} seconds"

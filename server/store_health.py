@@ -5,7 +5,6 @@ and SERVING again once it can."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Sequence
 
 import structlog
@@ -34,8 +33,7 @@ class StoreHealth:
         """Stop checking (before a graceful shutdown marks every service NOT_SERVING for good)."""
         if self._task is not None:
             self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await asyncio.wait([self._task])  # its end, not its CancelledError (nor a stop's own)
 
     async def _run(self) -> None:
         serving = True

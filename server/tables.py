@@ -138,7 +138,8 @@ class Table:
             await asyncio.wait((self._changed, until), timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
             return
         try:
-            await asyncio.wait_for(asyncio.shield(self._changed), timeout)
+            async with asyncio.timeout(timeout):
+                await asyncio.shield(self._changed)
         except TimeoutError:
             pass
 

@@ -41,8 +41,7 @@ class Timer:
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await asyncio.wait([self._task])  # its end, not its CancelledError (nor a stop's own)
 
     def wake(self, deadline: float) -> None:
         """Hear of a deadline this process stored: the timer looks again, in case it is sooner."""
@@ -69,7 +68,8 @@ class Timer:
                 wait = min(wait, max(0.0, next_deadline - self.tables.clock()))
             self._woken.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._woken.wait(), wait)
+                async with asyncio.timeout(wait):
+                    await self._woken.wait()
 
     async def _expire(self, name: str) -> bool:
         """Expire game ``name``'s clock; False if it could not be done now (tried again later)."""

@@ -370,7 +370,8 @@ class WebPort:
         self._guard.stop()
         await self._channel.close(grace)
         try:
-            await asyncio.wait_for(asyncio.shield(self._task), timeout=(grace or 0.0) + _ENDING_SECONDS + 5.0)
+            async with asyncio.timeout((grace or 0.0) + _ENDING_SECONDS + 5.0):
+                await asyncio.shield(self._task)
         except TimeoutError:
             self._task.cancel()
 

@@ -134,7 +134,8 @@ class _Child:
         if self.process.returncode is None:
             self.process.send_signal(signal.SIGTERM)
         try:
-            await asyncio.wait_for(asyncio.shield(self.exited), grace + STOP_MARGIN_SECONDS)
+            async with asyncio.timeout(grace + STOP_MARGIN_SECONDS):
+                await asyncio.shield(self.exited)
         except TimeoutError:
             self.process.kill()
             await self.exited
@@ -208,7 +209,8 @@ class WebProcess:
             while self._restarts and now - self._restarts[0] > _RESTARTS.window_seconds:
                 self._restarts.popleft()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._stopping.wait(), _RESTARTS.delay(len(self._restarts)))
+                async with asyncio.timeout(_RESTARTS.delay(len(self._restarts))):
+                    await self._stopping.wait()
                 return  # stopped while pausing
             self._restarts.append(now)
             try:
