@@ -2728,6 +2728,14 @@ cdef int _legal_plays(Table* table, Search* search) except -1:
     return 0
 
 
+cdef bint _no_move_written(Line line, int start, int end) noexcept:
+    # A roll's play written as words saying no move was made ("Cannot Move", "No play", ...).
+    return (
+        _is_words(line, start, end, "cannotmove", True) or _is_words(line, start, end, "cantmove", True)
+        or _is_words(line, start, end, "nomove", True) or _is_words(line, start, end, "noplay", True)
+    )
+
+
 cdef int _find_play(Table* table, Line line, const Written* entry, count_t* after, uint32_t* hits) except -1:
     # ``game.read_play`` for a clean play: the mover's checkers after it and the points it hits.
     cdef WrittenPlay written
@@ -2735,11 +2743,7 @@ cdef int _find_play(Table* table, Line line, const Written* entry, count_t* afte
     cdef Search search
     cdef count_t target[POINTS]
     cdef int index, found
-    cdef int start = entry.play_start, end = entry.play_end
-    if (
-        _is_words(line, start, end, "cannotmove", True) or _is_words(line, start, end, "cantmove", True)
-        or _is_words(line, start, end, "nomove", True) or _is_words(line, start, end, "noplay", True)
-    ):
+    if _no_move_written(line, entry.play_start, entry.play_end):
         written.count = 0
         written.marked = written.named = 0
         written.one_die_each = False
@@ -2905,7 +2909,8 @@ cdef int _roll(Table* table, MatText text, Written* entry, int index) except -1:
         raise _Unsure()
     table.phase = PHASE_PLAYING
     table.high, table.low = high, low
-    if entry.play_start == entry.play_end:
+    # Nothing written, or words saying no move was made, as the reader reads them: no play yet.
+    if entry.play_start == entry.play_end or _no_move_written(text.line(entry.line), entry.play_start, entry.play_end):
         _legal_plays(table, &search)
         moves = search.plays[0].count > 0
         free(search.plays)

@@ -444,3 +444,13 @@ def test_a_play_the_core_cannot_find_but_the_engine_finds_legal_leaves_the_recor
     monkeypatch.setattr(checking._GameChecker, "check", check)
     assert summarized(text) == expected
     assert replayed == [1]
+
+
+@pytest.mark.parametrize("words", ["Cannot Move", "Cant move", "No play"])
+def test_a_roll_written_as_no_move_where_a_play_exists_is_read_as_the_checker_reads_it(words: str) -> None:
+    """Words that say no move was made, where a play exists, are no play yet, as the reader makes
+    them: a resignation may follow, the core's pass names no problem the checker does not."""
+    text = two_games(f"  2)  64: {words:<24}Wins 1 point", " Alice : 0                      Bob : 1")
+    expected = verdict(text)
+    assert isinstance(expected, dict) and expected["problems"] == []
+    assert summarized(text) == expected
