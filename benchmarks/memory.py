@@ -52,10 +52,13 @@ def make_games(count: int, turns: int) -> tuple[Any, float]:
 
 
 class _Context:
-    """What the servicer asks of a call's context: who the client is."""
+    """What the servicer asks of a call's context: who the client is, and its metadata (none)."""
 
     def peer(self) -> str:
         return "ipv4:127.0.0.1:1"
+
+    def invocation_metadata(self) -> tuple[()]:
+        return ()
 
 
 async def _make_games(count: int, turns: int) -> tuple[Any, float]:
@@ -93,9 +96,10 @@ async def _make_games(count: int, turns: int) -> tuple[Any, float]:
             if game.phase in (pb.PHASE_OPENING, pb.PHASE_ROLLING):
                 game = (await servicer.RollDice(pb.RollDiceRequest(etag=game.etag, **common), context)).game
             elif game.phase == pb.PHASE_PLAYING:
-                listed = await servicer.ListLegalActions(
+                answer = await servicer.ListLegalActions(
                     pb.ListLegalActionsRequest(name=game.name, seat=seat), context
-                )
+                )  # sent as kept serialized
+                listed = pb.ListLegalActionsResponse.FromString(answer)
                 notation = rng.choice(listed.plays).notation
                 request = pb.PlayMoveRequest(etag=listed.etag, notation=notation, **common)
                 game = (await servicer.PlayMove(request, context)).game

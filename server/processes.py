@@ -33,6 +33,7 @@ import os
 import pickle
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from pathlib import Path
@@ -174,7 +175,7 @@ class ProcessPool:
         self._all.discard(worker)
         worker.process.kill()
         worker.process.join(timeout=5)
-        worker.pipe.close()
+        worker.close()
 
 
 class _WorkerLost(Exception):
@@ -185,6 +186,18 @@ class _Worker:
     def __init__(self, process: BaseProcess, pipe: Connection) -> None:
         self.process = process
         self.pipe = pipe
+        # The pipe's thread: a process's own, so that a long crossing waits for no other work's
+        # threads (the store's, the folds') and holds none of them.
+        self._crossing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tavli-pipe")
+        self._closed = False
+
+    def close(self) -> None:
+        """Close the pipe once a crossing under way (of a call cancelled meanwhile) has ended: on
+        its thread, after it, so that no crossing meets its descriptor closed or reused."""
+        if not self._closed:
+            self._closed = True
+            self._crossing.submit(self.pipe.close)
+            self._crossing.shutdown(wait=False)
 
     def cpu_seconds(self) -> float | None:
         """The CPU time the process has spent so far, as Linux's /proc tells it (None elsewhere)."""
@@ -207,10 +220,11 @@ class _Worker:
         # The arguments and the answer cross on a thread: a long one (a record's text, an imported
         # log) takes many turns of the process, at its lower priority, to go through the pipe, and
         # the event loop would wait for each; the loop only waits for the answer to begin.
+        loop = asyncio.get_running_loop()
         try:  # a process that died while it waited fails at once, at the send
-            await asyncio.to_thread(self.pipe.send, (function, arguments, options))
+            await loop.run_in_executor(self._crossing, self.pipe.send, (function, arguments, options))
             await self._readable()
-            ok, answer, cpu_seconds = await asyncio.to_thread(self.pipe.recv)
+            ok, answer, cpu_seconds = await loop.run_in_executor(self._crossing, self.pipe.recv)
         except (EOFError, OSError):
             raise _WorkerLost from None
         if on_cpu is not None:

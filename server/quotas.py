@@ -367,11 +367,7 @@ class Quotas:
 
     def _exit_call(self, client: str) -> None:
         with self._lock:
-            holdings = self._holdings.get(client)
-            if holdings is not None:
-                holdings.calls -= 1
-                if holdings.empty():
-                    del self._holdings[client]
+            self._release(client, calls=1)
 
     def _exit_stream(self, client: str, game: str) -> None:
         with self._lock:

@@ -256,6 +256,7 @@ class MemoryStore:
         request: RequestRecord | None,
         deadline: float | None = None,
     ) -> None:
+        decoded = [json.loads(event) for event in events]  # not under the lock the loop takes
         with self.lock:
             if request is not None and (request.scope, request.request_id) in self.requests:
                 raise RequestIdTaken(request.request_id)
@@ -264,7 +265,7 @@ class MemoryStore:
             if request is not None:
                 self.requests[(request.scope, request.request_id)] = request
             self.records[record.name] = record
-            self.events[record.name] = [json.loads(event) for event in events]
+            self.events[record.name] = decoded
             self.summaries[record.name] = summary
             self._set_deadline(record.name, deadline)
 

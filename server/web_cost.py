@@ -1,8 +1,9 @@
 """The CPU the web process spends on each client's calls in the JSON mapping, owed to the
 server, which charges it to the client's budget as it charges the work it does itself.
 
-A browser's call costs the web process what turning its request and its answers into and out of
-JSON takes: for a watch from the first event of a long game, read to its end, a minute of CPU.
+A browser's call costs the web process what turning its answers into JSON takes: for a watch
+from the first event of a long game, read to its end, a minute of CPU. (Its request is decoded
+before the call's task knows whose it is, and is not counted: the body's size limit bounds it.)
 The call's task says whose call it serves (:func:`serving`); the JSON codec counts what each
 conversion took on its thread against that client (:meth:`JsonCost.counted`), and the web process
 sends what is owed to the server every :data:`CHARGED_EVERY` seconds (:meth:`JsonCost.taken`).
