@@ -22,6 +22,19 @@ def make_account(running: Running, handle: str, *, bot: bool = True) -> str:
     return key
 
 
+def wait_for_a_game_played_into(running: Running, *, within: float = 60.0) -> None:
+    """Return once a ladder game on ``running`` has been played into (a bound, not a wait).
+
+    :raises AssertionError: if none is within ``within`` seconds.
+    """
+    for _ in range(int(within * 100)):
+        started = running.ladder.records.games_in_progress()
+        if started and running.store.event_count(started[0].game) > 4:
+            return
+        threading.Event().wait(0.01)
+    raise AssertionError("the ladder started no game")
+
+
 def keyed(key: str) -> tuple[tuple[str, str], ...]:
     return (("authorization", f"Bearer {key}"),)
 

@@ -21,7 +21,7 @@ from tavli.clients.client import TavliClient
 from tavli.clients.ladder_bot import LadderBot
 from tavli.v1 import board_pb2 as board_pb, games_service_pb2 as games_pb, ladder_service_pb2 as pb
 from tests.clients.test_node_client import NODE_CLIENT, node_executable
-from tests.ladder_rig import Glicko, glicko_after, make_account
+from tests.ladder_rig import Glicko, glicko_after, make_account, wait_for_a_game_played_into
 from tests.server.test_ladder_pairing import serving_on
 from tests.server_play import free_port, stop_process, tavli_serve
 
@@ -158,13 +158,7 @@ def test_the_node_ladder_bot_rides_out_a_server_restart_and_finishes_its_games(t
                 text=True,
             )
             bots_started += [python_bot, node_bot]
-            for _ in range(6000):  # until the first game has been played into (a bound, not a wait)
-                started = first.ladder.records.games_in_progress()
-                if started and first.store.event_count(started[0].game) > 4:
-                    break
-                threading.Event().wait(0.01)
-            else:
-                pytest.fail("the ladder started no game")
+            wait_for_a_game_played_into(first)
         # The server is down mid-game; both bots try again until it is back, on the same port and database.
         with serving_on(port, db):
             output = finished("Node", node_bot)

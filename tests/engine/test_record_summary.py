@@ -85,14 +85,14 @@ def summarized(text: str) -> dict[str, Any] | str:
     return report("record", summary) | {"players": summary.players}
 
 
-def answered_by_the_core(text: str) -> bool:
-    """Whether the core's one pass answered for the whole record."""
+def core_pass(text: str) -> Any:
+    """What the core's one pass over the record's games answers (None: not for the whole record)."""
     lines = text.lstrip("\ufeff").splitlines()
     tags, length, start = read_header(lines)
     rules = rules_of(tags, length)
     with with_the_core():
         assert core.compiled is not None
-        games = core.compiled.check_mat_games(
+        return core.compiled.check_mat_games(
             core.compiled.MatText(text.encode()),
             start,
             length,
@@ -101,7 +101,11 @@ def answered_by_the_core(text: str) -> bool:
             rules.uses_cube,
             rules.highest_cube,
         )
-    return games is not None
+
+
+def answered_by_the_core(text: str) -> bool:
+    """Whether the core's one pass answered for the whole record."""
+    return core_pass(text) is not None
 
 
 def generated(*, beaver: float = 0.3, rules: tuple[RuleSet, ...] = GENERATED_RULES) -> list[str]:
@@ -419,20 +423,7 @@ def test_a_play_the_core_cannot_find_but_the_engine_finds_legal_leaves_the_recor
     text = text[: text.index(" Game 2")]  # the record's last game, which may stop unfinished
     expected = verdict(text)
     assert isinstance(expected, dict) and expected["problems"] == []
-    lines = text.splitlines()
-    tags, length, start = read_header(lines)
-    rules = rules_of(tags, length)
-    with with_the_core():
-        assert core.compiled is not None
-        answer = core.compiled.check_mat_games(
-            core.compiled.MatText(text.encode()),
-            start,
-            length,
-            rules.crawford,
-            rules.jacoby,
-            rules.uses_cube,
-            rules.highest_cube,
-        )
+    answer = core_pass(text)
     assert answer is not None and [found[0] for found in answer[3]] == ["play"]
     replayed = []
     original = checking._GameChecker.check

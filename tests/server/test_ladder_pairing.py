@@ -21,7 +21,7 @@ from tavli.engine.rules import RuleSet
 from tavli.server.app import Running, ServerConfig, create_server
 from tavli.server.ladder import LadderSettings
 from tavli.v1 import board_pb2 as board_pb, games_service_pb2 as games_pb, ladder_service_pb2 as pb
-from tests.ladder_rig import Glicko, glicko_after, make_account
+from tests.ladder_rig import Glicko, glicko_after, make_account, wait_for_a_game_played_into
 from tests.server_play import free_port, running_server, tavli_serve
 
 LADDER = LadderSettings(
@@ -188,13 +188,7 @@ def test_bots_ride_out_a_server_restart_and_finish_their_games(tmp_path: Path) -
         threads = [threading.Thread(target=bot.run, daemon=True) for bot in bots]
         for thread in threads:
             thread.start()
-        for _ in range(2000):  # until the first game has been played into (a bound, not a wait)
-            started = first.ladder.records.games_in_progress()
-            if started and first.store.event_count(started[0].game) > 4:
-                break
-            threading.Event().wait(0.01)
-        else:
-            raise AssertionError("the ladder started no game")
+        wait_for_a_game_played_into(first, within=20.0)
     # The server is down; the bots try again until it is back, on the same port and database.
     with serving_on(port, db):
         for thread in threads:
