@@ -21,6 +21,7 @@ from pathlib import Path
 
 import grpc
 from google.rpc import error_details_pb2
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
 from tavli.clients.client import Seat, TavliClient
@@ -291,14 +292,19 @@ def wait_until_serving(address: str, process: subprocess.Popen[bytes], *, within
         ("grpc.min_reconnect_backoff_ms", 50),
         ("grpc.max_reconnect_backoff_ms", 50),
     ]
+    # A health check waiting for the connection, not grpc.channel_ready_future: its thread polling
+    # the channel raises (a traceback in the test's output) when the channel closes under it.
     with grpc.insecure_channel(address, options=fast) as channel:
+        health = health_pb2_grpc.HealthStub(channel)
         while True:
             if process.poll() is not None:
                 raise AssertionError(f"tavli serve exited with {process.returncode} before serving")
             try:
-                grpc.channel_ready_future(channel).result(timeout=0.2)
+                health.Check(health_pb2.HealthCheckRequest(), timeout=0.2, wait_for_ready=True)
                 return
-            except grpc.FutureTimeoutError:
+            except grpc.RpcError as error:
+                if error.code() not in (grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.UNAVAILABLE):
+                    return  # it answered
                 if time.monotonic() > deadline:
                     raise AssertionError(
                         f"tavli serve did not answer on {address} within {within} s"
