@@ -182,18 +182,23 @@ def serving_on(port: int, db: Path) -> Iterator[Running]:
 
 def test_bots_ride_out_a_server_restart_and_finish_their_games(tmp_path: Path) -> None:
     db, port = tmp_path / "tavli.sqlite3", free_port()
-    with serving_on(port, db) as first:
-        keys = [make_account(first, handle) for handle in ("gnu", "gammon")]
-        bots = [LadderBot(f"127.0.0.1:{port}", key, "random", games=2) for key in keys]
-        threads = [threading.Thread(target=bot.run, daemon=True) for bot in bots]
-        for thread in threads:
-            thread.start()
-        wait_for_a_game_played_into(first, within=20.0)
-    # The server is down; the bots try again until it is back, on the same port and database.
-    with serving_on(port, db):
-        for thread in threads:
-            thread.join(WITHIN)
-        assert [bot.ended for bot in bots] == [2, 2]
-        assert all(not thread.is_alive() for thread in threads)
-        with TavliClient.connect(f"127.0.0.1:{port}") as client:
-            assert sorted(entry.games for entry in client.leaderboard("backgammon")) == [2, 2]
+    bots: list[LadderBot] = []
+    try:
+        with serving_on(port, db) as first:
+            keys = [make_account(first, handle) for handle in ("gnu", "gammon")]
+            bots += [LadderBot(f"127.0.0.1:{port}", key, "random", games=2) for key in keys]
+            threads = [threading.Thread(target=bot.run, daemon=True) for bot in bots]
+            for thread in threads:
+                thread.start()
+            wait_for_a_game_played_into(first, within=20.0)
+        # The server is down; the bots try again until it is back, on the same port and database.
+        with serving_on(port, db):
+            for thread in threads:
+                thread.join(WITHIN)
+            assert [bot.ended for bot in bots] == [2, 2]
+            assert all(not thread.is_alive() for thread in threads)
+            with TavliClient.connect(f"127.0.0.1:{port}") as client:
+                assert sorted(entry.games for entry in client.leaderboard("backgammon")) == [2, 2]
+    finally:  # no bot outlives the test, whatever failed
+        for bot in bots:
+            bot.stop()
