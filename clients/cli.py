@@ -15,7 +15,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``tavli`` command; returns the process exit status."""
     arguments_given = list(sys.argv[1:] if argv is None else argv)
     parser = argparse.ArgumentParser(
-        prog="tavli", description="A rules server for backgammon and long nardi."
+        prog="tavli", description="A rules server for the backgammon family of games."
     )
     parser.add_argument(
         "--version",
