@@ -52,9 +52,9 @@ class Feed:
     def since(self, sequence: int, view: GameView) -> Iterator[pb.WatchGameResponse]:
         """The messages of ``view``'s events from ``sequence`` on: the shared ones, or, before
         the feed's first, those up to it (folded for this caller alone; ask again for the rest).
-        A feed not started yet starts where ``sequence`` is (:func:`beginning`, here)."""
-        if self._state is None:
-            self.begin(beginning(view, sequence))
+        The feed has started (:meth:`begin`: where it starts may take a fold of most of the log,
+        which its caller does on a thread)."""
+        assert self._state is not None, "a feed is begun before it is read"
         self.follow(view)
         if sequence >= self.first:
             return iter(self._messages[sequence - self.first :])
