@@ -290,7 +290,9 @@ def test_a_variant_gnubg_does_not_evaluate_has_no_evaluator(
 
 
 def test_a_client_runs_at_most_its_analyses_at_once_and_stops_at_its_cpu_budget() -> None:
-    limits = QuotaLimits(analyses_per_client=1, cpu_seconds_per_minute=0.5)
+    # Two CPU seconds a minute: spent long before 2 plies end, but not before the second call
+    # comes (half a second was, once, on a machine at load 17).
+    limits = QuotaLimits(analyses_per_client=1, cpu_seconds_per_minute=2.0)
     with (
         running_server(evaluators=1, quotas=limits) as running,
         grpc.insecure_channel(f"127.0.0.1:{running.port}") as opened,
@@ -302,7 +304,7 @@ def test_a_client_runs_at_most_its_analyses_at_once_and_stops_at_its_cpu_budget(
         assert (code, reason) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_ANALYSES")
         assert "1 matches being analysed" in words
         with pytest.raises(grpc.RpcError) as spent:
-            for _ in first:  # half a CPU second a minute is spent long before 2 plies end
+            for _ in first:
                 pass
         assert error_info(spent.value)[:2] == (grpc.StatusCode.RESOURCE_EXHAUSTED, "CPU_BUDGET_SPENT")
 
