@@ -98,6 +98,10 @@ ONE_PROCESS: dict[str, str] = {
     "tests/engine/test_realmat.py": "the real files checked, gnubg's readings of them, gnubg's own matches",
     "tests/test_gnubg_mat.py": "a match gnubg plays",
     "tests/engine/test_gnubg_nackgammon.py": "the nackgammon matches gnubg plays",
+    "tests/server/test_analyze_match.py": "a server's two evaluator processes, and a match reviewed",
+    "tests/server/test_analysis.py": "a server's evaluator processes",
+    "tests/server/test_server_heavy_work.py": "a record of 400 games played by bots",
+    "tests/engine/test_record_summary.py": "every record's verdict by the Python checker",
     **{
         f"tests/web/test_web_{name}.py": "Chromium (tests/browser.py): 1.5-2 CPU seconds to start"
         for name in (
