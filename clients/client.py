@@ -146,6 +146,12 @@ class TavliServerError(Exception):
         reset = any(words in self.message for words in _STREAM_RESET)
         return self.status == grpc.StatusCode.INTERNAL and not self.reason and reset
 
+    @property
+    def worth_trying_again(self) -> bool:
+        """Whether what failed is worth trying again: the connection was lost under it, or its
+        deadline passed (the server may be restarting)."""
+        return self.connection_lost or self.status == grpc.StatusCode.DEADLINE_EXCEEDED
+
 
 def _call(method: Any, request: Any, **kwargs: Any) -> Any:
     try:
@@ -162,12 +168,9 @@ _RETRY_PAUSES = (0.1, 0.2, 0.5, 1.0, 2.0, 3.0, 3.0)
 
 
 def worth_sending_again(error: grpc.RpcError) -> bool:
-    """Whether a call that carries a request_id should be sent again after failing with ``error``:
-    the connection was lost under it (see :attr:`TavliServerError.connection_lost`) or the
-    deadline passed."""
-    if error.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
-        return True
-    return TavliServerError.from_rpc_error(error).connection_lost
+    """Whether a call that carries a request_id should be sent again after failing with ``error``
+    (see :attr:`TavliServerError.worth_trying_again`)."""
+    return TavliServerError.from_rpc_error(error).worth_trying_again
 
 
 def balanced_channel(addresses: Sequence[str]) -> grpc.Channel:

@@ -70,7 +70,7 @@ class LadderBot:
 
         :raises TavliServerError: ``error``, for any other refusal.
         """
-        if not (error.connection_lost or error.status == grpc.StatusCode.DEADLINE_EXCEEDED):
+        if not error.worth_trying_again:
             raise error
         log.info("the server is out of reach; trying again", error=error.message)
         self._stopping.wait(_RECONNECT_SECONDS)
