@@ -18,6 +18,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import grpc
 from google.rpc import error_details_pb2
@@ -311,7 +312,7 @@ def wait_until_serving(address: str, process: subprocess.Popen[bytes], *, within
                     ) from None
 
 
-def stop_process(process: subprocess.Popen[bytes]) -> None:
+def stop_process(process: subprocess.Popen[Any]) -> None:
     """Kill ``process`` if it still runs, and reap it."""
     if process.poll() is None:
         os.kill(process.pid, signal.SIGKILL)

@@ -10,6 +10,7 @@ rather than hanging it.
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 import threading
@@ -142,11 +143,11 @@ def test_the_node_ladder_bot_rides_out_a_server_restart_and_finishes_its_games(t
     node = node_executable()
     db, port = tmp_path / "tavli.sqlite3", free_port()
     address = f"127.0.0.1:{port}"
-    bots_started: list[LadderBot | subprocess.Popen[str]] = []
-    try:
+    with contextlib.ExitStack() as bots:  # neither bot outlives the test, whatever failed
         with serving_on(port, db) as first:
             keys = {handle: make_account(first, handle) for handle in ("snake", "turtle")}
             python_bot = LadderBot(address, keys["snake"], "random", games=GAMES)
+            bots.callback(python_bot.stop)
             python_thread = threading.Thread(target=python_bot.run, daemon=True)
             python_thread.start()
             ladder = ["--ladder", "--key", keys["turtle"], "--server", address, "--games", str(GAMES)]
@@ -157,7 +158,7 @@ def test_the_node_ladder_bot_rides_out_a_server_restart_and_finishes_its_games(t
                 stderr=subprocess.PIPE,
                 text=True,
             )
-            bots_started += [python_bot, node_bot]
+            bots.callback(stop_process, node_bot)
             wait_for_a_game_played_into(first)
         # The server is down mid-game; both bots try again until it is back, on the same port and database.
         with serving_on(port, db):
@@ -166,13 +167,6 @@ def test_the_node_ladder_bot_rides_out_a_server_restart_and_finishes_its_games(t
             assert not python_thread.is_alive(), "the Python bot did not finish its games"
             with TavliClient.connect(address) as client:
                 board = client.leaderboard("backgammon")
-    finally:  # neither bot outlives the test, whatever failed
-        for bot in bots_started:
-            if isinstance(bot, LadderBot):
-                bot.stop()
-            elif bot.poll() is None:
-                bot.kill()
-                bot.communicate()
     assert f"{GAMES} games ended on the ladder" in output
     assert python_bot.ended == GAMES
     assert sorted((entry.handle, entry.games) for entry in board) == [("snake", GAMES), ("turtle", GAMES)]

@@ -9,6 +9,7 @@ the same moment) hung in its shutdown that way. The server's waits use ``asyncio
 from __future__ import annotations
 
 import asyncio
+import threading
 from types import SimpleNamespace
 from typing import Any, cast
 
@@ -21,22 +22,27 @@ WITHIN = 5.0  # seconds: a bound on a stop that takes a turn of the loop, not a 
 
 
 class _NoDeadlines:
-    """A store in which no clock is running."""
+    """A store in which no clock is running; ``asked`` is set once the timer has asked it when
+    the next deadline is (what it does last before it waits)."""
+
+    def __init__(self) -> None:
+        self.asked = threading.Event()
 
     def due(self, now: float, most: int) -> list[str]:
         return []
 
     def next_deadline(self, now: float) -> float | None:
+        self.asked.set()
         return None
 
 
 def test_a_timer_stopped_as_it_is_woken_stops() -> None:
     async def scenario() -> None:
-        tables = SimpleNamespace(store=_NoDeadlines(), clock=lambda: 0.0)
-        timer = Timer(cast(Any, tables), poll=60.0)
+        store = _NoDeadlines()
+        timer = Timer(cast(Any, SimpleNamespace(store=store, clock=lambda: 0.0)), poll=60.0)
         timer.start()
-        for _ in range(100):  # until it sleeps, waiting to be woken (a bound, not a wait)
-            await asyncio.sleep(0.01)
+        assert await asyncio.to_thread(store.asked.wait, WITHIN)
+        await asyncio.sleep(0.01)  # its answer back on the loop: the timer waits to be woken
         async with asyncio.timeout(WITHIN):
             timer.wake(0.0)  # a clock started as the server stops
             await timer.stop()
