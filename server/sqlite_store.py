@@ -11,7 +11,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, closing, contextmanager
 from pathlib import Path
 
 from tavli.server.errors import StoreUnavailable
@@ -233,10 +233,16 @@ def _refused_as_unavailable() -> Iterator[None]:
 @contextmanager
 def _transaction(db: sqlite3.Connection, begin: str) -> Iterator[sqlite3.Cursor]:
     """A cursor in one transaction begun with ``begin``: committed at the end, rolled back if
-    the block raises."""
+    the block raises.
+
+    The cursor is closed within the transaction. Python's sqlite3 shares a statement between the
+    cursors that run the same SQL, and a cursor freed later, on a thread put aside after the
+    transaction, would reset the statement it last ran while another transaction runs it: that
+    transaction's next row would be refused as API misuse."""
     db.execute(begin)
     try:
-        yield db.cursor()
+        with closing(db.cursor()) as cursor:
+            yield cursor
         db.execute("COMMIT")
     except BaseException:
         _roll_back(db)

@@ -9,8 +9,11 @@ clock's deadline as its last write left them; stored answers forgotten past thei
 from __future__ import annotations
 
 import contextlib
+import queue
+import random
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -339,6 +342,46 @@ def test_a_load_reads_a_game_as_of_one_moment(
     loaded = reader.load("games/a")
     assert loaded is not None
     assert (loaded[0].updated, loaded[1]) == (200.0, events("opening", "roll"))
+
+
+def test_a_writes_cursor_freed_late_on_another_thread_disturbs_no_other_write(
+    sql_opener: Callable[[], SqlStore], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A thread may be put aside between a write's end and the freeing of its cursor while
+    other threads write the same statements (SQLite's store once answered such a write with
+    "bad parameter or other API misuse"): here every write's cursor is freed by a thread of its
+    own, a moment after the write, while three threads append to games of their own."""
+    store = sql_opener()
+    writers, appends, events_each = 3, 100, 20
+    for number in range(writers):
+        store.create(record(f"games/{number}"), log("opening"), b"", None)
+    writing, freed_late = store._writing, queue.SimpleQueue[Cursor | None]()
+
+    @contextlib.contextmanager
+    def writing_with_the_cursor_freed_late() -> Iterator[Cursor]:
+        with writing() as cursor:
+            yield cursor
+        freed_late.put(cursor)
+
+    def free_each_a_moment_late() -> None:
+        while (cursor := freed_late.get()) is not None:
+            time.sleep(random.random() / 1000)
+            del cursor
+
+    def write(number: int) -> None:
+        for first in range(1, appends * events_each, events_each):
+            store.append(append(f"games/{number}", first, *["roll"] * events_each))
+
+    monkeypatch.setattr(store, "_writing", writing_with_the_cursor_freed_late)
+    freer = threading.Thread(target=free_each_a_moment_late)
+    freer.start()
+    try:
+        run_together(write, writers)
+    finally:
+        freed_late.put(None)
+        freer.join()
+    for number in range(writers):
+        assert store.event_count(f"games/{number}") == 1 + appends * events_each
 
 
 class WritingAfterTheFirstRead:
