@@ -3,7 +3,11 @@
 It knows nothing of the engine's generator: it walks every order of the dice one step at a time,
 with the rules written out again from RULES.md (entering, blocking, hitting, bearing off, the
 hitter that stays in the home board under ``home_hit_and_run`` ``FORBIDDEN``), and only then
-applies the maximum-use and higher-die rules to what it found. Slow and plain on purpose, but for
+applies the maximum-use and higher-die rules to what it found. A play that bears off the last
+checker has used the dice it played: under backgammon's maximum-use rule a one-die bear-off of the
+last checker gives way to a play of both dice (as GNU Backgammon's generator has it; RULES.md's
+family addition, which counts a play that ends the game as using the whole roll, decides
+Plakoto's and Fevga's plays, not those of backgammon's rule set). Slow and plain on purpose, but for
 one thing: a board reached again with the same dice left (the same steps in another order) is not
 walked again, since everything after it was found the first time.
 """
@@ -44,8 +48,7 @@ def brute_force_positions(
                     new_stays = stays | ({hit_at} if hit_at is not None and hit_at <= 6 else set())
                     walk(new_player, new_opponent, left[:index] + left[index + 1 :], (*used, die), new_stays)
         if not moved:
-            done = used if player[OFF] < checkers else tuple(roll)  # the game over: the roll counts as used
-            found.append((Position(tuple(player), tuple(opponent)), done))
+            found.append((Position(tuple(player), tuple(opponent)), used))
 
     walk(list(position.player), list(position.opponent), roll, (), set())
     most = max(len(used) for _, used in found)

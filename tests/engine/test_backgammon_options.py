@@ -303,6 +303,22 @@ def positions(draw: st.DrawFn, checkers: int) -> Position:
     return Position(tuple(sides[0]), tuple(sides[1]))
 
 
+def test_the_last_checker_borne_off_with_one_die_gives_way_to_a_play_of_both_dice() -> None:
+    """Hypergammon's maximum use is backgammon's (RULES.md: "everything else is backgammon"): with
+    the last checker on the 2-point and 2-1 to play, bearing it off with the 2 alone is refused
+    while 2/1*/off plays both dice (and hits, making the game a backgammon). The README says why
+    RULES.md's family addition, a play that ends the game counting as the whole roll, is not read
+    into backgammon's rule set; tests/engine/test_gnubg_crosscheck.py holds 15 checkers to gnubg."""
+    player, opponent = [0] * 26, [0] * 26
+    player[2] = opponent[24] = 1  # the opponent's checker on the mover's 1-point
+    position = Position(tuple(player), tuple(opponent))
+    plays = HYPERGAMMON[1].legal_plays(position, (2, 1))
+    assert [play.notation() for play in plays] == ["2/1*/off"]
+    assert {play.position for play in plays} == brute_force_positions(position, (2, 1))
+    with pytest.raises(IllegalPlayError, match=r"you must play both dice: 2/1\*/off does"):
+        HYPERGAMMON[1].check_play(position, (2, 1), [(2, OFF)])
+
+
 dice = st.tuples(st.integers(1, 6), st.integers(1, 6))
 options = st.sampled_from(
     [(3, "ALLOWED"), (2, "ALLOWED"), (1, "ALLOWED"), (15, "FORBIDDEN"), (3, "FORBIDDEN")]

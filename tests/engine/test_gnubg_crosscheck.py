@@ -7,7 +7,7 @@ from collections import Counter
 import gnubg_nn
 import pytest
 
-from tavli.engine import BACKGAMMON, BAR, Position
+from tavli.engine import BACKGAMMON, BAR, OFF, IllegalPlayError, Position
 from tests.games import positions_from_games
 
 POSITIONS = 24_000
@@ -38,6 +38,21 @@ def _kind(position: Position, dice: tuple[int, int], plays: int) -> str:
     if dice[0] == dice[1]:
         return "double"
     return "field" if plays > 1 else "forced"
+
+
+def test_the_last_checker_borne_off_with_one_die_gives_way_to_a_play_of_both_dice() -> None:
+    """With the last checker on the 2-point and 2-1 to play, gnubg's generator, like backgammon's
+    maximum-use rule, leaves one play: 2/1*/off, both dice (hitting on the way, which makes the
+    game a backgammon); bearing the checker off with the 2 alone is refused."""
+    player, opponent = [0] * 26, [0] * 26
+    player[2], player[OFF] = 1, 14
+    opponent[24], opponent[6] = 1, 14  # a blot on the mover's 1-point
+    position = Position(tuple(player), tuple(opponent))
+    plays = BACKGAMMON.legal_plays(position, (2, 1))
+    assert [play.notation() for play in plays] == ["2/1*/off"]
+    assert {play.position for play in plays} == _gnubg_results(position, (2, 1))
+    with pytest.raises(IllegalPlayError, match=r"you must play both dice: 2/1\*/off does"):
+        BACKGAMMON.check_play(position, (2, 1), [(2, OFF)])
 
 
 @pytest.mark.slow
