@@ -137,7 +137,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | 
 
     class OneProcessModules(LoadScopeScheduling):  # type: ignore[misc]
         """Each test is a unit of its own but for the modules of ONE_PROCESS, a unit each, handed
-        out in the order of the collection (:func:`handing_out_order`), not the largest unit first."""
+        out in the order of the collection (the slow tests first), not the largest unit first."""
 
         def _split_scope(self, nodeid: str) -> str:
             module = nodeid.split("::", 1)[0]
@@ -203,18 +203,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     kept = [item for item in items if all(test(item) for test in wanted)]
     if len(kept) < len(items):
         config.hook.pytest_deselected(items=[item for item in items if item not in kept])
-    items[:] = sorted(kept, key=handing_out_order)
-
-
-def handing_out_order(item: pytest.Item) -> tuple[bool, bool]:
-    """Where a test comes in the order parallel processes are handed the tests: the browser tests
-    first, then the other slow ones, then the rest (sorted is stable: the collection's order within
-    each). A browser test mostly waits on the page (each click a round trip through Playwright's
-    driver and Chromium): begun first, they run beside the campaigns that compute, which keep both
-    cores busy meanwhile, rather than after them with the cores waiting on the pages. The slow tests
-    before the rest, so that the processes end together rather than one of them starting a
-    campaign when the others are done."""
-    return item.get_closest_marker("browser") is None, item.get_closest_marker("slow") is None
+    # The slow tests first, so that parallel processes end together rather than one of them
+    # starting a campaign when the others are done (sorted is stable: the rest keep their order).
+    items[:] = sorted(kept, key=lambda item: item.get_closest_marker("slow") is None)
 
 
 def pytest_sessionfinish() -> None:
