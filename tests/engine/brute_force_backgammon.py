@@ -21,7 +21,6 @@ def brute_force_positions(
     position: Position, dice: tuple[int, int], *, hitter_stays: bool = False
 ) -> set[Position]:
     """Every position a legal play of ``dice`` leads to (the mover still first)."""
-    checkers = sum(position.player)
     high, low = max(dice), min(dice)
     roll = [high] * 4 if high == low else [high, low]
     found: list[tuple[Position, tuple[int, ...]]] = []
@@ -35,18 +34,17 @@ def brute_force_positions(
             return
         walked.add(board)
         moved = False
-        if player[OFF] < checkers:  # a play that bears off the last checker ends there
-            for index, die in enumerate(left):
-                if die in left[:index]:
-                    continue  # the same die again: the same steps
-                for start in range(BAR, 0, -1):
-                    after = _step(player, opponent, start, die, stays if hitter_stays else set())
-                    if after is None:
-                        continue
-                    moved = True
-                    new_player, new_opponent, hit_at = after
-                    new_stays = stays | ({hit_at} if hit_at is not None and hit_at <= 6 else set())
-                    walk(new_player, new_opponent, left[:index] + left[index + 1 :], (*used, die), new_stays)
+        for index, die in enumerate(left):
+            if die in left[:index]:
+                continue  # the same die again: the same steps
+            for start in range(BAR, 0, -1):
+                after = _step(player, opponent, start, die, stays if hitter_stays else set())
+                if after is None:
+                    continue
+                moved = True
+                new_player, new_opponent, hit_at = after
+                new_stays = stays | ({hit_at} if hit_at is not None and hit_at <= 6 else set())
+                walk(new_player, new_opponent, left[:index] + left[index + 1 :], (*used, die), new_stays)
         if not moved:
             found.append((Position(tuple(player), tuple(opponent)), used))
 
