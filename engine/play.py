@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple, TypeAlias
 
 from tavli.engine import core
@@ -109,6 +110,12 @@ def format_steps(steps: tuple[Step, ...]) -> str:
     """
     if core.compiled is not None and (text := core.compiled.format_steps(steps)) is not None:
         return text  # type: ignore[no-any-return]
+    return _notation(steps)
+
+
+# Plays of the same roll share their steps across many positions: each written once.
+@lru_cache(maxsize=65536)
+def _notation(steps: tuple[Step, ...]) -> str:
     if len(steps) == 2:
         first, second = steps
         if first.start < second.start or (first.start == second.start and first.end < second.end):

@@ -45,7 +45,7 @@ def play_message(steps: tuple[Step, ...], position_id: str) -> bytes:
 def steps_field(field: int, steps: Iterable[Step]) -> bytes:
     """``steps`` as the repeated ``Step`` field number ``field`` of a message (a ``Play``'s, a
     ``LastPlay``'s, a ``GameEvent``'s)."""
-    return b"".join(message_field(field, _step_message(step)) for step in steps)
+    return b"".join([_step_field(field, step) for step in steps])
 
 
 def message_field(number: int, content: bytes) -> bytes:
@@ -61,6 +61,12 @@ def _play_around_position(steps: tuple[Step, ...]) -> tuple[bytes, bytes]:
     notation, the steps) and after it (whether it hits): written once for each play's steps."""
     before = _string_field(_NOTATION, format_steps(steps)) + steps_field(_STEPS, steps)
     return before, _varint_field(_HITS, any(step.hit for step in steps))
+
+
+# A step is one of a few thousand (its start, end, die and hit): each written once.
+@lru_cache(maxsize=8192)
+def _step_field(field: int, step: Step) -> bytes:
+    return message_field(field, _step_message(step))
 
 
 def _step_message(step: Step) -> bytes:

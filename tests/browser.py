@@ -55,6 +55,10 @@ TIMEOUT_MS = 20_000
 # How long the page may take to show the next moment it has to act (the bot or the other page
 # thinking, the server answering), in milliseconds.
 TURN_TIMEOUT_MS = 30_000
+# How often a wait for the page to change looks again, in milliseconds. Playwright's default
+# looks at every animation frame: a page waiting on the other seat then costs its renderer about
+# four times the CPU (0.56 s against 0.13 s in a 10 s wait, measured).
+POLL_MS = 50
 
 # The dialogs a seat has to answer (or close) before it can go on; the match over ends a game loop.
 DIALOGS = ("dialog-double", "dialog-resign-answer", "dialog-game-over", "dialog-match-over")
@@ -296,6 +300,7 @@ def wait_until_actionable(page: Page, timeout_ms: float = TURN_TIMEOUT_MS) -> bo
                 return game !== null && game.dataset.myTurn === "true";
             }""",
             arg=list(DIALOGS),
+            polling=POLL_MS,
             timeout=timeout_ms,
         )
         return True
@@ -319,6 +324,7 @@ def wait_for_events_past(page: Page, count: int, timeout_ms: float = TURN_TIMEOU
             return game !== null && Number(game.dataset.eventCount) > count;
         }""",
         arg=count,
+        polling=POLL_MS,
         timeout=timeout_ms,
     )
 
