@@ -4,9 +4,10 @@ A server lists a position's plays many thousand times a second, and its answer i
 messages; the compiled core writes them straight from its own data (``CompiledPlays.plays_field``)
 and this module is the readable reference it is held to. It is also the one writer of every other
 ``Play`` and ``Step`` the server sends (a validation's play, a game's last play, an event's steps),
-with one cache: the fields of a play that its steps alone decide. The bytes are those protobuf writes for
-the same message (tests/server/test_answers.py compares the two): fields in the order of
-their numbers, a field at its default value (0, "", false) left out.
+and what the steps alone decide it writes once: a play's fields but its Position ID, and each
+step's field. The bytes are those protobuf writes for the same message (tests/server/test_answers.py
+compares the two): fields in the order of their numbers, a field at its default value (0, "",
+false) left out.
 
 The numbers are board.proto's: a ``Play`` is its notation (1), its steps (2, each a ``Step``: its
 from_point 1, to_point 2, die 3 and hit 4), the Position ID after it (3) and whether it hits (4).
