@@ -551,7 +551,7 @@ def report(levels: list[Level], batch: int) -> None:
                 " the health check's"
             )
         if kind.startswith("list") and concurrency == 16:
-            line += "   [target >= 0.80x]"
+            line += "   [target >= 0.85x]"
         print(line)
     for (kind, concurrency), level in by.items():
         unary = by.get(("validate", concurrency))
