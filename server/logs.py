@@ -146,19 +146,32 @@ def _logged_seat_stream(method: str, behaviour: Callable[..., AsyncIterator[Any]
     first request names, once that has come."""
 
     async def logged(requests: AsyncIterator[Any], context: Context) -> AsyncIterator[Any]:
-        first: list[Any] = []
-
-        async def noted() -> AsyncIterator[Any]:
-            async for request in requests:
-                if not first:
-                    first.append(request)
-                yield request
-
-        with _bound(method=method), _one_line(context, first):
-            async for response in responses_of(behaviour, noted(), context):
+        noted = _FirstNoted(requests)
+        with _bound(method=method), _one_line(context, noted.first):
+            async for response in responses_of(behaviour, noted, context):
                 yield response
 
     return logged
+
+
+class _FirstNoted:
+    """The requests of a stream, the first kept in :attr:`first` once it has come; each later
+    one is the stream's own, passed on with nothing in between."""
+
+    def __init__(self, requests: AsyncIterator[Any]) -> None:
+        self.requests = requests
+        self.first: list[Any] = []
+
+    def __aiter__(self) -> _FirstNoted:
+        return self
+
+    def __anext__(self) -> Awaitable[Any]:
+        return self.requests.__anext__() if self.first else self._noted()
+
+    async def _noted(self) -> Any:
+        request = await self.requests.__anext__()
+        self.first.append(request)
+        return request
 
 
 @contextmanager

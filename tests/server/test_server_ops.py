@@ -254,12 +254,19 @@ def test_every_rpc_logs_one_json_line_and_no_seat_token(tmp_path: Path) -> None:
             watch = client.games.WatchGame(games_pb2.WatchGameRequest(name=seat_0.name), timeout=RPC_TIMEOUT)
             next(watch)
             watch.cancel()
+            join = games_pb2.JoinSeat(name=seat_1.name, seat_token=seat_1.token)
+            seat_stream = client.games.PlaySeat(
+                iter([games_pb2.PlaySeatRequest(join=join)]), timeout=RPC_TIMEOUT
+            )
+            next(seat_stream)  # the seat's view on joining
+            seat_stream.cancel()
             made = {
                 "/tavli.v1.GamesService/CreateGame": 1,
                 "/tavli.v1.GamesService/RollDice": 2,
                 "/tavli.v1.GamesService/GetGame": 1,
                 "/tavli.v1.RulesService/ValidatePlay": 1,
                 "/tavli.v1.GamesService/WatchGame": 1,
+                "/tavli.v1.GamesService/PlaySeat": 1,
             }
         os.kill(server.process.pid, signal.SIGTERM)  # its log is complete once it has stopped
         assert server.process.wait(timeout=15) == 0
@@ -281,8 +288,8 @@ def test_every_rpc_logs_one_json_line_and_no_seat_token(tmp_path: Path) -> None:
     statuses = sorted(line["status"] for line in rpc_lines if line["method"].endswith("RollDice"))
     assert statuses == ["OK", "PERMISSION_DENIED"]
     for line in rpc_lines:
-        if line["method"] in ("/tavli.v1.GamesService/RollDice", "/tavli.v1.GamesService/GetGame"):
-            assert line["game"] == seat_0.name
+        if line["method"].rpartition("/")[2] in ("RollDice", "GetGame", "WatchGame", "PlaySeat"):
+            assert line["game"] == seat_0.name, line  # a seat stream's, from its join
     assert any(line.get("event") == "serving" for line in lines)
 
 
