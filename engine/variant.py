@@ -118,8 +118,11 @@ class LegalPlays:
         return self._plays[index]
 
     def __contains__(self, item: object) -> bool:
+        """Whether ``item`` is one of the plays (its steps in any order: ``6/4 4/2 6/4 4/2`` is
+        the listed ``6/4 6/4 4/2 4/2``), or a position one of them leads to."""
         if isinstance(item, Play):
-            return self.leading_to(item.position) == item
+            listed = self.leading_to(item.position)
+            return listed is not None and (listed == item or sorted(listed.steps) == sorted(item.steps))
         return isinstance(item, Position) and self.leading_to(item) is not None
 
     def leading_to(self, position: Position) -> Play | None:

@@ -374,6 +374,18 @@ def test_a_play_is_written_alike_whatever_order_its_steps_come_in() -> None:
     assert BACKGAMMON.parse_play(position, dice, "9/7* 12/7").notation() == "12/7* 9/7"
 
 
+def test_a_play_read_with_its_steps_in_another_order_is_among_the_legal_plays() -> None:
+    # "6/2(2)" with 2-2 is read as 6/4 4/2 6/4 4/2; the list has the same play as 6/4 6/4 4/2 4/2.
+    position, dice = Position.from_id("4HPwATDgc/ABMA"), (2, 2)
+    legal = BACKGAMMON.legal_plays(position, dice)
+    read = BACKGAMMON.parse_play(position, dice, "6/2(2)")
+    listed = legal.leading_to(read.position)
+    assert listed is not None and listed.steps != read.steps
+    assert read in legal and listed in legal
+    moved_otherwise = Play(read.steps[:2] + (Step(6, 4, 2, False), Step(4, 2, 2, True)), read.position)
+    assert moved_otherwise not in legal  # the same board, but a hit the play does not make
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda variant: variant.name)
 def test_near_misses_of_legal_plays_get_the_reference_verdict(variant: Variant) -> None:
