@@ -67,12 +67,8 @@ def _play_around_position(steps: tuple[Step, ...]) -> tuple[bytes, bytes]:
 # A step is one of a few thousand (its start, end, die and hit): each written once.
 @lru_cache(maxsize=8192)
 def _step_field(field: int, step: Step) -> bytes:
-    return message_field(field, _step_message(step))
-
-
-def _step_message(step: Step) -> bytes:
     start, end, die, hit = step
-    return b"".join(
+    message = b"".join(
         [
             _varint_field(_FROM_POINT, start),
             _varint_field(_TO_POINT, end),
@@ -80,6 +76,7 @@ def _step_message(step: Step) -> bytes:
             _varint_field(_HIT, hit),
         ]
     )
+    return message_field(field, message)
 
 
 def _string_field(number: int, text: str) -> bytes:
