@@ -29,7 +29,7 @@ settings.load_profile("tavli")
 # positions, the test items, what the oracles answered) while they make and drop millions of plays:
 # with CPython's default thresholds (700, 10, 10) the collector went over that heap again and again,
 # 14.5 of the 43 CPU seconds of tests/engine's quicker tests in one process. Collected less often,
-# 6.3 of 34.5. The servers the tests start keep the defaults.
+# 6.3 of 34.5. The servers the tests start as processes of their own keep the defaults.
 GC_THRESHOLDS = (5_000, 20, 10)
 
 
