@@ -61,11 +61,15 @@ def broken(words: str) -> None:
 
 
 def started(folder: str, name: str) -> None:
-    Path(folder, f"started-{name}").write_text(str(os.getpid()))
+    """Say ``name`` started: the file appears whole (written aside, then renamed), so that a test
+    reading it never sees it empty."""
+    aside = Path(folder, f"starting-{name}")
+    aside.write_text(str(os.getpid()))
+    aside.rename(Path(folder, f"started-{name}"))
 
 
 def started_jobs(folder: Path) -> dict[str, int]:
     """The jobs that started, each with the id of the process that ran it."""
     return {
-        path.name.removeprefix("started-"): int(path.read_text() or 0) for path in folder.glob("started-*")
+        path.name.removeprefix("started-"): int(path.read_text()) for path in folder.glob("started-*")
     }
