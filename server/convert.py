@@ -40,12 +40,12 @@ from tavli.engine.fevga import (
     FevgaQuarterTest,
     FirstChecker,
 )
-from tavli.engine.game import Action, MatchState, Phase, seats_to_act
+from tavli.engine.game import Action, FinishedGame, LastPlay, MatchState, Phase, seats_to_act
 from tavli.engine.play import Dice, Step, check_dice, format_steps
 from tavli.engine.position import Pins
 from tavli.engine.rules import DEFAULT_CUBE_LIMIT, TAVLI, MatchVariant, RuleSet
 from tavli.server.errors import BadRequest
-from tavli.server.players import NOBODY, Players, player_message
+from tavli.server.players import NOBODY, Players, SeatPlayer, player_message
 from tavli.v1 import board_pb2, games_service_pb2 as games_pb2
 
 if TYPE_CHECKING:
@@ -430,11 +430,8 @@ def result_message(result: GameResult | None) -> board_pb2.GameResult:
     return board_pb2.GAME_RESULT_UNSPECIFIED if result is None else _RESULTS[result]
 
 
-# A game's board is the same from one version to the next until a play moves it, and a play's
-# board before is the last version's: each position's message is built once while it is in use.
-@functools.lru_cache(maxsize=4096)
 def board_message(position: Position) -> board_pb2.Board:
-    """The Board of ``position``: shared, so never changed (a message built with it holds a copy)."""
+    """The Board of ``position``."""
     player, opponent = position
     pins = position.pins
     return board_pb2.Board(
@@ -540,83 +537,169 @@ def game_message(
     hints_allowed: bool = False,
     finished_from: int = 0,
 ) -> games_pb2.Game:
-    """The Game resource for a match state; with ``finished_from``, as a stream's message after
-    its first shows it to a stream that has sent that many finished games: only the games after
-    them, and their number in ``omitted_finished_game_count``."""
+    """The Game resource for a match state, as :func:`serialized_game` writes it."""
+    return games_pb2.Game.FromString(
+        serialized_game(
+            name,
+            rules,
+            state,
+            event_count=event_count,
+            dice_commitment=dice_commitment,
+            dice_mode=dice_mode,
+            created=created,
+            updated=updated,
+            players=players,
+            hints_allowed=hints_allowed,
+            finished_from=finished_from,
+        )
+    )
+
+
+def serialized_game(
+    name: str,
+    rules: RuleSet,
+    state: MatchState,
+    *,
+    event_count: int,
+    dice_commitment: str,
+    dice_mode: DiceMode,
+    created: float,
+    updated: float,
+    players: Players = NOBODY,
+    hints_allowed: bool = False,
+    finished_from: int = 0,
+) -> bytes:
+    """The Game resource for a match state, serialized; with ``finished_from``, as a stream's
+    message after its first shows it to a stream that has sent that many finished games: only the
+    games after them, and their number in ``omitted_finished_game_count``.
+
+    Its numbers and text are one message serialized at once; the messages in it that one version
+    shares with the next (the rule set, the boards, the players, the finished games) are written
+    once each and joined as they are (a message's fields may come in any order)."""
     BUILT.games += 1
     game = state.game
     seat0_position = game.position_of(0)
-    message = games_pb2.Game(
-        name=name,
-        rule_set=rules_message(rules),
-        etag=str(event_count),
-        event_count=event_count,
-        score=list(state.score),
-        game_number=game.number,
-        phase=_PHASES[game.phase],
-        turn=seat_message(game.turn),
-        position_id=game.position.position_id(),
-        board=board_message(game.position),
-        dice=list(game.dice or ()),
-        cube_value=game.cube_value,
-        cube_owner=seat_message(game.cube_owner),
-        crawford=game.crawford,
-        winner=seat_message(state.winner),
-        dice_commitment=dice_commitment,
-        dice_mode=_DICE_MODES[dice_mode],
-        create_time=timestamp(created),
-        update_time=timestamp(updated),
-        to_act=[seat_message(side) for side in seats_to_act(state)],
-        seat0_player=player_message(players[0]),
-        seat1_player=player_message(players[1]),
-        seat0_board=board_message(seat0_position),
-        pip_counts=list(seat0_position.pip_count()),
-        variant=variant_message(state.game_rules.rules),
-        next_variant=variant_message(state.next_game_rules.rules),
-        hints_allowed=hints_allowed,
-        omitted_finished_game_count=finished_from,
-    )
+    parts = [
+        games_pb2.Game(
+            name=name,
+            etag=str(event_count),
+            event_count=event_count,
+            score=list(state.score),
+            game_number=game.number,
+            phase=_PHASES[game.phase],
+            turn=seat_message(game.turn),
+            position_id=game.position.position_id(),
+            dice=list(game.dice or ()),
+            cube_value=game.cube_value,
+            cube_owner=seat_message(game.cube_owner),
+            crawford=game.crawford,
+            winner=seat_message(state.winner),
+            dice_commitment=dice_commitment,
+            dice_mode=_DICE_MODES[dice_mode],
+            to_act=[seat_message(side) for side in seats_to_act(state)],
+            pip_counts=list(seat0_position.pip_count()),
+            variant=variant_message(state.game_rules.rules),
+            next_variant=variant_message(state.next_game_rules.rules),
+            hints_allowed=hints_allowed,
+            omitted_finished_game_count=finished_from,
+        ).SerializeToString(),
+        _rules_field(rules),
+        _board_field(_GAME_BOARD, game.position),
+        _board_field(_GAME_SEAT0_BOARD, seat0_position),
+        _timestamp_field(_GAME_CREATE_TIME, created),
+        _timestamp_field(_GAME_UPDATE_TIME, updated),
+        _player_field(_GAME_SEAT0_PLAYER, players[0]),
+        _player_field(_GAME_SEAT1_PLAYER, players[1]),
+    ]
     clocks = clocks_message(state)
     if clocks is not None:
-        message.clocks.CopyFrom(clocks)
+        parts.append(wire.message_field(_GAME_CLOCKS, clocks.SerializeToString()))
     if state.rematch is not None:
-        message.rematch.CopyFrom(
-            games_pb2.Rematch(
-                offered_by=seat_message(state.rematch.offered_by), game=state.rematch.game or ""
-            )
+        rematch = games_pb2.Rematch(
+            offered_by=seat_message(state.rematch.offered_by), game=state.rematch.game or ""
         )
+        parts.append(wire.message_field(_GAME_REMATCH, rematch.SerializeToString()))
     if game.resignation is not None:
         seat, result = game.resignation
-        message.resignation.CopyFrom(
-            games_pb2.Resignation(
-                seat=seat_message(seat), result=_RESULTS[result], points=result.multiplier * game.cube_value
-            )
+        resignation = games_pb2.Resignation(
+            seat=seat_message(seat), result=_RESULTS[result], points=result.multiplier * game.cube_value
         )
+        parts.append(wire.message_field(_GAME_RESIGNATION, resignation.SerializeToString()))
     if game.last_play is not None:
-        last = game.last_play
-        message.last_play.CopyFrom(
-            games_pb2.LastPlay(
-                seat=seat_message(last.side),
-                dice=list(last.dice),
-                position_id_before=last.before.position_id(),
-                seat0_board_before=board_message(last.before if last.side == 0 else last.before.swapped()),
-            )
-        )
-        message.last_play.MergeFromString(_last_play_moves(last.play.steps))
-    message.finished_games.extend(
-        games_pb2.FinishedGame(
-            game_number=finished.number,
-            winner=seat_message(finished.winner),
-            result=_RESULTS[finished.result],
-            points=finished.points,
-            cube_value=finished.cube_value,
-            ended_by=_GAME_ENDS[finished.ended_by],
-            variant=variant_message(rules.for_game(finished.number).rules),
-        )
+        parts.append(wire.message_field(_GAME_LAST_PLAY, _last_play(game.last_play)))
+    parts.extend(
+        _finished_game_field(finished, variant_message(rules.for_game(finished.number).rules))
         for finished in state.finished[finished_from:]
     )
-    return message
+    return b"".join(parts)
 
+
+# Every version shows the last play until the next one.
+@functools.lru_cache(maxsize=4096)
+def _last_play(last: LastPlay) -> bytes:
+    """The LastPlay message of ``last``, serialized."""
+    before = last.before if last.side == 0 else last.before.swapped()
+    return (
+        games_pb2.LastPlay(
+            seat=seat_message(last.side), dice=list(last.dice), position_id_before=last.before.position_id()
+        ).SerializeToString()
+        + _board_field(_LAST_PLAY_BOARD_BEFORE, before)
+        + _last_play_moves(last.play.steps)
+    )
+
+
+# A version's rule set is its game's (one message for each rule set in use), and its boards are
+# the last version's until a play moves them.
+@functools.lru_cache(maxsize=1024)
+def _rules_field(rules: RuleSet) -> bytes:
+    return wire.message_field(_GAME_RULE_SET, rules_message(rules).SerializeToString())
+
+
+@functools.lru_cache(maxsize=8192)
+def _board_field(number: int, position: Position) -> bytes:
+    return wire.message_field(number, board_message(position).SerializeToString())
+
+
+@functools.lru_cache(maxsize=1024)
+def _player_field(number: int, player: SeatPlayer) -> bytes:
+    message = player_message(player)
+    return b"" if message is None else wire.message_field(number, message.SerializeToString())
+
+
+# A match's finished games are shown by every version after them.
+@functools.lru_cache(maxsize=4096)
+def _finished_game_field(finished: FinishedGame, variant: board_pb2.Variant) -> bytes:
+    message = games_pb2.FinishedGame(
+        game_number=finished.number,
+        winner=seat_message(finished.winner),
+        result=_RESULTS[finished.result],
+        points=finished.points,
+        cube_value=finished.cube_value,
+        ended_by=_GAME_ENDS[finished.ended_by],
+        variant=variant,
+    )
+    return wire.message_field(_GAME_FINISHED_GAMES, message.SerializeToString())
+
+
+def _timestamp_field(number: int, seconds: float) -> bytes:
+    whole, nanos = divmod(int(seconds * 1e9), 1_000_000_000)
+    return wire.message_field(number, Timestamp(seconds=whole, nanos=nanos).SerializeToString())
+
+
+_GAME_FIELDS = games_pb2.Game.DESCRIPTOR.fields_by_name
+_GAME_RULE_SET = _GAME_FIELDS["rule_set"].number
+_GAME_BOARD = _GAME_FIELDS["board"].number
+_GAME_SEAT0_BOARD = _GAME_FIELDS["seat0_board"].number
+_GAME_CREATE_TIME = _GAME_FIELDS["create_time"].number
+_GAME_UPDATE_TIME = _GAME_FIELDS["update_time"].number
+_GAME_SEAT0_PLAYER = _GAME_FIELDS["seat0_player"].number
+_GAME_SEAT1_PLAYER = _GAME_FIELDS["seat1_player"].number
+_GAME_CLOCKS = _GAME_FIELDS["clocks"].number
+_GAME_REMATCH = _GAME_FIELDS["rematch"].number
+_GAME_RESIGNATION = _GAME_FIELDS["resignation"].number
+_GAME_LAST_PLAY = _GAME_FIELDS["last_play"].number
+_GAME_FINISHED_GAMES = _GAME_FIELDS["finished_games"].number
+_LAST_PLAY_BOARD_BEFORE = games_pb2.LastPlay.DESCRIPTOR.fields_by_name["seat0_board_before"].number
 
 _LAST_PLAY_STEPS = games_pb2.LastPlay.DESCRIPTOR.fields_by_name["steps"].number
 

@@ -70,13 +70,14 @@ class GameView:
 
     @cached_property
     def message(self) -> pb.Game:
-        """The Game resource of this version, built once; shared, so never changed."""
-        return self._game_message(0)
+        """The Game resource of this version, read once from its :attr:`summary`; shared, so
+        never changed."""
+        return pb.Game.FromString(self.summary)
 
     def built(self) -> GameView:
-        """This version, its :attr:`message` built now by the calling thread: a thread that has
-        read and folded a game builds it too, for a long match's finished games take the event
-        loop milliseconds to convert."""
+        """This version, its :attr:`summary` and :attr:`message` built now by the calling thread:
+        a thread that has read and folded a game builds them too, for a long match's finished
+        games take the event loop milliseconds to convert."""
         _ = self.message
         return self
 
@@ -90,7 +91,7 @@ class GameView:
             return self.message
         game = self._stream_messages.get(sent)
         if game is None:
-            game = self._stream_messages[sent] = self._game_message(sent)
+            game = self._stream_messages[sent] = pb.Game.FromString(self._stream_game(sent))
         return game
 
     def whole(self, game: pb.Game) -> pb.Game:
@@ -109,8 +110,9 @@ class GameView:
 
     @cached_property
     def summary(self) -> bytes:
-        """What a listing shows of this version: its Game resource, serialized (stored with it)."""
-        return self.message.SerializeToString()
+        """What a listing shows of this version: its Game resource, serialized (stored with it);
+        what an action's answer carries, as it is."""
+        return self._serialized_game(0)
 
     def legal_actions(self, seat: Side) -> Serialized:
         """What ``seat`` may do at this version, with the legal plays when it is on turn: the
@@ -135,11 +137,12 @@ class GameView:
     def _stream_game(self, sent: int) -> Serialized:
         """:meth:`stream_message`, serialized once for each ``sent`` (the whole game's is the
         :attr:`summary`)."""
+        sent = min(sent, len(self.state.finished))
+        if sent == 0:
+            return self.summary
         game = self._stream_games.get(sent)
         if game is None:
-            message = self.stream_message(sent)
-            game = self.summary if message is self.message else message.SerializeToString()
-            self._stream_games[sent] = game
+            game = self._stream_games[sent] = self._serialized_game(sent)
         return game
 
     @cached_property
@@ -154,8 +157,8 @@ class GameView:
     def _stream_messages(self) -> dict[int, pb.Game]:
         return {}
 
-    def _game_message(self, finished_from: int) -> pb.Game:
-        return convert.game_message(
+    def _serialized_game(self, finished_from: int) -> Serialized:
+        return convert.serialized_game(
             self.name,
             self.rules,
             self.state,

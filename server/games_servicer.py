@@ -17,6 +17,9 @@ import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
+from google.protobuf.message import Message
+
+from tavli.engine import wire
 from tavli.engine.events import Side
 from tavli.engine.game import ActionError
 from tavli.engine.match import Match
@@ -101,8 +104,8 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
         )
         return created_message(created, pb.ImportMatchResponse)
 
-    async def GetGame(self, request: pb.GetGameRequest, context: Context) -> pb.GetGameResponse:
-        return pb.GetGameResponse(game=(await self.tables.get(_name_of(request))).message)
+    async def GetGame(self, request: pb.GetGameRequest, context: Context) -> Serialized:
+        return _game_answer(pb.GetGameResponse, await self.tables.get(_name_of(request)))
 
     async def ListGames(self, request: pb.ListGamesRequest, context: Context) -> pb.ListGamesResponse:
         page_size = _page_size(request.page_size, default=50, most=1000)
@@ -124,40 +127,38 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
             response.next_page_token = _token({"created": last.created, "name": last.name})
         return response
 
-    async def RollDice(self, request: pb.RollDiceRequest, context: Context) -> pb.RollDiceResponse:
-        return pb.RollDiceResponse(game=await self._acted("RollDice", request, context))
+    async def RollDice(self, request: pb.RollDiceRequest, context: Context) -> Serialized:
+        return _game_answer(pb.RollDiceResponse, await self._acted("RollDice", request, context))
 
-    async def PlayMove(self, request: pb.PlayMoveRequest, context: Context) -> pb.PlayMoveResponse:
-        return pb.PlayMoveResponse(game=await self._acted("PlayMove", request, context))
+    async def PlayMove(self, request: pb.PlayMoveRequest, context: Context) -> Serialized:
+        return _game_answer(pb.PlayMoveResponse, await self._acted("PlayMove", request, context))
 
-    async def OfferDouble(self, request: pb.OfferDoubleRequest, context: Context) -> pb.OfferDoubleResponse:
-        return pb.OfferDoubleResponse(game=await self._acted("OfferDouble", request, context))
+    async def OfferDouble(self, request: pb.OfferDoubleRequest, context: Context) -> Serialized:
+        return _game_answer(pb.OfferDoubleResponse, await self._acted("OfferDouble", request, context))
 
-    async def TakeDouble(self, request: pb.TakeDoubleRequest, context: Context) -> pb.TakeDoubleResponse:
-        return pb.TakeDoubleResponse(game=await self._acted("TakeDouble", request, context))
+    async def TakeDouble(self, request: pb.TakeDoubleRequest, context: Context) -> Serialized:
+        return _game_answer(pb.TakeDoubleResponse, await self._acted("TakeDouble", request, context))
 
-    async def DropDouble(self, request: pb.DropDoubleRequest, context: Context) -> pb.DropDoubleResponse:
-        return pb.DropDoubleResponse(game=await self._acted("DropDouble", request, context))
+    async def DropDouble(self, request: pb.DropDoubleRequest, context: Context) -> Serialized:
+        return _game_answer(pb.DropDoubleResponse, await self._acted("DropDouble", request, context))
 
-    async def BeaverDouble(
-        self, request: pb.BeaverDoubleRequest, context: Context
-    ) -> pb.BeaverDoubleResponse:
-        return pb.BeaverDoubleResponse(game=await self._acted("BeaverDouble", request, context))
+    async def BeaverDouble(self, request: pb.BeaverDoubleRequest, context: Context) -> Serialized:
+        return _game_answer(pb.BeaverDoubleResponse, await self._acted("BeaverDouble", request, context))
 
-    async def OfferResignation(
-        self, request: pb.OfferResignationRequest, context: Context
-    ) -> pb.OfferResignationResponse:
-        return pb.OfferResignationResponse(game=await self._acted("OfferResignation", request, context))
+    async def OfferResignation(self, request: pb.OfferResignationRequest, context: Context) -> Serialized:
+        return _game_answer(
+            pb.OfferResignationResponse, await self._acted("OfferResignation", request, context)
+        )
 
-    async def AcceptResignation(
-        self, request: pb.AcceptResignationRequest, context: Context
-    ) -> pb.AcceptResignationResponse:
-        return pb.AcceptResignationResponse(game=await self._acted("AcceptResignation", request, context))
+    async def AcceptResignation(self, request: pb.AcceptResignationRequest, context: Context) -> Serialized:
+        return _game_answer(
+            pb.AcceptResignationResponse, await self._acted("AcceptResignation", request, context)
+        )
 
-    async def RejectResignation(
-        self, request: pb.RejectResignationRequest, context: Context
-    ) -> pb.RejectResignationResponse:
-        return pb.RejectResignationResponse(game=await self._acted("RejectResignation", request, context))
+    async def RejectResignation(self, request: pb.RejectResignationRequest, context: Context) -> Serialized:
+        return _game_answer(
+            pb.RejectResignationResponse, await self._acted("RejectResignation", request, context)
+        )
 
     async def ListLegalActions(self, request: pb.ListLegalActionsRequest, context: Context) -> Serialized:
         view = await self.tables.get(_name_of(request))
@@ -201,12 +202,10 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
         async for message in self.tables.watch(_name_of(request), request.from_sequence, pay=pay):
             yield message
 
-    async def OfferRematch(
-        self, request: pb.OfferRematchRequest, context: Context
-    ) -> pb.OfferRematchResponse:
-        game = await self._acted("OfferRematch", request, context)
-        await self.rematch_offered(game.name, await self.tables.seat(game.name, request.seat_token))
-        return pb.OfferRematchResponse(game=game)
+    async def OfferRematch(self, request: pb.OfferRematchRequest, context: Context) -> Serialized:
+        view = await self._acted("OfferRematch", request, context)
+        await self.rematch_offered(view.name, await self.tables.seat(view.name, request.seat_token))
+        return _game_answer(pb.OfferRematchResponse, view)
 
     async def AcceptRematch(
         self, request: pb.AcceptRematchRequest, context: Context
@@ -236,11 +235,11 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
         # run as a sync generator, served only because the error interceptor wraps every handler.
         return self.seat_streams.play(requests, context)
 
-    async def _acted(self, method: str, request: Any, context: Context) -> pb.Game:
-        """The Game message of the version :meth:`act` leaves the game at, once the call may act
-        for the seat its token holds."""
+    async def _acted(self, method: str, request: Any, context: Context) -> GameView:
+        """The version :meth:`act` leaves the game at, once the call may act for the seat its
+        token holds."""
         await self._guard(request, context)
-        return (await self.act(method, request)).message
+        return await self.act(method, request)
 
     async def _guard(self, request: Any, context: Context) -> None:
         name = _name_of(request)
@@ -258,6 +257,12 @@ class GamesServicer(games_service_pb2_grpc.GamesServiceServicer):
         return await self.tables.act(
             _name_of(request), request.seat_token, request.etag, _request_of(method, request), action
         )
+
+
+def _game_answer(response: type[Message], view: GameView) -> Serialized:
+    """``response``, an answer that holds one game, holding ``view``'s: the version's stored
+    Game, serialized once, sent as it is."""
+    return wire.message_field(response.DESCRIPTOR.fields_by_name["game"].number, view.summary)
 
 
 def _play_move(request: pb.PlayMoveRequest) -> Action:

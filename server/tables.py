@@ -132,16 +132,28 @@ class Table:
         changed.set_result(None)
 
     async def wait(self, timeout: float, *, until: asyncio.Future[Any] | None = None) -> None:
-        """Until a new version is published, ``timeout`` seconds pass or ``until`` is done."""
-        if until is not None:
-            # asyncio.wait cancels neither: the signal stays shared, and ``until`` its owner's.
-            await asyncio.wait((self._changed, until), timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-            return
+        """Until a new version is published, ``timeout`` seconds pass or ``until`` is done.
+
+        Neither the signal (shared by every waiter) nor ``until`` (its owner's) is cancelled: the
+        waiter only listens to them, through a future of its own (what ``asyncio.wait`` does, with
+        none of the sets it builds, twice an action on a seat stream)."""
+        loop = asyncio.get_running_loop()
+        woken: asyncio.Future[None] = loop.create_future()
+
+        def wake(_: object = None) -> None:
+            if not woken.done():
+                woken.set_result(None)
+
+        signals = (self._changed,) if until is None else (self._changed, until)
+        for signal in signals:
+            signal.add_done_callback(wake)
+        timer = loop.call_later(timeout, wake)
         try:
-            async with asyncio.timeout(timeout):
-                await asyncio.shield(self._changed)
-        except TimeoutError:
-            pass
+            await woken
+        finally:
+            timer.cancel()
+            for signal in signals:
+                signal.remove_done_callback(wake)
 
 
 class Tables:

@@ -70,6 +70,4 @@ def started(folder: str, name: str) -> None:
 
 def started_jobs(folder: Path) -> dict[str, int]:
     """The jobs that started, each with the id of the process that ran it."""
-    return {
-        path.name.removeprefix("started-"): int(path.read_text()) for path in folder.glob("started-*")
-    }
+    return {path.name.removeprefix("started-"): int(path.read_text()) for path in folder.glob("started-*")}

@@ -112,13 +112,13 @@ def test_a_cold_load_builds_the_game_message_off_the_event_loop(
         created = await tables_over(store).create(
             MONEY, dice_mode="system", dice_seed="", request=None, played=played_log(MONEY, session.events)
         )
-        build = convert.game_message
+        build = convert.serialized_game
 
         def built_noting_the_thread(*arguments: Any, **options: Any) -> Any:
             built_on.add(threading.get_ident())
             return build(*arguments, **options)
 
-        monkeypatch.setattr(convert, "game_message", built_noting_the_thread)
+        monkeypatch.setattr(convert, "serialized_game", built_noting_the_thread)
         cold = await tables_over(store).get(created.game.name)  # a restarted server's first read
         assert cold.message == created.game.message  # what GetGame answers, built already
         assert built_on and threading.get_ident() not in built_on

@@ -82,7 +82,7 @@ def test_each_stored_version_is_built_once_for_its_answer_its_listing_its_seats_
             assert convert.BUILT.games - built == 1
             assert all(message is seen[0] for message in seen)
             assert seen[0].game == view.message == shown[0].game == shown[1].game
-            assert listed[0].summary == view.message.SerializeToString()
+            assert listed[0].summary is view.summary and pb.Game.FromString(view.summary) == view.message
             for seat in (0, 1):  # each seat's answer serialized once, and shown as it is
                 assert view.legal_actions(seat) is view.legal_actions(seat)
                 assert shown[seat].legal_actions == pb.ListLegalActionsResponse.FromString(
