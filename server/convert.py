@@ -606,7 +606,7 @@ def serialized_game(
         _rules_field(rules),
         _board_field(_GAME_BOARD, game.position),
         _board_field(_GAME_SEAT0_BOARD, seat0_position),
-        _timestamp_field(_GAME_CREATE_TIME, created),
+        _created_field(created),
         _timestamp_field(_GAME_UPDATE_TIME, updated),
         _player_field(_GAME_SEAT0_PLAYER, players[0]),
         _player_field(_GAME_SEAT1_PLAYER, players[1]),
@@ -648,16 +648,27 @@ def _last_play(last: LastPlay) -> bytes:
     )
 
 
-# A version's rule set is its game's (one message for each rule set in use), and its boards are
-# the last version's until a play moves them.
+# A version's rule set is its game's: one message for each rule set in use.
 @functools.lru_cache(maxsize=1024)
 def _rules_field(rules: RuleSet) -> bytes:
     return wire.message_field(_GAME_RULE_SET, rules_message(rules).SerializeToString())
 
 
-@functools.lru_cache(maxsize=8192)
 def _board_field(number: int, position: Position) -> bytes:
-    return wire.message_field(number, board_message(position).SerializeToString())
+    return wire.message_field(number, _board(position))
+
+
+# A version's board is the last version's until a play moves it, its seat 0's board is the same
+# board half the time, and its last play's board before is the last version's seat 0's.
+@functools.lru_cache(maxsize=8192)
+def _board(position: Position) -> bytes:
+    return board_message(position).SerializeToString()
+
+
+@functools.lru_cache(maxsize=4096)
+def _created_field(seconds: float) -> bytes:
+    """A game's creation time, the same in all its versions."""
+    return _timestamp_field(_GAME_CREATE_TIME, seconds)
 
 
 @functools.lru_cache(maxsize=1024)
