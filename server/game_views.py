@@ -20,15 +20,15 @@ copied or written again for each seat.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Literal
 
 from tavli.engine import wire
 from tavli.engine.events import Event, Side
-from tavli.engine.game import MatchState, legal_actions, rolled_plays
+from tavli.engine.game import Action, MatchState, legal_actions, rolled_plays
 from tavli.engine.match import Match
 from tavli.engine.rules import RuleSet
-from tavli.server import answers, convert
+from tavli.server import convert
 from tavli.server.handlers import Serialized
 from tavli.server.players import NOBODY, Players
 from tavli.v1 import games_service_pb2 as pb
@@ -175,10 +175,24 @@ class GameView:
 
 def _legal_actions_answer(view: GameView, seat: Side) -> Serialized:
     state = view.state
-    actions = convert.actions_message(legal_actions(state, seat))
-    response = pb.ListLegalActionsResponse(actions=actions, etag=view.etag, seat=convert.seat_message(seat))
+    answer = _actions_field(tuple(legal_actions(state, seat))) + _ANSWER_SEAT_FIELDS[seat]
+    answer += wire.message_field(_ANSWER_ETAG, view.etag.encode())
     rolled = rolled_plays(state) if seat == state.game.turn else None
-    return response.SerializeToString() if rolled is None else answers.with_plays(response, rolled)
+    return answer if rolled is None else answer + rolled.plays_field(_ANSWER_PLAYS)
+
+
+# A seat's actions are one of a few lists (roll or double; play; take, drop or beaver; ...).
+@lru_cache(maxsize=256)
+def _actions_field(actions: tuple[Action, ...]) -> Serialized:
+    return pb.ListLegalActionsResponse(actions=convert.actions_message(actions)).SerializeToString()
+
+
+_ANSWER_SEAT_FIELDS = {
+    seat: pb.ListLegalActionsResponse(seat=convert.seat_message(seat)).SerializeToString() for seat in (0, 1)
+}
+_ANSWER_ETAG, _ANSWER_PLAYS = (
+    pb.ListLegalActionsResponse.DESCRIPTOR.fields_by_name[name].number for name in ("etag", "plays")
+)
 
 
 _SEAT_FIELDS = {
