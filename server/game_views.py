@@ -1,10 +1,11 @@
 """A game as stored at one version, and the messages that show it, each built once.
 
-A version's Game message is built the first time it is asked for (at the latest when the version
-is stored: its serialized form is the listing's summary, written with it) and kept with the
-version; the action's response, the listing, every watcher and both seat streams of this process
-share it, as they share each seat's legal actions at that version. The messages kept are never
-changed: a response that holds one holds a copy.
+A version's Game is written serialized the first time it is asked for (at the latest when the
+version is stored: it is the listing's summary, written with it) and kept with the version: the
+action's answer, GetGame and both seat streams of this process send those bytes as they are, and
+every watcher shares the message read once from them, as the seat streams share each seat's legal
+actions at that version. The messages kept are never changed: a response that holds one holds a
+copy.
 
 A stream's messages after its first show a Game without the finished games the stream has sent
 already (:meth:`GameView.stream_message`), so that their size does not grow with the games played;
