@@ -523,38 +523,6 @@ class BuildCount:
 BUILT = BuildCount()
 
 
-def game_message(
-    name: str,
-    rules: RuleSet,
-    state: MatchState,
-    *,
-    event_count: int,
-    dice_commitment: str,
-    dice_mode: DiceMode,
-    created: float,
-    updated: float,
-    players: Players = NOBODY,
-    hints_allowed: bool = False,
-    finished_from: int = 0,
-) -> games_pb2.Game:
-    """The Game resource for a match state, as :func:`serialized_game` writes it."""
-    return games_pb2.Game.FromString(
-        serialized_game(
-            name,
-            rules,
-            state,
-            event_count=event_count,
-            dice_commitment=dice_commitment,
-            dice_mode=dice_mode,
-            created=created,
-            updated=updated,
-            players=players,
-            hints_allowed=hints_allowed,
-            finished_from=finished_from,
-        )
-    )
-
-
 def serialized_game(
     name: str,
     rules: RuleSet,
@@ -697,19 +665,36 @@ def _timestamp_field(number: int, seconds: float) -> bytes:
     return wire.message_field(number, Timestamp(seconds=whole, nanos=nanos).SerializeToString())
 
 
-_GAME_FIELDS = games_pb2.Game.DESCRIPTOR.fields_by_name
-_GAME_RULE_SET = _GAME_FIELDS["rule_set"].number
-_GAME_BOARD = _GAME_FIELDS["board"].number
-_GAME_SEAT0_BOARD = _GAME_FIELDS["seat0_board"].number
-_GAME_CREATE_TIME = _GAME_FIELDS["create_time"].number
-_GAME_UPDATE_TIME = _GAME_FIELDS["update_time"].number
-_GAME_SEAT0_PLAYER = _GAME_FIELDS["seat0_player"].number
-_GAME_SEAT1_PLAYER = _GAME_FIELDS["seat1_player"].number
-_GAME_CLOCKS = _GAME_FIELDS["clocks"].number
-_GAME_REMATCH = _GAME_FIELDS["rematch"].number
-_GAME_RESIGNATION = _GAME_FIELDS["resignation"].number
-_GAME_LAST_PLAY = _GAME_FIELDS["last_play"].number
-_GAME_FINISHED_GAMES = _GAME_FIELDS["finished_games"].number
+(
+    _GAME_RULE_SET,
+    _GAME_BOARD,
+    _GAME_SEAT0_BOARD,
+    _GAME_CREATE_TIME,
+    _GAME_UPDATE_TIME,
+    _GAME_SEAT0_PLAYER,
+    _GAME_SEAT1_PLAYER,
+    _GAME_CLOCKS,
+    _GAME_REMATCH,
+    _GAME_RESIGNATION,
+    _GAME_LAST_PLAY,
+    _GAME_FINISHED_GAMES,
+) = (
+    games_pb2.Game.DESCRIPTOR.fields_by_name[name].number
+    for name in (
+        "rule_set",
+        "board",
+        "seat0_board",
+        "create_time",
+        "update_time",
+        "seat0_player",
+        "seat1_player",
+        "clocks",
+        "rematch",
+        "resignation",
+        "last_play",
+        "finished_games",
+    )
+)
 _LAST_PLAY_BOARD_BEFORE = games_pb2.LastPlay.DESCRIPTOR.fields_by_name["seat0_board_before"].number
 
 _LAST_PLAY_STEPS = games_pb2.LastPlay.DESCRIPTOR.fields_by_name["steps"].number

@@ -389,6 +389,7 @@ def test_a_match_is_at_most_as_long_as_a_match_id_can_say() -> None:
 
 def test_a_money_total_past_32_bits_is_still_shown() -> None:
     from tavli.server import convert
+    from tavli.v1 import games_service_pb2
 
     match = opened(UNLIMITED_BEAVERS)
     while max(match.state.score) <= UINT32_MAX:
@@ -400,14 +401,16 @@ def test_a_money_total_past_32_bits_is_still_shown() -> None:
         match.roll(0)
         if match.state.game.phase is Phase.PLAYING:
             match.play(match.state.game.turn, match.legal_plays()[0])
-    game = convert.game_message(
-        "games/x",
-        match.rules,
-        match.state,
-        event_count=0,
-        dice_commitment="",
-        dice_mode="system",
-        created=0,
-        updated=0,
+    game = games_service_pb2.Game.FromString(
+        convert.serialized_game(
+            "games/x",
+            match.rules,
+            match.state,
+            event_count=0,
+            dice_commitment="",
+            dice_mode="system",
+            created=0,
+            updated=0,
+        )
     )
     assert list(game.score) == list(match.state.score) and max(game.score) > UINT32_MAX
