@@ -61,3 +61,33 @@ def test_a_watcher_cancelled_as_its_game_changes_is_cancelled() -> None:
             await watcher
 
     asyncio.run(scenario())
+
+
+def test_a_wait_listens_to_the_tables_signal_only_while_it_waits_however_it_ends() -> None:
+    """The signal is shared by every watcher and seat stream of the game, for as long as no new
+    version is stored: a wait ended by its stream's next message, its timeout or its cancellation
+    leaves no listener on it (nor on the message it raced), and one ended by a new version ends."""
+
+    async def scenario() -> None:
+        table = Table(cast(Any, None), cast(Any, None))
+        signal = table._changed
+        message = asyncio.get_running_loop().create_future()
+        by_message = asyncio.create_task(table.wait(60.0, until=message))
+        by_timeout = asyncio.create_task(table.wait(0.05))
+        cancelled = asyncio.create_task(table.wait(60.0))
+        await asyncio.sleep(0)
+        assert len(signal._callbacks) == 3  # each listening while it waits
+        message.set_result(None)
+        await asyncio.wait_for(by_message, WITHIN)
+        await asyncio.wait_for(by_timeout, WITHIN)
+        cancelled.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await cancelled
+        assert not signal._callbacks and not message._callbacks
+        by_version = asyncio.create_task(table.wait(60.0))
+        await asyncio.sleep(0)
+        table.wake()
+        await asyncio.wait_for(by_version, WITHIN)
+        assert not table._changed._callbacks
+
+    asyncio.run(scenario())
