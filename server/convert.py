@@ -602,8 +602,9 @@ def serialized_game(
     return b"".join(parts)
 
 
-# Every version shows the last play until the next one.
-@functools.lru_cache(maxsize=4096)
+# Every version shows the last play until the next one (two in a row, the play's and the roll's
+# after it: a small cache serves many games at once, and holds few positions alive).
+@functools.lru_cache(maxsize=256)
 def _last_play(last: LastPlay) -> bytes:
     """The LastPlay message of ``last``, serialized."""
     before = last.before if last.side == 0 else last.before.swapped()
@@ -627,13 +628,14 @@ def _board_field(number: int, position: Position) -> bytes:
 
 
 # A version's board is the last version's until a play moves it, its seat 0's board is the same
-# board half the time, and its last play's board before is the last version's seat 0's.
-@functools.lru_cache(maxsize=8192)
+# board half the time, and its last play's board before is the last version's seat 0's: a board
+# is asked for again within a version or two.
+@functools.lru_cache(maxsize=1024)
 def _board(position: Position) -> bytes:
     return board_message(position).SerializeToString()
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1024)
 def _created_field(seconds: float) -> bytes:
     """A game's creation time, the same in all its versions."""
     return _timestamp_field(_GAME_CREATE_TIME, seconds)
@@ -646,7 +648,7 @@ def _player_field(number: int, player: SeatPlayer) -> bytes:
 
 
 # A match's finished games are shown by every version after them.
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1024)
 def _finished_game_field(finished: FinishedGame, variant: board_pb2.Variant) -> bytes:
     message = games_pb2.FinishedGame(
         game_number=finished.number,
