@@ -663,8 +663,7 @@ def _finished_game_field(finished: FinishedGame, variant: board_pb2.Variant) -> 
 
 
 def _timestamp_field(number: int, seconds: float) -> bytes:
-    whole, nanos = divmod(int(seconds * 1e9), 1_000_000_000)
-    return wire.message_field(number, Timestamp(seconds=whole, nanos=nanos).SerializeToString())
+    return wire.message_field(number, timestamp(seconds).SerializeToString())
 
 
 (
@@ -752,6 +751,7 @@ def _duration(seconds: float) -> Duration:
 
 
 def timestamp(seconds: float) -> Timestamp:
-    stamp = Timestamp()
-    stamp.FromNanoseconds(int(seconds * 1e9))
-    return stamp
+    """``seconds`` since the epoch, to the nanosecond (what ``Timestamp.FromNanoseconds`` makes,
+    without its Python-level steps: every version of a game shows one)."""
+    whole, nanos = divmod(int(seconds * 1e9), 1_000_000_000)
+    return Timestamp(seconds=whole, nanos=nanos)
