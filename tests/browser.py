@@ -382,7 +382,10 @@ class ClickingPlayer:
         if phase in ("OPENING", "ROLLING"):
             roll = by(page, "roll-button")
             expect(roll).to_be_enabled()
-            self._press(roll, "roll-button")
+            # Either seat may throw for who starts: the other seat's throw may disable the button
+            # between the look and the press.
+            if not self._press(roll, "roll-button", unless_past=before if phase == "OPENING" else None):
+                return ""
             self._after_action(before, "roll")
             return "rolled"
         if phase == "PLAYING":
@@ -453,15 +456,19 @@ class ClickingPlayer:
             )
         self._press(target, f"point {to_point}")
 
-    def _press(self, target: Locator, what: str) -> None:
-        """Click (or, on a phone, tap) ``target``; fail with the page's state if it cannot be."""
+    def _press(self, target: Locator, what: str, unless_past: int | None = None) -> bool:
+        """Click (or, on a phone, tap) ``target``; fail with the page's state if it cannot be, unless
+        the page has shown events past ``unless_past`` meanwhile (returns False then)."""
         try:
             if self.tap and what.startswith("point"):
                 target.tap()
             else:
                 target.click()
         except PlaywrightTimeout:
+            if unless_past is not None and event_count(self.page) > unless_past:
+                return False
             fail_with_screenshot(self.page, f"{self.label}-press", f"{self.label}: cannot press {what}")
+        return True
 
     def _after_action(self, before: int, what: str) -> None:
         try:
