@@ -375,6 +375,11 @@ class LadderRecords:
     def _reading(self) -> AbstractContextManager[Cursor]:
         raise NotImplementedError
 
+    def _reading_one(self) -> AbstractContextManager[Cursor]:
+        """A cursor for one read statement, which sees every write committed before it: a read
+        transaction of its own, unless the driver can send the statement alone."""
+        return self._reading()
+
     def _written(self, cursor: Cursor, name: str, event_count: int) -> None:
         raise NotImplementedError
 
@@ -404,7 +409,7 @@ class LadderRecords:
             return int(cursor.execute(self._sql["revoke keys"], (now, handle)).rowcount)
 
     def account(self, handle: str) -> AccountRecord | None:
-        row = self._ladder_read_one("account", (handle,))
+        row = self._read_one("account", (handle,))
         return None if row is None else AccountRecord.of_row(row)
 
     def accounts(self) -> list[AccountRecord]:
@@ -412,7 +417,7 @@ class LadderRecords:
 
     def account_of_key(self, key_hash: str) -> AccountRecord | None:
         """The account whose key in force hashes to ``key_hash``."""
-        row = self._ladder_read_one("account of key", (key_hash,))
+        row = self._read_one("account of key", (key_hash,))
         return None if row is None else AccountRecord.of_row(row)
 
     def set_ladder_member(self, handle: str, member: bool) -> None:
@@ -475,7 +480,7 @@ class LadderRecords:
         return [StoredEvent(int(event_id), at, bytes(event)) for event_id, at, event in rows]
 
     def account_event_count(self, handle: str) -> int:
-        row = self._ladder_read_one("account event count", (handle,))
+        row = self._read_one("account event count", (handle,))
         return 0 if row is None else int(row[0])
 
     # --- challenges ----------------------------------------------------------------------------
@@ -495,7 +500,7 @@ class LadderRecords:
         return True
 
     def challenge(self, name: str) -> ChallengeRecord | None:
-        row = self._ladder_read_one("challenge", (name,))
+        row = self._read_one("challenge", (name,))
         return None if row is None else ChallengeRecord.of_row(row)
 
     def open_challenges(self, handle: str, now: float, most: int) -> list[ChallengeRecord]:
@@ -545,7 +550,7 @@ class LadderRecords:
         return True
 
     def ladder_game(self, game: str) -> LadderGameRecord | None:
-        row = self._ladder_read_one("ladder game", (game,))
+        row = self._read_one("ladder game", (game,))
         return None if row is None else LadderGameRecord.of_row(row)
 
     def games_in_progress(self, handle: str | None = None, most: int = 1000) -> list[LadderGameRecord]:
@@ -558,7 +563,7 @@ class LadderRecords:
 
     def games_since(self, handle: str, since: float) -> int:
         """How many ladder games ``handle`` has started since ``since``."""
-        return int(self._ladder_read_one("games since", (handle, handle, since))[0])
+        return int(self._read_one("games since", (handle, handle, since))[0])
 
     def end_ladder_game(
         self, game: LadderGameRecord, how: str, winner: int, at: float, tell: TellAfterRating
@@ -640,8 +645,8 @@ class LadderRecords:
             cursor.execute(self._sql["add account event"], (handle, event_id, at, event))
             self._written(cursor, account_name(handle), int(event_id))
 
-    def _ladder_read_one(self, purpose: str, parameters: Sequence[Any]) -> Any:
-        with self._reading() as cursor:
+    def _read_one(self, purpose: str, parameters: Sequence[Any]) -> Any:
+        with self._reading_one() as cursor:
             return cursor.execute(self._sql[purpose], parameters).fetchone()
 
     def _ladder_read_all(self, purpose: str, parameters: Sequence[Any]) -> list[Any]:

@@ -163,19 +163,33 @@ class PostgresStore(SqlStore):
     def _writing(self) -> AbstractContextManager[Cursor]:
         # READ COMMITTED: a write that finds the game's row changed by a write committed meanwhile
         # sees the new row (and its version check fails), rather than a serialization error.
-        return self._transaction(psycopg.IsolationLevel.READ_COMMITTED, read_only=False)
+        return self._session(psycopg.IsolationLevel.READ_COMMITTED, read_only=False)
 
     def _reading(self) -> AbstractContextManager[Cursor]:
         # REPEATABLE READ: every statement of the read sees the same snapshot (a game's record,
         # its events and its snapshot as of one moment); a read-only transaction never fails for it.
-        return self._transaction(psycopg.IsolationLevel.REPEATABLE_READ, read_only=True)
+        return self._session(psycopg.IsolationLevel.REPEATABLE_READ, read_only=True)
+
+    def _reading_one(self) -> AbstractContextManager[Cursor]:
+        # A statement sent alone takes a snapshot of its own: one round trip to the database
+        # rather than three (begin, the statement, commit). Every call of a replica asks for its
+        # game's event count first, to see the writes other replicas answered.
+        return self._session(None)
 
     @contextmanager
-    def _transaction(self, isolation: psycopg.IsolationLevel, *, read_only: bool) -> Iterator[Cursor]:
-        """A pooled connection's cursor in one transaction, committed at the end of the block;
-        what the database cannot do now (down, restarting, unreachable) becomes StoreUnavailable."""
+    def _session(
+        self, isolation: psycopg.IsolationLevel | None, *, read_only: bool = True
+    ) -> Iterator[Cursor]:
+        """A pooled connection's cursor: in one transaction at ``isolation``, committed at the end
+        of the block, or with each statement committed alone (``None``). What the database cannot
+        do now (down, restarting, unreachable) becomes StoreUnavailable."""
         try:
             with self._pool.connection() as connection:
+                connection.autocommit = isolation is None
+                if isolation is None:
+                    with connection.cursor() as cursor:
+                        yield cursor
+                    return
                 connection.isolation_level = isolation
                 connection.read_only = read_only
                 with connection.transaction(), connection.cursor() as cursor:

@@ -406,10 +406,6 @@ class SqlStore(LadderRecords):
 
     # --- the machinery -------------------------------------------------------------------------
 
-    def _read_one(self, purpose: str, parameters: Sequence[Any]) -> Any:
-        with self._reading() as cursor:
-            return cursor.execute(self._sql[purpose], parameters).fetchone()
-
     def _recorded(self, cursor: Cursor, request: RequestRecord) -> bool:
         """Record ``request``; False if its id was recorded first."""
         recorded = cursor.execute(
