@@ -381,11 +381,14 @@ class ClickingPlayer:
         phase = attribute(page, "data-phase")
         if phase in ("OPENING", "ROLLING"):
             roll = by(page, "roll-button")
-            expect(roll).to_be_enabled()
-            # Either seat may throw for who starts: the other seat's throw may disable the button
-            # between the look and the press.
-            if not self._press(roll, "roll-button", unless_past=before if phase == "OPENING" else None):
-                return ""
+            if phase == "OPENING":
+                # Either seat may throw for who starts: the other seat's throw may come between the
+                # look and the press, and disable the button for good.
+                if not self._press(roll, "roll-button", unless_past=before):
+                    return ""
+            else:
+                expect(roll).to_be_enabled()
+                self._press(roll, "roll-button")
             self._after_action(before, "roll")
             return "rolled"
         if phase == "PLAYING":
