@@ -159,12 +159,20 @@ class GameView:
         return {}
 
     def _serialized_game(self, finished_from: int) -> Serialized:
+        return self.game_at(self.state, self.version, self.match.dice_commitment, finished_from)
+
+    def game_at(
+        self, state: MatchState, event_count: int, dice_commitment: str, finished_from: int
+    ) -> Serialized:
+        """The Game message, serialized, of this game's ``state`` after its first ``event_count``
+        events with ``dice_commitment`` in force, showing its finished games from
+        ``finished_from`` on: this version's, or an earlier one's a watcher replays."""
         return convert.serialized_game(
             self.name,
             self.rules,
-            self.state,
-            event_count=self.version,
-            dice_commitment=self.match.dice_commitment,
+            state,
+            event_count=event_count,
+            dice_commitment=dice_commitment,
             dice_mode=self.dice_mode,
             created=self.created,
             updated=self.updated,

@@ -140,23 +140,8 @@ def _game_after(view: GameView, sequence: int, state: MatchState, sent: int) -> 
     finished before it: the version's own for its last event."""
     if sequence + 1 == view.version:
         return view.stream_message(sent)
-    return pb.Game.FromString(
-        convert.serialized_game(
-            view.name,
-            view.rules,
-            state,
-            event_count=sequence + 1,
-            dice_commitment=_commitment_after(view.events, sequence)
-            if view.dice_mode == "verifiable"
-            else "",
-            dice_mode=view.dice_mode,
-            created=view.created,
-            updated=view.updated,
-            players=view.players,
-            hints_allowed=view.hints_allowed,
-            finished_from=sent,
-        )
-    )
+    commitment = _commitment_after(view.events, sequence) if view.dice_mode == "verifiable" else ""
+    return pb.Game.FromString(view.game_at(state, sequence + 1, commitment, sent))
 
 
 def _commitment_after(events: list[Event], sequence: int) -> str:
