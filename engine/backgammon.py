@@ -400,47 +400,60 @@ def _double_in_the_field(
     start down, so each multiset of starts, and with it each resulting position, is found once (see
     :meth:`_Search.double`).
     """
-    player = list(position.player)
-    opponent = position.opponent
-    held = _held(opponent)
-    blot = _blots(opponent)
-    # The starts worth trying: the opponent does not hold their end, and a checker stands there
-    # now or can arrive there this turn (moving on from a point up to three dice higher). Each
-    # with its end and its step, made once: hitting when a blot stands at the end, and the same
-    # step quiet, for a checker landing where a blot was already hit this turn.
-    reachable = {point - moves * die for point in range(1, 25) if player[point] for moves in range(4)}
-    moves = [
-        (
-            start,
-            start - die,
-            _new(Step, (start, start - die, die, blot[start - die])),
-            _new(Step, (start, start - die, die, False)),
-        )
-        for start in range(24, die, -1)
-        if start in reachable and not held[start - die]
-    ]
-    count = len(moves)
-    plays: list[Play] = []
-    # The opponent's checkers after each set of hits, worked out once: many plays share one.
-    opponent_after = {0: opponent}
+    double = _FieldDouble(position, die)
+    double.extend(0, 4 - len(entered), entered, 0)
+    return double.plays, double.all_four
 
-    def opponent_hit(hits: int) -> Checkers:
-        after = opponent_after.get(hits)
+
+class _FieldDouble:
+    """The search :func:`_double_in_the_field` makes: the mover's checkers as the steps move
+    them, the starts worth trying, and the plays found."""
+
+    __slots__ = ("all_four", "moves", "opponent", "opponent_after", "player", "plays")
+
+    def __init__(self, position: Position, die: int) -> None:
+        self.player = player = list(position.player)
+        self.opponent = opponent = position.opponent
+        held = _held(opponent)
+        blot = _blots(opponent)
+        # The starts worth trying: the opponent does not hold their end, and a checker stands
+        # there now or can arrive there this turn (moving on from a point up to three dice
+        # higher). Each with its end and its step, made once: hitting when a blot stands at the
+        # end, and the same step quiet, for a checker landing where a blot was already hit this turn.
+        reachable = {point - moves * die for point in range(1, 25) if player[point] for moves in range(4)}
+        self.moves = [
+            (
+                start,
+                start - die,
+                _new(Step, (start, start - die, die, blot[start - die])),
+                _new(Step, (start, start - die, die, False)),
+            )
+            for start in range(24, die, -1)
+            if start in reachable and not held[start - die]
+        ]
+        self.plays: list[Play] = []
+        # The opponent's checkers after each set of hits, worked out once: many plays share one.
+        self.opponent_after = {0: opponent}
+        self.all_four = True  # until a play ends early, blocked
+
+    def opponent_hit(self, hits: int) -> Checkers:
+        after = self.opponent_after.get(hits)
         if after is None:
-            after = opponent_after[hits] = _after_hits(opponent, hits)
+            after = self.opponent_after[hits] = _after_hits(self.opponent, hits)
         return after
 
-    all_four = True  # until a play ends early, blocked
+    def record(self, steps: tuple[Step, ...], hits: int) -> None:
+        """A play blocked before its fourth step."""
+        self.all_four = False
+        result = (tuple(self.player), self.opponent_hit(hits))
+        self.plays.append(_new(Play, (steps, _new(Position, result))))
 
-    def record(steps: tuple[Step, ...], hits: int) -> None:
-        nonlocal all_four
-        all_four = False
-        result = (tuple(player), opponent_hit(hits))
-        plays.append(_new(Play, (steps, _new(Position, result))))
-
-    def extend(first: int, left: int, steps: tuple[Step, ...], hits: int) -> None:
+    def extend(self, first: int, left: int, steps: tuple[Step, ...], hits: int) -> None:
+        """The plays that go on from ``steps`` (which hit the points of ``hits``, a bit each) with
+        ``left`` steps more, each from the start of ``moves[first]`` or a lower one."""
+        player, plays, moves, opponent_after = self.player, self.plays, self.moves, self.opponent_after
         found = len(plays)
-        for index in range(first, count):
+        for index in range(first, len(moves)):
             start, end, step, quiet = moves[index]
             if not player[start]:
                 continue
@@ -453,18 +466,15 @@ def _double_in_the_field(
             player[start] -= 1
             player[end] += 1
             if left > 1:
-                extend(index, left - 1, steps + (step,), after)
+                self.extend(index, left - 1, steps + (step,), after)
             else:
                 # The last step, inline: this loop makes every play of a full double.
-                result = (tuple(player), opponent_after.get(after) or opponent_hit(after))
+                result = (tuple(player), opponent_after.get(after) or self.opponent_hit(after))
                 plays.append(_new(Play, (steps + (step,), _new(Position, result))))
             player[start] += 1
             player[end] -= 1
         if len(plays) == found:
-            record(steps, hits)
-
-    extend(0, 4 - len(entered), entered, 0)
-    return plays, all_four
+            self.record(steps, hits)
 
 
 def _after_hits(opponent: Checkers, hits: int) -> Checkers:

@@ -114,41 +114,50 @@ def follow(
     off may take a higher die than it needs. Returns the ways found (each a sequence of steps), and
     when there is none, the refusal met by the attempt that got furthest.
     """
-    ways: list[tuple[Step, ...]] = []
-    furthest: tuple[int, str] = (-1, "")
+    following = _Following(variant, dice, moves, one_die=one_die)
+    following.attempt(0, position, [dice[0]] * 4 if dice[0] == dice[1] else list(dice), ())
+    return following.ways, following.furthest[1]
 
-    def note(depth: int, refusal: str) -> None:
-        nonlocal furthest
-        if depth > furthest[0]:
-            furthest = (depth, refusal)
 
-    def attempt(index: int, board: Position, left: list[int], done: tuple[Step, ...]) -> None:
-        if index == len(moves):
-            ways.append(done)
+class _Following:
+    """The search :func:`follow` makes: the ways found so far, and the refusal met furthest."""
+
+    def __init__(self, variant: Variant, dice: Dice, moves: Sequence[Move], *, one_die: bool) -> None:
+        self.variant = variant
+        self.dice = dice
+        self.moves = moves
+        self.one_die = one_die
+        self.ways: list[tuple[Step, ...]] = []
+        self.furthest: tuple[int, str] = (-1, "")
+
+    def note(self, depth: int, refusal: str) -> None:
+        if depth > self.furthest[0]:
+            self.furthest = (depth, refusal)
+
+    def attempt(self, index: int, board: Position, left: list[int], done: tuple[Step, ...]) -> None:
+        """Play the moves from ``index`` on ``board`` with the dice ``left``, after the steps ``done``."""
+        if index == len(self.moves):
+            self.ways.append(done)
             return
-        start, end = moves[index]
-        splits = _die_splits(start, end, left, one_die=one_die)
+        start, end = self.moves[index]
+        splits = _die_splits(start, end, left, one_die=self.one_die)
         if not splits:
-            note(len(done), _no_dice_for(start, end, dice, left, one_die=one_die))
+            self.note(len(done), _no_dice_for(start, end, self.dice, left, one_die=self.one_die))
         for split in splits:
             current, taken, point = board, done, start
             for die in split:
-                outcome = variant.step(current, point, die, taken=taken, dice=dice)
+                outcome = self.variant.step(current, point, die, taken=taken, dice=self.dice)
                 if isinstance(outcome, str):
-                    note(len(taken), outcome)
+                    self.note(len(taken), outcome)
                     break
                 taken += (outcome,)
-                current = variant.position_after(current, (outcome,))
+                current = self.variant.position_after(current, (outcome,))
                 point = outcome.end
             else:
                 rest = list(left)
                 for die in split:
                     rest.remove(die)
-                attempt(index + 1, current, rest, taken)
-
-    remaining = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
-    attempt(0, position, remaining, ())
-    return ways, furthest[1]
+                self.attempt(index + 1, current, rest, taken)
 
 
 def finish(variant: Variant, position: Position, dice: Dice, written: str, steps: tuple[Step, ...]) -> Play:
@@ -201,19 +210,30 @@ def _short_play_refusal(
 def _die_splits(start: Point, end: Point, dice: list[int], *, one_die: bool) -> list[tuple[int, ...]]:
     """The orders of dice from ``dice`` that take a checker from ``start`` to ``end``, the fewest
     dice and the highest first."""
-    distance = start - end
     splits: set[tuple[int, ...]] = set()
-
-    def extend(taken: tuple[int, ...], left: list[int], travelled: int) -> None:
-        for index, die in enumerate(left):
-            total = travelled + die
-            if total == distance or (end == OFF and total > distance):
-                splits.add(taken + (die,))
-            elif total < distance and not one_die:
-                extend(taken + (die,), left[:index] + left[index + 1 :], total)
-
-    extend((), dice, 0)
+    _add_die_splits(splits, start - end, end == OFF, (), dice, 0, one_die=one_die)
     return sorted(splits, key=lambda split: (len(split), [-die for die in split]))
+
+
+def _add_die_splits(
+    splits: set[tuple[int, ...]],
+    distance: int,
+    bearing_off: bool,
+    taken: tuple[int, ...],
+    left: list[int],
+    travelled: int,
+    *,
+    one_die: bool,
+) -> None:
+    """Add to ``splits`` the orders of dice that go on from ``taken`` (``travelled`` pips) with
+    dice from ``left`` to make ``distance`` pips (or more, ``bearing_off``)."""
+    for index, die in enumerate(left):
+        total = travelled + die
+        if total == distance or (bearing_off and total > distance):
+            splits.add(taken + (die,))
+        elif total < distance and not one_die:
+            rest = left[:index] + left[index + 1 :]
+            _add_die_splits(splits, distance, bearing_off, taken + (die,), rest, total, one_die=one_die)
 
 
 def _no_dice_for(start: Point, end: Point, dice: Dice, left: list[int], *, one_die: bool) -> str:

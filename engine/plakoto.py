@@ -238,31 +238,39 @@ class Plakoto(Variant):
     def _step_sequences(self, position: Position, dice: Dice) -> list[Play]:
         # Every order of the dice and of the checkers is searched, each board reached with the same
         # dice left once: a step that ends the game stops the play there, so the order of a
-        # double's steps decides which positions can be reached. A board reached with the last die
-        # is only kept: nothing is searched from it (most boards are).
+        # double's steps decides which positions can be reached.
         high, low = dice
         found: dict[Position, tuple[Step, ...]] = {}
-        searched: set[tuple[Position, tuple[int, ...]]] = set()
-
-        def search(current: Position, left: tuple[int, ...], steps: tuple[Step, ...]) -> None:
-            key = (current, left)
-            if key in searched:
-                return
-            searched.add(key)
-            if is_better_way(steps, found.get(current)):
-                found[current] = steps
-            if steps and self.result(current) is not None:
-                return
-            for die, rest in dice_with_rest(left):
-                for step in self._steps(current, die):
-                    after, way = _after_step(current, step), (*steps, step)
-                    if rest:
-                        search(after, rest, way)
-                    elif is_better_way(way, found.get(after)):
-                        found[after] = way
-
-        search(position, (high,) * 4 if high == low else (high, low), ())
+        self._search(found, set(), position, (high,) * 4 if high == low else (high, low), ())
         return [Play.trusted(steps, result) for result, steps in found.items()]
+
+    def _search(
+        self,
+        found: dict[Position, tuple[Step, ...]],
+        searched: set[tuple[Position, tuple[int, ...]]],
+        current: Position,
+        left: tuple[int, ...],
+        steps: tuple[Step, ...],
+    ) -> None:
+        """Add to ``found`` (each board reached, and the best way to it) the boards ``steps``
+        and the dice ``left`` reach from ``current``; ``searched`` holds the boards already
+        searched with the dice they had left. A board reached with the last die is only kept:
+        nothing is searched from it (most boards are)."""
+        key = (current, left)
+        if key in searched:
+            return
+        searched.add(key)
+        if is_better_way(steps, found.get(current)):
+            found[current] = steps
+        if steps and self.result(current) is not None:
+            return
+        for die, rest in dice_with_rest(left):
+            for step in self._steps(current, die):
+                after, way = _after_step(current, step), (*steps, step)
+                if rest:
+                    self._search(found, searched, after, rest, way)
+                elif is_better_way(way, found.get(after)):
+                    found[after] = way
 
     def _steps(self, position: Position, die: int) -> list[Step]:
         """The single steps ``die`` allows the side on roll (what :meth:`step` allows, listed)."""
