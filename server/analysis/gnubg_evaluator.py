@@ -365,18 +365,22 @@ def _can_match(candidates: list[list[int]], taken: set[int]) -> bool:
     """Whether every move can get a different play of its candidates, none of ``taken`` (Kuhn's
     augmenting paths)."""
     owner: dict[int, int] = {}
+    return all(_place(move, candidates, taken, owner, set()) for move in range(len(candidates)))
 
-    def place(move: int, seen: set[int]) -> bool:
-        for play in candidates[move]:
-            if play in taken or play in seen:
-                continue
-            seen.add(play)
-            if play not in owner or place(owner[play], seen):
-                owner[play] = move
-                return True
-        return False
 
-    return all(place(move, set()) for move in range(len(candidates)))
+def _place(
+    move: int, candidates: list[list[int]], taken: set[int], owner: dict[int, int], seen: set[int]
+) -> bool:
+    """Give ``move`` a play of its candidates, none of ``taken`` nor ``seen``, moving the play's
+    ``owner`` to another of its own if it has one; whether that could be done."""
+    for play in candidates[move]:
+        if play in taken or play in seen:
+            continue
+        seen.add(play)
+        if play not in owner or _place(owner[play], candidates, taken, owner, seen):
+            owner[play] = move
+            return True
+    return False
 
 
 def _includes(play: Steps, steps: Steps) -> bool:

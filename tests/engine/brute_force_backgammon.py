@@ -26,12 +26,15 @@ def brute_force_positions(
     found: list[tuple[Position, tuple[int, ...]]] = []
     walked: set[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], frozenset[int]]] = set()
 
-    def walk(
-        player: list[int], opponent: list[int], left: list[int], used: tuple[int, ...], stays: set[int]
-    ) -> None:
+    # Every way on from the position, one die at a time (a stack of boards still to go on from).
+    to_walk: list[tuple[list[int], list[int], list[int], tuple[int, ...], set[int]]] = [
+        (list(position.player), list(position.opponent), roll, (), set())
+    ]
+    while to_walk:
+        player, opponent, left, used, stays = to_walk.pop()
         board = (tuple(player), tuple(opponent), tuple(left), frozenset(stays if hitter_stays else ()))
         if board in walked:
-            return
+            continue
         walked.add(board)
         moved = False
         for index, die in enumerate(left):
@@ -44,11 +47,11 @@ def brute_force_positions(
                 moved = True
                 new_player, new_opponent, hit_at = after
                 new_stays = stays | ({hit_at} if hit_at is not None and hit_at <= 6 else set())
-                walk(new_player, new_opponent, left[:index] + left[index + 1 :], (*used, die), new_stays)
+                to_walk.append(
+                    (new_player, new_opponent, left[:index] + left[index + 1 :], (*used, die), new_stays)
+                )
         if not moved:
             found.append((Position(tuple(player), tuple(opponent)), used))
-
-    walk(list(position.player), list(position.opponent), roll, (), set())
     most = max(len(used) for _, used in found)
     plays = [(after, used) for after, used in found if len(used) == most]
     if most == 1 and high != low and any(used == (high,) for _, used in plays):

@@ -170,7 +170,12 @@ def playable_in_some_order(variant: Variant, position: Position, dice: Dice, mov
     if len(moves) > len(dice_left):
         return False
 
-    def search(board: Position, left: list[Move], dice_left: list[int], taken: tuple[Step, ...]) -> bool:
+    # Every order, one move at a time (a stack of boards still to go on from).
+    to_search: list[tuple[Position, list[Move], list[int], tuple[Step, ...]]] = [
+        (position, list(moves), dice_left, ())
+    ]
+    while to_search:
+        board, left, dice_left, taken = to_search.pop()
         if not left:
             return True
         for index, (start, end) in enumerate(left):
@@ -184,16 +189,15 @@ def playable_in_some_order(variant: Variant, position: Position, dice: Dice, mov
                 outcome = variant.step(board, start, die, taken=taken, dice=ordered)
                 if isinstance(outcome, str) or outcome.end != end:
                     continue
-                if search(
-                    variant.position_after(board, (outcome,)),
-                    left[:index] + left[index + 1 :],
-                    dice_left[:die_index] + dice_left[die_index + 1 :],
-                    taken + (outcome,),
-                ):
-                    return True
-        return False
-
-    return search(position, list(moves), dice_left, ())
+                to_search.append(
+                    (
+                        variant.position_after(board, (outcome,)),
+                        left[:index] + left[index + 1 :],
+                        dice_left[:die_index] + dice_left[die_index + 1 :],
+                        taken + (outcome,),
+                    )
+                )
+    return False
 
 
 def verdict_problem(

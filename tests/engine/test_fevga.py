@@ -469,9 +469,13 @@ def _brute_force_results(position: Position, dice: Dice, options: Fevga = FEVGA)
     plays: dict[tuple[int, ...], tuple[int, int]] = {}  # board: (dice used, the single die used)
     walked: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()  # the same steps in another order
 
-    def walk(board: tuple[int, ...], left: list[int], used: int, first_die: int) -> None:
+    high, low = dice
+    # Every way on from the position, one die at a time (a stack of boards still to go on from).
+    to_walk = [(player, [high] * 4 if high == low else [high, low], 0, 0)]
+    while to_walk:
+        board, left, used, first_die = to_walk.pop()
         if (board, tuple(left)) in walked:
-            return
+            continue
         walked.add((board, tuple(left)))
         known = plays.get(board)
         if known is None or used > known[0] or (used == 1 and first_die > known[1]):
@@ -481,12 +485,14 @@ def _brute_force_results(position: Position, dice: Dice, options: Fevga = FEVGA)
                 after = list(board)
                 after[start] -= 1
                 after[end] += 1
-                walk(
-                    tuple(after), left[:index] + left[index + 1 :], used + 1, die if used == 0 else first_die
+                to_walk.append(
+                    (
+                        tuple(after),
+                        left[:index] + left[index + 1 :],
+                        used + 1,
+                        die if used == 0 else first_die,
+                    )
                 )
-
-    high, low = dice
-    walk(player, [high] * 4 if high == low else [high, low], 0, 0)
     allowed = {board: way for board, way in plays.items() if not refused_as_a_whole(board)}
     if not allowed:
         return {position}

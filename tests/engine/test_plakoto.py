@@ -307,11 +307,16 @@ def brute_force(variant: Plakoto, position: Position, dice: tuple[int, int]) -> 
             return True
         return theirs_pinned and (not variant.mother_exception or mine[24] == 0)
 
-    def walk(mine: list[int], their_pins: set[int], left: list[int], used: tuple[int, ...]) -> None:
+    # Every way on from the position, one die at a time (a stack of boards still to go on from).
+    to_walk: list[tuple[list[int], set[int], list[int], tuple[int, ...]]] = [
+        (mine, their_pins, [dice[0]] * 4 if dice[0] == dice[1] else list(dice), ())
+    ]
+    while to_walk:
+        mine, their_pins, left, used = to_walk.pop()
         ended = bool(used) and over(mine, their_pins)
         outcomes.append((whole if ended else len(used), used, position_id(mine, their_pins)))
         if ended:
-            return
+            continue
         for index, die in enumerate(left):
             rest = left[:index] + left[index + 1 :]
             for start in range(1, 25):
@@ -331,9 +336,7 @@ def brute_force(variant: Plakoto, position: Position, dice: tuple[int, int]) -> 
                     pins_after.add(end)
                 if not after[start]:
                     pins_after.discard(start)
-                walk(after, pins_after, rest, used + (die,))
-
-    walk(mine, their_pins, [dice[0]] * 4 if dice[0] == dice[1] else list(dice), ())
+                to_walk.append((after, pins_after, rest, used + (die,)))
     most = max(counted for counted, _, _ in outcomes)
     kept = [(used, found) for counted, used, found in outcomes if counted == most]
     if most == 1 and dice[0] != dice[1] and any(used[0] == max(dice) for used, _ in kept):
