@@ -308,12 +308,29 @@ def wait_until_actionable(page: Page, timeout_ms: float = TURN_TIMEOUT_MS) -> bo
         return False
 
 
-def open_dialog(page: Page) -> str | None:
-    """The testid of the dialog open on the page, if any (of those a seat answers)."""
-    for testid in DIALOGS:
-        if page.locator(f'dialog[data-testid="{testid}"][open]').count():
-            return testid
-    return None
+@dataclass(frozen=True)
+class Shown:
+    """What a seat's page shows of its game at one moment: the dialog open for it to answer (of
+    :data:`DIALOGS`), its event count, whether it is its turn, and the game's phase."""
+
+    dialog: str | None
+    events: int
+    my_turn: bool
+    phase: str
+
+
+def shown(page: Page) -> Shown:
+    """The page's :class:`Shown`, read in one look (a player's every step starts with one)."""
+    dialog, events, my_turn, phase = page.evaluate(
+        """(dialogs) => {
+            const open = dialogs.find((id) => document.querySelector(`dialog[data-testid="${id}"][open]`));
+            const game = document.querySelector('[data-testid="game"]');
+            const data = game === null ? {} : game.dataset;
+            return [open ?? null, Number(data.eventCount ?? "0"), data.myTurn === "true", data.phase ?? ""];
+        }""",
+        list(DIALOGS),
+    )
+    return Shown(dialog, int(events), bool(my_turn), str(phase))
 
 
 def wait_for_events_past(page: Page, count: int, timeout_ms: float = TURN_TIMEOUT_MS) -> None:
@@ -358,10 +375,10 @@ class ClickingPlayer:
     def act(self) -> str:
         """Do the one thing the page waits for now; returns what was done ("" for nothing)."""
         page = self.page
-        dialog = open_dialog(page)
+        now = shown(page)
+        dialog, before = now.dialog, now.events
         if dialog == "dialog-match-over":
             return "match-over"
-        before = event_count(page)
         if dialog == "dialog-game-over":
             self._press(by(page, "next-game-button"), "next-game-button")
             expect(page.locator('dialog[data-testid="dialog-game-over"]')).not_to_be_visible()
@@ -376,9 +393,9 @@ class ClickingPlayer:
             self._press(by(page, answer), answer)
             self._after_action(before, "answer the resignation")
             return "answered resignation"
-        if attribute(page, "data-my-turn") != "true":
+        if not now.my_turn:
             return ""
-        phase = attribute(page, "data-phase")
+        phase = now.phase
         if phase in ("OPENING", "ROLLING"):
             roll = by(page, "roll-button")
             if phase == "OPENING":
@@ -392,18 +409,21 @@ class ClickingPlayer:
             self._after_action(before, "roll")
             return "rolled"
         if phase == "PLAYING":
-            self.play_by_clicking()
+            self.play_by_clicking(before=before)
             return "played"
         fail_with_screenshot(
             page, f"{self.label}-phase", f"{self.label}: my turn in phase {phase!r}, nothing to do"
         )
         return ""
 
-    def play_by_clicking(self, play: board_pb2.Play | None = None) -> board_pb2.Play:
+    def play_by_clicking(
+        self, play: board_pb2.Play | None = None, *, before: int | None = None
+    ) -> board_pb2.Play:
         """Click a legal play's steps on the board (each from point, then its to point), then
-        submit it; returns the play."""
+        submit it; returns the play. ``before``: the page's event count, if just read."""
         page = self.page
-        before = event_count(page)
+        if before is None:
+            before = event_count(page)
         if play is None:
             legal = self.legal()
             assert games_pb2.ACTION_PLAY in legal.actions, (
