@@ -9,6 +9,7 @@ core's help, every play listed and checked (legal ones, and random moves that ar
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import random
 from collections.abc import Callable
@@ -16,6 +17,7 @@ from typing import Any
 
 from tavli.engine import BACKGAMMON, FEVGA, LONG_NARDI, PLAKOTO, TavliError, Variant
 from tavli.engine.variants import variant_with
+from tests.engine.test_compiled_core import random_moves, roll
 
 VARIANTS = [
     BACKGAMMON,
@@ -62,17 +64,12 @@ def play_and_check(variant: Variant, seed: int, turns: int) -> None:
     rng = random.Random(seed)
     position = variant.start_position()
     for _ in range(turns):
-        high, low = sorted((rng.randint(1, 6), rng.randint(1, 6)), reverse=True)
-        plays = list(variant.generate_plays(position, (high, low)))
-        play = rng.choice(plays)
+        dice = roll(rng)
+        play = rng.choice(list(variant.generate_plays(position, dice)))
         moves = [(step.start, step.end) for step in play.steps]
-        dice = [high] * 4 if high == low else [high, low]
-        random_moves = [(start, max(start - die, 0)) for die in dice for start in [rng.randint(1, 24)]]
-        for given in (moves, moves[::-1], random_moves, moves[:1]):
-            try:
-                variant.check_play(position, (high, low), given)
-            except TavliError:
-                pass
+        for given in (moves, moves[::-1], random_moves(rng, dice), moves[:1]):
+            with contextlib.suppress(TavliError):
+                variant.check_play(position, dice, given)
         if variant.result(play.position) is not None:
             position = variant.start_position()
         else:
