@@ -65,8 +65,10 @@ def pins_shown(page: Page) -> tuple[int, int]:
 def play_to_match_over(page: Page, client: TavliClient, name: str, *, pins_shot: str) -> dict[str, object]:
     """Play seat 0 by clicking until the match is over. On each of my turns the page shows what
     the server holds: the game on the board, the game named on the match line (in a tavli match)
-    and the pinned checkers; the first board with pins is kept as a screenshot. Returns what was
-    seen: the variants played and how many of my turns had pins."""
+    and the pinned checkers; the first board with pins is kept as a screenshot. As each game
+    begins, the move list's parts of the games before it are marked (a property of the element,
+    which a part drawn again would not have). Returns what was seen: the variants played and how
+    many of my turns had pins."""
     player = ClickingPlayer(page=page, client=client, name=name, seat=0, rng=random.Random(11))
     variants: list[int] = []
     turns_with_pins = 0
@@ -82,6 +84,13 @@ def play_to_match_over(page: Page, client: TavliClient, name: str, *, pins_shot:
         if game.phase == games_pb2.PHASE_PLAYING and games_pb2.SEAT_0 in game.to_act:
             if not variants or variants[-1] != game.variant:
                 variants.append(game.variant)
+                page.evaluate(
+                    """(number) => {
+                        for (const part of document.querySelectorAll('[data-testid="record-game"]'))
+                            if (Number(part.dataset.game) < number) part.markedAt ??= number;
+                    }""",
+                    game.game_number,
+                )
             description = by(page, "board-description")
             expect(description).to_contain_text(f"{BOARD_TITLES[game.variant]}, from my side.")
             if game.rule_set.variant == board_pb2.VARIANT_TAVLI:
@@ -200,6 +209,20 @@ def test_a_tavli_match_against_the_computer_plays_each_game_on_its_own_board(
     assert played == [rotation[i % 3] for i in range(len(played))]
     assert seen["variants"] == played, "each game of the match was drawn on its own board, in turn"
     assert max(game.score) >= 3
+    # A finished game's moves are drawn once: each game's part of the move list is still the
+    # element that was there when the next game began; and the list shows the latest moves.
+    parts = page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid="record-game"]')]
+            .map((part) => [Number(part.dataset.game), part.markedAt ?? null])"""
+    )
+    assert parts == [[number, number + 1] for number in range(1, len(played))] + [[len(played), None]]
+    page.wait_for_function(
+        """() => {
+            const list = document.querySelector('[data-testid="record-list"]');
+            const bottom = list.scrollTop + list.clientHeight;
+            return list.scrollHeight > list.clientHeight && bottom >= list.scrollHeight - 1;
+        }"""
+    )
     screenshot(page, "tables-tavli-over", full_page=True)
 
 

@@ -38,6 +38,26 @@ export function append(parent: Node, ...children: Child[]): void {
   }
 }
 
+/** Makes `parent`'s children exactly `next`, in order, touching only the places where they differ:
+ *  a child that stays where it is is neither removed nor inserted again (the browser then has
+ *  nothing of it to lay out again). Whether anything changed. */
+export function keepChildren(parent: Element, next: readonly Node[]): boolean {
+  const current = parent.childNodes;
+  let changed = false;
+  next.forEach((node, index) => {
+    const present = current[index];
+    if (present !== node) {
+      parent.insertBefore(node, present ?? null);
+      changed = true;
+    }
+  });
+  while (current.length > next.length) {
+    parent.lastChild?.remove();
+    changed = true;
+  }
+  return changed;
+}
+
 /** Sets an element's text only when it changes (so that live regions announce only changes). */
 export function setText(element: HTMLElement, text: string): void {
   if (element.textContent !== text) {

@@ -6,12 +6,22 @@
 // the page came) it reads with ListGameEvents, never beyond the state shown.
 
 import "./record.css";
-import { Seat, type Game, type GameEvent } from "../gen/tavli/v1/games_service_pb";
+import { Seat, type FinishedGame, type Game, type GameEvent } from "../gen/tavli/v1/games_service_pb";
 import type { Api } from "./api";
 import { refusalText } from "./api";
 import { playerName } from "./convert";
-import { h, setText } from "./dom";
-import { entryText, gameResultText, matchRecord, moveRows, recordRules, turnText, type MatchRecord, type RecordEntry } from "./record";
+import { h, keepChildren, setText } from "./dom";
+import {
+  entryText,
+  gameResultText,
+  matchRecord,
+  moveRows,
+  recordRules,
+  turnText,
+  type MatchRecord,
+  type RecordEntry,
+  type RecordGame,
+} from "./record";
 import { gameId } from "./routes";
 
 export interface RecordPanelOptions {
@@ -47,6 +57,11 @@ export class RecordPanel {
   private record: MatchRecord = { games: [], entries: [] };
   private viewing: number | null = null;
   private loading = false;
+  /** Each game's part of the list as last drawn, by the game's number, with what it showed: a
+   *  change draws again only the games it changed (most often the game in play alone). */
+  private readonly drawn = new Map<number, { shows: string; section: HTMLElement }>();
+  private readonly noMoves = h("p", { class: "note" }, "No moves yet.");
+  private following = false;
 
   constructor(private readonly options: RecordPanelOptions) {
     const nav = h(
@@ -90,13 +105,18 @@ export class RecordPanel {
   /** A new state of the game as the page shows it, with the event that made it when there is one. */
   update(game: Game, event?: GameEvent): void {
     this.game = game;
-    if (event && event.sequence === BigInt(this.events.length)) {
+    const known = this.events.length;
+    if (event && event.sequence === BigInt(known)) {
       this.events.push(event);
     }
     if (BigInt(this.events.length) < game.eventCount) {
       void this.catchUp();
     }
-    this.rebuild();
+    if (this.events.length === known) {
+      this.render();
+    } else {
+      this.rebuild();
+    }
   }
 
   /** The arrow keys step, Home and End go to the first and last entry, Escape back to the game;
@@ -204,9 +224,68 @@ export class RecordPanel {
   }
 
   private render(): void {
-    const game = this.game;
-    const entries = this.record.entries;
     const name = (seat: Seat) => this.name(seat);
+    const games = this.record.games;
+    const sections = games.map((recorded) => this.section(recorded, name));
+    for (const number of this.drawn.keys()) {
+      if (number > games.length) {
+        this.drawn.delete(number);
+      }
+    }
+    if (keepChildren(this.list, sections.length ? sections : [this.noMoves])) {
+      this.followLatest();
+    }
+    const entries = this.record.entries;
+    const viewed = this.viewed;
+    const last = entries.length - 1;
+    this.firstButton.disabled = entries.length === 0 || this.viewing === 0;
+    this.previousButton.disabled = entries.length === 0 || this.viewing === 0;
+    this.nextButton.disabled = this.viewing === null || this.viewing >= last;
+    this.lastButton.disabled = this.viewing === null || this.viewing >= last;
+    this.liveButton.hidden = viewed === null;
+    this.element.setAttribute("data-viewing", viewed === null ? "" : String(viewed.sequence));
+    setText(
+      this.viewingNote,
+      viewed === null ? "" : `Showing game ${viewed.gameNumber}, after: ${entryText(viewed, name)}. The board is read-only.`,
+    );
+  }
+
+  /** While the live game is shown, its latest moves are kept in view: scrolled to when the page is
+   *  next drawn, once it is laid out anyway (its height read now would lay the page out twice). */
+  private followLatest(): void {
+    if (this.following) {
+      return;
+    }
+    this.following = true;
+    requestAnimationFrame(() => {
+      this.following = false;
+      if (this.viewing === null) {
+        this.list.scrollTop = this.list.scrollHeight;
+      }
+    });
+  }
+
+  /** Game `recorded`'s part of the list: the one drawn last, unless what it shows has changed. */
+  private section(recorded: RecordGame, name: (seat: Seat) => string): HTMLElement {
+    const finished = this.game?.finishedGames.find((f) => f.gameNumber === recorded.number);
+    const entries = recorded.entries;
+    const first = entries[0]?.index ?? 0;
+    const viewing = this.viewing !== null && this.viewing >= first && this.viewing < first + entries.length ? this.viewing : -1;
+    // A change to an entry comes with an event, and the entry then stands for it: the latest
+    // event of the game's entries and their count say whether any entry changed.
+    const latest = entries.reduce((most, entry) => (entry.sequence > most ? entry.sequence : most), -1n);
+    const result = finished ? gameResultText(finished, name) : "";
+    const shows = [entries.length, latest, viewing, result, name(Seat.SEAT_0), name(Seat.SEAT_1)].join("|");
+    const drawn = this.drawn.get(recorded.number);
+    if (drawn?.shows === shows) {
+      return drawn.section;
+    }
+    const section = this.drawSection(recorded, finished, name);
+    this.drawn.set(recorded.number, { shows, section });
+    return section;
+  }
+
+  private drawSection(recorded: RecordGame, finished: FinishedGame | undefined, name: (seat: Seat) => string): HTMLElement {
     const button = (entry: RecordEntry, text: string) =>
       h(
         "button",
@@ -225,43 +304,24 @@ export class RecordPanel {
         text,
       );
     const cell = (entry: RecordEntry | null) => h("td", {}, entry ? button(entry, turnText(entry)) : "");
-    const games = this.record.games.map((recorded) => {
-      const finished = game?.finishedGames.find((f) => f.gameNumber === recorded.number);
-      const rows = moveRows(recorded.entries).map((row) =>
-        row.kind === "turns"
-          ? h("tr", {}, h("th", { scope: "row", class: "record-number" }, `${row.number}.`), cell(row.seat0), cell(row.seat1))
-          : h("tr", {}, h("td", { colspan: 3 }, button(row.entry, entryText(row.entry, name)))),
-      );
-      if (finished) {
-        rows.push(h("tr", {}, h("td", { colspan: 3, class: "record-result", testid: "record-result", "data-game": recorded.number }, gameResultText(finished, name))));
-      }
-      return h(
-        "section",
-        { class: "record-game", testid: "record-game", "data-game": recorded.number, "aria-label": `Game ${recorded.number}` },
-        h(
-          "table",
-          {},
-          h("caption", {}, `Game ${recorded.number}`),
-          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, "Move")), h("th", { scope: "col" }, name(Seat.SEAT_0)), h("th", { scope: "col" }, name(Seat.SEAT_1)))),
-          h("tbody", {}, ...rows),
-        ),
-      );
-    });
-    this.list.replaceChildren(...(games.length ? games : [h("p", { class: "note" }, "No moves yet.")]));
-    if (this.viewing === null) {
-      this.list.scrollTop = this.list.scrollHeight; // the live game: its latest moves in view
+    const rows = moveRows(recorded.entries).map((row) =>
+      row.kind === "turns"
+        ? h("tr", {}, h("th", { scope: "row", class: "record-number" }, `${row.number}.`), cell(row.seat0), cell(row.seat1))
+        : h("tr", {}, h("td", { colspan: 3 }, button(row.entry, entryText(row.entry, name)))),
+    );
+    if (finished) {
+      rows.push(h("tr", {}, h("td", { colspan: 3, class: "record-result", testid: "record-result", "data-game": recorded.number }, gameResultText(finished, name))));
     }
-    const viewed = this.viewed;
-    const last = entries.length - 1;
-    this.firstButton.disabled = entries.length === 0 || this.viewing === 0;
-    this.previousButton.disabled = entries.length === 0 || this.viewing === 0;
-    this.nextButton.disabled = this.viewing === null || this.viewing >= last;
-    this.lastButton.disabled = this.viewing === null || this.viewing >= last;
-    this.liveButton.hidden = viewed === null;
-    this.element.setAttribute("data-viewing", viewed === null ? "" : String(viewed.sequence));
-    setText(
-      this.viewingNote,
-      viewed === null ? "" : `Showing game ${viewed.gameNumber}, after: ${entryText(viewed, name)}. The board is read-only.`,
+    return h(
+      "section",
+      { class: "record-game", testid: "record-game", "data-game": recorded.number, "aria-label": `Game ${recorded.number}` },
+      h(
+        "table",
+        {},
+        h("caption", {}, `Game ${recorded.number}`),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, "Move")), h("th", { scope: "col" }, name(Seat.SEAT_0)), h("th", { scope: "col" }, name(Seat.SEAT_1)))),
+        h("tbody", {}, ...rows),
+      ),
     );
   }
 

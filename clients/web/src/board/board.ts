@@ -284,7 +284,7 @@ export class Board {
     const markup = boardMarkup(state, board, partial, this.input, clickable);
     this.svg.innerHTML = `<title>${escapeText(text)}</title>${layout ? `<g transform="${layout}">${markup}</g>` : markup}`;
     this.description.textContent = text;
-    if (focused) this.svg.querySelector<SVGElement>(focused)?.focus();
+    if (focused) this.svg.querySelector<SVGElement>(focused)?.focus({ preventScroll: true }); // it was in view
   }
 
   /** A selector for the element of the board that has the focus, to give it back after a redraw. */
