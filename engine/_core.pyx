@@ -747,7 +747,7 @@ cdef void _record(Search* search, const CStep* steps, int count, uint32_t hits) 
         index = search.table[slot] - 1
         known = &search.plays[index]
         if known.hits == hits and known.pinned == search.pinned and _same(known.player, search.player):
-            if count > known.count or (count == 1 and steps[0].die > known.steps[0].die):
+            if count > known.count or (count == known.count == 1 and steps[0].die > known.steps[0].die):
                 _fill(search, known, steps, count, hits)
             return
         slot = (slot + 1) & (search.table_size - 1)

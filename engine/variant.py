@@ -485,7 +485,11 @@ def is_better_way(steps: tuple[Step, ...], known: tuple[Step, ...] | None) -> bo
     """Whether ``steps`` should replace ``known`` as the way to the position both reach: the
     longer way wins (a checker may bear off with one die or with two), and of two one-die ways
     the higher die's (see ``Variant._step_sequences``)."""
-    return known is None or len(steps) > len(known) or (len(steps) == 1 and steps[0].die > known[0].die)
+    return (
+        known is None
+        or len(steps) > len(known)
+        or (len(steps) == len(known) == 1 and steps[0].die > known[0].die)
+    )
 
 
 def bear_off_refusal(player: Checkers, start: Point, die: int, *, outside: str) -> Step | str:

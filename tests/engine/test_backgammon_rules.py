@@ -6,6 +6,9 @@ from __future__ import annotations
 import pytest
 
 from tavli.engine import BACKGAMMON, BAR, GameResult, IllegalPlayError, InvalidPositionError, Position
+from tavli.engine.play import Step
+from tavli.engine.position import OFF
+from tavli.engine.variant import is_better_way
 
 
 def plays(position: Position, dice: tuple[int, int]) -> set[str]:
@@ -186,3 +189,16 @@ def test_impossible_positions_are_refused(
 def test_sixteen_checkers_are_refused() -> None:
     with pytest.raises(InvalidPositionError, match="16 checkers"):
         Position.from_points({6: 16}, {6: 15})
+
+
+def test_a_way_to_a_board_gives_way_only_to_a_longer_one_or_of_one_die_to_a_higher_die() -> None:
+    # Two ways to one board (bearing a checker off from the 6-point): its two dice, 5 then 1, or
+    # one die, a 6. The longer way is the one kept, whichever comes first; of two one-die ways to
+    # a board, the higher die's.
+    two_dice = (Step(6, 1, 5, False), Step(1, OFF, 1, False))
+    six, four = (Step(6, OFF, 6, False),), (Step(6, OFF, 4, False),)
+    assert is_better_way(two_dice, six)
+    assert not is_better_way(six, two_dice)
+    assert is_better_way(six, four)
+    assert not is_better_way(four, six)
+    assert is_better_way(four, None)
