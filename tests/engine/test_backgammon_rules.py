@@ -192,13 +192,13 @@ def test_sixteen_checkers_are_refused() -> None:
 
 
 def test_a_way_to_a_board_gives_way_only_to_a_longer_one_or_of_one_die_to_a_higher_die() -> None:
-    # Two ways to one board (bearing a checker off from the 6-point): its two dice, 5 then 1, or
-    # one die, a 6. The longer way is the one kept, whichever comes first; of two one-die ways to
-    # a board, the higher die's.
-    two_dice = (Step(6, 1, 5, False), Step(1, OFF, 1, False))
-    six, four = (Step(6, OFF, 6, False),), (Step(6, OFF, 4, False),)
+    # Three ways to one board, a checker borne off from the 5-point with nothing above it: its two
+    # dice (4 then 1), or one die, a 5 or a 6. The longer way is the one kept, whichever comes
+    # first; of two one-die ways, the higher die's.
+    two_dice = (Step(5, 1, 4, False), Step(1, OFF, 1, False))
+    five, six = (Step(5, OFF, 5, False),), (Step(5, OFF, 6, False),)
     assert is_better_way(two_dice, six)
     assert not is_better_way(six, two_dice)
-    assert is_better_way(six, four)
-    assert not is_better_way(four, six)
-    assert is_better_way(four, None)
+    assert is_better_way(six, five)
+    assert not is_better_way(five, six)
+    assert is_better_way(five, None)
