@@ -15,7 +15,7 @@ import {
 } from "../gen/tavli/v1/ladder_service_pb";
 import { durationFromMs } from "@bufbuild/protobuf/wkt";
 import { getApi, refusalText } from "./api";
-import { field, h, setText } from "./dom";
+import { field, h, keepChildren, setText } from "./dom";
 import {
   DECLINE_REASONS,
   challengesToMe,
@@ -555,7 +555,5 @@ function showKeyed<T>(parent: HTMLElement, items: readonly T[], keyOf: (item: T)
     (element as HTMLElement).dataset.key = key;
     return element;
   });
-  if (next.length !== parent.children.length || next.some((element, i) => parent.children[i] !== element)) {
-    parent.replaceChildren(...next);
-  }
+  keepChildren(parent, next);
 }
