@@ -18,9 +18,10 @@ import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from tavli.clients.client import Seat, TavliClient
 from tavli.engine.presets import PRESETS
@@ -149,28 +150,43 @@ def test_each_preset_reaches_the_server_and_the_last_used_comes_back(
 # --- 2. board preferences ------------------------------------------------------------------------
 
 
-def middle_x(element: Locator) -> float:
-    """Where the middle of an element is seen, across the page (measured in one go in the page:
-    the board redraws itself whole whenever the game moves on)."""
-    return float(
-        element.evaluate("(e) => { const r = e.getBoundingClientRect(); return r.x + r.width / 2; }")
-    )
+def in_the_board(page: Page, script: str, arg: object = None) -> Any:
+    """`script` run on the board's SVG, which finds and measures what it needs in one go in the
+    page: the board redraws what is inside its SVG whenever the game moves on, and an element found
+    in one step and measured in the next may by then be a replaced one, which measures as nothing."""
+    return by(page, "board").locator("svg").evaluate(script, arg)
+
+
+CENTRE = "(e) => { const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }"
+
+
+def point_centre(page: Page, number: int) -> tuple[float, float]:
+    """Where the middle of my point is seen on the page."""
+    script = f'(svg, n) => ({CENTRE})(svg.querySelector(`[data-point="${{n}}"]`))'
+    x, y = in_the_board(page, script, number)
+    return float(x), float(y)
 
 
 def centre_x(page: Page, number: int) -> float:
     """Where the middle of my point is seen, across the page."""
-    return middle_x(point(page, number))
+    return point_centre(page, number)[0]
+
+
+def point_number_x(page: Page, number: int) -> float:
+    """Where the middle of the number written for my point is seen, across the page."""
+    script = f"""(svg, n) => ({CENTRE})(
+        [...svg.querySelectorAll("text.point-number")].find((t) => t.textContent === String(n)))"""
+    return float(in_the_board(page, script, number)[0])
 
 
 def left_to_right(page: Page) -> tuple[float, float, float]:
     """Where my 1-point, the board's middle and my 12-point are seen, across the page, measured in
     one go (the page redraws the board as it catches up after a reload)."""
-    measure = """(svg) => {
-        const middle = (e) => { const r = e.getBoundingClientRect(); return r.x + r.width / 2; };
-        const point = (number) => svg.querySelector(`[data-point="${number}"]`);
-        return [point(1), svg, point(12)].map(middle);
-    }"""
-    found = by(page, "board").locator("svg").evaluate(measure)
+    script = f"""(svg) => {{
+        const point = (number) => svg.querySelector(`[data-point="${{number}}"]`);
+        return [point(1), svg, point(12)].map((e) => ({CENTRE})(e)[0]);
+    }}"""
+    found = in_the_board(page, script)
     return (float(found[0]), float(found[1]), float(found[2]))
 
 
@@ -194,17 +210,15 @@ def my_next_play(page: Page, player: ClickingPlayer) -> board_pb2.Play:
 
 def drag(page: Page, from_point: int, to_point: int) -> None:
     """Press on one of my points, move in steps to another and let go there."""
-    start = point(page, from_point).bounding_box()
-    end = point(page, to_point).bounding_box()
-    assert start is not None and end is not None
-    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    start, end = point_centre(page, from_point), point_centre(page, to_point)
+    page.mouse.move(*start)
     page.mouse.down()
-    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=8)
+    page.mouse.move(*end, steps=8)
     page.mouse.up()
 
 
 def felt_colour(page: Page) -> str:
-    return str(page.eval_on_selector(".tavli-board .felt", "(felt) => getComputedStyle(felt).fill"))
+    return str(in_the_board(page, "(svg) => getComputedStyle(svg.querySelector('.felt')).fill"))
 
 
 def choose_preferences(page: Page, *testids: str) -> None:
@@ -238,8 +252,7 @@ def test_the_board_flipped_in_high_contrast_with_sounds_stays_so_after_a_reload(
     assert centre_x(page, 1) < middle < centre_x(page, 12)
     assert felt_colour(page) == "rgb(0, 0, 0)" != classic
     # The point numbers read as written, each under its own point.
-    number_one = by(page, "board").locator("text.point-number", has_text=re.compile(r"^1$"))
-    assert abs(middle_x(number_one) - centre_x(page, 1)) < 8
+    assert abs(point_number_x(page, 1) - centre_x(page, 1)) < 8
 
     page.reload()
     expect(game_root(page)).to_have_attribute("data-game-name", name)
